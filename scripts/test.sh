@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command (`npm test`, and what .ci/run calls): installs node modules when missing, starts
+# the real services (or lets testcontainers start them where a Docker engine answers), checks the
+# generated types and the compiler, then runs the unit and integration suites.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+[[ -d node_modules ]] || npm ci --no-audit --no-fund
+
+if docker info >/dev/null 2>&1; then
+  export USE_TESTCONTAINERS=1
+else
+  bash scripts/services.sh up
+  set -a; eval "$(bash scripts/services.sh env)"; set +a
+fi
+
+node scripts/gen-types.mjs --check
+npx tsc --noEmit
+npx jest --ci "$@"

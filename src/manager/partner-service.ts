@@ -1,0 +1,84 @@
+import { newSecret, apiKeyHash } from '../shared/crypto/tokens';
+import { randomId } from '../shared/ids';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import type { PartnerSettings } from '../shared/schemas';
+
+export interface IssuedSecrets {
+  api_key?: string;
+  hmac_secret?: string;
+  callback_secret?: string;
+}
+
+export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc'> & { id: string };
+
+// What managers see of a partner: settings, never secrets (not even their hashes).
+export function partnerView(doc: PartnerDoc): PartnerView {
+  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, ...rest } = doc;
+  return { id: _id, ...rest };
+}
+
+// Creates a partner and returns its three secrets: the only time they exist in clear outside the
+// partner's hands. The API key is kept as a hash, the HMAC secrets encrypted (we must sign with them).
+export async function createPartner(
+  rt: Runtime,
+  settings: PartnerSettings & { name: string },
+): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
+  const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newSecret('cs') };
+  const now = new Date();
+  const doc: PartnerDoc = {
+    callback_events: [],
+    status_mapping: {},
+    field_mapping: {},
+    blocked_countries: [],
+    blocked_sources: [],
+    blocked_ip_ranges: [],
+    dedup_scope: 'global',
+    ...settings,
+    _id: randomId('pa'),
+    callback_url: settings.callback_url ?? null,
+    disabled: settings.disabled ?? false,
+    api_key_hash: apiKeyHash(secrets.api_key),
+    hmac_secret_enc: rt.cipher.encrypt(secrets.hmac_secret),
+    callback_secret_enc: rt.cipher.encrypt(secrets.callback_secret),
+    created_at: now,
+    updated_at: now,
+    key_rotated_at: null,
+  };
+  await rt.mongo.collections.partners.insertOne(doc);
+  return { partner: partnerView(doc), secrets };
+}
+
+export async function updatePartner(rt: Runtime, id: string, patch: PartnerSettings): Promise<PartnerView | null> {
+  const updated = await rt.mongo.collections.partners.findOneAndUpdate(
+    { _id: id },
+    { $set: { ...patch, updated_at: new Date() } },
+    { returnDocument: 'after' },
+  );
+  if (!updated) return null;
+  await rt.partners.announceChange(rt.redis, id);
+  return partnerView(updated);
+}
+
+// Issues a new API key (and, on request, new HMAC secrets). The old key stops working at once on
+// every instance: its hash is gone from MongoDB and every partner cache is evicted through Redis.
+export async function rotatePartnerSecrets(
+  rt: Runtime,
+  id: string,
+  which: readonly ('hmac_secret' | 'callback_secret')[] = [],
+): Promise<IssuedSecrets | null> {
+  const issued: IssuedSecrets = { api_key: newSecret('lk') };
+  const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key as string), key_rotated_at: new Date(), updated_at: new Date() };
+  if (which.includes('hmac_secret')) {
+    issued.hmac_secret = newSecret('hs');
+    set.hmac_secret_enc = rt.cipher.encrypt(issued.hmac_secret);
+  }
+  if (which.includes('callback_secret')) {
+    issued.callback_secret = newSecret('cs');
+    set.callback_secret_enc = rt.cipher.encrypt(issued.callback_secret);
+  }
+  const res = await rt.mongo.collections.partners.updateOne({ _id: id }, { $set: set });
+  if (res.matchedCount === 0) return null;
+  await rt.partners.announceChange(rt.redis, id);
+  return issued;
+}

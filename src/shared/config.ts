@@ -1,0 +1,217 @@
+// Typed configuration, read once from the environment at start, validated, then frozen.
+// A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
+
+export type Role = 'ingress' | 'processor' | 'dispatcher';
+export const ROLES: readonly Role[] = ['ingress', 'processor', 'dispatcher'];
+
+export interface Config {
+  readonly roles: readonly Role[];
+  readonly serviceName: string;
+  readonly http: { readonly host: string; readonly port: number; readonly trustedProxies: readonly string[] };
+  readonly logLevel: string;
+  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string; readonly topicPrefix: string };
+  readonly schemaRegistryUrl: string;
+  readonly mongo: { readonly url: string; readonly db: string };
+  readonly redis: { readonly url: string; readonly prefix: string };
+  readonly crypto: {
+    readonly encryptionKeys: ReadonlyMap<string, Buffer>;
+    readonly activeKeyId: string;
+    readonly hashKey: Buffer;
+  };
+  readonly managerTokens: readonly string[];
+  readonly intake: {
+    readonly timestampToleranceS: number;
+    readonly replyTimeoutMs: number;
+    readonly bodyLimitBytes: number;
+    readonly intakePerMinute: number;
+    readonly statusPerMinute: number;
+    readonly idempotencyTtlS: number;
+  };
+  readonly rules: {
+    readonly dedupWindowDays: number;
+    readonly blockedCountries: readonly string[];
+    readonly blockedSources: readonly string[];
+    readonly blockedIpRanges: readonly string[];
+    readonly statusCatalogFile: string | null;
+    readonly idBlockSize: number;
+    readonly distributionIntervalMs: number;
+    readonly outboxRelayIntervalMs: number;
+  };
+  readonly callbacks: {
+    readonly timeoutMs: number;
+    readonly retryDelaysS: readonly number[];
+    readonly allowPrivateNetworks: boolean;
+    readonly allowHttp: boolean;
+    readonly responseBodyLimit: number;
+    readonly concurrency: number;
+    readonly perPartnerConcurrency: number;
+    readonly sweepIntervalMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+class Reader {
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback?: string): string {
+    const raw = this.env[name];
+    if (raw !== undefined && raw.trim() !== '') return raw.trim();
+    if (fallback !== undefined) return fallback;
+    throw new ConfigError(name, 'is required');
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  }
+
+  list(name: string, fallback: readonly string[] = []): string[] {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return [...fallback];
+    return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+
+  url(name: string, fallback: string, protocols: readonly string[]): string {
+    const value = this.string(name, fallback);
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(name, `must be a URL, got "${value}"`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+    }
+    return value.replace(/\/$/, '');
+  }
+}
+
+function parseKeyring(name: string, raw: string): Map<string, Buffer> {
+  const keys = new Map<string, Buffer>();
+  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [id, material] = entry.split(':');
+    if (!id || !material || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
+      throw new ConfigError(name, 'must be a comma-separated list of <key id>:<base64 32-byte key>');
+    }
+    const key = Buffer.from(material, 'base64');
+    if (key.length !== 32) throw new ConfigError(name, `key "${id}" must be 32 bytes of base64`);
+    keys.set(id, key);
+  }
+  if (keys.size === 0) throw new ConfigError(name, 'must hold at least one key');
+  return keys;
+}
+
+function parseRoles(raw: string): Role[] {
+  if (raw === 'all') return [...ROLES];
+  const roles = raw.split(',').map((s) => s.trim());
+  for (const role of roles) {
+    if (!ROLES.includes(role as Role)) throw new ConfigError('ROLE', `must be all or a list of ${ROLES.join(', ')}, got "${role}"`);
+  }
+  return roles as Role[];
+}
+
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const roles = parseRoles(r.string('ROLE', 'all'));
+
+  const encryptionKeys = parseKeyring('ENCRYPTION_KEYS', r.string('ENCRYPTION_KEYS'));
+  const activeKeyId = r.string('ENCRYPTION_ACTIVE_KEY', [...encryptionKeys.keys()][0]);
+  if (!encryptionKeys.has(activeKeyId)) throw new ConfigError('ENCRYPTION_ACTIVE_KEY', `names no key in ENCRYPTION_KEYS ("${activeKeyId}")`);
+  const hashKey = Buffer.from(r.string('HASH_KEY'), 'base64');
+  if (hashKey.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
+
+  const managerTokens = r.list('MANAGER_TOKENS');
+  if (roles.includes('ingress')) {
+    if (managerTokens.length === 0) throw new ConfigError('MANAGER_TOKENS', 'is required for the ingress role');
+    if (managerTokens.some((t) => t.length < 24)) throw new ConfigError('MANAGER_TOKENS', 'tokens must be at least 24 characters');
+  }
+
+  const retryDelaysS = r.list('CALLBACK_RETRY_DELAYS_S', ['60', '300', '1800', '7200']).map((s) => Number(s));
+  if (retryDelaysS.length !== 4 || retryDelaysS.some((d) => !Number.isInteger(d) || d < 1)) {
+    throw new ConfigError('CALLBACK_RETRY_DELAYS_S', 'must be four whole numbers of seconds, one per retry topic');
+  }
+
+  const blockedCountries = r.list('BLOCKED_COUNTRIES').map((c) => c.toUpperCase());
+  const badCountry = blockedCountries.find((c) => !COUNTRY_CODE.test(c));
+  if (badCountry) throw new ConfigError('BLOCKED_COUNTRIES', `must hold 2-letter codes, got "${badCountry}"`);
+
+  const brokers = r.list('KAFKA_BROKERS', ['127.0.0.1:9092']);
+  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
+
+  const config: Config = {
+    roles,
+    serviceName: r.string('SERVICE_NAME', 'LeadIntake'),
+    http: {
+      host: r.string('HTTP_HOST', '0.0.0.0'),
+      port: r.int('HTTP_PORT', 8080, 0, 65535),
+      trustedProxies: r.list('TRUSTED_PROXIES'),
+    },
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    kafka: { brokers, clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'), topicPrefix: r.string('TOPIC_PREFIX', '') },
+    schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
+    mongo: { url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']), db: r.string('MONGO_DB', 'lead_intake') },
+    redis: { url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:') },
+    crypto: { encryptionKeys, activeKeyId, hashKey },
+    managerTokens,
+    intake: {
+      timestampToleranceS: r.int('INTAKE_TIMESTAMP_TOLERANCE_S', 300, 1, 3600),
+      replyTimeoutMs: r.int('INTAKE_REPLY_TIMEOUT_MS', 5000, 100, 60000),
+      bodyLimitBytes: r.int('INTAKE_BODY_LIMIT_BYTES', 65536, 1024, 10485760),
+      intakePerMinute: r.int('RATE_INTAKE_PER_MINUTE', 60, 1, 1000000),
+      statusPerMinute: r.int('RATE_STATUS_PER_MINUTE', 120, 1, 1000000),
+      idempotencyTtlS: r.int('IDEMPOTENCY_TTL_S', 86400, 60, 604800),
+    },
+    rules: {
+      dedupWindowDays: r.int('DEDUP_WINDOW_DAYS', 30, 1, 3650),
+      blockedCountries,
+      blockedSources: r.list('BLOCKED_SOURCES'),
+      blockedIpRanges: r.list('BLOCKED_IP_RANGES'),
+      statusCatalogFile: env.STATUS_CATALOG_FILE?.trim() || null,
+      idBlockSize: r.int('ID_BLOCK_SIZE', 100, 1, 100000),
+      distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
+      outboxRelayIntervalMs: r.int('OUTBOX_RELAY_INTERVAL_MS', 5000, 100, 600000),
+    },
+    callbacks: {
+      timeoutMs: r.int('CALLBACK_TIMEOUT_MS', 10000, 100, 60000),
+      retryDelaysS,
+      allowPrivateNetworks: r.bool('CALLBACK_ALLOW_PRIVATE_NETWORKS', false),
+      allowHttp: r.bool('CALLBACK_ALLOW_HTTP', false),
+      responseBodyLimit: r.int('CALLBACK_RESPONSE_BODY_LIMIT', 2048, 0, 65536),
+      concurrency: r.int('CALLBACK_CONCURRENCY', 128, 1, 10000),
+      perPartnerConcurrency: r.int('CALLBACK_PER_PARTNER_CONCURRENCY', 16, 1, 1000),
+      sweepIntervalMs: r.int('CALLBACK_SWEEP_INTERVAL_MS', 5000, 100, 600000),
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !(value instanceof Map) && !Buffer.isBuffer(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

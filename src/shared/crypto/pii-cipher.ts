@@ -1,0 +1,27 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+// AES-256-GCM with a key id in every ciphertext, so keys can rotate: new data uses the active key,
+// old data stays readable while its key is still in the keyring.
+// Format: "<key id>.<iv>.<tag>.<ciphertext>", each part base64url.
+export class PiiCipher {
+  constructor(private readonly keys: ReadonlyMap<string, Buffer>, private readonly activeKeyId: string) {
+    if (!keys.has(activeKeyId)) throw new Error(`active key ${activeKeyId} is not in the keyring`);
+  }
+
+  encrypt(plaintext: string): string {
+    const key = this.keys.get(this.activeKeyId) as Buffer;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [this.activeKeyId, iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+
+  decrypt(token: string): string {
+    const [keyId, iv, tag, data] = token.split('.');
+    const key = keyId === undefined ? undefined : this.keys.get(keyId);
+    if (!key || iv === undefined || tag === undefined || data === undefined) throw new Error('unreadable ciphertext or unknown key id');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}

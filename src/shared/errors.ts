@@ -1,0 +1,41 @@
+// Every {error, message} answer the HTTP API can give, in one place. README.md's error table is
+// checked against this list by test/unit/errors-doc.test.ts. Intake outcomes (duplicate,
+// validation_error, rejected) are not errors: they use the intake result shape of spec 2.3.
+export const ERRORS = {
+  missing_api_key: { status: 401, retriable: false, message: 'Send Authorization: Bearer <api_key>' },
+  invalid_api_key: { status: 401, retriable: false, message: 'The API key is not valid (it may have been rotated)' },
+  invalid_signature: { status: 403, retriable: false, message: 'X-Signature must be sha256=<hex HMAC-SHA256 of the raw body with your hmac_secret>' },
+  invalid_timestamp: { status: 403, retriable: false, message: 'X-Timestamp must be Unix seconds within {tolerance} seconds of our clock' },
+  partner_disabled: { status: 403, retriable: false, message: 'This partner account is disabled; contact your manager' },
+  malformed_json: { status: 400, retriable: false, message: 'The body is not valid JSON' },
+  invalid_idempotency_key: { status: 400, retriable: false, message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
+  payload_too_large: { status: 413, retriable: false, message: 'The body is larger than {limit} bytes' },
+  unsupported_media_type: { status: 415, retriable: false, message: 'Send Content-Type: application/json' },
+  idempotency_key_in_use: { status: 409, retriable: true, message: 'A request with this Idempotency-Key is still being processed; retry in a moment' },
+  idempotency_key_reused: { status: 422, retriable: false, message: 'This Idempotency-Key was used with a different body; use a new key for a new lead' },
+  rate_limit_exceeded: { status: 429, retriable: true, message: 'Try again in {seconds} seconds' },
+  not_found: { status: 404, retriable: false, message: 'No such resource' },
+  decision_pending: { status: 503, retriable: true, message: 'The lead was received but not decided in time; retry with the same Idempotency-Key' },
+  service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },
+  manager_unauthorized: { status: 401, retriable: false, message: 'Send Authorization: Bearer <manager token>' },
+  invalid_request: { status: 422, retriable: false, message: 'The request is not valid: {detail}' },
+  conflict: { status: 409, retriable: false, message: '{detail}' },
+  internal_error: { status: 500, retriable: true, message: 'Internal error; it has been logged' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly retriable: boolean;
+  constructor(readonly code: ErrorCode, params: Record<string, string | number> = {}, readonly headers: Record<string, string> = {}) {
+    const def = ERRORS[code];
+    super(def.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? '')));
+    this.status = def.status;
+    this.retriable = def.retriable;
+  }
+
+  body(): { error: ErrorCode; message: string } {
+    return { error: this.code, message: this.message };
+  }
+}

@@ -1,0 +1,27 @@
+import { Kafka, logLevel, type LogEntry, type Producer } from 'kafkajs';
+import type { Config } from '../config';
+import type { Logger } from '../logger';
+
+// All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
+export function createKafka(config: Config, logger: Logger, clientSuffix: string): Kafka {
+  const log = logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    clientId: `${config.kafka.clientId}-${clientSuffix}`,
+    brokers: [...config.kafka.brokers],
+    connectionTimeout: 3000,
+    retry: { initialRetryTime: 200, retries: 8 },
+    logLevel: logLevel.WARN,
+    logCreator: () => ({ level, log: entry }: LogEntry) => {
+      const { message, ...extra } = entry;
+      if (level <= logLevel.ERROR) log.error(extra, message);
+      else log.warn(extra, message);
+    },
+  });
+}
+
+// Idempotent producer: a retried send never writes a message twice into the log.
+export async function connectProducer(kafka: Kafka): Promise<Producer> {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  await producer.connect();
+  return producer;
+}

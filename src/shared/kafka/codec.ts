@@ -1,0 +1,75 @@
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import type { JsonOptions } from '@kafkajs/confluent-schema-registry/dist/@types';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { bundledSchema, describeErrors, validatorFor } from '../schemas';
+import type { TopicKey, TopicSpec } from './topics';
+
+export class DecodeError extends Error {
+  constructor(readonly reason: string, detail: string) {
+    super(`${reason}: ${detail}`);
+    this.name = 'DecodeError';
+  }
+}
+
+// Topic payloads in the Confluent wire format (magic byte, schema id, JSON), each topic's schema
+// registered as <topic>-value with BACKWARD compatibility. Decoding yields a schema-checked,
+// typed object or a DecodeError: nothing downstream handles raw bytes.
+export class TopicCodec {
+  private readonly ids = new Map<TopicKey, number>();
+  private readonly registry: SchemaRegistry;
+
+  constructor(private readonly registryUrl: string, private readonly specs: readonly TopicSpec[]) {
+    const ajv = new Ajv({ strict: false, allowUnionTypes: true });
+    addFormats(ajv);
+    // The library ships its own copy of Ajv's types; it needs only these two methods of ours (with formats).
+    const ajvInstance = {
+      addSchema: (schema: object, key?: string) => ajv.addSchema(schema, key),
+      compile: (schema: object) => ajv.compile(schema),
+    } as unknown as JsonOptions['ajvInstance'];
+    this.registry = new SchemaRegistry({ host: registryUrl }, { [SchemaType.JSON]: { ajvInstance } });
+  }
+
+  async registerAll(): Promise<void> {
+    for (const spec of this.specs) {
+      if (!spec.schema) continue;
+      const subject = `${spec.name}-value`;
+      await this.setCompatibility(subject, 'BACKWARD');
+      const { id } = await this.registry.register(
+        { type: SchemaType.JSON, schema: JSON.stringify(bundledSchema(spec.schema)) },
+        { subject },
+      );
+      this.ids.set(spec.key, id);
+    }
+  }
+
+  async encode(topic: TopicKey, value: object): Promise<Buffer> {
+    const id = this.ids.get(topic);
+    if (id === undefined) throw new Error(`no schema registered for topic ${topic}`);
+    return this.registry.encode(id, value);
+  }
+
+  async decode<T>(topic: TopicKey, buffer: Buffer | null): Promise<T> {
+    const spec = this.specs.find((s) => s.key === topic);
+    if (!spec?.schema) throw new Error(`topic ${topic} has no schema`);
+    if (!buffer || buffer.length < 6 || buffer[0] !== 0) throw new DecodeError('not_wire_format', 'value is not in the schema registry wire format');
+    let value: unknown;
+    try {
+      value = await this.registry.decode(buffer);
+    } catch (err) {
+      throw new DecodeError('schema_violation', (err as Error).message);
+    }
+    const validate = validatorFor<T>(spec.schema);
+    if (!validate(value)) throw new DecodeError('schema_violation', describeErrors(validate.errors));
+    return value;
+  }
+
+  private async setCompatibility(subject: string, level: 'BACKWARD'): Promise<void> {
+    const res = await fetch(`${this.registryUrl}/config/${encodeURIComponent(subject)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ compatibility: level }),
+    });
+    if (!res.ok) throw new Error(`schema registry refused compatibility for ${subject}: HTTP ${res.status} ${await res.text()}`);
+  }
+}

@@ -1,0 +1,153 @@
+import type { IntakeDecision, LeadEvent, PartnerSettings, AgentSettings } from '../schemas';
+
+// Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
+// done in code), no transactions (each change that must be atomic touches one document).
+
+export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
+  _id: string; // pa-<hex>
+  name: string;
+  api_key_hash: string;
+  hmac_secret_enc: string;
+  callback_secret_enc: string;
+  callback_url: string | null;
+  disabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+  key_rotated_at: Date | null;
+}
+
+export interface StatusChange {
+  from: string | null;
+  to: string;
+  at: Date;
+  why: string;
+  source: string; // intake | distribution | agent-action:<id> | deposit:<id>
+}
+
+export interface LeadDoc {
+  _id: string; // le-<n>
+  seq: number;
+  partner_id: string;
+  external_id: string;
+  idempotency_key: string;
+  status: string;
+  is_depositor: boolean;
+  client_id: string | null;
+  agent_id: string | null;
+  reason: string | null;
+  history: StatusChange[];
+  // Events written in the same single-document update as the change they describe (the outbox);
+  // the relay publishes them and removes them. outbox_since is set while any is pending.
+  outbox: LeadEvent[];
+  outbox_since: Date | null;
+  applied_ops: string[]; // ids of CRM messages already applied, for idempotent redelivery
+  phone_enc: string;
+  phone_hash: string;
+  email_enc: string | null;
+  email_hash: string | null;
+  first_name?: string;
+  last_name?: string;
+  full_name?: string;
+  country?: string;
+  country_code?: string;
+  language?: string;
+  ip: string;
+  user_agent?: string;
+  source?: string;
+  funnel?: string;
+  sub_id?: string;
+  click_id?: string;
+  landing_url?: string;
+  metadata?: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DedupClaimDoc {
+  _id: string; // <scope>:<phone|email>:<hash>
+  lead_id: string;
+  owner: string; // <partner id>:<idempotency key> of the command that claimed it
+  claimed_at: Date;
+}
+
+export interface IntakeDecisionDoc extends IntakeDecision {
+  _id: string; // <partner id>:<idempotency key>
+  partner_id: string;
+  decided_at: Date;
+}
+
+export interface CounterDoc {
+  _id: string;
+  value: number;
+}
+
+export interface AgentDoc extends AgentSettings {
+  _id: string; // ag-<hex>
+  name: string;
+  active: boolean;
+  countries: string[];
+  languages: string[];
+  last_assigned_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ClientDoc {
+  _id: string; // cl-<lead number>: one client per lead, whatever the redeliveries
+  lead_id: string;
+  partner_id: string;
+  first_deposit_id: string;
+  created_at: Date;
+}
+
+export interface DepositDoc {
+  _id: string; // the CRM's deposit_id
+  lead_id: string;
+  client_id: string | null;
+  type: 'deposit' | 'chargeback';
+  amount: string;
+  currency: string;
+  occurred_at: Date;
+  recorded_at: Date;
+}
+
+export type DeliveryState = 'queued' | 'delivered' | 'dead';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: Date;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface DeliveryDoc {
+  _id: string; // dl-<hex of event id and partner>
+  event_id: string;
+  event_name: string;
+  partner_id: string;
+  lead_id: string;
+  event: LeadEvent;
+  state: DeliveryState;
+  attempts_made: number;
+  attempts_left: number;
+  next_attempt_at: Date | null;
+  last_http_status: number | null;
+  last_response_body: string | null;
+  last_error: string | null;
+  attempts: DeliveryAttempt[];
+  manual_retries: { at: Date; by: string }[];
+  lease_until: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AuditDoc {
+  _id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  partner_id: string | null;
+  target: string | null;
+  details: Record<string, unknown>;
+}

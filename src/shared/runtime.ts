@@ -1,0 +1,73 @@
+import type { Admin, Kafka, Producer } from 'kafkajs';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Config } from './config';
+import { PiiCipher } from './crypto/pii-cipher';
+import { createKafka, connectProducer } from './kafka/client';
+import { TopicCodec } from './kafka/codec';
+import { ensureTopics, loadTopicSpecs, topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
+import type { Logger } from './logger';
+import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
+import { PartnerDirectory } from './partners/partner-directory';
+import { createRedis, type Redis } from './redis/client';
+import type { ReadinessCheck } from './http/ops-routes';
+
+// Everything the roles share, connected once per process: Kafka (admin, one idempotent producer,
+// the schema codec), MongoDB, Redis, the PII cipher, the partner directory and the metrics registry.
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  kafka: Kafka;
+  admin: Admin;
+  producer: Producer;
+  topicSpecs: readonly TopicSpec[];
+  topics: TopicNames;
+  codec: TopicCodec;
+  mongo: Mongo;
+  redis: Redis;
+  subscriber: Redis;
+  cipher: PiiCipher;
+  partners: PartnerDirectory;
+  metrics: Registry;
+  readiness: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+
+  const kafka = createKafka(config, logger, config.roles.join('-'));
+  const admin = kafka.admin();
+  await admin.connect();
+  const topicSpecs = loadTopicSpecs(config.kafka.topicPrefix);
+  const created = await ensureTopics(admin, topicSpecs);
+  if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
+
+  const codec = new TopicCodec(config.schemaRegistryUrl, topicSpecs);
+  await codec.registerAll();
+  const producer = await connectProducer(kafka);
+
+  const mongo = await connectMongo(config);
+  await ensureIndexes(mongo.collections);
+
+  const redis = createRedis(config, 'commands');
+  const subscriber = createRedis(config, 'subscriber');
+  const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
+  const partners = new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`);
+  await partners.listen(subscriber);
+
+  const readiness: ReadinessCheck[] = [
+    { name: 'mongodb', check: async () => void (await mongo.db.command({ ping: 1 })) },
+    { name: 'redis', check: async () => void (await redis.ping()) },
+    { name: 'kafka', check: async () => void (await admin.describeCluster()) },
+  ];
+
+  return {
+    config, logger, kafka, admin, producer, topicSpecs, topics: topicNames(topicSpecs), codec, mongo, redis, subscriber,
+    cipher, partners, metrics, readiness,
+    async close() {
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+      await Promise.allSettled([mongo.client.close(), redis.quit(), subscriber.quit()]);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { sign } from '../../src/shared/crypto/signature';
+
+export interface PartnerCredentials {
+  api_key: string;
+  hmac_secret: string;
+}
+
+export interface HttpResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface SendOptions {
+  idempotencyKey?: string | null;
+  timestamp?: number | string | null;
+  signature?: string | null;
+  apiKey?: string | null;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+// Talks to the partner API over a real socket exactly as a partner would: Bearer key, HMAC of the
+// raw body, Unix-seconds timestamp and an Idempotency-Key. Options override or drop any header.
+export class PartnerClient {
+  constructor(private readonly baseUrl: string, private readonly creds: PartnerCredentials) {}
+
+  async submitLead(body: unknown, opts: SendOptions = {}): Promise<HttpResult> {
+    const raw = typeof body === 'string' ? body : JSON.stringify(body);
+    return this.send('POST', '/api/v1/inbound/leads', raw, opts);
+  }
+
+  async leadStatus(externalId: string, opts: SendOptions = {}): Promise<HttpResult> {
+    return this.send('GET', `/api/v1/inbound/leads/${encodeURIComponent(externalId)}/status`, '', opts);
+  }
+
+  async send(method: string, path: string, raw: string, opts: SendOptions): Promise<HttpResult> {
+    const headers: Record<string, string> = {};
+    const set = (name: string, value: string | number | null | undefined, fallback: string) => {
+      if (value === null) return;
+      headers[name] = value === undefined ? fallback : String(value);
+    };
+    set('authorization', opts.apiKey === undefined ? undefined : opts.apiKey && `Bearer ${opts.apiKey}`, `Bearer ${this.creds.api_key}`);
+    set('x-signature', opts.signature, sign(this.creds.hmac_secret, raw));
+    set('x-timestamp', opts.timestamp, String(Math.floor(Date.now() / 1000)));
+    if (method === 'POST') {
+      set('idempotency-key', opts.idempotencyKey, randomUUID());
+      headers['content-type'] = opts.contentType ?? 'application/json';
+    }
+    Object.assign(headers, opts.headers ?? {});
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : raw });
+    const text = await res.text();
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      parsed = { raw: text };
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../src/shared/config';
+import { serviceEnv } from '../setup/services-env';
+
+export const MANAGER_TOKEN = 'test-manager-token-0123456789abcdef';
+
+// A configuration of its own for each test file: its own topic prefix, database and Redis prefix,
+// so files never see each other's data and can run in parallel.
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const tag = randomBytes(4).toString('hex');
+  return loadConfig({
+    ...serviceEnv(),
+    ROLE: 'all',
+    HTTP_HOST: '127.0.0.1',
+    HTTP_PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    TOPIC_PREFIX: `t${tag}.`,
+    MONGO_DB: `t_${tag}`,
+    REDIS_PREFIX: `t${tag}:`,
+    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    HASH_KEY: randomBytes(32).toString('base64'),
+    MANAGER_TOKENS: MANAGER_TOKEN,
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CALLBACK_ALLOW_HTTP: 'true',
+    DISTRIBUTION_INTERVAL_MS: '500',
+    OUTBOX_RELAY_INTERVAL_MS: '500',
+    CALLBACK_SWEEP_INTERVAL_MS: '500',
+    ...overrides,
+  });
+}
