@@ -3,6 +3,7 @@ import type { Config } from './shared/config';
 import { startDispatcher } from './dispatcher';
 import { opsRoutes } from './shared/http/ops-routes';
 import { startIngress } from './ingress';
+import { managerRoutes } from './manager';
 import type { Logger } from './shared/logger';
 import { startProcessor } from './processor';
 import type { RoleHandle } from './shared/role';
@@ -39,6 +40,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);
+  if (config.roles.includes('ingress')) await http.register(managerRoutes(runtime));
   const url = await http.listen({ host: config.http.host, port: config.http.port });
   logger.info({ url, roles: config.roles }, 'lead intake started');
 
