@@ -50,7 +50,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.leads.createIndex({ partner_id: 1, external_id: 1 }, { unique: true, name: 'partner_external_id_unique' }),
     c.leads.createIndex({ partner_id: 1, idempotency_key: 1 }, { unique: true, name: 'partner_idempotency_key_unique' }),
     c.leads.createIndex({ status: 1, created_at: 1 }, { name: 'status_created_at' }),
-    c.leads.createIndex({ outbox_since: 1 }, { name: 'outbox_since' }),
+    c.leads.createIndex({ pending_events: 1 }, { name: 'pending_events' }),
     c.intakeDecisions.createIndex({ decided_at: 1 }, { name: 'decided_at' }),
     c.dedupClaims.createIndex({ claimed_at: 1 }, { name: 'claimed_at' }),
     c.agents.createIndex({ active: 1, last_assigned_at: 1 }, { name: 'active_last_assigned' }),

@@ -16,12 +16,17 @@ export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
   key_rotated_at: Date | null;
 }
 
+// One entry per status change. Each entry is also the event it announces: event_id is
+// "<lead id>:<index in history>", so a redelivered change can never yield a second, different event.
 export interface StatusChange {
   from: string | null;
   to: string;
   at: Date;
   why: string;
   source: string; // intake | distribution | agent-action:<id> | deposit:<id>
+  event: LeadEvent['event'];
+  is_depositor: boolean;
+  reason?: string;
 }
 
 export interface LeadDoc {
@@ -36,10 +41,10 @@ export interface LeadDoc {
   agent_id: string | null;
   reason: string | null;
   history: StatusChange[];
-  // Events written in the same single-document update as the change they describe (the outbox);
-  // the relay publishes them and removes them. outbox_since is set while any is pending.
-  outbox: LeadEvent[];
-  outbox_since: Date | null;
+  // The outbox: history entries from published_seq on are events not yet on Kafka. They are written
+  // in the same single-document update as the change itself; the relay publishes and advances.
+  published_seq: number;
+  pending_events: number;
   applied_ops: string[]; // ids of CRM messages already applied, for idempotent redelivery
   phone_enc: string;
   phone_hash: string;
@@ -58,7 +63,8 @@ export interface LeadDoc {
   sub_id?: string;
   click_id?: string;
   landing_url?: string;
-  metadata?: Record<string, unknown>;
+  // Partner-defined keys may hold '.' or start with '$', which FerretDB refuses in documents: kept as JSON text.
+  metadata_json?: string;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,0 +1,57 @@
+import type { LeadDoc } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import { chooseAgent } from './agent-choice';
+import type { EventRelay } from './event-relay';
+import type { ProcessorMetrics } from './metrics';
+
+const SCAN_BATCH = 200;
+
+// Hands new leads to agents: right after acceptance, and on a timer for leads that found no
+// eligible agent (they wait in `new` until one appears). Assignment is a compare-and-set on the
+// lead's status, so two processors can never assign one lead twice.
+export class Distributor {
+  private timer: NodeJS.Timeout | null = null;
+  private scanning: Promise<void> | null = null;
+
+  constructor(private readonly rt: Runtime, private readonly relay: EventRelay, private readonly metrics: ProcessorMetrics) {}
+
+  start(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.scanning ??= this.scan().catch((err: unknown) => this.rt.logger.warn({ err }, 'distribution scan failed'))
+        .finally(() => { this.scanning = null; });
+    }, intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.scanning;
+  }
+
+  async scan(): Promise<void> {
+    const waiting = await this.rt.mongo.collections.leads.find({ status: 'new' }).sort({ created_at: 1 }).limit(SCAN_BATCH).toArray();
+    for (const lead of waiting) await this.assign(lead);
+  }
+
+  async assign(lead: LeadDoc): Promise<void> {
+    const { agents, leads } = this.rt.mongo.collections;
+    const agent = chooseAgent(await agents.find({ active: true }).toArray(), lead);
+    if (!agent) {
+      this.metrics.assignments.inc({ outcome: 'no_agent' });
+      return;
+    }
+    const now = new Date();
+    await agents.updateOne({ _id: agent._id }, { $set: { last_assigned_at: now } });
+    const updated = await leads.findOneAndUpdate(
+      { _id: lead._id, status: 'new' },
+      {
+        $set: { status: 'assigned', agent_id: agent._id, updated_at: now },
+        $push: { history: { from: 'new', to: 'assigned', at: now, why: `assigned to ${agent._id}`, source: 'distribution', event: 'lead.status_changed', is_depositor: lead.is_depositor } },
+        $inc: { pending_events: 1 },
+      },
+      { returnDocument: 'after' },
+    );
+    if (!updated) return; // assigned or moved meanwhile
+    this.metrics.assignments.inc({ outcome: 'assigned' });
+    await this.relay.publish(updated);
+  }
+}

@@ -1,0 +1,28 @@
+import type { LeadDoc } from '../shared/mongo/documents';
+import type { LeadEvent } from '../shared/schemas';
+
+// The event announcing history entry `seq` of a lead. Deterministic: the same entry always gives
+// the same event_id and content, however often it is published.
+export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history'>, seq: number): LeadEvent {
+  const entry = lead.history[seq];
+  if (!entry) throw new Error(`lead ${lead._id} has no history entry ${seq}`);
+  const event: LeadEvent = {
+    event_id: `${lead._id}:${seq}`,
+    event: entry.event,
+    lead_id: lead._id,
+    partner_id: lead.partner_id,
+    external_lead_id: lead.external_id,
+    our_status: entry.to,
+    is_depositor: entry.is_depositor,
+    occurred_at: entry.at.toISOString(),
+  };
+  if (entry.event === 'lead.status_changed' && entry.from) event.from_status = entry.from;
+  if (entry.event === 'lead.rejected' && entry.reason) event.reason = entry.reason;
+  return event;
+}
+
+export function pendingEvents(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'published_seq'>): LeadEvent[] {
+  const events: LeadEvent[] = [];
+  for (let seq = lead.published_seq; seq < lead.history.length; seq++) events.push(eventForHistoryEntry(lead, seq));
+  return events;
+}

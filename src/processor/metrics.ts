@@ -1,0 +1,39 @@
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export interface ProcessorMetrics {
+  intakeDecisions: Counter<'outcome'>;
+  intakeDecisionSeconds: Histogram<string>;
+  leadEvents: Counter<'event'>;
+  crmMessages: Counter<'topic' | 'outcome'>;
+  crmDeadLetters: Counter<'topic' | 'reason'>;
+  assignments: Counter<'outcome'>;
+}
+
+export function processorMetrics(registry: Registry): ProcessorMetrics {
+  return {
+    intakeDecisions: new Counter({
+      name: 'lead_intake_processor_decisions_total', help: 'Intake commands decided, by outcome',
+      labelNames: ['outcome'], registers: [registry],
+    }),
+    intakeDecisionSeconds: new Histogram({
+      name: 'lead_intake_processor_decision_duration_seconds', help: 'Time to decide one intake command',
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+    }),
+    leadEvents: new Counter({
+      name: 'lead_intake_lead_events_total', help: 'Lead events published for callbacks, by event',
+      labelNames: ['event'], registers: [registry],
+    }),
+    crmMessages: new Counter({
+      name: 'lead_intake_crm_messages_total', help: 'CRM messages consumed, by topic and outcome (applied, repeat, dead_lettered)',
+      labelNames: ['topic', 'outcome'], registers: [registry],
+    }),
+    crmDeadLetters: new Counter({
+      name: 'lead_intake_crm_dead_letters_total', help: 'CRM messages sent to the dead-letter topic, by reason',
+      labelNames: ['topic', 'reason'], registers: [registry],
+    }),
+    assignments: new Counter({
+      name: 'lead_intake_lead_assignments_total', help: 'Distribution attempts, by outcome (assigned, no_agent)',
+      labelNames: ['outcome'], registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,41 @@
+import type { StatusChange } from '../shared/mongo/documents';
+import type { Statuses } from '../shared/status-catalog';
+
+export type Move =
+  | { ok: true; to: string; event: StatusChange['event']; isDepositor: boolean; createsClient: boolean }
+  | { ok: false; reason: 'unknown_status' | 'terminal_status' | 'illegal_transition' | 'status_needs_deposit' };
+
+interface LeadState {
+  status: string;
+  is_depositor: boolean;
+  client_id: string | null;
+}
+
+const DEPOSIT_DRIVEN = new Set(['ftd', 'rtd', 'chargeback']);
+
+function refuse(statuses: Statuses, from: string, to: string): Move | null {
+  if (!statuses.has(to)) return { ok: false, reason: 'unknown_status' };
+  if (statuses.isTerminal(from)) return { ok: false, reason: 'terminal_status' };
+  if (!statuses.canMove(from, to)) return { ok: false, reason: 'illegal_transition' };
+  return null;
+}
+
+// An agent's outcome (spec 3.2 agent-action rows). Deposit statuses come only from deposits.
+export function agentMove(statuses: Statuses, lead: LeadState, target: string): Move {
+  if (DEPOSIT_DRIVEN.has(target)) return { ok: false, reason: 'status_needs_deposit' };
+  return refuse(statuses, lead.status, target)
+    ?? { ok: true, to: target, event: 'lead.status_changed', isDepositor: lead.is_depositor, createsClient: false };
+}
+
+// A deposit or chargeback: the first deposit makes the lead a client (ftd), every later one is
+// an rtd, a chargeback reverses (terminal).
+export function depositMove(statuses: Statuses, lead: LeadState, type: 'deposit' | 'chargeback'): Move {
+  if (type === 'chargeback') {
+    return refuse(statuses, lead.status, 'chargeback')
+      ?? { ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false };
+  }
+  if (lead.client_id === null) {
+    return refuse(statuses, lead.status, 'ftd') ?? { ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true };
+  }
+  return refuse(statuses, lead.status, 'rtd') ?? { ok: true, to: 'rtd', event: 'lead.rtd', isDepositor: true, createsClient: false };
+}

@@ -1,0 +1,67 @@
+import { rejectionReason } from '../../src/processor/business-rules';
+import { chooseAgent } from '../../src/processor/agent-choice';
+import { eventForHistoryEntry, pendingEvents } from '../../src/processor/lead-events';
+import type { AgentDoc, LeadDoc } from '../../src/shared/mongo/documents';
+import type { LeadRecord } from '../../src/shared/schemas';
+
+const record = (over: Partial<LeadRecord> = {}): LeadRecord => ({
+  external_id: 'x1', phone_enc: 'k1.a.b.c', phone_hash: 'a'.repeat(64), ip: '203.0.113.9', country_code: 'DE', source: 'google', ...over,
+});
+const none = { blockedCountries: [], blockedSources: [], blockedIpRanges: [] };
+
+describe('business rules', () => {
+  it('passes a lead no rule blocks', () => expect(rejectionReason(record(), none, {})).toBeNull());
+  it('blocks a country globally or per partner', () => {
+    expect(rejectionReason(record(), { ...none, blockedCountries: ['DE'] }, {})).toBe('country_blocked:DE');
+    expect(rejectionReason(record(), none, { blockedCountries: ['DE'] })).toBe('country_blocked:DE');
+  });
+  it('blocks a source, case-insensitively', () => expect(rejectionReason(record(), none, { blockedSources: ['Google'] })).toBe('source_blocked'));
+  it('blocks IP ranges and single addresses, v4 and v6', () => {
+    expect(rejectionReason(record(), { ...none, blockedIpRanges: ['203.0.113.0/24'] }, {})).toBe('ip_blocked');
+    expect(rejectionReason(record(), none, { blockedIpRanges: ['203.0.113.9'] })).toBe('ip_blocked');
+    expect(rejectionReason(record({ ip: '2001:db8::1' }), none, { blockedIpRanges: ['2001:db8::/32'] })).toBe('ip_blocked');
+    expect(rejectionReason(record(), none, { blockedIpRanges: ['198.51.100.0/24'] })).toBeNull();
+  });
+});
+
+const agent = (id: string, over: Partial<AgentDoc> = {}): AgentDoc => ({
+  _id: id, name: id, active: true, countries: [], languages: [], last_assigned_at: null, created_at: new Date(0), updated_at: new Date(0), ...over,
+});
+
+describe('agent choice', () => {
+  it('takes the eligible agent assigned longest ago, never-assigned first', () => {
+    const agents = [agent('ag-b', { last_assigned_at: new Date(2000) }), agent('ag-a', { last_assigned_at: new Date(1000) }), agent('ag-c')];
+    expect(chooseAgent(agents, {})?._id).toBe('ag-c');
+    expect(chooseAgent(agents.slice(0, 2), {})?._id).toBe('ag-a');
+  });
+  it('respects country and language lists and the active flag', () => {
+    const agents = [agent('ag-fr', { countries: ['FR'] }), agent('ag-en', { languages: ['en'] }), agent('ag-off', { active: false })];
+    expect(chooseAgent(agents, { country_code: 'FR', language: 'de' })?._id).toBe('ag-fr');
+    expect(chooseAgent(agents, { country_code: 'DE', language: 'en-GB' })?._id).toBe('ag-en');
+    expect(chooseAgent(agents, { country_code: 'DE', language: 'de' })).toBeNull();
+  });
+});
+
+describe('lead events', () => {
+  const at = new Date('2026-11-22T02:00:00Z');
+  const lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'published_seq'> = {
+    _id: 'le-7', partner_id: 'pa-1', external_id: 'ext-7', published_seq: 1,
+    history: [
+      { from: null, to: 'new', at, why: '', source: 'intake', event: 'lead.accepted', is_depositor: false },
+      { from: 'new', to: 'assigned', at, why: '', source: 'distribution', event: 'lead.status_changed', is_depositor: false },
+      { from: 'contacted', to: 'ftd', at, why: '', source: 'deposit:d1', event: 'lead.ftd', is_depositor: true },
+    ],
+  };
+  it('gives deterministic ids and from_status only on status changes', () => {
+    expect(eventForHistoryEntry(lead, 0)).toEqual({
+      event_id: 'le-7:0', event: 'lead.accepted', lead_id: 'le-7', partner_id: 'pa-1', external_lead_id: 'ext-7',
+      our_status: 'new', is_depositor: false, occurred_at: '2026-11-22T02:00:00.000Z',
+    });
+    expect(eventForHistoryEntry(lead, 1)).toMatchObject({ event_id: 'le-7:1', from_status: 'new' });
+    expect(eventForHistoryEntry(lead, 2)).not.toHaveProperty('from_status');
+    expect(eventForHistoryEntry(lead, 2)).toMatchObject({ event: 'lead.ftd', is_depositor: true });
+  });
+  it('lists only the events after published_seq', () => {
+    expect(pendingEvents(lead).map((e) => e.event_id)).toEqual(['le-7:1', 'le-7:2']);
+  });
+});

@@ -1,0 +1,65 @@
+import { agentMove, depositMove } from '../../src/processor/transitions';
+import { DEFAULT_CATALOG, Statuses } from '../../src/shared/status-catalog';
+
+const statuses = new Statuses(DEFAULT_CATALOG);
+const lead = (status: string, client_id: string | null = null) => ({ status, is_depositor: client_id !== null, client_id });
+
+describe('agent moves (spec 3.2)', () => {
+  it.each([
+    ['new', 'contacted'],
+    ['assigned', 'contacted'],
+    ['contacted', 'trash'],
+    ['contacted', 'no_answer'],
+    ['contacted', 'wrong_number'],
+    ['contacted', 'callback'],
+    ['callback', 'interested'],
+  ])('%s -> %s is allowed and announced as lead.status_changed', (from, to) => {
+    expect(agentMove(statuses, lead(from), to)).toEqual({ ok: true, to, event: 'lead.status_changed', isDepositor: false, createsClient: false });
+  });
+
+  it.each(['trash', 'no_answer', 'wrong_number', 'chargeback', 'rejected'])('terminal %s stays terminal', (from) => {
+    expect(agentMove(statuses, lead(from), 'contacted')).toEqual({ ok: false, reason: 'terminal_status' });
+  });
+
+  it('refuses deposit statuses from an agent', () => {
+    expect(agentMove(statuses, lead('contacted'), 'ftd')).toEqual({ ok: false, reason: 'status_needs_deposit' });
+  });
+
+  it('refuses unknown statuses and moves the catalogue does not list', () => {
+    expect(agentMove(statuses, lead('contacted'), 'vip')).toEqual({ ok: false, reason: 'unknown_status' });
+    expect(agentMove(statuses, lead('contacted'), 'assigned')).toEqual({ ok: false, reason: 'illegal_transition' });
+  });
+
+  it('accepts custom statuses from a custom catalogue', () => {
+    const custom = new Statuses({
+      statuses: [...DEFAULT_CATALOG.statuses, { code: 'vip', terminal: false, scope: 'lead' }],
+      transitions: { ...DEFAULT_CATALOG.transitions, contacted: [...(DEFAULT_CATALOG.transitions.contacted ?? []), 'vip'] },
+    });
+    expect(agentMove(custom, lead('contacted'), 'vip')).toMatchObject({ ok: true, to: 'vip' });
+  });
+});
+
+describe('deposit moves', () => {
+  it('first deposit from contacted is an ftd that creates the client', () => {
+    expect(depositMove(statuses, lead('contacted'), 'deposit')).toEqual({ ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true });
+  });
+  it('later deposits are rtds, repeatedly', () => {
+    expect(depositMove(statuses, lead('ftd', 'cl-1'), 'deposit')).toEqual({ ok: true, to: 'rtd', event: 'lead.rtd', isDepositor: true, createsClient: false });
+    expect(depositMove(statuses, lead('rtd', 'cl-1'), 'deposit')).toMatchObject({ ok: true, to: 'rtd', event: 'lead.rtd' });
+  });
+  it('a chargeback after a deposit is a terminal status change', () => {
+    expect(depositMove(statuses, lead('rtd', 'cl-1'), 'chargeback')).toEqual({ ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false });
+    expect(depositMove(statuses, lead('chargeback', 'cl-1'), 'deposit')).toEqual({ ok: false, reason: 'terminal_status' });
+  });
+  it('a deposit before contact or a chargeback without deposit is illegal', () => {
+    expect(depositMove(statuses, lead('new'), 'deposit')).toEqual({ ok: false, reason: 'illegal_transition' });
+    expect(depositMove(statuses, lead('contacted'), 'chargeback')).toEqual({ ok: false, reason: 'illegal_transition' });
+  });
+});
+
+describe('status catalogue', () => {
+  it('refuses a catalogue that names unknown statuses or moves out of a terminal one', () => {
+    expect(() => new Statuses({ statuses: DEFAULT_CATALOG.statuses, transitions: { new: ['nope'] } })).toThrow(/unknown status/);
+    expect(() => new Statuses({ statuses: DEFAULT_CATALOG.statuses, transitions: { trash: ['new'] } })).toThrow(/terminal/);
+  });
+});
