@@ -58,7 +58,7 @@ kafka_install() {
 }
 
 # Rewritten on every start so that KAFKA_PORT / KAFKA_CONTROLLER_PORT changes take effect;
-# none of these values are baked into the formatted data dir.
+# formatting records only node.id and the cluster id, not the ports.
 kafka_write_config() {
   mkdir -p "$KAFKA_DIR/data"
   cat >"$KAFKA_CONFIG" <<EOF
@@ -79,8 +79,8 @@ offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 # Both internal topics default to 50 partitions, created when the first consumer group or
-# transactional producer shows up; on a small machine that stalls that first client for
-# seconds. One partition each is plenty for a single broker.
+# transactional producer shows up; that made the first consumer wait ~1 s longer here and
+# costs 100 partitions' worth of files. One partition each is plenty for a single broker.
 offsets.topic.num.partitions=1
 transaction.state.log.num.partitions=1
 # Consumers join at once instead of after the default 3 s grace period (faster tests).
@@ -111,20 +111,34 @@ kafka_ready() {
   [[ "$out" == *"(id: $KAFKA_NODE_ID "* ]]
 }
 
+# pid_alive alone is fooled by a zombie (kill -0 succeeds on one): a broker that crashed or
+# was killed stays a zombie until init reaps it, which took over a second here, and a start
+# in that window would wait for a dead broker. Read the process state to rule that out.
+kafka_alive() {
+  pid_alive kafka || return 1
+  local stat
+  stat="$(cat "/proc/$(cat "$LEADS_RUN/kafka.pid")/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"
+  [[ "${stat%% *}" != Z ]]
+}
+
 # Lets wait_for stop polling as soon as the JVM dies instead of sitting out the timeout.
-kafka_ready_or_exited() { ! pid_alive kafka || kafka_ready; }
+kafka_ready_or_exited() { ! kafka_alive || kafka_ready; }
 
 kafka_start() {
   kafka_install
-  if pid_alive kafka; then
-    # Ours is running (possibly still starting): just make sure it answers.
-    wait_for kafka 90 kafka_ready || die "kafka (pid $(cat "$LEADS_RUN/kafka.pid")) is running but does not answer"
-    log "already running on 127.0.0.1:$KAFKA_PORT"
-    return 0
+  if kafka_alive; then
+    # Ours is running, possibly still starting: wait until it answers, unless it dies meanwhile.
+    wait_for kafka 90 kafka_ready_or_exited || die "kafka (pid $(cat "$LEADS_RUN/kafka.pid")) runs but does not answer"
+    if kafka_alive; then
+      log "already running on 127.0.0.1:$KAFKA_PORT"
+      return 0
+    fi
+    log "the previous broker exited; starting a new one"
   fi
   local port
   for port in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
-    port_open "$port" && die "127.0.0.1:$port is already taken by a process this script did not start"
+    if port_open "$port"; then die "127.0.0.1:$port is already taken by a process this script did not start"; fi
   done
 
   kafka_write_config
@@ -138,7 +152,7 @@ kafka_start() {
     stop_pid kafka
     die "Kafka did not come up within 90s (log: $LEADS_RUN/kafka.log)"
   fi
-  if ! pid_alive kafka; then
+  if ! kafka_alive; then
     log "Kafka exited during start-up; last log lines:"
     tail -n 40 "$LEADS_RUN/kafka.log" >&2 || true
     rm -f "$LEADS_RUN/kafka.pid"

@@ -32,7 +32,14 @@ wait_for() {
 # port_open PORT : true when something listens on 127.0.0.1:PORT.
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-pid_alive() { local f="$LEADS_RUN/$1.pid"; [[ -f "$f" ]] && kill -0 "$(cat "$f")" 2>/dev/null; }
+# A killed process lingers as a zombie for a moment; it does not count as alive.
+pid_alive() {
+  local f="$LEADS_RUN/$1.pid" pid
+  [[ -f "$f" ]] || return 1
+  pid="$(cat "$f")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != "Z" ]]
+}
 
 # start_bg NAME COMMAND... : runs COMMAND detached, logs to $LEADS_RUN/NAME.log, pid to NAME.pid.
 start_bg() {

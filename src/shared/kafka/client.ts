@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kafkajs';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 
@@ -21,7 +21,9 @@ export function createKafka(config: Config, logger: Logger, clientSuffix: string
 
 // Idempotent producer: a retried send never writes a message twice into the log.
 export async function connectProducer(kafka: Kafka): Promise<Producer> {
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = kafka.producer({
+    idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
+  });
   await producer.connect();
   return producer;
 }
