@@ -35,7 +35,6 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
     bodyLimit: config.intake.bodyLimitBytes,
-    disableRequestLogging: true,
   });
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));

@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { DedupClaimDoc, LeadDoc } from '../shared/mongo/documents';
+import type { DocumentLocks } from '../shared/redis/document-locks';
 
 export type ClaimOutcome = { kind: 'claimed'; leadId: string } | { kind: 'duplicate'; leadId: string };
 
@@ -18,11 +19,16 @@ const POLL_MS = 50;
 // Race-free deduplication on a unique index (FerretDB's findAndModify upserts are not atomic;
 // unique indexes are). Each phone or email hash is claimed by inserting a document with that _id:
 // of any number of concurrent claimants exactly one insert succeeds. A claim older than the window
-// is taken over with a compare-and-set on its previous owner. A claim whose lead does not exist yet
+// is taken over with a compare-and-set on its previous owner, under the claim's lock (FerretDB's
+// conditional updates are not atomic on their own). A claim whose lead does not exist yet
 // belongs to a command still being decided (or to one that crashed): wait briefly, then treat a
 // claim still without a lead as orphaned and take it over.
 export class DedupClaims {
-  constructor(private readonly claims: Collection<DedupClaimDoc>, private readonly leads: Collection<LeadDoc>) {}
+  constructor(
+    private readonly claims: Collection<DedupClaimDoc>,
+    private readonly leads: Collection<LeadDoc>,
+    private readonly locks: DocumentLocks,
+  ) {}
 
   async claim(req: ClaimRequest): Promise<ClaimOutcome> {
     // A redelivered command finds the claims it made before it crashed, and keeps their lead id.
@@ -41,7 +47,7 @@ export class DedupClaims {
   }
 
   async release(keys: readonly string[], owner: string): Promise<void> {
-    if (keys.length > 0) await this.claims.deleteMany({ _id: { $in: [...keys] }, owner });
+    for (const key of keys) await this.locks.withLock(`claim:${key}`, () => this.claims.deleteOne({ _id: key, owner }));
   }
 
   private async claimOne(key: string, leadId: string, req: ClaimRequest): Promise<ClaimOutcome> {
@@ -63,10 +69,10 @@ export class DedupClaims {
         await new Promise((r) => setTimeout(r, POLL_MS));
         continue;
       }
-      const stolen = await this.claims.updateOne(
+      const stolen = await this.locks.withLock(`claim:${key}`, () => this.claims.updateOne(
         { _id: key, owner: existing.owner, claimed_at: existing.claimed_at },
         { $set: { lead_id: leadId, owner: req.owner, claimed_at: req.now } },
-      );
+      ));
       if (stolen.modifiedCount === 1) return { kind: 'claimed', leadId };
     }
   }

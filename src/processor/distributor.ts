@@ -7,8 +7,8 @@ import type { ProcessorMetrics } from './metrics';
 const SCAN_BATCH = 200;
 
 // Hands new leads to agents: right after acceptance, and on a timer for leads that found no
-// eligible agent (they wait in `new` until one appears). Assignment is a compare-and-set on the
-// lead's status, so two processors can never assign one lead twice.
+// eligible agent (they wait in `new` until one appears). Assignment is a conditional update on the
+// lead's status under the lead's lock, so two processors can never assign one lead twice.
 export class Distributor {
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
@@ -40,8 +40,9 @@ export class Distributor {
       return;
     }
     const now = new Date();
+    // Losing a concurrent last_assigned_at write only skews the round robin, so agents take no lock.
     await agents.updateOne({ _id: agent._id }, { $set: { last_assigned_at: now } });
-    const updated = await leads.findOneAndUpdate(
+    const updated = await this.rt.locks.withLock(`lead:${lead._id}`, () => leads.findOneAndUpdate(
       { _id: lead._id, status: 'new' },
       {
         $set: { status: 'assigned', agent_id: agent._id, updated_at: now },
@@ -49,7 +50,7 @@ export class Distributor {
         $inc: { pending_events: 1 },
       },
       { returnDocument: 'after' },
-    );
+    ));
     if (!updated) return; // assigned or moved meanwhile
     this.metrics.assignments.inc({ outcome: 'assigned' });
     await this.relay.publish(updated);

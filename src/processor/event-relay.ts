@@ -6,7 +6,7 @@ import type { ProcessorMetrics } from './metrics';
 // Publishes the events a lead change wrote into its history (the outbox) to the lead events topic,
 // keyed by lead id, then advances published_seq with a compare-and-set. A crash between the
 // MongoDB write and the publish loses nothing: the periodic sweep republishes every lead with
-// pending_events > 0. A crash after the publish and before the mark republishes the same
+// pending_events > 0. Publish and mark run under the lead's lock. A crash after the publish and before the mark republishes the same
 // deterministic events, which the dispatcher recognises by event_id.
 export class EventRelay {
   private readonly locks = new Map<string, Promise<void>>();
@@ -45,9 +45,14 @@ export class EventRelay {
   }
 
   private async publishNow(leadId: string, known: LeadDoc): Promise<void> {
+    if (known.pending_events <= 0) return;
+    await this.rt.locks.withLock(`lead:${leadId}`, () => this.publishLocked(leadId));
+  }
+
+  private async publishLocked(leadId: string): Promise<void> {
     const leads = this.rt.mongo.collections.leads;
     // The caller's copy may predate another change; the stored published_seq decides what is new.
-    const lead = known.pending_events > 0 ? await leads.findOne({ _id: leadId }) : null;
+    const lead = await leads.findOne({ _id: leadId });
     if (!lead || lead.pending_events <= 0) return;
     const events = pendingEvents(lead);
     if (events.length === 0) return;

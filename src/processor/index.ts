@@ -15,8 +15,7 @@ import { processorMetrics } from './metrics';
 export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   const metrics = processorMetrics(rt.metrics);
   const { rules } = rt.config;
-  const ids = new IdAllocator(rt.mongo.collections.counters, 'lead', rules.idBlockSize);
-  await ids.init();
+  const ids = new IdAllocator(rt.mongo.collections.idBlocks, 'lead', rules.idBlockSize);
   const relay = new EventRelay(rt, metrics);
   const distributor = new Distributor(rt, relay, metrics);
   const decider = new IntakeDecider(rt, ids, rules);

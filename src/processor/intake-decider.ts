@@ -21,7 +21,7 @@ export class IntakeDecider {
   private readonly claims: DedupClaims;
 
   constructor(private readonly rt: Runtime, private readonly ids: IdAllocator, private readonly globalRules: RuleSet) {
-    this.claims = new DedupClaims(rt.mongo.collections.dedupClaims, rt.mongo.collections.leads);
+    this.claims = new DedupClaims(rt.mongo.collections.dedupClaims, rt.mongo.collections.leads, rt.locks);
   }
 
   async decide(cmd: IntakeCommand, now: Date): Promise<DecidedIntake> {

@@ -9,11 +9,8 @@ import { agentMove, depositMove, type Move } from './transitions';
 
 export type ApplyResult = { kind: 'applied' } | { kind: 'repeat' } | { kind: 'refused'; reason: string };
 
-const MAX_RACES = 5;
-
-// Applies CRM messages to leads. Each message changes its lead in one conditional update (the
-// status it was decided from, and the message id not yet applied), so redelivery is harmless and
-// a concurrent change is re-decided rather than overwritten.
+// Applies CRM messages to leads. Each message is decided and applied under the lead's lock, in one
+// single-document update that also records the message id, so redelivery is harmless.
 export class Lifecycle {
   constructor(private readonly rt: Runtime, private readonly statuses: Statuses, private readonly relay: EventRelay) {}
 
@@ -41,13 +38,11 @@ export class Lifecycle {
     before?: (lead: LeadDoc, move: Extract<Move, { ok: true }>) => Promise<void>,
   ): Promise<ApplyResult> {
     const leads = this.rt.mongo.collections.leads;
-    for (let race = 0; race < MAX_RACES; race++) {
+    type Locked = Extract<ApplyResult, { kind: 'refused' }> | { kind: 'applied' | 'repeat'; lead: LeadDoc };
+    const result = await this.rt.locks.withLock(`lead:${leadId}`, async (): Promise<Locked> => {
       const lead = await leads.findOne({ _id: leadId });
       if (!lead) return { kind: 'refused', reason: 'unknown_lead' };
-      if (lead.applied_ops.includes(op)) {
-        await this.relay.publish(lead); // finish a publish an earlier attempt may not have made
-        return { kind: 'repeat' };
-      }
+      if (lead.applied_ops.includes(op)) return { kind: 'repeat', lead };
       const move = decide(lead);
       if (!move.ok) return { kind: 'refused', reason: move.reason };
       await before?.(lead, move);
@@ -59,12 +54,14 @@ export class Lifecycle {
         { $set: set, $push: { history: change, applied_ops: op }, $inc: { pending_events: 1 } },
         { returnDocument: 'after' },
       );
-      if (updated) {
-        await this.relay.publish(updated);
-        return { kind: 'applied' };
-      }
-    }
-    throw new Error(`lead ${leadId} kept changing while applying ${op}`);
+      if (!updated) throw new Error(`lead ${leadId} changed under its lock while applying ${op}`);
+      return { kind: 'applied', lead: updated };
+    });
+    if (result.kind === 'refused') return result;
+    // Publish outside the lock (the relay takes it itself); a repeat finishes a publish an earlier
+    // attempt may not have made.
+    await this.relay.publish(result.lead);
+    return { kind: result.kind };
   }
 
   // One client per lead: its id derives from the lead's, so a redelivered first deposit finds it.

@@ -9,10 +9,12 @@ import type { Logger } from './logger';
 import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
 import { PartnerDirectory } from './partners/partner-directory';
 import { createRedis, type Redis } from './redis/client';
+import { DocumentLocks } from './redis/document-locks';
 import type { ReadinessCheck } from './http/ops-routes';
 
 // Everything the roles share, connected once per process: Kafka (admin, one idempotent producer,
-// the schema codec), MongoDB, Redis, the PII cipher, the partner directory and the metrics registry.
+// the schema codec), MongoDB, Redis (with per-document locks), the PII cipher, the partner directory
+// and the metrics registry.
 export interface Runtime {
   config: Config;
   logger: Logger;
@@ -25,6 +27,7 @@ export interface Runtime {
   mongo: Mongo;
   redis: Redis;
   subscriber: Redis;
+  locks: DocumentLocks;
   cipher: PiiCipher;
   partners: PartnerDirectory;
   metrics: Registry;
@@ -64,7 +67,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
 
   return {
     config, logger, kafka, admin, producer, topicSpecs, topics: topicNames(topicSpecs), codec, mongo, redis, subscriber,
-    cipher, partners, metrics, readiness,
+    locks: new DocumentLocks(redis), cipher, partners, metrics, readiness,
     async close() {
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
       await Promise.allSettled([mongo.client.close(), redis.quit(), subscriber.quit()]);

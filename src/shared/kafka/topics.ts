@@ -39,7 +39,7 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
   const missing = specs.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
   await admin.createTopics({
-    waitForLeaders: true,
+    waitForLeaders: false,
     topics: missing.map((t) => ({
       topic: t.name,
       numPartitions: t.partitions,
@@ -50,5 +50,22 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
       ],
     })),
   });
+  await waitForLeaders(admin, missing.map((t) => t.name));
   return missing.map((t) => t.name);
+}
+
+// kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION while a new topic propagates;
+// poll the metadata until every partition has a leader instead.
+async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const { topics: meta } = await admin.fetchTopicMetadata({ topics });
+      if (meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`topics without leaders after ${timeoutMs} ms: ${topics.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

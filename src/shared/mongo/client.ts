@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentDoc, AuditDoc, ClientDoc, CounterDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc,
+  AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc,
 } from './documents';
 
 export interface Collections {
@@ -9,7 +9,7 @@ export interface Collections {
   leads: Collection<LeadDoc>;
   dedupClaims: Collection<DedupClaimDoc>;
   intakeDecisions: Collection<IntakeDecisionDoc>;
-  counters: Collection<CounterDoc>;
+  idBlocks: Collection<IdBlockDoc>;
   agents: Collection<AgentDoc>;
   clients: Collection<ClientDoc>;
   deposits: Collection<DepositDoc>;
@@ -33,7 +33,7 @@ export async function connectMongo(config: Config): Promise<Mongo> {
     leads: db.collection('leads'),
     dedupClaims: db.collection('dedup_claims'),
     intakeDecisions: db.collection('intake_decisions'),
-    counters: db.collection('counters'),
+    idBlocks: db.collection('id_blocks'),
     agents: db.collection('agents'),
     clients: db.collection('clients'),
     deposits: db.collection('deposits'),
@@ -51,6 +51,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.leads.createIndex({ partner_id: 1, idempotency_key: 1 }, { unique: true, name: 'partner_idempotency_key_unique' }),
     c.leads.createIndex({ status: 1, created_at: 1 }, { name: 'status_created_at' }),
     c.leads.createIndex({ pending_events: 1 }, { name: 'pending_events' }),
+    c.idBlocks.createIndex({ sequence: 1, block: 1 }, { unique: true, name: 'sequence_block_unique' }),
     c.intakeDecisions.createIndex({ decided_at: 1 }, { name: 'decided_at' }),
     c.dedupClaims.createIndex({ claimed_at: 1 }, { name: 'claimed_at' }),
     c.agents.createIndex({ active: 1, last_assigned_at: 1 }, { name: 'active_last_assigned' }),

@@ -82,9 +82,11 @@ export interface IntakeDecisionDoc extends IntakeDecision {
   decided_at: Date;
 }
 
-export interface CounterDoc {
-  _id: string;
-  value: number;
+export interface IdBlockDoc {
+  _id: string; // "<sequence name>:<block number>"
+  sequence: string;
+  block: number;
+  taken_at: Date;
 }
 
 export interface AgentDoc extends AgentSettings {

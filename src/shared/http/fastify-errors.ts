@@ -1,0 +1,30 @@
+import { ApiError } from '../errors';
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  validation?: unknown;
+  message: string;
+}
+
+// Maps whatever a route threw to one of the registry's {error, message} answers, so a schema
+// failure, an unparsable body or fastify's own body checks never reach a client in fastify's shape.
+export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = (err ?? {}) as FastifyLikeError;
+  if (e.validation) return new ApiError('invalid_request', { detail: e.message });
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('malformed_json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_request', { detail: 'the body is empty; send a JSON object' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', { limit: bodyLimitBytes });
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError('invalid_request', { detail: e.message });
+  }
+  return new ApiError('internal_error');
+}

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Redis } from './client';
+import { luaScript, type LuaScript } from './lua-script';
+
+export class LockTimeoutError extends Error {
+  readonly retriable = true;
+  constructor(key: string) {
+    super(`could not lock ${key} in time`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+// Per-document mutual exclusion across every instance. FerretDB 1.x performs an update as
+// read-then-rewrite of the whole document, so concurrent updates of one document (even with a
+// compare-and-set filter) can both "succeed" and one is lost. Every read-modify-write of a shared
+// document (lead, dedup claim, delivery, partner) therefore runs under its lock. On MongoDB 7 the
+// locks are merely redundant.
+export class DocumentLocks {
+  private readonly release: LuaScript;
+
+  constructor(private readonly redis: Redis, private readonly ttlMs = 15_000, private readonly waitMs = 20_000) {
+    this.release = luaScript(redis, 'leadIntakeLockRelease', join(__dirname, 'lock-release.lua'), 1);
+  }
+
+  async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const lockKey = `lock:${key}`;
+    const token = randomBytes(12).toString('hex');
+    const deadline = Date.now() + this.waitMs;
+    let pause = 2;
+    while ((await this.redis.set(lockKey, token, 'PX', this.ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw new LockTimeoutError(key);
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(pause * 2, 50);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.release([lockKey], [token]).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from './client';
+
+export type LuaScript = (keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown>;
+
+// Registers a documented .lua file as a command on this connection: ioredis sends EVALSHA and falls
+// back to EVAL once per connection, and prefixes the KEYS like any other command's keys.
+export function luaScript(redis: Redis, name: string, file: string, numberOfKeys: number): LuaScript {
+  if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua: readFileSync(file, 'utf8') });
+  const command = (redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)[name];
+  if (!command) throw new Error(`lua script ${name} did not register`);
+  return (keys, args) => command.call(redis, ...keys, ...args);
+}
