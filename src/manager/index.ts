@@ -1,7 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import { toApiError } from '../shared/http/fastify-errors';
 import type { Runtime } from '../shared/runtime';
+import { schemas } from '../shared/schemas';
+import { SHARED_SCHEMA_IDS } from './api-schemas';
+import { requireManagerToken } from './auth';
+import { registerOpenApi } from './openapi';
+import { affiliateRoutes } from './routes/affiliates';
+import { agentRoutes } from './routes/agents';
+import { auditRoutes } from './routes/audit';
+import { deliveryRoutes } from './routes/deliveries';
+import { managerValidatorCompiler } from './validation';
 
-// Manager API routes (served by the ingress role).
-export function managerRoutes(_rt: Runtime) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+// Manager API routes (served by the ingress role), one fastify context of their own: its own
+// validation, error answers and authentication, none of which leaks into the partner API.
+export function managerRoutes(rt: Runtime) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.setValidatorCompiler(managerValidatorCompiler);
+    // Response schemas document the answers; the views built in code decide what is sent.
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.setErrorHandler((err, req, reply) => {
+      const apiError = toApiError(err, rt.config.intake.bodyLimitBytes);
+      if (apiError.status >= 500) req.log.error({ err }, 'manager request failed');
+      return reply.code(apiError.status).headers(apiError.headers).send(apiError.body());
+    });
+    for (const id of SHARED_SCHEMA_IDS) app.addSchema(schemas.get(id) as { $id: string });
+    await registerOpenApi(app, rt.config.serviceName);
+
+    await app.register(async (secured) => {
+      requireManagerToken(secured, rt.config.managerTokens);
+      await secured.register(affiliateRoutes(rt));
+      await secured.register(deliveryRoutes(rt));
+      await secured.register(agentRoutes(rt));
+      await secured.register(auditRoutes(rt));
+    });
+  };
 }

@@ -3,12 +3,15 @@ import { randomId } from '../shared/ids';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
 import type { PartnerSettings } from '../shared/schemas';
+import { findPage, type Page, type PageRequest } from './pagination';
 
 export interface IssuedSecrets {
   api_key?: string;
   hmac_secret?: string;
   callback_secret?: string;
 }
+
+export type RotatedSecrets = IssuedSecrets & { api_key: string; key_rotated_at: Date };
 
 export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc'> & { id: string };
 
@@ -50,11 +53,13 @@ export async function createPartner(
 }
 
 export async function updatePartner(rt: Runtime, id: string, patch: PartnerSettings): Promise<PartnerView | null> {
-  const updated = await rt.mongo.collections.partners.findOneAndUpdate(
+  // Under the partner's lock: FerretDB rewrites whole documents, so a concurrent rotation could
+  // otherwise be undone by this write (bringing an old API key back).
+  const updated = await rt.locks.withLock(`partner:${id}`, () => rt.mongo.collections.partners.findOneAndUpdate(
     { _id: id },
     { $set: { ...patch, updated_at: new Date() } },
     { returnDocument: 'after' },
-  );
+  ));
   if (!updated) return null;
   await rt.partners.announceChange(rt.redis, id);
   return partnerView(updated);
@@ -66,9 +71,10 @@ export async function rotatePartnerSecrets(
   rt: Runtime,
   id: string,
   which: readonly ('hmac_secret' | 'callback_secret')[] = [],
-): Promise<IssuedSecrets | null> {
-  const issued: IssuedSecrets = { api_key: newSecret('lk') };
-  const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key as string), key_rotated_at: new Date(), updated_at: new Date() };
+): Promise<RotatedSecrets | null> {
+  const now = new Date();
+  const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
+  const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
   if (which.includes('hmac_secret')) {
     issued.hmac_secret = newSecret('hs');
     set.hmac_secret_enc = rt.cipher.encrypt(issued.hmac_secret);
@@ -77,8 +83,17 @@ export async function rotatePartnerSecrets(
     issued.callback_secret = newSecret('cs');
     set.callback_secret_enc = rt.cipher.encrypt(issued.callback_secret);
   }
-  const res = await rt.mongo.collections.partners.updateOne({ _id: id }, { $set: set });
+  const res = await rt.locks.withLock(`partner:${id}`, () => rt.mongo.collections.partners.updateOne({ _id: id }, { $set: set }));
   if (res.matchedCount === 0) return null;
   await rt.partners.announceChange(rt.redis, id);
   return issued;
+}
+
+// Read from MongoDB, not the directory cache: a manager must see a change made a moment ago.
+export async function findPartnerDoc(rt: Runtime, id: string): Promise<PartnerDoc | null> {
+  return rt.mongo.collections.partners.findOne({ _id: id });
+}
+
+export async function listPartners(rt: Runtime, page: PageRequest): Promise<Page<PartnerView>> {
+  return findPage(rt.mongo.collections.partners, {}, page, partnerView);
 }

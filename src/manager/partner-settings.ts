@@ -10,7 +10,8 @@ export function settingsProblem(settings: unknown, statuses: Statuses, allowHttp
   if (!validate(settings)) return describeErrors(validate.errors);
   const s = settings as PartnerSettings;
   if (s.callback_url) {
-    const url = new URL(s.callback_url);
+    const url = URL.canParse(s.callback_url) ? new URL(s.callback_url) : null;
+    if (!url) return '/callback_url is not a URL';
     if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return '/callback_url must be an https URL';
     if (url.username || url.password) return '/callback_url must not carry credentials';
   }

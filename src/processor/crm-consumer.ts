@@ -1,4 +1,5 @@
 import type { Consumer } from 'kafkajs';
+import { createConsumer } from '../shared/kafka/client';
 import { consumerReadiness } from '../shared/kafka/consumer-health';
 import type { ReadinessCheck } from '../shared/http/ops-routes';
 import { DecodeError } from '../shared/kafka/codec';
@@ -14,7 +15,7 @@ import type { ProcessorMetrics } from './metrics';
 export async function startCrmConsumer(
   rt: Runtime, lifecycle: Lifecycle, metrics: ProcessorMetrics,
 ): Promise<{ consumer: Consumer; readiness: ReadinessCheck }> {
-  const consumer = rt.kafka.consumer({ groupId: `${rt.config.kafka.topicPrefix}processor-crm`, allowAutoTopicCreation: false });
+  const consumer = createConsumer(rt.kafka, rt.config, 'processor-crm');
   const readiness = consumerReadiness('processor-crm', consumer);
   await consumer.connect();
   await consumer.subscribe({ topics: [rt.topics.agentActions, rt.topics.deposits], fromBeginning: true });

@@ -1,4 +1,5 @@
 import type { Consumer } from 'kafkajs';
+import { createConsumer } from '../shared/kafka/client';
 import { consumerReadiness } from '../shared/kafka/consumer-health';
 import type { ReadinessCheck } from '../shared/http/ops-routes';
 import { DecodeError } from '../shared/kafka/codec';
@@ -15,7 +16,7 @@ import type { ProcessorMetrics } from './metrics';
 export async function startIntakeConsumer(
   rt: Runtime, decider: IntakeDecider, relay: EventRelay, distributor: Distributor, metrics: ProcessorMetrics,
 ): Promise<{ consumer: Consumer; readiness: ReadinessCheck }> {
-  const consumer = rt.kafka.consumer({ groupId: `${rt.config.kafka.topicPrefix}processor-intake`, allowAutoTopicCreation: false });
+  const consumer = createConsumer(rt.kafka, rt.config, 'processor-intake');
   const readiness = consumerReadiness('processor-intake', consumer);
   await consumer.connect();
   await consumer.subscribe({ topic: rt.topics.intakeCommands, fromBeginning: true });

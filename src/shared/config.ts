@@ -9,7 +9,12 @@ export interface Config {
   readonly serviceName: string;
   readonly http: { readonly host: string; readonly port: number; readonly trustedProxies: readonly string[] };
   readonly logLevel: string;
-  readonly kafka: { readonly brokers: readonly string[]; readonly clientId: string; readonly topicPrefix: string };
+  readonly kafka: {
+    readonly brokers: readonly string[];
+    readonly clientId: string;
+    readonly topicPrefix: string;
+    readonly sessionTimeoutMs: number;
+  };
   readonly schemaRegistryUrl: string;
   readonly mongo: { readonly url: string; readonly db: string };
   readonly redis: { readonly url: string; readonly prefix: string };
@@ -170,7 +175,12 @@ export function loadConfig(env: Env = process.env): Config {
       trustedProxies: r.list('TRUSTED_PROXIES'),
     },
     logLevel: r.string('LOG_LEVEL', 'info'),
-    kafka: { brokers, clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'), topicPrefix: r.string('TOPIC_PREFIX', '') },
+    kafka: {
+      brokers,
+      clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'),
+      topicPrefix: r.string('TOPIC_PREFIX', ''),
+      sessionTimeoutMs: r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000),
+    },
     schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
     mongo: { url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']), db: r.string('MONGO_DB', 'lead_intake') },
     redis: { url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:') },

@@ -7,8 +7,13 @@ export const MANAGER_TOKEN = 'test-manager-token-0123456789abcdef';
 // A configuration of its own for each test file: its own topic prefix, database and Redis prefix,
 // so files never see each other's data and can run in parallel.
 export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig(testEnv(overrides));
+}
+
+// The same, as environment variables, for starting a role in a child process.
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const tag = randomBytes(4).toString('hex');
-  return loadConfig({
+  return {
     ...serviceEnv(),
     ROLE: 'all',
     HTTP_HOST: '127.0.0.1',
@@ -25,6 +30,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DISTRIBUTION_INTERVAL_MS: '500',
     OUTBOX_RELAY_INTERVAL_MS: '500',
     CALLBACK_SWEEP_INTERVAL_MS: '500',
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
     ...overrides,
-  });
+  };
 }

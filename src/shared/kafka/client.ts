@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type LogEntry, type Producer } from 'kafkajs';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 
@@ -26,4 +26,17 @@ export async function connectProducer(kafka: Kafka): Promise<Producer> {
   });
   await producer.connect();
   return producer;
+}
+
+// Every consumer of the service: the session timeout bounds how long a crashed member holds its
+// partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch).
+export function createConsumer(kafka: Kafka, config: Config, group: string, extra: Partial<ConsumerConfig> = {}): Consumer {
+  return kafka.consumer({
+    groupId: `${config.kafka.topicPrefix}${group}`,
+    sessionTimeout: config.kafka.sessionTimeoutMs,
+    heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
+    maxWaitTimeInMs: 1000,
+    allowAutoTopicCreation: false,
+    ...extra,
+  });
 }

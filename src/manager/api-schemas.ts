@@ -1,0 +1,158 @@
+import type { DeliveryState } from '../shared/mongo/documents';
+import { schemas, type JsonSchema } from '../shared/schemas';
+import { PAGE_QUERY } from './pagination';
+
+// Route schemas of the manager API: they validate requests and are the source of the OpenAPI
+// document. Settings come from schemas/partner-settings.json and schemas/agent.json, never restated.
+export const SHARED_SCHEMA_IDS = ['partner-settings.json', 'agent.json'] as const;
+type SharedSchemaId = (typeof SHARED_SCHEMA_IDS)[number];
+
+const ref = (id: SharedSchemaId) => ({ $ref: `${id}#` });
+
+function propertiesOf(id: string): Record<string, unknown> {
+  return (schemas.get(id)?.properties ?? {}) as Record<string, unknown>;
+}
+
+export const EVENT_NAMES = (propertiesOf('callback-payload.json').event as { enum: string[] }).enum;
+export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const satisfies readonly DeliveryState[];
+export const ROTATABLE_SECRETS = ['hmac_secret', 'callback_secret'] as const;
+
+const str = { type: 'string' } as const;
+const int = { type: 'integer' } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullable = (type: 'string' | 'integer', extra: JsonSchema = {}) => ({ type: [type, 'null'], ...extra });
+const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
+  ({ type: 'object', required, properties });
+
+const errorBody = object({ error: str, message: str });
+const idParams = object({ id: { type: 'string', minLength: 1, maxLength: 64 } });
+
+// The {error, message} answers a route can give besides its success.
+function answers(success: Record<number, JsonSchema>, ...errors: number[]): Record<number, JsonSchema> {
+  const out: Record<number, JsonSchema> = { ...success, 401: errorBody };
+  for (const status of errors) out[status] = errorBody;
+  return out;
+}
+
+// What a route that reads a JSON body may also answer: malformed_json, payload_too_large,
+// unsupported_media_type, invalid_request.
+const BODY_ERRORS = [400, 413, 415, 422];
+
+const page = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_offset: nullable('integer') });
+
+const secrets = {
+  api_key: { type: 'string', description: 'Bearer key for the partner API; shown only in this answer' },
+  hmac_secret: { type: 'string', description: 'Key the partner signs its requests with; shown only in this answer' },
+  callback_secret: { type: 'string', description: 'Key our callbacks are signed with; shown only in this answer' },
+};
+
+const partnerProperties = {
+  id: str, ...propertiesOf('partner-settings.json'),
+  created_at: dateTime, updated_at: dateTime, key_rotated_at: nullable('string', { format: 'date-time' }),
+};
+const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at', 'updated_at', 'key_rotated_at'];
+const partner = object(partnerProperties, partnerRequired);
+const partnerWithSecrets = object({ ...partnerProperties, ...secrets }, [...partnerRequired, ...Object.keys(secrets)]);
+
+const agent = object({
+  id: str, ...propertiesOf('agent.json'), last_assigned_at: nullable('string', { format: 'date-time' }), created_at: dateTime, updated_at: dateTime,
+});
+
+const attempt = object({ attempt: int, at: dateTime, http_status: nullable('integer'), error: nullable('string'), duration_ms: int });
+
+const delivery = object({
+  id: str, event: { enum: EVENT_NAMES }, event_id: str, affiliate_id: str, lead_id: str, state: { enum: DELIVERY_STATES },
+  attempts_made: int, attempts_left: int, next_attempt_at: nullable('string', { format: 'date-time' }),
+  last_http_status: nullable('integer'), last_response_body: nullable('string'), last_error: nullable('string'),
+  attempts: { type: 'array', items: attempt },
+  manual_retries: { type: 'array', items: object({ at: dateTime, by: str }) },
+  created_at: dateTime, updated_at: dateTime,
+});
+
+const auditEntry = object({
+  id: str, at: dateTime, actor: { type: 'string', description: 'token:<first 6 hex of the SHA-256 of the manager token>' },
+  action: str, affiliate_id: nullable('string'), target: nullable('string'), details: { type: 'object' },
+});
+
+// Creation needs a name on top of the shared settings schema.
+const withName = (id: SharedSchemaId) => ({ type: 'object', allOf: [ref(id)], required: ['name'] });
+const nonEmpty = (id: SharedSchemaId) => ({ type: 'object', allOf: [ref(id)], minProperties: 1 });
+
+const AFFILIATES = ['affiliates'];
+const DELIVERIES = ['deliveries'];
+const AGENTS = ['agents'];
+
+export const routeSchemas = {
+  createAffiliate: {
+    tags: AFFILIATES, summary: 'Create a partner; its three secrets are in this answer and never again',
+    body: withName('partner-settings.json'),
+    response: answers({ 201: partnerWithSecrets }, ...BODY_ERRORS),
+  },
+  listAffiliates: {
+    tags: AFFILIATES, summary: 'List partners (settings only, never secrets)',
+    querystring: { type: 'object', additionalProperties: false, properties: PAGE_QUERY },
+    response: answers({ 200: page(partner) }, 422),
+  },
+  showAffiliate: {
+    tags: AFFILIATES, summary: 'Show one partner (settings only, never secrets)',
+    params: idParams, response: answers({ 200: partner }, 404),
+  },
+  updateAffiliate: {
+    tags: AFFILIATES, summary: 'Change settings; each field given replaces the stored value whole',
+    params: idParams, body: nonEmpty('partner-settings.json'), response: answers({ 200: partner }, 404, ...BODY_ERRORS),
+  },
+  rotateKey: {
+    tags: AFFILIATES, summary: 'Issue a new api_key (and, on request, new HMAC secrets); the old key fails at once',
+    params: idParams,
+    body: {
+      type: ['object', 'null'], additionalProperties: false, description: 'Optional: without a body only the api_key is rotated',
+      properties: { secrets: { type: 'array', uniqueItems: true, items: { enum: ROTATABLE_SECRETS }, description: 'HMAC secrets to rotate with the key' } },
+    },
+    response: answers({ 200: object({ id: str, key_rotated_at: dateTime, ...secrets }, ['id', 'key_rotated_at', 'api_key']) }, 404, ...BODY_ERRORS),
+  },
+  testCallback: {
+    tags: AFFILIATES, summary: 'Send a signed synthetic lead.accepted (internal_id le-0) to the callback URL and report the attempt',
+    params: idParams,
+    response: answers({
+      200: object({ delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string') }),
+    }, 404, 409),
+  },
+  retryDeadDeliveries: {
+    tags: DELIVERIES, summary: 'Give every dead delivery of a partner a fresh round of attempts, starting now',
+    params: idParams, response: answers({ 200: object({ requeued: int }) }, 404),
+  },
+  listDeliveries: {
+    tags: DELIVERIES, summary: 'The callback delivery queue, newest first',
+    querystring: {
+      type: 'object', additionalProperties: false,
+      properties: { state: { enum: DELIVERY_STATES }, affiliate_id: str, event: { enum: EVENT_NAMES }, ...PAGE_QUERY },
+    },
+    response: answers({ 200: page(delivery) }, 422),
+  },
+  showDelivery: {
+    tags: DELIVERIES, summary: 'One delivery with its attempts', params: idParams, response: answers({ 200: delivery }, 404),
+  },
+  retryDelivery: {
+    tags: DELIVERIES, summary: 'Give a dead delivery a fresh round of attempts, starting now (409 if it is not dead)', params: idParams,
+    response: answers({ 200: delivery }, 404, 409),
+  },
+  createAgent: {
+    tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json'),
+    response: answers({ 201: agent }, ...BODY_ERRORS),
+  },
+  listAgents: {
+    tags: AGENTS, summary: 'List agents',
+    querystring: { type: 'object', additionalProperties: false, properties: { active: { type: 'boolean' }, ...PAGE_QUERY } },
+    response: answers({ 200: page(agent) }, 422),
+  },
+  showAgent: { tags: AGENTS, summary: 'Show one agent', params: idParams, response: answers({ 200: agent }, 404) },
+  updateAgent: {
+    tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name)',
+    params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, 404, ...BODY_ERRORS),
+  },
+  listAudit: {
+    tags: ['audit'], summary: 'The audit log of manager actions, newest first',
+    querystring: { type: 'object', additionalProperties: false, properties: { affiliate_id: str, action: str, ...PAGE_QUERY } },
+    response: answers({ 200: page(auditEntry) }, 422),
+  },
+} as const;

@@ -1,0 +1,173 @@
+import { parseArgs } from 'node:util';
+
+// The operator's command line, as pure argument handling: `<command> [id] [--flags]` becomes the
+// HTTP request the manager API expects. cli.ts sends it.
+export interface CliRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+export class UsageError extends Error {}
+
+type Kind = 'text' | 'nullable-text' | 'list' | 'json' | 'int' | 'bool';
+
+// A flag and the (dotted) field of the body or query string it fills.
+interface Flag {
+  kind: Kind;
+  field: string;
+}
+
+const PARTNER_FLAGS: Record<string, Flag> = {
+  name: { kind: 'text', field: 'name' },
+  'callback-url': { kind: 'nullable-text', field: 'callback_url' },
+  events: { kind: 'list', field: 'callback_events' },
+  'status-mapping': { kind: 'json', field: 'status_mapping' },
+  'field-mapping': { kind: 'json', field: 'field_mapping' },
+  'intake-per-minute': { kind: 'int', field: 'rate_limits.intake_per_minute' },
+  'status-per-minute': { kind: 'int', field: 'rate_limits.status_per_minute' },
+  'blocked-countries': { kind: 'list', field: 'blocked_countries' },
+  'blocked-sources': { kind: 'list', field: 'blocked_sources' },
+  'blocked-ip-ranges': { kind: 'list', field: 'blocked_ip_ranges' },
+  'dedup-scope': { kind: 'text', field: 'dedup_scope' },
+  'dedup-window-days': { kind: 'int', field: 'dedup_window_days' },
+  disabled: { kind: 'bool', field: 'disabled' },
+};
+
+const AGENT_FLAGS: Record<string, Flag> = {
+  name: { kind: 'text', field: 'name' },
+  active: { kind: 'bool', field: 'active' },
+  countries: { kind: 'list', field: 'countries' },
+  languages: { kind: 'list', field: 'languages' },
+};
+
+const PAGE_FLAGS: Record<string, Flag> = {
+  limit: { kind: 'int', field: 'limit' },
+  offset: { kind: 'int', field: 'offset' },
+};
+
+interface Command {
+  summary: string;
+  method: CliRequest['method'];
+  path: (id: string) => string;
+  needsId?: string; // what the positional id names, when the command takes one
+  flags?: Record<string, Flag>;
+  sends?: 'body' | 'query';
+}
+
+const enc = encodeURIComponent;
+
+export const COMMANDS: Record<string, Command> = {
+  'create-partner': { summary: 'Create a partner; prints its secrets (shown once)', method: 'POST', path: () => '/api/affiliates', flags: PARTNER_FLAGS, sends: 'body' },
+  'list-partners': { summary: 'List partners', method: 'GET', path: () => '/api/affiliates', flags: PAGE_FLAGS, sends: 'query' },
+  'show-partner': { summary: 'Show a partner', method: 'GET', path: (id) => `/api/affiliates/${enc(id)}`, needsId: 'partner id' },
+  'update-partner': { summary: 'Change partner settings', method: 'PATCH', path: (id) => `/api/affiliates/${enc(id)}`, needsId: 'partner id', flags: PARTNER_FLAGS, sends: 'body' },
+  'rotate-key': {
+    summary: 'Issue a new api_key (--secrets hmac_secret,callback_secret rotates those too)', method: 'POST',
+    path: (id) => `/api/affiliates/${enc(id)}/rotate-key`, needsId: 'partner id', flags: { secrets: { kind: 'list', field: 'secrets' } }, sends: 'body',
+  },
+  'test-callback': { summary: "Send a synthetic lead.accepted to the partner's callback URL", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/test-callback`, needsId: 'partner id' },
+  'list-deliveries': {
+    summary: 'List callback deliveries', method: 'GET', path: () => '/api/deliveries', sends: 'query',
+    flags: { state: { kind: 'text', field: 'state' }, 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, event: { kind: 'text', field: 'event' }, ...PAGE_FLAGS },
+  },
+  'show-delivery': { summary: 'Show a delivery and its attempts', method: 'GET', path: (id) => `/api/deliveries/${enc(id)}`, needsId: 'delivery id' },
+  'retry-delivery': { summary: 'Retry a dead delivery', method: 'POST', path: (id) => `/api/deliveries/${enc(id)}/retry`, needsId: 'delivery id' },
+  'retry-dead': { summary: "Retry all of a partner's dead deliveries", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/deliveries/retry-dead`, needsId: 'partner id' },
+  'create-agent': { summary: 'Create an agent', method: 'POST', path: () => '/api/agents', flags: AGENT_FLAGS, sends: 'body' },
+  'list-agents': { summary: 'List agents', method: 'GET', path: () => '/api/agents', flags: { active: { kind: 'bool', field: 'active' }, ...PAGE_FLAGS }, sends: 'query' },
+  'show-agent': { summary: 'Show an agent', method: 'GET', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id' },
+  'update-agent': { summary: 'Change an agent', method: 'PATCH', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id', flags: AGENT_FLAGS, sends: 'body' },
+  'audit-log': {
+    summary: 'List manager actions', method: 'GET', path: () => '/api/audit-log', sends: 'query',
+    flags: { 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, action: { kind: 'text', field: 'action' }, ...PAGE_FLAGS },
+  },
+};
+
+export function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => {
+    const flags = Object.keys(c.flags ?? {}).map((f) => `[--${f}]`);
+    if (c.sends === 'body') flags.push('[--json <object>]');
+    return `  ${[name, c.needsId && `<${c.needsId}>`, ...flags].filter(Boolean).join(' ')}\n      ${c.summary}`;
+  });
+  return [
+    'usage: npm run manager -- <command> [id] [--flags]',
+    'env: MANAGER_URL (default http://127.0.0.1:8080), MANAGER_TOKEN (required)',
+    'lists are comma-separated; --callback-url none clears the URL; --json merges a raw JSON body last',
+    '', ...lines,
+  ].join('\n');
+}
+
+export function parseCommand(argv: readonly string[]): CliRequest {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) throw new UsageError(name ? `unknown command "${name}"` : 'no command given');
+  const flags = command.flags ?? {};
+  const options = Object.fromEntries(Object.keys(flags).map((f) => [f, { type: 'string' as const }]));
+  if (command.sends === 'body') Object.assign(options, { json: { type: 'string' as const } });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${name}: ${(err as Error).message}`);
+  }
+  const [id, ...extra] = parsed.positionals;
+  if (command.needsId && !id) throw new UsageError(`${name} needs the ${command.needsId}`);
+  if (extra.length > 0 || (!command.needsId && id)) throw new UsageError(`${name}: unexpected argument "${extra[0] ?? id}"`);
+
+  const fields: Record<string, unknown> = {};
+  for (const [flag, def] of Object.entries(flags)) {
+    const raw = parsed.values[flag];
+    if (typeof raw === 'string') setPath(fields, def.field, convert(flag, def.kind, raw));
+  }
+  const path = command.path(id ?? '');
+  if (command.sends === 'query') return { method: command.method, path: withQuery(path, fields) };
+  const json = parsed.values.json;
+  const body = typeof json === 'string' ? { ...fields, ...jsonObject('json', json) } : fields;
+  return command.sends === 'body' ? { method: command.method, path, body } : { method: command.method, path };
+}
+
+function convert(flag: string, kind: Kind, raw: string): unknown {
+  switch (kind) {
+    case 'text':
+      return raw;
+    case 'nullable-text':
+      return raw === 'none' || raw === '' ? null : raw;
+    case 'list':
+      return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'json':
+      return jsonObject(flag, raw);
+    case 'int': {
+      const n = Number(raw);
+      if (!Number.isInteger(n)) throw new UsageError(`--${flag} must be a whole number, got "${raw}"`);
+      return n;
+    }
+    case 'bool':
+      if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${flag} must be true or false, got "${raw}"`);
+      return raw === 'true';
+  }
+}
+
+function jsonObject(flag: string, raw: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new UsageError(`--${flag} must be a JSON object, got "${raw}"`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`--${flag} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  const last = keys.pop() as string;
+  let node = target;
+  for (const key of keys) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[last] = value;
+}
+
+function withQuery(path: string, fields: Record<string, unknown>): string {
+  const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return query ? `${path}?${query}` : path;
+}

@@ -1,0 +1,46 @@
+import { parseCommand, usage, UsageError } from './cli-commands';
+
+// `npm run manager -- <command> [id] [--flags]`: the manager API from a shell, against a running
+// service (MANAGER_URL, MANAGER_TOKEN). Prints the JSON answer; on an error answer prints its body
+// to stderr and exits 1; on a usage mistake exits 2.
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
+    process.stdout.write(`${usage()}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const request = parseCommand(argv);
+  const token = process.env.MANAGER_TOKEN;
+  if (!token) throw new UsageError('set MANAGER_TOKEN to one of the service\'s MANAGER_TOKENS');
+  const base = (process.env.MANAGER_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (request.body) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${request.path}`, {
+    method: request.method,
+    headers,
+    body: request.body ? JSON.stringify(request.body) : undefined,
+  });
+  const text = await res.text();
+  const out = res.ok ? process.stdout : process.stderr;
+  out.write(`${pretty(text)}\n`);
+  return res.ok ? 0 : 1;
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n\n${usage()}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+
+// The OpenAPI 3.1 document of the manager API, generated from the route schemas registered after
+// this in the same context. Public on purpose: it describes the API and holds nothing secret.
+export async function registerOpenApi(app: FastifyInstance, serviceName: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${serviceName} manager API`,
+        version: '1.0.0',
+        description: 'Partner (affiliate) administration, the callback delivery queue and agents. Errors are {error, message}.',
+      },
+      components: { securitySchemes: { managerToken: { type: 'http', scheme: 'bearer', description: 'One of MANAGER_TOKENS' } } },
+      security: [{ managerToken: [] }],
+    },
+    transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike),
+    // Shared schemas keep their own titles (PartnerSettings, AgentSettings) as component names.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.title === 'string' ? json.title : `def-${i}`),
+    },
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+type OpenApiLike = { paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { type?: unknown } }> } }>> };
+
+// @fastify/swagger marks every request body required; a body whose schema admits null (rotate-key)
+// may be left out, since fastify validates a missing body as null.
+function markNullableBodiesOptional<T extends OpenApiLike>(doc: T): T {
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const { requestBody } of Object.values(operations)) {
+      const type = requestBody?.content?.['application/json']?.schema?.type;
+      if (requestBody && Array.isArray(type) && type.includes('null')) requestBody.required = false;
+    }
+  }
+  return doc;
+}

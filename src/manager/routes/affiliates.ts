@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../shared/errors';
+import type { Runtime } from '../../shared/runtime';
+import type { PartnerSettings } from '../../shared/schemas';
+import { loadStatuses } from '../../shared/status-catalog';
+import { routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
+import { recordAudit } from '../audit-log';
+import type { PageRequest } from '../pagination';
+import { createPartner, findPartnerDoc, listPartners, partnerView, rotatePartnerSecrets, updatePartner } from '../partner-service';
+import { settingsProblem } from '../partner-settings';
+import { sendTestCallback } from '../test-callback';
+import { orNotFound, type IdParams } from './lookup';
+
+// Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL.
+export function affiliateRoutes(rt: Runtime) {
+  const statuses = loadStatuses(rt.config.rules.statusCatalogFile);
+  const checkSettings = (settings: PartnerSettings): void => {
+    const problem = settingsProblem(settings, statuses, rt.config.callbacks.allowHttp);
+    if (problem) throw new ApiError('invalid_request', { detail: problem });
+  };
+
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: routeSchemas.createAffiliate }, async (req, reply) => {
+      checkSettings(req.body);
+      const { partner, secrets } = await createPartner(rt, req.body);
+      await recordAudit(rt, req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      return reply.code(201).send({ ...partner, ...secrets });
+    });
+
+    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates }, async (req) => listPartners(rt, req.query));
+
+    app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate }, async (req) =>
+      partnerView(orNotFound(await findPartnerDoc(rt, req.params.id))));
+
+    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: routeSchemas.updateAffiliate }, async (req) => {
+      checkSettings(req.body);
+      const partner = orNotFound(await updatePartner(rt, req.params.id, req.body));
+      await recordAudit(rt, req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      return partner;
+    });
+
+    app.post<IdParams & { Body: { secrets?: (typeof ROTATABLE_SECRETS)[number][] } | undefined }>(
+      '/api/affiliates/:id/rotate-key',
+      { schema: routeSchemas.rotateKey },
+      async (req) => {
+        const rotated = orNotFound(await rotatePartnerSecrets(rt, req.params.id, req.body?.secrets ?? []));
+        await recordAudit(rt, req.managerActor, 'partner.rotate_key', {
+          partnerId: req.params.id,
+          details: { rotated: ['api_key', ...(req.body?.secrets ?? [])] },
+        });
+        return { id: req.params.id, ...rotated };
+      },
+    );
+
+    app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback }, async (req) => {
+      const partner = orNotFound(await findPartnerDoc(rt, req.params.id));
+      const url = partner.callback_url;
+      if (!url) throw new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
+      const result = await sendTestCallback(rt, { ...partner, callback_url: url });
+      await recordAudit(rt, req.managerActor, 'partner.test_callback', {
+        partnerId: partner._id,
+        details: { delivered: result.delivered, http_status: result.http_status, error: result.error },
+      });
+      return result;
+    });
+  };
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { buildCallbackPayload } from '../dispatcher/callback-payload';
+import { sendCallback } from '../dispatcher/callback-sender';
+import { classifyAttempt } from '../dispatcher/delivery-outcome';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import type { CallbackPayload } from '../shared/schemas';
+
+// The fictitious lead of a test callback (spec 4.4): no real lead has number 0.
+export const TEST_LEAD_ID = 'le-0';
+
+export interface TestCallbackResult {
+  delivered: boolean;
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+// A lead.accepted exactly as a real one would be built for this partner (status mapping included).
+export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_mapping'>, now: Date, externalId: string): CallbackPayload {
+  return buildCallbackPayload(
+    {
+      event_id: `${TEST_LEAD_ID}:test`,
+      event: 'lead.accepted',
+      lead_id: TEST_LEAD_ID,
+      partner_id: partner._id,
+      external_lead_id: externalId,
+      our_status: 'new',
+      is_depositor: false,
+      occurred_at: now.toISOString(),
+    },
+    partner.status_mapping ?? {},
+  );
+}
+
+// One attempt, signed with the partner's callback secret, under the same rules as real deliveries
+// (timeout, SSRF guard, https); it is not queued and never retried.
+export async function sendTestCallback(rt: Runtime, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
+  const { callbacks } = rt.config;
+  const result = await sendCallback({
+    url: partner.callback_url,
+    secret: rt.partners.callbackSecret(partner),
+    serviceName: rt.config.serviceName,
+    payload: testCallbackPayload(partner, new Date(), `test-${randomBytes(6).toString('hex')}`),
+    timeoutMs: callbacks.timeoutMs,
+    allowPrivateNetworks: callbacks.allowPrivateNetworks,
+    allowHttp: callbacks.allowHttp,
+    responseBodyLimit: callbacks.responseBodyLimit,
+  });
+  return {
+    delivered: classifyAttempt(result) === 'delivered',
+    http_status: result.httpStatus,
+    duration_ms: result.durationMs,
+    error: result.error,
+    response_body: result.responseBody,
+  };
+}

@@ -1,0 +1,68 @@
+import { ManagerClient } from '../support/manager-client';
+import { PartnerClient } from '../support/partner-client';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { MANAGER_TOKEN, testConfig } from '../support/test-config';
+
+// Key rotation across two ingress instances on the same MongoDB and Redis, and the wall between
+// manager tokens and partner API keys. A lead without a phone proves a request got past
+// authentication without needing the processor: 422 validation_error rather than 401.
+let a: TestApp;
+let b: TestApp;
+let managerA: ManagerClient;
+const AUTHENTICATED = { status: 422, body: { id: null, status: 'validation_error', reason: 'missing_required:phone' } };
+
+beforeAll(async () => {
+  const config = testConfig({ ROLE: 'ingress' });
+  a = await startTestApp({}, config);
+  b = await startTestApp({}, config);
+  managerA = new ManagerClient(a.url);
+});
+
+afterAll(async () => {
+  await b?.stop();
+  await a?.destroy();
+});
+
+type Created = { id: string; api_key: string; hmac_secret: string; callback_secret: string };
+
+it('refuses the old key on the other instance as soon as the rotation answers, and takes the new one', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Rotating' })).body;
+  const oldOnB = new PartnerClient(b.url, created);
+  expect(await oldOnB.submitLead({ source: 'warm-up' })).toMatchObject(AUTHENTICATED); // B now caches the old key
+
+  const rotated = await managerA.post<{ api_key: string }>(`/api/affiliates/${created.id}/rotate-key`);
+  expect(rotated.status).toBe(200);
+
+  const refused = await oldOnB.submitLead({ source: 'after rotation' });
+  expect(refused.status).toBe(401);
+  expect(refused.body.error).toBe('invalid_api_key');
+  expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+  expect(await new PartnerClient(b.url, { ...created, api_key: rotated.body.api_key }).submitLead({})).toMatchObject(AUTHENTICATED);
+});
+
+it('signs with the new hmac_secret only, once it is rotated', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Resigned' })).body;
+  const rotated = (await managerA.post<Created>(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret'] })).body;
+  const withOldSecret = await new PartnerClient(b.url, { api_key: rotated.api_key, hmac_secret: created.hmac_secret }).submitLead({});
+  expect(withOldSecret.status).toBe(403);
+  expect(withOldSecret.body.error).toBe('invalid_signature');
+  expect(await new PartnerClient(b.url, rotated).submitLead({})).toMatchObject(AUTHENTICATED);
+});
+
+it('never takes a manager token as a partner key, nor a partner key as a manager token', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Walled' })).body;
+  const managerAsPartner = await new PartnerClient(b.url, { api_key: MANAGER_TOKEN, hmac_secret: created.hmac_secret }).submitLead({});
+  expect(managerAsPartner.status).toBe(401);
+  expect(managerAsPartner.body.error).toBe('invalid_api_key');
+  const partnerAsManager = await managerA.withToken(created.api_key).get('/api/affiliates');
+  expect(partnerAsManager.status).toBe(401);
+  expect(partnerAsManager.body.error).toBe('manager_unauthorized');
+});
+
+it('disabling a partner shuts it out on the other instance at once', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Switched off' })).body;
+  const onB = new PartnerClient(b.url, created);
+  expect(await onB.submitLead({})).toMatchObject(AUTHENTICATED);
+  await managerA.patch(`/api/affiliates/${created.id}`, { disabled: true });
+  expect(await onB.submitLead({})).toMatchObject({ status: 403, body: { error: 'partner_disabled' } });
+});

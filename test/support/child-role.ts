@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface ChildRole {
+  url: string;
+  process: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+// Runs a role as its own OS process through the real entry point (src/main.ts), so fault tests can
+// kill -9 it. Resolves once it logs that it listens and /readyz answers 200.
+export async function startChildRole(role: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildRole> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms: ${stderr.join('')}`)), timeoutMs);
+    exited.then((code) => reject(new Error(`${role} exited with ${code}: ${stderr.join('')}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'lead intake started' && entry.url) {
+          clearTimeout(timer);
+          resolve(entry.url);
+        }
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  const deadline = Date.now() + timeoutMs;
+  while ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+    if (Date.now() > deadline) throw new Error(`${role} never became ready`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    process: child,
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { parseCommand, usage, UsageError, COMMANDS } from '../../src/manager/cli-commands';
+
+describe('manager CLI arguments', () => {
+  it('builds a partner creation body from flags, nested quotas included', () => {
+    expect(parseCommand([
+      'create-partner', '--name', 'Acme', '--callback-url', 'https://a.example/cb', '--events', 'lead.accepted, lead.ftd',
+      '--status-mapping', '{"new":"NEW"}', '--intake-per-minute', '120', '--status-per-minute', '240', '--blocked-countries', 'KP,IR',
+    ])).toEqual({
+      method: 'POST', path: '/api/affiliates',
+      body: {
+        name: 'Acme', callback_url: 'https://a.example/cb', callback_events: ['lead.accepted', 'lead.ftd'], status_mapping: { new: 'NEW' },
+        rate_limits: { intake_per_minute: 120, status_per_minute: 240 }, blocked_countries: ['KP', 'IR'],
+      },
+    });
+  });
+
+  it('clears a callback URL with "none", empties a list with "" and merges --json last', () => {
+    expect(parseCommand(['update-partner', 'pa-1', '--callback-url', 'none', '--events', '', '--disabled', 'true', '--json', '{"name":"B"}'])).toEqual({
+      method: 'PATCH', path: '/api/affiliates/pa-1', body: { callback_url: null, callback_events: [], disabled: true, name: 'B' },
+    });
+  });
+
+  it('puts list filters in the query string', () => {
+    expect(parseCommand(['list-deliveries', '--state', 'dead', '--affiliate-id', 'pa-1', '--limit', '10'])).toEqual({
+      method: 'GET', path: '/api/deliveries?state=dead&affiliate_id=pa-1&limit=10',
+    });
+    expect(parseCommand(['list-partners'])).toEqual({ method: 'GET', path: '/api/affiliates' });
+  });
+
+  it('sends no body for actions that take none, and an empty one for rotate-key without flags', () => {
+    expect(parseCommand(['test-callback', 'pa-1'])).toEqual({ method: 'POST', path: '/api/affiliates/pa-1/test-callback' });
+    expect(parseCommand(['retry-dead', 'pa-1'])).toEqual({ method: 'POST', path: '/api/affiliates/pa-1/deliveries/retry-dead' });
+    expect(parseCommand(['rotate-key', 'pa-1', '--secrets', 'hmac_secret,callback_secret'])).toEqual({
+      method: 'POST', path: '/api/affiliates/pa-1/rotate-key', body: { secrets: ['hmac_secret', 'callback_secret'] },
+    });
+    expect(parseCommand(['rotate-key', 'pa-1']).body).toEqual({});
+  });
+
+  it('escapes ids in paths', () => {
+    expect(parseCommand(['show-agent', '../x']).path).toBe('/api/agents/..%2Fx');
+  });
+
+  it.each([
+    [['nope'], /unknown command/],
+    [[], /no command/],
+    [['show-partner'], /needs the partner id/],
+    [['list-partners', 'extra'], /unexpected argument/],
+    [['create-agent', '--colour', 'red'], /colour/],
+    [['create-agent', '--active', 'yes'], /true or false/],
+    [['list-agents', '--limit', 'ten'], /whole number/],
+    [['create-partner', '--status-mapping', '[1]'], /JSON object/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it('lists every command in its usage text', () => {
+    for (const name of Object.keys(COMMANDS)) expect(usage()).toContain(name);
+  });
+});

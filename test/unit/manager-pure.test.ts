@@ -1,0 +1,52 @@
+import { actorFor } from '../../src/manager/auth';
+import { toPage } from '../../src/manager/pagination';
+import { partnerView } from '../../src/manager/partner-service';
+import { testCallbackPayload, TEST_LEAD_ID } from '../../src/manager/test-callback';
+import { validatorFor, type CallbackPayload } from '../../src/shared/schemas';
+import type { PartnerDoc } from '../../src/shared/mongo/documents';
+
+describe('manager actor', () => {
+  it('names a token by a short digest, never by the token', () => {
+    const token = 'manager-token-0123456789abcdef';
+    expect(actorFor(token)).toMatch(/^token:[0-9a-f]{6}$/);
+    expect(actorFor(token)).toBe(actorFor(token));
+    expect(actorFor(token)).not.toBe(actorFor(`${token}x`));
+    expect(actorFor(token)).not.toContain(token.slice(0, 6));
+  });
+});
+
+describe('pages', () => {
+  it('tells whether another page follows from the extra row', () => {
+    expect(toPage([1, 2, 3], { limit: 2, offset: 4 })).toEqual({ items: [1, 2], next_offset: 6 });
+    expect(toPage([1, 2], { limit: 2, offset: 4 })).toEqual({ items: [1, 2], next_offset: null });
+    expect(toPage([], { limit: 50, offset: 0 })).toEqual({ items: [], next_offset: null });
+  });
+});
+
+describe('partner view', () => {
+  it('drops the key hash and the encrypted secrets', () => {
+    const now = new Date();
+    const doc: PartnerDoc = {
+      _id: 'pa-1', name: 'A', api_key_hash: 'h', hmac_secret_enc: 'e1', callback_secret_enc: 'e2', callback_url: null,
+      disabled: false, created_at: now, updated_at: now, key_rotated_at: null,
+    };
+    expect(partnerView(doc)).toEqual({ id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null });
+  });
+});
+
+describe('test callback payload', () => {
+  const now = new Date('2026-01-02T03:04:05.000Z');
+
+  it('is a valid lead.accepted for the fictitious lead, status mapped like a real one', () => {
+    const payload = testCallbackPayload({ _id: 'pa-1', status_mapping: { new: 'FRESH' } }, now, 'test-abc');
+    expect(payload).toEqual({
+      event: 'lead.accepted', external_lead_id: 'test-abc', internal_id: TEST_LEAD_ID, status: 'FRESH', our_status: 'new',
+      is_depositor: false, timestamp: '2026-01-02T03:04:05.000Z',
+    });
+    expect(validatorFor<CallbackPayload>('callback-payload.json')(payload)).toBe(true);
+  });
+
+  it('sends "new" unchanged without a mapping', () => {
+    expect(testCallbackPayload({ _id: 'pa-1' }, now, 'x').status).toBe('new');
+  });
+});
