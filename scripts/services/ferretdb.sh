@@ -12,6 +12,7 @@
 # package: a `go install` of cmd/ferretdb from the published module panics at start
 # because the generated build/version/version.txt is missing there.
 SERVICE_NAME=ferretdb
+# shellcheck source=scripts/services/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MONGO_PORT="${MONGO_PORT:-27017}"
@@ -27,7 +28,7 @@ BIN="$LEADS_CACHE/ferretdb/$FERRETDB_VERSION-$SRC_HASH/ferretdb"
 go_bin() {
   # /usr/local/go/bin is where the official Go tarball installs, often not on PATH.
   command -v go 2>/dev/null || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } ||
-    die "Go (>= 1.24) is required to build FerretDB; install it from go.dev/dl or Debian's golang package"
+    die "Go >= 1.24 is required to build FerretDB: none on PATH or in /usr/local/go/bin"
 }
 
 install() {
@@ -53,7 +54,12 @@ install() {
   mv -f "$tmp" "$BIN"
 }
 
-answers() { [[ -x "$BIN" ]] && "$BIN" -ping -listen-addr "$LISTEN_ADDR"; }
+# The port check first answers "no" at once when nothing listens (the ping's
+# server selection would wait 2 s); the ping then proves the wire protocol works.
+answers() { port_open "$MONGO_PORT" && [[ -x "$BIN" ]] && "$BIN" -ping -listen-addr "$LISTEN_ADDR"; }
+
+# Start polls this, so that a server that exits at start fails at once, not after the timeout.
+answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
 
 start() {
   install
@@ -66,9 +72,14 @@ start() {
     start_bg "$SERVICE_NAME" "$BIN" -listen-addr "$LISTEN_ADDR" -sqlite-dir "$DATA_DIR" \
       -log-level "${FERRETDB_LOG_LEVEL:-error}"
   fi
-  if ! wait_for "$SERVICE_NAME" 60 answers; then
+  if ! wait_for "$SERVICE_NAME" 60 answers_or_exited; then
     stop_pid "$SERVICE_NAME"
     die "FerretDB did not answer on $LISTEN_ADDR (log: $LEADS_RUN/$SERVICE_NAME.log)"
+  fi
+  if ! pid_alive "$SERVICE_NAME"; then
+    tail -n 40 "$LEADS_RUN/$SERVICE_NAME.log" >&2 || true
+    stop_pid "$SERVICE_NAME"
+    die "FerretDB exited at start (log: $LEADS_RUN/$SERVICE_NAME.log)"
   fi
   log "FerretDB $FERRETDB_VERSION answering on mongodb://$LISTEN_ADDR/ (data: $DATA_DIR)"
 }
