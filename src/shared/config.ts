@@ -199,7 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
       blockedCountries,
       blockedSources: r.list('BLOCKED_SOURCES'),
       blockedIpRanges: r.list('BLOCKED_IP_RANGES'),
-      statusCatalogFile: env.STATUS_CATALOG_FILE?.trim() || null,
+      statusCatalogFile: r.string('STATUS_CATALOG_FILE', '') || null,
       idBlockSize: r.int('ID_BLOCK_SIZE', 100, 1, 100000),
       distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
       outboxRelayIntervalMs: r.int('OUTBOX_RELAY_INTERVAL_MS', 5000, 100, 600000),

@@ -1,0 +1,21 @@
+# One image for every role; the role is the container's argument (ingress, processor, dispatcher, all).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY schemas ./schemas
+COPY topics ./topics
+USER node
+EXPOSE 8080
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["all"]
