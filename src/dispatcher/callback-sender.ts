@@ -1,0 +1,170 @@
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { Agent, request } from 'undici';
+import { sign } from '../shared/crypto/signature';
+import { describeErrors, validatorFor, type CallbackPayload } from '../shared/schemas';
+import { refusedAddressRange } from './address-guard';
+import { attemptError, type AttemptResult } from './attempt-result';
+import { findMoneyField } from './money-guard';
+
+export type { AttemptResult } from './attempt-result';
+
+export interface SendCallbackOptions {
+  url: string;
+  secret: string;
+  serviceName: string;
+  payload: CallbackPayload;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  allowHttp: boolean;
+  responseBodyLimit: number;
+  now?: () => number;
+}
+
+// One signed POST to a partner (spec 5.3 and 6): the body is serialised once and those exact bytes
+// are signed and sent. Never throws: every failure is an AttemptResult with an error.
+// Redirects are not followed (a 3xx is the answer). The whole attempt, body included, has one timeout.
+export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptResult> {
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const failed = (error: string, httpStatus: number | null = null, responseBody: string | null = null): AttemptResult =>
+    ({ httpStatus, error, responseBody, durationMs: now() - started });
+
+  const refusal = payloadRefusal(opts.payload);
+  if (refusal) return failed(refusal);
+  const target = checkTarget(opts.url, opts.allowHttp, opts.allowPrivateNetworks);
+  if (typeof target === 'string') return failed(target);
+
+  const body = Buffer.from(JSON.stringify(opts.payload), 'utf8');
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': `${opts.serviceName}-Webhook/1.0`,
+    'x-event': opts.payload.event,
+    'x-signature': sign(opts.secret, body),
+    'x-timestamp': String(Math.floor(now() / 1000)),
+  };
+
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, opts.timeoutMs);
+  let httpStatus: number | null = null;
+  try {
+    const res = await request(target, {
+      method: 'POST',
+      headers,
+      body,
+      signal: abort.signal,
+      maxRedirections: 0,
+      dispatcher: agentFor(opts.allowPrivateNetworks, opts.timeoutMs),
+    });
+    httpStatus = res.statusCode;
+    const responseBody = await readAtMost(res.body, opts.responseBodyLimit);
+    return { httpStatus, error: null, responseBody, durationMs: now() - started };
+  } catch (err) {
+    return failed(timedOut ? attemptError('timeout') : describeSendError(err), httpStatus);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Money guard first (it names the field), then the schema of spec 2.4.
+function payloadRefusal(payload: CallbackPayload): string | null {
+  const moneyField = findMoneyField(payload);
+  if (moneyField) return attemptError('payload_refused', `money_field:${moneyField}`);
+  const validate = validatorFor<CallbackPayload>('callback-payload.json');
+  if (!validate(payload)) return attemptError('payload_refused', `schema:${describeErrors(validate.errors)}`);
+  return null;
+}
+
+// The URL as undici gets it, or the error that refuses it. Host names are checked at connect time
+// (guardedLookup); an IP literal never goes through a lookup, so it is checked here.
+function checkTarget(raw: string, allowHttp: boolean, allowPrivateNetworks: boolean): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return attemptError('invalid_url');
+  }
+  if (url.protocol === 'http:' && !allowHttp) return attemptError('https_required');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return attemptError('invalid_url', url.protocol.replace(/:$/, ''));
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!allowPrivateNetworks && isIP(host) !== 0) {
+    const range = refusedAddressRange(host);
+    if (range) return attemptError('address_refused', range);
+  }
+  return url;
+}
+
+class AddressRefusedError extends Error {
+  readonly code = 'ERR_CALLBACK_ADDRESS_REFUSED';
+  constructor(readonly range: string) {
+    super(`callback address refused: ${range}`);
+  }
+}
+
+// Checks every address a host name resolves to, at connect time, so a DNS answer that changes
+// between a check and the connection (rebinding) cannot reach an internal address.
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '');
+    const refused = addresses.map((a) => refusedAddressRange(a.address)).find((r) => r !== null);
+    if (refused) return callback(new AddressRefusedError(refused), '');
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+    return callback(null, first.address, first.family);
+  });
+};
+
+// Pooled keep-alive connections, one agent per guard setting and timeout.
+const agents = new Map<string, Agent>();
+
+function agentFor(allowPrivateNetworks: boolean, timeoutMs: number): Agent {
+  const key = `${allowPrivateNetworks}:${timeoutMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: allowPrivateNetworks ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup },
+      maxRedirections: 0,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+export async function closeCallbackAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.allSettled(all.map((a) => a.close()));
+}
+
+// Error codes only (ECONNREFUSED, CERT_HAS_EXPIRED...): never a message that could echo the URL.
+// Duck-typed, as errors raised inside Node's own modules may come from another realm.
+function describeSendError(err: unknown): string {
+  for (let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined; e && typeof e === 'object'; e = e.cause as typeof e) {
+    if (e instanceof AddressRefusedError) return attemptError('address_refused', e.range);
+    if (e.code === 'UND_ERR_CONNECT_TIMEOUT') return attemptError('timeout');
+    if (typeof e.code === 'string') return attemptError('connection_error', e.code);
+  }
+  const name = (err as { name?: unknown } | null)?.name;
+  return attemptError('connection_error', typeof name === 'string' ? name : 'unknown');
+}
+
+// Keeps the first `limit` characters of the answer and drops the rest unread.
+async function readAtMost(body: AsyncIterable<Buffer> & { dump(): Promise<void> }, limit: number): Promise<string> {
+  if (limit === 0) {
+    await body.dump();
+    return '';
+  }
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  for await (const chunk of body) {
+    text += decoder.write(chunk);
+    if (text.length >= limit) return text.slice(0, limit);
+  }
+  return (text + decoder.end()).slice(0, limit);
+}

@@ -1,0 +1,96 @@
+import type { Lease } from './delivery-store';
+
+// Runs delivery attempts in the background with two caps: a global one, and one per partner so a
+// partner that hangs can hold at most its own share of the slots. Partners take turns, so a long
+// queue for one never starves another. The queue is memory only: a job refused here (already
+// pending, partner queue full, stopping) stays queued in MongoDB and the sweeper offers it again.
+export interface DeliveryJob {
+  deliveryId: string;
+  partnerId: string;
+  source: 'event' | 'retry' | 'sweep';
+  lease?: Lease; // the record as its creator leased it, for the first attempt
+}
+
+export interface SchedulerLimits {
+  concurrency: number;
+  perPartnerConcurrency: number;
+  maxQueuedPerPartner: number;
+}
+
+interface PartnerLane {
+  queue: DeliveryJob[];
+  running: number;
+}
+
+export class DeliveryScheduler {
+  private readonly lanes = new Map<string, PartnerLane>();
+  private readonly pending = new Set<string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = 0;
+  private stopping = false;
+
+  constructor(
+    private readonly limits: SchedulerLimits,
+    private readonly run: (job: DeliveryJob) => Promise<void>,
+    private readonly onError: (err: unknown, job: DeliveryJob) => void,
+  ) {}
+
+  submit(job: DeliveryJob): boolean {
+    if (this.stopping || this.pending.has(job.deliveryId)) return false;
+    const lane = this.lanes.get(job.partnerId) ?? { queue: [], running: 0 };
+    if (lane.queue.length >= this.limits.maxQueuedPerPartner) return false;
+    lane.queue.push(job);
+    this.lanes.set(job.partnerId, lane);
+    this.pending.add(job.deliveryId);
+    this.pump();
+    return true;
+  }
+
+  // Drops what has not started (it is still queued in MongoDB) and waits for what has.
+  async drain(): Promise<void> {
+    this.stopping = true;
+    for (const lane of this.lanes.values()) {
+      for (const job of lane.queue) this.pending.delete(job.deliveryId);
+      lane.queue.length = 0;
+    }
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private pump(): void {
+    let started = true;
+    while (started && this.running < this.limits.concurrency) {
+      started = false;
+      for (const partnerId of [...this.lanes.keys()]) {
+        if (this.running >= this.limits.concurrency) break;
+        const lane = this.lanes.get(partnerId);
+        const job = lane && lane.running < this.limits.perPartnerConcurrency ? lane.queue.shift() : undefined;
+        if (!lane || !job) continue;
+        started = true;
+        this.start(job, lane);
+        // Round robin: the partner that just got a slot goes to the back of the line.
+        this.lanes.delete(partnerId);
+        this.lanes.set(partnerId, lane);
+      }
+    }
+  }
+
+  private start(job: DeliveryJob, lane: PartnerLane): void {
+    this.running++;
+    lane.running++;
+    const done = this.run(job)
+      .catch((err: unknown) => this.onError(err, job))
+      .finally(() => {
+        this.running--;
+        lane.running--;
+        this.pending.delete(job.deliveryId);
+        this.inFlight.delete(done);
+        // The partner that just had a slot goes behind the others, and leaves once it has nothing left.
+        if (this.lanes.get(job.partnerId) === lane) {
+          this.lanes.delete(job.partnerId);
+          if (lane.running > 0 || lane.queue.length > 0) this.lanes.set(job.partnerId, lane);
+        }
+        if (!this.stopping) this.pump();
+      });
+    this.inFlight.add(done);
+  }
+}

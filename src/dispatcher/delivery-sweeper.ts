@@ -1,0 +1,34 @@
+import type { Logger } from '../shared/logger';
+import type { DeliveryScheduler } from './delivery-scheduler';
+import type { DeliveryStore } from './delivery-store';
+
+const BATCH = 500;
+
+// Offers the scheduler every queued delivery that is overdue and not leased: the first attempt
+// after a crash between record and attempt, a retry whose topic message was lost or refused by a
+// full queue, a manager's manual retry. The grace leaves the normal path (retry topics) time to act.
+export function startSweeper(opts: {
+  store: DeliveryStore;
+  scheduler: DeliveryScheduler;
+  intervalMs: number;
+  graceMs: number;
+  logger: Logger;
+}): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const sweep = async (): Promise<void> => {
+    const overdue = await opts.store.overdue(new Date(), opts.graceMs, BATCH);
+    for (const d of overdue) opts.scheduler.submit({ deliveryId: d._id, partnerId: d.partner_id, source: 'sweep' });
+  };
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweep()
+      .catch((err: unknown) => opts.logger.error({ err: (err as Error).message }, 'delivery sweep failed'))
+      .finally(() => { running = null; });
+  }, opts.intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { DeliveryStore } from '../../src/dispatcher/delivery-store';
+import { createPartner, updatePartner } from '../../src/manager/partner-service';
+import { deliveryId } from '../../src/shared/ids';
+import type { LeadEvent, PartnerSettings } from '../../src/shared/schemas';
+import { CallbackReceiver, failFirst } from '../support/callback-receiver';
+import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// What a partner receives: exact bytes and headers per event kind, status mapping, the whitelist,
+// repeats, and what is recorded. The receiver verifies signatures on its own (node:crypto).
+let app: TestApp;
+let receiver: CallbackReceiver;
+const secrets: Record<string, string> = {};
+const ids: Record<string, string> = {};
+
+async function partner(name: string, settings: PartnerSettings) {
+  const { partner: p, secrets: s } = await createPartner(app.runtime, { name, ...settings });
+  ids[name] = p.id;
+  secrets[name] = s.callback_secret;
+  return p.id;
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'dispatcher', SERVICE_NAME: 'AcmeLeads', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
+  receiver = await new CallbackReceiver().start();
+  await partner('mapped', { callback_url: receiver.url('/mapped'), status_mapping: { new: 'NEW_LEAD', ftd: 'DEPOSITED', rejected: 'REJ' } });
+  await partner('ftd-only', { callback_url: receiver.url('/ftd-only'), callback_events: ['lead.ftd'] });
+  await partner('no-url', {});
+  await partner('redirects', { callback_url: receiver.url('/redirects') });
+  await partner('moves', { callback_url: receiver.url('/moves-old') });
+  receiver.route('/mapped', secrets.mapped!);
+  receiver.route('/ftd-only', secrets['ftd-only']!);
+  receiver.route('/redirects', secrets.redirects!, (_req, res) => res.writeHead(302, { location: receiver.url('/redirect-target') }).end());
+  receiver.route('/redirect-target', secrets.redirects!);
+  receiver.route('/moves-old', secrets.moves!, failFirst(Infinity));
+  receiver.route('/moves-new', secrets.moves!);
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await app?.destroy();
+});
+
+describe('callback content', () => {
+  const lead = 'le-501';
+  const at = '2026-11-22T02:00:00.000Z';
+  const events: LeadEvent[] = [];
+
+  beforeAll(async () => {
+    const p = ids.mapped!;
+    events.push(
+      leadEvent(p, { lead_id: lead, event_id: `${lead}:0`, external_lead_id: 'ext-501', occurred_at: at }),
+      leadEvent(p, { lead_id: lead, event_id: `${lead}:1`, external_lead_id: 'ext-501', event: 'lead.status_changed', our_status: 'contacted', from_status: 'new', occurred_at: at }),
+      leadEvent(p, { lead_id: lead, event_id: `${lead}:2`, external_lead_id: 'ext-501', event: 'lead.ftd', our_status: 'ftd', is_depositor: true, occurred_at: at }),
+      leadEvent(p, { lead_id: lead, event_id: `${lead}:3`, external_lead_id: 'ext-501', event: 'lead.rtd', our_status: 'rtd', is_depositor: true, occurred_at: at }),
+      leadEvent(p, { lead_id: 'le-502', event_id: 'le-502:0', external_lead_id: 'ext-502', event: 'lead.rejected', our_status: 'rejected', reason: 'country_blocked:KP', occurred_at: '2026-11-22T04:00:00+02:00' }),
+    );
+    await publishLeadEvents(app.runtime, events);
+    await receiver.waitFor('/mapped', 5);
+  });
+
+  const bodyOf = (event: string) => receiver.at('/mapped').find((r) => r.body.event === event)!;
+
+  it('sends the exact body of spec 2.4 for each event kind, with status mapped and our_status canonical', () => {
+    const common = '"external_lead_id":"ext-501","internal_id":"le-501"';
+    expect(bodyOf('lead.accepted').raw).toBe(`{"event":"lead.accepted",${common},"status":"NEW_LEAD","our_status":"new","is_depositor":false,"timestamp":"${at}"}`);
+    expect(bodyOf('lead.status_changed').raw).toBe(
+      `{"event":"lead.status_changed",${common},"status":"contacted","our_status":"contacted","is_depositor":false,"timestamp":"${at}","from_status":"new"}`,
+    );
+    expect(bodyOf('lead.ftd').raw).toBe(`{"event":"lead.ftd",${common},"status":"DEPOSITED","our_status":"ftd","is_depositor":true,"timestamp":"${at}"}`);
+    expect(bodyOf('lead.rtd').raw).toBe(`{"event":"lead.rtd",${common},"status":"rtd","our_status":"rtd","is_depositor":true,"timestamp":"${at}"}`);
+    expect(bodyOf('lead.rejected').raw).toBe(
+      '{"event":"lead.rejected","external_lead_id":"ext-502","internal_id":"le-502","status":"REJ","our_status":"rejected","is_depositor":false,"timestamp":"2026-11-22T02:00:00.000Z","reason":"country_blocked:KP"}',
+    );
+  });
+
+  it('sends the headers of spec 6, signed with the partner callback secret', () => {
+    for (const r of receiver.at('/mapped')) {
+      expect(r.signatureValid).toBe(true);
+      expect(r.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['user-agent']).toBe('AcmeLeads-Webhook/1.0');
+      expect(r.headers['x-event']).toBe(r.body.event);
+      expect(r.headers['x-timestamp']).toMatch(/^\d+$/);
+      expect(Math.abs(Number(r.headers['x-timestamp']) - r.at / 1000)).toBeLessThan(5);
+      expect(r.headers).not.toHaveProperty('location');
+    }
+  });
+
+  it('records each delivery: delivered, one attempt, the answer', async () => {
+    const record = await deliveryRecord(app.runtime, events[0]!);
+    expect(record).toMatchObject({
+      state: 'delivered', partner_id: ids.mapped, event_name: 'lead.accepted', lead_id: lead, attempts_made: 1, attempts_left: 0,
+      next_attempt_at: null, last_http_status: 200, last_response_body: 'ok', last_error: null, manual_retries: [],
+    });
+    expect(record!.attempts).toEqual([{ attempt: 1, at: expect.any(Date), http_status: 200, error: null, duration_ms: expect.any(Number) }]);
+  });
+});
+
+describe('what is sent to whom', () => {
+  it('sends only whitelisted events, and nothing to a partner without a callback URL', async () => {
+    const whitelisted = leadEvent(ids['ftd-only']!, { event: 'lead.ftd', our_status: 'ftd', is_depositor: true });
+    const filtered = leadEvent(ids['ftd-only']!);
+    const noUrl = leadEvent(ids['no-url']!);
+    await publishLeadEvents(app.runtime, [filtered, noUrl, whitelisted]);
+    const [got] = await receiver.waitFor('/ftd-only', 1);
+    expect(got!.body).toMatchObject({ event: 'lead.ftd', internal_id: whitelisted.lead_id });
+    // The filtered events were consumed before the whitelisted one in their partitions; give stragglers a moment.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/ftd-only')).toHaveLength(1);
+    expect(await deliveryRecord(app.runtime, filtered)).toBeNull();
+    expect(await deliveryRecord(app.runtime, noUrl)).toBeNull();
+  });
+
+  it('delivers a repeated event (same event_id) once', async () => {
+    const event = leadEvent(ids.mapped!);
+    await publishLeadEvents(app.runtime, [event]);
+    await until(async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered', 10000, 'first delivery');
+    await publishLeadEvents(app.runtime, [event]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.at('/mapped').filter((r) => r.body.internal_id === event.lead_id)).toHaveLength(1);
+    expect((await deliveryRecord(app.runtime, event))!.attempts).toHaveLength(1);
+  });
+
+  it('skips a message it cannot decode and carries on', async () => {
+    await app.runtime.producer.send({ topic: app.runtime.topics.leadEvents, messages: [{ key: 'le-1', value: Buffer.from('{"not":"wire format"}') }] });
+    const event = leadEvent(ids.mapped!);
+    await publishLeadEvents(app.runtime, [event]);
+    await until(async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered', 10000, 'delivery after a bad message');
+    const undecodable = await app.runtime.metrics.getSingleMetric('lead_intake_callback_undecodable_messages_total')!.get();
+    expect(undecodable.values.find((v) => v.labels.topic === 'lead_events')?.value).toBe(1);
+  });
+});
+
+describe('redirects', () => {
+  it('are not followed: a 3xx counts as a permanent failure (2 attempts, then dead)', async () => {
+    const event = leadEvent(ids.redirects!);
+    await publishLeadEvents(app.runtime, [event]);
+    const record = await until(async () => {
+      const r = await deliveryRecord(app.runtime, event);
+      return r?.state === 'dead' ? r : null;
+    }, 15000, 'dead delivery');
+    expect(record.attempts.map((a) => a.http_status)).toEqual([302, 302]);
+    expect(receiver.at('/redirects')).toHaveLength(2);
+    expect(receiver.at('/redirect-target')).toHaveLength(0);
+  });
+});
+
+describe('partner settings and recovery', () => {
+  it('reads the callback URL at attempt time: a retry goes to the URL the manager set meanwhile', async () => {
+    const event = leadEvent(ids.moves!);
+    await publishLeadEvents(app.runtime, [event]);
+    await receiver.waitFor('/moves-old', 1);
+    await updatePartner(app.runtime, ids.moves!, { callback_url: receiver.url('/moves-new') });
+    const [got] = await receiver.waitFor('/moves-new', 1, 10000);
+    expect(got!.signatureValid).toBe(true);
+    expect(receiver.at('/moves-old')).toHaveLength(1);
+  });
+
+  it('recovers a delivery whose first attempt never ran (a crash after its record was written)', async () => {
+    const event = leadEvent(ids.mapped!);
+    const crashedAt = new Date(Date.now() - 20_000);
+    await new DeliveryStore(app.runtime.mongo.collections.deliveries, app.runtime.locks).create(event, 5, crashedAt, new Date(crashedAt.getTime() + 15_000));
+    await until(async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered', 10000, 'the sweeper to deliver it');
+    expect(receiver.at('/mapped').filter((r) => r.body.internal_id === event.lead_id)).toHaveLength(1);
+  });
+
+  it('lets exactly one of many racing workers hold a delivery', async () => {
+    const store = new DeliveryStore(app.runtime.mongo.collections.deliveries, app.runtime.locks);
+    const event = leadEvent(ids['no-url']!);
+    const now = new Date();
+    // Leased by its creator, so the sweeper keeps off it; every racer claims to hold that lease.
+    const { lease } = await store.create(event, 5, now, new Date(now.getTime() + 60_000));
+    const holders = await Promise.all(Array.from({ length: 8 }, (_, i) => store.takeLease(
+      deliveryId(event.event_id, event.partner_id), now, new Date(now.getTime() + 90_000 + i), lease!.until,
+    )));
+    expect(holders.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('reports both consumers ready', async () => {
+    const res = await fetch(`${app.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ checks: { 'dispatcher-events': 'ok', 'dispatcher-retries': 'ok' } });
+  });
+});
+
+describe('metrics', () => {
+  it('counts deliveries by event and outcome, skips included, and exposes them', async () => {
+    const text = await (await fetch(`${app.url}/metrics`)).text();
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered"\} [1-9]/);
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="skipped"\} 2/);
+    expect(text).toMatch(/lead_intake_callback_deliveries\{state="dead"\} 1/);
+    expect(text).toMatch(/lead_intake_callback_attempt_duration_seconds_count\{verdict="delivered"\} [1-9]/);
+    expect(text).not.toMatch(/le-\d+/);
+  });
+});

@@ -1,0 +1,79 @@
+import { DeliveryScheduler, type DeliveryJob } from '../../src/dispatcher/delivery-scheduler';
+
+// A run function whose jobs finish only when the test says so.
+function controlledRun() {
+  const started: string[] = [];
+  const finishers = new Map<string, () => void>();
+  const run = (job: DeliveryJob) => new Promise<void>((resolve) => {
+    started.push(job.deliveryId);
+    finishers.set(job.deliveryId, resolve);
+  });
+  const finish = async (id: string) => {
+    finishers.get(id)?.();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { started, run, finish };
+}
+
+const job = (deliveryId: string, partnerId: string): DeliveryJob => ({ deliveryId, partnerId, source: 'event' });
+const limits = { concurrency: 3, perPartnerConcurrency: 2, maxQueuedPerPartner: 10 };
+
+describe('delivery scheduler', () => {
+  it('caps each partner, so a stuck partner leaves room for the others', () => {
+    const c = controlledRun();
+    const s = new DeliveryScheduler(limits, c.run, () => undefined);
+    for (let i = 0; i < 5; i++) s.submit(job(`slow-${i}`, 'slow'));
+    s.submit(job('fast-0', 'fast'));
+    expect(c.started).toEqual(['slow-0', 'slow-1', 'fast-0']);
+  });
+
+  it('takes partners in turn when slots free up', async () => {
+    const c = controlledRun();
+    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, c.run, () => undefined);
+    ['a1', 'a2', 'a3'].forEach((id) => s.submit(job(id, 'a')));
+    ['b1', 'b2'].forEach((id) => s.submit(job(id, 'b')));
+    for (const id of ['a1', 'b1', 'a2', 'b2']) await c.finish(id);
+    expect(c.started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+  });
+
+  it('refuses a delivery already pending, and a job beyond the partner queue limit', () => {
+    const c = controlledRun();
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, c.run, () => undefined);
+    expect(s.submit(job('d1', 'p'))).toBe(true);
+    expect(s.submit(job('d1', 'p'))).toBe(false);
+    expect(s.submit(job('d2', 'p'))).toBe(true);
+    expect(s.submit(job('d3', 'p'))).toBe(false);
+  });
+
+  it('accepts a delivery again once its job has finished', async () => {
+    const c = controlledRun();
+    const s = new DeliveryScheduler(limits, c.run, () => undefined);
+    s.submit(job('d1', 'p'));
+    await c.finish('d1');
+    expect(s.submit(job('d1', 'p'))).toBe(true);
+  });
+
+  it('reports a failed job and carries on', async () => {
+    const errors: string[] = [];
+    const s = new DeliveryScheduler(limits, async (j) => { throw new Error(j.deliveryId); }, (err) => errors.push((err as Error).message));
+    s.submit(job('d1', 'p'));
+    s.submit(job('d2', 'p'));
+    await s.drain();
+    expect(errors.sort()).toEqual(['d1', 'd2']);
+  });
+
+  it('drains: waits for running jobs, drops queued ones, accepts nothing new', async () => {
+    const c = controlledRun();
+    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, c.run, () => undefined);
+    s.submit(job('d1', 'p'));
+    s.submit(job('d2', 'p'));
+    let drained = false;
+    const draining = s.drain().then(() => { drained = true; });
+    expect(s.submit(job('d3', 'q'))).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(drained).toBe(false);
+    await c.finish('d1');
+    await draining;
+    expect(c.started).toEqual(['d1']);
+  });
+});
