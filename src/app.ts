@@ -1,7 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { Gauge } from 'prom-client';
 import type { Config } from './shared/config';
 import { startDispatcher } from './dispatcher';
 import { opsRoutes } from './shared/http/ops-routes';
+import { consumerGroupsOf } from './shared/kafka/consumer-groups';
+import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
 import { managerRoutes } from './manager';
 import type { Logger } from './shared/logger';
@@ -30,11 +33,19 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     await runtime.close();
     throw err;
   }
+  const roleUp = new Gauge({
+    name: 'lead_intake_role_up', help: 'Roles this process runs, 1 each: an absent role means no instance of it is scraped',
+    labelNames: ['role'], registers: [runtime.metrics],
+  });
+  for (const role of config.roles) roleUp.set({ role }, 1);
+  registerConsumerLag(runtime.metrics, runtime.admin, consumerGroupsOf(config.roles, config.kafka.topicPrefix, runtime.topics), logger);
 
   const http = Fastify({
     loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
     bodyLimit: config.intake.bodyLimitBytes,
+    // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
+    maxParamLength: 1024,
   });
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));

@@ -1,6 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
+import { IdempotencyStore } from './idempotency';
+import { IntakeFlow } from './intake-flow';
+import { IngressMetrics } from './metrics';
+import { partnerApi } from './partner-api';
+import { RateLimiter } from './rate-limit';
+import { ReplyWaiter } from './reply-waiter';
 
-export async function startIngress(_rt: Runtime): Promise<RoleHandle> {
-  throw new Error('the ingress role is not built yet');
+// The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
+// id of its own, which names the reply consumer and is the reply_to of its intake commands.
+export async function startIngress(rt: Runtime): Promise<RoleHandle> {
+  const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
+  const replies = new ReplyWaiter(rt, instanceId);
+  await replies.start();
+
+  const { intake } = rt.config;
+  const api = partnerApi({
+    rt,
+    flow: new IntakeFlow(rt, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies),
+    limiter: new RateLimiter(rt.redis, instanceId, intake),
+    metrics: new IngressMetrics(rt.metrics),
+  });
+  rt.logger.info({ instance_id: instanceId }, 'ingress started');
+
+  return {
+    name: 'ingress',
+    routes: async (app: FastifyInstance) => {
+      await app.register(api, { prefix: '/api/v1/inbound' });
+    },
+    readiness: [{
+      name: 'intake-replies',
+      check: async () => {
+        if (!replies.ready) throw new Error('the intake reply consumer is not fetching');
+      },
+    }],
+    stop: () => replies.stop(),
+  };
 }

@@ -54,6 +54,10 @@ export interface Config {
   };
 }
 
+// What `main.ts setup` needs (topics and schemas): where Kafka and the registry are, nothing secret,
+// so the chart's pre-install Job runs before any Secret of the release exists.
+export type SetupConfig = Pick<Config, 'kafka' | 'schemaRegistryUrl' | 'logLevel'>;
+
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
     super(`Invalid configuration: ${variable} ${detail}`);
@@ -163,10 +167,8 @@ export function loadConfig(env: Env = process.env): Config {
   const badCountry = blockedCountries.find((c) => !COUNTRY_CODE.test(c));
   if (badCountry) throw new ConfigError('BLOCKED_COUNTRIES', `must hold 2-letter codes, got "${badCountry}"`);
 
-  const brokers = r.list('KAFKA_BROKERS', ['127.0.0.1:9092']);
-  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
-
   const config: Config = {
+    ...setupSettings(r),
     roles,
     serviceName: r.string('SERVICE_NAME', 'LeadIntake'),
     http: {
@@ -174,14 +176,6 @@ export function loadConfig(env: Env = process.env): Config {
       port: r.int('HTTP_PORT', 8080, 0, 65535),
       trustedProxies: r.list('TRUSTED_PROXIES'),
     },
-    logLevel: r.string('LOG_LEVEL', 'info'),
-    kafka: {
-      brokers,
-      clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'),
-      topicPrefix: r.string('TOPIC_PREFIX', ''),
-      sessionTimeoutMs: r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000),
-    },
-    schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
     mongo: { url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']), db: r.string('MONGO_DB', 'lead_intake') },
     redis: { url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:') },
     crypto: { encryptionKeys, activeKeyId, hashKey },
@@ -216,6 +210,25 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
   return deepFreeze(config);
+}
+
+export function loadSetupConfig(env: Env = process.env): SetupConfig {
+  return deepFreeze(setupSettings(new Reader(env)));
+}
+
+function setupSettings(r: Reader): SetupConfig {
+  const brokers = r.list('KAFKA_BROKERS', ['127.0.0.1:9092']);
+  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
+  return {
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    kafka: {
+      brokers,
+      clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'),
+      topicPrefix: r.string('TOPIC_PREFIX', ''),
+      sessionTimeoutMs: r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000),
+    },
+    schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
+  };
 }
 
 function deepFreeze<T>(value: T): T {

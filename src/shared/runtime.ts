@@ -3,8 +3,9 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Config } from './config';
 import { PiiCipher } from './crypto/pii-cipher';
 import { createKafka, connectProducer } from './kafka/client';
-import { TopicCodec } from './kafka/codec';
-import { ensureTopics, loadTopicSpecs, topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
+import type { TopicCodec } from './kafka/codec';
+import { provisionTopics } from './kafka/provision';
+import { topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
 import type { Logger } from './logger';
 import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
 import { PartnerDirectory } from './partners/partner-directory';
@@ -42,12 +43,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   const kafka = createKafka(config, logger, config.roles.join('-'));
   const admin = kafka.admin();
   await admin.connect();
-  const topicSpecs = loadTopicSpecs(config.kafka.topicPrefix);
-  const created = await ensureTopics(admin, topicSpecs);
-  if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
-
-  const codec = new TopicCodec(config.schemaRegistryUrl, topicSpecs);
-  await codec.registerAll();
+  const { topicSpecs, codec } = await provisionTopics(admin, config, logger);
   const producer = await connectProducer(kafka);
 
   const mongo = await connectMongo(config);

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
-export function createKafka(config: Config, logger: Logger, clientSuffix: string): Kafka {
+export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId: `${config.kafka.clientId}-${clientSuffix}`,

@@ -10,8 +10,8 @@ const CACHE_TTL_MS = 30_000;
 // URL, disabling) is published on Redis and evicts the entry on every instance at once; the TTL
 // bounds staleness if such a message is ever missed.
 export class PartnerDirectory {
-  private readonly byKeyHash = new Map<string, { partner: PartnerDoc | null; expires: number }>();
-  private readonly byIdCache = new Map<string, { partner: PartnerDoc | null; expires: number }>();
+  private readonly byKeyHash = new Map<string, { partner: PartnerDoc; expires: number }>();
+  private readonly byIdCache = new Map<string, { partner: PartnerDoc; expires: number }>();
 
   constructor(
     private readonly partners: Collection<PartnerDoc>,
@@ -55,14 +55,15 @@ export class PartnerDirectory {
   }
 
   private async cached(
-    cache: Map<string, { partner: PartnerDoc | null; expires: number }>,
+    cache: Map<string, { partner: PartnerDoc; expires: number }>,
     key: string,
     load: () => Promise<PartnerDoc | null>,
   ): Promise<PartnerDoc | null> {
     const hit = cache.get(key);
     if (hit && hit.expires > Date.now()) return hit.partner;
     const partner = await load();
-    cache.set(key, { partner, expires: Date.now() + CACHE_TTL_MS });
+    // Misses are not cached: a stream of made-up keys must not grow this map.
+    if (partner) cache.set(key, { partner, expires: Date.now() + CACHE_TTL_MS });
     return partner;
   }
 }

@@ -83,9 +83,7 @@ export interface InboundLead {
   country?: string;
   country_code?: string;
   language?: string;
-  ip?: {
-    [k: string]: unknown;
-  } & string;
+  ip?: string;
   user_agent?: string;
   source?: string;
   funnel?: string;

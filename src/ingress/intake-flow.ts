@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../shared/crypto/lookup-hash';
+import { ApiError } from '../shared/errors';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
+import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
+import { readInboundLead } from './inbound-lead';
+import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';
+import { normaliseLead } from './normalise-lead';
+import type { ReplyWaiter } from './reply-waiter';
+import { sealLead } from './seal-lead';
+import { reason } from './validation-reasons';
+
+export interface IntakeRequest {
+  partner: PartnerDoc;
+  idempotencyKey: string | undefined;
+  raw: Buffer; // exactly the bytes whose signature was checked
+  requestIp: string;
+  receivedAtMs: number;
+}
+
+interface Final {
+  stored: StoredOutcome;
+  replay: boolean;
+}
+
+// One partner POST from idempotency claim to answer: parse, map, validate, normalise, seal, send
+// the command to the processor and wait for its decision. Every final answer is stored under
+// the Idempotency-Key; a retryable failure releases the key so the retry can take over at once.
+export class IntakeFlow {
+  constructor(
+    private readonly rt: Runtime,
+    private readonly idempotency: IdempotencyStore,
+    private readonly replies: ReplyWaiter,
+  ) {}
+
+  async handle(req: IntakeRequest): Promise<StoredOutcome> {
+    const { partner, idempotencyKey: key } = req;
+    if (key === undefined) return validationFailure(reason.missing('idempotency_key'));
+    if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
+
+    const bodyHash = sha256Hex(req.raw);
+    const claim = await this.idempotency.claim(partner._id, key, bodyHash);
+    switch (claim.kind) {
+      case 'done':
+        return asReplay(claim.stored);
+      case 'mismatch':
+        throw new ApiError('idempotency_key_reused');
+      case 'in_use':
+        throw new ApiError('idempotency_key_in_use', {}, { 'retry-after': '1' });
+    }
+
+    try {
+      const known = claim.kind === 'taken_over' ? await this.storedDecision(partner._id, key, bodyHash) : null;
+      const final = known ?? (await this.decide(req, key, bodyHash));
+      await this.idempotency.complete(partner._id, key, final.stored);
+      return final.replay ? asReplay(final.stored) : final.stored;
+    } catch (err) {
+      await this.idempotency.release(partner._id, key).catch((e: unknown) => this.rt.logger.warn({ err: e }, 'could not release an idempotency key'));
+      throw err;
+    }
+  }
+
+  // A taken-over key may already be decided (the first instance died after sending the command):
+  // the processor's durable decision answers without another round trip.
+  private async storedDecision(partnerId: string, key: string, bodyHash: string): Promise<Final | null> {
+    const doc = await this.rt.mongo.collections.intakeDecisions.findOne({ _id: `${partnerId}:${key}` });
+    if (!doc) return null;
+    if (doc.body_hash !== bodyHash) return { stored: fromError(new ApiError('idempotency_key_reused')), replay: false };
+    return { stored: fromDecision(doc), replay: true };
+  }
+
+  private async decide(req: IntakeRequest, key: string, bodyHash: string): Promise<Final> {
+    let body: unknown;
+    try {
+      body = JSON.parse(req.raw.toString('utf8'));
+    } catch {
+      return { stored: fromError(new ApiError('malformed_json')), replay: false };
+    }
+    const read = readInboundLead(body, req.partner.field_mapping ?? {});
+    if (!read.ok) return { stored: validationFailure(read.reason), replay: false };
+    const normalised = normaliseLead(read.lead, { idempotencyKey: key, requestIp: req.requestIp });
+    if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false };
+
+    const decision = await this.ask({
+      correlation_id: randomUUID(),
+      reply_to: this.replies.instanceId,
+      partner_id: req.partner._id,
+      idempotency_key: key,
+      body_hash: bodyHash,
+      received_at: new Date(req.receivedAtMs).toISOString(),
+      lead: sealLead(normalised.lead, this.rt.cipher, this.rt.config.crypto.hashKey),
+    });
+    return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay };
+  }
+
+  // Request/reply over Kafka: the command is keyed by phone hash, so commands about one phone are
+  // decided in order by one processor partition.
+  private async ask(cmd: IntakeCommand): Promise<IntakeDecision> {
+    const log = { correlation_id: cmd.correlation_id, partner_id: cmd.partner_id };
+    const value = await this.rt.codec.encode('intakeCommands', cmd);
+    const pending = this.replies.expect(cmd.correlation_id, this.rt.config.intake.replyTimeoutMs);
+    try {
+      await this.rt.producer.send({ topic: this.rt.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
+    } catch (err) {
+      pending.cancel();
+      this.rt.logger.error({ ...log, err }, 'could not publish an intake command');
+      throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
+    }
+    const decision = await pending.decision;
+    if (!decision) {
+      this.rt.logger.warn(log, 'no intake decision within the reply timeout');
+      throw new ApiError('decision_pending', {}, { 'retry-after': '1' });
+    }
+    return decision;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import type { IntakeFlow } from './intake-flow';
+import { outcomeLabel, type OutcomeLabel } from './intake-result';
+import type { IngressMetrics } from './metrics';
+import type { Endpoint, RateLimiter } from './rate-limit';
+
+// What the partner API plugins share: their dependencies and the per-request context that the
+// hooks fill in (who is calling) and the handlers complete (what the answer was, for metrics).
+export interface PartnerApiDeps {
+  rt: Runtime;
+  flow: IntakeFlow;
+  limiter: RateLimiter;
+  metrics: IngressMetrics;
+}
+
+export interface InboundContext {
+  receivedAtMs: number;
+  partner: PartnerDoc | null;
+  outcome: OutcomeLabel;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    inbound: InboundContext | null;
+  }
+  interface FastifyContextConfig {
+    endpoint?: Endpoint;
+  }
+}
+
+export function authenticated(req: FastifyRequest): PartnerDoc {
+  const partner = req.inbound?.partner;
+  if (!partner) throw new Error('partner API route reached without an authenticated partner');
+  return partner;
+}
+
+export function endpointOf(req: FastifyRequest): Endpoint {
+  return req.routeOptions.config.endpoint ?? 'intake';
+}
+
+export function answer(req: FastifyRequest, reply: FastifyReply, http: number, body: object, headers: Record<string, string> = {}): FastifyReply {
+  if (req.inbound) req.inbound.outcome = outcomeLabel(http, body);
+  return reply.code(http).headers(headers).send(body);
+}

@@ -1,0 +1,20 @@
+import { lookupHash } from '../shared/crypto/lookup-hash';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { LeadRecord } from '../shared/schemas';
+import type { NormalisedLead } from './normalise-lead';
+
+// Phone and email leave the ingress only encrypted (AES-256-GCM, key id inside) and as keyed hashes
+// for dedup: from here on no topic, document or log line can hold them in clear.
+export function sealLead(lead: NormalisedLead, cipher: PiiCipher, hashKey: Buffer): LeadRecord {
+  const { phone, email, ...rest } = lead;
+  const record: LeadRecord = {
+    ...rest,
+    phone_enc: cipher.encrypt(phone),
+    phone_hash: lookupHash(hashKey, 'phone', phone),
+  };
+  if (email !== undefined) {
+    record.email_enc = cipher.encrypt(email);
+    record.email_hash = lookupHash(hashKey, 'email', email);
+  }
+  return record;
+}

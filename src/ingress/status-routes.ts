@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../shared/errors';
+import type { LeadDoc, PartnerDoc } from '../shared/mongo/documents';
+import { answer, authenticated, type PartnerApiDeps } from './partner-context';
+
+type StatusFields = Pick<LeadDoc, '_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
+
+export interface LeadStatusView {
+  id: string;
+  external_id: string;
+  status: string;
+  our_status: string;
+  is_depositor: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+// What a partner may see of its lead: status in its own codes and ours; no PII, no money, no agent.
+export function leadStatusView(lead: StatusFields, partner: Pick<PartnerDoc, 'status_mapping'>): LeadStatusView {
+  return {
+    id: lead._id,
+    external_id: lead.external_id,
+    status: partner.status_mapping?.[lead.status] ?? lead.status,
+    our_status: lead.status,
+    is_depositor: lead.is_depositor,
+    created_at: lead.created_at.toISOString(),
+    updated_at: lead.updated_at.toISOString(),
+  };
+}
+
+const PROJECTION = { _id: 1, external_id: 1, status: 1, is_depositor: 1, created_at: 1, updated_at: 1 } as const;
+
+// GET /leads/{externalId}/status (spec 4.2): the calling partner's lead only; another partner's
+// lead is as unknown as one that does not exist.
+export function statusRoutes(deps: PartnerApiDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Params: { externalId: string } }>('/leads/:externalId/status', { config: { endpoint: 'status' } }, async (req, reply) => {
+      const partner = authenticated(req);
+      const lead = await deps.rt.mongo.collections.leads.findOne<StatusFields>(
+        { partner_id: partner._id, external_id: req.params.externalId },
+        { projection: PROJECTION },
+      );
+      if (!lead) throw new ApiError('not_found');
+      return answer(req, reply, 200, leadStatusView(lead, partner));
+    });
+  };
+}
