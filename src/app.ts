@@ -45,7 +45,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
     bodyLimit: config.intake.bodyLimitBytes,
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
   });
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));

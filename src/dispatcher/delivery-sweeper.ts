@@ -1,4 +1,5 @@
 import type { Logger } from '../shared/logger';
+import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { DeliveryScheduler } from './delivery-scheduler';
 import type { DeliveryStore } from './delivery-store';
 
@@ -13,22 +14,9 @@ export function startSweeper(opts: {
   intervalMs: number;
   graceMs: number;
   logger: Logger;
-}): { stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  const sweep = async (): Promise<void> => {
+}): PeriodicTask {
+  return everyInterval('delivery-sweep', opts.intervalMs, async () => {
     const overdue = await opts.store.overdue(new Date(), opts.graceMs, BATCH);
     for (const d of overdue) opts.scheduler.submit({ deliveryId: d._id, partnerId: d.partner_id, source: 'sweep' });
-  };
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweep()
-      .catch((err: unknown) => opts.logger.error({ err: (err as Error).message }, 'delivery sweep failed'))
-      .finally(() => { running = null; });
-  }, opts.intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  }, opts.logger);
 }

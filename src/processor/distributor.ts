@@ -1,4 +1,5 @@
 import type { LeadDoc } from '../shared/mongo/documents';
+import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { Runtime } from '../shared/runtime';
 import { chooseAgent } from './agent-choice';
 import type { EventRelay } from './event-relay';
@@ -10,21 +11,16 @@ const SCAN_BATCH = 200;
 // eligible agent (they wait in `new` until one appears). Assignment is a conditional update on the
 // lead's status under the lead's lock, so two processors can never assign one lead twice.
 export class Distributor {
-  private timer: NodeJS.Timeout | null = null;
-  private scanning: Promise<void> | null = null;
+  private task: PeriodicTask | null = null;
 
   constructor(private readonly rt: Runtime, private readonly relay: EventRelay, private readonly metrics: ProcessorMetrics) {}
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.scanning ??= this.scan().catch((err: unknown) => this.rt.logger.warn({ err }, 'distribution scan failed'))
-        .finally(() => { this.scanning = null; });
-    }, intervalMs);
+    this.task = everyInterval('distribution-scan', intervalMs, () => this.scan(), this.rt.logger);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.scanning;
+    await this.task?.stop();
   }
 
   async scan(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { LeadDoc } from '../shared/mongo/documents';
+import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { Runtime } from '../shared/runtime';
 import { pendingEvents } from './lead-events';
 import type { ProcessorMetrics } from './metrics';
@@ -10,8 +11,7 @@ import type { ProcessorMetrics } from './metrics';
 // deterministic events, which the dispatcher recognises by event_id.
 export class EventRelay {
   private readonly locks = new Map<string, Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
+  private task: PeriodicTask | null = null;
 
   constructor(private readonly rt: Runtime, private readonly metrics: ProcessorMetrics) {}
 
@@ -27,15 +27,11 @@ export class EventRelay {
   }
 
   start(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.sweeping ??= this.sweep().catch((err: unknown) => this.rt.logger.warn({ err }, 'outbox sweep failed'))
-        .finally(() => { this.sweeping = null; });
-    }, intervalMs);
+    this.task = everyInterval('outbox-sweep', intervalMs, () => this.sweep(), this.rt.logger);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.task?.stop();
     await Promise.allSettled([...this.locks.values()]);
   }
 

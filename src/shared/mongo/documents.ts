@@ -1,4 +1,4 @@
-import type { IntakeDecision, LeadEvent, PartnerSettings, AgentSettings } from '../schemas';
+import type { AgentSettings, IntakeDecision, LeadEvent, LeadRecord, PartnerSettings } from '../schemas';
 
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
@@ -29,7 +29,12 @@ export interface StatusChange {
   reason?: string;
 }
 
-export interface LeadDoc {
+// The lead's descriptive fields, exactly as they arrive in the intake command.
+type LeadDetails = Pick<LeadRecord,
+  'first_name' | 'last_name' | 'full_name' | 'country' | 'country_code' | 'language' | 'ip' | 'user_agent' | 'source' | 'funnel'
+  | 'sub_id' | 'click_id' | 'landing_url'>;
+
+export interface LeadDoc extends LeadDetails {
   _id: string; // le-<n>
   seq: number;
   partner_id: string;
@@ -50,19 +55,6 @@ export interface LeadDoc {
   phone_hash: string;
   email_enc: string | null;
   email_hash: string | null;
-  first_name?: string;
-  last_name?: string;
-  full_name?: string;
-  country?: string;
-  country_code?: string;
-  language?: string;
-  ip: string;
-  user_agent?: string;
-  source?: string;
-  funnel?: string;
-  sub_id?: string;
-  click_id?: string;
-  landing_url?: string;
   // Partner-defined keys may hold '.' or start with '$', which FerretDB refuses in documents: kept as JSON text.
   metadata_json?: string;
   created_at: Date;
