@@ -1,21 +1,19 @@
 import { startApp } from './app';
-import { ConfigError, loadConfig } from './shared/config';
+import { ConfigError, loadConfig, loadSetupConfig } from './shared/config';
+import { runSetup } from './shared/kafka/provision';
 import { createLogger } from './shared/logger';
 
 // One entry point for every role: `node dist/main.js [all|ingress|processor|dispatcher[,...]]`
-// (or ROLE=...). Default: all roles in one process, as on a laptop.
+// (or ROLE=...). Default: all roles in one process, as on a laptop. `node dist/main.js setup`
+// only creates the topics and registers the schemas, then exits (the chart's pre-install Job).
 async function main(): Promise<void> {
   const roleArg = process.argv[2];
-  let config;
-  try {
-    config = loadConfig(roleArg ? { ...process.env, ROLE: roleArg } : process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+  if (roleArg === 'setup') {
+    const config = readConfig(() => loadSetupConfig(process.env));
+    await runSetup(config, createLogger(config.logLevel));
+    return;
   }
+  const config = readConfig(() => loadConfig(roleArg ? { ...process.env, ROLE: roleArg } : process.env));
   const logger = createLogger(config.logLevel);
   const app = await startApp(config, logger);
 
@@ -31,6 +29,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+// A bad variable is an operator's mistake, not a crash: print its message alone and exit 1.
+function readConfig<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
 }
 
 main().catch((err: unknown) => {

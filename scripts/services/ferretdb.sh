@@ -25,29 +25,15 @@ FERRETDB_VERSION="$(awk '$1 == "github.com/FerretDB/FerretDB" { print $2 }' "$SR
 SRC_HASH="$(cat "$SRC_DIR/go.mod" "$SRC_DIR/go.sum" "$SRC_DIR/main.go" | sha256sum | cut -c1-12)"
 BIN="$LEADS_CACHE/ferretdb/$FERRETDB_VERSION-$SRC_HASH/ferretdb"
 
-go_bin() {
-  # /usr/local/go/bin is where the official Go tarball installs, often not on PATH.
-  command -v go 2>/dev/null || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } ||
-    die "Go >= 1.24 is required to build FerretDB: none on PATH or in /usr/local/go/bin"
-}
-
 install() {
   [[ -x "$BIN" ]] && return 0
   [[ -n "$FERRETDB_VERSION" ]] || die "cannot read the FerretDB version from $SRC_DIR/go.mod"
-  local go; go="$(go_bin)"
   log "building FerretDB $FERRETDB_VERSION into $BIN (first time takes a few minutes)"
   mkdir -p "$(dirname "$BIN")"
-  # Module and build caches live under $LEADS_CACHE so rebuilds are fast and the
-  # user's Go setup does not matter: GOFLAGS is replaced (-modcacherw keeps the
-  # cache deletable with rm -rf; -buildvcs=false because the repo may have no commits),
-  # no go.work applies, no other toolchain is fetched, and cgo is off because
-  # FerretDB's SQLite driver is pure Go. The build goes next to the target and is
-  # renamed, so an interrupted build never leaves a binary taken as done.
+  # The build goes next to the target and is renamed, so an interrupted build never leaves a
+  # binary taken as done.
   local tmp="$BIN.tmp.$$"
-  if ! (cd "$SRC_DIR" &&
-    GOPATH="$LEADS_CACHE/go" GOMODCACHE="$LEADS_CACHE/go/pkg/mod" GOCACHE="$LEADS_CACHE/go/build-cache" \
-      GOFLAGS="-modcacherw -buildvcs=false" GOWORK=off GOTOOLCHAIN=local CGO_ENABLED=0 \
-      "$go" build -o "$tmp" .); then
+  if ! (cd "$SRC_DIR" && run_go build -o "$tmp" .); then
     rm -f "$tmp"
     die "go build of FerretDB failed"
   fi

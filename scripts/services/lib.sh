@@ -70,3 +70,19 @@ apt_install() {
   apt-get update -qq >/dev/null || die "apt-get update failed"
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || die "apt-get install ${missing[*]} failed"
 }
+
+# go_bin : the Go toolchain; /usr/local/go/bin is where the official Go tarball installs, often not on PATH.
+go_bin() {
+  command -v go 2>/dev/null || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; } ||
+    die "Go >= 1.24 is required: none on PATH or in /usr/local/go/bin"
+}
+
+# run_go ARGS... : go with its module and build caches under $LEADS_CACHE, so rebuilds are fast and
+# the user's Go setup does not matter: GOFLAGS is replaced (-modcacherw keeps the cache deletable
+# with rm -rf; -buildvcs=false because the repo may have no commits), no go.work applies, no other
+# toolchain is fetched, and cgo is off (everything we build is pure Go).
+run_go() {
+  local go; go="$(go_bin)"
+  GOPATH="$LEADS_CACHE/go" GOMODCACHE="$LEADS_CACHE/go/pkg/mod" GOCACHE="$LEADS_CACHE/go/build-cache" \
+    GOFLAGS="-modcacherw -buildvcs=false" GOWORK=off GOTOOLCHAIN=local CGO_ENABLED=0 "$go" "$@"
+}

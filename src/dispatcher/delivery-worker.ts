@@ -49,7 +49,7 @@ export function deliveryWorker(deps: WorkerDeps): (job: DeliveryJob) => Promise<
       logger.warn({ delivery_id: doc._id }, 'lease lost before the attempt was recorded; the next holder decides');
       return;
     }
-    metrics.deliveries.inc({ event: doc.event_name, outcome: outcomeOf(result, decision) });
+    metrics.deliveries.inc({ event: doc.event_name, outcome: outcomeOf(result, decision), partner_id: doc.partner_id });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
     logger[level]({
       delivery_id: doc._id, partner_id: doc.partner_id, event: doc.event_name, attempt: decision.attemptsMade,

@@ -1,5 +1,6 @@
 import type { Consumer } from 'kafkajs';
 import type { ReadinessCheck } from '../shared/http/ops-routes';
+import { createConsumer } from '../shared/kafka/client';
 import { DecodeError } from '../shared/kafka/codec';
 import { consumerReadiness } from '../shared/kafka/consumer-health';
 import type { Logger } from '../shared/logger';
@@ -24,7 +25,7 @@ export interface EventConsumerDeps {
 // committed once the record exists; from then on MongoDB (and the sweeper) carries the delivery.
 export async function startEventConsumer(deps: EventConsumerDeps): Promise<{ consumer: Consumer; readiness: ReadinessCheck }> {
   const { rt, logger } = deps;
-  const consumer = rt.kafka.consumer({ groupId: `${rt.config.kafka.topicPrefix}dispatcher`, allowAutoTopicCreation: false });
+  const consumer = createConsumer(rt.kafka, rt.config, 'dispatcher');
   const readiness = consumerReadiness('dispatcher-events', consumer);
   await consumer.connect();
   // From the beginning for a new group: an event published before the first start is still owed.
@@ -52,7 +53,7 @@ async function accept(deps: EventConsumerDeps, event: LeadEvent): Promise<void> 
   const partner = await rt.partners.byId(event.partner_id);
   const eligibility = partner ? callbackEligibility(partner, event.event) : 'unknown_partner';
   if (eligibility !== 'send') {
-    metrics.deliveries.inc({ event: event.event, outcome: 'skipped' });
+    metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id });
     logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
     return;
   }

@@ -6,7 +6,7 @@ import type { DeliveryState } from '../shared/mongo/documents';
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'refused_money' | 'refused_address';
 
 export interface DispatcherMetrics {
-  deliveries: Counter<'event' | 'outcome'>;
+  deliveries: Counter<'event' | 'outcome' | 'partner_id'>;
   attemptSeconds: Histogram<'verdict'>;
   retries: Counter<'tier'>;
   deadLetters: Counter<string>;
@@ -37,8 +37,8 @@ export function dispatcherMetrics(registry: Registry, countByState: () => Promis
   return {
     deliveries: new Counter({
       name: 'lead_intake_callback_deliveries_total',
-      help: 'Callback attempts and skips by event and outcome (delivered, retry_scheduled, dead, skipped, refused_money, refused_address)',
-      labelNames: ['event', 'outcome'], registers: [registry],
+      help: 'Callback attempts and skips by event, outcome (delivered, retry_scheduled, dead, skipped, refused_money, refused_address) and partner',
+      labelNames: ['event', 'outcome', 'partner_id'], registers: [registry],
     }),
     attemptSeconds: new Histogram({
       name: 'lead_intake_callback_attempt_duration_seconds',

@@ -1,5 +1,6 @@
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { ReadinessCheck } from '../shared/http/ops-routes';
+import { createConsumer } from '../shared/kafka/client';
 import { DecodeError } from '../shared/kafka/codec';
 import { consumerReadiness } from '../shared/kafka/consumer-health';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
@@ -43,11 +44,7 @@ interface PausedPartition {
 // Due tasks go to the scheduler; the delivery record decides whether anything is still to be sent.
 export async function startRetryConsumer(deps: RetryConsumerDeps): Promise<RetryConsumer> {
   const { rt, logger } = deps;
-  const consumer = rt.kafka.consumer({
-    groupId: `${rt.config.kafka.topicPrefix}dispatcher-retry`,
-    allowAutoTopicCreation: false,
-    maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-  });
+  const consumer = createConsumer(rt.kafka, rt.config, 'dispatcher-retry', { maxWaitTimeInMs: FETCH_MAX_WAIT_MS });
   const readiness = consumerReadiness('dispatcher-retries', consumer);
   const paused = new Map<string, PausedPartition>();
   const held = new Set<NodeJS.Timeout>();

@@ -1,13 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { loadConfig } from '../../src/shared/config';
+import { loadConfig, loadSetupConfig } from '../../src/shared/config';
 
 // docker-compose.yml cannot run here (no Docker engine), so its shape is checked instead: every
 // server the code talks to is there, and each role's environment passes our own config validation.
 const ROOT = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[] }>;
+  services: Record<string, {
+    image?: string; build?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[];
+    depends_on?: Record<string, { condition: string }>;
+  }>;
 };
 
 describe('docker-compose.yml', () => {
@@ -34,6 +37,15 @@ describe('docker-compose.yml', () => {
     expect(new URL(config.mongo.url).hostname).toBe('mongodb');
     expect(new URL(config.redis.url).hostname).toBe('redis');
     expect(new URL(config.schemaRegistryUrl).hostname).toBe('registry');
+  });
+
+  it('creates topics and schemas in a setup run that every role waits for', () => {
+    const setup = compose.services.setup;
+    expect(setup?.command).toEqual(['setup']);
+    expect(loadSetupConfig(setup?.environment ?? {}).kafka.brokers).toEqual(['kafka:9092']);
+    for (const role of ['ingress', 'processor', 'dispatcher']) {
+      expect(compose.services[role]?.depends_on?.setup).toEqual({ condition: 'service_completed_successfully' });
+    }
   });
 
   it('mounts only files that exist', () => {

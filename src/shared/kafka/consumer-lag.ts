@@ -14,9 +14,9 @@ export interface PartitionOffsets {
 
 // Messages a group has yet to process in one topic: high watermark minus committed offset, summed
 // over partitions. An uncommitted partition counts from its low watermark, since every group of
-// ours starts from the beginning.
+// ours starts from the beginning; so does one whose committed messages retention already deleted.
 export function topicLag(partitions: readonly PartitionOffsets[]): number {
-  return partitions.reduce((sum, p) => sum + Math.max(0, p.high - (p.committed >= 0 ? p.committed : p.low)), 0);
+  return partitions.reduce((sum, p) => sum + Math.max(0, p.high - Math.max(p.committed, p.low)), 0);
 }
 
 // lead_intake_kafka_consumer_lag_messages{group,topic}, read from Kafka at scrape time at most every
@@ -38,10 +38,10 @@ export function registerConsumerLag(registry: Registry, admin: Admin, groups: re
     labelNames: ['group', 'topic'],
     registers: [registry],
     async collect() {
-      if (!cached || Date.now() - cached.at > CACHE_MS) {
-        inFlight ??= refresh().finally(() => { inFlight = null; });
-        await inFlight;
-      }
+      if (!cached || Date.now() - cached.at > CACHE_MS) inFlight ??= refresh().finally(() => { inFlight = null; });
+      // Only the first scrape waits for Kafka; later ones answer with the last numbers while the
+      // refresh runs, so a slow broker cannot make the whole scrape time out.
+      if (!cached) await inFlight;
       for (const l of cached?.lag ?? []) this.set({ group: l.group, topic: l.topic }, l.messages);
     },
   });

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The operations tools the test suite runs against the chart and the dashboards:
+#   helm and kubeconform, built from their Go modules (no release downloads from GitHub here);
+#   the JSON schemas kubeconform validates against: Kubernetes' from PyPI's kubernetes-validate wheel
+#   (it bundles them; GitHub, their usual home, is out of reach), the Prometheus Operator's CRDs from
+#   its Go module (see kube-schemas.py);
+#   Prometheus, Debian's package.
+#
+# Usage: tools.sh install | env
+#   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR and PROMETHEUS_BIN; exits 1, naming
+#            what is missing, when one is not installed
+SERVICE_NAME=tools
+# shellcheck source=scripts/services/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+HELM_VERSION=v3.21.4
+# The Kubernetes version helm assumes without a cluster (template, lint): helm's release builds set
+# it from the k8s.io/client-go they build against (v0.36 for v3.21) with -ldflags, as done here; a
+# plain `go install` would leave it at 1.20 and fail every chart that requires a newer one.
+HELM_KUBE_MINOR=36
+KUBECONFORM_VERSION=v0.7.0
+KUBERNETES_VALIDATE_VERSION=1.37.0
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
+
+TOOLS="$LEADS_CACHE/tools"
+HELM_BIN="$TOOLS/helm-$HELM_VERSION-k8s1.$HELM_KUBE_MINOR/helm"
+KUBECONFORM_BIN="$TOOLS/kubeconform-$KUBECONFORM_VERSION/kubeconform"
+K8S_SCHEMAS_DIR="$TOOLS/kubeconform-schemas-$KUBERNETES_VALIDATE_VERSION-$PROMETHEUS_OPERATOR_VERSION"
+
+# go_install BIN MODULE@VERSION [LDFLAGS] : builds into a temporary GOBIN next to BIN and renames,
+# so an interrupted build never leaves a binary taken as done.
+go_install() {
+  local bin="$1" module="$2" ldflags="${3:-}" tmp
+  [[ -x "$bin" ]] && return 0
+  log "building $module into $bin (first time takes a few minutes)"
+  tmp="$(dirname "$bin").tmp.$$"
+  mkdir -p "$tmp"
+  if ! GOBIN="$tmp" run_go install -ldflags "$ldflags" "$module"; then
+    rm -rf "$tmp"
+    die "go install $module failed"
+  fi
+  mkdir -p "$(dirname "$bin")"
+  mv -f "$tmp/$(basename "$bin")" "$bin"
+  rm -rf "$tmp"
+}
+
+# $K8S_SCHEMAS_DIR/kubernetes/v<version>-local-strict/: Kubernetes' own kinds, per version (only the
+# strict sets, the ones kubeconform -strict reads). $K8S_SCHEMAS_DIR/crds/: the Prometheus
+# Operator's ServiceMonitor and PrometheusRule, from the CRDs in its Go module.
+install_schemas() {
+  [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] && return 0
+  log "preparing JSON schemas (kubernetes-validate $KUBERNETES_VALIDATE_VERSION, prometheus-operator $PROMETHEUS_OPERATOR_VERSION CRDs)"
+  local tmp operator
+  tmp="$(mktemp -d)"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$tmp" "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" ||
+    { rm -rf "$tmp"; die "pip download kubernetes-validate==$KUBERNETES_VALIDATE_VERSION failed"; }
+  unzip -q "$tmp"/kubernetes_validate-*.whl 'kubernetes_validate/kubernetes-json-schema/*-local-strict/*' -d "$tmp/x" ||
+    { rm -rf "$tmp"; die "the kubernetes-validate wheel holds no schemas where expected"; }
+  rm -rf "$K8S_SCHEMAS_DIR"
+  mkdir -p "$K8S_SCHEMAS_DIR"
+  mv "$tmp/x/kubernetes_validate/kubernetes-json-schema" "$K8S_SCHEMAS_DIR/kubernetes"
+  rm -rf "$tmp"
+  operator="$(run_go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d "$operator" ]] || die "go mod download of prometheus-operator $PROMETHEUS_OPERATOR_VERSION failed"
+  python3 "$SERVICES_DIR/kube-schemas.py" kubernetes "$K8S_SCHEMAS_DIR/kubernetes" || die "preparing the Kubernetes schemas failed"
+  python3 "$SERVICES_DIR/kube-schemas.py" crds "$K8S_SCHEMAS_DIR/crds" \
+    "$operator"/example/prometheus-operator-crd/monitoring.coreos.com_{servicemonitors,prometheusrules}.yaml ||
+    die "preparing the Prometheus Operator schemas failed"
+  touch "$K8S_SCHEMAS_DIR/.complete"
+}
+
+install() {
+  apt_install prometheus
+  local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
+  k8s+=" -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$HELM_KUBE_MINOR"
+  go_install "$HELM_BIN" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $k8s"
+  go_install "$KUBECONFORM_BIN" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
+  install_schemas
+}
+
+print_env() {
+  local missing=() prometheus
+  prometheus="$(command -v prometheus || true)"
+  [[ -n "$prometheus" ]] || missing+=("prometheus")
+  [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
+  [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
+  [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
+  ((${#missing[@]} == 0)) || die "not installed: ${missing[*]} (run: bash scripts/services/tools.sh install)"
+  cat <<ENV
+HELM_BIN=$HELM_BIN
+KUBECONFORM_BIN=$KUBECONFORM_BIN
+K8S_SCHEMAS_DIR=$K8S_SCHEMAS_DIR
+PROMETHEUS_BIN=$prometheus
+ENV
+}
+
+case "${1:-}" in
+  install) install ;;
+  env) print_env ;;
+  *) die "usage: $0 install|env" ;;
+esac
