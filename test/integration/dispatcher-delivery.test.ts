@@ -188,8 +188,14 @@ describe('partner settings and recovery', () => {
 describe('metrics', () => {
   it('counts deliveries by event and outcome, skips included, and exposes them', async () => {
     const text = await (await fetch(`${app.url}/metrics`)).text();
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered"\} [1-9]/);
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="skipped"\} 2/);
+    // Labelled per partner too: sum the partners' series.
+    const { values } = await app.runtime.metrics.getSingleMetric('lead_intake_callback_deliveries_total')!.get();
+    const total = (outcome: string) => values
+      .filter((v) => v.labels.event === 'lead.accepted' && v.labels.outcome === outcome)
+      .reduce((sum, v) => sum + v.value, 0);
+    expect(total('delivered')).toBeGreaterThan(0);
+    expect(total('skipped')).toBe(2);
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+"\} [1-9]/);
     expect(text).toMatch(/lead_intake_callback_deliveries\{state="dead"\} 1/);
     expect(text).toMatch(/lead_intake_callback_attempt_duration_seconds_count\{verdict="delivered"\} [1-9]/);
     expect(text).not.toMatch(/le-\d+/);
