@@ -1,6 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type LogEntry, type Producer } from 'kafkajs';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { coalesceSends } from './send-batcher';
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
 export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {
@@ -19,13 +20,14 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
   });
 }
 
-// Idempotent producer: a retried send never writes a message twice into the log.
+// Idempotent producer: a retried send never writes a message twice into the log. Concurrent sends
+// share produce requests (send-batcher.ts): with one request in flight, one each would queue.
 export async function connectProducer(kafka: Kafka): Promise<Producer> {
   const producer = kafka.producer({
     idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  return producer;
+  return coalesceSends(producer);
 }
 
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its

@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import type { Watched } from './proc';
+import { listenerPid, portOf, processInfo } from './proc';
+import { servicesEnv } from './env';
+
+export interface Options {
+  quick: boolean;
+  only: string[] | null;
+  logLevel: string;
+  profile: boolean;
+  partners: number;
+  duplicateShare: number;
+  ingressRates: number[];
+  pipelineRates: number[];
+  stepS: number;
+  out: string | null;
+  nodeOptions: string[];
+  roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. OUTBOX_RELAY_INTERVAL_MS=60000 // extra node flags for the roles (--node-options "--max-semi-space-size=4")
+}
+
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: (string | number | null)[][];
+  note?: string;
+}
+
+// What every scenario returns: tables to print, and the figures (JSON) to keep and compare.
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  tables: Table[];
+  data: Record<string, unknown>;
+  notes: string[];
+}
+
+export interface BenchContext {
+  opts: Options;
+  runDir: string; // logs and CPU profiles of this run
+  log(msg: string): void;
+  services(): Watched[];
+  // Which process serves each server right now (pid, start time, command line): a run whose
+  // scenarios saw different processes (a restart, another build, another backend) is not one setup.
+  serverIdentity(): Record<string, unknown>;
+}
+
+export function makeContext(opts: Options, runDir: string): BenchContext {
+  const env = servicesEnv();
+  const ports: [string, number][] = [
+    ['kafka', portOf(`kafka://${env.KAFKA_BROKERS.split(',')[0]}`, 9092)],
+    ['mongo-wire', portOf(env.MONGO_URL, 27017)],
+    ['redis', portOf(env.REDIS_URL, 6379)],
+    ['registry', portOf(env.SCHEMA_REGISTRY_URL, 8081)],
+  ];
+  // Looked up again every time (a server may be restarted by someone else during a run).
+  return {
+    opts,
+    runDir,
+    log: (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`),
+    services() {
+      const found = ports.flatMap(([name, port]) => {
+        const pid = listenerPid(port);
+        return pid ? [{ name, pid }] : [];
+      });
+      return [...found, { name: 'bench', pid: process.pid }];
+    },
+    serverIdentity() {
+      return Object.fromEntries(ports.map(([name, port]) => {
+        const pid = listenerPid(port);
+        return [name, pid ? { port, pid, ...processInfo(pid) } : { port, pid: null }];
+      }));
+    },
+  };
+}
+
+export const logDirOf = (ctx: BenchContext, scenario: string): string => join(ctx.runDir, scenario);

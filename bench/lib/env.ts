@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+
+export const MANAGER_TOKEN = 'bench-manager-token-0123456789abcdef';
+
+// Where the real servers are: the environment (e.g. `eval "$(bash scripts/services.sh env)"`), or
+// the local defaults. MONGO_URL may point at any MongoDB-wire server (FerretDB on SQLite or
+// PostgreSQL, MongoDB itself): every figure that touches MongoDB is measured against it.
+export interface ServicesEnv {
+  [name: string]: string;
+  KAFKA_BROKERS: string;
+  MONGO_URL: string;
+  REDIS_URL: string;
+  SCHEMA_REGISTRY_URL: string;
+}
+
+export function servicesEnv(): ServicesEnv {
+  return {
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    MONGO_URL: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SCHEMA_REGISTRY_URL: process.env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7',
+  };
+}
+
+export interface ScenarioEnv {
+  tag: string;
+  env: Record<string, string>;
+}
+
+// Each scenario runs in a namespace of its own (topic prefix, database, Redis prefix) that is
+// removed afterwards, so scenarios never see each other's backlog or data, and a FerretDB table
+// scan measures this scenario's collection sizes only. Settings are the production defaults except
+// where a benchmark needs otherwise (private http callbacks to the local receiver; overrides).
+export function scenarioEnv(name: string, logLevel: string, overrides: Record<string, string> = {}): ScenarioEnv {
+  const tag = `${name.replace(/[^a-z0-9]/g, '')}${randomBytes(3).toString('hex')}`;
+  return {
+    tag,
+    env: {
+      ...servicesEnv(),
+      HTTP_HOST: '127.0.0.1',
+      LOG_LEVEL: logLevel,
+      TOPIC_PREFIX: `bench.${tag}.`,
+      MONGO_DB: `bench_${tag}`,
+      REDIS_PREFIX: `bench:${tag}:`,
+      ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      HASH_KEY: randomBytes(32).toString('base64'),
+      MANAGER_TOKENS: MANAGER_TOKEN,
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+      CALLBACK_ALLOW_HTTP: 'true',
+      ...overrides,
+    },
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

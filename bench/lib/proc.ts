@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+
+// Readings from /proc (Linux): per-process memory and CPU time, whole-machine CPU time, and which
+// process listens on a loopback port (to attribute CPU to Kafka, the MongoDB-wire server, Redis and
+// the registry without knowing how they were started). Read-only.
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+export interface MemReading {
+  rssMb: number;
+  hwmMb: number; // peak RSS since the process started (VmHWM)
+  anonMb: number; // RssAnon: heap and other private memory (the rest is mapped files: node's code)
+}
+
+export function memOf(pid: number): MemReading | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, anonMb: kb('RssAnon') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+// CPU seconds (user + system) the process has used so far.
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S; // utime, stime
+  } catch {
+    return null;
+  }
+}
+
+// Machine-wide busy and total CPU seconds (all cores).
+export function machineCpu(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (total - idle) / TICKS_PER_S, total: total / TICKS_PER_S };
+}
+
+export const load1 = (): number => loadavg()[0] ?? 0;
+
+// The pid of the process listening on 127.0.0.1/0.0.0.0:<port>, via the socket inode.
+export function listenerPid(port: number): number | null {
+  const inodes = new Set<string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== '0A') continue; // LISTEN
+      const localPort = parseInt((f[1] ?? '').split(':')[1] ?? '', 16);
+      if (localPort === port && f[9]) inodes.add(f[9]);
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const link = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        const m = /^socket:\[(\d+)\]$/.exec(link);
+        if (m && inodes.has(m[1] ?? '')) return Number(entry);
+      } catch {
+        // fd closed meanwhile
+      }
+    }
+  }
+  return null;
+}
+
+export function portOf(url: string, fallback: number): number {
+  try {
+    const u = new URL(url.replace(/^mongodb(\+srv)?:/, 'http:').replace(/^redis:/, 'http:'));
+    return u.port ? Number(u.port) : fallback;
+  } catch {
+    const m = /:(\d+)/.exec(url);
+    return m ? Number(m[1]) : fallback;
+  }
+}
+
+export interface Watched {
+  name: string;
+  pid: number;
+}
+
+export interface CpuWindow {
+  seconds: number;
+  perProcess: Record<string, number>; // % of one core
+  machineBusyPct: number; // % of all cores
+  othersPct: number; // % of one core used by processes not watched (other work on the machine)
+}
+
+// CPU used by each watched process (and the machine) between start() and stop().
+export class CpuMeter {
+  private start0 = new Map<string, number>();
+  private t0 = 0;
+  private m0 = machineCpu();
+
+  constructor(private readonly watched: () => Watched[]) {}
+
+  start(): void {
+    this.t0 = performance.now();
+    this.m0 = machineCpu();
+    this.start0 = new Map(this.watched().map((w) => [`${w.name}:${w.pid}`, cpuSecondsOf(w.pid) ?? NaN]));
+  }
+
+  stop(): CpuWindow {
+    const seconds = (performance.now() - this.t0) / 1000;
+    const m1 = machineCpu();
+    const perProcess: Record<string, number> = {};
+    for (const w of this.watched()) {
+      const before = this.start0.get(`${w.name}:${w.pid}`); // a process restarted meanwhile is left out
+      const now = cpuSecondsOf(w.pid);
+      if (before !== undefined && now !== null && Number.isFinite(before)) perProcess[w.name] = round1(((now - before) / seconds) * 100);
+    }
+    const busy = m1.busy - this.m0.busy;
+    const total = m1.total - this.m0.total;
+    const machineBusyPct = total > 0 ? (busy / total) * 100 : 0;
+    const watchedPct = Object.values(perProcess).reduce((a, b) => a + b, 0);
+    const othersPct = Math.max(0, (machineBusyPct / 100) * cpus().length * 100 - watchedPct);
+    return { seconds: round1(seconds), perProcess, machineBusyPct: round1(machineBusyPct), othersPct: round1(othersPct) };
+  }
+}
+
+export const round1 = (n: number): number => Math.round(n * 10) / 10;
+
+// Command line (truncated) and start time of a process.
+export function processInfo(pid: number): { cmd: string; startedAt: string | null } {
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 300);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const uptimeS = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    const startedAt = new Date(Date.now() - (uptimeS - startTicks / TICKS_PER_S) * 1000).toISOString().slice(0, 19);
+    return { cmd, startedAt };
+  } catch {
+    return { cmd: '', startedAt: null };
+  }
+}

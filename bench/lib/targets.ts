@@ -1,0 +1,92 @@
+import type { ScenarioResult } from './context';
+
+export interface TargetCheck {
+  name: string;
+  goal: string;
+  measured: string;
+  met: boolean | null; // null: not measured in this run
+  cappedBy: string;
+}
+
+interface StepLike {
+  label: string;
+  saturated: boolean;
+  load: { acceptedPerS: number; latencyMs: { p99: number } };
+}
+
+const steps = (r: ScenarioResult | undefined): StepLike[] => (r?.data.steps as StepLike[] | undefined) ?? [];
+const bestAccepted = (r: ScenarioResult | undefined): number | null => {
+  // Sustained: closed loop, or an open-loop step that kept up.
+  const ok = steps(r).filter((s) => s.label.startsWith('closed') || !s.saturated).map((s) => s.load.acceptedPerS);
+  return ok.length > 0 ? Math.max(...ok) : null;
+};
+const at = (r: ScenarioResult | undefined, label: string): StepLike | undefined => steps(r).find((s) => s.label === label);
+
+// The targets of the issue, checked against this run, each with the component figure that caps it
+// (from the isolating scenarios: the database pattern, the ingress with a stand-in processor, the
+// HTTP path alone).
+export function checkTargets(r: Partial<Record<string, ScenarioResult>>): TargetCheck[] {
+  const out: TargetCheck[] = [];
+  const mongo = r.mongo?.data as { processor?: { perS: number }; dispatcher?: { perS: number }; pipeline?: { perS: number } } | undefined;
+  const ingressAlone = bestAccepted(r.ingress);
+  const pipelineBest = bestAccepted(r.pipeline);
+  const ceilings = (parts: [string, number | null | undefined][]) => parts
+    .filter(([, v]) => v !== null && v !== undefined)
+    .sort((a, b) => (a[1] as number) - (b[1] as number))
+    .map(([k, v]) => `${k} ${v}/s`).join(' < ');
+
+  out.push({
+    name: 'accepted leads/s sustained',
+    goal: '>= 500',
+    measured: pipelineBest === null ? 'not run' : `${pipelineBest}/s`,
+    met: pipelineBest === null ? null : pipelineBest >= 500,
+    cappedBy: ceilings([
+      ['db: processor pattern', mongo?.processor?.perS], ['db: lead + 2 deliveries', mongo?.pipeline?.perS],
+      ['ingress+kafka (stand-in)', ingressAlone], ['pipeline', pipelineBest],
+    ]),
+  });
+
+  const s200 = at(r.pipeline, 'open 200/s');
+  const saturatedAt = steps(r.pipeline).find((s) => s.saturated && s.label.startsWith('open'));
+  const i200 = at(r.ingress, 'open 200/s');
+  out.push({
+    name: 'p99 intake latency at 200/s',
+    goal: '< 100 ms',
+    measured: s200 ? `${s200.load.latencyMs.p99} ms` : r.pipeline ? `not offered: saturated at ${saturatedAt?.label ?? '?'}` : 'not run',
+    met: s200 ? s200.load.latencyMs.p99 < 100 && !s200.saturated : r.pipeline ? false : null,
+    cappedBy: i200 ? `ingress alone at 200/s: p99 ${i200.load.latencyMs.p99} ms` : '',
+  });
+
+  const d = r.dispatcher?.data as { throughput?: { deliveriesPerS: number }; retries?: { early: number; latenessMs: { max: number; p99: number }; retryAttemptsMeasured: number } } | undefined;
+  const http = (r['http-path']?.data as { runs?: { perS: number }[] } | undefined)?.runs;
+  const httpBest = http && http.length > 0 ? Math.max(...http.map((x) => x.perS)) : null;
+  out.push({
+    name: 'callback deliveries/s',
+    goal: '>= 1000',
+    measured: d?.throughput ? `${d.throughput.deliveriesPerS}/s` : 'not run',
+    met: d?.throughput ? d.throughput.deliveriesPerS >= 1000 : null,
+    cappedBy: ceilings([['db: dispatcher pattern', mongo?.dispatcher?.perS], ['http path alone', httpBest], ['dispatcher', d?.throughput?.deliveriesPerS]]),
+  });
+  out.push({
+    name: 'retry lateness',
+    goal: 'never early, <= 1 s late',
+    measured: d?.retries ? `${d.retries.retryAttemptsMeasured} retries: ${d.retries.early} early, max ${d.retries.latenessMs.max} ms late` : 'not run',
+    met: d?.retries ? d.retries.early === 0 && d.retries.latenessMs.max <= 1000 && d.retries.retryAttemptsMeasured > 0 : null,
+    cappedBy: '',
+  });
+
+  const peaks: Record<string, number> = {};
+  for (const res of Object.values(r)) {
+    const mem = res?.data.memory as Record<string, { peakRssMb: number }> | undefined;
+    for (const [role, m] of Object.entries(mem ?? {})) peaks[role] = Math.max(peaks[role] ?? 0, m.peakRssMb);
+  }
+  const roles = Object.entries(peaks);
+  out.push({
+    name: 'peak RSS per role',
+    goal: '< 200 MB each',
+    measured: roles.length > 0 ? roles.map(([k, v]) => `${k} ${v} MB`).join(', ') : 'not run',
+    met: roles.length > 0 ? roles.every(([, v]) => v < 200) : null,
+    cappedBy: '',
+  });
+  return out;
+}

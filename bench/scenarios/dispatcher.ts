@@ -1,0 +1,233 @@
+import { join } from 'node:path';
+import type { Consumer } from 'kafkajs';
+import { createPartner } from '../../src/manager/partner-service';
+import { loadConfig } from '../../src/shared/config';
+import { deliveryId } from '../../src/shared/ids';
+import { RETRY_TIERS } from '../../src/shared/kafka/topics';
+import { createLogger } from '../../src/shared/logger';
+import { startRuntime, type Runtime } from '../../src/shared/runtime';
+import type { LeadEvent } from '../../src/shared/schemas';
+import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
+import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
+import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
+import { scenarioEnv, sleep } from '../lib/env';
+import { CpuMeter, type CpuWindow } from '../lib/proc';
+import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
+import { dropScenario } from '../lib/setup';
+import { r1, summarise, type Summary } from '../lib/stats';
+import { memoryTable, profileTables } from './intake';
+
+// The dispatcher as its own process on the real servers: lead events published straight onto its
+// topic, callbacks to the local receiver. (1) Retries: partners whose endpoint fails the first 3
+// attempts of every event, with CALLBACK_RETRY_DELAYS_S=1,2,3,4; each retry's lateness is its
+// arrival at the receiver minus the due time the dispatcher wrote on the retry task (x-due-at,
+// read from the retry topics by a probe consumer): exact, on one clock, negative if early.
+// (2) Throughput: a burst of events for partners that answer 200 at once.
+const DELAYS_S = [1, 2, 3, 4];
+const FAIL_FIRST = 3;
+
+interface Arrival { t: number; path: string; lead: string; event: string; status: number; nth: number }
+
+export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { opts } = ctx;
+  const { env, tag } = scenarioEnv('dispatcher', opts.logLevel, { ...opts.roleEnv, CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(',') });
+  const logDir = logDirOf(ctx, 'dispatcher');
+  const profDir = opts.profile ? join(logDir, 'profiles') : undefined;
+  const helpers: Helper[] = [];
+  let role: RoleProcess | null = null;
+  let rt: Runtime | null = null;
+  let probe: Consumer | null = null;
+  const notes: string[] = [];
+  const data: Record<string, unknown> = { retryDelaysS: DELAYS_S, failFirst: FAIL_FIRST };
+  const tables: Table[] = [];
+  const loadWindow = { fromUs: 0, toUs: 0 };
+  try {
+    const receiver = await startHelper('receiver', {}, logDir);
+    helpers.push(receiver);
+    role = await startRole('dispatcher', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
+    const config = loadConfig({ ...env, ROLE: 'dispatcher' });
+    rt = await startRuntime(config, createLogger('error'));
+    const runtime = rt;
+    const base = await receiver.request<string>({ type: 'base' });
+
+    // Due times of every retry task, by delivery id and attempt.
+    const due = new Map<string, number>();
+    probe = runtime.kafka.consumer({ groupId: `${config.kafka.topicPrefix}bench-probe`, maxWaitTimeInMs: 100 });
+    const joined = new Promise<void>((resolve) => probe?.on(probe.events.GROUP_JOIN, () => resolve()));
+    await probe.connect();
+    await probe.subscribe({ topics: RETRY_TIERS.map((k) => runtime.topics[k]), fromBeginning: true });
+    await probe.run({
+      eachMessage: async ({ message }) => {
+        const timing = readTaskHeaders(message.headers);
+        if (timing && message.key) due.set(`${message.key.toString()}#${timing.attempt}`, timing.dueAt);
+      },
+    });
+    await joined;
+
+    const partner = async (name: string, failFirst: number) => {
+      const { partner: p, secrets } = await createPartner(runtime, { name, callback_url: `${base}/${name}` });
+      await receiver.request({ type: 'route', path: `/${name}`, secret: secrets.callback_secret, failFirst });
+      return p.id;
+    };
+    let seq = 0;
+    const event = (partnerId: string): LeadEvent => {
+      const lead = `le-${++seq}`;
+      return {
+        event_id: `${lead}:0`, event: 'lead.accepted', lead_id: lead, partner_id: partnerId, external_lead_id: `ext-${tag}-${seq}`,
+        our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(),
+      };
+    };
+    const publish = async (events: LeadEvent[]) => {
+      for (let i = 0; i < events.length; i += 500) {
+        const chunk = events.slice(i, i + 500);
+        const messages = await Promise.all(chunk.map(async (e) => ({ key: e.lead_id, value: await runtime.codec.encode('leadEvents', e) })));
+        await runtime.producer.send({ topic: runtime.topics.leadEvents, messages });
+      }
+    };
+    const watched = () => [{ name: 'dispatcher', pid: role?.pid ?? 0 }, { name: 'receiver', pid: receiver.pid }, ...ctx.services()];
+
+    // (1) Retries, at a steady rate.
+    const retryPartners = await Promise.all([0, 1, 2, 3].map((i) => partner(`retry${i}`, FAIL_FIRST)));
+    const retryEvents = opts.quick ? 20 : 60;
+    const retryRate = 5;
+    ctx.log(`dispatcher: ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times (delays ${DELAYS_S.join(',')} s)`);
+    const retryMeter = new CpuMeter(watched);
+    retryMeter.start();
+    const t0 = Date.now();
+    const sentEvents: LeadEvent[] = [];
+    for (let i = 0; i < retryEvents; i++) {
+      const e = event(retryPartners[i % retryPartners.length] as string);
+      sentEvents.push(e);
+      await publish([e]);
+      await sleep(Math.max(0, t0 + ((i + 1) * 1000) / retryRate - Date.now()));
+    }
+    const expectedOk = retryEvents;
+    const deadline = Date.now() + 60_000 + DELAYS_S.slice(0, FAIL_FIRST).reduce((a, b) => a + b, 0) * 1000;
+    let arrivals: Arrival[] = [];
+    while (Date.now() < deadline) {
+      arrivals = await receiver.request<Arrival[]>({ type: 'arrivals' });
+      if (arrivals.filter((a) => a.status === 200).length >= expectedOk) break;
+      await sleep(500);
+    }
+    const retryCpu = retryMeter.stop();
+    // Arrivals per delivery, in time order. In a clean run a delivery gets exactly FAIL_FIRST + 1
+    // attempts and the j-th arrival is attempt j, whose due time the probe read. A delivery with
+    // more arrivals had an attempt sent again (a lost lease or a sweep after a database error): its
+    // arrivals cannot be matched to attempts one to one, so it is counted apart, not measured.
+    const byPath = new Map(retryPartners.map((id, i) => [`/retry${i}`, id]));
+    const perDelivery = new Map<string, { pid: string; lead: string; times: number[] }>();
+    for (const a of arrivals) {
+      const pid = byPath.get(a.path);
+      if (!pid) continue;
+      const key = `${a.path}|${a.lead}`;
+      const entry = perDelivery.get(key) ?? { pid, lead: a.lead, times: [] };
+      entry.times.push(a.t);
+      perDelivery.set(key, entry);
+    }
+    const lateness: number[] = [];
+    const latenessByAttempt: Record<string, number[]> = {};
+    let missingDue = 0;
+    let repeated = 0;
+    let incomplete = 0;
+    for (const { pid, lead, times } of perDelivery.values()) {
+      times.sort((x, y) => x - y);
+      if (times.length > FAIL_FIRST + 1) {
+        repeated++;
+        continue;
+      }
+      if (times.length < FAIL_FIRST + 1) incomplete++;
+      for (let j = 2; j <= times.length; j++) {
+        const d = due.get(`${deliveryId(`${lead}:0`, pid)}#${j}`);
+        if (d === undefined) {
+          missingDue++;
+          continue;
+        }
+        const late = (times[j - 1] as number) - d;
+        lateness.push(late);
+        (latenessByAttempt[`attempt ${j} (+${DELAYS_S[j - 2]} s)`] ??= []).push(late);
+      }
+    }
+    const delivered = arrivals.filter((a) => a.status === 200).length;
+    const retries = {
+      events: retryEvents, delivered, retryAttemptsMeasured: lateness.length, missingDueTimes: missingDue,
+      deliveriesWithRepeatedAttempts: repeated, deliveriesIncomplete: incomplete,
+      early: lateness.filter((x) => x < 0).length, overOneSecondLate: lateness.filter((x) => x > 1000).length,
+      latenessMs: summarise(lateness),
+      latenessByAttemptMs: Object.fromEntries(Object.entries(latenessByAttempt).map(([k, v]) => [k, summarise(v)])),
+      cpu: retryCpu,
+    };
+    data.retries = retries;
+    if (delivered < expectedOk) notes.push(`retries: only ${delivered} of ${expectedOk} deliveries succeeded within the wait`);
+    if (repeated > 0) notes.push(`retries: ${repeated} deliveries had an attempt sent more than once (lease lost or swept after an error): not measured`);
+    if (missingDue > 0) notes.push(`retries: ${missingDue} attempts without a due time on the retry topics (recovered by the sweeper?): not measured`);
+    ctx.log(`dispatcher retries: ${lateness.length} retry attempts, lateness p50 ${retries.latenessMs.p50} ms, max ${retries.latenessMs.max} ms, early ${retries.early}`);
+    tables.push({
+      title: `Dispatcher retries (CALLBACK_RETRY_DELAYS_S=${DELAYS_S.join(',')}; ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times)`,
+      columns: ['retry attempts', 'early', '>1 s late', 'min ms', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'dispatcher cpu%', 'mongo-wire cpu%', 'others cpu%'],
+      rows: [
+        [lateness.length, retries.early, retries.overOneSecondLate, retries.latenessMs.min, retries.latenessMs.p50, retries.latenessMs.p95,
+          retries.latenessMs.p99, retries.latenessMs.max, retryCpu.perProcess.dispatcher ?? null, retryCpu.perProcess['mongo-wire'] ?? null, retryCpu.othersPct],
+        ...Object.entries(retries.latenessByAttemptMs).map(([k, s]) => [`  ${k}`, null, null, s.min, s.p50, s.p95, s.p99, s.max, null, null, null]),
+      ],
+      note: 'lateness = arrival at the receiver - due time on the retry task (x-due-at); negative would be early',
+    });
+
+    // (2) Throughput: a burst for partners that answer 200.
+    await receiver.request({ type: 'reset' });
+    const okPartners = await Promise.all(Array.from({ length: 10 }, (_, i) => partner(`ok${i}`, 0)));
+    const burst = opts.quick ? 1500 : 5000;
+    const windowS = opts.quick ? 10 : 20;
+    const events = Array.from({ length: burst }, (_, i) => event(okPartners[i % okPartners.length] as string));
+    ctx.log(`dispatcher: burst of ${burst} events, measured for up to ${windowS} s`);
+    const meter = new CpuMeter(watched);
+    const published = Date.now();
+    meter.start();
+    loadWindow.fromUs = monotonicUs();
+    await publish(events);
+    const end = Date.now() + (windowS + 5) * 1000;
+    let seen: Arrival[] = [];
+    for (;;) {
+      await sleep(500);
+      seen = (await receiver.request<Arrival[]>({ type: 'arrivals' })).filter((a) => a.status === 200);
+      const first = seen[0]?.t;
+      if (seen.length >= burst || Date.now() > end || (first !== undefined && Date.now() - first > windowS * 1000)) break;
+    }
+    const cpu: CpuWindow = meter.stop();
+    loadWindow.toUs = monotonicUs();
+    const times = seen.map((a) => a.t).sort((a, b) => a - b);
+    const first = times[0] ?? published;
+    const inWindow = times.filter((t) => t - first <= windowS * 1000);
+    const last = inWindow[inWindow.length - 1] ?? first;
+    const span = Math.max(0.001, (last - first) / 1000);
+    const throughput = {
+      published: burst,
+      delivered: seen.length,
+      windowS: r1(span),
+      deliveriesPerS: r1(inWindow.length / span),
+      firstCallbackAfterMs: Math.round(first - published),
+      cpu,
+    };
+    data.throughput = throughput;
+    ctx.log(`dispatcher throughput: ${throughput.deliveriesPerS} deliveries/s (${inWindow.length} in ${throughput.windowS} s)`);
+    tables.push({
+      title: 'Dispatcher throughput: burst of lead events -> callbacks to a fast local receiver (MongoDB records included)',
+      columns: ['published', 'delivered in window', 'window s', 'deliveries/s', 'dispatcher cpu%', 'mongo-wire cpu%', 'kafka cpu%', 'receiver cpu%', 'others cpu%'],
+      rows: [[burst, inWindow.length, throughput.windowS, throughput.deliveriesPerS, cpu.perProcess.dispatcher ?? null, cpu.perProcess['mongo-wire'] ?? null,
+        cpu.perProcess.kafka ?? null, cpu.perProcess.receiver ?? null, cpu.othersPct]],
+    });
+    data.memory = { dispatcher: role.memory() };
+    tables.push(memoryTable(data.memory as Record<string, RoleMemory>));
+  } finally {
+    await probe?.disconnect().catch(() => undefined);
+    await role?.stop().catch(() => undefined);
+    for (const h of helpers) await h.stop().catch(() => undefined);
+    await rt?.close().catch(() => undefined);
+    await dropScenario(env);
+  }
+  if (profDir) {
+    const profiles: Record<string, ProfileSummary | null> = { dispatcher: summariseProfile(join(profDir, 'dispatcher.cpuprofile'), loadWindow) };
+    data.profiles = profiles;
+    tables.push(...profileTables(profiles));
+  }
+  return { name: 'dispatcher', title: 'Dispatcher', tables, data, notes };
+}

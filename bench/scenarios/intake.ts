@@ -1,0 +1,248 @@
+import { join } from 'node:path';
+import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
+import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
+import { scenarioEnv, sleep } from '../lib/env';
+import { LeadStream, type PartnerCreds } from '../lib/leads';
+import { closedLoop, openLoop, type LoadResult } from '../lib/load';
+import { CpuMeter, load1, round1, type CpuWindow, type Watched } from '../lib/proc';
+import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
+import { consumerLag, createAgents, createPartners, dropScenario } from '../lib/setup';
+import { summarise, r1, type Summary } from '../lib/stats';
+
+// Intake benchmarks. `pipeline`: ingress, processor and dispatcher as three processes on the real
+// servers (MongoDB included), callbacks to a local receiver. `ingress`: the ingress alone, with a
+// stand-in processor that answers on the real Kafka topics without MongoDB: what the HTTP side,
+// Redis and the Kafka round trip allow by themselves.
+export type IntakeMode = 'pipeline' | 'ingress';
+
+interface Step {
+  label: string;
+  load: Omit<LoadResult, 'accepted'>;
+  cpu: CpuWindow;
+  load1Before: number;
+  saturated: boolean;
+  backlogAfter: number | null;
+  // ingress mode: from the ingress receiving a request to the stand-in reading its command
+  commandDelayMs?: Summary;
+  // pipeline mode: the processor's own decision time (its histogram: sum/count over the step)
+  processorDecideMeanMs?: number | null;
+}
+
+const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24 } as const;
+
+export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promise<ScenarioResult> {
+  const { opts } = ctx;
+  const { env, tag } = scenarioEnv(mode, opts.logLevel, opts.roleEnv);
+  const logDir = logDirOf(ctx, mode);
+  const profDir = opts.profile ? join(logDir, 'profiles') : undefined;
+  const roles: RoleProcess[] = [];
+  const helpers: { name: string; h: Helper }[] = [];
+  const steps: Step[] = [];
+  const notes: string[] = [];
+  let callbackLag: Summary | null = null;
+  let callbacks: Record<string, number> = {};
+  const memory: Record<string, RoleMemory> = {};
+  const profiles: Record<string, ProfileSummary | null> = {};
+  const loadWindow = { fromUs: Infinity, toUs: 0 };
+  try {
+    ctx.log(`${mode}: starting roles (namespace ${tag})`);
+    let receiver: Helper | null = null;
+    if (mode === 'pipeline') {
+      receiver = await startHelper('receiver', {}, logDir);
+      helpers.push({ name: 'receiver', h: receiver });
+    }
+    const ingress = await startRole('ingress', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
+    roles.push(ingress);
+    if (mode === 'pipeline') {
+      roles.push(...(await Promise.all(['processor', 'dispatcher'].map((r) => startRole(r, env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions })))));
+    } else {
+      helpers.push({ name: 'stand-in', h: await startHelper('stand-in-processor', env, logDir) });
+    }
+    const base = receiver ? await receiver.request<string>({ type: 'base' }) : null;
+    const partners: PartnerCreds[] = await createPartners(ingress.url, opts.partners, (i) => (base ? `${base}/p${i}` : null), tag);
+    if (receiver) {
+      for (const [i, p] of partners.entries()) await receiver.request({ type: 'route', path: `/p${i}`, secret: p.callback_secret });
+      await createAgents(ingress.url, 2);
+    }
+    const watched = (): Watched[] => [
+      ...roles.map((r) => ({ name: r.role, pid: r.pid })),
+      ...helpers.map((h) => ({ name: h.name, pid: h.h.pid })),
+      ...ctx.services(),
+    ];
+    const stream = new LeadStream(partners, tag, opts.duplicateShare);
+    const next = () => stream.next();
+    const allAccepted: { lead: string; at: number }[] = [];
+
+    // JIT, connection pools and partner caches warm, not measured.
+    await closedLoop({ baseUrl: ingress.url, next, durationS: opts.quick ? 2 : 3, concurrency: 8 });
+    await drain(env, mode, 60);
+
+    const run = async (label: string, go: () => Promise<LoadResult>, expectedPerS: number | null): Promise<Step> => {
+      const meter = new CpuMeter(watched);
+      const before = load1();
+      const standIn = helpers.find((h) => h.name === 'stand-in')?.h;
+      await standIn?.request({ type: 'stats', reset: true });
+      const processor = roles.find((r) => r.role === 'processor');
+      const decideBefore = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
+      meter.start();
+      loadWindow.fromUs = Math.min(loadWindow.fromUs, monotonicUs());
+      const res = await go();
+      loadWindow.toUs = monotonicUs();
+      const cpu = meter.stop();
+      const commandDelayMs = standIn ? (await standIn.request<{ commandDelayMs: Summary }>({ type: 'stats', reset: true })).commandDelayMs : undefined;
+      const decideAfter = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
+      const processorDecideMeanMs = decideBefore && decideAfter && decideAfter.count > decideBefore.count
+        ? r1(((decideAfter.sum - decideBefore.sum) / (decideAfter.count - decideBefore.count)) * 1000) : null;
+      const backlog = await drain(env, mode, opts.quick ? 20 : 40);
+      const { accepted, ...load } = res;
+      allAccepted.push(...accepted);
+      const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
+      const failures = load.completed - intakeOutcomes + load.notSent;
+      const saturated = expectedPerS !== null && (
+        load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
+      );
+      const step: Step = { label, load, cpu, load1Before: round1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs } : {}) };
+      steps.push(step);
+      ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
+        + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms` : ''}${saturated ? ' (saturated)' : ''}`);
+      return step;
+    };
+
+    const stepS = opts.stepS;
+    await run(`closed c=${CLOSED_CONCURRENCY[mode]}`, () => closedLoop({
+      baseUrl: ingress.url, next, durationS: stepS, concurrency: CLOSED_CONCURRENCY[mode],
+    }), null);
+    const rates = mode === 'pipeline' ? opts.pipelineRates : opts.ingressRates;
+    for (const rate of rates) {
+      const step = await run(`open ${rate}/s`, () => openLoop({
+        baseUrl: ingress.url, next, durationS: stepS, ratePerS: rate, connections: 256,
+      }), rate * (1 - opts.duplicateShare));
+      if (step.saturated) {
+        const skipped = rates.filter((r) => r > rate);
+        if (skipped.length > 0) notes.push(`${mode}: stopped after ${rate}/s saturated; not run: ${skipped.join(', ')}/s`);
+        break;
+      }
+    }
+
+    if (receiver) {
+      // End to end: from the intake answer to the lead.accepted callback at the partner.
+      const want = new Map(allAccepted.map((a) => [a.lead, a.at]));
+      const deadline = Date.now() + (opts.quick ? 20_000 : 40_000);
+      let arrivals: { t: number; lead: string; event: string; status: number }[] = [];
+      while (Date.now() < deadline) {
+        arrivals = await receiver.request({ type: 'arrivals' });
+        const got = new Set(arrivals.filter((a) => a.event === 'lead.accepted').map((a) => a.lead));
+        if ([...want.keys()].every((l) => got.has(l))) break;
+        await sleep(1000);
+      }
+      const lags: number[] = [];
+      for (const a of arrivals) {
+        const at = a.event === 'lead.accepted' ? want.get(a.lead) : undefined;
+        if (at !== undefined) lags.push(a.t - at);
+      }
+      callbackLag = summarise(lags);
+      callbacks = {
+        acceptedLeads: want.size,
+        leadAcceptedCallbacks: new Set(arrivals.filter((a) => a.event === 'lead.accepted').map((a) => a.lead)).size,
+        allCallbacks: arrivals.length,
+      };
+      const counts = await receiver.request<{ badSignatures: number }>({ type: 'count' });
+      if (counts.badSignatures > 0) notes.push(`receiver saw ${counts.badSignatures} callbacks with a bad signature`);
+    }
+    for (const r of roles) memory[r.role] = r.memory();
+  } finally {
+    for (const r of roles) await r.stop().catch(() => undefined);
+    for (const h of helpers) await h.h.stop().catch(() => undefined);
+    await dropScenario(env);
+  }
+  if (profDir) for (const r of roles) profiles[r.role] = summariseProfile(join(profDir, `${r.role}.cpuprofile`), loadWindow);
+
+  return {
+    name: mode,
+    title: mode === 'pipeline'
+      ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})`
+      : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
+    tables: [stepTable(mode, steps), ...(callbackLag ? [lagTable(callbackLag, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    data: { steps, memory, callbackLagMs: callbackLag, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare },
+    notes,
+  };
+}
+
+// Waits until the processor (or stand-in) has consumed every command; returns what is left.
+async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number): Promise<number | null> {
+  const group = `${env.TOPIC_PREFIX}${mode === 'pipeline' ? 'processor-intake' : 'bench-stand-in'}`;
+  const topic = `${env.TOPIC_PREFIX}leads.intake.commands`;
+  const deadline = Date.now() + maxS * 1000;
+  for (;;) {
+    let lag: number | null = null;
+    try {
+      lag = await consumerLag(env, group, topic);
+    } catch {
+      return null;
+    }
+    if (lag === 0 || Date.now() > deadline) return lag;
+    await sleep(500);
+  }
+}
+
+function stepTable(mode: IntakeMode, steps: Step[]): Table {
+  const procs = mode === 'pipeline' ? ['ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'bench'] : ['ingress', 'stand-in', 'kafka', 'redis', 'bench'];
+  return {
+    title: mode === 'pipeline' ? 'Intake through the full pipeline' : 'Intake, ingress alone (stand-in processor)',
+    columns: ['load', 'sent', 'accepted/s', 'dup', 'other', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'gen lag p99',
+      ...(mode === 'pipeline' ? ['decide ms'] : ['cmd delay p50']), ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'load1', 'sat'],
+    rows: steps.map((s) => {
+      const o = s.load.byOutcome;
+      const other = s.load.completed - (o.accepted ?? 0) - (o.duplicate ?? 0) + s.load.notSent;
+      return [
+        s.label, s.load.sent, s.load.acceptedPerS, o.duplicate ?? 0, other,
+        s.load.latencyMs.p50, s.load.latencyMs.p95, s.load.latencyMs.p99, s.load.latencyMs.max, s.load.generatorLagMs.p99,
+        mode === 'pipeline' ? s.processorDecideMeanMs ?? null : s.commandDelayMs?.p50 ?? null,
+        ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, s.load1Before, s.saturated ? 'yes' : '',
+      ];
+    }),
+    note: `open-loop latency counts from the scheduled send time (coordinated-omission corrected); "other" = answers that are neither accepted nor duplicate, plus requests the generator could not send; "gen lag" = how late the generator itself sent (open loop); "decide ms" = the processor's mean decision time (its own histogram); "cmd delay" = ingress receipt -> command read by the stand-in; cpu% is % of one core; "others" = CPU used by processes outside the benchmark (other work on the machine skews every figure)`,
+  };
+}
+
+function lagTable(lag: Summary, callbacks: Record<string, number>): Table {
+  return {
+    title: 'Intake answer -> lead.accepted callback at the receiver (end to end)',
+    columns: ['accepted leads', 'callbacks seen', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+    rows: [[callbacks.acceptedLeads ?? 0, callbacks.leadAcceptedCallbacks ?? 0, lag.p50, lag.p95, lag.p99, lag.max]],
+  };
+}
+
+export function profileTables(profiles: Record<string, ProfileSummary | null>): Table[] {
+  return Object.entries(profiles).flatMap(([role, p]) => (p ? [{
+    title: `CPU profile of ${role} during the measured load: self time, % of busy time (idle ${p.idlePct}% of ${p.totalMs} ms)`,
+    columns: ['function', 'where', 'self %'],
+    rows: p.topFunctions.slice(0, 12).map((f) => [f.fn, f.where, f.selfPct]),
+    note: `by module: ${p.byModule.slice(0, 8).map((m) => `${m.module} ${m.selfPct}%`).join(', ')}`,
+  }] : []));
+}
+
+export function memoryTable(memory: Record<string, RoleMemory>): Table {
+  return {
+    title: 'Memory of each role (MB)',
+    columns: ['role', 'peak RSS (VmHWM)', 'max sampled RSS', 'RSS when ready', 'max sampled RssAnon'],
+    rows: Object.entries(memory).map(([role, m]) => [role, m.peakRssMb, m.sampledMaxRssMb, m.readyRssMb, m.sampledMaxAnonMb]),
+    note: 'RssAnon is private memory (JS heap, buffers); the rest of RSS is mapped files, mostly the node binary (~45 MB)',
+  };
+}
+
+// Sum and count of a Prometheus histogram (all label sets) from a role's /metrics.
+async function histogram(url: string, name: string): Promise<{ sum: number; count: number } | null> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    let sum = 0;
+    let count = 0;
+    for (const line of text.split('\n')) {
+      if (line.startsWith(`${name}_sum`)) sum += Number(line.split(' ').pop());
+      if (line.startsWith(`${name}_count`)) count += Number(line.split(' ').pop());
+    }
+    return { sum, count };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';
+import { Registry } from 'prom-client';
+import { DeliveryStore, leaseEnd } from '../../src/dispatcher/delivery-store';
+import { decideAfterAttempt } from '../../src/dispatcher/delivery-outcome';
+import { retrySchedule } from '../../src/dispatcher/retry-schedule';
+import { createAgent } from '../../src/manager/agent-service';
+import { createPartner } from '../../src/manager/partner-service';
+import { Distributor } from '../../src/processor/distributor';
+import { EventRelay } from '../../src/processor/event-relay';
+import { IdAllocator } from '../../src/processor/id-allocator';
+import { IntakeDecider } from '../../src/processor/intake-decider';
+import { processorMetrics } from '../../src/processor/metrics';
+import { loadConfig } from '../../src/shared/config';
+import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
+import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
+import { createLogger } from '../../src/shared/logger';
+import { connectMongo, ensureIndexes, type Collections, type Mongo } from '../../src/shared/mongo/client';
+import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
+import { createRedis } from '../../src/shared/redis/client';
+import { DocumentLocks } from '../../src/shared/redis/document-locks';
+import type { Runtime } from '../../src/shared/runtime';
+import type { IntakeCommand, LeadEvent, LeadRecord } from '../../src/shared/schemas';
+import type { BenchContext, ScenarioResult, Table } from '../lib/context';
+import { scenarioEnv } from '../lib/env';
+import { CpuMeter, round1 } from '../lib/proc';
+import { dropScenario } from '../lib/setup';
+import { summarise, r1, type Summary } from '../lib/stats';
+
+// The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
+// the real IntakeDecider, EventRelay and Distributor (and the real DeliveryStore) run here against
+// MONGO_URL and Redis (the per-document locks), with Kafka replaced by a no-op producer. Every
+// command the driver sends is timed (command monitoring), so the table shows what one lead costs
+// in database round trips and how long each kind takes, and how that changes as collections grow.
+
+interface OpStats {
+  count: number;
+  ms: number[];
+}
+
+// A command's shape: name, collection, and the fields its filter names (`_id` alone is the one
+// FerretDB may serve from an index), e.g. "find leads {pending_events}".
+function shapeOf(e: CommandStartedEvent): string {
+  const c = e.command as Record<string, unknown>;
+  const name = e.commandName;
+  const coll = String(c[name] ?? '');
+  const keys = (f: unknown): string => {
+    if (!f || typeof f !== 'object') return '';
+    return `{${Object.entries(f as Record<string, unknown>).map(([k, v]) => (v && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? `${k}:${Object.keys(v as object).join(',')}` : k)).join(' ')}}`;
+  };
+  if (name === 'find' || name === 'count' || name === 'findAndModify') return `${name} ${coll} ${keys(c.filter ?? c.query)}`;
+  if (name === 'update' || name === 'delete') {
+    const first = (c.updates ?? c.deletes) as { q?: unknown }[] | undefined;
+    return `${name} ${coll} ${keys(first?.[0]?.q)}`;
+  }
+  if (name === 'aggregate') return `${name} ${coll} ${keys((c.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$match)}`;
+  return `${name} ${coll}`;
+}
+
+class CommandLog {
+  private ops = new Map<string, OpStats>();
+  private shapes = new Map<number, string>();
+  failures = 0;
+  started(e: CommandStartedEvent): void {
+    this.shapes.set(e.requestId, shapeOf(e));
+  }
+  take(): Map<string, OpStats> {
+    const ops = this.ops;
+    this.ops = new Map();
+    return ops;
+  }
+  ok(e: CommandSucceededEvent): void {
+    if (e.commandName === 'endSessions' || e.commandName === 'ping' || e.commandName === 'hello' || e.commandName === 'isMaster') return;
+    const key = this.shapes.get(e.requestId) ?? e.commandName;
+    this.shapes.delete(e.requestId);
+    const s = this.ops.get(key) ?? { count: 0, ms: [] };
+    s.count++;
+    s.ms.push(e.duration);
+    this.ops.set(key, s);
+  }
+  failed(e: CommandFailedEvent): void {
+    this.failures++;
+    this.ok(e as unknown as CommandSucceededEvent); // duplicate-key inserts are part of the pattern
+  }
+}
+
+interface Window {
+  untilS: number;
+  totalDocs: number; // commands (or deliveries) handled by the end of the window
+  perS: number;
+  findP50: number;
+  insertP50: number;
+  updateP50: number;
+}
+
+interface ShapeTrend {
+  firstWindowP50: number;
+  lastWindowP50: number;
+}
+
+interface PatternResult {
+  concurrency: number;
+  seconds: number;
+  units: number;
+  perS: number;
+  unitMs: Summary; // one lead (decide + publish + assign), or one delivery (create + record)
+  stageMs: Record<string, Summary>;
+  opsPerUnit: Record<string, number>;
+  opMs: Record<string, Summary>;
+  windows: Window[];
+  trend: Record<string, ShapeTrend>; // p50 of each command shape in the first and the last window
+  cpu: Record<string, number>;
+  othersPct: number;
+}
+
+async function monitoredMongo(url: string, dbName: string, base: Collections): Promise<{ mongo: Mongo; log: CommandLog }> {
+  const client = new MongoClient(url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true });
+  await client.connect();
+  const log = new CommandLog();
+  client.on('commandStarted', (e) => log.started(e));
+  client.on('commandSucceeded', (e) => log.ok(e));
+  client.on('commandFailed', (e) => log.failed(e));
+  const db = client.db(dbName);
+  // Same collections as the service's own client (names taken from it, not restated).
+  const collections = Object.fromEntries(Object.entries(base).map(([k, c]) => [k, db.collection(c.collectionName)])) as unknown as Collections;
+  return { mongo: { client, db, collections }, log };
+}
+
+export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { opts } = ctx;
+  const { env } = scenarioEnv('mongo', 'warn', { ...opts.roleEnv, ROLE: 'processor' });
+  const config = loadConfig(env);
+  const base = await connectMongo(config);
+  await ensureIndexes(base.collections);
+  const { mongo, log } = await monitoredMongo(config.mongo.url, config.mongo.db, base.collections);
+  await base.client.close();
+  const redis = createRedis(config, 'bench');
+  const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
+  const noKafka = {
+    producer: { send: async () => [] },
+    codec: { encode: async () => Buffer.alloc(0) },
+    topics: { leadEvents: 'none' },
+  };
+  const rt = {
+    config, logger: createLogger('error'), mongo, redis, locks: new DocumentLocks(redis), cipher,
+    partners: new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`),
+    ...noKafka,
+  } as unknown as Runtime;
+  const meter = new CpuMeter(() => ctx.services());
+  const seconds = opts.quick ? 8 : 20;
+  const results: Record<string, PatternResult> = {};
+  const notes: string[] = [];
+  try {
+    const { partner } = await createPartner(rt, { name: 'bench mongo partner' });
+    await createAgent(rt, { name: 'bench agent a' });
+    await createAgent(rt, { name: 'bench agent b' });
+    const metrics = processorMetrics(new Registry());
+    const relay = new EventRelay(rt, metrics);
+    const distributor = new Distributor(rt, relay, metrics);
+    const decider = new IntakeDecider(rt, new IdAllocator(mongo.collections.idBlocks, 'lead', config.rules.idBlockSize), config.rules);
+
+    // One intake command as the ingress seals it; 10% repeat an earlier phone (duplicates).
+    let n = 0;
+    const command = (): IntakeCommand => {
+      const i = n++;
+      const phoneOf = i > 20 && i % 10 === 0 ? i - 7 : i;
+      const phone = `+49152${String(10_000_000 + phoneOf).slice(-8)}`;
+      const email = `m${i}@example.com`;
+      const lead: LeadRecord = {
+        external_id: `ext-${i}`, ip: '203.0.113.7', country_code: 'DE', language: 'de', source: 'benchmark',
+        phone_enc: cipher.encrypt(phone), phone_hash: lookupHash(config.crypto.hashKey, 'phone', phone),
+        email_enc: cipher.encrypt(email), email_hash: lookupHash(config.crypto.hashKey, 'email', email),
+      };
+      return {
+        correlation_id: randomUUID(), reply_to: 'bench', partner_id: partner.id, idempotency_key: randomUUID(),
+        body_hash: sha256Hex(String(i)), received_at: new Date().toISOString(), lead,
+      };
+    };
+
+    // What the processor's intake consumer does per command, minus Kafka (decode, reply, publish).
+    const oneLead = async (stages: Record<string, number[]>): Promise<void> => {
+      const t0 = performance.now();
+      const { lead } = await decider.decide(command(), new Date());
+      const t1 = performance.now();
+      (stages.decide ??= []).push(t1 - t0);
+      if (lead) {
+        await relay.publish(lead);
+        const t2 = performance.now();
+        (stages.relay ??= []).push(t2 - t1);
+        if (lead.status === 'new') {
+          await distributor.assign(lead);
+          (stages.assign ??= []).push(performance.now() - t2);
+        }
+      }
+    };
+
+    ctx.log(`mongo: processor pattern for ${seconds} s at concurrency 6 (the intake consumer's partitionsConsumedConcurrently)`);
+    results.processor = await pattern(6, seconds, oneLead, log, meter, () => n);
+
+    // The dispatcher: create the delivery record (leased), then record a delivered attempt.
+    const store = new DeliveryStore(mongo.collections.deliveries, rt.locks);
+    const schedule = retrySchedule([60, 300, 1800, 7200]);
+    let d = 0;
+    const oneDelivery = async (stages: Record<string, number[]>): Promise<void> => {
+      const i = d++;
+      const event: LeadEvent = {
+        event_id: `le-${i}:0`, event: 'lead.accepted', lead_id: `le-${i}`, partner_id: partner.id, external_lead_id: `ext-${i}`,
+        our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(),
+      };
+      const now = new Date();
+      const t0 = performance.now();
+      const { id, lease } = await store.create(event, schedule.maxAttempts, now, leaseEnd(now, 10_000));
+      const t1 = performance.now();
+      (stages.create ??= []).push(t1 - t0);
+      if (!lease) return;
+      const decision = decideAfterAttempt({ attemptsMade: 0, attemptsLeft: schedule.maxAttempts }, 'delivered', Date.now(), schedule);
+      await store.recordAttempt(id, lease.until, now, { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 1 }, decision);
+      (stages.record ??= []).push(performance.now() - t1);
+    };
+    ctx.log(`mongo: dispatcher pattern for ${seconds} s at concurrency 32`);
+    results.dispatcher = await pattern(32, seconds, oneDelivery, log, meter, () => d);
+
+    // The whole pipeline's database work per lead: the processor's, then the dispatcher's for the
+    // two callbacks an accepted and assigned lead causes (lead.accepted, lead.status_changed).
+    const leadWithCallbacks = async (stages: Record<string, number[]>): Promise<void> => {
+      await oneLead(stages);
+      await Promise.all([oneDelivery(stages), oneDelivery(stages)]);
+    };
+    // With the periodic scans the roles run meanwhile, at their production intervals.
+    relay.start(config.rules.outboxRelayIntervalMs);
+    distributor.start(config.rules.distributionIntervalMs);
+    const sweep = setInterval(() => { store.overdue(new Date(), 5000, 500).catch(() => undefined); }, config.callbacks.sweepIntervalMs);
+    ctx.log(`mongo: whole-pipeline pattern (lead + 2 deliveries, periodic sweeps) for ${seconds} s at concurrency 6`);
+    try {
+      results.pipeline = await pattern(6, seconds, leadWithCallbacks, log, meter, () => n);
+    } finally {
+      clearInterval(sweep);
+      await relay.stop();
+      await distributor.stop();
+    }
+    if (log.failures > 0) notes.push(`${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`);
+  } finally {
+    await mongo.client.close().catch(() => undefined);
+    redis.disconnect();
+    await dropScenario(env);
+  }
+
+  const p = results.processor as PatternResult;
+  const dsp = results.dispatcher as PatternResult;
+  const pipe = results.pipeline as PatternResult;
+  const opRows = (r: PatternResult) => Object.entries(r.opsPerUnit).map(([op, per]) => [
+    op, per, r.opMs[op]?.p50 ?? null, r.opMs[op]?.p99 ?? null, r.trend[op]?.firstWindowP50 ?? null, r.trend[op]?.lastWindowP50 ?? null,
+  ]);
+  const opColumns = (unit: string) => ['command (collection, filter fields)', `per ${unit}`, 'p50 ms', 'p99 ms', 'p50 first window', 'p50 last window'];
+  const tables: Table[] = [
+    {
+      title: `MongoDB-wire server (${config.mongo.url}) under the processor's and dispatcher's exact access pattern (no Kafka)`,
+      columns: ['pattern', 'concurrency', 'units', 'units/s', 'unit p50 ms', 'unit p99 ms', 'db cpu%', 'redis cpu%', 'others cpu%'],
+      rows: [
+        ['processor: lead decided+published+assigned', p.concurrency, p.units, p.perS, p.unitMs.p50, p.unitMs.p99, p.cpu['mongo-wire'] ?? null, p.cpu.redis ?? null, p.othersPct],
+        ['dispatcher: delivery created+recorded', dsp.concurrency, dsp.units, dsp.perS, dsp.unitMs.p50, dsp.unitMs.p99, dsp.cpu['mongo-wire'] ?? null, dsp.cpu.redis ?? null, dsp.othersPct],
+        ['whole pipeline: lead + its 2 deliveries', pipe.concurrency, pipe.units, pipe.perS, pipe.unitMs.p50, pipe.unitMs.p99, pipe.cpu['mongo-wire'] ?? null, pipe.cpu.redis ?? null, pipe.othersPct],
+      ],
+      note: 'units/s here is the ceiling the database puts on leads/s (processor) and deliveries/s (dispatcher), whatever Kafka and HTTP can do',
+    },
+    {
+      title: 'Database commands per lead (processor pattern)',
+      columns: opColumns('lead'),
+      rows: opRows(p),
+      note: `stages p50: decide ${p.stageMs.decide?.p50} ms, relay ${p.stageMs.relay?.p50} ms, assign ${p.stageMs.assign?.p50} ms`,
+    },
+    {
+      title: 'Database commands per delivery (dispatcher pattern)',
+      columns: opColumns('delivery'),
+      rows: opRows(dsp),
+    },
+    {
+      title: 'Database commands per lead (whole pipeline pattern, with the periodic outbox, distribution and delivery sweeps)',
+      columns: opColumns('lead'),
+      rows: opRows(pipe),
+    },
+    {
+      title: 'As the collections grow (processor pattern, per window)',
+      columns: ['until s', 'commands so far', 'leads/s', 'find p50 ms', 'insert p50 ms', 'update p50 ms'],
+      rows: p.windows.map((w) => [w.untilS, w.totalDocs, w.perS, w.findP50, w.insertP50, w.updateP50]),
+    },
+  ];
+  return { name: 'mongo', title: 'MongoDB-wire access pattern', tables, data: { mongoUrl: config.mongo.url, ...results }, notes };
+}
+
+async function pattern(
+  concurrency: number,
+  seconds: number,
+  unit: (stages: Record<string, number[]>) => Promise<void>,
+  log: CommandLog,
+  meter: CpuMeter,
+  issued: () => number,
+): Promise<PatternResult> {
+  log.take();
+  const stages: Record<string, number[]> = {};
+  const unitMs: number[] = [];
+  const all = new Map<string, OpStats>();
+  const windows: Window[] = [];
+  const perWindow: Map<string, OpStats>[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  const first = issued();
+  let done = 0;
+  let windowDone = 0;
+  const windowMs = Math.max(2000, (seconds * 1000) / 8);
+  let nextWindow = start + windowMs;
+  meter.start();
+  const closeWindow = () => {
+    const ops = log.take();
+    perWindow.push(ops);
+    for (const [k, v] of ops) {
+      const a = all.get(k) ?? { count: 0, ms: [] };
+      a.count += v.count;
+      a.ms.push(...v.ms);
+      all.set(k, a);
+    }
+    const p50 = (names: string[]) => summarise([...ops].filter(([k]) => names.includes(k.split(' ')[0] as string)).flatMap(([, v]) => v.ms)).p50;
+    windows.push({
+      untilS: r1((performance.now() - start) / 1000), totalDocs: issued(), perS: r1(windowDone / (windowMs / 1000)),
+      findP50: p50(['find', 'count']), insertP50: p50(['insert']), updateP50: p50(['update', 'findAndModify']),
+    });
+    windowDone = 0;
+  };
+  const worker = async () => {
+    while (performance.now() < end) {
+      const t = performance.now();
+      await unit(stages);
+      unitMs.push(performance.now() - t);
+      done++;
+      windowDone++;
+      if (performance.now() >= nextWindow) {
+        nextWindow += windowMs;
+        closeWindow();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const cpu = meter.stop();
+  closeWindow();
+  const elapsed = (performance.now() - start) / 1000;
+  const units = issued() - first;
+  return {
+    concurrency,
+    seconds: r1(elapsed),
+    units: done,
+    perS: r1(done / elapsed),
+    unitMs: summarise(unitMs),
+    stageMs: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarise(v)])),
+    opsPerUnit: Object.fromEntries([...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, Math.round((v.count / Math.max(1, units)) * 100) / 100])),
+    opMs: Object.fromEntries([...all].map(([k, v]) => [k, summarise(v.ms)])),
+    windows,
+    trend: trendOf(perWindow.filter((w) => w.size > 0)),
+    cpu: cpu.perProcess,
+    othersPct: round1(cpu.othersPct),
+  };
+}
+
+function trendOf(windows: Map<string, OpStats>[]): Record<string, ShapeTrend> {
+  const first = windows[0];
+  const last = windows[windows.length - 1];
+  const out: Record<string, ShapeTrend> = {};
+  for (const key of new Set([...(first?.keys() ?? []), ...(last?.keys() ?? [])])) {
+    out[key] = { firstWindowP50: summarise(first?.get(key)?.ms ?? []).p50, lastWindowP50: summarise(last?.get(key)?.ms ?? []).p50 };
+  }
+  return out;
+}
