@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { Config } from './shared/config';
 import { startDispatcher } from './dispatcher';
+import { answerClientError, answerNotFound } from './shared/http/fastify-errors';
 import { opsRoutes } from './shared/http/ops-routes';
 import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
@@ -46,7 +47,11 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     bodyLimit: config.intake.bodyLimitBytes,
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
     routerOptions: { maxParamLength: 1024 },
+    // What never reaches a route still answers {error, message} with a code of the registry.
+    frameworkErrors: (_err, _req, reply) => answerNotFound(reply),
+    clientErrorHandler: answerClientError,
   });
+  http.setNotFoundHandler((_req, reply) => answerNotFound(reply));
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);

@@ -3,6 +3,9 @@ import { toCanonical, type FieldMapping } from './field-mapping';
 import { reason, reasonFromAjv, type ValidationReason } from './validation-reasons';
 
 const validate = validatorFor<InboundLead>('inbound-lead.json');
+// metadata nested deeper than this is refused: the schema checks and serialisers downstream recurse,
+// and a 64 KiB body can nest thousands of levels (a stack overflow there was a 500).
+export const METADATA_MAX_DEPTH = 32;
 
 export type ReadResult = { ok: true; lead: InboundLead } | { ok: false; reason: ValidationReason };
 
@@ -15,5 +18,21 @@ export function readInboundLead(body: unknown, mapping: FieldMapping): ReadResul
     const first = validate.errors?.[0];
     return { ok: false, reason: first ? reasonFromAjv(first) : reason.invalidValue('body') };
   }
+  if (mapped.lead.metadata !== undefined && nestingDepth(mapped.lead.metadata) > METADATA_MAX_DEPTH) {
+    return { ok: false, reason: reason.tooLong('metadata') };
+  }
   return { ok: true, lead: mapped.lead };
+}
+
+// Levels of objects and arrays, counted without recursion; stops counting past the limit.
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0 && deepest <= METADATA_MAX_DEPTH) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

@@ -102,7 +102,8 @@ export class IntakeFlow {
     const value = await this.rt.codec.encode('intakeCommands', cmd);
     const pending = this.replies.expect(cmd.correlation_id, this.rt.config.intake.replyTimeoutMs);
     try {
-      await this.rt.producer.send({ topic: this.rt.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
+      const send = this.rt.producer.send({ topic: this.rt.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
+      await within(send, this.rt.config.intake.replyTimeoutMs);
     } catch (err) {
       pending.cancel();
       this.rt.logger.error({ ...log, err }, 'could not publish an intake command');
@@ -115,4 +116,16 @@ export class IntakeFlow {
     }
     return decision;
   }
+}
+
+// kafkajs keeps retrying a send for up to two minutes while the broker is away; the partner gets its
+// retryable 503 within the reply timeout instead. An abandoned send may still land later, which is
+// safe: the processor answers the retry's command with the decision it made for this one.
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  work.catch(() => undefined); // a late failure of an abandoned send is not an unhandled rejection
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the intake command was not published within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -8,6 +8,8 @@ export const ERRORS = {
   invalid_timestamp: { status: 403, retriable: false, message: 'X-Timestamp must be Unix seconds within {tolerance} seconds of our clock' },
   partner_disabled: { status: 403, retriable: false, message: 'This partner account is disabled; contact your manager' },
   malformed_json: { status: 400, retriable: false, message: 'The body is not valid JSON' },
+  malformed_request: { status: 400, retriable: false, message: 'The HTTP request could not be read (malformed or incomplete)' },
+  headers_too_large: { status: 431, retriable: false, message: 'The request headers are larger than {limit} bytes' },
   invalid_idempotency_key: { status: 400, retriable: false, message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
   payload_too_large: { status: 413, retriable: false, message: 'The body is larger than {limit} bytes' },
   unsupported_media_type: { status: 415, retriable: false, message: 'Send Content-Type: application/json' },

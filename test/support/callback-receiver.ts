@@ -22,13 +22,14 @@ export class CallbackReceiver {
   private server: Server | null = null;
   private base = '';
 
-  async start(): Promise<this> {
+  // On `port` when given (a receiver that comes back where it was), else on a free one.
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }

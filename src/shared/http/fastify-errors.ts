@@ -1,3 +1,6 @@
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors';
 
 interface FastifyLikeError {
@@ -42,4 +45,23 @@ export function isDependencyOutage(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   return OUTAGE_ERRORS.has(err.name) || OUTAGE_ERRORS.has(err.constructor.name)
     || /^(Connection is closed|Stream isn't writeable)/.test(err.message);
+}
+
+// A path no route serves, one that cannot name anything (bad percent-encoding, a parameter over
+// maxParamLength) or a method a path does not take: 404 not_found, like an unknown resource.
+export function answerNotFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).send(new ApiError('not_found').body());
+}
+
+// A request Node's HTTP parser refuses (headers over http.maxHeaderSize, bad syntax) never reaches
+// fastify: answer it in the registry's shape too, then close, as Node and fastify do by default.
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const api = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('headers_too_large', { limit: maxHeaderSize }) : new ApiError('malformed_request');
+  const body = JSON.stringify(api.body());
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${api.status} ${STATUS_CODES[api.status]}\r\nContent-Type: application/json\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }

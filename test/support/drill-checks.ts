@@ -1,0 +1,90 @@
+import { deliveryId } from '../../src/shared/ids';
+import type { DeliveryDoc, LeadDoc } from '../../src/shared/mongo/documents';
+import type { Runtime } from '../../src/shared/runtime';
+import type { CallbackReceiver } from './callback-receiver';
+import type { LeadRun } from './steady-load';
+import { until } from './topic-probe';
+
+export interface DrillReport {
+  leads: number;
+  events: number;
+  callbacks: number;
+  repeatedCallbacks: number;
+  attempts: number;
+  answers: Record<string, number>; // HTTP status (or "none") -> attempts
+}
+
+export interface NothingLostOptions {
+  rt: Runtime; // any runtime on the drill's MongoDB
+  partnerId: string;
+  runs: readonly LeadRun[];
+  receiver: CallbackReceiver;
+  path: string; // the partner's callback path on the receiver
+  history?: readonly string[]; // every lead's statuses once settled (default: new, assigned)
+  timeoutMs?: number;
+}
+
+// The invariants every drill ends with, once the fault is over:
+//  - no accepted lead lost, none accepted twice: every lead the load sent ended with 200 accepted,
+//    each under its own lead id, and MongoDB holds exactly those leads, one per Idempotency-Key;
+//  - no lead event lost: every lead's history is exactly `history` (no step missing or doubled),
+//    fully published (outbox drained), and each of its events reached the dispatcher, which
+//    made one delivery record per (event, partner);
+//  - every delivery ends delivered, and the partner received each event with a valid signature
+//    (a repeat is allowed: delivery is at least once).
+export async function expectNothingLost(opts: NothingLostOptions): Promise<DrillReport> {
+  const { rt, partnerId, runs, receiver, path } = opts;
+  const history = opts.history ?? ['new', 'assigned'];
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const { leads, deliveries } = rt.mongo.collections;
+
+  const unfinished = runs.filter((r) => r.final?.status !== 200 || r.final.body?.status !== 'accepted');
+  expect(unfinished.map((r) => ({ key: r.key, attempts: r.attempts.map((a) => `${a.status ?? a.error} ${JSON.stringify(a.body ?? {})}`) }))).toEqual([]);
+  const idByKey = new Map(runs.map((r) => [r.key, r.final!.body!.id as string]));
+  expect(new Set(idByKey.values()).size).toBe(runs.length);
+
+  const settled = (l: LeadDoc) => l.history.length === history.length && l.pending_events === 0 && l.published_seq === l.history.length;
+  let stored: LeadDoc[] = [];
+  await until(async () => {
+    stored = await leads.find({ partner_id: partnerId }).toArray();
+    return stored.length >= runs.length && stored.every(settled);
+  }, timeoutMs, 'every lead to settle with its events published').catch(() => undefined);
+  expect(stored.length).toBe(runs.length);
+  expect(Object.fromEntries(stored.map((l) => [l.idempotency_key, l._id]))).toEqual(Object.fromEntries(idByKey));
+  for (const lead of stored) {
+    expect({ id: lead._id, history: lead.history.map((h) => h.to), pending: lead.pending_events, published: lead.published_seq })
+      .toEqual({ id: lead._id, history, pending: 0, published: history.length });
+  }
+
+  const eventIds = stored.flatMap((l) => l.history.map((_, i) => `${l._id}:${i}`));
+  const ids = eventIds.map((e) => deliveryId(e, partnerId));
+  let records: DeliveryDoc[] = [];
+  await until(async () => {
+    records = await deliveries.find({ partner_id: partnerId }).toArray();
+    return records.length >= ids.length && records.every((d) => d.state === 'delivered');
+  }, timeoutMs, 'every delivery to be delivered').catch(() => undefined);
+  expect(records.map((d) => d._id).sort()).toEqual([...ids].sort());
+  expect(records.filter((d) => d.state !== 'delivered').map((d) => ({ id: d._id, state: d.state, error: d.last_error }))).toEqual([]);
+
+  const got = receiver.at(path).filter((c) => c.signatureValid && c.headers['x-event'] === c.body.event);
+  const received = new Set(got.map((c) => `${String(c.body.internal_id)}|${String(c.body.our_status)}`));
+  const expected = stored.flatMap((l) => l.history.map((h) => `${l._id}|${h.to}`));
+  expect(expected.filter((e) => !received.has(e))).toEqual([]);
+
+  const answers: Record<string, number> = {};
+  for (const a of runs.flatMap((r) => r.attempts)) answers[String(a.status ?? 'none')] = (answers[String(a.status ?? 'none')] ?? 0) + 1;
+  const report: DrillReport = {
+    leads: stored.length, events: eventIds.length, callbacks: got.length, repeatedCallbacks: got.length - received.size,
+    attempts: runs.reduce((n, r) => n + r.attempts.length, 0), answers,
+  };
+  if (process.env.DRILL_REPORT) process.stderr.write(`drill report: ${JSON.stringify(report)}\n`);
+  return report;
+}
+
+// No answer of the drill may be a 5xx other than a retryable 503 with Retry-After (an outage is
+// never a 500), nor a 4xx (every lead is valid and distinct).
+export function expectOnlyRetryableFailures(runs: readonly LeadRun[]): void {
+  const bad = runs.flatMap((r) => r.attempts).filter((a) => a.status !== null && a.status !== 200 &&
+    !(a.status === 503 && a.retryAfter) && !(a.status === 409 && a.body?.error === 'idempotency_key_in_use' && a.retryAfter));
+  expect(bad.map((a) => ({ status: a.status, body: a.body, retryAfter: a.retryAfter }))).toEqual([]);
+}

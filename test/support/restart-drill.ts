@@ -1,0 +1,55 @@
+import type { App } from '../../src/app';
+import type { CallbackReceiver } from './callback-receiver';
+import { drillPartner } from './drill-partner';
+import type { PrivateService } from './private-service';
+import { SteadyLoad, type Attempt } from './steady-load';
+import { until } from './topic-probe';
+
+export interface RestartDrill {
+  load: SteadyLoad;
+  partnerId: string;
+  downAt: number; // the server was stopped (its script's `stop` returned)
+  upAt: number; // it answers again (its script's `start` returned)
+  during: Attempt[]; // attempts started while it was down
+  slowest: number; // ms of the slowest answer (or give-up) of the whole load
+  recoveredAfterMs: number; // from upAt to the first lead, started after upAt, accepted
+}
+
+// A steady load against `app`, the private server stopped for at least `downMs` in the middle of
+// it and started again by its own script; the app is left alone to recover by itself. Returns once
+// the load has stopped and every lead has its final answer.
+export async function restartUnderLoad(opts: {
+  app: App; service: PrivateService; receiver: CallbackReceiver; downMs: number; perSecond?: number;
+}): Promise<RestartDrill> {
+  const { app, service, receiver } = opts;
+  const partner = await drillPartner(app.runtime, receiver);
+  const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: opts.perSecond ?? 3 }).start();
+  await until(async () => load.runs.filter((r) => r.final?.status === 200).length >= 6, 30_000, 'the first leads');
+
+  await service.stop();
+  const downAt = Date.now();
+  await new Promise((r) => setTimeout(r, opts.downMs));
+  await service.start();
+  const upAt = Date.now();
+
+  const firstAfter = await until(async () => load.runs.find((r) => r.attempts[0] && r.attempts[0].startedAt > upAt && r.final?.status === 200),
+    90_000, `a lead accepted after ${service.kind} came back`);
+  const recoveredAfterMs = firstAfter.final!.startedAt + firstAfter.final!.ms - upAt;
+  let readyz = '';
+  await until(async () => {
+    const res = await fetch(`${app.url}/readyz`);
+    readyz = await res.text();
+    return res.status === 200;
+  }, 60_000, 'the app to be ready again').catch((err: Error) => {
+    throw new Error(`${err.message}: ${readyz}`);
+  });
+  await new Promise((r) => setTimeout(r, 1000));
+  await load.stop();
+  const during = load.attempts().filter((a) => a.startedAt >= downAt && a.startedAt < upAt);
+  if (process.env.DRILL_REPORT) {
+    process.stderr.write(`${service.kind} down ${upAt - downAt} ms, recovered ${recoveredAfterMs} ms after; answers while down: ${
+      JSON.stringify(during.map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`))}\n`);
+  }
+  const slowest = Math.max(...load.attempts().map((a) => a.ms));
+  return { load, partnerId: partner.id, downAt, upAt, during, recoveredAfterMs, slowest };
+}
