@@ -1,7 +1,11 @@
 import type { App } from '../../src/app';
-import type { CallbackReceiver } from './callback-receiver';
-import { drillPartner } from './drill-partner';
-import type { PrivateService } from './private-service';
+import { loadConfig } from '../../src/shared/config';
+import { CallbackReceiver } from './callback-receiver';
+import { expectNothingLost, expectOnlyRetryableFailures } from './drill-checks';
+import { DRILL_ENV, DRILL_PATH, drillPartner } from './drill-partner';
+import { PrivateService, type PrivateServiceKind } from './private-service';
+import { startTestApp, type TestApp } from './test-app';
+import { testEnv } from './test-config';
 import { SteadyLoad, type Attempt } from './steady-load';
 import { until } from './topic-probe';
 
@@ -52,4 +56,40 @@ export async function restartUnderLoad(opts: {
   }
   const slowest = Math.max(...load.attempts().map((a) => a.ms));
   return { load, partnerId: partner.id, downAt, upAt, during, recoveredAfterMs, slowest };
+}
+
+// The whole drill as a jest suite: a PRIVATE instance of `kind` (the shared server other test files
+// use is never touched), an app pointed at it, the restart under load, then the invariants: 503 with
+// Retry-After while it is down, every attempt answered promptly, only retryable failures, and
+// nothing lost or doubled once the app has recovered by itself.
+// Returns the app under test, for more tests in the same file.
+export function restartDrillSuite(kind: PrivateServiceKind, what: string, defaultDownMs: number, setupTimeoutMs = 120_000): () => TestApp {
+  let service: PrivateService;
+  let app: TestApp;
+  let receiver: CallbackReceiver;
+
+  beforeAll(async () => {
+    service = await PrivateService.create(kind);
+    [receiver] = await Promise.all([new CallbackReceiver().start(), service.start()]);
+    app = await startTestApp({}, loadConfig(testEnv({ ...DRILL_ENV, ...service.appEnv })));
+  }, setupTimeoutMs);
+
+  afterAll(async () => {
+    await receiver?.stop();
+    await app?.destroy().catch(() => undefined);
+    await service?.destroy();
+  }, 60_000);
+
+  it(`answers 503 + Retry-After while ${what} is down, recovers by itself, and loses nothing`, async () => {
+    const drill = await restartUnderLoad({ app, service, receiver, downMs: Number(process.env.DOWN_MS ?? defaultDownMs) });
+
+    expect(drill.during.length).toBeGreaterThan(0);
+    expect(drill.during.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length).toBeGreaterThan(0);
+    // Every attempt got an answer, promptly: none hung until the client gave up.
+    expect(drill.load.attempts().filter((a) => a.status === null)).toEqual([]);
+    expect(drill.slowest).toBeLessThan(10_000);
+    expectOnlyRetryableFailures(drill.load.runs);
+    await expectNothingLost({ rt: app.runtime, partnerId: drill.partnerId, runs: drill.load.runs, receiver, path: DRILL_PATH });
+  }, 240_000);
+  return () => app;
 }
