@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+export { freePort } from '../../test/support/free-port';
 
 export const MANAGER_TOKEN = 'bench-manager-token-0123456789abcdef';
 
@@ -53,15 +53,5 @@ export function scenarioEnv(name: string, logLevel: string, overrides: Record<st
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

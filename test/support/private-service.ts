@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -26,11 +26,11 @@ export class PrivateService {
 
   static async create(kind: PrivateServiceKind): Promise<PrivateService> {
     const dir = mkdtempSync(join(tmpdir(), `drill-${kind}-`));
-    const port = await freePort();
+    const port = await freePrivatePort();
     const env: Record<string, string> = { LEADS_RUN: dir };
     if (kind === 'kafka') {
       env.KAFKA_PORT = String(port);
-      env.KAFKA_CONTROLLER_PORT = String(await freePort([port]));
+      env.KAFKA_CONTROLLER_PORT = String(await freePrivatePort([port]));
     } else if (kind === 'redis') {
       env.REDIS_PORT = String(port);
     } else {
@@ -76,16 +76,9 @@ export class PrivateService {
 }
 
 // A loopback port nobody listens on right now (and not one of the shared servers' ports).
-export async function freePort(avoid: number[] = []): Promise<number> {
+export async function freePrivatePort(avoid: number[] = []): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port: p } = server.address() as AddressInfo;
-        server.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     if (!SHARED_PORTS.has(port) && !avoid.includes(port)) return port;
   }
 }
