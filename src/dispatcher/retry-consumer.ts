@@ -54,15 +54,26 @@ export async function startRetryConsumer(deps: RetryConsumerDeps): Promise<Retry
   const resume = (p: PausedPartition, seek: boolean): void => {
     clearTimeout(p.timer);
     paused.delete(`${p.topic}:${p.partition}`);
-    // Seek before resuming: kafkajs may never resume a partition paused before it consumed (#1599).
-    if (seek) consumer.seek({ topic: p.topic, partition: p.partition, offset: p.offset });
-    consumer.resume([{ topic: p.topic, partitions: [p.partition] }]);
+    try {
+      // Seek before resuming: kafkajs may never resume a partition paused before it consumed (#1599).
+      if (seek) consumer.seek({ topic: p.topic, partition: p.partition, offset: p.offset });
+      consumer.resume([{ topic: p.topic, partitions: [p.partition] }]);
+    } catch (err) {
+      // Not running (crashed, restarting): its next join fetches from the committed offset, this
+      // uncommitted message included. From a timer, the throw would have ended the process.
+      logger.warn({ topic: p.topic, partition: p.partition, err: (err as Error).message }, 'could not resume a retry tier partition');
+    }
   };
 
   // A rebalance keeps kafkajs's pause flags: resume everything, seeking only where we still own the
   // partition. The head message comes back and is judged again.
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     for (const p of [...paused.values()]) resume(p, payload.memberAssignment[p.topic]?.includes(p.partition) ?? false);
+  });
+  // A crashed consumer forgets its pauses and restarts from its committed offsets: so do we.
+  consumer.on(consumer.events.CRASH, () => {
+    for (const p of paused.values()) clearTimeout(p.timer);
+    paused.clear();
   });
 
   const hand = (task: DeliveryTask, dueAt: number): void => {

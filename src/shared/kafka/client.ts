@@ -1,6 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type LogEntry, type Producer } from 'kafkajs';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { restartAfterAnyCrash } from './consumer-restart';
 import { coalesceSends } from './send-batcher';
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
@@ -31,14 +32,15 @@ export async function connectProducer(kafka: Kafka): Promise<Producer> {
 }
 
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its
-// partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch).
+// partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a
+// crash kafkajs gives up on is restarted all the same (consumer-restart.ts).
 export function createConsumer(kafka: Kafka, config: Config, group: string, extra: Partial<ConsumerConfig> = {}): Consumer {
-  return kafka.consumer({
+  return restartAfterAnyCrash(kafka.consumer({
     groupId: `${config.kafka.topicPrefix}${group}`,
     sessionTimeout: config.kafka.sessionTimeoutMs,
     heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
     maxWaitTimeInMs: 1000,
     allowAutoTopicCreation: false,
     ...extra,
-  });
+  }));
 }
