@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { startApp, type App } from '../../src/app';
 import { createPartner } from '../../src/manager/partner-service';
@@ -287,6 +288,14 @@ it('answers the cases the fuzz found with their documented codes', async () => {
   expect(await answer({ ...signed('/api/v1/inbound/leads', '{}'), method: 'PUT' })).toEqual(notFound);
   expect(await answer(signed('/api/v1/inbound/leads', '{}', [['X-Junk', 'j'.repeat(20_000)]])))
     .toEqual({ status: 431, body: { error: 'headers_too_large', message: expect.any(String) } });
+  // Bytes that are not HTTP at all never reach fastify; Node's parser refuses them.
+  const garbage = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(new URL(child.url).port), '127.0.0.1', () => socket.end('POST /api/v1/inbound/leads HTTP/1.1\r\nHost x\r\n\r\n'));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c)).on('close', () => resolve(Buffer.concat(chunks).toString())).on('error', reject);
+  });
+  expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+  expect(JSON.parse(garbage.slice(garbage.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'malformed_request', message: expect.any(String) });
 });
 
 it('is still alive and ready, and stored no lead but the accepted ones', async () => {
