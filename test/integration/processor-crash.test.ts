@@ -67,7 +67,9 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
   const leads = client.runtime.mongo.collections.leads;
   expect(await leads.countDocuments({ partner_id: partner })).toBe(200);
 
-  // CRM traffic across a second kill.
+  // CRM traffic across a second kill, once every lead is with an agent: an action on a lead still
+  // `new` would be a different (valid) history, new -> contacted.
+  await until(async () => (await leads.countDocuments({ partner_id: partner, status: 'assigned' })) === 200, 60000, 'every lead assigned');
   const actions: AgentAction[] = leadIds.map((id) => ({ action_id: randomUUID(), lead_id: id, status: 'contacted', occurred_at: new Date().toISOString() }));
   await produce(client.runtime, 'agentActions', actions.slice(0, 100), (v) => (v as AgentAction).lead_id);
   await events.waitFor((es) => es.filter((e) => e.our_status === 'contacted').length >= 10, 30000, 'some contacted');

@@ -18,7 +18,8 @@ export function restartAfterAnyCrash(consumer: Consumer): Consumer {
 
   const schedule = (): void => {
     if (stopped || timer) return;
-    timer = setTimeout(() => void restart(), pauseMs);
+    // Unref'd: a consumer waiting to be restarted is no reason on its own to keep a process alive.
+    timer = setTimeout(() => void restart(), pauseMs).unref();
     pauseMs = Math.min(pauseMs * 2, MAX_PAUSE_MS);
   };
 
