@@ -5,7 +5,8 @@ import { dirname, join, relative } from 'node:path';
 // tsx loader, so their RSS and CPU profiles are the service's own. src/ and bench/ are transpiled
 // file by file with esbuild (no bundling, no type check: `npm run typecheck` does that) into
 // bench/.build, which mirrors the repository so every path the code derives from __dirname
-// (schemas/, topics/, the .lua files) resolves as it does from dist/.
+// (schemas/, topics/, the .lua files) resolves as it does from dist/. test/unit/bench-build.test.ts
+// checks that every relative require of the output resolves.
 export const ROOT = join(__dirname, '..', '..');
 export const BUILD_DIR = join(ROOT, 'bench', '.build');
 
@@ -20,7 +21,8 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 export async function buildForBench(log: (s: string) => void = () => undefined): Promise<string> {
-  const sources = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'bench'))];
+  // The one test helper the bench shares (tests and bench pick their ports the same way).
+  const sources = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'bench')), join(ROOT, 'test', 'support', 'free-port.ts')];
   const ts = sources.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   const lua = sources.filter((f) => f.endsWith('.lua'));
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
