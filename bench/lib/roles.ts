@@ -1,7 +1,7 @@
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtBench, builtMain } from './build';
+import { builtBench, builtMain, ROOT } from './build';
 import { freePort, sleep } from './env';
 import { memOf } from './proc';
 
@@ -26,9 +26,17 @@ export interface RoleMemory {
 
 export interface RoleOptions {
   logDir: string;
-  nodeOptions?: string[]; // extra node flags, e.g. --max-semi-space-size=4
+  nodeOptions?: string[]; // node flags added to the image's, e.g. --max-semi-space-size=8
   cpuProfDir?: string; // node --cpu-prof: written when the role exits
   readyTimeoutMs?: number;
+}
+
+// The node flags the production image runs every role with (the Dockerfile's ENV NODE_OPTIONS):
+// the bench measures what ships.
+export function imageNodeOptions(): string[] {
+  const line = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+  if (!line) throw new Error('the Dockerfile sets no ENV NODE_OPTIONS="..." for the bench to copy');
+  return (line[1] ?? '').split(' ').filter(Boolean);
 }
 
 // One role as its own OS process, through the service's real entry point (transpiled src/main.ts),
@@ -39,7 +47,7 @@ export async function startRole(role: string, env: Record<string, string>, opts:
   const port = await freePort();
   const logFile = join(opts.logDir, `${role}.log`);
   const fd = openSync(logFile, 'a');
-  const nodeArgs: string[] = [...(opts.nodeOptions ?? [])];
+  const nodeArgs: string[] = [...imageNodeOptions(), ...(opts.nodeOptions ?? [])];
   if (opts.cpuProfDir) {
     mkdirSync(opts.cpuProfDir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${role}.cpuprofile`);

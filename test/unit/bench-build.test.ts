@@ -23,7 +23,7 @@ it('builds a bench tree in which every relative require resolves', async () => {
   await buildForBench();
   const missing: string[] = [];
   for (const file of jsFiles(BUILD_DIR)) {
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
+    for (const [, spec = ''] of readFileSync(file, 'utf8').matchAll(/require\("(\.{1,2}\/[^"]+)"\)/g)) {
       if (!resolves(file, spec)) missing.push(`${file.slice(BUILD_DIR.length + 1)} -> ${spec}`);
     }
   }
