@@ -37,7 +37,13 @@ export async function restartUnderLoad(opts: {
   const upAt = Date.now();
 
   const firstAfter = await until(async () => load.runs.find((r) => r.attempts[0] && r.attempts[0].startedAt > upAt && r.final?.status === 200),
-    90_000, `a lead accepted after ${service.kind} came back`);
+    90_000, `a lead accepted after ${service.kind} came back`).catch(async (err: Error) => {
+    // What the app says about itself, and how the latest attempts ended: enough to tell a consumer
+    // that never came back from a server that did not.
+    const readyz = await fetch(`${app.url}/readyz`).then((r) => r.text(), (e: Error) => e.message);
+    const last = load.attempts().slice(-5).map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`);
+    throw new Error(`${err.message}; readyz: ${readyz}; last answers: ${JSON.stringify(last)}`);
+  });
   const recoveredAfterMs = firstAfter.final!.startedAt + firstAfter.final!.ms - upAt;
   let readyz = '';
   await until(async () => {
