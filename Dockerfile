@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: the lock lacks other platforms' optional @swc/core packages (see scripts/test.sh).
+# npm install, not npm ci: the lock lacks other platforms' optional @swc/core packages (see scripts/node-modules.sh).
 RUN npm install --no-save --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

@@ -6,9 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# npm install, not npm ci: with this machine's omit-lockfile-registry-resolved setting npm records no
-# other platforms' optional packages (@swc/core's), so npm ci refuses the lock; --no-save keeps it as is.
-[[ -d node_modules ]] || npm install --no-save --no-audit --no-fund
+bash scripts/node-modules.sh
 
 if docker info >/dev/null 2>&1; then
   export USE_TESTCONTAINERS=1

@@ -25,9 +25,7 @@ if [[ "${1:-}" == "down" ]]; then
   exit 0
 fi
 
-# npm install, not npm ci: with this machine's omit-lockfile-registry-resolved setting npm records no
-# other platforms' optional packages (@swc/core's), so npm ci refuses the lock; --no-save keeps it as is.
-[[ -d node_modules ]] || npm install --no-save --no-audit --no-fund
+bash scripts/node-modules.sh
 bash scripts/services.sh up
 
 # Local secrets, made once and kept out of git: the PII keyring, the lookup-hash key, a manager token.

@@ -3,6 +3,7 @@ import { sha256Hex } from '../shared/crypto/lookup-hash';
 import { ApiError } from '../shared/errors';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
+import { within } from '../shared/within';
 import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
 import { readInboundLead } from './inbound-lead';
@@ -100,10 +101,15 @@ export class IntakeFlow {
   private async ask(cmd: IntakeCommand): Promise<IntakeDecision> {
     const log = { correlation_id: cmd.correlation_id, partner_id: cmd.partner_id };
     const value = await this.rt.codec.encode('intakeCommands', cmd);
-    const pending = this.replies.expect(cmd.correlation_id, this.rt.config.intake.replyTimeoutMs);
+    const timeoutMs = this.rt.config.intake.replyTimeoutMs;
+    const pending = this.replies.expect(cmd.correlation_id, timeoutMs);
     try {
+      // kafkajs keeps retrying a send for up to two minutes while the broker is away; the partner
+      // gets its retryable 503 within the reply timeout instead. An abandoned send may still land
+      // later, which is safe: the processor answers the retry's command with the decision it made
+      // for this one.
       const send = this.rt.producer.send({ topic: this.rt.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
-      await within(send, this.rt.config.intake.replyTimeoutMs);
+      await within(send, timeoutMs, `the intake command was not published within ${timeoutMs} ms`);
     } catch (err) {
       pending.cancel();
       this.rt.logger.error({ ...log, err }, 'could not publish an intake command');
@@ -116,16 +122,4 @@ export class IntakeFlow {
     }
     return decision;
   }
-}
-
-// kafkajs keeps retrying a send for up to two minutes while the broker is away; the partner gets its
-// retryable 503 within the reply timeout instead. An abandoned send may still land later, which is
-// safe: the processor answers the retry's command with the decision it made for this one.
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  work.catch(() => undefined); // a late failure of an abandoned send is not an unhandled rejection
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the intake command was not published within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -3,6 +3,7 @@ import { createConsumer } from '../shared/kafka/client';
 import { DecodeError } from '../shared/kafka/codec';
 import type { Runtime } from '../shared/runtime';
 import type { IntakeDecision, IntakeReply } from '../shared/schemas';
+import { within } from '../shared/within';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -78,10 +79,4 @@ export class ReplyWaiter {
     }
     if (reply.reply_to === this.instanceId) this.pending.get(reply.correlation_id)?.(reply.decision);
   }
-}
-
-function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

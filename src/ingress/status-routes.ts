@@ -3,7 +3,10 @@ import { ApiError } from '../shared/errors';
 import type { LeadDoc, PartnerDoc } from '../shared/mongo/documents';
 import { answer, authenticated, type PartnerApiDeps } from './partner-context';
 
-type StatusFields = Pick<LeadDoc, '_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
+// What the status lookup reads of a lead, and nothing more (the projection).
+const STATUS_FIELDS = ['_id', 'external_id', 'status', 'is_depositor', 'created_at', 'updated_at'] as const;
+type StatusFields = Pick<LeadDoc, (typeof STATUS_FIELDS)[number]>;
+const PROJECTION = Object.fromEntries(STATUS_FIELDS.map((f) => [f, 1]));
 
 export interface LeadStatusView {
   id: string;
@@ -27,8 +30,6 @@ export function leadStatusView(lead: StatusFields, partner: Pick<PartnerDoc, 'st
     updated_at: lead.updated_at.toISOString(),
   };
 }
-
-const PROJECTION = { _id: 1, external_id: 1, status: 1, is_depositor: 1, created_at: 1, updated_at: 1 } as const;
 
 // GET /leads/{externalId}/status (spec 4.2): the calling partner's lead only; another partner's
 // lead is as unknown as one that does not exist.

@@ -1,5 +1,5 @@
 import { isDuplicateKey } from '../shared/mongo/client';
-import type { IntakeDecisionDoc, LeadDoc, PartnerDoc } from '../shared/mongo/documents';
+import { LEAD_DETAIL_FIELDS, type IntakeDecisionDoc, type LeadDoc, type PartnerDoc } from '../shared/mongo/documents';
 import { leadId as formatLeadId } from '../shared/ids';
 import type { Runtime } from '../shared/runtime';
 import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
@@ -136,14 +136,9 @@ function replayOf(stored: IntakeDecisionDoc, bodyHash: string): IntakeDecision {
   return { outcome: stored.outcome, lead_id: stored.lead_id, reason: stored.reason, body_hash: stored.body_hash, replay: true };
 }
 
-const OPTIONAL_FIELDS = [
-  'first_name', 'last_name', 'full_name', 'country', 'country_code', 'language', 'user_agent', 'source', 'funnel',
-  'sub_id', 'click_id', 'landing_url',
-] as const;
-
 function optional(lead: IntakeCommand['lead']): Partial<LeadDoc> {
   const out: Partial<LeadDoc> = {};
-  for (const f of OPTIONAL_FIELDS) if (lead[f] !== undefined) Object.assign(out, { [f]: lead[f] });
+  for (const f of LEAD_DETAIL_FIELDS) if (lead[f] !== undefined) Object.assign(out, { [f]: lead[f] });
   if (lead.metadata !== undefined) out.metadata_json = JSON.stringify(lead.metadata);
   return out;
 }

@@ -29,10 +29,13 @@ export interface StatusChange {
   reason?: string;
 }
 
-// The lead's descriptive fields, exactly as they arrive in the intake command.
-type LeadDetails = Pick<LeadRecord,
-  'first_name' | 'last_name' | 'full_name' | 'country' | 'country_code' | 'language' | 'ip' | 'user_agent' | 'source' | 'funnel'
-  | 'sub_id' | 'click_id' | 'landing_url'>;
+// The lead's optional descriptive fields, stored exactly as they arrive in the intake command.
+export const LEAD_DETAIL_FIELDS = [
+  'first_name', 'last_name', 'full_name', 'country', 'country_code', 'language', 'user_agent', 'source', 'funnel',
+  'sub_id', 'click_id', 'landing_url',
+] as const;
+
+type LeadDetails = Pick<LeadRecord, (typeof LEAD_DETAIL_FIELDS)[number] | 'ip'>;
 
 export interface LeadDoc extends LeadDetails {
   _id: string; // le-<n>
