@@ -50,13 +50,19 @@ export class PartnerClient {
     }
     Object.assign(headers, opts.headers ?? {});
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : raw });
-    const text = await res.text();
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      parsed = { raw: text };
-    }
-    return { status: res.status, headers: res.headers, body: parsed };
+    return { status: res.status, headers: res.headers, body: answerBody(await res.text()) };
   }
 }
+
+// An answer's JSON body, or { raw } when it is not JSON (an empty body, a proxy's page).
+export function answerBody(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { raw: text };
+  }
+}
+
+// The answer to a lead without a phone: it proves a request got past authentication, with no
+// processor needed (422 validation_error, not 401/403).
+export const PAST_AUTHENTICATION = { status: 422, body: { id: null, status: 'validation_error', reason: 'missing_required:phone' } };

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sign } from '../../src/shared/crypto/signature';
-import type { PartnerCredentials } from './partner-client';
+import { answerBody, type PartnerCredentials } from './partner-client';
 
 export interface Attempt {
   target: string;
@@ -128,13 +128,7 @@ export class SteadyLoad {
         body: run.raw,
         signal: AbortSignal.timeout(this.opts.attemptTimeoutMs ?? 15_000),
       });
-      const text = await res.text();
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        body = { raw: text };
-      }
+      const body = answerBody(await res.text());
       return { target, startedAt, ms: Date.now() - startedAt, status: res.status, retryAfter: res.headers.get('retry-after'), body };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
