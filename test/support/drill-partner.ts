@@ -24,7 +24,7 @@ export const KILLED_ROLE_ENV: Record<string, string> = { KAFKA_SESSION_TIMEOUT_M
 
 // A partner's receiver that is a little slow (attempts are in flight when something dies) and
 // refuses the first attempt of about a third of the events with a 503 (the retry topics carry work too).
-export function flakyReceiver(receiver: CallbackReceiver, path = DRILL_PATH): Responder {
+function flakyReceiver(receiver: CallbackReceiver, path = DRILL_PATH): Responder {
   const refused = new Set<string>();
   return (_req: IncomingMessage, res: ServerResponse, nth: number) => {
     const got = receiver.at(path)[nth - 1];

@@ -19,6 +19,7 @@ export interface SendOptions {
   apiKey?: string | null;
   contentType?: string;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
 // Talks to the partner API over a real socket exactly as a partner would: Bearer key, HMAC of the
@@ -49,13 +50,13 @@ export class PartnerClient {
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     Object.assign(headers, opts.headers ?? {});
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : raw });
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : raw, signal: opts.signal });
     return { status: res.status, headers: res.headers, body: answerBody(await res.text()) };
   }
 }
 
 // An answer's JSON body, or { raw } when it is not JSON (an empty body, a proxy's page).
-export function answerBody(text: string): Record<string, unknown> {
+function answerBody(text: string): Record<string, unknown> {
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {

@@ -76,7 +76,7 @@ export class PrivateService {
 }
 
 // A loopback port nobody listens on right now (and not one of the shared servers' ports).
-export async function freePrivatePort(avoid: number[] = []): Promise<number> {
+async function freePrivatePort(avoid: number[] = []): Promise<number> {
   for (;;) {
     const port = await freePort();
     if (!SHARED_PORTS.has(port) && !avoid.includes(port)) return port;

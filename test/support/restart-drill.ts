@@ -22,7 +22,7 @@ export interface RestartDrill {
 // A steady load against `app`, the private server stopped for at least `downMs` in the middle of
 // it and started again by its own script; the app is left alone to recover by itself. Returns once
 // the load has stopped and every lead has its final answer.
-export async function restartUnderLoad(opts: {
+async function restartUnderLoad(opts: {
   app: App; service: PrivateService; receiver: CallbackReceiver; downMs: number; perSecond?: number;
 }): Promise<RestartDrill> {
   const { app, service, receiver } = opts;

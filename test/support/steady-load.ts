@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { sign } from '../../src/shared/crypto/signature';
-import { answerBody, type PartnerCredentials } from './partner-client';
+import { PartnerClient, type PartnerCredentials } from './partner-client';
 
 export interface Attempt {
   target: string;
@@ -116,20 +115,10 @@ export class SteadyLoad {
   private async send(target: string, run: LeadRun): Promise<Attempt> {
     const startedAt = Date.now();
     try {
-      const res = await fetch(`${target}/api/v1/inbound/leads`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${this.opts.creds.api_key}`,
-          'x-signature': sign(this.opts.creds.hmac_secret, run.raw),
-          'x-timestamp': String(Math.floor(Date.now() / 1000)),
-          'idempotency-key': run.key,
-          'content-type': 'application/json',
-        },
-        body: run.raw,
-        signal: AbortSignal.timeout(this.opts.attemptTimeoutMs ?? 15_000),
+      const res = await new PartnerClient(target, this.opts.creds).submitLead(run.raw, {
+        idempotencyKey: run.key, signal: AbortSignal.timeout(this.opts.attemptTimeoutMs ?? 15_000),
       });
-      const body = answerBody(await res.text());
-      return { target, startedAt, ms: Date.now() - startedAt, status: res.status, retryAfter: res.headers.get('retry-after'), body };
+      return { target, startedAt, ms: Date.now() - startedAt, status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const error = `${e.name}: ${e.cause?.code ?? ''} ${e.cause?.message ?? e.message}`;
