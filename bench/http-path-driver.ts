@@ -3,7 +3,7 @@ import { closeCallbackAgents, sendCallback } from '../src/dispatcher/callback-se
 import { PiiCipher } from '../src/shared/crypto/pii-cipher';
 import type { LeadEvent } from '../src/shared/schemas';
 import { serveHelper } from './lib/roles';
-import { summarise } from './lib/stats';
+import { r1, summarise } from './lib/stats';
 import { randomBytes } from 'node:crypto';
 
 // The dispatcher's HTTP path alone, in a process of its own: what one delivery attempt does once
@@ -48,7 +48,7 @@ async function run(msg: Record<string, unknown>) {
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - start) / 1000;
   const ok = statuses['200'] ?? 0;
-  return { attempts: latencies.length, ok, perS: Math.round((ok / elapsed) * 10) / 10, seconds: elapsed, statuses, latencyMs: summarise(latencies) };
+  return { attempts: latencies.length, ok, perS: r1(ok / elapsed), seconds: elapsed, statuses, latencyMs: summarise(latencies) };
 }
 
 serveHelper((msg) => {

@@ -73,7 +73,8 @@ async function main(): Promise<void> {
   await buildForBench(ctx.log);
   ctx.log(`run ${stamp}: logs and profiles in ${runDir}`);
   ctx.log(`services: ${ctx.services().filter((s) => s.name !== 'bench').map((s) => `${s.name} pid ${s.pid}`).join(', ')}; MONGO_URL=${servicesEnv().MONGO_URL}`);
-  if (load1() > 1.5) ctx.log(`warning: load average is ${load1().toFixed(1)} on ${cpus().length} cores before the run: other work will skew the figures`);
+  const load1AtStart = load1();
+  if (load1AtStart > 1.5) ctx.log(`warning: load average is ${load1AtStart.toFixed(1)} on ${cpus().length} cores before the run: other work will skew the figures`);
 
   const results: Partial<Record<ScenarioName, ScenarioResult>> = {};
   const failures: Record<string, string> = {};
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
       memoryGb: Math.round(totalmem() / 2 ** 30),
-      load1AtStart: load1(),
+      load1AtStart,
       mongoUrl: servicesEnv().MONGO_URL,
       services: servicesEnv(),
       options: opts,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Watched } from './proc';
-import { listenerPid, portOf, processInfo } from './proc';
+import { listenerPids, portOf, processInfo } from './proc';
 import { servicesEnv } from './env';
 
 export interface Options {
@@ -53,20 +53,23 @@ export function makeContext(opts: Options, runDir: string): BenchContext {
     ['registry', portOf(env.SCHEMA_REGISTRY_URL, 8081)],
   ];
   // Looked up again every time (a server may be restarted by someone else during a run).
+  const listeners = () => listenerPids(ports.map(([, port]) => port));
   return {
     opts,
     runDir,
     log: (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`),
     services() {
+      const pids = listeners();
       const found = ports.flatMap(([name, port]) => {
-        const pid = listenerPid(port);
+        const pid = pids.get(port);
         return pid ? [{ name, pid }] : [];
       });
       return [...found, { name: 'bench', pid: process.pid }];
     },
     serverIdentity() {
+      const pids = listeners();
       return Object.fromEntries(ports.map(([name, port]) => {
-        const pid = listenerPid(port);
+        const pid = pids.get(port);
         return [name, pid ? { port, pid, ...processInfo(pid) } : { port, pid: null }];
       }));
     },

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { r1 } from './stats';
 
 interface ProfileNode {
   id: number;
@@ -70,11 +71,11 @@ export function summariseProfile(file: string, window?: { fromUs: number; toUs: 
     mods.set(mod, (mods.get(mod) ?? 0) + us);
   }
   const busy = Math.max(1, total - idle);
-  const pct = (us: number) => Math.round((us / busy) * 1000) / 10;
+  const pct = (us: number) => r1((us / busy) * 100);
   return {
     file,
     totalMs: Math.round(total / 1000),
-    idlePct: Math.round((idle / Math.max(1, total)) * 1000) / 10,
+    idlePct: r1((idle / Math.max(1, total)) * 100),
     topFunctions: [...fns].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => {
       const [fn, where] = k.split('\t');
       return { fn: fn as string, where: where as string, selfPct: pct(us) };

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { r1 } from './stats';
 
 // Readings from /proc (Linux): per-process memory and CPU time, whole-machine CPU time, and which
 // process listens on a loopback port (to attribute CPU to Kafka, the MongoDB-wire server, Redis and
@@ -45,9 +46,10 @@ export function machineCpu(): { busy: number; total: number } {
 
 export const load1 = (): number => loadavg()[0] ?? 0;
 
-// The pid of the process listening on 127.0.0.1/0.0.0.0:<port>, via the socket inode.
-export function listenerPid(port: number): number | null {
-  const inodes = new Set<string>();
+// The pid of the process listening on 127.0.0.1/0.0.0.0:<port>, for each port found, via the
+// socket inodes: /proc is walked once for all ports.
+export function listenerPids(ports: readonly number[]): Map<number, number> {
+  const portOfInode = new Map<string, number>();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
     try {
@@ -59,11 +61,13 @@ export function listenerPid(port: number): number | null {
       const f = line.trim().split(/\s+/);
       if (f.length < 10 || f[3] !== '0A') continue; // LISTEN
       const localPort = parseInt((f[1] ?? '').split(':')[1] ?? '', 16);
-      if (localPort === port && f[9]) inodes.add(f[9]);
+      if (ports.includes(localPort) && f[9]) portOfInode.set(f[9], localPort);
     }
   }
-  if (inodes.size === 0) return null;
+  const pids = new Map<number, number>();
+  const listening = new Set(portOfInode.values()).size;
   for (const entry of readdirSync('/proc')) {
+    if (pids.size === listening) break;
     if (!/^\d+$/.test(entry)) continue;
     let fds: string[];
     try {
@@ -73,15 +77,15 @@ export function listenerPid(port: number): number | null {
     }
     for (const fd of fds) {
       try {
-        const link = readlinkSync(`/proc/${entry}/fd/${fd}`);
-        const m = /^socket:\[(\d+)\]$/.exec(link);
-        if (m && inodes.has(m[1] ?? '')) return Number(entry);
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${entry}/fd/${fd}`));
+        const port = m ? portOfInode.get(m[1] ?? '') : undefined;
+        if (port !== undefined && !pids.has(port)) pids.set(port, Number(entry));
       } catch {
         // fd closed meanwhile
       }
     }
   }
-  return null;
+  return pids;
 }
 
 export function portOf(url: string, fallback: number): number {
@@ -110,7 +114,7 @@ export interface CpuWindow {
 export class CpuMeter {
   private start0 = new Map<string, number>();
   private t0 = 0;
-  private m0 = machineCpu();
+  private m0 = { busy: 0, total: 0 };
 
   constructor(private readonly watched: () => Watched[]) {}
 
@@ -127,18 +131,16 @@ export class CpuMeter {
     for (const w of this.watched()) {
       const before = this.start0.get(`${w.name}:${w.pid}`); // a process restarted meanwhile is left out
       const now = cpuSecondsOf(w.pid);
-      if (before !== undefined && now !== null && Number.isFinite(before)) perProcess[w.name] = round1(((now - before) / seconds) * 100);
+      if (before !== undefined && now !== null && Number.isFinite(before)) perProcess[w.name] = r1(((now - before) / seconds) * 100);
     }
     const busy = m1.busy - this.m0.busy;
     const total = m1.total - this.m0.total;
     const machineBusyPct = total > 0 ? (busy / total) * 100 : 0;
     const watchedPct = Object.values(perProcess).reduce((a, b) => a + b, 0);
     const othersPct = Math.max(0, (machineBusyPct / 100) * cpus().length * 100 - watchedPct);
-    return { seconds: round1(seconds), perProcess, machineBusyPct: round1(machineBusyPct), othersPct: round1(othersPct) };
+    return { seconds: r1(seconds), perProcess, machineBusyPct: r1(machineBusyPct), othersPct: r1(othersPct) };
   }
 }
-
-export const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 // Command line (truncated) and start time of a process.
 export function processInfo(pid: number): { cmd: string; startedAt: string | null } {

@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Table } from './context';
+import type { ProfileSummary } from './cpuprofile';
+import type { RoleMemory } from './roles';
 
 const fmt = (v: string | number | null | undefined): string => {
   if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) return '-';
@@ -19,6 +21,24 @@ export function renderTable(t: Table): string {
 export function writeJson(file: string, value: unknown): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function profileTables(profiles: Record<string, ProfileSummary | null>): Table[] {
+  return Object.entries(profiles).flatMap(([role, p]) => (p ? [{
+    title: `CPU profile of ${role} during the measured load: self time, % of busy time (idle ${p.idlePct}% of ${p.totalMs} ms)`,
+    columns: ['function', 'where', 'self %'],
+    rows: p.topFunctions.slice(0, 12).map((f) => [f.fn, f.where, f.selfPct]),
+    note: `by module: ${p.byModule.slice(0, 8).map((m) => `${m.module} ${m.selfPct}%`).join(', ')}`,
+  }] : []));
+}
+
+export function memoryTable(memory: Record<string, RoleMemory>): Table {
+  return {
+    title: 'Memory of each role (MB)',
+    columns: ['role', 'peak RSS (VmHWM)', 'max sampled RSS', 'RSS when ready', 'max sampled RssAnon'],
+    rows: Object.entries(memory).map(([role, m]) => [role, m.peakRssMb, m.sampledMaxRssMb, m.readyRssMb, m.sampledMaxAnonMb]),
+    note: 'RssAnon is private memory (JS heap, buffers); the rest of RSS is mapped files, mostly the node binary (~45 MB)',
+  };
 }
 
 // Every numeric leaf of a result file, by path ("scenarios.pipeline.data.steps[open 50/s].load.acceptedPerS").

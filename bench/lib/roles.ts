@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import { builtBench, builtMain, ROOT } from './build';
 import { freePort, sleep } from './env';
 import { memOf } from './proc';
+import { r1 } from './stats';
 
 export interface RoleProcess {
   role: string;
   pid: number;
   url: string;
   logFile: string;
-  peakRssMb(): number; // VmHWM: peak RSS since start
-  sampledMaxRssMb(): number; // max of the 200 ms samples (a cross-check of VmHWM)
   memory(): RoleMemory;
   stop(): Promise<void>;
 }
@@ -89,15 +88,12 @@ function trackMemory(role: string, child: ChildProcess, url: string, logFile: st
       if (ticks++ % 5 === 0) timeline.push([Math.round((Date.now() - t0) / 1000), r1(m.rssMb), r1(m.anonMb)]);
     }
   }, 200);
-  const r1 = (x: number) => Math.round(x * 10) / 10;
   const t0 = Date.now();
   const timeline: [number, number, number][] = [];
   let ticks = 0;
   sampler.unref();
   return {
     role, pid, url, logFile,
-    peakRssMb: () => memOf(pid)?.hwmMb ?? lastHwm,
-    sampledMaxRssMb: () => sampled,
     memory: () => ({
       peakRssMb: r1(memOf(pid)?.hwmMb ?? lastHwm), sampledMaxRssMb: r1(sampled), readyRssMb: r1(ready?.rssMb ?? NaN), sampledMaxAnonMb: r1(sampledAnon), timeline,
     }),

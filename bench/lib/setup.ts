@@ -1,6 +1,7 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 import Redis from 'ioredis';
 import { MongoClient } from 'mongodb';
+import { topicLag } from '../../src/shared/kafka/consumer-lag';
 import type { PartnerCreds } from './leads';
 import { MANAGER_TOKEN } from './env';
 
@@ -45,7 +46,7 @@ export async function dropScenario(env: Record<string, string>): Promise<void> {
     problems.push(`mongo: ${(err as Error).message}`);
   }
   try {
-    const admin = new Kafka({ brokers: (env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = kafkaAdmin(env);
     await admin.connect();
     const prefix = env.TOPIC_PREFIX as string;
     const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
@@ -71,21 +72,13 @@ export async function dropScenario(env: Record<string, string>): Promise<void> {
   if (problems.length > 0) process.stderr.write(`cleanup of ${env.TOPIC_PREFIX} incomplete: ${problems.join('; ')}\n`);
 }
 
+export const kafkaAdmin = (env: Record<string, string>): Admin =>
+  new Kafka({ brokers: (env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING }).admin();
+
 // Messages of a consumer group not yet consumed on a topic (0 when the group is caught up).
-export async function consumerLag(env: Record<string, string>, group: string, topic: string): Promise<number> {
-  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const ends = await admin.fetchTopicOffsets(topic);
-    const committed = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-    const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    let lag = 0;
-    for (const e of ends) {
-      const c = at.get(e.partition) ?? -1;
-      lag += Number(e.high) - (c < 0 ? Number(e.low) : c);
-    }
-    return lag;
-  } finally {
-    await admin.disconnect();
-  }
+export async function consumerLag(admin: Admin, group: string, topic: string): Promise<number> {
+  const ends = await admin.fetchTopicOffsets(topic);
+  const committed = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+  const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  return topicLag(ends.map((e) => ({ partition: e.partition, committed: at.get(e.partition) ?? -1, low: Number(e.low), high: Number(e.high) })));
 }

@@ -8,14 +8,16 @@ import { createLogger } from '../../src/shared/logger';
 import { startRuntime, type Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
+import { waitForArrivals } from '../lib/arrivals';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
 import { scenarioEnv, sleep } from '../lib/env';
 import { CpuMeter, type CpuWindow } from '../lib/proc';
+import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
 import { dropScenario } from '../lib/setup';
-import { r1, summarise, type Summary } from '../lib/stats';
-import { memoryTable, profileTables } from './intake';
+import { r1, summarise } from '../lib/stats';
+import type { Arrival } from '../receiver';
 
 // The dispatcher as its own process on the real servers: lead events published straight onto its
 // topic, callbacks to the local receiver. (1) Retries: partners whose endpoint fails the first 3
@@ -26,7 +28,7 @@ import { memoryTable, profileTables } from './intake';
 const DELAYS_S = [1, 2, 3, 4];
 const FAIL_FIRST = 3;
 
-interface Arrival { t: number; path: string; lead: string; event: string; status: number; nth: number }
+const ok = (arrivals: Arrival[]): Arrival[] => arrivals.filter((a) => a.status === 200);
 
 export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
@@ -103,12 +105,7 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     }
     const expectedOk = retryEvents;
     const deadline = Date.now() + 60_000 + DELAYS_S.slice(0, FAIL_FIRST).reduce((a, b) => a + b, 0) * 1000;
-    let arrivals: Arrival[] = [];
-    while (Date.now() < deadline) {
-      arrivals = await receiver.request<Arrival[]>({ type: 'arrivals' });
-      if (arrivals.filter((a) => a.status === 200).length >= expectedOk) break;
-      await sleep(500);
-    }
+    const arrivals = await waitForArrivals(receiver, (all) => ok(all).length >= expectedOk, deadline, 500);
     const retryCpu = retryMeter.stop();
     // Arrivals per delivery, in time order. In a clean run a delivery gets exactly FAIL_FIRST + 1
     // attempts and the j-th arrival is attempt j, whose due time the probe read. A delivery with
@@ -147,7 +144,7 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
         (latenessByAttempt[`attempt ${j} (+${DELAYS_S[j - 2]} s)`] ??= []).push(late);
       }
     }
-    const delivered = arrivals.filter((a) => a.status === 200).length;
+    const delivered = ok(arrivals).length;
     const retries = {
       events: retryEvents, delivered, retryAttemptsMeasured: lateness.length, missingDueTimes: missingDue,
       deliveriesWithRepeatedAttempts: repeated, deliveriesIncomplete: incomplete,
@@ -185,13 +182,11 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     loadWindow.fromUs = monotonicUs();
     await publish(events);
     const end = Date.now() + (windowS + 5) * 1000;
-    let seen: Arrival[] = [];
-    for (;;) {
-      await sleep(500);
-      seen = (await receiver.request<Arrival[]>({ type: 'arrivals' })).filter((a) => a.status === 200);
-      const first = seen[0]?.t;
-      if (seen.length >= burst || Date.now() > end || (first !== undefined && Date.now() - first > windowS * 1000)) break;
-    }
+    const seen = ok(await waitForArrivals(receiver, (all) => {
+      const delivered = ok(all);
+      const firstAt = delivered[0]?.t;
+      return delivered.length >= burst || (firstAt !== undefined && Date.now() - firstAt > windowS * 1000);
+    }, end, 500));
     const cpu: CpuWindow = meter.stop();
     loadWindow.toUs = monotonicUs();
     const times = seen.map((a) => a.t).sort((a, b) => a - b);

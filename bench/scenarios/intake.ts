@@ -1,12 +1,16 @@
 import { join } from 'node:path';
+import { consumerGroupsOf } from '../../src/shared/kafka/consumer-groups';
+import { loadTopicSpecs, topicNames } from '../../src/shared/kafka/topics';
+import { waitForArrivals } from '../lib/arrivals';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
 import { scenarioEnv, sleep } from '../lib/env';
 import { LeadStream, type PartnerCreds } from '../lib/leads';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
-import { CpuMeter, load1, round1, type CpuWindow, type Watched } from '../lib/proc';
+import { CpuMeter, load1, type CpuWindow, type Watched } from '../lib/proc';
+import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
-import { consumerLag, createAgents, createPartners, dropScenario } from '../lib/setup';
+import { consumerLag, createAgents, createPartners, dropScenario, kafkaAdmin } from '../lib/setup';
 import { summarise, r1, type Summary } from '../lib/stats';
 
 // Intake benchmarks. `pipeline`: ingress, processor and dispatcher as three processes on the real
@@ -101,7 +105,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const saturated = expectedPerS !== null && (
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
-      const step: Step = { label, load, cpu, load1Before: round1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs } : {}) };
+      const step: Step = { label, load, cpu, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
         + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms` : ''}${saturated ? ' (saturated)' : ''}`);
@@ -127,14 +131,11 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     if (receiver) {
       // End to end: from the intake answer to the lead.accepted callback at the partner.
       const want = new Map(allAccepted.map((a) => [a.lead, a.at]));
-      const deadline = Date.now() + (opts.quick ? 20_000 : 40_000);
-      let arrivals: { t: number; lead: string; event: string; status: number }[] = [];
-      while (Date.now() < deadline) {
-        arrivals = await receiver.request({ type: 'arrivals' });
-        const got = new Set(arrivals.filter((a) => a.event === 'lead.accepted').map((a) => a.lead));
-        if ([...want.keys()].every((l) => got.has(l))) break;
-        await sleep(1000);
-      }
+      let got = new Set<string>(); // leads with a lead.accepted callback, as of the last read
+      const arrivals = await waitForArrivals(receiver, (all) => {
+        got = new Set(all.filter((a) => a.event === 'lead.accepted').map((a) => a.lead));
+        return [...want.keys()].every((l) => got.has(l));
+      }, Date.now() + (opts.quick ? 20_000 : 40_000), 1000);
       const lags: number[] = [];
       for (const a of arrivals) {
         const at = a.event === 'lead.accepted' ? want.get(a.lead) : undefined;
@@ -143,7 +144,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       callbackLag = summarise(lags);
       callbacks = {
         acceptedLeads: want.size,
-        leadAcceptedCallbacks: new Set(arrivals.filter((a) => a.event === 'lead.accepted').map((a) => a.lead)).size,
+        leadAcceptedCallbacks: got.size,
         allCallbacks: arrivals.length,
       };
       const counts = await receiver.request<{ badSignatures: number }>({ type: 'count' });
@@ -170,18 +171,26 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
 
 // Waits until the processor (or stand-in) has consumed every command; returns what is left.
 async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number): Promise<number | null> {
-  const group = `${env.TOPIC_PREFIX}${mode === 'pipeline' ? 'processor-intake' : 'bench-stand-in'}`;
-  const topic = `${env.TOPIC_PREFIX}leads.intake.commands`;
+  const prefix = env.TOPIC_PREFIX as string;
+  const topics = topicNames(loadTopicSpecs(prefix));
+  const topic = topics.intakeCommands;
+  const group = mode === 'pipeline'
+    ? consumerGroupsOf(['processor'], prefix, topics).find((g) => g.topics.includes(topic))?.group
+    : `${prefix}bench-stand-in`;
+  if (!group) throw new Error(`no processor consumer group reads ${topic}`);
   const deadline = Date.now() + maxS * 1000;
-  for (;;) {
-    let lag: number | null = null;
-    try {
-      lag = await consumerLag(env, group, topic);
-    } catch {
-      return null;
+  const admin = kafkaAdmin(env);
+  try {
+    await admin.connect();
+    for (;;) {
+      const lag = await consumerLag(admin, group, topic);
+      if (lag === 0 || Date.now() > deadline) return lag;
+      await sleep(500);
     }
-    if (lag === 0 || Date.now() > deadline) return lag;
-    await sleep(500);
+  } catch {
+    return null;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -210,24 +219,6 @@ function lagTable(lag: Summary, callbacks: Record<string, number>): Table {
     title: 'Intake answer -> lead.accepted callback at the receiver (end to end)',
     columns: ['accepted leads', 'callbacks seen', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
     rows: [[callbacks.acceptedLeads ?? 0, callbacks.leadAcceptedCallbacks ?? 0, lag.p50, lag.p95, lag.p99, lag.max]],
-  };
-}
-
-export function profileTables(profiles: Record<string, ProfileSummary | null>): Table[] {
-  return Object.entries(profiles).flatMap(([role, p]) => (p ? [{
-    title: `CPU profile of ${role} during the measured load: self time, % of busy time (idle ${p.idlePct}% of ${p.totalMs} ms)`,
-    columns: ['function', 'where', 'self %'],
-    rows: p.topFunctions.slice(0, 12).map((f) => [f.fn, f.where, f.selfPct]),
-    note: `by module: ${p.byModule.slice(0, 8).map((m) => `${m.module} ${m.selfPct}%`).join(', ')}`,
-  }] : []));
-}
-
-export function memoryTable(memory: Record<string, RoleMemory>): Table {
-  return {
-    title: 'Memory of each role (MB)',
-    columns: ['role', 'peak RSS (VmHWM)', 'max sampled RSS', 'RSS when ready', 'max sampled RssAnon'],
-    rows: Object.entries(memory).map(([role, m]) => [role, m.peakRssMb, m.sampledMaxRssMb, m.readyRssMb, m.sampledMaxAnonMb]),
-    note: 'RssAnon is private memory (JS heap, buffers); the rest of RSS is mapped files, mostly the node binary (~45 MB)',
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent } from 'mongodb';
+import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
 import { Registry } from 'prom-client';
 import { DeliveryStore, leaseEnd } from '../../src/dispatcher/delivery-store';
 import { decideAfterAttempt } from '../../src/dispatcher/delivery-outcome';
@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/shared/config';
 import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
-import { connectMongo, ensureIndexes, type Collections, type Mongo } from '../../src/shared/mongo/client';
+import { connectMongo, ensureIndexes } from '../../src/shared/mongo/client';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import { createRedis } from '../../src/shared/redis/client';
 import { DocumentLocks } from '../../src/shared/redis/document-locks';
@@ -23,9 +23,9 @@ import type { Runtime } from '../../src/shared/runtime';
 import type { IntakeCommand, LeadEvent, LeadRecord } from '../../src/shared/schemas';
 import type { BenchContext, ScenarioResult, Table } from '../lib/context';
 import { scenarioEnv } from '../lib/env';
-import { CpuMeter, round1 } from '../lib/proc';
+import { CpuMeter } from '../lib/proc';
 import { dropScenario } from '../lib/setup';
-import { summarise, r1, type Summary } from '../lib/stats';
+import { summarise, r1, r2, type Summary } from '../lib/stats';
 
 // The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
 // the real IntakeDecider, EventRelay and Distributor (and the real DeliveryStore) run here against
@@ -113,27 +113,17 @@ interface PatternResult {
   othersPct: number;
 }
 
-async function monitoredMongo(url: string, dbName: string, base: Collections): Promise<{ mongo: Mongo; log: CommandLog }> {
-  const client = new MongoClient(url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true });
-  await client.connect();
-  const log = new CommandLog();
-  client.on('commandStarted', (e) => log.started(e));
-  client.on('commandSucceeded', (e) => log.ok(e));
-  client.on('commandFailed', (e) => log.failed(e));
-  const db = client.db(dbName);
-  // Same collections as the service's own client (names taken from it, not restated).
-  const collections = Object.fromEntries(Object.entries(base).map(([k, c]) => [k, db.collection(c.collectionName)])) as unknown as Collections;
-  return { mongo: { client, db, collections }, log };
-}
-
 export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
   const { env } = scenarioEnv('mongo', 'warn', { ...opts.roleEnv, ROLE: 'processor' });
   const config = loadConfig(env);
-  const base = await connectMongo(config);
-  await ensureIndexes(base.collections);
-  const { mongo, log } = await monitoredMongo(config.mongo.url, config.mongo.db, base.collections);
-  await base.client.close();
+  const mongo = await connectMongo(config, { monitorCommands: true });
+  await ensureIndexes(mongo.collections);
+  // Listening only from here on: the index creation above is not part of any pattern.
+  const log = new CommandLog();
+  mongo.client.on('commandStarted', (e) => log.started(e));
+  mongo.client.on('commandSucceeded', (e) => log.ok(e));
+  mongo.client.on('commandFailed', (e) => log.failed(e));
   const redis = createRedis(config, 'bench');
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   const noKafka = {
@@ -256,11 +246,11 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     {
       title: `MongoDB-wire server (${config.mongo.url}) under the processor's and dispatcher's exact access pattern (no Kafka)`,
       columns: ['pattern', 'concurrency', 'units', 'units/s', 'unit p50 ms', 'unit p99 ms', 'db cpu%', 'redis cpu%', 'others cpu%'],
-      rows: [
-        ['processor: lead decided+published+assigned', p.concurrency, p.units, p.perS, p.unitMs.p50, p.unitMs.p99, p.cpu['mongo-wire'] ?? null, p.cpu.redis ?? null, p.othersPct],
-        ['dispatcher: delivery created+recorded', dsp.concurrency, dsp.units, dsp.perS, dsp.unitMs.p50, dsp.unitMs.p99, dsp.cpu['mongo-wire'] ?? null, dsp.cpu.redis ?? null, dsp.othersPct],
-        ['whole pipeline: lead + its 2 deliveries', pipe.concurrency, pipe.units, pipe.perS, pipe.unitMs.p50, pipe.unitMs.p99, pipe.cpu['mongo-wire'] ?? null, pipe.cpu.redis ?? null, pipe.othersPct],
-      ],
+      rows: ([
+        ['processor: lead decided+published+assigned', p],
+        ['dispatcher: delivery created+recorded', dsp],
+        ['whole pipeline: lead + its 2 deliveries', pipe],
+      ] as const).map(([label, r]) => [label, r.concurrency, r.units, r.perS, r.unitMs.p50, r.unitMs.p99, r.cpu['mongo-wire'] ?? null, r.cpu.redis ?? null, r.othersPct]),
       note: 'units/s here is the ceiling the database puts on leads/s (processor) and deliveries/s (dispatcher), whatever Kafka and HTTP can do',
     },
     {
@@ -351,12 +341,12 @@ async function pattern(
     perS: r1(done / elapsed),
     unitMs: summarise(unitMs),
     stageMs: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarise(v)])),
-    opsPerUnit: Object.fromEntries([...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, Math.round((v.count / Math.max(1, units)) * 100) / 100])),
+    opsPerUnit: Object.fromEntries([...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, r2(v.count / Math.max(1, units))])),
     opMs: Object.fromEntries([...all].map(([k, v]) => [k, summarise(v.ms)])),
     windows,
     trend: trendOf(perWindow.filter((w) => w.size > 0)),
     cpu: cpu.perProcess,
-    othersPct: round1(cpu.othersPct),
+    othersPct: cpu.othersPct,
   };
 }
 

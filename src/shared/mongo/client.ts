@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config';
 import type {
   AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc,
@@ -23,9 +23,10 @@ export interface Mongo {
   collections: Collections;
 }
 
-export async function connectMongo(config: Config): Promise<Mongo> {
+// extra: options added to (or overriding) ours, e.g. monitorCommands for the benchmark.
+export async function connectMongo(config: Config, extra?: MongoClientOptions): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
-  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50 });
+  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, ...extra });
   await client.connect();
   const db = client.db(config.mongo.db);
   const collections: Collections = {
