@@ -1,17 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
-import { Registry } from 'prom-client';
 import { DeliveryStore, leaseEnd } from '../../src/dispatcher/delivery-store';
 import { decideAfterAttempt } from '../../src/dispatcher/delivery-outcome';
 import { retrySchedule } from '../../src/dispatcher/retry-schedule';
 import { createAgent } from '../../src/manager/agent-service';
 import { createPartner } from '../../src/manager/partner-service';
-import { Distributor } from '../../src/processor/distributor';
-import { EventRelay } from '../../src/processor/event-relay';
+import type { KafkaMessage } from 'kafkajs';
+import { AgentRoster } from '../../src/processor/agent-roster';
+import { DedupClaims } from '../../src/processor/dedup-claims';
 import { IdAllocator } from '../../src/processor/id-allocator';
-import { IntakeDecider } from '../../src/processor/intake-decider';
-import { processorMetrics } from '../../src/processor/metrics';
+import { IntakeBatch } from '../../src/processor/intake-batch';
+import { Lifecycle, type LifecycleMessage } from '../../src/processor/lifecycle';
+import { WaitingLeads } from '../../src/processor/waiting-leads';
 import { loadConfig } from '../../src/shared/config';
+import type { Decoded } from '../../src/shared/kafka/batch-consumer';
+import { loadStatuses } from '../../src/shared/status-catalog';
+import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
+import { LeadRefStore } from '../../src/shared/store/lead-refs';
+import { LeadStore } from '../../src/shared/store/leads';
 import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
@@ -20,7 +26,7 @@ import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import { createRedis } from '../../src/shared/redis/client';
 import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import type { Runtime } from '../../src/shared/runtime';
-import type { IntakeCommand, LeadEvent, LeadRecord } from '../../src/shared/schemas';
+import type { AgentAction, IntakeCommand, LeadEvent, LeadRecord } from '../../src/shared/schemas';
 import type { BenchContext, ScenarioResult, Table } from '../lib/context';
 import { scenarioEnv } from '../lib/env';
 import { CpuMeter } from '../lib/proc';
@@ -28,10 +34,11 @@ import { dropScenario } from '../lib/setup';
 import { summarise, r1, r2, type Summary } from '../lib/stats';
 
 // The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
-// the real IntakeDecider, EventRelay and Distributor (and the real DeliveryStore) run here against
-// MONGO_URL and Redis (the per-document locks), with Kafka replaced by a no-op producer. Every
-// command the driver sends is timed (command monitoring), so the table shows what one lead costs
-// in database round trips and how long each kind takes, and how that changes as collections grow.
+// the real IntakeBatch and Lifecycle (chunks of CHUNK commands, as their consumers hand them over)
+// and the real DeliveryStore run here against MONGO_URL, with Kafka left out. Every command the
+// driver sends is timed (command monitoring), so the table shows what one lead costs in database
+// round trips and how long each kind takes, and how that changes as collections grow.
+const CHUNK = 100;
 
 interface OpStats {
   count: number;
@@ -144,10 +151,18 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     const { partner } = await createPartner(rt, { name: 'bench mongo partner' });
     await createAgent(rt, { name: 'bench agent a' });
     await createAgent(rt, { name: 'bench agent b' });
-    const metrics = processorMetrics(new Registry());
-    const relay = new EventRelay(rt, metrics);
-    const distributor = new Distributor(rt, relay, metrics);
-    const decider = new IntakeDecider(rt, new IdAllocator(mongo.collections.idBlocks, 'lead', config.rules.idBlockSize), config.rules);
+    const c = mongo.collections;
+    const leads = new LeadStore(c.leads);
+    const waiting = new WaitingLeads(c.waitingLeads);
+    const roster = new AgentRoster(c.agents, c.agentActivity);
+    await roster.refresh();
+    const decisions = new IntakeDecisionStore(mongo.db, config.intake.idempotencyTtlS);
+    const batch = new IntakeBatch({
+      partners: rt.partners, decisions, claims: new DedupClaims(c.dedupClaims), refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
+      ids: new IdAllocator(c.idBlocks, 'lead', config.rules.idBlockSize), rules: config.rules,
+    });
+    const lifecycle = new Lifecycle({ leads, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(null) });
+    const accepted: string[] = [];
 
     // One intake command as the ingress seals it; 10% repeat an earlier phone (duplicates).
     let n = 0;
@@ -167,25 +182,36 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       };
     };
 
-    // What the processor's intake consumer does per command, minus Kafka (decode, reply, publish).
-    const oneLead = async (stages: Record<string, number[]>): Promise<void> => {
+    // What the processor's intake consumer does per chunk, minus Kafka (decode, reply, publish).
+    const oneChunk = async (stages: Record<string, number[]>): Promise<void> => {
       const t0 = performance.now();
-      const { lead } = await decider.decide(command(), new Date());
+      const chunk = await batch.decide(Array.from({ length: CHUNK }, command), new Date());
       const t1 = performance.now();
       (stages.decide ??= []).push(t1 - t0);
-      if (lead) {
-        await relay.publish(lead);
-        const t2 = performance.now();
-        (stages.relay ??= []).push(t2 - t1);
-        if (lead.status === 'new') {
-          await distributor.assign(lead);
-          (stages.assign ??= []).push(performance.now() - t2);
-        }
-      }
+      await batch.storeDecisions(chunk.decisions, new Date());
+      (stages.store ??= []).push(performance.now() - t1);
+      for (const { decision } of chunk.replies) if (decision.outcome === 'accepted' && decision.lead_id) accepted.push(decision.lead_id);
     };
+    ctx.log(`mongo: processor intake pattern for ${seconds} s, chunks of ${CHUNK} at concurrency 6 (the intake consumer's partitions)`);
+    results.processor = await pattern(6, seconds, oneChunk, log, meter, () => n);
 
-    ctx.log(`mongo: processor pattern for ${seconds} s at concurrency 6 (the intake consumer's partitionsConsumedConcurrently)`);
-    results.processor = await pattern(6, seconds, oneLead, log, meter, () => n);
+    // What the lead owner does with a chunk of agent actions (contacted) on those leads.
+    let a = 0;
+    const oneCrmChunk = async (stages: Record<string, number[]>): Promise<void> => {
+      const ids = accepted.splice(0, CHUNK);
+      if (ids.length === 0) return;
+      a += ids.length;
+      const records = ids.map((lead_id, i): Decoded<LifecycleMessage> => ({
+        topic: 'agentActions',
+        message: { offset: String(i) } as KafkaMessage,
+        value: { action_id: randomUUID(), lead_id, status: 'contacted', occurred_at: new Date().toISOString() } satisfies AgentAction,
+      }));
+      const t0 = performance.now();
+      await lifecycle.apply(records, new Date());
+      (stages.apply ??= []).push(performance.now() - t0);
+    };
+    ctx.log(`mongo: lead owner pattern (agent actions), chunks of ${CHUNK} at concurrency 6`);
+    results.lifecycle = await pattern(6, seconds, oneCrmChunk, log, meter, () => a);
 
     // The dispatcher: create the delivery record (leased), then record a delivered attempt.
     const store = new DeliveryStore(mongo.collections.deliveries, rt.locks);
@@ -210,24 +236,6 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     ctx.log(`mongo: dispatcher pattern for ${seconds} s at concurrency 32`);
     results.dispatcher = await pattern(32, seconds, oneDelivery, log, meter, () => d);
 
-    // The whole pipeline's database work per lead: the processor's, then the dispatcher's for the
-    // two callbacks an accepted and assigned lead causes (lead.accepted, lead.status_changed).
-    const leadWithCallbacks = async (stages: Record<string, number[]>): Promise<void> => {
-      await oneLead(stages);
-      await Promise.all([oneDelivery(stages), oneDelivery(stages)]);
-    };
-    // With the periodic scans the roles run meanwhile, at their production intervals.
-    relay.start(config.rules.outboxRelayIntervalMs);
-    distributor.start(config.rules.distributionIntervalMs);
-    const sweep = setInterval(() => { store.overdue(new Date(), 5000, 500).catch(() => undefined); }, config.callbacks.sweepIntervalMs);
-    ctx.log(`mongo: whole-pipeline pattern (lead + 2 deliveries, periodic sweeps) for ${seconds} s at concurrency 6`);
-    try {
-      results.pipeline = await pattern(6, seconds, leadWithCallbacks, log, meter, () => n);
-    } finally {
-      clearInterval(sweep);
-      await relay.stop();
-      await distributor.stop();
-    }
     if (log.failures > 0) notes.push(`${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`);
   } finally {
     await mongo.client.close().catch(() => undefined);
@@ -236,8 +244,8 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   }
 
   const p = results.processor as PatternResult;
+  const life = results.lifecycle as PatternResult;
   const dsp = results.dispatcher as PatternResult;
-  const pipe = results.pipeline as PatternResult;
   const opRows = (r: PatternResult) => Object.entries(r.opsPerUnit).map(([op, per]) => [
     op, per, r.opMs[op]?.p50 ?? null, r.opMs[op]?.p99 ?? null, r.trend[op]?.firstWindowP50 ?? null, r.trend[op]?.lastWindowP50 ?? null,
   ]);
@@ -247,27 +255,27 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       title: `MongoDB-wire server (${config.mongo.url}) under the processor's and dispatcher's exact access pattern (no Kafka)`,
       columns: ['pattern', 'concurrency', 'units', 'units/s', 'unit p50 ms', 'unit p99 ms', 'db cpu%', 'redis cpu%', 'others cpu%'],
       rows: ([
-        ['processor: lead decided+published+assigned', p],
+        [`processor: chunks of ${CHUNK} leads decided, stored, assigned`, p],
+        [`lead owner: chunks of ${CHUNK} agent actions applied`, life],
         ['dispatcher: delivery created+recorded', dsp],
-        ['whole pipeline: lead + its 2 deliveries', pipe],
       ] as const).map(([label, r]) => [label, r.concurrency, r.units, r.perS, r.unitMs.p50, r.unitMs.p99, r.cpu['mongo-wire'] ?? null, r.cpu.redis ?? null, r.othersPct]),
-      note: 'units/s here is the ceiling the database puts on leads/s (processor) and deliveries/s (dispatcher), whatever Kafka and HTTP can do',
+      note: 'units are leads (processor, lead owner) and deliveries (dispatcher); units/s is the ceiling the database puts on them, whatever Kafka and HTTP can do; unit p50/p99 are per chunk for the chunked patterns',
     },
     {
-      title: 'Database commands per lead (processor pattern)',
+      title: 'Database commands per lead (processor intake pattern)',
       columns: opColumns('lead'),
       rows: opRows(p),
-      note: `stages p50: decide ${p.stageMs.decide?.p50} ms, relay ${p.stageMs.relay?.p50} ms, assign ${p.stageMs.assign?.p50} ms`,
+      note: `stages p50 per chunk of ${CHUNK}: decide ${p.stageMs.decide?.p50} ms, store decisions ${p.stageMs.store?.p50} ms`,
+    },
+    {
+      title: 'Database commands per agent action (lead owner pattern)',
+      columns: opColumns('action'),
+      rows: opRows(life),
     },
     {
       title: 'Database commands per delivery (dispatcher pattern)',
       columns: opColumns('delivery'),
       rows: opRows(dsp),
-    },
-    {
-      title: 'Database commands per lead (whole pipeline pattern, with the periodic outbox, distribution and delivery sweeps)',
-      columns: opColumns('lead'),
-      rows: opRows(pipe),
     },
     {
       title: 'As the collections grow (processor pattern, per window)',

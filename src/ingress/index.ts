@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
+import { IntakeDecisionStore } from '../shared/store/intake-decisions';
+import { LeadRefStore } from '../shared/store/lead-refs';
+import { LeadStore } from '../shared/store/leads';
 import { IdempotencyStore } from './idempotency';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
@@ -19,7 +22,10 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   const { intake } = rt.config;
   const api = partnerApi({
     rt,
-    flow: new IntakeFlow(rt, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies),
+    flow: new IntakeFlow(rt, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies,
+      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS)),
+    refs: new LeadRefStore(rt.mongo.collections.leadRefs),
+    leads: new LeadStore(rt.mongo.collections.leads),
     limiter: new RateLimiter(rt.redis, instanceId, intake),
     metrics: new IngressMetrics(rt.metrics),
   });

@@ -3,6 +3,7 @@ import { sha256Hex } from '../shared/crypto/lookup-hash';
 import { ApiError } from '../shared/errors';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
+import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
 import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
@@ -34,6 +35,7 @@ export class IntakeFlow {
     private readonly rt: Runtime,
     private readonly idempotency: IdempotencyStore,
     private readonly replies: ReplyWaiter,
+    private readonly decisions: IntakeDecisionStore,
   ) {}
 
   async handle(req: IntakeRequest): Promise<StoredOutcome> {
@@ -66,7 +68,7 @@ export class IntakeFlow {
   // A taken-over key may already be decided (the first instance died after sending the command):
   // the processor's durable decision answers without another round trip.
   private async storedDecision(partnerId: string, key: string, bodyHash: string): Promise<Final | null> {
-    const doc = await this.rt.mongo.collections.intakeDecisions.findOne({ _id: `${partnerId}:${key}` });
+    const doc = await this.decisions.byId(decisionId(partnerId, key), new Date());
     if (!doc) return null;
     if (doc.body_hash !== bodyHash) return { stored: fromError(new ApiError('idempotency_key_reused')), replay: false };
     return { stored: fromDecision(doc), replay: true };

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
+import type { LeadRefStore } from '../shared/store/lead-refs';
+import type { LeadStore } from '../shared/store/leads';
 import type { IntakeFlow } from './intake-flow';
 import { outcomeLabel, type OutcomeLabel } from './intake-result';
 import type { IngressMetrics } from './metrics';
@@ -11,6 +13,8 @@ import type { Endpoint, RateLimiter } from './rate-limit';
 export interface PartnerApiDeps {
   rt: Runtime;
   flow: IntakeFlow;
+  refs: LeadRefStore;
+  leads: LeadStore;
   limiter: RateLimiter;
   metrics: IngressMetrics;
 }

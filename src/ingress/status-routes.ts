@@ -3,10 +3,8 @@ import { ApiError } from '../shared/errors';
 import type { LeadDoc, PartnerDoc } from '../shared/mongo/documents';
 import { answer, authenticated, type PartnerApiDeps } from './partner-context';
 
-// What the status lookup reads of a lead, and nothing more (the projection).
-const STATUS_FIELDS = ['_id', 'external_id', 'status', 'is_depositor', 'created_at', 'updated_at'] as const;
-type StatusFields = Pick<LeadDoc, (typeof STATUS_FIELDS)[number]>;
-const PROJECTION = Object.fromEntries(STATUS_FIELDS.map((f) => [f, 1]));
+// What the status lookup shows of a lead, and nothing more.
+type StatusFields = Pick<LeadDoc, '_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
 
 export interface LeadStatusView {
   id: string;
@@ -32,16 +30,15 @@ export function leadStatusView(lead: StatusFields, partner: Pick<PartnerDoc, 'st
 }
 
 // GET /leads/{externalId}/status (spec 4.2): the calling partner's lead only; another partner's
-// lead is as unknown as one that does not exist.
+// lead is as unknown as one that does not exist. Two reads by _id: the partner's reference, then
+// the lead, so the cost does not grow with the leads stored.
 export function statusRoutes(deps: PartnerApiDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Params: { externalId: string } }>('/leads/:externalId/status', { config: { endpoint: 'status' } }, async (req, reply) => {
       const partner = authenticated(req);
-      const lead = await deps.rt.mongo.collections.leads.findOne<StatusFields>(
-        { partner_id: partner._id, external_id: req.params.externalId },
-        { projection: PROJECTION },
-      );
-      if (!lead) throw new ApiError('not_found');
+      const leadId = await deps.refs.leadIdOf(partner._id, req.params.externalId);
+      const lead = leadId === null ? null : await deps.leads.byId(leadId);
+      if (!lead || lead.partner_id !== partner._id) throw new ApiError('not_found');
       return answer(req, reply, 200, leadStatusView(lead, partner));
     });
   };

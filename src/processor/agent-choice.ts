@@ -2,7 +2,9 @@ import type { AgentDoc } from '../shared/mongo/documents';
 
 // Round robin among active agents that take the lead's country and language (an empty list takes
 // any): the eligible agent assigned longest ago (never assigned first) gets the lead.
-export function chooseAgent(agents: readonly AgentDoc[], lead: { country_code?: string; language?: string }): AgentDoc | null {
+export type RankedAgent = AgentDoc & { last_assigned_at: Date | null };
+
+export function chooseAgent(agents: readonly RankedAgent[], lead: { country_code?: string; language?: string }): RankedAgent | null {
   const language = lead.language?.slice(0, 2).toLowerCase();
   const eligible = agents.filter((a) =>
     a.active

@@ -1,22 +1,18 @@
-import type { KafkaMessage } from 'kafkajs';
-import type { Runtime } from '../shared/runtime';
+import type { KafkaMessage, Message } from 'kafkajs';
 
 // A CRM message we cannot apply goes, unchanged, to the dead-letter topic with the reason in its
 // headers, so the CRM team can see what was refused and replay it once fixed.
-export async function deadLetter(rt: Runtime, sourceTopic: string, partition: number, message: KafkaMessage, reason: string, detail: string): Promise<void> {
-  await rt.producer.send({
-    topic: rt.topics.crmDeadLetter,
-    messages: [{
-      key: message.key,
-      value: message.value,
-      headers: {
-        'x-dead-letter-reason': reason,
-        'x-dead-letter-detail': detail.slice(0, 1000),
-        'x-source-topic': sourceTopic,
-        'x-source-partition': String(partition),
-        'x-source-offset': message.offset,
-        'x-dead-lettered-at': new Date().toISOString(),
-      },
-    }],
-  });
+export function deadLetterMessage(sourceTopic: string, partition: number, message: KafkaMessage, reason: string, detail: string, now: Date): Message {
+  return {
+    key: message.key,
+    value: message.value,
+    headers: {
+      'x-dead-letter-reason': reason,
+      'x-dead-letter-detail': detail.slice(0, 1000),
+      'x-source-topic': sourceTopic,
+      'x-source-partition': String(partition),
+      'x-source-offset': message.offset,
+      'x-dead-lettered-at': now.toISOString(),
+    },
+  };
 }

@@ -1,79 +1,36 @@
 import type { Collection } from 'mongodb';
-import { isDuplicateKey } from '../shared/mongo/client';
-import type { DedupClaimDoc, LeadDoc } from '../shared/mongo/documents';
-import type { DocumentLocks } from '../shared/redis/document-locks';
+import { findByIds, insertAllNew } from '../shared/mongo/bulk';
+import type { DedupClaimDoc } from '../shared/mongo/documents';
 
-export type ClaimOutcome = { kind: 'claimed'; leadId: string } | { kind: 'duplicate'; leadId: string };
-
-export interface ClaimRequest {
-  keys: string[]; // e.g. "g:phone:<hash>", "g:email:<hash>"
-  owner: string; // "<partner id>:<idempotency key>" of the command
-  windowMs: number;
-  now: Date;
-  allocateLeadId: () => Promise<string>;
-}
-
-const IN_FLIGHT_WAIT_MS = 2000;
-const POLL_MS = 50;
-
-// Race-free deduplication on a unique index (FerretDB's findAndModify upserts are not atomic;
-// unique indexes are). Each phone or email hash is claimed by inserting a document with that _id:
-// of any number of concurrent claimants exactly one insert succeeds. A claim older than the window
-// is taken over with a compare-and-set on its previous owner, under the claim's lock (FerretDB's
-// conditional updates are not atomic on their own). A claim whose lead does not exist yet
-// belongs to a command still being decided (or to one that crashed): wait briefly, then treat a
-// claim still without a lead as orphaned and take it over.
+// The one module that writes `dedup_claims`: each phone or email hash is claimed by inserting a
+// document with that _id, so of any number of concurrent claimants exactly one insert succeeds (the
+// unique _id is atomic on every MongoDB-wire server; FerretDB's conditional updates are not).
+// Claims are inserted in bulk for a whole batch; the conflicting ones are read back in one look-up.
 export class DedupClaims {
-  constructor(
-    private readonly claims: Collection<DedupClaimDoc>,
-    private readonly leads: Collection<LeadDoc>,
-    private readonly locks: DocumentLocks,
-  ) {}
+  constructor(private readonly claims: Collection<DedupClaimDoc>) {}
 
-  async claim(req: ClaimRequest): Promise<ClaimOutcome> {
-    // A redelivered command finds the claims it made before it crashed, and keeps their lead id.
-    const mine = await this.claims.findOne({ _id: { $in: req.keys }, owner: req.owner });
-    const leadId = mine?.lead_id ?? (await req.allocateLeadId());
-    const taken: string[] = [];
-    for (const key of req.keys) {
-      const outcome = await this.claimOne(key, leadId, req);
-      if (outcome.kind === 'duplicate') {
-        await this.release(taken, req.owner);
-        return outcome;
-      }
-      taken.push(key);
-    }
-    return { kind: 'claimed', leadId };
+  insertNew(docs: readonly DedupClaimDoc[]): Promise<Set<string>> {
+    return insertAllNew(this.claims, docs);
   }
 
-  async release(keys: readonly string[], owner: string): Promise<void> {
-    for (const key of keys) await this.locks.withLock(`claim:${key}`, () => this.claims.deleteOne({ _id: key, owner }));
+  byIds(ids: Iterable<string>): Promise<Map<string, DedupClaimDoc>> {
+    return findByIds(this.claims, ids);
   }
 
-  private async claimOne(key: string, leadId: string, req: ClaimRequest): Promise<ClaimOutcome> {
-    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-    for (;;) {
-      try {
-        await this.claims.insertOne({ _id: key, lead_id: leadId, owner: req.owner, claimed_at: req.now });
-        return { kind: 'claimed', leadId };
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const existing = await this.claims.findOne({ _id: key });
-      if (!existing) continue; // released meanwhile: try again
-      if (existing.owner === req.owner) return { kind: 'claimed', leadId };
-      const expired = existing.claimed_at.getTime() < req.now.getTime() - req.windowMs;
-      const leadExists = expired || (await this.leads.countDocuments({ _id: existing.lead_id }, { limit: 1 })) > 0;
-      if (leadExists && !expired) return { kind: 'duplicate', leadId: existing.lead_id };
-      if (!expired && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        continue;
-      }
-      const stolen = await this.locks.withLock(`claim:${key}`, () => this.claims.updateOne(
-        { _id: key, owner: existing.owner, claimed_at: existing.claimed_at },
-        { $set: { lead_id: leadId, owner: req.owner, claimed_at: req.now } },
-      ));
-      if (stolen.modifiedCount === 1) return { kind: 'claimed', leadId };
-    }
+  // A claim older than the dedup window no longer matches: it is handed to the new lead, on the
+  // condition that it is still the one read. Phone claims have one writer (commands are keyed by
+  // phone hash); two commands sharing an expired email claim from two partitions in the same
+  // millisecond is the only race left on a server whose conditional updates are not atomic.
+  async takeOver(expired: DedupClaimDoc, next: DedupClaimDoc): Promise<boolean> {
+    const res = await this.claims.updateOne(
+      { _id: expired._id, owner: expired.owner, claimed_at: expired.claimed_at },
+      { $set: { lead_id: next.lead_id, owner: next.owner, claimed_at: next.claimed_at } },
+    );
+    return res.modifiedCount === 1;
+  }
+
+  // Gives back claims a command made but did not use (it lost a later claim): only its own.
+  async release(ids: readonly string[], owner: string): Promise<void> {
+    if (ids.length > 0) await this.claims.deleteMany({ _id: { $in: [...ids] }, owner });
   }
 }

@@ -1,54 +1,54 @@
-import type { Consumer } from 'kafkajs';
-import { createConsumer } from '../shared/kafka/client';
-import { consumerReadiness } from '../shared/kafka/consumer-health';
-import type { ReadinessCheck } from '../shared/http/ops-routes';
-import { DecodeError } from '../shared/kafka/codec';
-import type { Runtime } from '../shared/runtime';
-import type { IntakeCommand, IntakeReply } from '../shared/schemas';
-import type { Distributor } from './distributor';
-import type { EventRelay } from './event-relay';
-import type { IntakeDecider } from './intake-decider';
+import type { Message, Producer } from 'kafkajs';
+import type { BatchConsumer, BatchConsumerDeps } from '../shared/kafka/batch-consumer';
+import { startBatchConsumer } from '../shared/kafka/batch-consumer';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
+import type { IntakeBatch } from './intake-batch';
 import type { ProcessorMetrics } from './metrics';
 
-// Consumes intake commands, decides each, answers the waiting ingress instance and then publishes
-// the lead's events and distributes it. Offsets are committed after a message is fully handled
-// (at least once); the decider is idempotent, so a redelivered command changes nothing.
-export async function startIntakeConsumer(
-  rt: Runtime, decider: IntakeDecider, relay: EventRelay, distributor: Distributor, metrics: ProcessorMetrics,
-): Promise<{ consumer: Consumer; readiness: ReadinessCheck }> {
-  const consumer = createConsumer(rt.kafka, rt.config, 'processor-intake');
-  const readiness = consumerReadiness('processor-intake', consumer);
-  await consumer.connect();
-  await consumer.subscribe({ topic: rt.topics.intakeCommands, fromBeginning: true });
-  await consumer.run({
-    partitionsConsumedConcurrently: 6,
-    eachMessage: async ({ message }) => {
-      let cmd: IntakeCommand;
-      try {
-        cmd = await rt.codec.decode<IntakeCommand>('intakeCommands', message.value);
-      } catch (err) {
-        if (!(err instanceof DecodeError)) throw err;
-        // Only our own ingress writes here; an undecodable command is a bug to see, not to retry.
-        metrics.intakeDecisions.inc({ outcome: 'undecodable' });
-        rt.logger.error({ offset: message.offset, reason: err.reason }, 'undecodable intake command skipped');
-        return;
-      }
+export interface IntakeConsumerDeps {
+  consumers: BatchConsumerDeps;
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+  batch: IntakeBatch;
+  metrics: ProcessorMetrics;
+  logger: Logger;
+}
+
+// Consumes intake commands a chunk at a time: decides the chunk in bulk, sends every reply and every
+// lead event it made in one produce request, then stores the decisions; the offsets move only after
+// that. A crash before the decisions are stored replays the chunk, which finds its own claims and
+// leads and publishes the same event ids again.
+export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchConsumer> {
+  const { metrics, logger } = deps;
+  return startBatchConsumer<IntakeCommand>(deps.consumers, {
+    group: 'processor-intake',
+    topics: ['intakeCommands'],
+    async handle(records) {
       const timer = metrics.intakeDecisionSeconds.startTimer();
-      const { decision, lead } = await decider.decide(cmd, new Date());
+      const chunk = await deps.batch.decide(records.map((r) => r.value), new Date());
+      const replies = await Promise.all(chunk.replies.map(async ({ cmd, decision }): Promise<Message> => {
+        const reply: IntakeReply = { correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision };
+        return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
+      }));
+      const events = await Promise.all(chunk.events.map(async (e: LeadEvent): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
+      await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }] });
+      await deps.batch.storeDecisions(chunk.decisions, new Date());
       timer();
-      metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome });
-      const reply: IntakeReply = {
-        correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision,
-      };
-      await rt.producer.send({
-        topic: rt.topics.intakeReplies,
-        messages: [{ key: cmd.reply_to, value: await rt.codec.encode('intakeReplies', reply) }],
-      });
-      if (lead) {
-        await relay.publish(lead);
-        if (lead.status === 'new') await distributor.assign(lead);
+      for (const { decision } of chunk.replies) metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome });
+      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      if (chunk.undecided.length > 0) {
+        metrics.intakeDecisions.inc({ outcome: 'undecided' }, chunk.undecided.length);
+        logger.warn({ count: chunk.undecided.length }, 'intake commands left undecided: a claim is held by a command still being decided');
       }
     },
+    async undecodable(items) {
+      // Only our own ingress writes here; an undecodable command is a bug to see, not to retry.
+      metrics.intakeDecisions.inc({ outcome: 'undecodable' }, items.length);
+      for (const { message, error } of items) logger.error({ offset: message.offset, reason: error.reason }, 'undecodable intake command skipped');
+    },
   });
-  return { consumer, readiness };
 }

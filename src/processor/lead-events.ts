@@ -21,8 +21,10 @@ export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 
   return event;
 }
 
-export function pendingEvents(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'published_seq'>): LeadEvent[] {
+// The events of history entries `from` onwards: what a change made, or (from 0) everything a lead
+// announced, which a redelivered batch publishes again with the same ids.
+export function eventsOf(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history'>, from = 0): LeadEvent[] {
   const events: LeadEvent[] = [];
-  for (let seq = lead.published_seq; seq < lead.history.length; seq++) events.push(eventForHistoryEntry(lead, seq));
+  for (let seq = from; seq < lead.history.length; seq++) events.push(eventForHistoryEntry(lead, seq));
   return events;
 }

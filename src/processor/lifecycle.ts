@@ -1,90 +1,221 @@
-import type { LeadDoc, StatusChange } from '../shared/mongo/documents';
-import { isDuplicateKey } from '../shared/mongo/client';
+import type { Collection } from 'mongodb';
 import { clientIdForLead } from '../shared/ids';
-import type { Runtime } from '../shared/runtime';
-import type { AgentAction, Deposit } from '../shared/schemas';
+import type { Decoded } from '../shared/kafka/batch-consumer';
+import { insertAllNew } from '../shared/mongo/bulk';
+import type { ClientDoc, DepositDoc, LeadDoc, StatusChange } from '../shared/mongo/documents';
+import type { AgentAction, Deposit, LeadCommand, LeadEvent } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
-import type { EventRelay } from './event-relay';
+import type { LeadChange, LeadStore } from '../shared/store/leads';
+import type { AgentRoster } from './agent-roster';
+import { eventForHistoryEntry, eventsOf } from './lead-events';
+import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
+import type { WaitingLeads } from './waiting-leads';
 
-export type ApplyResult = { kind: 'applied' } | { kind: 'repeat' } | { kind: 'refused'; reason: string };
+export type LifecycleMessage = AgentAction | Deposit | LeadCommand;
+export type LifecycleOutcome = 'applied' | 'repeat' | 'unchanged' | 'refused';
 
-// Applies CRM messages to leads. Each message is decided and applied under the lead's lock, in one
-// single-document update that also records the message id, so redelivery is harmless.
+export interface Refusal {
+  record: Decoded<LifecycleMessage>;
+  reason: string;
+}
+
+export interface AppliedChunk {
+  events: LeadEvent[];
+  refused: Refusal[];
+  outcomes: { record: Decoded<LifecycleMessage>; outcome: LifecycleOutcome }[];
+}
+
+export interface LifecycleDeps {
+  leads: LeadStore;
+  clients: Collection<ClientDoc>;
+  deposits: Collection<DepositDoc>;
+  waiting: WaitingLeads;
+  roster: AgentRoster;
+  statuses: Statuses;
+}
+
+const CACHE_LIMIT = 50_000;
+// Rounds of reading a lead again after another writer changed it, before the chunk is retried whole.
+const MAX_ROUNDS = 5;
+
+export class LeadContendedError extends Error {
+  readonly retriable = true;
+  constructor(leadIds: string[]) {
+    super(`leads changed by another writer ${MAX_ROUNDS} times in a row: ${leadIds.slice(0, 5).join(', ')}`);
+    this.name = 'LeadContendedError';
+  }
+}
+
+interface Working {
+  base: LeadDoc; // as stored when read
+  lead: LeadDoc; // with this chunk's changes so far
+  entries: StatusChange[];
+  set: LeadChange['set'];
+  events: LeadEvent[];
+}
+
+interface DecidedLead {
+  w: Working | undefined;
+  clients: ClientDoc[];
+  deposits: DepositDoc[];
+  refused: Refusal[];
+  outcomes: AppliedChunk['outcomes'];
+}
+
+// Everything that changes a lead after intake, applied by the one owner of the lead's partition of
+// the CRM topics and the lead command topic (a co-partitioned consumer): agent actions, deposits
+// and chargebacks, assignment of waiting leads. A chunk is decided in memory against the leads as
+// this owner last wrote them (read once, then cached), and written with one update per changed
+// lead plus one insert each for new clients and deposits. Every history entry names the message
+// that made it, so a redelivered message is a repeat: nothing changes and its events go out again.
 export class Lifecycle {
-  constructor(private readonly rt: Runtime, private readonly statuses: Statuses, private readonly relay: EventRelay) {}
+  private readonly cache = new Map<string, LeadDoc>();
 
-  async applyAgentAction(action: AgentAction): Promise<ApplyResult> {
-    return this.apply(action.lead_id, `agent-action:${action.action_id}`, (lead) => agentMove(this.statuses, lead, action.status),
-      action.note ?? `agent ${action.agent_id ?? 'unknown'}`, new Date(action.occurred_at));
+  constructor(private readonly d: LifecycleDeps) {}
+
+  // After a rebalance another owner may have changed leads this one cached.
+  forget(): void {
+    this.cache.clear();
   }
 
-  async applyDeposit(deposit: Deposit): Promise<ApplyResult> {
-    const op = `deposit:${deposit.deposit_id}`;
-    const result = await this.apply(deposit.lead_id, op, (lead) => depositMove(this.statuses, lead, deposit.type),
-      deposit.type, new Date(deposit.occurred_at), async (lead, move) => {
-        if (move.createsClient) await this.createClient(lead, deposit);
-      });
-    if (result.kind !== 'refused') await this.recordDeposit(deposit);
-    return result;
-  }
-
-  private async apply(
-    leadId: string,
-    op: string,
-    decide: (lead: LeadDoc) => Move,
-    why: string,
-    at: Date,
-    before?: (lead: LeadDoc, move: Extract<Move, { ok: true }>) => Promise<void>,
-  ): Promise<ApplyResult> {
-    const leads = this.rt.mongo.collections.leads;
-    type Locked = Extract<ApplyResult, { kind: 'refused' }> | { kind: 'applied' | 'repeat'; lead: LeadDoc };
-    const result = await this.rt.locks.withLock(`lead:${leadId}`, async (): Promise<Locked> => {
-      const lead = await leads.findOne({ _id: leadId });
-      if (!lead) return { kind: 'refused', reason: 'unknown_lead' };
-      if (lead.applied_ops.includes(op)) return { kind: 'repeat', lead };
-      const move = decide(lead);
-      if (!move.ok) return { kind: 'refused', reason: move.reason };
-      await before?.(lead, move);
-      const change: StatusChange = { from: lead.status, to: move.to, at, why, source: op, event: move.event, is_depositor: move.isDepositor };
-      const set: Partial<LeadDoc> = { status: move.to, is_depositor: move.isDepositor, updated_at: new Date() };
-      if (move.createsClient) set.client_id = clientIdForLead(lead._id);
-      const updated = await leads.findOneAndUpdate(
-        { _id: lead._id, status: lead.status, applied_ops: { $ne: op } },
-        { $set: set, $push: { history: change, applied_ops: op }, $inc: { pending_events: 1 } },
-        { returnDocument: 'after' },
-      );
-      if (!updated) throw new Error(`lead ${leadId} changed under its lock while applying ${op}`);
-      return { kind: 'applied', lead: updated };
-    });
-    if (result.kind === 'refused') return result;
-    // Publish outside the lock (the relay takes it itself); a repeat finishes a publish an earlier
-    // attempt may not have made.
-    await this.relay.publish(result.lead);
-    return { kind: result.kind };
-  }
-
-  // One client per lead: its id derives from the lead's, so a redelivered first deposit finds it.
-  private async createClient(lead: LeadDoc, deposit: Deposit): Promise<void> {
+  async apply(records: readonly Decoded<LifecycleMessage>[], now: Date): Promise<AppliedChunk> {
     try {
-      await this.rt.mongo.collections.clients.insertOne({
-        _id: clientIdForLead(lead._id), lead_id: lead._id, partner_id: lead.partner_id, first_deposit_id: deposit.deposit_id, created_at: new Date(),
-      });
+      return await this.applyChunk(records, now);
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      this.forget();
+      throw err;
     }
   }
 
-  // Amounts and currencies stay here, in the deposits collection; no event or callback carries them.
-  private async recordDeposit(deposit: Deposit): Promise<void> {
-    const lead = await this.rt.mongo.collections.leads.findOne({ _id: deposit.lead_id }, { projection: { client_id: 1 } });
-    try {
-      await this.rt.mongo.collections.deposits.insertOne({
-        _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: lead?.client_id ?? null, type: deposit.type,
-        amount: deposit.amount, currency: deposit.currency, occurred_at: new Date(deposit.occurred_at), recorded_at: new Date(),
+  // Each lead's messages are applied in order against the lead as last stored. A lead whose update
+  // is refused (it changed since it was read: another writer) is read again and its messages decided
+  // again; the other leads' changes stand.
+  private async applyChunk(records: readonly Decoded<LifecycleMessage>[], now: Date): Promise<AppliedChunk> {
+    const out: AppliedChunk = { events: [], refused: [], outcomes: [] };
+    let open = new Map<string, Decoded<LifecycleMessage>[]>();
+    for (const r of records) open.set(r.value.lead_id, [...(open.get(r.value.lead_id) ?? []), r]);
+    const assigned: string[] = [];
+    for (let round = 1; open.size > 0; round++) {
+      if (round > MAX_ROUNDS) throw new LeadContendedError([...open.keys()]);
+      const working = await this.load([...open.keys()]);
+      const decided = [...open].map(([id, group]) => this.decideLead(group, working.get(id), now));
+      await insertAllNew(this.d.clients, decided.flatMap((g) => g.clients));
+      await insertAllNew(this.d.deposits, decided.flatMap((g) => g.deposits));
+      const changed = decided.filter((g) => g.w && g.w.entries.length > 0);
+      const stored = await this.d.leads.apply(changed.map(({ w }) => ({ lead: (w as Working).base, entries: (w as Working).entries, set: (w as Working).set })), now);
+      const refused = new Set<string>();
+      stored.forEach((lead, i) => {
+        const { w } = changed[i] as { w: Working };
+        if (!lead) refused.add(w.base._id);
+        else {
+          this.remember(lead);
+          w.events.push(...eventsOf(lead, w.base.history.length));
+          if (w.base.status === 'new' && lead.status !== 'new') assigned.push(lead._id);
+        }
       });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      for (const g of decided) {
+        if (g.w && refused.has(g.w.base._id)) continue;
+        out.events.push(...(g.w?.events ?? []));
+        out.refused.push(...g.refused);
+        out.outcomes.push(...g.outcomes);
+      }
+      for (const id of refused) this.cache.delete(id);
+      open = new Map([...open].filter(([id]) => refused.has(id)));
     }
+    await this.d.waiting.remove(assigned);
+    return out;
   }
+
+  // One lead's messages of the chunk, in order, against its working copy.
+  private decideLead(group: Decoded<LifecycleMessage>[], w: Working | undefined, now: Date): DecidedLead {
+    const g: DecidedLead = { w, clients: [], deposits: [], refused: [], outcomes: [] };
+    for (const record of group) {
+      const outcome = w ? this.applyOne(record, w, now, g) : refuse(g, record, 'unknown_lead');
+      g.outcomes.push({ record, outcome });
+    }
+    return g;
+  }
+
+  private applyOne(record: Decoded<LifecycleMessage>, w: Working, now: Date, g: DecidedLead): LifecycleOutcome {
+    const { source, why, at } = describe(record);
+    const done = w.lead.history.map((h, seq) => ({ h, seq })).filter(({ h }) => h.source === source);
+    if (done.length > 0) {
+      // Applied before (a redelivery): announce again what it made, which the dispatcher knows by id.
+      for (const { seq } of done) if (seq < w.base.history.length) w.events.push(eventForHistoryEntry(w.lead, seq));
+      if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead.client_id, now));
+      return 'repeat';
+    }
+    const move = this.decide(record, w.lead, now);
+    if (move === null) return 'unchanged';
+    if (!move.ok) return refuse(g, record, move.reason);
+    const entry: StatusChange = { from: w.lead.status, to: move.to, at, why: move.agentId ? `assigned to ${move.agentId}` : why, source, event: move.event, is_depositor: move.isDepositor };
+    const set: LeadChange['set'] = { status: move.to, is_depositor: move.isDepositor };
+    if (move.createsClient) {
+      set.client_id = clientIdForLead(w.lead._id);
+      const deposit = record.value as Deposit;
+      g.clients.push({ _id: set.client_id, lead_id: w.lead._id, partner_id: w.lead.partner_id, first_deposit_id: deposit.deposit_id, created_at: now });
+    }
+    if (move.agentId !== undefined) set.agent_id = move.agentId;
+    w.lead = { ...w.lead, ...set, history: [...w.lead.history, entry] };
+    w.entries.push(entry);
+    w.set = { ...w.set, ...set };
+    // Amounts and currencies stay here, in the deposits collection; no event or callback carries them.
+    if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead.client_id, now));
+    return 'applied';
+  }
+
+  // The move a message asks for; null when it asks for nothing any more (a waiting lead assigned meanwhile).
+  private decide(record: Decoded<LifecycleMessage>, lead: LeadDoc, now: Date): (Move & { agentId?: string }) | null {
+    if (record.topic === 'agentActions') return agentMove(this.d.statuses, lead, (record.value as AgentAction).status);
+    if (record.topic === 'deposits') return depositMove(this.d.statuses, lead, (record.value as Deposit).type);
+    if (lead.status !== 'new') return null;
+    const agent = this.d.roster.take(lead, now);
+    if (!agent) return null;
+    const { to, event } = assignment(lead.status, agent._id, now, lead.is_depositor);
+    return { ok: true, to, event, isDepositor: lead.is_depositor, createsClient: false, agentId: agent._id };
+  }
+
+  private async load(ids: readonly string[]): Promise<Map<string, Working>> {
+    const missing = ids.filter((id) => !this.cache.has(id));
+    if (missing.length > 0) for (const lead of (await this.d.leads.byIds(missing)).values()) this.remember(lead);
+    const working = new Map<string, Working>();
+    for (const id of ids) {
+      const lead = this.cache.get(id);
+      if (lead && !working.has(id)) working.set(id, { base: lead, lead, entries: [], set: {}, events: [] });
+    }
+    return working;
+  }
+
+  private remember(lead: LeadDoc): void {
+    this.cache.delete(lead._id);
+    this.cache.set(lead._id, lead);
+    if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+function refuse(g: Pick<DecidedLead, 'refused'>, record: Decoded<LifecycleMessage>, reason: string): LifecycleOutcome {
+  g.refused.push({ record, reason });
+  return 'refused';
+}
+
+// Which message a history entry comes from, why, and when it happened.
+function describe(record: Decoded<LifecycleMessage>): { source: string; why: string; at: Date } {
+  if (record.topic === 'agentActions') {
+    const a = record.value as AgentAction;
+    return { source: `agent-action:${a.action_id}`, why: a.note ?? `agent ${a.agent_id ?? 'unknown'}`, at: new Date(a.occurred_at) };
+  }
+  if (record.topic === 'deposits') {
+    const d = record.value as Deposit;
+    return { source: `deposit:${d.deposit_id}`, why: d.type, at: new Date(d.occurred_at) };
+  }
+  const c = record.value as LeadCommand;
+  return { source: `distribution:${c.command_id}`, why: c.kind, at: new Date(c.issued_at) };
+}
+
+function depositDoc(deposit: Deposit, clientId: string | null, now: Date): DepositDoc {
+  return {
+    _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: clientId, type: deposit.type,
+    amount: deposit.amount, currency: deposit.currency, occurred_at: new Date(deposit.occurred_at), recorded_at: now,
+  };
 }

@@ -3,7 +3,9 @@ import type { Statuses } from '../shared/status-catalog';
 
 export type Move =
   | { ok: true; to: string; event: StatusChange['event']; isDepositor: boolean; createsClient: boolean }
-  | { ok: false; reason: 'unknown_status' | 'terminal_status' | 'illegal_transition' | 'status_needs_deposit' };
+  | { ok: false; reason: 'unknown_status' | 'terminal_status' | 'illegal_transition' | 'status_needs_deposit' }
+  // Not yet: the message can apply once something else has happened (here: the first deposit).
+  | { ok: false; reason: 'chargeback_before_deposit'; wait: true };
 
 interface LeadState {
   status: string;
@@ -27,15 +29,17 @@ export function agentMove(statuses: Statuses, lead: LeadState, target: string): 
     ?? { ok: true, to: target, event: 'lead.status_changed', isDepositor: lead.is_depositor, createsClient: false };
 }
 
-// A deposit or chargeback: the first deposit makes the lead a client (ftd), every later one is
-// an rtd, a chargeback reverses (terminal).
+// A deposit is a fact, not a request: the first one makes any lead that is not terminal a client
+// (ftd), whatever pre-deposit status the CRM has reached (its "contacted" may still be on the way);
+// every later one is an rtd. A chargeback reverses a deposit (terminal), so one that arrives before
+// any deposit waits for it.
 export function depositMove(statuses: Statuses, lead: LeadState, type: 'deposit' | 'chargeback'): Move {
+  if (statuses.isTerminal(lead.status)) return { ok: false, reason: 'terminal_status' };
   if (type === 'chargeback') {
-    return refuse(statuses, lead.status, 'chargeback')
-      ?? { ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false };
+    return lead.client_id === null
+      ? { ok: false, reason: 'chargeback_before_deposit', wait: true }
+      : { ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false };
   }
-  if (lead.client_id === null) {
-    return refuse(statuses, lead.status, 'ftd') ?? { ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true };
-  }
-  return refuse(statuses, lead.status, 'rtd') ?? { ok: true, to: 'rtd', event: 'lead.rtd', isDepositor: true, createsClient: false };
+  if (lead.client_id === null) return { ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true };
+  return { ok: true, to: 'rtd', event: 'lead.rtd', isDepositor: true, createsClient: false };
 }

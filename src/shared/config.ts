@@ -40,7 +40,6 @@ export interface Config {
     readonly statusCatalogFile: string | null;
     readonly idBlockSize: number;
     readonly distributionIntervalMs: number;
-    readonly outboxRelayIntervalMs: number;
   };
   readonly callbacks: {
     readonly timeoutMs: number;
@@ -194,9 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
       blockedSources: r.list('BLOCKED_SOURCES'),
       blockedIpRanges: r.list('BLOCKED_IP_RANGES'),
       statusCatalogFile: r.string('STATUS_CATALOG_FILE', '') || null,
-      idBlockSize: r.int('ID_BLOCK_SIZE', 100, 1, 100000),
+      idBlockSize: r.int('ID_BLOCK_SIZE', 1000, 1, 100000),
       distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
-      outboxRelayIntervalMs: r.int('OUTBOX_RELAY_INTERVAL_MS', 5000, 100, 600000),
     },
     callbacks: {
       timeoutMs: r.int('CALLBACK_TIMEOUT_MS', 10000, 100, 60000),

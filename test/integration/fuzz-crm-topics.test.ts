@@ -16,7 +16,8 @@ import { TopicProbe, until } from '../support/topic-probe';
 // that the processor (its own OS process, through src/main.ts) cannot apply: random bytes and
 // tombstones, a wrong magic byte, schema ids the registry does not know or that belong to another
 // topic, the right schema id with bytes that are not JSON or JSON that violates the schema, and
-// well-formed messages about unknown leads or moves the status catalogue forbids. Every one must end,
+// well-formed messages about unknown leads, moves the status catalogue forbids, or a deposit on a lead
+// that has ended (a deposit on any other lead is a fact and is applied). Every one must end,
 // unchanged, on crm.dead-letter with a documented reason (counted one for one); the processor stays
 // up and ready, stores nothing, and still applies a good message sent after them.
 // FUZZ_RUNS scales the number of messages (default 600 per topic); FUZZ_SEED replays a run.
@@ -30,6 +31,7 @@ let client: App;
 let deadLetters: TopicProbe<Buffer>;
 let events: TopicProbe<LeadEvent>;
 const realLeads: string[] = [];
+let endedLead: string; // a real lead that reached a terminal status: no deposit applies to it
 
 beforeAll(async () => {
   client = await startApp({ ...config, roles: [] } as typeof config, createLogger('silent'));
@@ -45,6 +47,10 @@ beforeAll(async () => {
     return found.length === commands.length ? found : null;
   }, 30_000, 'the real leads');
   realLeads.push(...leads.map((l) => l._id));
+  endedLead = realLeads[realLeads.length - 1]!;
+  const trash: AgentAction = { action_id: randomUUID(), lead_id: endedLead, status: 'trash', occurred_at: new Date().toISOString() };
+  await produce(client.runtime, 'agentActions', [trash], () => trash.lead_id);
+  await events.waitFor((es) => es.some((e) => e.lead_id === endedLead && e.our_status === 'trash'), 30_000, 'the ended lead');
 }, 120_000);
 
 afterAll(async () => {
@@ -112,7 +118,7 @@ function crmMessage(topic: Topic, ids: Record<Topic | 'leadEvents', number>): fc
     violating(good).map((m) => framed(own, json(m))), // right id, schema-violating JSON
     (topic === 'agentActions' ? goodAction(unknownLead, fc.constantFrom('contacted', 'trash')) : goodDeposit(unknownLead))
       .map((m) => framed(own, json(m))), // valid, unknown lead
-    (topic === 'agentActions' ? goodAction(real, refusedStatus) : goodDeposit(real)).map((m) => framed(own, json(m))), // a forbidden move
+    (topic === 'agentActions' ? goodAction(real, refusedStatus) : goodDeposit(fc.constant(endedLead))).map((m) => framed(own, json(m))), // a forbidden move
   );
 }
 
@@ -148,9 +154,10 @@ it('sends every malformed or inapplicable CRM message to the dead-letter topic, 
   expect(wrong.map((d) => ({ key: d.key, headers: Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, String(v)])) }))).toEqual([]);
   expect(new Set(got.map((d) => d.key)).size).toBe(sent.size);
 
-  // Nothing stored or changed: the real leads are still new with one history entry, no money kept.
+  // Nothing stored or changed: the real leads are as they were (new, and the ended one trash), no money kept.
   const { leads, deposits, clients } = rt.mongo.collections;
-  expect((await leads.find({}).toArray()).map((l) => [l.status, l.history.length])).toEqual(realLeads.map(() => ['new', 1]));
+  const stateOf = new Map((await leads.find({}).toArray()).map((l) => [l._id, [l.status, l.history.length]]));
+  expect(realLeads.map((id) => stateOf.get(id))).toEqual(realLeads.map((id) => (id === endedLead ? ['trash', 2] : ['new', 1])));
   expect(await deposits.countDocuments({})).toBe(0);
   expect(await clients.countDocuments({})).toBe(0);
 

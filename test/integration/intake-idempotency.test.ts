@@ -3,6 +3,7 @@ import { IdempotencyStore } from '../../src/ingress/idempotency';
 import { createPartner } from '../../src/manager/partner-service';
 import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
+import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { ScriptedProcessor } from '../support/scripted-processor';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -47,6 +48,7 @@ afterAll(async () => {
 
 const lead = (source?: string) => ({ phone: `+4915112${String(345000 + ++seq)}`, ...(source ? { source } : {}) });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const decisions = () => new IntakeDecisionStore(app.runtime.mongo.db, app.config.intake.idempotencyTtlS);
 
 describe('decisions over Kafka -> HTTP (spec 4.1)', () => {
   it('accepted: 200 with id, reason null and duration_ms', async () => {
@@ -146,7 +148,7 @@ describe('no decision in time', () => {
     await sleep(1200); // the scripted processor decides 0.8 s after the timeout
     const retry = await client.submitLead(body, { idempotencyKey: key });
     expect(retry).toMatchObject({ status: 200, body: { id: expect.stringMatching(/^le-\d+$/), status: 'accepted', reason: null, replay: true } });
-    const stored = await app.runtime.mongo.collections.intakeDecisions.findOne({ _id: `${partnerId}:${key}` });
+    const stored = await decisions().byId(`${partnerId}:${key}`, new Date());
     expect(retry.body.id).toBe(stored?.lead_id);
   });
 
@@ -165,7 +167,7 @@ describe('no decision in time', () => {
     expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({ status: 409, body: { error: 'idempotency_key_in_use' } });
     await sleep(REPLY_TIMEOUT_MS + 200);
     const retry = await new PartnerClient(second.url, creds).submitLead(raw, { idempotencyKey: key });
-    const stored = await app.runtime.mongo.collections.intakeDecisions.findOne({ _id: `${partnerId}:${key}` });
+    const stored = await decisions().byId(`${partnerId}:${key}`, new Date());
     expect(retry).toMatchObject({ status: 200, body: { id: stored?.lead_id, status: 'accepted', replay: true } });
   });
 });

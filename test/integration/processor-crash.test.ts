@@ -25,7 +25,7 @@ beforeAll(async () => {
   replies = await new TopicProbe<IntakeReply>(client.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(client.runtime, 'leadEvents').start();
   await client.runtime.mongo.collections.agents.insertOne({
-    _id: 'ag-crash', name: 'Crash', active: true, countries: [], languages: [], last_assigned_at: null, created_at: new Date(), updated_at: new Date(),
+    _id: 'ag-crash', name: 'Crash', active: true, countries: [], languages: [], created_at: new Date(), updated_at: new Date(),
   });
   child = await startChildRole('processor', env);
 }, 90_000);
@@ -81,12 +81,9 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
   // Every lead ends contacted, with history new -> assigned -> contacted and no step twice.
   const expected = new Set(leadIds.flatMap((id) => [`${id}:0`, `${id}:1`, `${id}:2`]));
   await events.waitFor((es) => new Set(es.map((e) => e.event_id).filter((e) => expected.has(e))).size === expected.size, 150000, 'every event');
-  // The relay marks what it published right after publishing; wait for the last marks.
-  await until(async () => (await leads.countDocuments({ partner_id: partner, pending_events: { $gt: 0 } })) === 0, 30000, 'outbox drained');
   const all = await leads.find({ partner_id: partner }).toArray();
   for (const lead of all) {
     expect(lead.history.map((h) => h.to)).toEqual(['new', 'assigned', 'contacted']);
-    expect(lead.published_seq).toBe(3);
   }
   // Same event id, same content: a republished event is a repeat, never a different event.
   const byId = new Map<string, string>();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   dead = await new TopicProbe<Buffer>(app.runtime, 'crmDeadLetter', true).start();
   partner = (await createPartner(app.runtime, { name: 'Lifecycle' })).partner.id;
   const now = new Date();
-  const agent: AgentDoc = { _id: 'ag-any', name: 'Any', active: true, countries: [], languages: [], last_assigned_at: null, created_at: now, updated_at: now };
+  const agent: AgentDoc = { _id: 'ag-any', name: 'Any', active: true, countries: [], languages: [], created_at: now, updated_at: now };
   await app.runtime.mongo.collections.agents.insertOne(agent);
 });
 
@@ -47,6 +47,8 @@ const action = (leadId: string, status: string, id = randomUUID()): AgentAction 
 const deposit = (leadId: string, type: Deposit['type'] = 'deposit', id = randomUUID()): Deposit => ({
   deposit_id: id, lead_id: leadId, type, amount: '250.00', currency: 'EUR', occurred_at: new Date().toISOString(),
 });
+const reasonOf = (key: string) => dead.waitFor(() => dead.seen.some((s) => s.key === key), 20000, `dead letter ${key}`)
+  .then(() => dead.seen.find((s) => s.key === key)!.headers['x-dead-letter-reason']?.toString());
 const sendActions = (...a: AgentAction[]) => produce(app.runtime, 'agentActions', a, (v) => (v as AgentAction).lead_id);
 const sendDeposits = (...d: Deposit[]) => produce(app.runtime, 'deposits', d, (v) => (v as Deposit).lead_id);
 
@@ -87,6 +89,19 @@ it('contacted, ftd (one client), rtd twice, chargeback: each with its event and 
   expect(lead!.history.map((h) => h.to)).toEqual(['new', 'assigned', 'contacted', 'ftd', 'rtd', 'rtd', 'chargeback']);
 });
 
+// Deposits and agent actions travel on two topics with no order between them: the CRM may log the
+// deposit before the agent's "contacted" arrives. A deposit is a fact: it is never dropped.
+it('a first deposit before any contact makes the lead a client at once', async () => {
+  const id = await acceptedLead();
+  await sendDeposits(deposit(id));
+  const es = await eventsOf(id, 3);
+  expect(es[2]).toMatchObject({ event: 'lead.ftd', our_status: 'ftd', is_depositor: true });
+  expect(await app.runtime.mongo.collections.leads.findOne({ _id: id })).toMatchObject({ status: 'ftd', client_id: `cl-${id.slice(3)}` });
+  expect(await app.runtime.mongo.collections.clients.countDocuments({ lead_id: id })).toBe(1);
+  await sendActions(action(id, 'contacted')); // the late "contacted" can no longer apply: the lead is a client
+  expect(await reasonOf(id)).toBe('illegal_transition');
+});
+
 it.each(['trash', 'no_answer', 'wrong_number'])('contacted -> %s is terminal: later actions are dead-lettered', async (status) => {
   const id = await acceptedLead();
   await sendActions(action(id, 'contacted'), action(id, status));
@@ -107,14 +122,20 @@ it('a redelivered agent action changes nothing and emits nothing again', async (
 });
 
 describe('dead letters', () => {
-  const reasonOf = (key: string) => dead.waitFor(() => dead.seen.some((s) => s.key === key), 20000, `dead letter ${key}`)
-    .then(() => dead.seen.find((s) => s.key === key)!.headers['x-dead-letter-reason']?.toString());
 
   it('an illegal transition', async () => {
     const id = await acceptedLead();
-    await sendDeposits(deposit(id)); // a deposit before any contact
+    await sendActions(action(id, 'new')); // no status moves back to new
     expect(await reasonOf(id)).toBe('illegal_transition');
-    expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(0);
+  });
+
+  it('a deposit after a chargeback: the lead is terminal, the money is not kept', async () => {
+    const id = await acceptedLead();
+    await sendDeposits(deposit(id), deposit(id, 'chargeback'));
+    await eventsOf(id, 4);
+    await sendDeposits(deposit(id));
+    expect(await reasonOf(id)).toBe('terminal_status');
+    expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(2);
   });
 
   it('an unknown lead', async () => {

@@ -44,7 +44,7 @@ export async function drillPartner(rt: Runtime, receiver: CallbackReceiver, name
   });
   receiver.route(DRILL_PATH, secrets.callback_secret, flakyReceiver(receiver));
   await rt.mongo.collections.agents.insertOne({
-    _id: `ag-${partner.id.slice(3)}`, name: 'Drill agent', active: true, countries: [], languages: [], last_assigned_at: null,
+    _id: `ag-${partner.id.slice(3)}`, name: 'Drill agent', active: true, countries: [], languages: [],
     created_at: new Date(), updated_at: new Date(),
   });
   return { id: partner.id, creds: secrets };

@@ -3,6 +3,7 @@ import type { Consumer } from 'kafkajs';
 import type { IntakeDecisionDoc } from '../../src/shared/mongo/documents';
 import type { Runtime } from '../../src/shared/runtime';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../../src/shared/schemas';
+import { decisionId, IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
 
 export type Script = (cmd: IntakeCommand) => { outcome: IntakeDecision['outcome']; lead_id: string | null; reason: string | null; delayMs?: number };
 
@@ -43,9 +44,9 @@ export class ScriptedProcessor {
   }
 
   private async answer(cmd: IntakeCommand): Promise<void> {
-    const decisions = this.rt.mongo.collections.intakeDecisions;
-    const id = `${cmd.partner_id}:${cmd.idempotency_key}`;
-    const stored = await decisions.findOne({ _id: id });
+    const decisions = new IntakeDecisionStore(this.rt.mongo.db, this.rt.config.intake.idempotencyTtlS);
+    const id = decisionId(cmd.partner_id, cmd.idempotency_key);
+    const stored = await decisions.byId(id, new Date());
     let decision: IntakeDecision;
     if (stored) {
       decision = stored.body_hash === cmd.body_hash
@@ -56,7 +57,7 @@ export class ScriptedProcessor {
       await new Promise((r) => setTimeout(r, delayMs));
       decision = { ...decided, body_hash: cmd.body_hash, replay: false };
       const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...decision, decided_at: new Date() };
-      await decisions.insertOne(doc).catch(() => undefined);
+      await decisions.insertNew([doc], new Date());
     }
     const reply: IntakeReply = {
       correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision,

@@ -1,7 +1,7 @@
 import { rejectionReason } from '../../src/processor/business-rules';
-import { chooseAgent } from '../../src/processor/agent-choice';
-import { eventForHistoryEntry, pendingEvents } from '../../src/processor/lead-events';
-import type { AgentDoc, LeadDoc } from '../../src/shared/mongo/documents';
+import { chooseAgent, type RankedAgent } from '../../src/processor/agent-choice';
+import { eventForHistoryEntry, eventsOf } from '../../src/processor/lead-events';
+import type { LeadDoc } from '../../src/shared/mongo/documents';
 import type { LeadRecord } from '../../src/shared/schemas';
 
 const record = (over: Partial<LeadRecord> = {}): LeadRecord => ({
@@ -24,7 +24,7 @@ describe('business rules', () => {
   });
 });
 
-const agent = (id: string, over: Partial<AgentDoc> = {}): AgentDoc => ({
+const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
   _id: id, name: id, active: true, countries: [], languages: [], last_assigned_at: null, created_at: new Date(0), updated_at: new Date(0), ...over,
 });
 
@@ -44,8 +44,8 @@ describe('agent choice', () => {
 
 describe('lead events', () => {
   const at = new Date('2026-11-22T02:00:00Z');
-  const lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'published_seq'> = {
-    _id: 'le-7', partner_id: 'pa-1', external_id: 'ext-7', published_seq: 1,
+  const lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history'> = {
+    _id: 'le-7', partner_id: 'pa-1', external_id: 'ext-7',
     history: [
       { from: null, to: 'new', at, why: '', source: 'intake', event: 'lead.accepted', is_depositor: false },
       { from: 'new', to: 'assigned', at, why: '', source: 'distribution', event: 'lead.status_changed', is_depositor: false },
@@ -61,7 +61,8 @@ describe('lead events', () => {
     expect(eventForHistoryEntry(lead, 2)).not.toHaveProperty('from_status');
     expect(eventForHistoryEntry(lead, 2)).toMatchObject({ event: 'lead.ftd', is_depositor: true });
   });
-  it('lists only the events after published_seq', () => {
-    expect(pendingEvents(lead).map((e) => e.event_id)).toEqual(['le-7:1', 'le-7:2']);
+  it('lists the events of the entries from a given one on: what a change added', () => {
+    expect(eventsOf(lead, 1).map((e) => e.event_id)).toEqual(['le-7:1', 'le-7:2']);
+    expect(eventsOf(lead).map((e) => e.event_id)).toEqual(['le-7:0', 'le-7:1', 'le-7:2']);
   });
 });

@@ -51,9 +51,14 @@ describe('deposit moves', () => {
     expect(depositMove(statuses, lead('rtd', 'cl-1'), 'chargeback')).toEqual({ ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false });
     expect(depositMove(statuses, lead('chargeback', 'cl-1'), 'deposit')).toEqual({ ok: false, reason: 'terminal_status' });
   });
-  it('a deposit before contact or a chargeback without deposit is illegal', () => {
-    expect(depositMove(statuses, lead('new'), 'deposit')).toEqual({ ok: false, reason: 'illegal_transition' });
-    expect(depositMove(statuses, lead('contacted'), 'chargeback')).toEqual({ ok: false, reason: 'illegal_transition' });
+  it.each(['new', 'assigned', 'callback', 'interested'])('a first deposit is never dropped: from %s it is an ftd too', (from) => {
+    expect(depositMove(statuses, lead(from), 'deposit')).toEqual({ ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true });
+  });
+  it.each(['trash', 'no_answer', 'wrong_number', 'rejected'])('no deposit applies to a lead that ended (%s)', (from) => {
+    expect(depositMove(statuses, lead(from), 'deposit')).toEqual({ ok: false, reason: 'terminal_status' });
+  });
+  it('a chargeback before any deposit waits for the deposit', () => {
+    expect(depositMove(statuses, lead('contacted'), 'chargeback')).toEqual({ ok: false, reason: 'chargeback_before_deposit', wait: true });
   });
 });
 

@@ -1,16 +1,19 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, PartnerDoc,
+  WaitingLeadDoc,
 } from './documents';
 
 export interface Collections {
   partners: Collection<PartnerDoc>;
   leads: Collection<LeadDoc>;
+  leadRefs: Collection<LeadRefDoc>;
+  waitingLeads: Collection<WaitingLeadDoc>;
   dedupClaims: Collection<DedupClaimDoc>;
-  intakeDecisions: Collection<IntakeDecisionDoc>;
   idBlocks: Collection<IdBlockDoc>;
   agents: Collection<AgentDoc>;
+  agentActivity: Collection<AgentActivityDoc>;
   clients: Collection<ClientDoc>;
   deposits: Collection<DepositDoc>;
   deliveries: Collection<DeliveryDoc>;
@@ -32,10 +35,12 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
   const collections: Collections = {
     partners: db.collection('partners'),
     leads: db.collection('leads'),
+    leadRefs: db.collection('lead_refs'),
+    waitingLeads: db.collection('waiting_leads'),
     dedupClaims: db.collection('dedup_claims'),
-    intakeDecisions: db.collection('intake_decisions'),
     idBlocks: db.collection('id_blocks'),
     agents: db.collection('agents'),
+    agentActivity: db.collection('agent_activity'),
     clients: db.collection('clients'),
     deposits: db.collection('deposits'),
     deliveries: db.collection('deliveries'),
@@ -44,18 +49,13 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
   return { client, db, collections };
 }
 
-// Indexes every role relies on; createIndex is idempotent so each role may run it at start.
+// Indexes every role relies on; createIndex is idempotent so each role may run it at start. Hot
+// paths read by _id only (lead_refs stands in for a (partner, external_id) index); these serve
+// the manager's queries and the id allocator's start.
 export async function ensureIndexes(c: Collections): Promise<void> {
   await Promise.all([
     c.partners.createIndex({ api_key_hash: 1 }, { unique: true, name: 'api_key_hash_unique' }),
-    c.leads.createIndex({ partner_id: 1, external_id: 1 }, { unique: true, name: 'partner_external_id_unique' }),
-    c.leads.createIndex({ partner_id: 1, idempotency_key: 1 }, { unique: true, name: 'partner_idempotency_key_unique' }),
-    c.leads.createIndex({ status: 1, created_at: 1 }, { name: 'status_created_at' }),
-    c.leads.createIndex({ pending_events: 1 }, { name: 'pending_events' }),
     c.idBlocks.createIndex({ sequence: 1, block: 1 }, { unique: true, name: 'sequence_block_unique' }),
-    c.intakeDecisions.createIndex({ decided_at: 1 }, { name: 'decided_at' }),
-    c.dedupClaims.createIndex({ claimed_at: 1 }, { name: 'claimed_at' }),
-    c.agents.createIndex({ active: 1, last_assigned_at: 1 }, { name: 'active_last_assigned' }),
     c.clients.createIndex({ lead_id: 1 }, { unique: true, name: 'lead_id_unique' }),
     c.deposits.createIndex({ lead_id: 1 }, { name: 'lead_id' }),
     c.deliveries.createIndex({ state: 1, next_attempt_at: 1 }, { name: 'state_next_attempt' }),

@@ -48,12 +48,9 @@ export interface LeadDoc extends LeadDetails {
   client_id: string | null;
   agent_id: string | null;
   reason: string | null;
+  // Every change, in order; entry i is also event `<lead id>:<i>`, and its `source` names the CRM
+  // message that made it, so a redelivered message is recognised without a list of applied ids.
   history: StatusChange[];
-  // The outbox: history entries from published_seq on are events not yet on Kafka. They are written
-  // in the same single-document update as the change itself; the relay publishes and advances.
-  published_seq: number;
-  pending_events: number;
-  applied_ops: string[]; // ids of CRM messages already applied, for idempotent redelivery
   phone_enc: string;
   phone_hash: string;
   email_enc: string | null;
@@ -64,6 +61,32 @@ export interface LeadDoc extends LeadDetails {
   updated_at: Date;
 }
 
+// The partner's name for a lead: one per (partner, external_id), so it is both the uniqueness of
+// external ids and the status lookup's point read.
+export interface LeadRefDoc {
+  _id: string; // <partner id>:<external id>
+  lead_id: string;
+  owner: string; // <partner id>:<idempotency key> of the command that made it
+  created_at: Date;
+}
+
+// A lead accepted while no agent could take it: small (only waiting leads), read whole when agents
+// change, removed when the lead is assigned.
+export interface WaitingLeadDoc {
+  _id: string; // lead id
+  partner_id: string;
+  country_code?: string;
+  language?: string;
+  since: Date;
+}
+
+// When each agent last got a lead (round robin), written by the processors only, so a manager's
+// change to the agent itself is never overwritten by a busy distribution.
+export interface AgentActivityDoc {
+  _id: string; // agent id
+  last_assigned_at: Date;
+}
+
 export interface DedupClaimDoc {
   _id: string; // <scope>:<phone|email>:<hash>
   lead_id: string;
@@ -71,6 +94,8 @@ export interface DedupClaimDoc {
   claimed_at: Date;
 }
 
+// Stored in one collection per UTC day (intake_decisions_<yyyymmdd>), dropped whole once older than
+// the idempotency window: bounded without TTL indexes or scans.
 export interface IntakeDecisionDoc extends IntakeDecision {
   _id: string; // <partner id>:<idempotency key>
   partner_id: string;
@@ -90,7 +115,6 @@ export interface AgentDoc extends AgentSettings {
   active: boolean;
   countries: string[];
   languages: string[];
-  last_assigned_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

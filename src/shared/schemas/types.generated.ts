@@ -138,6 +138,22 @@ export interface IntakeReply {
 }
 
 /**
+ * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent), applied by the lead's owner like a CRM message.
+ */
+export interface LeadCommand {
+  /**
+   * Unique per command; a redelivered command is applied once
+   */
+  command_id: string;
+  lead_id: string;
+  /**
+   * assign: give the lead, if still new, to an agent on the roster
+   */
+  kind: 'assign';
+  issued_at: string;
+}
+
+/**
  * Value of the lead events topic, keyed by lead id. Status only: money fields are forbidden.
  */
 export interface LeadEvent {

@@ -1,0 +1,46 @@
+import type { Collection } from 'mongodb';
+import type { AgentActivityDoc, AgentDoc } from '../shared/mongo/documents';
+import { chooseAgent } from './agent-choice';
+
+type LeadTraits = { country_code?: string; language?: string };
+
+// The agents a processor hands leads to, kept in memory: the agents collection is small and read
+// whole every refresh; the round robin runs in memory, and when each agent last got a lead is
+// written to agent_activity once a refresh (one small write per agent that got leads).
+export class AgentRoster {
+  private agents: AgentDoc[] = [];
+  private readonly assignedAt = new Map<string, Date>();
+  private readonly dirty = new Set<string>();
+
+  constructor(private readonly agentDocs: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>) {}
+
+  // Reads the agents (and, the first time, when each last got a lead), then saves this process's
+  // assignments since the last refresh.
+  async refresh(): Promise<void> {
+    const first = this.agents.length === 0 && this.assignedAt.size === 0;
+    this.agents = await this.agentDocs.find({}).toArray();
+    if (first) for (const a of await this.activity.find({}).toArray()) this.assignedAt.set(a._id, a.last_assigned_at);
+    const saving = [...this.dirty];
+    this.dirty.clear();
+    await Promise.all(saving.map((id) => this.activity.updateOne(
+      { _id: id }, { $set: { last_assigned_at: this.assignedAt.get(id) as Date } }, { upsert: true },
+    )));
+  }
+
+  // The agent for this lead (round robin among eligible active agents), or null when none fits.
+  take(lead: LeadTraits, now: Date): AgentDoc | null {
+    const agent = this.choose(lead);
+    if (!agent) return null;
+    this.assignedAt.set(agent._id, now);
+    this.dirty.add(agent._id);
+    return agent;
+  }
+
+  fits(lead: LeadTraits): boolean {
+    return this.choose(lead) !== null;
+  }
+
+  private choose(lead: LeadTraits): AgentDoc | null {
+    return chooseAgent(this.agents.map((a) => ({ ...a, last_assigned_at: this.assignedAt.get(a._id) ?? null })), lead);
+  }
+}

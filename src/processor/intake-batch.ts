@@ -1,0 +1,309 @@
+import type { DedupClaimDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc } from '../shared/mongo/documents';
+import { leadId as formatLeadId, leadSeq } from '../shared/ids';
+import type { IntakeCommand, IntakeDecision, LeadEvent } from '../shared/schemas';
+import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
+import { leadRefId, type LeadRefStore } from '../shared/store/lead-refs';
+import type { LeadStore } from '../shared/store/leads';
+import type { AgentRoster } from './agent-roster';
+import { rejectionReason, type RuleSet } from './business-rules';
+import type { DedupClaims } from './dedup-claims';
+import { eventsOf } from './lead-events';
+import { newLeadDoc } from './new-lead';
+import type { WaitingLeads } from './waiting-leads';
+
+const DAY_MS = 86_400_000;
+// A claim whose lead does not exist yet belongs to a command another partition is deciding right
+// now; its lead appears within a batch's time, or the claim is given back. Wait this long at most.
+const IN_FLIGHT_WAIT_MS = 1500;
+const IN_FLIGHT_POLL_MS = 100;
+const MAX_PASSES = 4;
+
+export interface IntakeBatchDeps {
+  partners: { byId(id: string): Promise<PartnerDoc | null> };
+  decisions: IntakeDecisionStore;
+  claims: DedupClaims;
+  refs: LeadRefStore;
+  leads: LeadStore;
+  waiting: WaitingLeads;
+  roster: AgentRoster;
+  ids: { allocate(): Promise<number> };
+  rules: RuleSet & { dedupWindowDays: number };
+}
+
+export interface DecidedChunk {
+  replies: { cmd: IntakeCommand; decision: IntakeDecision }[];
+  events: LeadEvent[];
+  // Stored last, once the replies and events are out: a stored decision means nothing is owed.
+  decisions: IntakeDecisionDoc[];
+  // Commands left undecided (their claim is held by a command still being decided elsewhere): no
+  // reply, nothing stored; the partner's retry decides them.
+  undecided: IntakeCommand[];
+}
+
+type Via = 'phone' | 'email' | 'ref';
+type Fate =
+  | { kind: 'create' }
+  | { kind: 'duplicate'; leadId: string; via: Via }
+  | { kind: 'conflict'; leadId: string; via: Via; key: string; owner: string } // lead not known to exist yet
+  | { kind: 'blocked'; by: Candidate; via: Via } // an earlier command of this chunk holds the key
+  | { kind: 'retry' }
+  | { kind: 'undecided' };
+
+interface Candidate {
+  cmd: IntakeCommand;
+  owner: string; // decision id: <partner>:<idempotency key>
+  partner: PartnerDoc;
+  leadId: string;
+  reject: string | null;
+  windowMs: number;
+  phoneKey: string;
+  emailKey: string | null;
+  refKey: string;
+  heldClaims: string[];
+  heldRef: string | null;
+  fate: Fate | null;
+  passes: number;
+}
+
+// Decides a chunk of intake commands the way they would be decided one by one in offset order,
+// with a handful of bulk commands instead of a dozen round trips each:
+//   stored decisions (one look-up) -> phone claims -> external-id refs -> email claims (one insert
+//   each, conflicts read back in one look-up) -> leads, waiting leads, decisions (one insert each).
+// Phone claims come first because commands are keyed by phone hash: a phone claim is seen by no
+// other partition, so giving it back when a later step is lost misleads nobody. An email claim is
+// taken last and never given back: whoever finds one can rely on its lead being created. The
+// unique _id of every document is what keeps a redelivered chunk, a zombie or a racing partition
+// from deciding twice: a command finds its own claims (same owner) and carries on with their lead.
+export class IntakeBatch {
+  constructor(private readonly d: IntakeBatchDeps) {}
+
+  async decide(cmds: readonly IntakeCommand[], now: Date): Promise<DecidedChunk> {
+    const out: DecidedChunk = { replies: [], events: [], decisions: [], undecided: [] };
+    const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
+    const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
+
+    const candidates: Candidate[] = [];
+    const leaders = new Set<string>();
+    for (const cmd of cmds) {
+      const id = decisionId(cmd.partner_id, cmd.idempotency_key);
+      if (stored.has(id) || leaders.has(id)) continue;
+      leaders.add(id);
+      const partner = await this.d.partners.byId(cmd.partner_id);
+      // Only possible if a partner vanished between authentication and decision; never retried.
+      if (!partner) {
+        decided.set(id, decision(cmd, 'rejected', null, 'partner_unknown'));
+        continue;
+      }
+      candidates.push(await this.candidate(cmd, id, partner));
+    }
+
+    let open = candidates;
+    while (open.length > 0) open = await this.pass(open, now);
+
+    const created = await this.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
+    for (const c of candidates) decided.set(c.owner, this.outcome(c, created));
+    for (const lead of created.values()) out.events.push(...eventsOf(lead));
+
+    // The first command of a key decides; a repeat of it (same chunk, or decided before) is a replay.
+    const made = new Map<string, IntakeDecisionDoc>(stored);
+    for (const cmd of cmds) {
+      const id = decisionId(cmd.partner_id, cmd.idempotency_key);
+      const earlier = made.get(id);
+      const own = decided.get(id);
+      if (earlier) out.replies.push({ cmd, decision: replayOf(earlier, cmd.body_hash) });
+      else if (!own) out.undecided.push(cmd);
+      else {
+        const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...own, replay: false, decided_at: now };
+        made.set(id, doc);
+        out.decisions.push(doc);
+        out.replies.push({ cmd, decision: own });
+      }
+    }
+    return out;
+  }
+
+  // A redelivered chunk decides the same again (its claims name their command), so a decision
+  // another instance stored first is the same decision: nothing to do about the conflict.
+  async storeDecisions(docs: readonly IntakeDecisionDoc[], now: Date): Promise<void> {
+    await this.d.decisions.insertNew(docs, now);
+  }
+
+  private async candidate(cmd: IntakeCommand, owner: string, partner: PartnerDoc): Promise<Candidate> {
+    const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
+    return {
+      cmd,
+      owner,
+      partner,
+      leadId: formatLeadId(await this.d.ids.allocate()),
+      reject: rejectionReason(cmd.lead, this.d.rules, {
+        blockedCountries: partner.blocked_countries ?? [],
+        blockedSources: partner.blocked_sources ?? [],
+        blockedIpRanges: partner.blocked_ip_ranges ?? [],
+      }),
+      windowMs: (partner.dedup_window_days ?? this.d.rules.dedupWindowDays) * DAY_MS,
+      phoneKey: `${scope}:phone:${cmd.lead.phone_hash}`,
+      emailKey: cmd.lead.email_hash ? `${scope}:email:${cmd.lead.email_hash}` : null,
+      refKey: leadRefId(partner._id, cmd.lead.external_id),
+      heldClaims: [],
+      heldRef: null,
+      fate: null,
+      passes: 0,
+    };
+  }
+
+  // One round over the undecided candidates; returns those to go round again (an earlier command of
+  // the chunk held their key and then gave it back, or a claim vanished while being read).
+  private async pass(open: Candidate[], now: Date): Promise<Candidate[]> {
+    for (const c of open) {
+      c.fate = null;
+      c.passes++;
+    }
+    const alive = (c: Candidate) => c.fate === null;
+    await this.claim(open.filter((c) => !c.reject), 'phone', now);
+    await this.reference(open.filter(alive), now);
+    await this.claim(open.filter((c) => alive(c) && !c.reject && c.emailKey !== null), 'email', now);
+    await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'));
+    for (const c of open) {
+      if (alive(c)) c.fate = { kind: 'create' };
+      else if (c.fate?.kind === 'blocked') c.fate = afterBlocker(c.fate);
+    }
+    for (const c of open) {
+      if (c.fate?.kind === 'create') continue;
+      await this.d.claims.release(c.heldClaims, c.owner);
+      if (c.heldRef) await this.d.refs.release([c.heldRef], c.owner);
+      c.heldClaims = [];
+      c.heldRef = null;
+    }
+    const again = open.filter((c) => c.fate?.kind === 'retry');
+    for (const c of again) if (c.passes >= MAX_PASSES) c.fate = { kind: 'undecided' };
+    return again.filter((c) => c.fate?.kind === 'retry');
+  }
+
+  private async claim(cands: Candidate[], via: 'phone' | 'email', now: Date): Promise<void> {
+    const keyOf = (c: Candidate) => (via === 'phone' ? c.phoneKey : c.emailKey) as string;
+    const mine = claimsOnce(cands, keyOf, via, (c) => ({ _id: keyOf(c), lead_id: c.leadId, owner: c.owner, claimed_at: now }));
+    const taken = await this.d.claims.insertNew(mine.map((m) => m.doc));
+    const existing = taken.size > 0 ? await this.d.claims.byIds(taken) : new Map<string, DedupClaimDoc>();
+    for (const { c, doc } of mine) {
+      if (!taken.has(doc._id)) {
+        c.heldClaims.push(doc._id);
+        continue;
+      }
+      const ex = existing.get(doc._id);
+      if (!ex) c.fate = { kind: 'retry' };
+      else if (ex.owner === c.owner) {
+        c.leadId = ex.lead_id; // decided before (redelivery): the same lead
+        c.heldClaims.push(doc._id);
+      } else if (ex.claimed_at.getTime() < now.getTime() - c.windowMs) {
+        if (await this.d.claims.takeOver(ex, doc)) c.heldClaims.push(doc._id);
+        else c.fate = { kind: 'retry' };
+      } else if (via === 'email') c.fate = { kind: 'duplicate', leadId: ex.lead_id, via };
+      else c.fate = { kind: 'conflict', leadId: ex.lead_id, via, key: doc._id, owner: ex.owner };
+    }
+  }
+
+  private async reference(cands: Candidate[], now: Date): Promise<void> {
+    const mine = claimsOnce(cands, (c) => c.refKey, 'ref', (c) => ({ _id: c.refKey, lead_id: c.leadId, owner: c.owner, created_at: now }));
+    const taken = await this.d.refs.insertNew(mine.map((m) => m.doc));
+    const existing = taken.size > 0 ? await this.d.refs.byIds(taken) : new Map();
+    for (const { c, doc } of mine) {
+      const ex = taken.has(doc._id) ? existing.get(doc._id) : doc;
+      if (!ex) c.fate = { kind: 'retry' };
+      else if (ex.owner === c.owner) {
+        c.leadId = ex.lead_id;
+        c.heldRef = doc._id;
+      } else c.fate = { kind: 'conflict', leadId: ex.lead_id, via: 'ref', key: doc._id, owner: ex.owner };
+    }
+  }
+
+  // A phone claim or ref held by another command: a duplicate once its lead exists. Until then it
+  // may still be given back, so wait for the lead; if the claim goes away, try again; if neither
+  // happens in time, leave the command undecided rather than guess.
+  private async settleInFlight(cands: Candidate[]): Promise<void> {
+    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+    let waiting = cands;
+    while (waiting.length > 0) {
+      const found = await this.d.leads.byIds(waiting.map((c) => conflictOf(c).leadId));
+      for (const c of waiting) if (found.has(conflictOf(c).leadId)) c.fate = { kind: 'duplicate', leadId: conflictOf(c).leadId, via: conflictOf(c).via };
+      waiting = waiting.filter((c) => c.fate?.kind === 'conflict');
+      if (waiting.length === 0 || Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, IN_FLIGHT_POLL_MS));
+    }
+    if (waiting.length === 0) return;
+    const claims = await this.d.claims.byIds(waiting.filter((c) => conflictOf(c).via !== 'ref').map((c) => conflictOf(c).key));
+    const refs = await this.d.refs.byIds(waiting.filter((c) => conflictOf(c).via === 'ref').map((c) => conflictOf(c).key));
+    for (const c of waiting) {
+      const { key, owner, via } = conflictOf(c);
+      const still = via === 'ref' ? refs.get(key) : claims.get(key);
+      c.fate = still?.owner === owner ? { kind: 'undecided' } : { kind: 'retry' };
+    }
+  }
+
+  private async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
+    const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, now, c.reject
+      ? { kind: 'rejected', reason: c.reject }
+      : { kind: 'accepted', agent: this.d.roster.take(c.cmd.lead, now) }));
+    const existed = await this.d.leads.insertNew(docs);
+    const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
+    const leads = new Map(docs.map((doc) => [doc._id, stored.get(doc._id) ?? doc]));
+    await this.d.waiting.add(docs.filter((doc) => !existed.has(doc._id) && doc.status === 'new'));
+    return leads;
+  }
+
+  private outcome(c: Candidate, created: Map<string, LeadDoc>): IntakeDecision | null {
+    const fate = c.fate as Fate;
+    if (fate.kind === 'create') {
+      const lead = created.get(c.leadId) as LeadDoc;
+      return lead.history[0]?.to === 'rejected'
+        ? decision(c.cmd, 'rejected', lead._id, lead.reason)
+        : decision(c.cmd, 'accepted', lead._id, null);
+    }
+    if (fate.kind === 'duplicate') {
+      const n = leadSeq(fate.leadId);
+      return decision(c.cmd, 'duplicate', fate.leadId, fate.via === 'ref' ? `external_id_taken:${n}` : `matched_lead:${n}`);
+    }
+    return null;
+  }
+
+}
+
+// The first candidate of the chunk for each key gets the document; later ones wait on its fate.
+function claimsOnce<D extends { _id: string }>(
+  cands: Candidate[], keyOf: (c: Candidate) => string, via: Via, doc: (c: Candidate) => D,
+): { c: Candidate; doc: D }[] {
+  const first = new Map<string, Candidate>();
+  const mine: { c: Candidate; doc: D }[] = [];
+  for (const c of cands) {
+    const prior = first.get(keyOf(c));
+    if (prior) {
+      c.fate = { kind: 'blocked', by: prior, via };
+      continue;
+    }
+    first.set(keyOf(c), c);
+    mine.push({ c, doc: doc(c) });
+  }
+  return mine;
+}
+
+// A command that shares a key with an earlier one of its chunk meets what that one met on it: its
+// new lead, or the same existing lead. If the earlier one lost on another key, it gave this key
+// back: go round again.
+function afterBlocker({ by, via }: Extract<Fate, { kind: 'blocked' }>): Fate {
+  if (by.fate?.kind === 'create') return { kind: 'duplicate', leadId: by.leadId, via };
+  if (by.fate?.kind === 'duplicate' && by.fate.via === via) return by.fate;
+  return { kind: 'retry' };
+}
+
+function conflictOf(c: Candidate): Extract<Fate, { kind: 'conflict' }> {
+  return c.fate as Extract<Fate, { kind: 'conflict' }>;
+}
+
+function decision(cmd: IntakeCommand, outcome: IntakeDecision['outcome'], leadId: string | null, reason: string | null): IntakeDecision {
+  return { outcome, lead_id: leadId, reason, body_hash: cmd.body_hash, replay: false };
+}
+
+// A stored decision answered again: as a replay for the same body, as a mismatch for another.
+export function replayOf(stored: IntakeDecisionDoc, bodyHash: string): IntakeDecision {
+  if (stored.body_hash !== bodyHash) return { outcome: 'idempotency_mismatch', lead_id: null, reason: null, body_hash: bodyHash, replay: false };
+  return { outcome: stored.outcome, lead_id: stored.lead_id, reason: stored.reason, body_hash: stored.body_hash, replay: true };
+}

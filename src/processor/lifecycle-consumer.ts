@@ -1,0 +1,63 @@
+import type { Message, Producer } from 'kafkajs';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type BatchContext } from '../shared/kafka/batch-consumer';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import { deadLetterMessage } from './dead-letter';
+import type { Lifecycle, LifecycleMessage } from './lifecycle';
+import type { ProcessorMetrics } from './metrics';
+
+export interface LifecycleConsumerDeps {
+  consumers: BatchConsumerDeps;
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+  lifecycle: Lifecycle;
+  metrics: ProcessorMetrics;
+  logger: Logger;
+}
+
+const LABEL = { agentActions: 'agent_actions', deposits: 'deposits', leadCommands: 'lead_commands' } as const;
+type LifecycleTopic = keyof typeof LABEL;
+
+// The lead's one owner: reads the CRM topics and the lead command topic co-partitioned (partition p
+// of all three to one member), applies a chunk, then publishes its events and dead letters in one
+// produce request before the offsets move. Nothing a CRM sends can crash or block it: undecodable
+// bytes, an unknown lead or a move the status catalogue forbids go to the dead-letter topic.
+export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promise<BatchConsumer> {
+  const { metrics, topics } = deps;
+  const publish = async (events: Message[], dead: Message[]): Promise<void> => {
+    const topicMessages = [{ topic: topics.leadEvents, messages: events }, { topic: topics.crmDeadLetter, messages: dead }].filter((t) => t.messages.length > 0);
+    if (topicMessages.length > 0) await deps.producer.sendBatch({ topicMessages });
+  };
+  const label = (ctx: BatchContext) => LABEL[ctx.topic as LifecycleTopic];
+
+  const started = await startBatchConsumer<LifecycleMessage>(deps.consumers, {
+    group: 'processor-crm',
+    topics: ['agentActions', 'deposits', 'leadCommands'],
+    coPartitioned: true,
+    async handle(records, ctx) {
+      const now = new Date();
+      const chunk = await deps.lifecycle.apply(records, now);
+      const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
+      const dead = chunk.refused.map(({ record, reason }) => deadLetterMessage(topics[record.topic], ctx.partition, record.message, reason, reason, now));
+      await publish(events, dead);
+      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      for (const { outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: label(ctx), outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
+      for (const { reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: label(ctx), reason });
+    },
+    async undecodable(items, ctx) {
+      const now = new Date();
+      const dead = items.map(({ message, error }) => {
+        const reason = error.reason === 'not_wire_format' ? 'malformed_message' : 'schema_violation';
+        metrics.crmDeadLetters.inc({ topic: label(ctx), reason });
+        metrics.crmMessages.inc({ topic: label(ctx), outcome: 'dead_lettered' });
+        return deadLetterMessage(topics[ctx.topic], ctx.partition, message, reason, error.message, now);
+      });
+      await publish([], dead);
+    },
+  });
+  // A rebalance may hand this owner's leads to another: what it cached is no longer its own.
+  started.consumer.on(started.consumer.events.GROUP_JOIN, () => deps.lifecycle.forget());
+  return started;
+}

@@ -1,0 +1,39 @@
+import { MongoBulkWriteError, type Collection, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId } from 'mongodb';
+
+// Longest `_id: {$in: [...]}` the MongoDB-wire test server serves from its _id index
+// (scripts/services/ferretdb/patches: maxIDPushdownIn); longer lists are read in slices.
+export const MAX_IDS_PER_READ = 500;
+
+const DUPLICATE_KEY = 11000;
+
+// Inserts every document it can (unordered) and returns the _ids that already existed. The unique
+// _id is the fence of the batch design: a redelivered batch, a zombie consumer or a concurrent
+// claimant collides on it instead of writing twice. Any other write error is thrown.
+export async function insertAllNew<T extends Document & { _id: string }>(collection: Collection<T>, docs: readonly T[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  if (docs.length === 0) return taken;
+  try {
+    await collection.insertMany(docs as unknown as OptionalUnlessRequiredId<T>[], { ordered: false });
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+    const other = errors.find((e) => e.code !== DUPLICATE_KEY);
+    if (other || errors.length === 0) throw err;
+    for (const e of errors) taken.add((docs[e.index] as T)._id);
+  }
+  return taken;
+}
+
+// Documents by _id, in as many index look-ups as the id list needs.
+export async function findByIds<T extends Document & { _id: string }>(
+  collection: Collection<T>, ids: Iterable<string>, options?: FindOptions,
+): Promise<Map<string, WithId<T>>> {
+  const unique = [...new Set(ids)];
+  const found = new Map<string, WithId<T>>();
+  for (let i = 0; i < unique.length; i += MAX_IDS_PER_READ) {
+    const slice = unique.slice(i, i + MAX_IDS_PER_READ);
+    const docs = await collection.find({ _id: { $in: slice } } as Filter<T>, options).toArray();
+    for (const doc of docs) found.set(doc._id as string, doc);
+  }
+  return found;
+}

@@ -1,0 +1,44 @@
+import type { Collection } from 'mongodb';
+import { findByIds, insertAllNew } from '../mongo/bulk';
+import type { LeadDoc, StatusChange } from '../mongo/documents';
+
+// What one owner decided for one lead in a batch: the entries to append and the fields they set.
+export interface LeadChange {
+  lead: LeadDoc; // as the owner last read or wrote it
+  entries: StatusChange[];
+  set: Partial<Pick<LeadDoc, 'status' | 'is_depositor' | 'client_id' | 'agent_id'>>;
+}
+
+// The one module that writes `leads`. Leads are created in bulk by the intake processor and then
+// changed only by the owner of their partition of the lead topics (one writer per lead), one
+// update per changed lead per batch. The update states the updated_at it expects, so a second
+// writer (a zombie owner after a rebalance, a CRM message keyed by something else than the lead)
+// finds its change refused instead of writing over another.
+export class LeadStore {
+  constructor(private readonly leads: Collection<LeadDoc>) {}
+
+  insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
+    return insertAllNew(this.leads, docs);
+  }
+
+  byIds(ids: Iterable<string>): Promise<Map<string, LeadDoc>> {
+    return findByIds(this.leads, ids);
+  }
+
+  byId(id: string): Promise<LeadDoc | null> {
+    return this.leads.findOne({ _id: id });
+  }
+
+  // Applies every change (concurrently: the store serves point writes by _id one at a time anyway,
+  // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
+  // since it was read: that change was not made.
+  async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
+    return Promise.all(changes.map(async ({ lead, entries, set }) => {
+      const res = await this.leads.updateOne(
+        { _id: lead._id, updated_at: lead.updated_at },
+        { $set: { ...set, updated_at: now }, $push: { history: { $each: entries } } },
+      );
+      return res.matchedCount === 0 ? null : { ...lead, ...set, history: [...lead.history, ...entries], updated_at: now };
+    }));
+  }
+}
