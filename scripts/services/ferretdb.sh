@@ -80,11 +80,12 @@ answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
 
 start() {
   install
+  replace_orphans "$MONGO_PORT"
   # A second start while one runs only waits for it to answer.
   if ! pid_alive "$SERVICE_NAME"; then
     # Something else on the port (another FerretDB, a real mongod) would silently
     # serve our tests instead of this server: refuse rather than guess.
-    port_open "$MONGO_PORT" && die "127.0.0.1:$MONGO_PORT is already in use by another process; stop it or set MONGO_PORT"
+    if port_open "$MONGO_PORT"; then port_taken "$MONGO_PORT"; fi
     mkdir -p "$DATA_DIR"
     start_bg "$SERVICE_NAME" "$BIN" -listen-addr "$LISTEN_ADDR" -backend sqlite -sqlite-dir "$DATA_DIR" \
       -sqlite-params "${FERRETDB_SQLITE_PARAMS:-}" -log-level "${FERRETDB_LOG_LEVEL:-error}"

@@ -127,6 +127,7 @@ kafka_ready_or_exited() { ! kafka_alive || kafka_ready; }
 
 kafka_start() {
   kafka_install
+  replace_orphans "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
   if kafka_alive; then
     # Ours is running, possibly still starting: wait until it answers, unless it dies meanwhile.
     wait_for kafka 90 kafka_ready_or_exited || die "kafka (pid $(cat "$LEADS_RUN/kafka.pid")) runs but does not answer"
@@ -138,7 +139,7 @@ kafka_start() {
   fi
   local port
   for port in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
-    if port_open "$port"; then die "127.0.0.1:$port is already taken by a process this script did not start"; fi
+    if port_open "$port"; then port_taken "$port"; fi
   done
 
   kafka_write_config

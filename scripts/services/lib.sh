@@ -11,6 +11,8 @@ REPO_ROOT="$(cd "$SERVICES_DIR/../.." && pwd)"
 LEADS_CACHE="${LEADS_CACHE:-$HOME/.cache/lead-intake}"
 LEADS_RUN="${LEADS_RUN:-$REPO_ROOT/.run}"
 mkdir -p "$LEADS_CACHE" "$LEADS_RUN"
+# Absolute, because it is written into every server's environment to recognise the server later.
+LEADS_RUN="$(cd "$LEADS_RUN" && pwd)"
 
 log() { printf '[%s] %s\n' "${SERVICE_NAME:-services}" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -33,31 +35,99 @@ wait_for() {
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # A killed process lingers as a zombie for a moment; it does not count as alive.
+running() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [[ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]]
+}
+
 pid_alive() {
-  local f="$LEADS_RUN/$1.pid" pid
-  [[ -f "$f" ]] || return 1
-  pid="$(cat "$f")"
-  kill -0 "$pid" 2>/dev/null || return 1
-  [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != "Z" ]]
+  local f="$LEADS_RUN/$1.pid"
+  [[ -f "$f" ]] && running "$(cat "$f")"
 }
 
 # start_bg NAME COMMAND... : runs COMMAND detached, logs to $LEADS_RUN/NAME.log, pid to NAME.pid.
+# LEADS_SERVER_RUN=$LEADS_RUN goes into the server's environment: that is how a server of this
+# project is told apart later, even once its checkout is deleted. NAME is appended to $LEADS_STARTED when that is set
+# (scripts/test.sh stops exactly what its run started).
 start_bg() {
   local name="$1"; shift
-  nohup setsid "$@" >>"$LEADS_RUN/$name.log" 2>&1 </dev/null &
+  LEADS_SERVER_RUN="$LEADS_RUN" nohup setsid "$@" >>"$LEADS_RUN/$name.log" 2>&1 </dev/null &
   echo $! >"$LEADS_RUN/$name.pid"
+  if [[ -n "${LEADS_STARTED:-}" ]]; then echo "$name" >>"$LEADS_STARTED"; fi
+}
+
+# stop_process PID : TERM to its process group (start_bg makes it a group leader), KILL after 10 s.
+stop_process() {
+  local pid="$1"
+  running "$pid" || return 0
+  kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 40); do running "$pid" || return 0; sleep 0.25; done
+  kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
+  for _ in $(seq 1 20); do running "$pid" || return 0; sleep 0.25; done
 }
 
 stop_pid() {
-  local name="$1" f="$LEADS_RUN/$1.pid"
+  local f="$LEADS_RUN/$1.pid"
   [[ -f "$f" ]] || return 0
-  local pid; pid="$(cat "$f")"
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
-  fi
+  stop_process "$(cat "$f")"
   rm -f "$f"
+}
+
+# listener_pid PORT : the process listening on PORT of loopback, empty when none (or not visible).
+listener_pid() {
+  { ss -ltnpH "sport = :$1" 2>/dev/null || true; } | grep -o 'pid=[0-9]*' | head -n1 | cut -d= -f2 || true
+}
+
+# run_dir_of PID : the LEADS_RUN a server of this project runs from, empty for any other process.
+# start_bg puts it in the environment; servers started before that are known by a .run/ path in
+# their arguments (data dir, config) or working directory (redis).
+run_dir_of() {
+  local dir
+  dir="$(tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^LEADS_SERVER_RUN=//p' | head -n1 || true)"
+  [[ -n "$dir" ]] || dir="$({ tr '\0' '\n' <"/proc/$1/cmdline"; readlink "/proc/$1/cwd"; } 2>/dev/null |
+    grep -o '/[^=:]*/\.run/' | head -n1 || true)"
+  printf '%s' "${dir%/}"
+}
+
+# owner_of PID : the checkout a server belongs to ("deleted: <dir>" once gone), or "not this project".
+owner_of() {
+  local dir; dir="$(run_dir_of "$1")"
+  [[ -n "$dir" ]] || { echo "not this project"; return; }
+  [[ "$(basename "$dir")" == .run ]] && dir="$(dirname "$dir")"
+  if [[ -d "$dir" ]]; then echo "$dir"; else echo "deleted: $dir"; fi
+}
+
+# is_orphan PID : a server of this project (run by us) whose run dir is gone, because its checkout
+# was deleted, or is this checkout's own but no pid file names it. Only those are safe to replace:
+# their data is gone, or ours.
+is_orphan() {
+  [[ -O "/proc/$1" ]] || return 1
+  local dir; dir="$(run_dir_of "$1")"
+  [[ -n "$dir" ]] || return 1
+  [[ -d "$dir" ]] || return 0
+  [[ "$dir" -ef "$LEADS_RUN" ]] && ! grep -qsx "$1" "$LEADS_RUN"/*.pid
+}
+
+# replace_orphans PORT... : stops the orphans (see is_orphan) that hold any of PORTS, so that start
+# can run a server of this checkout there. Whatever else holds a port is left to the caller.
+replace_orphans() {
+  local port pid
+  for port in "$@"; do
+    pid="$(listener_pid "$port")"
+    [[ -n "$pid" ]] && is_orphan "$pid" || continue
+    log "127.0.0.1:$port is held by pid $pid, left behind by $(owner_of "$pid"); stopping it"
+    stop_process "$pid"
+    running "$pid" && die "pid $pid (left behind on 127.0.0.1:$port) did not stop; stop it with: kill -9 $pid"
+  done
+  return 0
+}
+
+# port_taken PORT : fails naming the process that holds PORT, whose it is, and the command that stops it.
+port_taken() {
+  local pid; pid="$(listener_pid "$1")"
+  [[ -n "$pid" ]] || die "127.0.0.1:$1 is already in use by another process; stop it or choose another port"
+  die "127.0.0.1:$1 is already in use by another process: pid $pid ($(owner_of "$pid")): $(tr '\0' ' ' </proc/"$pid"/cmdline 2>/dev/null | cut -c1-300)
+  stop it with: kill $pid   (or choose another port)"
 }
 
 # apt_install PKG... : installs Debian packages only when missing.

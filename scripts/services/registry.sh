@@ -59,9 +59,10 @@ install() {
 }
 
 start() {
+  replace_orphans "$REGISTRY_PORT"
   if answering; then log "already running at $REGISTRY_URL"; return 0; fi
   if ! pid_alive registry; then
-    port_open "$REGISTRY_PORT" && die "port $REGISTRY_PORT is taken by something that is not a schema registry"
+    if port_open "$REGISTRY_PORT"; then port_taken "$REGISTRY_PORT"; fi
     install
     mkdir -p "$REGISTRY_DATA"
     log "starting Apicurio Registry $REGISTRY_VERSION on 127.0.0.1:$REGISTRY_PORT"
