@@ -1,22 +1,44 @@
 #!/usr/bin/env bash
 # Installs (when missing) and runs the real servers the pipeline needs, on loopback:
 # Kafka (KRaft), FerretDB (MongoDB wire protocol), Redis and Apicurio (Confluent registry API).
-#   scripts/services.sh up       install what is missing, start everything, wait until each answers
-#   scripts/services.sh down     stop everything
-#   scripts/services.sh status   exit 0 only when every service answers
-#   scripts/services.sh env      print the environment variables that point at them
+#   scripts/services.sh up            install what is missing, start everything, wait until each answers;
+#                                     a server left behind by a deleted checkout on one of the ports is replaced
+#   scripts/services.sh down [NAME..] stop everything (or the named services: redis ferretdb kafka registry)
+#   scripts/services.sh status        one line a service: port, pid, state, checkout; exit 0 only when all are healthy
+#   scripts/services.sh env           print the environment variables that point at them
 # Exits non-zero, naming the service, when one cannot be installed or started.
 set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/services"
 SERVICES=(redis ferretdb kafka registry)
+declare -A PORT=([redis]="${REDIS_PORT:-6379}" [ferretdb]="${MONGO_PORT:-27017}" [kafka]="${KAFKA_PORT:-9092}" [registry]="${REGISTRY_PORT:-8081}")
 
 print_env() {
   cat <<ENV
-KAFKA_BROKERS=127.0.0.1:${KAFKA_PORT:-9092}
-MONGO_URL=mongodb://127.0.0.1:${MONGO_PORT:-27017}
-REDIS_URL=redis://127.0.0.1:${REDIS_PORT:-6379}
-SCHEMA_REGISTRY_URL=http://127.0.0.1:${REGISTRY_PORT:-8081}/apis/ccompat/v7
+KAFKA_BROKERS=127.0.0.1:${PORT[kafka]}
+MONGO_URL=mongodb://127.0.0.1:${PORT[ferretdb]}
+REDIS_URL=redis://127.0.0.1:${PORT[redis]}
+SCHEMA_REGISTRY_URL=http://127.0.0.1:${PORT[registry]}/apis/ccompat/v7
 ENV
+}
+
+# healthy: answers; orphaned: answers, but its checkout is deleted (its files are gone);
+# unhealthy: something listens and does not answer; down: nothing listens.
+print_status() {
+  # shellcheck source=scripts/services/lib.sh
+  source "$DIR/lib.sh"
+  local s pid state owner rc=0
+  printf '%-9s %-6s %-8s %-9s %s\n' service port pid state checkout
+  for s in "${SERVICES[@]}"; do
+    pid="$(listener_pid "${PORT[$s]}")"
+    owner="$(if [[ -n "$pid" ]]; then owner_of "$pid"; else echo -; fi)"
+    if bash "$DIR/$s.sh" status >/dev/null 2>&1; then
+      state=healthy; [[ "$owner" == deleted:* ]] && state=orphaned
+    elif port_open "${PORT[$s]}"; then state=unhealthy
+    else state=down; fi
+    [[ "$state" == healthy ]] || rc=1
+    printf '%-9s %-6s %-8s %-9s %s\n' "$s" "${PORT[$s]}" "${pid:--}" "$state" "$owner"
+  done
+  return $rc
 }
 
 case "${1:-}" in
@@ -31,14 +53,15 @@ case "${1:-}" in
     done
     ((failed == 0)) || exit 1
     ;;
-  down) for s in "${SERVICES[@]}"; do bash "$DIR/$s.sh" stop || true; done ;;
-  status)
-    rc=0
-    for s in "${SERVICES[@]}"; do
-      if bash "$DIR/$s.sh" status >/dev/null 2>&1; then echo "$s: up"; else echo "$s: down"; rc=1; fi
+  down)
+    shift
+    (($#)) || set -- "${SERVICES[@]}"
+    for s in "$@"; do
+      [[ -n "${PORT[$s]:-}" ]] || { echo "services: no service named $s" >&2; exit 2; }
+      bash "$DIR/$s.sh" stop || true
     done
-    exit $rc
     ;;
+  status) print_status ;;
   env) print_env ;;
-  *) echo "usage: $0 up|down|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down [NAME...]|status|env" >&2; exit 2 ;;
 esac
