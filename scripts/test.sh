@@ -2,16 +2,35 @@
 # The test command (`npm test`, and what .ci/run calls): installs node modules when missing, starts
 # the real services (or lets testcontainers start them where a Docker engine answers), installs the
 # operations tools, checks the generated types and the compiler, then runs the unit and integration
-# suites.
+# suites. With CI=true it stops, when it exits (passed, failed or interrupted), the servers it
+# started; servers it found running are left alone. Elsewhere they keep running for the next run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/node-modules.sh
 
+# A CI checkout is deleted after the run: servers left running from it would hold the ports with
+# their files gone.
+stop_started() {
+  local started; started="$(sort -u "$STARTED")"
+  rm -f "$STARTED"
+  if [[ -n "$started" ]]; then
+    echo "stopping the servers this run started: $(echo $started)" >&2
+    # shellcheck disable=SC2086 # one word a service name
+    bash scripts/services.sh down $started
+  fi
+}
+
 if docker info >/dev/null 2>&1; then
   export USE_TESTCONTAINERS=1
 else
-  bash scripts/services.sh up
+  STARTED=""
+  if [[ "${CI:-}" == true ]]; then
+    STARTED="$(mktemp)"
+    trap stop_started EXIT
+  fi
+  # Not exported: servers that tests start on their own ports must not be recorded as this run's.
+  LEADS_STARTED="$STARTED" bash scripts/services.sh up
   set -a; eval "$(bash scripts/services.sh env)"; set +a
 fi
 
