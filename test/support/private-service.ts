@@ -61,22 +61,26 @@ export class PrivateService {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  // Asynchronous on purpose: the app under test often runs in this very process and must keep
-  // serving while the script waits for the server.
-  private script(action: 'start' | 'stop'): Promise<void> {
-    for (const [name, value] of Object.entries(this.scriptEnv)) {
-      if (name.endsWith('PORT') && SHARED_PORTS.has(Number(value))) throw new Error(`refusing to ${action} a private ${this.kind} on shared port ${value}`);
-    }
-    return new Promise((resolve, reject) => {
-      execFile('bash', [join(ROOT, 'scripts', 'services', `${this.kind}.sh`), action], {
-        cwd: ROOT, env: { ...process.env, ...this.scriptEnv }, timeout: 150_000,
-      }, (err, _stdout, stderr) => (err ? reject(new Error(`${this.kind}.sh ${action} failed: ${err.message}\n${stderr}`)) : resolve()));
-    });
+  private async script(action: 'start' | 'stop'): Promise<void> {
+    await runScript(join(ROOT, 'scripts', 'services', `${this.kind}.sh`), [action], this.scriptEnv);
   }
 }
 
+// Runs a bash script with `env` on top of this process's environment; resolves with its output,
+// rejects with its stderr. Asynchronous on purpose: the app under test often runs in this very
+// process and must keep serving while the script waits for a server. Refuses a shared port.
+export function runScript(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
+  for (const [name, value] of Object.entries(env)) {
+    if (name.endsWith('PORT') && SHARED_PORTS.has(Number(value))) throw new Error(`refusing to run ${script} ${args.join(' ')} on shared port ${value}`);
+  }
+  return new Promise((resolve, reject) => {
+    execFile('bash', [script, ...args], { cwd, env: { ...process.env, ...env }, timeout: 150_000 }, (err, stdout, stderr) =>
+      (err ? reject(Object.assign(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr}`), { stdout, stderr })) : resolve({ stdout, stderr })));
+  });
+}
+
 // A loopback port nobody listens on right now (and not one of the shared servers' ports).
-async function freePrivatePort(avoid: number[] = []): Promise<number> {
+export async function freePrivatePort(avoid: number[] = []): Promise<number> {
   for (;;) {
     const port = await freePort();
     if (!SHARED_PORTS.has(port) && !avoid.includes(port)) return port;
