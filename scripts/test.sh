@@ -15,7 +15,7 @@ stop_started() {
   local started; started="$(sort -u "$STARTED")"
   rm -f "$STARTED"
   if [[ -n "$started" ]]; then
-    echo "stopping the servers this run started: $(echo $started)" >&2
+    echo "stopping the servers this run started: ${started//$'\n'/ }" >&2
     # shellcheck disable=SC2086 # one word a service name
     bash scripts/services.sh down $started
   fi

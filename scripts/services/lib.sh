@@ -47,8 +47,8 @@ pid_alive() {
 
 # start_bg NAME COMMAND... : runs COMMAND detached, logs to $LEADS_RUN/NAME.log, pid to NAME.pid.
 # LEADS_SERVER_RUN=$LEADS_RUN goes into the server's environment: that is how a server of this
-# project is told apart later, even once its checkout is deleted. NAME is appended to $LEADS_STARTED when that is set
-# (scripts/test.sh stops exactly what its run started).
+# project is told apart later, even once its checkout is deleted. NAME is appended to $LEADS_STARTED
+# when that is set (scripts/test.sh stops exactly what its run started).
 start_bg() {
   local name="$1"; shift
   LEADS_SERVER_RUN="$LEADS_RUN" nohup setsid "$@" >>"$LEADS_RUN/$name.log" 2>&1 </dev/null &
