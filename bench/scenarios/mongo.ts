@@ -10,6 +10,7 @@ import { AgentRoster } from '../../src/processor/agent-roster';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import { IdAllocator } from '../../src/processor/id-allocator';
 import { IntakeBatch } from '../../src/processor/intake-batch';
+import { ParkedMessages } from '../../src/processor/parked-messages';
 import { Lifecycle, type LifecycleMessage } from '../../src/processor/lifecycle';
 import { WaitingLeads } from '../../src/processor/waiting-leads';
 import { loadConfig } from '../../src/shared/config';
@@ -161,7 +162,10 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       partners: rt.partners, decisions, claims: new DedupClaims(c.dedupClaims), refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
       ids: new IdAllocator(c.idBlocks, 'lead', config.rules.idBlockSize), rules: config.rules,
     });
-    const lifecycle = new Lifecycle({ leads, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(null) });
+    const lifecycle = new Lifecycle({
+      leads, parked: new ParkedMessages(c.parkedMessages), parkMaxMs: config.rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster,
+      statuses: loadStatuses(null),
+    });
     const accepted: string[] = [];
 
     // One intake command as the ingress seals it; 10% repeat an earlier phone (duplicates).
@@ -207,7 +211,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
         value: { action_id: randomUUID(), lead_id, status: 'contacted', occurred_at: new Date().toISOString() } satisfies AgentAction,
       }));
       const t0 = performance.now();
-      await lifecycle.apply(records, new Date());
+      await lifecycle.apply(records, 0, new Date());
       (stages.apply ??= []).push(performance.now() - t0);
     };
     ctx.log(`mongo: lead owner pattern (agent actions), chunks of ${CHUNK} at concurrency 6`);

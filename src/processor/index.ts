@@ -13,6 +13,7 @@ import { startIntakeConsumer } from './intake-consumer';
 import { Lifecycle } from './lifecycle';
 import { startLifecycleConsumer } from './lifecycle-consumer';
 import { processorMetrics } from './metrics';
+import { ParkedMessages } from './parked-messages';
 import { WaitingLeads } from './waiting-leads';
 
 // The processor owns every decision about a lead: intake (dedup, rules, ids, storage, assignment),
@@ -34,12 +35,15 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
     partners: rt.partners, decisions, claims: new DedupClaims(c.dedupClaims), refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
     ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules,
   });
-  const lifecycle = new Lifecycle({ leads, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile) });
+  const parked = new ParkedMessages(c.parkedMessages);
+  const lifecycle = new Lifecycle({
+    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),
+  });
   const started = [
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),
   ];
-  const distribution = new Distribution({ roster, waiting, decisions, producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger });
+  const distribution = new Distribution({ roster, waiting, parked, decisions, producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger });
   distribution.start(rules.distributionIntervalMs);
 
   return {

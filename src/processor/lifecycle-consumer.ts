@@ -38,13 +38,13 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
     coPartitioned: true,
     async handle(records, ctx) {
       const now = new Date();
-      const chunk = await deps.lifecycle.apply(records, now);
+      const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
       const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
-      const dead = chunk.refused.map(({ record, reason }) => deadLetterMessage(topics[record.topic], ctx.partition, record.message, reason, reason, now));
+      const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
       await publish(events, dead);
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
-      for (const { outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: label(ctx), outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
-      for (const { reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: label(ctx), reason });
+      for (const { record, outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: LABEL[record.topic as LifecycleTopic], outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
+      for (const { record, reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: LABEL[record.topic as LifecycleTopic], reason });
     },
     async undecodable(items, ctx) {
       const now = new Date();

@@ -1,8 +1,9 @@
+import type { KafkaMessage } from 'kafkajs';
 import type { Collection } from 'mongodb';
 import { clientIdForLead } from '../shared/ids';
 import type { Decoded } from '../shared/kafka/batch-consumer';
 import { insertAllNew } from '../shared/mongo/bulk';
-import type { ClientDoc, DepositDoc, LeadDoc, StatusChange } from '../shared/mongo/documents';
+import type { ClientDoc, DepositDoc, LeadDoc, ParkedMessageDoc, StatusChange } from '../shared/mongo/documents';
 import type { AgentAction, Deposit, LeadCommand, LeadEvent } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
 import type { LeadChange, LeadStore } from '../shared/store/leads';
@@ -10,14 +11,24 @@ import type { AgentRoster } from './agent-roster';
 import { eventForHistoryEntry, eventsOf } from './lead-events';
 import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
+import type { ParkedMessages } from './parked-messages';
 import type { WaitingLeads } from './waiting-leads';
 
 export type LifecycleMessage = AgentAction | Deposit | LeadCommand;
-export type LifecycleOutcome = 'applied' | 'repeat' | 'unchanged' | 'refused';
+export type LifecycleOutcome = 'applied' | 'repeat' | 'unchanged' | 'parked' | 'refused';
 
 export interface Refusal {
   record: Decoded<LifecycleMessage>;
   reason: string;
+  partition?: number; // where a parked message came from, when it is not the chunk's partition
+}
+
+// Refusals that may pass: the message is parked and tried again until CRM_PARK_MAX_MS is up.
+const WAIT_REASONS = new Set(['unknown_lead', 'chargeback_before_deposit']);
+
+interface Input {
+  record: Decoded<LifecycleMessage>;
+  parked?: ParkedMessageDoc; // tried again from parked_messages
 }
 
 export interface AppliedChunk {
@@ -28,6 +39,8 @@ export interface AppliedChunk {
 
 export interface LifecycleDeps {
   leads: LeadStore;
+  parked: ParkedMessages;
+  parkMaxMs: number;
   clients: Collection<ClientDoc>;
   deposits: Collection<DepositDoc>;
   waiting: WaitingLeads;
@@ -61,11 +74,15 @@ interface DecidedLead {
   deposits: DepositDoc[];
   refused: Refusal[];
   outcomes: AppliedChunk['outcomes'];
+  park: ParkedMessageDoc[];
+  unpark: string[];
 }
 
 // Everything that changes a lead after intake, applied by the one owner of the lead's partition of
 // the CRM topics and the lead command topic (a co-partitioned consumer): agent actions, deposits
-// and chargebacks, assignment of waiting leads. A chunk is decided in memory against the leads as
+// and chargebacks, assignment of waiting leads, parked messages tried again. A message that cannot
+// apply yet (its lead is not created yet, a chargeback before the first deposit) is parked, not
+// dropped, and dead-lettered only once CRM_PARK_MAX_MS is up. A chunk is decided in memory against the leads as
 // this owner last wrote them (read once, then cached), and written with one update per changed
 // lead plus one insert each for new clients and deposits. Every history entry names the message
 // that made it, so a redelivered message is a repeat: nothing changes and its events go out again.
@@ -79,9 +96,9 @@ export class Lifecycle {
     this.cache.clear();
   }
 
-  async apply(records: readonly Decoded<LifecycleMessage>[], now: Date): Promise<AppliedChunk> {
+  async apply(records: readonly Decoded<LifecycleMessage>[], partition: number, now: Date): Promise<AppliedChunk> {
     try {
-      return await this.applyChunk(records, now);
+      return await this.applyChunk(records, partition, now);
     } catch (err) {
       this.forget();
       throw err;
@@ -91,15 +108,20 @@ export class Lifecycle {
   // Each lead's messages are applied in order against the lead as last stored. A lead whose update
   // is refused (it changed since it was read: another writer) is read again and its messages decided
   // again; the other leads' changes stand.
-  private async applyChunk(records: readonly Decoded<LifecycleMessage>[], now: Date): Promise<AppliedChunk> {
+  private async applyChunk(records: readonly Decoded<LifecycleMessage>[], partition: number, now: Date): Promise<AppliedChunk> {
     const out: AppliedChunk = { events: [], refused: [], outcomes: [] };
-    let open = new Map<string, Decoded<LifecycleMessage>[]>();
-    for (const r of records) open.set(r.value.lead_id, [...(open.get(r.value.lead_id) ?? []), r]);
+    let open = new Map<string, Input[]>();
+    for (const input of await this.unparked(records, out)) {
+      const id = input.record.value.lead_id;
+      open.set(id, [...(open.get(id) ?? []), input]);
+    }
     const assigned: string[] = [];
+    const park: ParkedMessageDoc[] = [];
+    const unpark: string[] = [];
     for (let round = 1; open.size > 0; round++) {
       if (round > MAX_ROUNDS) throw new LeadContendedError([...open.keys()]);
       const working = await this.load([...open.keys()]);
-      const decided = [...open].map(([id, group]) => this.decideLead(group, working.get(id), now));
+      const decided = [...open].map(([id, group]) => this.decideLead(group, working.get(id), partition, now));
       await insertAllNew(this.d.clients, decided.flatMap((g) => g.clients));
       await insertAllNew(this.d.deposits, decided.flatMap((g) => g.deposits));
       const changed = decided.filter((g) => g.w && g.w.entries.length > 0);
@@ -119,25 +141,59 @@ export class Lifecycle {
         out.events.push(...(g.w?.events ?? []));
         out.refused.push(...g.refused);
         out.outcomes.push(...g.outcomes);
+        park.push(...g.park);
+        unpark.push(...g.unpark);
       }
       for (const id of refused) this.cache.delete(id);
       open = new Map([...open].filter(([id]) => refused.has(id)));
     }
     await this.d.waiting.remove(assigned);
+    await this.d.parked.park(park);
+    await this.d.parked.remove(unpark);
     return out;
   }
 
+  // The chunk's records with each retry_parked command replaced by the message it names (gone: it
+  // was applied or dead-lettered meanwhile).
+  private async unparked(records: readonly Decoded<LifecycleMessage>[], out: AppliedChunk): Promise<Input[]> {
+    const retries = records.filter((r) => r.topic === 'leadCommands' && (r.value as LeadCommand).kind === 'retry_parked');
+    const docs = retries.length > 0 ? await this.d.parked.byIds(retries.map((r) => (r.value as LeadCommand).parked_id ?? '')) : new Map();
+    return records.flatMap((record): Input[] => {
+      if (!retries.includes(record)) return [{ record }];
+      const parked = docs.get((record.value as LeadCommand).parked_id ?? '');
+      if (!parked) {
+        out.outcomes.push({ record, outcome: 'unchanged' });
+        return [];
+      }
+      return [{ record: recordOf(parked), parked }];
+    });
+  }
+
   // One lead's messages of the chunk, in order, against its working copy.
-  private decideLead(group: Decoded<LifecycleMessage>[], w: Working | undefined, now: Date): DecidedLead {
-    const g: DecidedLead = { w, clients: [], deposits: [], refused: [], outcomes: [] };
-    for (const record of group) {
-      const outcome = w ? this.applyOne(record, w, now, g) : refuse(g, record, 'unknown_lead');
+  private decideLead(group: Input[], w: Working | undefined, partition: number, now: Date): DecidedLead {
+    const g: DecidedLead = { w, clients: [], deposits: [], refused: [], outcomes: [], park: [], unpark: [] };
+    for (const { record, parked } of group) {
+      const verdict = w ? this.applyOne(record, w, now, g) : { refused: 'unknown_lead' };
+      const outcome = typeof verdict === 'string' ? verdict : this.refusal(record, verdict.refused, parked, partition, now, g);
+      if (parked && outcome !== 'parked') g.unpark.push(parked._id);
       g.outcomes.push({ record, outcome });
     }
     return g;
   }
 
-  private applyOne(record: Decoded<LifecycleMessage>, w: Working, now: Date, g: DecidedLead): LifecycleOutcome {
+  // A refusal that may pass parks the message (or leaves it parked) until its time is up; any other
+  // refusal, or one whose time is up, dead-letters it.
+  private refusal(record: Decoded<LifecycleMessage>, reason: string, parked: ParkedMessageDoc | undefined, partition: number, now: Date, g: DecidedLead): LifecycleOutcome {
+    const since = parked?.parked_at.getTime() ?? now.getTime();
+    if (WAIT_REASONS.has(reason) && record.topic !== 'leadCommands' && now.getTime() - since < this.d.parkMaxMs) {
+      if (!parked) g.park.push(parkedDoc(record as Decoded<AgentAction | Deposit>, reason, partition, now));
+      return 'parked';
+    }
+    g.refused.push({ record, reason, partition: parked?.source.partition ?? partition });
+    return 'refused';
+  }
+
+  private applyOne(record: Decoded<LifecycleMessage>, w: Working, now: Date, g: DecidedLead): Exclude<LifecycleOutcome, 'refused' | 'parked'> | { refused: string } {
     const { source, why, at } = describe(record);
     const done = w.lead.history.map((h, seq) => ({ h, seq })).filter(({ h }) => h.source === source);
     if (done.length > 0) {
@@ -148,7 +204,7 @@ export class Lifecycle {
     }
     const move = this.decide(record, w.lead, now);
     if (move === null) return 'unchanged';
-    if (!move.ok) return refuse(g, record, move.reason);
+    if (!move.ok) return { refused: move.reason };
     const entry: StatusChange = { from: w.lead.status, to: move.to, at, why: move.agentId ? `assigned to ${move.agentId}` : why, source, event: move.event, is_depositor: move.isDepositor };
     const set: LeadChange['set'] = { status: move.to, is_depositor: move.isDepositor };
     if (move.createsClient) {
@@ -194,9 +250,23 @@ export class Lifecycle {
   }
 }
 
-function refuse(g: Pick<DecidedLead, 'refused'>, record: Decoded<LifecycleMessage>, reason: string): LifecycleOutcome {
-  g.refused.push({ record, reason });
-  return 'refused';
+const PARKED_ID = { agentActions: (v: AgentAction) => v.action_id, deposits: (v: Deposit) => v.deposit_id };
+
+function parkedDoc(record: Decoded<AgentAction | Deposit>, reason: string, partition: number, now: Date): ParkedMessageDoc {
+  const topic = record.topic as ParkedMessageDoc['topic'];
+  const id = topic === 'agentActions' ? PARKED_ID.agentActions(record.value as AgentAction) : PARKED_ID.deposits(record.value as Deposit);
+  const { key, value, offset } = record.message;
+  return {
+    _id: `${topic}:${id}`, lead_id: record.value.lead_id, topic, value: record.value, reason, parked_at: now,
+    source: { partition, offset, key: key ? key.toString('base64') : null, value: (value ?? Buffer.alloc(0)).toString('base64') },
+  };
+}
+
+// The parked message as the record it came in as (its original bytes, for a dead letter).
+function recordOf(parked: ParkedMessageDoc): Decoded<LifecycleMessage> {
+  const { key, value, offset } = parked.source;
+  const message = { key: key === null ? null : Buffer.from(key, 'base64'), value: Buffer.from(value, 'base64'), offset } as KafkaMessage;
+  return { topic: parked.topic, message, value: parked.value };
 }
 
 // Which message a history entry comes from, why, and when it happened.

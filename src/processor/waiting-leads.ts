@@ -16,8 +16,9 @@ export class WaitingLeads {
     }));
   }
 
-  list(limit: number): Promise<WaitingLeadDoc[]> {
-    return this.waiting.find({}).limit(limit).toArray();
+  // A page in _id order after `after` (null: from the start).
+  list(after: string | null, limit: number): Promise<WaitingLeadDoc[]> {
+    return this.waiting.find(after === null ? {} : { _id: { $gt: after } }).sort({ _id: 1 }).limit(limit).toArray();
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -40,6 +40,7 @@ export interface Config {
     readonly statusCatalogFile: string | null;
     readonly idBlockSize: number;
     readonly distributionIntervalMs: number;
+    readonly crmParkMaxMs: number;
   };
   readonly callbacks: {
     readonly timeoutMs: number;
@@ -195,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
       statusCatalogFile: r.string('STATUS_CATALOG_FILE', '') || null,
       idBlockSize: r.int('ID_BLOCK_SIZE', 1000, 1, 100000),
       distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
+      crmParkMaxMs: r.int('CRM_PARK_MAX_MS', 900000, 1000, 604800000),
     },
     callbacks: {
       timeoutMs: r.int('CALLBACK_TIMEOUT_MS', 10000, 100, 60000),

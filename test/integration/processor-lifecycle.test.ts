@@ -15,7 +15,8 @@ let partner: string;
 let n = 0;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'processor' });
+  // Parked CRM messages are given 3 s here before they are dead-lettered (15 minutes by default).
+  app = await startTestApp({ ROLE: 'processor', CRM_PARK_MAX_MS: '3000' });
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
   dead = await new TopicProbe<Buffer>(app.runtime, 'crmDeadLetter', true).start();
@@ -102,6 +103,31 @@ it('a first deposit before any contact makes the lead a client at once', async (
   expect(await reasonOf(id)).toBe('illegal_transition');
 });
 
+describe('parked until it can apply', () => {
+  it('a chargeback before the first deposit waits for it, then applies after it', async () => {
+    const id = await acceptedLead();
+    await sendDeposits(deposit(id, 'chargeback'));
+    await new Promise((r) => setTimeout(r, 500));
+    await sendDeposits(deposit(id));
+    const es = await eventsOf(id, 4);
+    expect(es.slice(2).map((e) => [e.event, e.our_status])).toEqual([['lead.ftd', 'ftd'], ['lead.status_changed', 'chargeback']]);
+    expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(2);
+    expect(await app.runtime.mongo.collections.parkedMessages.countDocuments({ lead_id: id })).toBe(0);
+    expect(dead.seen.some((s) => s.key === id)).toBe(false);
+  });
+
+  it('an action for a lead not created yet is applied once the lead exists', async () => {
+    const before = await acceptedLead();
+    const next = `le-${Number(before.slice(3)) + 1}`; // this processor's next lead number
+    await sendActions(action(next, 'contacted'));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await acceptedLead()).toBe(next);
+    const es = await eventsOf(next, 3);
+    expect(es[2]).toMatchObject({ event: 'lead.status_changed', our_status: 'contacted', from_status: 'assigned' });
+    expect(dead.seen.some((s) => s.key === next)).toBe(false);
+  });
+});
+
 it.each(['trash', 'no_answer', 'wrong_number'])('contacted -> %s is terminal: later actions are dead-lettered', async (status) => {
   const id = await acceptedLead();
   await sendActions(action(id, 'contacted'), action(id, status));
@@ -138,9 +164,18 @@ describe('dead letters', () => {
     expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(2);
   });
 
-  it('an unknown lead', async () => {
+  it('an unknown lead, once its parking time is up', async () => {
+    const sent = Date.now();
     await sendActions(action('le-999999999', 'contacted'));
     expect(await reasonOf('le-999999999')).toBe('unknown_lead');
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('a chargeback that never gets its deposit, once its parking time is up', async () => {
+    const id = await acceptedLead();
+    await sendDeposits(deposit(id, 'chargeback'));
+    expect(await reasonOf(id)).toBe('chargeback_before_deposit');
+    expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(0);
   });
 
   it('an unknown status', async () => {

@@ -1,8 +1,8 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, PartnerDoc,
-  WaitingLeadDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, ParkedMessageDoc,
+  PartnerDoc, WaitingLeadDoc,
 } from './documents';
 
 export interface Collections {
@@ -10,6 +10,7 @@ export interface Collections {
   leads: Collection<LeadDoc>;
   leadRefs: Collection<LeadRefDoc>;
   waitingLeads: Collection<WaitingLeadDoc>;
+  parkedMessages: Collection<ParkedMessageDoc>;
   dedupClaims: Collection<DedupClaimDoc>;
   idBlocks: Collection<IdBlockDoc>;
   agents: Collection<AgentDoc>;
@@ -37,6 +38,7 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
     leads: db.collection('leads'),
     leadRefs: db.collection('lead_refs'),
     waitingLeads: db.collection('waiting_leads'),
+    parkedMessages: db.collection('parked_messages'),
     dedupClaims: db.collection('dedup_claims'),
     idBlocks: db.collection('id_blocks'),
     agents: db.collection('agents'),

@@ -1,4 +1,4 @@
-import type { AgentSettings, IntakeDecision, LeadEvent, LeadRecord, PartnerSettings } from '../schemas';
+import type { AgentAction, AgentSettings, Deposit, IntakeDecision, LeadEvent, LeadRecord, PartnerSettings } from '../schemas';
 
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
@@ -85,6 +85,18 @@ export interface WaitingLeadDoc {
 export interface AgentActivityDoc {
   _id: string; // agent id
   last_assigned_at: Date;
+}
+
+// A CRM message that cannot apply yet (its lead is not created yet, a chargeback before the first
+// deposit): kept, with its original bytes, until it applies or its time is up (then dead-lettered).
+export interface ParkedMessageDoc {
+  _id: string; // <topic key>:<action_id | deposit_id>
+  lead_id: string;
+  topic: 'agentActions' | 'deposits';
+  value: AgentAction | Deposit;
+  reason: string;
+  source: { partition: number; offset: string; key: string | null; value: string }; // key and value in base64
+  parked_at: Date;
 }
 
 export interface DedupClaimDoc {

@@ -138,7 +138,7 @@ export interface IntakeReply {
 }
 
 /**
- * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent), applied by the lead's owner like a CRM message.
+ * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent, trying a parked CRM message again), applied by the lead's owner like a CRM message.
  */
 export interface LeadCommand {
   /**
@@ -147,10 +147,11 @@ export interface LeadCommand {
   command_id: string;
   lead_id: string;
   /**
-   * assign: give the lead, if still new, to an agent on the roster
+   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now
    */
-  kind: 'assign';
+  kind: 'assign' | 'retry_parked';
   issued_at: string;
+  parked_id?: string;
 }
 
 /**
