@@ -1,5 +1,5 @@
 # One image for every role; the role is the container's argument (ingress, processor, dispatcher, all).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # npm install, not npm ci: the lock lacks other platforms' optional @swc/core packages (see scripts/node-modules.sh).
@@ -8,7 +8,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 # A smaller young generation and a capped old one keep each role near 135 MB RSS under load instead of
 # ~230 MB (bench/README.md, "Memory"); the bench runs the roles with these very flags.

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The test command (`npm test`, and what .ci/run calls): installs node modules when missing, starts
+# The test command (`npm test`, and what .ci/run calls): puts Node 22+ first on PATH (scripts/node.sh
+# installs Node 24 where the machine's node is older), installs node modules when missing, starts
 # the real services (or lets testcontainers start them where a Docker engine answers), installs the
 # operations tools, checks the generated types and the compiler, then runs the unit and integration
 # suites. With CI=true it stops, when it exits (passed, failed or interrupted), the servers it
 # started; servers it found running are left alone. Elsewhere they keep running for the next run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/node.sh
 
 bash scripts/node-modules.sh
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The newcomer's command: brings the whole pipeline up on this machine and prints how to send a
 # first lead.
-#   bash scripts/up.sh        install what is missing, start the services and all roles, create a
+#   bash scripts/up.sh        install what is missing (Node 24 too where the machine's node is older
+#                             than 22), start the services and all roles, create a
 #                             demo partner and agent, print credentials and a signed curl example
 #   bash scripts/up.sh down   stop the roles and the services
 set -euo pipefail
@@ -25,6 +26,7 @@ if [[ "${1:-}" == "down" ]]; then
   exit 0
 fi
 
+source scripts/node.sh
 bash scripts/node-modules.sh
 bash scripts/services.sh up
 

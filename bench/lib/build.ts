@@ -42,7 +42,7 @@ export async function buildForBench(log: (s: string) => void = () => undefined):
     outdir: BUILD_DIR,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22', // package.json's engines: the oldest node the roles may run on
     sourcemap: false,
     logLevel: 'error',
   });
