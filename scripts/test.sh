@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command (`npm test`, and what .ci/run calls): puts Node 22+ first on PATH (scripts/node.sh
+# The test command (`npm test`, and what .ci/run calls): puts Node 22.19+ first on PATH (scripts/node.sh
 # installs Node 24 where the machine's node is older), installs node modules when missing, starts
 # the real services (or lets testcontainers start them where a Docker engine answers), installs the
 # operations tools, checks the generated types and the compiler, then runs the unit and integration

@@ -2,7 +2,7 @@
 # The newcomer's command: brings the whole pipeline up on this machine and prints how to send a
 # first lead.
 #   bash scripts/up.sh        install what is missing (Node 24 too where the machine's node is older
-#                             than 22), start the services and all roles, create a
+#                             than 22.19), start the services and all roles, create a
 #                             demo partner and agent, print credentials and a signed curl example
 #   bash scripts/up.sh down   stop the roles and the services
 set -euo pipefail

@@ -24,7 +24,8 @@ export interface SendCallbackOptions {
 
 // One signed POST to a partner (spec 5.3 and 6): the body is serialised once and those exact bytes
 // are signed and sent. Never throws: every failure is an AttemptResult with an error.
-// Redirects are not followed (a 3xx is the answer). The whole attempt, body included, has one timeout.
+// Redirects are not followed (a 3xx is the answer): undici follows them only through its redirect
+// interceptor, which this agent is not composed with. The whole attempt, body included, has one timeout.
 export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptResult> {
   const now = opts.now ?? Date.now;
   const started = now();
@@ -58,7 +59,6 @@ export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptRe
       headers,
       body,
       signal: abort.signal,
-      maxRedirections: 0,
       dispatcher: agentFor(opts.allowPrivateNetworks, opts.timeoutMs),
     });
     httpStatus = res.statusCode;
@@ -129,7 +129,6 @@ function agentFor(allowPrivateNetworks: boolean, timeoutMs: number): Agent {
   if (!agent) {
     agent = new Agent({
       connect: allowPrivateNetworks ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup },
-      maxRedirections: 0,
     });
     agents.set(key, agent);
   }
