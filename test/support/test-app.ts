@@ -24,7 +24,7 @@ export async function startTestApp(overrides: Record<string, string> = {}, confi
 export async function dropTestData(config: Config): Promise<void> {
   const { MongoClient } = await import('mongodb');
   const { Kafka, logLevel } = await import('kafkajs');
-  const { default: Redis } = await import('ioredis');
+  const { Redis } = await import('ioredis');
   const mongo = await MongoClient.connect(config.mongo.url);
   await mongo.db(config.mongo.db).dropDatabase();
   await mongo.close();
