@@ -35,6 +35,8 @@ export interface DecidedChunk {
   events: LeadEvent[];
   // Stored last, once the replies and events are out: a stored decision means nothing is owed.
   decisions: IntakeDecisionDoc[];
+  // Accepted leads of this chunk handed to an agent at once, and left waiting for one.
+  assignments: { assigned: number; no_agent: number };
   // Commands left undecided (their claim is held by a command still being decided elsewhere): no
   // reply, nothing stored; the partner's retry decides them.
   undecided: IntakeCommand[];
@@ -78,7 +80,7 @@ export class IntakeBatch {
   constructor(private readonly d: IntakeBatchDeps) {}
 
   async decide(cmds: readonly IntakeCommand[], now: Date): Promise<DecidedChunk> {
-    const out: DecidedChunk = { replies: [], events: [], decisions: [], undecided: [] };
+    const out: DecidedChunk = { replies: [], events: [], decisions: [], assignments: { assigned: 0, no_agent: 0 }, undecided: [] };
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
     const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
@@ -101,6 +103,10 @@ export class IntakeBatch {
     while (open.length > 0) open = await this.pass(open, now);
 
     const created = await this.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
+    for (const lead of created.values()) {
+      if (lead.status === 'assigned') out.assignments.assigned++;
+      else if (lead.status === 'new') out.assignments.no_agent++;
+    }
     for (const c of candidates) decided.set(c.owner, this.outcome(c, created));
     for (const lead of created.values()) out.events.push(...eventsOf(lead));
 

@@ -40,6 +40,7 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
       timer();
       for (const { decision } of chunk.replies) metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome });
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      for (const [outcome, n] of Object.entries(chunk.assignments)) if (n > 0) metrics.assignments.inc({ outcome }, n);
       if (chunk.undecided.length > 0) {
         metrics.intakeDecisions.inc({ outcome: 'undecided' }, chunk.undecided.length);
         logger.warn({ count: chunk.undecided.length }, 'intake commands left undecided: a claim is held by a command still being decided');

@@ -43,6 +43,8 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
       await publish(events, dead);
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      const assigned = chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && o.outcome === 'applied').length;
+      if (assigned > 0) metrics.assignments.inc({ outcome: 'assigned' }, assigned);
       for (const { record, outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: LABEL[record.topic as LifecycleTopic], outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
       for (const { record, reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: LABEL[record.topic as LifecycleTopic], reason });
     },

@@ -32,7 +32,7 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
       labelNames: ['topic', 'reason'], registers: [registry],
     }),
     assignments: new Counter({
-      name: 'lead_intake_lead_assignments_total', help: 'Distribution attempts, by outcome (assigned, no_agent)',
+      name: 'lead_intake_lead_assignments_total', help: 'Accepted leads handed to an agent (assigned: at intake or later from waiting) or left waiting for one (no_agent)',
       labelNames: ['outcome'], registers: [registry],
     }),
   };

@@ -41,7 +41,8 @@ let partnerIds: string[];
 beforeAll(async () => {
   const tools = opsTools();
   receiver = await new CallbackReceiver().start();
-  app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', BLOCKED_COUNTRIES: 'KP' });
+  // An action for an unknown lead is parked 1 s here before it is dead-lettered (15 minutes by default).
+  app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', BLOCKED_COUNTRIES: 'KP', CRM_PARK_MAX_MS: '1000' });
   prometheus = await new PrometheusServer(tools.PROMETHEUS_BIN, [new URL(app.url).host], [ALERTS_FILE]).start();
   expect(await prometheus.queryUntilData('up{job="lead-intake"} == 1', 15_000)).toHaveLength(1);
   partnerIds = await driveTraffic();
@@ -83,7 +84,7 @@ async function driveTraffic(): Promise<string[]> {
   const failingClient = new PartnerClient(app.url, failing.secrets);
   expect((await failingClient.submitLead({ external_id: 'f-1', phone: '+4915112345679', country: 'DE' })).body).toMatchObject({ status: 'accepted' });
 
-  // An agent action for a lead that does not exist: the processor dead-letters it.
+  // An agent action for a lead that does not exist: the processor parks it, then dead-letters it.
   const action: AgentAction = { action_id: randomUUID(), lead_id: 'le-999999999', status: 'contacted', occurred_at: new Date().toISOString() };
   await produce(rt, 'agentActions', [action], () => action.lead_id);
 
