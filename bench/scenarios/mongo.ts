@@ -6,19 +6,10 @@ import { retrySchedule } from '../../src/dispatcher/retry-schedule';
 import { createAgent } from '../../src/manager/agent-service';
 import { createPartner } from '../../src/manager/partner-service';
 import type { KafkaMessage } from 'kafkajs';
-import { AgentRoster } from '../../src/processor/agent-roster';
-import { DedupClaims } from '../../src/processor/dedup-claims';
-import { IdAllocator } from '../../src/processor/id-allocator';
-import { IntakeBatch } from '../../src/processor/intake-batch';
-import { ParkedMessages } from '../../src/processor/parked-messages';
-import { Lifecycle, type LifecycleMessage } from '../../src/processor/lifecycle';
-import { WaitingLeads } from '../../src/processor/waiting-leads';
+import { processorParts } from '../../src/processor';
+import type { LifecycleMessage } from '../../src/processor/lifecycle';
 import { loadConfig } from '../../src/shared/config';
 import type { Decoded } from '../../src/shared/kafka/batch-consumer';
-import { loadStatuses } from '../../src/shared/status-catalog';
-import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
-import { LeadRefStore } from '../../src/shared/store/lead-refs';
-import { LeadStore } from '../../src/shared/store/leads';
 import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
@@ -152,20 +143,8 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     const { partner } = await createPartner(rt, { name: 'bench mongo partner' });
     await createAgent(rt, { name: 'bench agent a' });
     await createAgent(rt, { name: 'bench agent b' });
-    const c = mongo.collections;
-    const leads = new LeadStore(c.leads);
-    const waiting = new WaitingLeads(c.waitingLeads);
-    const roster = new AgentRoster(c.agents, c.agentActivity);
+    const { roster, batch, lifecycle } = processorParts(rt);
     await roster.refresh();
-    const decisions = new IntakeDecisionStore(mongo.db, config.intake.idempotencyTtlS);
-    const batch = new IntakeBatch({
-      partners: rt.partners, decisions, claims: new DedupClaims(c.dedupClaims), refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-      ids: new IdAllocator(c.idBlocks, 'lead', config.rules.idBlockSize), rules: config.rules,
-    });
-    const lifecycle = new Lifecycle({
-      leads, parked: new ParkedMessages(c.parkedMessages), parkMaxMs: config.rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster,
-      statuses: loadStatuses(null),
-    });
     const accepted: string[] = [];
 
     // One intake command as the ingress seals it; 10% repeat an earlier phone (duplicates).

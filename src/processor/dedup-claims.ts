@@ -1,28 +1,51 @@
-import type { Collection } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { findByIds, insertAllNew } from '../shared/mongo/bulk';
 import type { DedupClaimDoc } from '../shared/mongo/documents';
 
-// The one module that writes `dedup_claims`: each phone or email hash is claimed by inserting a
+const PERIOD_MS = 30 * 86_400_000;
+const PREFIX = 'dedup_claims_p';
+
+const periodOf = (at: Date): number => Math.floor(at.getTime() / PERIOD_MS);
+
+// The one module that writes dedup claims: each phone or email hash is claimed by inserting a
 // document with that _id, so of any number of concurrent claimants exactly one insert succeeds (the
 // unique _id is atomic on every MongoDB-wire server; FerretDB's conditional updates are not).
 // Claims are inserted in bulk for a whole batch; the conflicting ones are read back in one look-up.
+// They live in one collection per 30-day period: new claims go to the current one, older periods are
+// read (one look-up each) as far back as the dedup window reaches, and a period wholly past the
+// longest window is dropped whole, so claims do not pile up (no TTL index, no scan).
 export class DedupClaims {
-  constructor(private readonly claims: Collection<DedupClaimDoc>) {}
+  constructor(private readonly db: Db) {}
 
-  insertNew(docs: readonly DedupClaimDoc[]): Promise<Set<string>> {
-    return insertAllNew(this.claims, docs);
+  collectionAt(at: Date): Collection<DedupClaimDoc> {
+    return this.db.collection<DedupClaimDoc>(`${PREFIX}${periodOf(at)}`);
   }
 
-  byIds(ids: Iterable<string>): Promise<Map<string, DedupClaimDoc>> {
-    return findByIds(this.claims, ids);
+  // The newest claim of each id in the periods before the current one that `windowMs` reaches.
+  async prior(ids: readonly string[], now: Date, windowMs: number): Promise<Map<string, DedupClaimDoc>> {
+    const found = new Map<string, DedupClaimDoc>();
+    let missing = [...new Set(ids)];
+    for (let p = periodOf(now) - 1; p >= periodOf(new Date(now.getTime() - windowMs)) && missing.length > 0; p--) {
+      for (const [id, doc] of await findByIds(this.db.collection<DedupClaimDoc>(`${PREFIX}${p}`), missing)) found.set(id, doc);
+      missing = missing.filter((id) => !found.has(id));
+    }
+    return found;
+  }
+
+  insertNew(docs: readonly DedupClaimDoc[], now: Date): Promise<Set<string>> {
+    return insertAllNew(this.collectionAt(now), docs);
+  }
+
+  byIds(ids: Iterable<string>, now: Date): Promise<Map<string, DedupClaimDoc>> {
+    return findByIds(this.collectionAt(now), ids);
   }
 
   // A claim older than the dedup window no longer matches: it is handed to the new lead, on the
   // condition that it is still the one read. Phone claims have one writer (commands are keyed by
   // phone hash); two commands sharing an expired email claim from two partitions in the same
   // millisecond is the only race left on a server whose conditional updates are not atomic.
-  async takeOver(expired: DedupClaimDoc, next: DedupClaimDoc): Promise<boolean> {
-    const res = await this.claims.updateOne(
+  async takeOver(expired: DedupClaimDoc, next: DedupClaimDoc, now: Date): Promise<boolean> {
+    const res = await this.collectionAt(now).updateOne(
       { _id: expired._id, owner: expired.owner, claimed_at: expired.claimed_at },
       { $set: { lead_id: next.lead_id, owner: next.owner, claimed_at: next.claimed_at } },
     );
@@ -30,7 +53,16 @@ export class DedupClaims {
   }
 
   // Gives back claims a command made but did not use (it lost a later claim): only its own.
-  async release(ids: readonly string[], owner: string): Promise<void> {
-    if (ids.length > 0) await this.claims.deleteMany({ _id: { $in: [...ids] }, owner });
+  async release(ids: readonly string[], owner: string, now: Date): Promise<void> {
+    if (ids.length > 0) await this.collectionAt(now).deleteMany({ _id: { $in: [...ids] }, owner });
+  }
+
+  // Drops the periods that ended before the longest dedup window began; returns their names.
+  async dropExpired(now: Date, longestWindowMs: number): Promise<string[]> {
+    const oldest = periodOf(new Date(now.getTime() - longestWindowMs));
+    const names = (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    const expired = names.filter((n) => n.startsWith(PREFIX) && Number(n.slice(PREFIX.length)) < oldest);
+    for (const name of expired) await this.db.dropCollection(name).catch(() => undefined);
+    return expired;
   }
 }

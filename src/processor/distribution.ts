@@ -7,6 +7,7 @@ import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { LeadCommand } from '../shared/schemas';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import type { AgentRoster } from './agent-roster';
+import type { DedupClaims } from './dedup-claims';
 import type { ParkedMessages } from './parked-messages';
 import type { WaitingLeads } from './waiting-leads';
 
@@ -20,6 +21,8 @@ export interface DistributionDeps {
   waiting: WaitingLeads;
   parked: ParkedMessages;
   decisions: IntakeDecisionStore;
+  claims: DedupClaims;
+  longestDedupWindowMs: () => Promise<number>;
   producer: Producer;
   codec: TopicCodec;
   topics: TopicNames;
@@ -29,7 +32,7 @@ export interface DistributionDeps {
 // The processor's clock: re-reads the agents, asks the owners of waiting leads that an agent now
 // fits to assign them and the owners of parked CRM messages to try them again (commands on the
 // lead's topic: the owner is the only writer of a lead), and once an hour drops the intake
-// decisions past the idempotency window. Reads only small collections (agents, waiting leads,
+// decisions past the idempotency window and the dedup claims past the longest dedup window. Reads only small collections (agents, waiting leads,
 // parked messages): nothing it does grows with the leads stored.
 export class Distribution {
   private task: PeriodicTask | null = null;
@@ -74,10 +77,12 @@ export class Distribution {
   }
 
   private async housekeeping(now: Date): Promise<void> {
-    if (now.getTime() - this.lastHousekeeping >= HOUSEKEEPING_MS) {
-      this.lastHousekeeping = now.getTime();
-      const dropped = await this.d.decisions.dropExpired(now);
-      if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped intake decisions past the idempotency window');
-    }
+    if (now.getTime() - this.lastHousekeeping < HOUSEKEEPING_MS) return;
+    this.lastHousekeeping = now.getTime();
+    const dropped = [
+      ...(await this.d.decisions.dropExpired(now)),
+      ...(await this.d.claims.dropExpired(now, await this.d.longestDedupWindowMs())),
+    ];
+    if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped collections past their window');
   }
 }

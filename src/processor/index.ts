@@ -16,35 +16,56 @@ import { processorMetrics } from './metrics';
 import { ParkedMessages } from './parked-messages';
 import { WaitingLeads } from './waiting-leads';
 
+const DAY_MS = 86_400_000;
+
+export interface ProcessorParts {
+  roster: AgentRoster;
+  batch: IntakeBatch;
+  lifecycle: Lifecycle;
+  distribution: Distribution;
+}
+
+// The processor's pieces over the runtime's stores, wired once (the role below, and tests that
+// drive them on a clock of their own).
+export function processorParts(rt: Runtime): ProcessorParts {
+  const { rules, intake } = rt.config;
+  const c = rt.mongo.collections;
+  const leads = new LeadStore(c.leads);
+  const waiting = new WaitingLeads(c.waitingLeads);
+  const parked = new ParkedMessages(c.parkedMessages);
+  const claims = new DedupClaims(rt.mongo.db);
+  const decisions = new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS);
+  const roster = new AgentRoster(c.agents, c.agentActivity);
+  const batch = new IntakeBatch({
+    partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules,
+  });
+  const lifecycle = new Lifecycle({
+    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),
+  });
+  // Partners are few: the longest window is read whole, once an hour.
+  const longestDedupWindowMs = async () => DAY_MS * Math.max(rules.dedupWindowDays,
+    ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map((p) => p.dedup_window_days ?? 0));
+  const distribution = new Distribution({
+    roster, waiting, parked, decisions, claims, longestDedupWindowMs, producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger,
+  });
+  return { roster, batch, lifecycle, distribution };
+}
+
 // The processor owns every decision about a lead: intake (dedup, rules, ids, storage, assignment),
 // then, as the lead's one owner, the lifecycle driven by CRM events and its own commands. Both
 // publish the events their batches made; nothing is swept or polled over the stored leads.
 export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   const metrics = processorMetrics(rt.metrics);
-  const { rules, intake } = rt.config;
-  const c = rt.mongo.collections;
-  const leads = new LeadStore(c.leads);
-  const waiting = new WaitingLeads(c.waitingLeads);
-  const decisions = new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS);
-  const roster = new AgentRoster(c.agents, c.agentActivity);
+  const { roster, batch, lifecycle, distribution } = processorParts(rt);
   await roster.refresh();
   const consumers = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger: rt.logger, admin: rt.admin };
   const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger };
-
-  const batch = new IntakeBatch({
-    partners: rt.partners, decisions, claims: new DedupClaims(c.dedupClaims), refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules,
-  });
-  const parked = new ParkedMessages(c.parkedMessages);
-  const lifecycle = new Lifecycle({
-    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),
-  });
   const started = [
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),
   ];
-  const distribution = new Distribution({ roster, waiting, parked, decisions, producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger });
-  distribution.start(rules.distributionIntervalMs);
+  distribution.start(rt.config.rules.distributionIntervalMs);
 
   return {
     name: 'processor',

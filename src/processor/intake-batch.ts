@@ -168,14 +168,14 @@ export class IntakeBatch {
     await this.claim(open.filter((c) => !c.reject), 'phone', now);
     await this.reference(open.filter(alive), now);
     await this.claim(open.filter((c) => alive(c) && !c.reject && c.emailKey !== null), 'email', now);
-    await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'));
+    await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
     for (const c of open) {
       if (alive(c)) c.fate = { kind: 'create' };
       else if (c.fate?.kind === 'blocked') c.fate = afterBlocker(c.fate);
     }
     for (const c of open) {
       if (c.fate?.kind === 'create') continue;
-      await this.d.claims.release(c.heldClaims, c.owner);
+      await this.d.claims.release(c.heldClaims, c.owner, now);
       if (c.heldRef) await this.d.refs.release([c.heldRef], c.owner);
       c.heldClaims = [];
       c.heldRef = null;
@@ -187,9 +187,19 @@ export class IntakeBatch {
 
   private async claim(cands: Candidate[], via: 'phone' | 'email', now: Date): Promise<void> {
     const keyOf = (c: Candidate) => (via === 'phone' ? c.phoneKey : c.emailKey) as string;
-    const mine = claimsOnce(cands, keyOf, via, (c) => ({ _id: keyOf(c), lead_id: c.leadId, owner: c.owner, claimed_at: now }));
-    const taken = await this.d.claims.insertNew(mine.map((m) => m.doc));
-    const existing = taken.size > 0 ? await this.d.claims.byIds(taken) : new Map<string, DedupClaimDoc>();
+    // A live claim of an earlier period settles it before anything is inserted: such a claim is at
+    // least one batch old, so its lead exists.
+    const prior = await this.d.claims.prior(cands.map(keyOf), now, Math.max(0, ...cands.map((c) => c.windowMs)));
+    const fresh = cands.filter((c) => {
+      const ex = prior.get(keyOf(c));
+      if (!ex || ex.claimed_at.getTime() < now.getTime() - c.windowMs) return true;
+      if (ex.owner === c.owner) c.leadId = ex.lead_id; // decided before (redelivery): the same lead
+      else c.fate = { kind: 'duplicate', leadId: ex.lead_id, via };
+      return false;
+    });
+    const mine = claimsOnce(fresh, keyOf, via, (c) => ({ _id: keyOf(c), lead_id: c.leadId, owner: c.owner, claimed_at: now }));
+    const taken = await this.d.claims.insertNew(mine.map((m) => m.doc), now);
+    const existing = taken.size > 0 ? await this.d.claims.byIds(taken, now) : new Map<string, DedupClaimDoc>();
     for (const { c, doc } of mine) {
       if (!taken.has(doc._id)) {
         c.heldClaims.push(doc._id);
@@ -201,7 +211,7 @@ export class IntakeBatch {
         c.leadId = ex.lead_id; // decided before (redelivery): the same lead
         c.heldClaims.push(doc._id);
       } else if (ex.claimed_at.getTime() < now.getTime() - c.windowMs) {
-        if (await this.d.claims.takeOver(ex, doc)) c.heldClaims.push(doc._id);
+        if (await this.d.claims.takeOver(ex, doc, now)) c.heldClaims.push(doc._id);
         else c.fate = { kind: 'retry' };
       } else if (via === 'email') c.fate = { kind: 'duplicate', leadId: ex.lead_id, via };
       else c.fate = { kind: 'conflict', leadId: ex.lead_id, via, key: doc._id, owner: ex.owner };
@@ -225,7 +235,7 @@ export class IntakeBatch {
   // A phone claim or ref held by another command: a duplicate once its lead exists. Until then it
   // may still be given back, so wait for the lead; if the claim goes away, try again; if neither
   // happens in time, leave the command undecided rather than guess.
-  private async settleInFlight(cands: Candidate[]): Promise<void> {
+  private async settleInFlight(cands: Candidate[], now: Date): Promise<void> {
     const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
     let waiting = cands;
     while (waiting.length > 0) {
@@ -236,7 +246,7 @@ export class IntakeBatch {
       await new Promise((r) => setTimeout(r, IN_FLIGHT_POLL_MS));
     }
     if (waiting.length === 0) return;
-    const claims = await this.d.claims.byIds(waiting.filter((c) => conflictOf(c).via !== 'ref').map((c) => conflictOf(c).key));
+    const claims = await this.d.claims.byIds(waiting.filter((c) => conflictOf(c).via !== 'ref').map((c) => conflictOf(c).key), now);
     const refs = await this.d.refs.byIds(waiting.filter((c) => conflictOf(c).via === 'ref').map((c) => conflictOf(c).key));
     for (const c of waiting) {
       const { key, owner, via } = conflictOf(c);

@@ -1,4 +1,5 @@
 import { createPartner } from '../../src/manager/partner-service';
+import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -36,6 +37,7 @@ async function decide(cmd: IntakeCommand): Promise<IntakeReply['decision']> {
   return reply!.decision;
 }
 
+const claimsNow = () => new DedupClaims(app.runtime.mongo.db).collectionAt(new Date());
 const submit = (partner: string, input: LeadInput, key?: string) => decide(intakeCommand(app.runtime, partner, input, key));
 
 describe('acceptance', () => {
@@ -78,7 +80,7 @@ describe('deduplication', () => {
     const p = phone();
     const first = await submit(partnerA, { phone: p });
     const old = new Date(Date.now() - 31 * 86_400_000);
-    await app.runtime.mongo.collections.dedupClaims.updateMany({ lead_id: first.lead_id! }, { $set: { claimed_at: old } });
+    await claimsNow().updateMany({ lead_id: first.lead_id! }, { $set: { claimed_at: old } });
     const again = await submit(partnerB, { phone: p });
     expect(again.outcome).toBe('accepted');
     expect(again.lead_id).not.toBe(first.lead_id);
@@ -87,7 +89,7 @@ describe('deduplication', () => {
   it('keeps a match inside the window (29 days)', async () => {
     const p = phone();
     const first = await submit(partnerA, { phone: p });
-    await app.runtime.mongo.collections.dedupClaims.updateMany({ lead_id: first.lead_id! }, { $set: { claimed_at: new Date(Date.now() - 29 * 86_400_000) } });
+    await claimsNow().updateMany({ lead_id: first.lead_id! }, { $set: { claimed_at: new Date(Date.now() - 29 * 86_400_000) } });
     expect(await submit(partnerB, { phone: p })).toMatchObject({ outcome: 'duplicate', lead_id: first.lead_id });
   });
 

@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DedupClaimDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, ParkedMessageDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, ParkedMessageDoc,
   PartnerDoc, WaitingLeadDoc,
 } from './documents';
 
@@ -11,7 +11,6 @@ export interface Collections {
   leadRefs: Collection<LeadRefDoc>;
   waitingLeads: Collection<WaitingLeadDoc>;
   parkedMessages: Collection<ParkedMessageDoc>;
-  dedupClaims: Collection<DedupClaimDoc>;
   idBlocks: Collection<IdBlockDoc>;
   agents: Collection<AgentDoc>;
   agentActivity: Collection<AgentActivityDoc>;
@@ -39,7 +38,6 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
     leadRefs: db.collection('lead_refs'),
     waitingLeads: db.collection('waiting_leads'),
     parkedMessages: db.collection('parked_messages'),
-    dedupClaims: db.collection('dedup_claims'),
     idBlocks: db.collection('id_blocks'),
     agents: db.collection('agents'),
     agentActivity: db.collection('agent_activity'),
