@@ -30,6 +30,9 @@ export function fromDecision(decision: IntakeDecision, durationMs?: number): Sto
       return { http: 422, body: { id: null, status: 'rejected', reason: decision.reason } };
     case 'idempotency_mismatch':
       return fromError(new ApiError('idempotency_key_reused'));
+    // The processor could not decide and stored nothing: a retryable 503, never a stored answer.
+    case 'failed':
+      throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
   }
 }
 

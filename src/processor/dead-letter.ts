@@ -1,7 +1,7 @@
 import type { KafkaMessage, Message } from 'kafkajs';
 
-// A CRM message we cannot apply goes, unchanged, to the dead-letter topic with the reason in its
-// headers, so the CRM team can see what was refused and replay it once fixed.
+// A message we cannot apply (a CRM message, an intake command) goes, unchanged, to its dead-letter
+// topic with the reason in its headers, so its senders can see what was refused and replay it once fixed.
 export function deadLetterMessage(sourceTopic: string, partition: number, message: KafkaMessage, reason: string, detail: string, now: Date): Message {
   return {
     key: message.key,

@@ -128,6 +128,19 @@ export class IntakeBatch {
     return out;
   }
 
+  // Gives back whatever a command given up on holds (claims and its ref, in either dedup scope), so a
+  // command that failed half-way blocks no later lead; unless it got as far as creating its lead.
+  async abandon(cmd: IntakeCommand, now: Date): Promise<void> {
+    const owner = decisionId(cmd.partner_id, cmd.idempotency_key);
+    const hashes = [`phone:${cmd.lead.phone_hash}`, ...(cmd.lead.email_hash ? [`email:${cmd.lead.email_hash}`] : [])];
+    const claimIds = ['g', `p:${cmd.partner_id}`].flatMap((scope) => hashes.map((h) => `${scope}:${h}`));
+    const refId = leadRefId(cmd.partner_id, cmd.lead.external_id);
+    const held = [...(await this.d.claims.byIds(claimIds, now)).values(), ...(await this.d.refs.byIds([refId])).values()].filter((h) => h.owner === owner);
+    if (held.length === 0 || (await this.d.leads.byIds(held.map((h) => h.lead_id))).size > 0) return;
+    await this.d.claims.release(claimIds, owner, now);
+    await this.d.refs.release([refId], owner);
+  }
+
   // A redelivered chunk decides the same again (its claims name their command), so a decision
   // another instance stored first is the same decision: nothing to do about the conflict.
   async storeDecisions(docs: readonly IntakeDecisionDoc[], now: Date): Promise<void> {

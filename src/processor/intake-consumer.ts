@@ -5,6 +5,7 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
+import { deadLetterMessage } from './dead-letter';
 import type { IntakeBatch } from './intake-batch';
 import type { ProcessorMetrics } from './metrics';
 
@@ -45,6 +46,23 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
         metrics.intakeDecisions.inc({ outcome: 'undecided' }, chunk.undecided.length);
         logger.warn({ count: chunk.undecided.length }, 'intake commands left undecided: a claim is held by a command still being decided');
       }
+    },
+    // A command the processor fails on again and again (a bug, a partner document it cannot read):
+    // to the intake dead-letter topic with its reason, and the waiting ingress answers 503 at once,
+    // so the partner retries instead of waiting out the reply timeout. Nothing was stored for it.
+    async poison({ value: cmd, message }, err, ctx) {
+      const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      await deps.batch.abandon(cmd, new Date());
+      const reply: IntakeReply = {
+        correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key,
+        decision: { outcome: 'failed', lead_id: null, reason: 'processing_failed', body_hash: cmd.body_hash, replay: false },
+      };
+      await deps.producer.sendBatch({ topicMessages: [
+        { topic: deps.topics.intakeDeadLetter, messages: [deadLetterMessage(deps.topics.intakeCommands, ctx.partition, message, 'processing_failed', detail, new Date())] },
+        { topic: deps.topics.intakeReplies, messages: [{ key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) }] },
+      ] });
+      metrics.intakeDeadLetters.inc();
+      metrics.intakeDecisions.inc({ outcome: 'dead_lettered' });
     },
     async undecodable(items) {
       // Only our own ingress writes here; an undecodable command is a bug to see, not to retry.

@@ -7,6 +7,7 @@ export interface ProcessorMetrics {
   crmMessages: Counter<'topic' | 'outcome'>;
   crmDeadLetters: Counter<'topic' | 'reason'>;
   assignments: Counter<'outcome'>;
+  intakeDeadLetters: Counter<string>;
 }
 
 export function processorMetrics(registry: Registry): ProcessorMetrics {
@@ -30,6 +31,10 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
     crmDeadLetters: new Counter({
       name: 'lead_intake_crm_dead_letters_total', help: 'CRM messages sent to the dead-letter topic, by reason',
       labelNames: ['topic', 'reason'], registers: [registry],
+    }),
+    intakeDeadLetters: new Counter({
+      name: 'lead_intake_intake_dead_letters_total', help: 'Intake commands the processor failed on again and again and sent to the intake dead-letter topic',
+      registers: [registry],
     }),
     assignments: new Counter({
       name: 'lead_intake_lead_assignments_total', help: 'Accepted leads handed to an agent (assigned: at intake or later from waiting) or left waiting for one (no_agent)',

@@ -31,6 +31,7 @@ beforeAll(async () => {
       case 'blocked': return { outcome: 'rejected', lead_id: `le-${n}`, reason: 'country_blocked:KP' };
       case 'slow': return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: REPLY_TIMEOUT_MS + 800 };
       case 'busy': return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: 600 };
+      case 'poison': return { outcome: 'failed', lead_id: null, reason: 'processing_failed' };
       default: return { outcome: 'accepted', lead_id: `le-${n}`, reason: null };
     }
   }).start();
@@ -139,6 +140,18 @@ describe('concurrent requests with one key', () => {
 });
 
 describe('no decision in time', () => {
+  it('answers 503 service_unavailable at once when the processor failed on the command, and stores nothing', async () => {
+    const key = randomUUID();
+    const body = lead('poison');
+    const first = await client.submitLead(body, { idempotencyKey: key });
+    expect(first).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+    expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The key was released: the retry is processed again (not a replay, not 409 in use).
+    expect(await client.submitLead(body, { idempotencyKey: key })).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+    expect(processor.commandsFor(key)).toHaveLength(2);
+    expect(await decisions().byId(`${partnerId}:${key}`, new Date())).toBeNull();
+  });
+
   it('answers 503 decision_pending; the retry with the same key gets the real outcome', async () => {
     const key = randomUUID();
     const body = lead('slow');

@@ -156,6 +156,34 @@ describe('idempotency and redelivery', () => {
   });
 });
 
+describe('a command the processor fails on (issue 12.10)', () => {
+  it('goes to the intake dead-letter topic with its reason, gets a failed reply, and does not block its partition', async () => {
+    const dead = await new TopicProbe<Buffer>(app.runtime, 'intakeDeadLetter', true).start();
+    try {
+      // A partner document the processor cannot read (written around the manager API's validation).
+      const broken = (await createPartner(app.runtime, { name: 'Broken' })).partner.id;
+      await app.runtime.mongo.collections.partners.updateOne({ _id: broken }, { $set: { blocked_sources: 5 as unknown as string[] } });
+      const p = phone();
+      const cmds = [intakeCommand(app.runtime, partnerA, { phone: phone() }), intakeCommand(app.runtime, broken, { phone: p }), intakeCommand(app.runtime, partnerA, { phone: phone() })];
+      await produce(app.runtime, 'intakeCommands', cmds, () => 'one-partition');
+      const ids = new Set(cmds.map((c) => c.correlation_id));
+      const rs = (await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 3, 30000)).filter((r) => ids.has(r.correlation_id));
+      const outcome = (c: IntakeCommand) => rs.find((r) => r.correlation_id === c.correlation_id)!.decision;
+      expect([cmds[0]!, cmds[2]!].map((c) => outcome(c).outcome)).toEqual(['accepted', 'accepted']);
+      expect(outcome(cmds[1]!)).toMatchObject({ outcome: 'failed', lead_id: null, reason: 'processing_failed' });
+      const [letter] = await dead.waitFor((d) => d.length > 0, 15000, 'the dead letter');
+      expect(dead.seen[0]!.headers['x-dead-letter-reason']?.toString()).toBe('processing_failed');
+      expect(dead.seen[0]!.headers['x-dead-letter-detail']?.toString()).toMatch(/TypeError/);
+      expect((await app.runtime.codec.decode<IntakeCommand>('intakeCommands', letter as Buffer)).correlation_id).toBe(cmds[1]!.correlation_id);
+      // Nothing of it stored: no lead, no claim held.
+      expect(await app.runtime.mongo.collections.leads.countDocuments({ partner_id: broken })).toBe(0);
+      expect(await claimsNow().countDocuments({ owner: `${broken}:${cmds[1]!.idempotency_key}` })).toBe(0);
+    } finally {
+      await dead.stop();
+    }
+  });
+});
+
 describe('ids across processor instances', () => {
   it('two processors allocate unique lead ids', async () => {
     const second = await startTestApp({}, { ...app.config, roles: ['processor'] } as typeof app.config);

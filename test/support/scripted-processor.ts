@@ -57,7 +57,7 @@ export class ScriptedProcessor {
       await new Promise((r) => setTimeout(r, delayMs));
       decision = { ...decided, body_hash: cmd.body_hash, replay: false };
       const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...decision, decided_at: new Date() };
-      await decisions.insertNew([doc], new Date());
+      if (decision.outcome !== 'failed') await decisions.insertNew([doc], new Date()); // a failure stores nothing
     }
     const reply: IntakeReply = {
       correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision,

@@ -50,7 +50,8 @@ export interface BatchConsumerOptions<T> {
   // Bytes that are not a valid message: never retried (they cannot get better).
   undecodable(items: Undecodable[], ctx: BatchContext): Promise<void>;
   // A record whose handling failed for a reason that is not passing (a bug, a document the store
-  // refuses), alone, twice: dead-letter it so the partition moves on. Without it such a record throws.
+  // refuses) in its chunk and then POISON_TRIES times alone: dead-letter it so the partition moves
+  // on. Without it such a record throws.
   poison?(record: Decoded<T>, err: unknown, ctx: BatchContext): Promise<void>;
 }
 
@@ -61,6 +62,7 @@ export interface BatchConsumer {
 }
 
 const DEFAULT_CHUNK = 200;
+const POISON_TRIES = 2;
 
 // The consume-decode-handle skeleton of every committing consumer: a Kafka batch is decoded at the
 // edge (schema-checked, typed), cut into chunks, each chunk handled as a whole, and the offset of a
@@ -88,13 +90,20 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       if (isRetriable(err) || !opts.poison) throw err;
       logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a chunk failed; handling its records one by one');
     }
-    for (const record of records) {
+    for (const record of records) await handleAlone(record, ctx);
+  };
+
+  const handleAlone = async (record: Decoded<T>, ctx: BatchContext): Promise<void> => {
+    for (let tries = 1; ; tries++) {
       try {
         await opts.handle([record], ctx);
+        return;
       } catch (err) {
         if (isRetriable(err)) throw err;
+        if (tries < POISON_TRIES) continue;
         logger.error({ group: opts.group, topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err }, 'poison record');
-        await opts.poison(record, err, ctx);
+        await opts.poison?.(record, err, ctx);
+        return;
       }
     }
   };

@@ -16,7 +16,7 @@ export interface TopicSpec {
 }
 
 export type TopicKey =
-  | 'intakeCommands' | 'intakeReplies' | 'agentActions' | 'deposits' | 'leadCommands' | 'crmDeadLetter' | 'leadEvents'
+  | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'crmDeadLetter' | 'leadEvents'
   | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;

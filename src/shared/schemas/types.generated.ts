@@ -116,7 +116,10 @@ export interface IntakeCommand {
  * What the processor decided; the ingress turns it into the HTTP answer of spec 4.1.
  */
 export interface IntakeDecision {
-  outcome: 'accepted' | 'duplicate' | 'rejected' | 'idempotency_mismatch';
+  /**
+   * failed: the processor could not decide the command (it went to the intake dead-letter topic); nothing was stored, the partner may retry
+   */
+  outcome: 'accepted' | 'duplicate' | 'rejected' | 'idempotency_mismatch' | 'failed';
   lead_id: string | null;
   reason: string | null;
   body_hash: string;
