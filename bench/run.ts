@@ -12,12 +12,12 @@ import { httpPathScenario } from './scenarios/http-path';
 import { intakeScenario } from './scenarios/intake';
 import { mongoScenario } from './scenarios/mongo';
 
-const SCENARIOS = ['mongo', 'http-path', 'ingress', 'dispatcher', 'pipeline'] as const;
+const SCENARIOS = ['mongo', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
-                          [--step-seconds S] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
+                          [--step-seconds S] [--stored N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
 scenarios (in run order): ${SCENARIOS.join(', ')}`;
 
@@ -50,6 +50,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     ingressRates: nums(get('--ingress-rates'), quick ? [200, 500] : [100, 200, 500, 800]),
     pipelineRates: nums(get('--pipeline-rates'), quick ? [5, 20, 50, 200] : [5, 10, 20, 50, 100, 200, 500]),
     stepS: Number(get('--step-seconds') ?? (quick ? 5 : 10)),
+    storedLeads: Number(get('--stored') ?? (quick ? 50_000 : 200_000)),
     out: get('--out') ?? null,
     nodeOptions: (get('--node-options') ?? '').split(' ').filter(Boolean),
     roleEnv: Object.fromEntries((get('--role-env') ?? '').split(',').filter(Boolean).map((kv) => {

@@ -9,6 +9,7 @@ export interface PartnerCreds {
 }
 
 export interface SignedRequest {
+  method?: 'GET' | 'POST'; // POST when absent
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -31,6 +32,11 @@ export class LeadStream {
   }
 
   private readonly rand: () => number;
+
+  // Every external id sent so far, with its partner's index.
+  sentExternalIds(): { partner: number; externalId: string }[] {
+    return Array.from({ length: this.i }, (_, i) => ({ partner: i % this.partners.length, externalId: `${this.tag}-${i}` }));
+  }
 
   next(): SignedRequest {
     const i = this.i++;
@@ -68,6 +74,21 @@ export class LeadStream {
       },
     };
   }
+}
+
+// A status lookup (spec 4.2), signed as partners sign a GET: over the empty body.
+export function statusRequest(partner: PartnerCreds, externalId: string): SignedRequest {
+  return {
+    method: 'GET',
+    path: `/api/v1/inbound/leads/${encodeURIComponent(externalId)}/status`,
+    body: '',
+    kind: 'new',
+    headers: {
+      authorization: `Bearer ${partner.api_key}`,
+      'x-signature': sign(partner.hmac_secret, Buffer.alloc(0)),
+      'x-timestamp': String(Math.floor(Date.now() / 1000)),
+    },
+  };
 }
 
 function hash(s: string): number {

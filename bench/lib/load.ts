@@ -94,7 +94,8 @@ async function send(p: Pool, req: SignedRequest, rec: Recorder, scheduled: numbe
   rec.lag.push(sentAt - scheduled);
   rec.sent++;
   try {
-    const res = await p.request({ method: 'POST', path: req.path, headers: req.headers, body: req.body });
+    const method = req.method ?? 'POST';
+    const res = await p.request({ method, path: req.path, headers: req.headers, ...(method === 'POST' ? { body: req.body } : {}) });
     const text = await res.body.text();
     const done = performance.now();
     rec.record(res.statusCode, text, done - scheduled, done - sentAt);

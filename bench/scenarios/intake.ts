@@ -5,7 +5,8 @@ import { waitForArrivals } from '../lib/arrivals';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
 import { scenarioEnv, sleep } from '../lib/env';
-import { LeadStream, type PartnerCreds } from '../lib/leads';
+import { LeadStream, statusRequest, type PartnerCreds } from '../lib/leads';
+import { seedLeads, type Seeded } from '../lib/seed';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
 import { CpuMeter, load1, type CpuWindow, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
@@ -14,10 +15,12 @@ import { consumerLag, createAgents, createPartners, dropScenario, kafkaAdmin } f
 import { summarise, r1, type Summary } from '../lib/stats';
 
 // Intake benchmarks. `pipeline`: ingress, processor and dispatcher as three processes on the real
-// servers (MongoDB included), callbacks to a local receiver. `ingress`: the ingress alone, with a
-// stand-in processor that answers on the real Kafka topics without MongoDB: what the HTTP side,
-// Redis and the Kafka round trip allow by themselves.
-export type IntakeMode = 'pipeline' | 'ingress';
+// servers (MongoDB included), callbacks to a local receiver. `stored`: the same, with --stored leads
+// already in the store (seeded in bulk before the load), to show what the stored data costs.
+// `ingress`: the ingress alone, with a stand-in processor that answers on the real Kafka topics
+// without MongoDB: what the HTTP side, Redis and the Kafka round trip allow by themselves. The full
+// pipelines end with a step of status lookups (spec 4.2).
+export type IntakeMode = 'pipeline' | 'stored' | 'ingress';
 
 interface Step {
   label: string;
@@ -32,7 +35,8 @@ interface Step {
   processorDecideMeanMs?: number | null;
 }
 
-const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24 } as const;
+const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
+const STATUS_CONCURRENCY = 8;
 
 export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promise<ScenarioResult> {
   const { opts } = ctx;
@@ -48,16 +52,19 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
   const memory: Record<string, RoleMemory> = {};
   const profiles: Record<string, ProfileSummary | null> = {};
   const loadWindow = { fromUs: Infinity, toUs: 0 };
+  const full = mode !== 'ingress';
+  let seeded: Seeded | null = null;
+  let status: { leadsStored: number; perS: number; latencyMs: Summary; byOutcome: Record<string, number> } | null = null;
   try {
     ctx.log(`${mode}: starting roles (namespace ${tag})`);
     let receiver: Helper | null = null;
-    if (mode === 'pipeline') {
+    if (full) {
       receiver = await startHelper('receiver', {}, logDir);
       helpers.push({ name: 'receiver', h: receiver });
     }
     const ingress = await startRole('ingress', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
     roles.push(ingress);
-    if (mode === 'pipeline') {
+    if (full) {
       roles.push(...(await Promise.all(['processor', 'dispatcher'].map((r) => startRole(r, env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions })))));
     } else {
       helpers.push({ name: 'stand-in', h: await startHelper('stand-in-processor', env, logDir) });
@@ -68,6 +75,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       for (const [i, p] of partners.entries()) await receiver.request({ type: 'route', path: `/p${i}`, secret: p.callback_secret });
       await createAgents(ingress.url, 2);
     }
+    if (mode === 'stored') seeded = await seedLeads(env, partners, opts.storedLeads, tag, ctx.log);
     const watched = (): Watched[] => [
       ...roles.map((r) => ({ name: r.role, pid: r.pid })),
       ...helpers.map((h) => ({ name: h.name, pid: h.h.pid })),
@@ -116,7 +124,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     await run(`closed c=${CLOSED_CONCURRENCY[mode]}`, () => closedLoop({
       baseUrl: ingress.url, next, durationS: stepS, concurrency: CLOSED_CONCURRENCY[mode],
     }), null);
-    const rates = mode === 'pipeline' ? opts.pipelineRates : opts.ingressRates;
+    const rates = full ? opts.pipelineRates : opts.ingressRates;
     for (const rate of rates) {
       const step = await run(`open ${rate}/s`, () => openLoop({
         baseUrl: ingress.url, next, durationS: stepS, ratePerS: rate, connections: 256,
@@ -126,6 +134,22 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         if (skipped.length > 0) notes.push(`${mode}: stopped after ${rate}/s saturated; not run: ${skipped.join(', ')}/s`);
         break;
       }
+    }
+
+    if (full) {
+      // Status lookups of leads stored before the load (stored) or sent during it (pipeline).
+      const ids = seeded?.externalIds ?? stream.sentExternalIds();
+      let k = 0;
+      const lookups = await closedLoop({
+        baseUrl: ingress.url, durationS: stepS, concurrency: STATUS_CONCURRENCY,
+        next: () => {
+          const { partner, externalId } = ids[(k++ * 7919) % ids.length] as { partner: number; externalId: string };
+          return statusRequest(partners[partner] as PartnerCreds, externalId);
+        },
+      });
+      const leadsStored = (seeded?.count ?? 0) + allAccepted.length;
+      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.serviceLatencyMs, byOutcome: lookups.byOutcome };
+      ctx.log(`${mode} status lookups (${leadsStored} leads stored): ${lookups.completedPerS}/s, p50 ${lookups.serviceLatencyMs.p50} ms, p99 ${lookups.serviceLatencyMs.p99} ms, outcomes ${JSON.stringify(lookups.byOutcome)}`);
     }
 
     if (receiver) {
@@ -160,11 +184,14 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
 
   return {
     name: mode,
-    title: mode === 'pipeline'
-      ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})`
+    title: full
+      ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [stepTable(mode, steps), ...(callbackLag ? [lagTable(callbackLag, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
-    data: { steps, memory, callbackLagMs: callbackLag, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare },
+    tables: [stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    data: {
+      steps, memory, callbackLagMs: callbackLag, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
+      ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
+    },
     notes,
   };
 }
@@ -174,7 +201,7 @@ async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number
   const prefix = env.TOPIC_PREFIX as string;
   const topics = topicNames(loadTopicSpecs(prefix));
   const topic = topics.intakeCommands;
-  const group = mode === 'pipeline'
+  const group = mode !== 'ingress'
     ? consumerGroupsOf(['processor'], prefix, topics).find((g) => g.topics.includes(topic))?.group
     : `${prefix}bench-stand-in`;
   if (!group) throw new Error(`no processor consumer group reads ${topic}`);
@@ -195,22 +222,32 @@ async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number
 }
 
 function stepTable(mode: IntakeMode, steps: Step[]): Table {
-  const procs = mode === 'pipeline' ? ['ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'bench'] : ['ingress', 'stand-in', 'kafka', 'redis', 'bench'];
+  const full = mode !== 'ingress';
+  const procs = full ? ['ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'bench'] : ['ingress', 'stand-in', 'kafka', 'redis', 'bench'];
   return {
-    title: mode === 'pipeline' ? 'Intake through the full pipeline' : 'Intake, ingress alone (stand-in processor)',
+    title: full ? `Intake through the full pipeline${mode === 'stored' ? ' (leads already stored)' : ''}` : 'Intake, ingress alone (stand-in processor)',
     columns: ['load', 'sent', 'accepted/s', 'dup', 'other', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'gen lag p99',
-      ...(mode === 'pipeline' ? ['decide ms'] : ['cmd delay p50']), ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'load1', 'sat'],
+      ...(full ? ['decide ms'] : ['cmd delay p50']), ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'load1', 'sat'],
     rows: steps.map((s) => {
       const o = s.load.byOutcome;
       const other = s.load.completed - (o.accepted ?? 0) - (o.duplicate ?? 0) + s.load.notSent;
       return [
         s.label, s.load.sent, s.load.acceptedPerS, o.duplicate ?? 0, other,
         s.load.latencyMs.p50, s.load.latencyMs.p95, s.load.latencyMs.p99, s.load.latencyMs.max, s.load.generatorLagMs.p99,
-        mode === 'pipeline' ? s.processorDecideMeanMs ?? null : s.commandDelayMs?.p50 ?? null,
+        full ? s.processorDecideMeanMs ?? null : s.commandDelayMs?.p50 ?? null,
         ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, s.load1Before, s.saturated ? 'yes' : '',
       ];
     }),
     note: `open-loop latency counts from the scheduled send time (coordinated-omission corrected); "other" = answers that are neither accepted nor duplicate, plus requests the generator could not send; "gen lag" = how late the generator itself sent (open loop); "decide ms" = the processor's mean decision time (its own histogram); "cmd delay" = ingress receipt -> command read by the stand-in; cpu% is % of one core; "others" = CPU used by processes outside the benchmark (other work on the machine skews every figure)`,
+  };
+}
+
+function statusTable(s: { leadsStored: number; perS: number; latencyMs: Summary; byOutcome: Record<string, number> }): Table {
+  return {
+    title: 'Status lookups (GET /api/v1/inbound/leads/{externalId}/status), closed loop',
+    columns: ['leads stored', 'in flight', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'],
+    rows: [[s.leadsStored, STATUS_CONCURRENCY, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max, JSON.stringify(s.byOutcome)]],
+    note: 'latency from the moment each request was sent; quotas are raised for the benchmark partners',
   };
 }
 
