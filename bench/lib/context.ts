@@ -16,7 +16,7 @@ export interface Options {
   storedLeads: number; // leads seeded into the store before the `stored` scenario's load
   out: string | null;
   nodeOptions: string[];
-  roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. OUTBOX_RELAY_INTERVAL_MS=60000 // extra node flags for the roles (--node-options "--max-semi-space-size=4")
+  roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000
 }
 
 export interface Table {

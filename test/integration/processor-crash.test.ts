@@ -12,7 +12,7 @@ import { TopicProbe, until } from '../support/topic-probe';
 
 // kill -9 of the processor in the middle of a steady stream, then a restart: no accepted lead lost,
 // no lead accepted twice, no lead event lost, and no lead changed twice by one CRM message.
-const env = testEnv({ DISTRIBUTION_INTERVAL_MS: '300', OUTBOX_RELAY_INTERVAL_MS: '300' });
+const env = testEnv({ DISTRIBUTION_INTERVAL_MS: '300' });
 const config = loadConfig(env);
 let client: App;
 let child: ChildRole;
