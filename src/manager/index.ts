@@ -16,6 +16,11 @@ import { managerValidatorCompiler } from './validation';
 export function managerRoutes(rt: Runtime) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.setValidatorCompiler(managerValidatorCompiler);
+    // curl and most clients send Content-Type: application/json with no body on a bare POST action.
+    const json = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+      (body === '' ? done(null, {}) : json(req, body as string, done)));
     // Response schemas document the answers; the views built in code decide what is sent.
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
     app.setErrorHandler((err, req, reply) => {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { MANAGER_TOKEN } from '../support/test-config';
@@ -201,6 +202,35 @@ describe('rotating secrets', () => {
     const created = await createPartner();
     expect((await manager.post(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['api_key'] })).status).toBe(422);
     expect((await manager.post('/api/affiliates/pa-0000000000000000/rotate-key')).status).toBe(404);
+  });
+});
+
+describe('action endpoints with Content-Type: application/json and no body', () => {
+  // curl -X POST -H 'Content-Type: application/json' sends no Content-Length at all; fetch and most
+  // clients send Content-Length: 0. Both read as {}.
+  const emptyPost = async (path: string, withLength: boolean): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const { host, port } = new URL(app.url);
+    const socket = connect(Number(port), host.split(':')[0]);
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${MANAGER_TOKEN}\r\n`
+      + `Content-Type: application/json\r\n${withLength ? 'Content-Length: 0\r\n' : ''}Connection: close\r\n\r\n`);
+    const raw = Buffer.concat(await socket.toArray()).toString('utf8');
+    const [head, body] = raw.split('\r\n\r\n');
+    return { status: Number(head!.split(' ')[1]), body: JSON.parse(body!) };
+  };
+
+  it.each([['without Content-Length', false], ['with Content-Length: 0', true]])('answers each action as without a body, %s', async (_how, withLength) => {
+    const created = await createPartner();
+    const rotated = await emptyPost(`/api/affiliates/${created.id}/rotate-key`, withLength);
+    expect(rotated).toEqual({ status: 200, body: { id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String) } });
+    const tested = await emptyPost(`/api/affiliates/${created.id}/test-callback`, withLength);
+    expect(tested).toEqual({ status: 409, body: { error: 'conflict', message: expect.stringContaining('callback_url') } });
+    expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({ status: 200, body: { requeued: 0 } });
+    expect((await emptyPost('/api/deliveries/dl-000000000000000000000000/retry', withLength)).status).toBe(404);
+  });
+
+  it('still refuses an empty body where one is required, with 422 naming the missing field', async () => {
+    const res = await emptyPost('/api/affiliates', true);
+    expect(res).toEqual({ status: 422, body: { error: 'invalid_request', message: expect.stringContaining('name') } });
   });
 });
 

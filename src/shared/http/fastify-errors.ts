@@ -19,8 +19,6 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ApiError('malformed_json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_request', { detail: 'the body is empty; send a JSON object' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
