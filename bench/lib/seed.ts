@@ -1,8 +1,8 @@
 import { MongoClient } from 'mongodb';
+import { sealLead } from '../../src/ingress/seal-lead';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import { newLeadDoc } from '../../src/processor/new-lead';
 import { loadConfig } from '../../src/shared/config';
-import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { leadId } from '../../src/shared/ids';
 import { insertAllNew } from '../../src/shared/mongo/bulk';
@@ -45,11 +45,10 @@ export async function seedLeads(env: Record<string, string>, partners: PartnerCr
         const cmd: IntakeCommand = {
           correlation_id: `seed-${n}`, reply_to: 'seed', partner_id: partner.id, idempotency_key: `seed-${tag}-${n}`, body_hash: '0'.repeat(64),
           received_at: now.toISOString(),
-          lead: {
+          lead: sealLead({
             external_id: `stored-${tag}-${n}`, ip: '203.0.113.9', country_code: 'DE', language: 'de', source: 'benchmark', first_name: 'Stored', last_name: `Lead${n}`,
-            phone_enc: cipher.encrypt(phone), phone_hash: lookupHash(config.crypto.hashKey, 'phone', phone),
-            email_enc: cipher.encrypt(email), email_hash: lookupHash(config.crypto.hashKey, 'email', email),
-          },
+            phone, email,
+          }, cipher, config.crypto.hashKey),
         };
         const lead = newLeadDoc(cmd, leadId(n), now, { kind: 'accepted', agent: { _id: 'ag-seeded' } });
         const owner = `${partner.id}:${cmd.idempotency_key}`;

@@ -4,13 +4,14 @@ import { DeliveryStore, leaseEnd } from '../../src/dispatcher/delivery-store';
 import { decideAfterAttempt } from '../../src/dispatcher/delivery-outcome';
 import { retrySchedule } from '../../src/dispatcher/retry-schedule';
 import { createAgent } from '../../src/manager/agent-service';
+import { sealLead } from '../../src/ingress/seal-lead';
 import { createPartner } from '../../src/manager/partner-service';
 import type { KafkaMessage } from 'kafkajs';
 import { processorParts } from '../../src/processor';
 import type { LifecycleMessage } from '../../src/processor/lifecycle';
 import { loadConfig } from '../../src/shared/config';
 import type { Decoded } from '../../src/shared/kafka/batch-consumer';
-import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
+import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
 import { connectMongo, ensureIndexes } from '../../src/shared/mongo/client';
@@ -18,7 +19,7 @@ import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import { createRedis } from '../../src/shared/redis/client';
 import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import type { Runtime } from '../../src/shared/runtime';
-import type { AgentAction, IntakeCommand, LeadEvent, LeadRecord } from '../../src/shared/schemas';
+import type { AgentAction, IntakeCommand, LeadEvent } from '../../src/shared/schemas';
 import type { BenchContext, ScenarioResult, Table } from '../lib/context';
 import { scenarioEnv } from '../lib/env';
 import { CpuMeter } from '../lib/proc';
@@ -154,14 +155,13 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       const phoneOf = i > 20 && i % 10 === 0 ? i - 7 : i;
       const phone = `+49152${String(10_000_000 + phoneOf).slice(-8)}`;
       const email = `m${i}@example.com`;
-      const lead: LeadRecord = {
-        external_id: `ext-${i}`, ip: '203.0.113.7', country_code: 'DE', language: 'de', source: 'benchmark',
-        phone_enc: cipher.encrypt(phone), phone_hash: lookupHash(config.crypto.hashKey, 'phone', phone),
-        email_enc: cipher.encrypt(email), email_hash: lookupHash(config.crypto.hashKey, 'email', email),
-      };
+      const lead = sealLead(
+        { external_id: `ext-${i}`, ip: '203.0.113.7', country_code: 'DE', language: 'de', source: 'benchmark', phone, email },
+        cipher, config.crypto.hashKey,
+      );
       return {
         correlation_id: randomUUID(), reply_to: 'bench', partner_id: partner.id, idempotency_key: randomUUID(),
-        body_hash: sha256Hex(String(i)), received_at: new Date().toISOString(), lead,
+        body_hash: requestBodyHash(config.crypto.hashKey, Buffer.from(String(i))), received_at: new Date().toISOString(), lead,
       };
     };
 

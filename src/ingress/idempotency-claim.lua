@@ -12,7 +12,7 @@
 
   Input:
     KEYS[1]  the record, "<prefix>idem:<partner id>:<key>"
-    ARGV[1]  SHA-256 of the raw request body
+    ARGV[1]  HMAC-SHA256 (HASH_KEY) of the raw request body
     ARGV[2]  stale time in milliseconds (the decision timeout)
     ARGV[3]  idempotency window in seconds
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../shared/crypto/lookup-hash';
+import { requestBodyHash } from '../shared/crypto/lookup-hash';
 import { ApiError } from '../shared/errors';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
@@ -43,7 +43,7 @@ export class IntakeFlow {
     if (key === undefined) return validationFailure(reason.missing('idempotency_key'));
     if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
 
-    const bodyHash = sha256Hex(req.raw);
+    const bodyHash = requestBodyHash(this.rt.config.crypto.hashKey, req.raw);
     const claim = await this.idempotency.claim(partner._id, key, bodyHash);
     switch (claim.kind) {
       case 'done':

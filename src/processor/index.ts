@@ -38,7 +38,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const roster = new AgentRoster(c.agents, c.agentActivity);
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules, cipher: rt.cipher,
   });
   const lifecycle = new Lifecycle({
     leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),

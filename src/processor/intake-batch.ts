@@ -1,3 +1,5 @@
+import { openPersonal } from '../shared/crypto/personal-data';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { DedupClaimDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc } from '../shared/mongo/documents';
 import { leadId as formatLeadId, leadSeq } from '../shared/ids';
 import type { IntakeCommand, IntakeDecision, LeadEvent } from '../shared/schemas';
@@ -28,6 +30,7 @@ export interface IntakeBatchDeps {
   roster: AgentRoster;
   ids: { allocate(): Promise<number> };
   rules: RuleSet & { dedupWindowDays: number };
+  cipher: PiiCipher; // opens the lead's personal data for the IP rule
 }
 
 export interface DecidedChunk {
@@ -154,7 +157,7 @@ export class IntakeBatch {
       owner,
       partner,
       leadId: formatLeadId(await this.d.ids.allocate()),
-      reject: rejectionReason(cmd.lead, this.d.rules, {
+      reject: rejectionReason({ ...cmd.lead, ip: openPersonal(this.d.cipher, cmd.lead.personal_enc).ip }, this.d.rules, {
         blockedCountries: partner.blocked_countries ?? [],
         blockedSources: partner.blocked_sources ?? [],
         blockedIpRanges: partner.blocked_ip_ranges ?? [],

@@ -29,12 +29,11 @@ export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: I
     phone_hash: lead.phone_hash,
     email_enc: lead.email_enc ?? null,
     email_hash: lead.email_hash ?? null,
-    ip: lead.ip,
+    personal_enc: lead.personal_enc,
     created_at: now,
     updated_at: now,
   };
   for (const f of LEAD_DETAIL_FIELDS) if (lead[f] !== undefined) Object.assign(doc, { [f]: lead[f] });
-  if (lead.metadata !== undefined) doc.metadata_json = JSON.stringify(lead.metadata);
   return doc;
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startApp, type App } from '../../src/app';
 import { createPartner } from '../../src/manager/partner-service';
@@ -6,6 +6,7 @@ import { REDACT_PATHS } from '../../src/shared/logger';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { dropTestData } from '../support/test-app';
 import { testConfig } from '../support/test-config';
+import { TopicProbe } from '../support/topic-probe';
 
 // Every row of the spec 4.1 table end to end, with the real processor deciding, and the status
 // lookup of spec 4.2 on the leads it stored. The log is captured at debug level to prove that no
@@ -14,6 +15,7 @@ const config = testConfig({ ROLE: 'ingress,processor', BLOCKED_COUNTRIES: 'KP', 
 const logLines: string[] = [];
 const STATUS_MAPPING = { new: 'NEW_LEAD', assigned: 'WORKING' };
 let app: App;
+let commands: TopicProbe<Buffer>;
 let creds: PartnerCredentials;
 let client: PartnerClient;
 let other: PartnerClient;
@@ -27,6 +29,7 @@ const phone = () => {
 beforeAll(async () => {
   const logger = pino({ level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
   app = await startApp(config, logger);
+  commands = await new TopicProbe<Buffer>(app.runtime, 'intakeCommands', true).start();
   const partner = await createPartner(app.runtime, { name: 'Decisions', status_mapping: STATUS_MAPPING, rate_limits: { intake_per_minute: 1000 } });
   creds = partner.secrets;
   client = new PartnerClient(app.url, creds);
@@ -34,6 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await commands?.stop();
   await app?.stop();
   await dropTestData(config);
 });
@@ -83,7 +87,47 @@ describe('POST /api/v1/inbound/leads', () => {
     const nested = await createPartner(app.runtime, { name: 'Nested', field_mapping: { phone: 'contact.phone', first_name: 'profile.firstName', external_id: 'ref' } });
     const res = await new PartnerClient(app.url, nested.secrets).submitLead({ ref: 'n-1', contact: { phone: phone() }, profile: { firstName: 'Bo' } });
     expect(res).toMatchObject({ status: 200, body: { status: 'accepted' } });
-    expect(await app.runtime.mongo.collections.leads.findOne({ _id: res.body.id as string })).toMatchObject({ external_id: 'n-1', first_name: 'Bo', full_name: 'Bo' });
+    const stored = await app.runtime.mongo.collections.leads.findOne({ _id: res.body.id as string });
+    expect(stored).toMatchObject({ external_id: 'n-1' });
+    expect(JSON.parse(app.runtime.cipher.decrypt(stored!.personal_enc))).toMatchObject({ first_name: 'Bo', full_name: 'Bo' });
+  });
+});
+
+describe('personal data beyond phone and email', () => {
+  const PERSONAL = {
+    first_name: 'Zebulon', last_name: 'Quixote', full_name: 'Zebulon Q. Quixote', ip: '192.0.2.77', user_agent: 'Mozilla/5.0 (UniqueAgent/42)',
+    metadata: { 'favourite.colour': 'ultramarine', $pet: 'axolotl' },
+  };
+  const PLAINTEXTS = ['Zebulon', 'Quixote', '192.0.2.77', 'UniqueAgent', 'ultramarine', 'axolotl'];
+  const sha256 = (raw: string) => createHash('sha256').update(raw).digest('hex');
+
+  it('never travels or rests in clear: only ciphertext on the intake topic and in the stored lead, no unkeyed body hash', async () => {
+    const key = randomUUID();
+    const raw = JSON.stringify({ phone: phone(), country: 'DE', source: 'fb', external_id: 'personal-1', ...PERSONAL });
+    const res = await client.submitLead(raw, { idempotencyKey: key });
+    expect(res).toMatchObject({ status: 200, body: { status: 'accepted' } });
+
+    await commands.waitFor(() => commands.values().some((v) => v.includes(key)));
+    const onTheWire = commands.values().find((v) => v.includes(key))!.toString('utf8');
+    const stored = await app.runtime.mongo.db.collection('leads').findOne({ _id: res.body.id as never });
+    const decision = JSON.stringify(await app.runtime.mongo.db.listCollections().toArray().then((cs) => Promise.all(cs
+      .filter((c) => c.name.startsWith('intake_decisions')).map((c) => app.runtime.mongo.db.collection(c.name).find().toArray()))));
+    const redisRecord = await app.runtime.redis.hgetall(`idem:${stored!.partner_id as string}:${key}`);
+    expect(redisRecord.body_hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const text of [onTheWire, JSON.stringify(stored)]) {
+      for (const clear of PLAINTEXTS) expect(text).not.toContain(clear);
+      expect(text).toContain('personal-1'); // routing and reporting fields stay readable
+      expect(text).toContain('"fb"');
+    }
+    for (const text of [onTheWire, decision, JSON.stringify(redisRecord)]) expect(text).not.toContain(sha256(raw));
+    expect(JSON.parse(app.runtime.cipher.decrypt(stored!.personal_enc as string))).toEqual(PERSONAL);
+  });
+
+  it('still decides on the encrypted IP: a lead from a blocked range is rejected', async () => {
+    const blocking = await createPartner(app.runtime, { name: 'Blocks IPs', blocked_ip_ranges: ['192.0.2.0/24'] });
+    const blocked = new PartnerClient(app.url, blocking.secrets);
+    expect(await blocked.submitLead({ phone: phone(), ...PERSONAL })).toMatchObject({ status: 422, body: { id: null, status: 'rejected', reason: 'ip_blocked' } });
+    expect(await blocked.submitLead({ phone: phone(), ...PERSONAL, ip: '203.0.113.5' })).toMatchObject({ status: 200, body: { status: 'accepted' } });
   });
 });
 
@@ -123,7 +167,7 @@ describe('the log', () => {
     const log = logLines.join('');
     expect(log).toContain('"endpoint":"intake"');
     for (const p of phones) expect(log).not.toContain(p.slice(1));
-    expect(log.toLowerCase()).not.toMatch(/twin@example|clear@text|a@b\.de/);
+    expect(log.toLowerCase()).not.toMatch(/twin@example|clear@text|a@b\.de|zebulon|quixote|uniqueagent|ultramarine|axolotl/);
     expect(log).not.toContain(creds.api_key);
     expect(log).not.toContain(creds.hmac_secret);
     expect(log).not.toContain('sha256=');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPartner } from '../../src/manager/partner-service';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
+import { openPersonal } from '../../src/shared/crypto/personal-data';
 import type { IntakeCommand } from '../../src/shared/schemas';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -41,6 +42,8 @@ async function commandFor(key: string): Promise<IntakeCommand> {
   const values = await commands.waitFor((cs) => cs.some((c) => c.idempotency_key === key), 20000, `command ${key}`);
   return values.find((c) => c.idempotency_key === key) as IntakeCommand;
 }
+
+const personal = (cmd: IntakeCommand) => openPersonal(app.runtime.cipher, cmd.lead.personal_enc);
 
 describe('body checks', () => {
   it('415 for a content type other than JSON', async () => {
@@ -110,14 +113,15 @@ describe('normalisation, as the processor receives it', () => {
     expect(cmd).toMatchObject({ partner_id: partnerId, idempotency_key: key, reply_to: expect.stringMatching(/^ingress-/) });
     expect(cmd.lead).toEqual({
       external_id: key, // falls back to the Idempotency-Key
-      first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', country: 'United Kingdom', country_code: 'GB', source: 'fb',
-      ip: '127.0.0.1', // from the connection
+      country: 'United Kingdom', country_code: 'GB', source: 'fb',
       phone_enc: expect.any(String), phone_hash: lookupHash(hashKey, 'phone', '+442079460958'),
       email_enc: expect.any(String), email_hash: lookupHash(hashKey, 'email', 'ann.lee@example.com'),
+      personal_enc: expect.any(String),
     });
     expect(app.runtime.cipher.decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
+    expect(personal(cmd)).toEqual({ first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '127.0.0.1' }); // ip from the connection
     const onTheWire = JSON.stringify(commands.seen.find((s) => s.value.idempotency_key === key));
-    expect(onTheWire).not.toMatch(/7946|ann\.lee|Ann\.Lee/);
+    expect(onTheWire).not.toMatch(/7946|ann\.lee|Ann\.Lee|"Ann"|"Lee"|127\.0\.0\.1/);
   });
 
   it('keys the command by phone hash so one phone is decided in order', async () => {
@@ -132,18 +136,18 @@ describe('normalisation, as the processor receives it', () => {
   it('ignores X-Forwarded-For from an untrusted peer and honours it from a trusted proxy', async () => {
     const direct = randomUUID();
     await client.submitLead({ phone: '+4915112345678' }, { idempotencyKey: direct, headers: { 'x-forwarded-for': '198.51.100.23' } });
-    expect((await commandFor(direct)).lead.ip).toBe('127.0.0.1');
+    expect(personal(await commandFor(direct)).ip).toBe('127.0.0.1');
 
     const viaProxy = randomUUID();
     const behindProxy = new PartnerClient(proxied.url, creds);
     await behindProxy.submitLead({ phone: '+4915112345678' }, { idempotencyKey: viaProxy, headers: { 'x-forwarded-for': '198.51.100.23' } });
-    expect((await commandFor(viaProxy)).lead.ip).toBe('198.51.100.23');
+    expect(personal(await commandFor(viaProxy)).ip).toBe('198.51.100.23');
   });
 
   it('keeps the ip the partner sent', async () => {
     const key = randomUUID();
     await client.submitLead({ phone: '+4915112345678', ip: '2001:db8::1' }, { idempotencyKey: key });
-    expect((await commandFor(key)).lead.ip).toBe('2001:db8::1');
+    expect(personal(await commandFor(key)).ip).toBe('2001:db8::1');
   });
 });
 
@@ -165,7 +169,8 @@ describe('field_mapping', () => {
       { idempotencyKey: key },
     );
     const cmd = await commandFor(key);
-    expect(cmd.lead).toMatchObject({ external_id: 'N-1', first_name: 'Bo', last_name: 'Ek', full_name: 'Bo Ek', country: 'SE', country_code: 'SE' });
+    expect(cmd.lead).toMatchObject({ external_id: 'N-1', country: 'SE', country_code: 'SE' });
+    expect(personal(cmd)).toMatchObject({ first_name: 'Bo', last_name: 'Ek', full_name: 'Bo Ek' });
     expect(cmd.lead.phone_hash).toBe(lookupHash(app.config.crypto.hashKey, 'phone', '+46701234567'));
     expect(cmd.lead.email_hash).toBe(lookupHash(app.config.crypto.hashKey, 'email', 'bo@ek.se'));
   });

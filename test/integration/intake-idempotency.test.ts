@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../../src/ingress/idempotency';
 import { createPartner } from '../../src/manager/partner-service';
-import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
+import { sealLead } from '../../src/ingress/seal-lead';
+import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
 import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
@@ -168,13 +169,14 @@ describe('no decision in time', () => {
   it('a retry finds the outcome even when the instance that took the first request died after sending it', async () => {
     const key = randomUUID();
     const raw = JSON.stringify(lead());
+    const bodyHash = requestBodyHash(app.config.crypto.hashKey, Buffer.from(raw));
     // What the dead instance left behind: its claim on the key and its command on the topic.
-    await new IdempotencyStore(app.runtime.redis, app.config.intake.idempotencyTtlS, REPLY_TIMEOUT_MS).claim(partnerId, key, sha256Hex(raw));
+    await new IdempotencyStore(app.runtime.redis, app.config.intake.idempotencyTtlS, REPLY_TIMEOUT_MS).claim(partnerId, key, bodyHash);
     const phone = (JSON.parse(raw) as { phone: string }).phone;
     const cmd: IntakeCommand = {
-      correlation_id: randomUUID(), reply_to: 'ingress-dead', partner_id: partnerId, idempotency_key: key, body_hash: sha256Hex(raw),
+      correlation_id: randomUUID(), reply_to: 'ingress-dead', partner_id: partnerId, idempotency_key: key, body_hash: bodyHash,
       received_at: new Date().toISOString(),
-      lead: { external_id: key, ip: '127.0.0.1', phone_enc: app.runtime.cipher.encrypt(phone), phone_hash: lookupHash(app.config.crypto.hashKey, 'phone', phone) },
+      lead: sealLead({ external_id: key, ip: '127.0.0.1', phone }, app.runtime.cipher, app.config.crypto.hashKey),
     };
     await app.runtime.producer.send({ topic: app.runtime.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value: await app.runtime.codec.encode('intakeCommands', cmd) }] });
     expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({ status: 409, body: { error: 'idempotency_key_in_use' } });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { lookupHash, sha256Hex } from '../../src/shared/crypto/lookup-hash';
+import { sealLead } from '../../src/ingress/seal-lead';
+import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { Runtime } from '../../src/shared/runtime';
-import type { IntakeCommand, LeadRecord } from '../../src/shared/schemas';
+import type { IntakeCommand } from '../../src/shared/schemas';
 
 export interface LeadInput {
   phone: string;
@@ -17,25 +18,14 @@ export interface LeadInput {
 // Builds intake commands as the ingress would (PII encrypted and hashed), for driving the
 // processor directly through its real topic.
 export function intakeCommand(rt: Runtime, partnerId: string, input: LeadInput, idempotencyKey: string = randomUUID()): IntakeCommand {
-  const lead: LeadRecord = {
-    external_id: input.external_id ?? idempotencyKey,
-    phone_enc: rt.cipher.encrypt(input.phone),
-    phone_hash: lookupHash(rt.config.crypto.hashKey, 'phone', input.phone),
-    ip: input.ip ?? '203.0.113.10',
-  };
-  if (input.email) {
-    lead.email_enc = rt.cipher.encrypt(input.email);
-    lead.email_hash = lookupHash(rt.config.crypto.hashKey, 'email', input.email);
-  }
-  if (input.country_code) lead.country_code = input.country_code;
-  if (input.source) lead.source = input.source;
-  if (input.language) lead.language = input.language;
+  const { ip = '203.0.113.10', external_id = idempotencyKey, ...rest } = input;
+  const lead = sealLead({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey);
   return {
     correlation_id: randomUUID(),
     reply_to: 'test-runner',
     partner_id: partnerId,
     idempotency_key: idempotencyKey,
-    body_hash: sha256Hex(JSON.stringify(input)),
+    body_hash: requestBodyHash(rt.config.crypto.hashKey, Buffer.from(JSON.stringify(input))),
     received_at: new Date().toISOString(),
     lead,
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { countryToCode, e164, normaliseLead } from '../../src/ingress/normalise-lead';
 import { sealLead } from '../../src/ingress/seal-lead';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
+import { openPersonal } from '../../src/shared/crypto/personal-data';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { InboundLead } from '../../src/shared/schemas';
 
@@ -71,16 +72,19 @@ describe('sealLead', () => {
   const hashKey = randomBytes(32);
   const cipher = new PiiCipher(new Map([['k1', key]]), 'k1');
 
-  it('encrypts and hashes phone and email and drops them in clear', () => {
-    const record = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', ip: '10.0.0.1', country_code: 'US' }, cipher, hashKey);
+  it('encrypts and hashes phone and email, encrypts the personal details, and drops them in clear', () => {
+    const personal = { first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '10.0.0.1', user_agent: 'Agent/1', metadata: { ref: 'x' } };
+    const record = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal }, cipher, hashKey);
     expect(record).toEqual({
-      external_id: 'e', ip: '10.0.0.1', country_code: 'US',
+      external_id: 'e', country_code: 'US', source: 'fb',
       phone_enc: expect.stringMatching(/^k1\./), phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
       email_enc: expect.stringMatching(/^k1\./), email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
+      personal_enc: expect.stringMatching(/^k1\./),
     });
     expect(cipher.decrypt(record.phone_enc)).toBe('+14155552671');
     expect(cipher.decrypt(record.email_enc as string)).toBe('a@b.de');
-    expect(JSON.stringify(record)).not.toMatch(/4155552671|a@b\.de/);
+    expect(openPersonal(cipher, record.personal_enc)).toEqual(personal);
+    expect(JSON.stringify(record)).not.toMatch(/4155552671|a@b\.de|"Ann|"Lee|10\.0\.0\.1|Agent\/1|"ref"/);
   });
 
   it('has no email fields without an email', () => {

@@ -28,7 +28,7 @@ describe('consumerGroupsOf', () => {
 
   it('names the committing groups of each role, with the topic prefix', () => {
     expect(consumerGroupsOf(['ingress', 'processor', 'dispatcher'], 'p.', topics)).toEqual([
-      { group: 'p.processor-intake', topics: ['p.leads.intake.commands'] },
+      { group: 'p.processor-intake', topics: ['p.leads.intake.commands.v2'] },
       { group: 'p.processor-crm', topics: ['p.crm.agent-actions', 'p.crm.deposits'] },
       { group: 'p.dispatcher', topics: ['p.leads.events'] },
       { group: 'p.dispatcher-retry', topics: ['p.callbacks.retry.1', 'p.callbacks.retry.2', 'p.callbacks.retry.3', 'p.callbacks.retry.4'] },

@@ -1,12 +1,9 @@
-import { rejectionReason } from '../../src/processor/business-rules';
+import { rejectionReason, type RuledLead } from '../../src/processor/business-rules';
 import { chooseAgent, type RankedAgent } from '../../src/processor/agent-choice';
 import { eventForHistoryEntry, eventsOf } from '../../src/processor/lead-events';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
-import type { LeadRecord } from '../../src/shared/schemas';
 
-const record = (over: Partial<LeadRecord> = {}): LeadRecord => ({
-  external_id: 'x1', phone_enc: 'k1.a.b.c', phone_hash: 'a'.repeat(64), ip: '203.0.113.9', country_code: 'DE', source: 'google', ...over,
-});
+const record = (over: Partial<RuledLead> = {}): RuledLead => ({ ip: '203.0.113.9', country_code: 'DE', source: 'google', ...over });
 const none = { blockedCountries: [], blockedSources: [], blockedIpRanges: [] };
 
 describe('business rules', () => {

@@ -5,7 +5,12 @@ export function lookupHash(key: Buffer, kind: 'phone' | 'email', normalised: str
   return createHmac('sha256', key).update(`${kind}:${normalised}`).digest('hex');
 }
 
-// Unkeyed digest of stored secrets (API keys) and request bodies (idempotency).
+// Keyed too: a body may hold nothing but a phone, which an unkeyed digest would give away.
+export function requestBodyHash(key: Buffer, raw: Buffer): string {
+  return createHmac('sha256', key).update('body:').update(raw).digest('hex');
+}
+
+// Unkeyed digest of secrets (API keys, manager tokens): random and long, so nothing to guess.
 export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }

@@ -29,13 +29,11 @@ export interface StatusChange {
   reason?: string;
 }
 
-// The lead's optional descriptive fields, stored exactly as they arrive in the intake command.
-export const LEAD_DETAIL_FIELDS = [
-  'first_name', 'last_name', 'full_name', 'country', 'country_code', 'language', 'user_agent', 'source', 'funnel',
-  'sub_id', 'click_id', 'landing_url',
-] as const;
+// The lead's optional routing and reporting fields, stored exactly as they arrive in the intake
+// command; nothing personal (that stays in personal_enc).
+export const LEAD_DETAIL_FIELDS = ['country', 'country_code', 'language', 'source', 'funnel', 'sub_id', 'click_id', 'landing_url'] as const;
 
-type LeadDetails = Pick<LeadRecord, (typeof LEAD_DETAIL_FIELDS)[number] | 'ip'>;
+type LeadDetails = Pick<LeadRecord, (typeof LEAD_DETAIL_FIELDS)[number]>;
 
 export interface LeadDoc extends LeadDetails {
   _id: string; // le-<n>
@@ -55,8 +53,7 @@ export interface LeadDoc extends LeadDetails {
   phone_hash: string;
   email_enc: string | null;
   email_hash: string | null;
-  // Partner-defined keys may hold '.' or start with '$', which FerretDB refuses in documents: kept as JSON text.
-  metadata_json?: string;
+  personal_enc: string; // names, IP, user agent, metadata: personal-data.json, encrypted
   created_at: Date;
   updated_at: Date;
 }

@@ -105,7 +105,7 @@ export interface IntakeCommand {
   partner_id: string;
   idempotency_key: string;
   /**
-   * SHA-256 of the raw request body, to refuse key reuse with another body
+   * HMAC-SHA256 (HASH_KEY) of the raw request body, to refuse key reuse with another body; keyed, since a body may hold nothing but a phone
    */
   body_hash: string;
   received_at: string;
@@ -177,13 +177,10 @@ export interface LeadEvent {
 }
 
 /**
- * A normalised lead as it travels on Kafka: phone and email only encrypted and hashed, never in clear.
+ * A normalised lead as it travels on Kafka: phone and email only encrypted and hashed, names, IP, user agent and metadata only encrypted (personal_enc); what routing and reporting need stays readable.
  */
 export interface LeadRecord {
   external_id: string;
-  first_name?: string;
-  last_name?: string;
-  full_name?: string;
   /**
    * AES-256-GCM ciphertext, '<key id>.<iv>.<tag>.<data>' in base64url
    */
@@ -191,17 +188,18 @@ export interface LeadRecord {
   phone_hash: string;
   email_enc?: string;
   email_hash?: string;
+  /**
+   * Ciphertext (as phone_enc) of the JSON of personal-data.json: names, IP, user agent, metadata
+   */
+  personal_enc: string;
   country?: string;
   country_code?: string;
   language?: string;
-  ip: string;
-  user_agent?: string;
   source?: string;
   funnel?: string;
   sub_id?: string;
   click_id?: string;
   landing_url?: string;
-  metadata?: {};
 }
 
 /**
@@ -230,4 +228,16 @@ export interface PartnerSettings {
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
   disabled?: boolean;
+}
+
+/**
+ * What a lead record's personal_enc decrypts to: who the lead is, beyond phone and email. Sealed in the ingress; only the processor opens it, for the IP rule.
+ */
+export interface PersonalData {
+  first_name?: string;
+  last_name?: string;
+  full_name?: string;
+  ip: string;
+  user_agent?: string;
+  metadata?: {};
 }
