@@ -9,7 +9,7 @@ import { IdempotencyStore } from './idempotency';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
 import { partnerApi } from './partner-api';
-import { RateLimiter } from './rate-limit';
+import { AuthFailureLimiter, RateLimiter } from './rate-limit';
 import { ReplyWaiter } from './reply-waiter';
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
@@ -27,6 +27,7 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),
     limiter: new RateLimiter(rt.redis, instanceId, intake),
+    authFailures: new AuthFailureLimiter(rt.redis, instanceId, intake.authFailuresPerMinute),
     metrics: new IngressMetrics(rt.metrics),
   });
   rt.logger.info({ instance_id: instanceId }, 'ingress started');

@@ -20,7 +20,7 @@ export function partnerApi(deps: PartnerApiDeps) {
 
     app.addHook('onRequest', async (req) => {
       req.inbound = { receivedAtMs: Date.now(), partner: null, outcome: 'error' };
-      req.inbound.partner = await identifyPartner(req.headers, rt.partners, rt.config.intake.timestampToleranceS, req.inbound.receivedAtMs);
+      req.inbound.partner = await identifyPartner(req, { partners: rt.partners, authFailures: deps.authFailures }, rt.config.intake.timestampToleranceS, req.inbound.receivedAtMs);
     });
 
     app.addHook('preHandler', async (req) => {

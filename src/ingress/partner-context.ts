@@ -6,7 +6,7 @@ import type { LeadStore } from '../shared/store/leads';
 import type { IntakeFlow } from './intake-flow';
 import { outcomeLabel, type OutcomeLabel } from './intake-result';
 import type { IngressMetrics } from './metrics';
-import type { Endpoint, RateLimiter } from './rate-limit';
+import type { AuthFailureLimiter, Endpoint, RateLimiter } from './rate-limit';
 
 // What the partner API plugins share: their dependencies and the per-request context that the
 // hooks fill in (who is calling) and the handlers complete (what the answer was, for metrics).
@@ -16,6 +16,7 @@ export interface PartnerApiDeps {
   refs: LeadRefStore;
   leads: LeadStore;
   limiter: RateLimiter;
+  authFailures: AuthFailureLimiter;
   metrics: IngressMetrics;
 }
 

@@ -1,18 +1,19 @@
 --[[
-  Sliding-window log rate limit for one partner and endpoint (spec 8).
+  Sliding-window log rate limit for one partner and endpoint (spec 8), and for the failed
+  authentications of one client address.
 
   Every allowed request is a member of a sorted set scored by its time in milliseconds. Time comes
   from the Redis server (TIME), so every ingress instance judges by the same clock. A refused
   request is not recorded: a partner that keeps retrying does not push its own window forward.
 
   Input:
-    KEYS[1]  the window, e.g. "<prefix>rl:intake:<partner id>"
+    KEYS[1]  the window, e.g. "<prefix>rl:intake:<partner id>" or "<prefix>af:<client ip>"
     ARGV[1]  limit: requests allowed per window
     ARGV[2]  window length in milliseconds
-    ARGV[3]  member id, unique per request (instance id and a counter)
+    ARGV[3]  member id, unique per request (instance id and a counter); empty to only ask
 
   Output: { allowed, retry_after_ms }
-    { 1, 0 }   allowed (and recorded)
+    { 1, 0 }   allowed (and recorded, unless only asked)
     { 0, ms }  refused; the next request is allowed in ms milliseconds
 ]]
 local key = KEYS[1]
@@ -26,8 +27,10 @@ redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
 
 if count < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  redis.call('PEXPIRE', key, window)
+  if ARGV[3] ~= '' then
+    redis.call('ZADD', key, now, ARGV[3])
+    redis.call('PEXPIRE', key, window)
+  end
   return { 1, 0 }
 end
 

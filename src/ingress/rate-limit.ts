@@ -27,21 +27,51 @@ export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-// One sliding 60-second window per partner and endpoint, shared by every ingress instance through
-// Redis (rate-limit.lua). No per-second sub-limit: a burst of parallel requests is fine while the
-// window total holds.
-export class RateLimiter {
+// Sliding 60-second windows shared by every ingress instance through Redis (rate-limit.lua).
+class SlidingWindows {
   private readonly script: LuaScript;
   private seq = 0;
 
-  constructor(redis: Redis, private readonly instanceId: string, private readonly defaults: DefaultQuotas) {
+  constructor(redis: Redis, private readonly instanceId: string) {
     this.script = luaScript(redis, 'leadIntakeRateLimit', join(LUA_DIR, 'rate-limit.lua'), 1);
   }
 
-  async consume(partner: PartnerDoc, endpoint: Endpoint): Promise<Verdict> {
-    const limit = quotaFor(partner, endpoint, this.defaults);
-    const member = `${this.instanceId}:${++this.seq}`;
-    const [allowed, retryMs] = (await this.script([`rl:${endpoint}:${partner._id}`], [limit, WINDOW_MS, member])) as number[];
+  // Records one request in the window when it fits, unless record is false (only ask).
+  async take(window: string, limit: number, record = true): Promise<Verdict> {
+    const member = record ? `${this.instanceId}:${++this.seq}` : '';
+    const [allowed, retryMs] = (await this.script([window], [limit, WINDOW_MS, member])) as number[];
     return allowed === 1 ? { allowed: true } : { allowed: false, retryAfterS: retryAfterSeconds(retryMs ?? WINDOW_MS) };
+  }
+}
+
+// One window per partner and endpoint. No per-second sub-limit: a burst of parallel requests is
+// fine while the window total holds.
+export class RateLimiter {
+  private readonly windows: SlidingWindows;
+
+  constructor(redis: Redis, instanceId: string, private readonly defaults: DefaultQuotas) {
+    this.windows = new SlidingWindows(redis, instanceId);
+  }
+
+  consume(partner: PartnerDoc, endpoint: Endpoint): Promise<Verdict> {
+    return this.windows.take(`rl:${endpoint}:${partner._id}`, quotaFor(partner, endpoint, this.defaults));
+  }
+}
+
+// Failed authentications (no or unknown API key) per client address: an address at the limit is
+// refused before its key is looked up, so guessing keys costs the database nothing.
+export class AuthFailureLimiter {
+  private readonly windows: SlidingWindows;
+
+  constructor(redis: Redis, instanceId: string, private readonly perMinute: number) {
+    this.windows = new SlidingWindows(redis, instanceId);
+  }
+
+  admits(clientIp: string): Promise<Verdict> {
+    return this.windows.take(`af:${clientIp}`, this.perMinute, false);
+  }
+
+  async recordFailure(clientIp: string): Promise<void> {
+    await this.windows.take(`af:${clientIp}`, this.perMinute);
   }
 }

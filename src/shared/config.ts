@@ -30,6 +30,7 @@ export interface Config {
     readonly bodyLimitBytes: number;
     readonly intakePerMinute: number;
     readonly statusPerMinute: number;
+    readonly authFailuresPerMinute: number;
     readonly idempotencyTtlS: number;
   };
   readonly rules: {
@@ -186,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       bodyLimitBytes: r.int('INTAKE_BODY_LIMIT_BYTES', 65536, 1024, 10485760),
       intakePerMinute: r.int('RATE_INTAKE_PER_MINUTE', 60, 1, 1000000),
       statusPerMinute: r.int('RATE_STATUS_PER_MINUTE', 120, 1, 1000000),
+      authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 20, 1, 1000000),
       idempotencyTtlS: r.int('IDEMPOTENCY_TTL_S', 86400, 60, 604800),
     },
     rules: {

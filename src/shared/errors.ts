@@ -16,6 +16,7 @@ export const ERRORS = {
   idempotency_key_in_use: { status: 409, retriable: true, message: 'A request with this Idempotency-Key is still being processed; retry in a moment' },
   idempotency_key_reused: { status: 422, retriable: false, message: 'This Idempotency-Key was used with a different body; use a new key for a new lead' },
   rate_limit_exceeded: { status: 429, retriable: true, message: 'Try again in {seconds} seconds' },
+  too_many_auth_failures: { status: 429, retriable: true, message: 'Too many requests without a valid API key from your address; try again in {seconds} seconds' },
   not_found: { status: 404, retriable: false, message: 'No such resource' },
   decision_pending: { status: 503, retriable: true, message: 'The lead was received but not decided in time; retry with the same Idempotency-Key' },
   service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },

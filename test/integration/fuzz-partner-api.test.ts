@@ -24,8 +24,11 @@ import { MANAGER_TOKEN, testEnv } from '../support/test-config';
 // the process still runs and answers /healthz and /readyz, and MongoDB holds no lead but those.
 // FUZZ_RUNS scales the number of generated requests (default: about 2,400).
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1800);
-// A generated lead that happens to be valid must get its decision, not a 503, however slow the machine.
-const env = testEnv({ RATE_INTAKE_PER_MINUTE: '100000', RATE_STATUS_PER_MINUTE: '100000', INTAKE_REPLY_TIMEOUT_MS: '20000' });
+// Limits out of the way: thousands of requests from one address, most with forged keys; and a generated lead
+// that happens to be valid must get its decision, not a 503, however slow the machine.
+const env = testEnv({
+  RATE_INTAKE_PER_MINUTE: '100000', RATE_STATUS_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '100000', INTAKE_REPLY_TIMEOUT_MS: '20000',
+});
 const config = loadConfig(env);
 let child: ChildRole;
 let client: App;
