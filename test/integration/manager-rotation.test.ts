@@ -39,6 +39,36 @@ it('refuses the old key on the other instance as soon as the rotation answers, a
   expect(await new PartnerClient(b.url, { ...created, api_key: rotated.body.api_key }).submitLead({})).toMatchObject(PAST_AUTHENTICATION);
 });
 
+it('refuses the old key on the other instance even when a look-up read the old partner just before the rotation', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Raced' })).body;
+  const partners = b.runtime.mongo.collections.partners;
+  const realFindOne = partners.findOne.bind(partners) as (filter: object) => Promise<unknown>;
+  let readOld!: () => void;
+  let release!: () => void;
+  const oldRead = new Promise<void>((r) => (readOld = r));
+  const held = new Promise<void>((r) => (release = r));
+  // B's next look-up reads the partner (old key still valid), then is held until the rotation's eviction has landed.
+  const slowLoad = jest.spyOn(partners, 'findOne').mockImplementationOnce((async (filter: object) => {
+    const doc = await realFindOne(filter);
+    readOld();
+    await held;
+    return doc;
+  }) as never);
+  try {
+    const inFlight = new PartnerClient(b.url, created).submitLead({ source: 'in flight' });
+    await oldRead;
+    expect((await managerA.post(`/api/affiliates/${created.id}/rotate-key`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200)); // the eviction reaches B over Redis
+    release();
+    expect(await inFlight).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+    expect(await new PartnerClient(b.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+    expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+  } finally {
+    release();
+    slowLoad.mockRestore();
+  }
+});
+
 it('signs with the new hmac_secret only, once it is rotated', async () => {
   const created = (await managerA.post<Created>('/api/affiliates', { name: 'Resigned' })).body;
   const rotated = (await managerA.post<Created>(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret'] })).body;

@@ -7,18 +7,22 @@ import type { Redis } from '../redis/client';
 const CACHE_TTL_MS = 30_000;
 // Unknown keys remembered per instance: enough for a flood of repeats, bounded against made-up ones.
 const MAX_UNKNOWN_KEYS = 10_000;
+// A load that sees an eviction land while it reads reads again; more than this in a row is not cached.
+const MAX_LOADS = 3;
 
 type Entry = { partner: PartnerDoc; expires: number };
 
 // Partner look-ups for every role, cached in memory, unknown API keys too, so a stream of made-up
 // keys reaches MongoDB once per key and TTL. A manager change (key rotation, new callback URL,
 // disabling) is published on Redis and evicts everything on every instance at once; the TTL bounds
-// staleness if such a message is ever missed.
+// staleness if such a message is ever missed. Every eviction bumps a generation: a load that was
+// reading while one landed may hold what the change replaced, so it reads again before answering.
 export class PartnerDirectory {
   private readonly byKeyHash = new Map<string, Entry>();
   private readonly unknownKeys = new Map<string, number>(); // key hash -> expiry, oldest first
   private readonly byIdCache = new Map<string, Entry>();
   private readonly loadsByKeyHash = new Map<string, Promise<PartnerDoc | null>>();
+  private generation = 0;
 
   constructor(
     private readonly partners: Collection<PartnerDoc>,
@@ -56,8 +60,8 @@ export class PartnerDirectory {
   async byId(id: string): Promise<PartnerDoc | null> {
     const hit = this.byIdCache.get(id);
     if (hit && hit.expires > Date.now()) return hit.partner;
-    const partner = await this.partners.findOne({ _id: id });
-    if (partner) this.byIdCache.set(id, { partner, expires: Date.now() + CACHE_TTL_MS });
+    const { value: partner, settled } = await this.load(() => this.partners.findOne({ _id: id }));
+    if (partner && settled) this.byIdCache.set(id, { partner, expires: Date.now() + CACHE_TTL_MS });
     return partner;
   }
 
@@ -70,11 +74,23 @@ export class PartnerDirectory {
   }
 
   private async loadByKeyHash(hash: string): Promise<PartnerDoc | null> {
-    const partner = await this.partners.findOne({ api_key_hash: hash });
+    const { value: partner, settled } = await this.load(() => this.partners.findOne({ api_key_hash: hash }));
+    if (!settled) return partner;
     const expires = Date.now() + CACHE_TTL_MS;
     if (partner) this.byKeyHash.set(hash, { partner, expires });
     else this.rememberUnknown(hash, expires);
     return partner;
+  }
+
+  // Reads until no eviction lands during the read (settled); the change an eviction announces is in
+  // MongoDB before it is published, so the read after it sees the change.
+  private async load<T>(read: () => Promise<T>): Promise<{ value: T; settled: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      const generation = this.generation;
+      const value = await read();
+      if (generation === this.generation) return { value, settled: true };
+      if (attempt === MAX_LOADS) return { value, settled: false };
+    }
   }
 
   private rememberUnknown(hash: string, expires: number): void {
@@ -85,6 +101,7 @@ export class PartnerDirectory {
 
   // Eviction is coarse on purpose: changes are rare, and a key rotation must drop the old key's entry.
   private evictAll(): void {
+    this.generation++;
     this.byKeyHash.clear();
     this.unknownKeys.clear();
     this.byIdCache.clear();
