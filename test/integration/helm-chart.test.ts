@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { loadSetupConfig } from '../../src/shared/config';
 import { opsTools } from '../support/ops-tools';
 
 // The Helm chart: it lints, renders with its defaults and with every option on, the output passes
@@ -114,13 +115,25 @@ describe('rendered with default values', () => {
     expect(config?.data).toMatchObject({ KAFKA_BROKERS: 'kafka:9092', SCHEMA_REGISTRY_URL: expect.stringContaining('/apis/ccompat/v7'), HTTP_PORT: '8080' });
   });
 
+  it('makes every topic durable: 3 replicas, 2 in sync, for the roles and the topic Job alike', () => {
+    const [config] = byKind(objs, 'ConfigMap').filter((c) => c.metadata.name === 'leads-lead-intake');
+    expect(config?.data).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
+    const jobEnv = byKind(objs, 'Job')[0]?.spec.template.spec.containers[0].env as { name: string; value: string }[];
+    expect(jobEnv).toEqual(expect.arrayContaining([{ name: 'KAFKA_REPLICATION_FACTOR', value: '3' }, { name: 'KAFKA_MIN_INSYNC_REPLICAS', value: '2' }]));
+    // What the service makes of them: the settings every topic is created with.
+    const env = Object.fromEntries(jobEnv.map((e) => [e.name, e.value]));
+    expect(loadSetupConfig(env).kafka).toMatchObject({ replicationFactor: 3, minInsyncReplicas: 2 });
+  });
+
   it('creates topics and schemas in a pre-install/pre-upgrade Job that needs no Secret', () => {
     const [job] = byKind(objs, 'Job');
     expect(job?.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     const container = job?.spec.template.spec.containers[0];
     expect(container.args).toEqual(['setup']);
     expect(container.envFrom).toBeUndefined();
-    expect(container.env.map((e: { name: string }) => e.name).sort()).toEqual(['KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'LOG_LEVEL', 'SCHEMA_REGISTRY_URL', 'TOPIC_PREFIX']);
+    expect(container.env.map((e: { name: string }) => e.name).sort()).toEqual([
+      'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_MIN_INSYNC_REPLICAS', 'KAFKA_REPLICATION_FACTOR', 'LOG_LEVEL', 'SCHEMA_REGISTRY_URL', 'TOPIC_PREFIX',
+    ]);
   });
 
   it('ships the dashboard for Grafana\'s sidecar, byte for byte', () => {

@@ -67,6 +67,8 @@ app.kubernetes.io/component: {{ .role }}
 KAFKA_BROKERS: {{ .Values.kafka.brokers | quote }}
 KAFKA_CLIENT_ID: {{ .Values.kafka.clientId | quote }}
 TOPIC_PREFIX: {{ .Values.kafka.topicPrefix | quote }}
+KAFKA_REPLICATION_FACTOR: {{ .Values.kafka.replicationFactor | quote }}
+KAFKA_MIN_INSYNC_REPLICAS: {{ .Values.kafka.minInsyncReplicas | quote }}
 SCHEMA_REGISTRY_URL: {{ .Values.schemaRegistry.url | quote }}
 LOG_LEVEL: {{ .Values.config.LOG_LEVEL | default "info" | quote }}
 {{- end }}

@@ -21,8 +21,10 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
   });
 }
 
-// Idempotent producer: a retried send never writes a message twice into the log. Concurrent sends
-// share produce requests (send-batcher.ts): with one request in flight, one each would queue.
+// Idempotent producer: a retried send never writes a message twice into the log. kafkajs makes an
+// idempotent producer use acks=all (-1, its default, and it refuses any other), so a send succeeds
+// only once min.insync.replicas replicas have the message. Concurrent sends share produce requests
+// (send-batcher.ts): with one request in flight, one each would queue.
 export async function connectProducer(kafka: Kafka): Promise<Producer> {
   const producer = kafka.producer({
     idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,

@@ -9,7 +9,7 @@ import { ensureTopics, loadTopicSpecs, type TopicSpec } from './topics';
 // the service (startRuntime) and on its own as `main.ts setup` (the chart's topic/schema Job).
 export async function provisionTopics(admin: Admin, config: SetupConfig, logger: Logger): Promise<{ topicSpecs: TopicSpec[]; codec: TopicCodec }> {
   const topicSpecs = loadTopicSpecs(config.kafka.topicPrefix);
-  const created = await ensureTopics(admin, topicSpecs);
+  const created = await ensureTopics(admin, topicSpecs, config.kafka);
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');
   const codec = new TopicCodec(config.schemaRegistryUrl, topicSpecs);
   await codec.registerAll();

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
 
 // topics/topics.json declares every topic; this module names them (with TOPIC_PREFIX) and creates
-// the missing ones. Creation is idempotent: existing topics are left as they are.
+// the missing ones. Creation is idempotent: existing topics are left as they are. How many copies a
+// topic keeps depends on the cluster, not the topic: that comes from configuration.
 export interface TopicSpec {
   key: TopicKey;
   name: string;
   partitions: number;
-  replication: number;
   retentionMs: number;
   cleanupPolicy: 'delete' | 'compact';
   schema: string | null;
@@ -34,7 +34,12 @@ export function topicNames(specs: readonly TopicSpec[]): TopicNames {
 
 export const RETRY_TIERS: readonly TopicKey[] = ['retry1', 'retry2', 'retry3', 'retry4'];
 
-export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): Promise<string[]> {
+export interface Durability {
+  replicationFactor: number;
+  minInsyncReplicas: number; // with acks=all, a write succeeds only once this many replicas have it
+}
+
+export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[], durability: Durability): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
@@ -43,10 +48,11 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[]): P
     topics: missing.map((t) => ({
       topic: t.name,
       numPartitions: t.partitions,
-      replicationFactor: t.replication,
+      replicationFactor: durability.replicationFactor,
       configEntries: [
         { name: 'retention.ms', value: String(t.retentionMs) },
         { name: 'cleanup.policy', value: t.cleanupPolicy },
+        { name: 'min.insync.replicas', value: String(durability.minInsyncReplicas) },
       ],
     })),
   });

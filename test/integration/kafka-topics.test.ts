@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, ConfigResourceTypes, type Admin } from 'kafkajs';
+import { ensureTopics, loadTopicSpecs } from '../../src/shared/kafka/topics';
+import { serviceEnv } from '../setup/services-env';
+
+// Topic creation takes replication and min.insync.replicas from configuration, not from
+// topics/topics.json. The local broker is alone, so only a factor of 1 can be created here; a
+// min.insync.replicas above it is still stored, which shows the setting reaches the broker.
+let admin: Admin;
+const prefix = `t${randomBytes(4).toString('hex')}.`;
+
+beforeAll(async () => {
+  admin = new Kafka({ brokers: serviceEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+});
+
+afterAll(async () => {
+  const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+  if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => undefined);
+  await admin.disconnect();
+});
+
+it('creates every topic with the configured replication factor and min.insync.replicas', async () => {
+  const specs = loadTopicSpecs(prefix);
+  expect(await ensureTopics(admin, specs, { replicationFactor: 1, minInsyncReplicas: 2 })).toHaveLength(specs.length);
+  const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.name) });
+  for (const t of topics) expect(t.partitions.every((p) => p.replicas.length === 1)).toBe(true);
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: specs.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: s.name, configNames: ['min.insync.replicas'] })),
+  });
+  expect(resources.map((r) => r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue)).toEqual(specs.map(() => '2'));
+});
+
+it('refuses a replication factor the cluster cannot hold instead of creating weaker topics', async () => {
+  const [spec] = loadTopicSpecs(`${prefix}r3.`);
+  await expect(ensureTopics(admin, [spec!], { replicationFactor: 3, minInsyncReplicas: 2 }))
+    .rejects.toMatchObject({ errors: [expect.objectContaining({ message: 'Replication-factor is invalid' })] });
+  expect(await admin.listTopics()).not.toContain(spec!.name);
+});
