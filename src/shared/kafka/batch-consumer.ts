@@ -7,6 +7,7 @@ import { createConsumer } from './client';
 import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigner';
 import { DecodeError, type TopicCodec } from './codec';
 import { consumerReadiness } from './consumer-health';
+import { OffsetWatermark } from './offset-watermark';
 import type { TopicKey, TopicNames } from './topics';
 
 export interface Decoded<T> {
@@ -27,6 +28,11 @@ export interface BatchContext {
   heartbeat(): Promise<void>;
 }
 
+// With commit 'recorded', what `handle` returns: per record (same order), a promise that resolves
+// once the record's work is recorded for good, or undefined when it already is. Such promises
+// should not reject (retry inside): a record never done holds its partition's commits back.
+export type Recording = readonly (Promise<unknown> | undefined)[];
+
 export interface BatchConsumerDeps {
   kafka: Kafka;
   config: Config;
@@ -45,8 +51,18 @@ export interface BatchConsumerOptions<T> {
   chunkSize?: number;
   consumer?: Partial<ConsumerConfig>;
   fromBeginning?: boolean;
+  // 'handled' (default): a chunk's offsets move once `handle` returned. 'recorded': `handle` may
+  // return before the work is done (a Recording); offsets are committed by hand (autoCommit off),
+  // only up to the first record not yet recorded (offset-watermark.ts), so a slow record never
+  // holds up the batch but a crash replays it.
+  commit?: 'handled' | 'recorded';
+  // With 'recorded': tracked offsets a partition may have uncommitted; beyond, its batch waits.
+  maxUncommitted?: number;
+  // How long a message must wait before it may be handled (0: now). A message that must wait ends
+  // its batch there: the partition is paused and resumed with a seek back to it when the time comes.
+  admit?(message: KafkaMessage, topic: TopicKey): number;
   // Decides and stores a chunk in bulk, publishes what it produced, and returns: then the offsets move.
-  handle(records: Decoded<T>[], ctx: BatchContext): Promise<void>;
+  handle(records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording>;
   // Bytes that are not a valid message: never retried (they cannot get better).
   undecodable(items: Undecodable[], ctx: BatchContext): Promise<void>;
   // A record whose handling failed for a reason that is not passing (a bug, a document the store
@@ -75,35 +91,41 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const keyOf = new Map<string, TopicKey>(opts.topics.map((k) => [topicNames[k], k]));
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK;
   if (opts.coPartitioned) await checkPartitionCounts(deps.admin, opts.topics.map((k) => topicNames[k]));
+  const recorded = opts.commit === 'recorded';
   const consumer = createConsumer(deps.kafka, deps.config, opts.group, {
     ...(opts.coPartitioned ? { partitionAssigners: [coPartitionAssigner] } : {}),
     ...opts.consumer,
   });
   const readiness = consumerReadiness(opts.group, consumer);
   const turns = new PartitionTurns();
+  const marks = recorded ? new Watermarks(consumer, logger.child({ group: opts.group })) : null;
+  const pauses = new PartitionPauses(consumer, logger);
 
-  const handleChunk = async (records: Decoded<T>[], ctx: BatchContext): Promise<void> => {
+  // Returns the chunk's recording (undefined: all recorded once this returns).
+  const handleChunk = async (records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording> => {
     try {
-      await opts.handle(records, ctx);
-      return;
+      return await opts.handle(records, ctx);
     } catch (err) {
       if (isRetriable(err) || !opts.poison) throw err;
       logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a chunk failed; handling its records one by one');
     }
-    for (const record of records) await handleAlone(record, ctx);
+    const recording: (Promise<unknown> | undefined)[] = [];
+    for (const record of records) recording.push(await handleAlone(record, ctx));
+    return recording;
   };
 
-  const handleAlone = async (record: Decoded<T>, ctx: BatchContext): Promise<void> => {
+  // One record, up to POISON_TRIES times, then to `poison`; returns its recording (undefined:
+  // recorded already, or poisoned).
+  const handleAlone = async (record: Decoded<T>, ctx: BatchContext): Promise<Promise<unknown> | undefined> => {
     for (let tries = 1; ; tries++) {
       try {
-        await opts.handle([record], ctx);
-        return;
+        return (await opts.handle([record], ctx))?.[0];
       } catch (err) {
         if (isRetriable(err)) throw err;
         if (tries < POISON_TRIES) continue;
         logger.error({ group: opts.group, topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err }, 'poison record');
         await opts.poison?.(record, err, ctx);
-        return;
+        return undefined;
       }
     }
   };
@@ -112,27 +134,175 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     const topic = keyOf.get(batch.topic);
     if (!topic) throw new Error(`consumer ${opts.group} got a batch of unexpected topic ${batch.topic}`);
     const ctx: BatchContext = { topic, partition: batch.partition, heartbeat };
-    for (let i = 0; i < batch.messages.length; i += chunkSize) {
+    const mark = marks?.of(batch.topic, batch.partition);
+    let admitted = batch.messages;
+    if (opts.admit) {
+      for (let i = 0; i < batch.messages.length; i++) {
+        const message = batch.messages[i] as KafkaMessage;
+        const waitMs = opts.admit(message, topic);
+        if (waitMs <= 0) continue;
+        admitted = batch.messages.slice(0, i);
+        pauses.pause(batch.topic, batch.partition, message.offset, waitMs);
+        break;
+      }
+    }
+    for (let i = 0; i < admitted.length; i += chunkSize) {
       if (!isRunning() || isStale()) return;
-      const messages = batch.messages.slice(i, i + chunkSize);
+      const messages = admitted.slice(i, i + chunkSize);
+      if (mark) {
+        // Bounded memory and replay: wait (heartbeating) until enough of this partition is committed.
+        while (mark.uncommitted >= (opts.maxUncommitted ?? Infinity)) {
+          await new Promise((r) => setTimeout(r, 50));
+          if (!isRunning() || isStale() || marks?.of(batch.topic, batch.partition) !== mark) return;
+          await heartbeat();
+        }
+      }
       const decoded = await Promise.all(messages.map((m) => decode<T>(codec, topic, m)));
       const bad = decoded.filter((d): d is Undecodable => 'error' in d);
       const good = decoded.filter((d): d is Decoded<T> => !('error' in d));
-      const work = async (): Promise<void> => {
+      const work = async (): Promise<void | Recording> => {
         if (bad.length > 0) await opts.undecodable(bad, ctx);
-        if (good.length > 0) await handleChunk(good, ctx);
+        if (good.length > 0) return handleChunk(good, ctx);
       };
-      await (opts.coPartitioned ? turns.run(batch.partition, work) : work());
+      const recording = await (opts.coPartitioned ? turns.run(batch.partition, work) : work());
+      if (mark) {
+        for (const m of messages) mark.track(m.offset);
+        for (const m of bad) mark.done(m.message.offset);
+        good.forEach((record, n) => {
+          const pending = recording?.[n];
+          if (!pending) mark.done(record.message.offset);
+          else pending.then(() => mark.done(record.message.offset), (err: unknown) => logger.error({ group: opts.group, err }, 'a record was never recorded; its partition commits no further'));
+        });
+      }
       resolveOffset((messages[messages.length - 1] as KafkaMessage).offset);
       await heartbeat();
-      await commitOffsetsIfNecessary();
+      if (!mark) await commitOffsetsIfNecessary();
     }
   };
 
   await consumer.connect();
   await consumer.subscribe({ topics: opts.topics.map((k) => topicNames[k]), fromBeginning: opts.fromBeginning ?? true });
-  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: 6, eachBatch });
-  return { consumer, readiness, stop: () => consumer.disconnect() };
+  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: 6, eachBatch, ...(recorded ? { autoCommit: false } : {}) });
+  return {
+    consumer,
+    readiness,
+    async stop() {
+      pauses.stop();
+      await marks?.stop();
+      await consumer.disconnect();
+      pauses.clear(); // whatever the last batch added
+    },
+  };
+}
+
+const COMMIT_EVERY_MS = 200;
+
+// The watermarks of the partitions this member owns now. A rebalance makes kafkajs fetch again from
+// the committed offsets, so each join starts new watermarks; promises of the old ones land nowhere.
+class Watermarks {
+  private marks = new Map<string, OffsetWatermark>();
+  private readonly timer: NodeJS.Timeout;
+  private committing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly consumer: Consumer, private readonly logger: Logger) {
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.marks = new Map();
+    });
+    consumer.on(consumer.events.CRASH, () => {
+      this.marks = new Map();
+    });
+    this.timer = setInterval(() => void this.commit(), COMMIT_EVERY_MS);
+    this.timer.unref();
+  }
+
+  of(topic: string, partition: number): OffsetWatermark {
+    const key = `${topic}:${partition}`;
+    let mark = this.marks.get(key);
+    if (!mark) {
+      mark = new OffsetWatermark();
+      this.marks.set(key, mark);
+    }
+    return mark;
+  }
+
+  commit(): Promise<void> {
+    this.committing = this.committing.then(async () => {
+      const marks = this.marks;
+      const due = [...marks].flatMap(([key, mark]) => {
+        const offset = mark.toCommit();
+        const cut = key.lastIndexOf(':');
+        return offset === null ? [] : [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, mark }];
+      });
+      if (due.length === 0) return;
+      try {
+        await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
+        for (const d of due) d.mark.committed(d.offset);
+      } catch (err) {
+        // A rebalance under way, a coordinator moving: the next round commits (or the next owner replays).
+        this.logger.debug({ err: (err as Error).message }, 'could not commit offsets this round');
+      }
+    });
+    return this.committing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.commit();
+  }
+}
+
+interface PausedPartition {
+  topic: string;
+  partition: number;
+  offset: string;
+  timer: NodeJS.Timeout;
+}
+
+// Partitions paused until their head message may be handled, then resumed with a seek back to it.
+class PartitionPauses {
+  private readonly paused = new Map<string, PausedPartition>();
+  private stopping = false;
+
+  constructor(private readonly consumer: Consumer, private readonly logger: Logger) {
+    // A rebalance keeps kafkajs's pause flags: resume everything, seeking only where we still own
+    // the partition. The head message comes back and is judged again.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      for (const p of [...this.paused.values()]) this.resume(p, payload.memberAssignment[p.topic]?.includes(p.partition) ?? false);
+    });
+    // A crashed consumer forgets its pauses and restarts from its committed offsets: so do we.
+    consumer.on(consumer.events.CRASH, () => this.clear());
+  }
+
+  pause(topic: string, partition: number, offset: string, waitMs: number): void {
+    if (this.stopping) return;
+    this.consumer.pause([{ topic, partitions: [partition] }]);
+    const entry: PausedPartition = { topic, partition, offset, timer: setTimeout(() => this.resume(entry, true), waitMs) };
+    this.paused.set(`${topic}:${partition}`, entry);
+  }
+
+  stop(): void {
+    this.stopping = true;
+    this.clear();
+  }
+
+  clear(): void {
+    for (const p of this.paused.values()) clearTimeout(p.timer);
+    this.paused.clear();
+  }
+
+  private resume(p: PausedPartition, seek: boolean): void {
+    clearTimeout(p.timer);
+    this.paused.delete(`${p.topic}:${p.partition}`);
+    try {
+      // Seek before resuming: kafkajs may never resume a partition paused before it consumed (#1599).
+      if (seek) this.consumer.seek({ topic: p.topic, partition: p.partition, offset: p.offset });
+      this.consumer.resume([{ topic: p.topic, partitions: [p.partition] }]);
+    } catch (err) {
+      // Not running (crashed, restarting): its next join fetches from the committed offset, this
+      // uncommitted message included. From a timer, the throw would have ended the process.
+      this.logger.warn({ topic: p.topic, partition: p.partition, err: (err as Error).message }, 'could not resume a paused partition');
+    }
+  }
 }
 
 async function decode<T>(codec: TopicCodec, topic: TopicKey, message: KafkaMessage): Promise<Decoded<T> | Undecodable> {
@@ -152,9 +322,9 @@ async function checkPartitionCounts(admin: Admin | undefined, topics: string[]):
 
 // Batches of one partition number (from any of the co-partitioned topics) run one after another.
 class PartitionTurns {
-  private readonly tails = new Map<number, Promise<void>>();
+  private readonly tails = new Map<number, Promise<unknown>>();
 
-  run(partition: number, work: () => Promise<void>): Promise<void> {
+  run<R>(partition: number, work: () => Promise<R>): Promise<R> {
     const previous = this.tails.get(partition) ?? Promise.resolve();
     const next = previous.then(work);
     const tail = next.catch(() => undefined);
