@@ -25,6 +25,9 @@ export interface Undecodable {
 export interface BatchContext {
   topic: TopicKey;
   partition: number;
+  // Counts the group joins of this member: a new value means the partition may have been away
+  // (and its uncommitted records come again).
+  generation: number;
   heartbeat(): Promise<void>;
 }
 
@@ -100,6 +103,10 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const turns = new PartitionTurns();
   const marks = recorded ? new Watermarks(consumer, logger.child({ group: opts.group })) : null;
   const pauses = new PartitionPauses(consumer, logger);
+  let generation = 0;
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    generation++;
+  });
 
   // Returns the chunk's recording (undefined: all recorded once this returns).
   const handleChunk = async (records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording> => {
@@ -133,7 +140,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const eachBatch = async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload): Promise<void> => {
     const topic = keyOf.get(batch.topic);
     if (!topic) throw new Error(`consumer ${opts.group} got a batch of unexpected topic ${batch.topic}`);
-    const ctx: BatchContext = { topic, partition: batch.partition, heartbeat };
+    const ctx: BatchContext = { topic, partition: batch.partition, generation, heartbeat };
     const mark = marks?.of(batch.topic, batch.partition);
     let admitted = batch.messages;
     if (opts.admit) {

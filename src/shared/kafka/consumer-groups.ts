@@ -15,7 +15,7 @@ const GROUPS: Record<Role, (t: TopicNames) => { group: string; topics: string[] 
     { group: 'processor-crm', topics: [t.agentActions, t.deposits] },
   ],
   dispatcher: (t) => [
-    { group: 'dispatcher', topics: [t.leadEvents] },
+    { group: 'dispatcher', topics: [t.leadEvents, t.callbackCommands] },
     { group: 'dispatcher-retry', topics: RETRY_TIERS.map((k) => t[k]) },
   ],
 };

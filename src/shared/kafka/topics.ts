@@ -17,6 +17,7 @@ export interface TopicSpec {
 
 export type TopicKey =
   | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'crmDeadLetter' | 'leadEvents'
+  | 'callbackCommands'
   | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;

@@ -44,6 +44,24 @@ export interface CallbackPayload {
 }
 
 /**
+ * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead).
+ */
+export interface DeliveryCommand {
+  kind: 'retry' | 'released';
+  delivery_id: string;
+  lead_id: string;
+  partner_id: string;
+  /**
+   * When the command was made; a retry's manual_retries entry carries it
+   */
+  at: string;
+  /**
+   * retry: the manager who asked
+   */
+  by?: string;
+}
+
+/**
  * Value of the callback retry and dead topics; due time and attempt number travel in headers.
  */
 export interface DeliveryTask {
