@@ -1,14 +1,12 @@
-import type { Lease } from './delivery-store';
-
 // Runs delivery attempts in the background with two caps: a global one, and one per partner so a
 // partner that hangs can hold at most its own share of the slots. Partners take turns, so a long
-// queue for one never starves another. The queue is memory only: a job refused here (already
-// pending, partner queue full, stopping) stays queued in MongoDB and the sweeper offers it again.
+// queue for one never starves another. The queue is memory only and bounded per partner: a job
+// refused here (already pending, partner queue full, stopping) is the caller's to send elsewhere
+// (the retry path) or to leave uncommitted.
 export interface DeliveryJob {
   deliveryId: string;
   partnerId: string;
-  source: 'event' | 'retry' | 'sweep';
-  lease?: Lease; // the record as its creator leased it, for the first attempt
+  run(): Promise<void>;
 }
 
 export interface SchedulerLimits {
@@ -27,16 +25,19 @@ export class DeliveryScheduler {
   private readonly pending = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = 0;
-  private stopping = false;
+  private draining = false;
 
   constructor(
     private readonly limits: SchedulerLimits,
-    private readonly run: (job: DeliveryJob) => Promise<void>,
     private readonly onError: (err: unknown, job: DeliveryJob) => void,
   ) {}
 
+  get stopping(): boolean {
+    return this.draining;
+  }
+
   submit(job: DeliveryJob): boolean {
-    if (this.stopping || this.pending.has(job.deliveryId)) return false;
+    if (this.draining || this.pending.has(job.deliveryId)) return false;
     const lane = this.lanes.get(job.partnerId) ?? { queue: [], running: 0 };
     if (lane.queue.length >= this.limits.maxQueuedPerPartner) return false;
     lane.queue.push(job);
@@ -46,9 +47,9 @@ export class DeliveryScheduler {
     return true;
   }
 
-  // Drops what has not started (it is still queued in MongoDB) and waits for what has.
+  // Drops what has not started (its offset or task is not committed) and waits for what has.
   async drain(): Promise<void> {
-    this.stopping = true;
+    this.draining = true;
     for (const lane of this.lanes.values()) {
       for (const job of lane.queue) this.pending.delete(job.deliveryId);
       lane.queue.length = 0;
@@ -77,7 +78,7 @@ export class DeliveryScheduler {
   private start(job: DeliveryJob, lane: PartnerLane): void {
     this.running++;
     lane.running++;
-    const done = this.run(job)
+    const done = job.run()
       .catch((err: unknown) => this.onError(err, job))
       .finally(() => {
         this.running--;
@@ -89,7 +90,7 @@ export class DeliveryScheduler {
           this.lanes.delete(job.partnerId);
           if (lane.running > 0 || lane.queue.length > 0) this.lanes.set(job.partnerId, lane);
         }
-        if (!this.stopping) this.pump();
+        if (!this.draining) this.pump();
       });
     this.inFlight.add(done);
   }

@@ -1,150 +1,127 @@
 import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { isDuplicateKey } from '../shared/mongo/client';
-import type { DocumentLocks } from '../shared/redis/document-locks';
-import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
+import type { DeliveryAttempt, DeliveryDoc } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
 import type { AttemptResult } from './attempt-result';
 import type { DeliveryDecision } from './delivery-outcome';
 
-const NO_LEASE = new Date(0);
-// Room for MongoDB round trips on top of the HTTP timeout before a lease may be taken over.
-const LEASE_MARGIN_MS = 5000;
+// Longest `_id: {$in}` list FerretDB serves from the _id index (scripts/services/ferretdb/patches).
+const IN_CHUNK = 100;
 
-// A lease long enough for one whole attempt, starting now.
-export function leaseEnd(now: Date, attemptTimeoutMs: number): Date {
-  return new Date(now.getTime() + attemptTimeoutMs + LEASE_MARGIN_MS);
-}
-
-export interface Lease {
-  doc: DeliveryDoc;
-  until: Date;
-}
-
-// The delivery records: one per (lead event, partner), the source of truth for what was sent.
-// Every change touches one document with a filter that states what it expects (no transactions),
-// under the document's lock: FerretDB lets two such compare-and-set updates both succeed.
+// The delivery records: one per (lead event, partner), the source of truth for what was sent. The
+// only code that writes `deliveries`. No locks: a record is created once (its deterministic _id
+// fences replays), and after that only the holder of its retry task, its held turn or a manager's
+// retry of a dead one changes it, by _id.
 export class DeliveryStore {
-  constructor(private readonly deliveries: Collection<DeliveryDoc>, private readonly locks: DocumentLocks) {}
+  constructor(private readonly deliveries: Collection<DeliveryDoc>) {}
 
-  private locked<T>(id: string, work: () => Promise<T>): Promise<T> {
-    return this.locks.withLock(`delivery:${id}`, work);
-  }
-
-  // Creates the record already leased by its creator, ready for its first attempt: a lease taken
-  // with no extra round trip. Null when the record already exists (the same event seen again).
-  async create(event: LeadEvent, maxAttempts: number, now: Date, leaseUntil: Date): Promise<{ id: string; lease: Lease | null }> {
-    const id = deliveryId(event.event_id, event.partner_id);
-    const doc: DeliveryDoc = {
-      _id: id,
-      event_id: event.event_id,
-      event_name: event.event,
-      partner_id: event.partner_id,
-      lead_id: event.lead_id,
-      event,
-      state: 'queued',
-      attempts_made: 0,
-      attempts_left: maxAttempts,
-      next_attempt_at: now,
-      last_http_status: null,
-      last_response_body: null,
-      last_error: null,
-      attempts: [],
-      manual_retries: [],
-      lease_until: leaseUntil,
-      created_at: now,
-      updated_at: now,
-    };
+  // New records in one command; records that exist already (a replayed event) are left as they are.
+  async insertNew(docs: readonly DeliveryDoc[]): Promise<void> {
+    if (docs.length === 0) return;
     try {
-      await this.deliveries.insertOne(doc);
-      return { id, lease: { doc, until: leaseUntil } };
+      await this.deliveries.insertMany([...docs], { ordered: false });
     } catch (err) {
-      if (isDuplicateKey(err)) return { id, lease: null };
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const errors = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      if (errors.length > 0 && errors.every((e) => (e as { code?: unknown }).code === 11000)) return;
+      if (isDuplicateKey(err) && errors.length === 0) return;
       throw err;
     }
   }
 
-  // Only the lease holder may attempt a delivery, and only once it is due: this is what keeps two
-  // workers (or a retry message and the sweeper) from sending the same delivery at the same time.
-  // With `held`, renews a lease this worker still holds instead.
-  async takeLease(id: string, now: Date, leaseUntil: Date, held?: Date): Promise<DeliveryDoc | null> {
-    return this.locked(id, () => this.deliveries.findOneAndUpdate(
-      held
-        ? { _id: id, state: 'queued', lease_until: held }
-        : { _id: id, state: 'queued', lease_until: { $lt: now }, next_attempt_at: { $lte: now } },
-      { $set: { lease_until: leaseUntil, updated_at: now } },
-      { returnDocument: 'after' },
-    ));
+  // Which of these ids have a record: by _id, a chunk of ids per command.
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += IN_CHUNK) {
+      const docs = await this.deliveries.find({ _id: { $in: ids.slice(i, i + IN_CHUNK) } }, { projection: { _id: 1 } }).toArray();
+      for (const d of docs) found.add(d._id);
+    }
+    return found;
   }
 
-  // Records the attempt and the new state, and releases the lease. False if the lease was lost.
-  async recordAttempt(
-    id: string, leaseUntil: Date, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision,
-  ): Promise<boolean> {
-    const attempt: DeliveryAttempt = {
-      attempt: decision.attemptsMade,
-      at: attemptAt,
-      http_status: result.httpStatus,
-      error: result.error,
-      duration_ms: Math.round(result.durationMs),
-    };
-    const res = await this.locked(id, () => this.deliveries.updateOne(
-      { _id: id, lease_until: leaseUntil },
-      {
-        $set: {
-          state: decision.state,
-          attempts_made: decision.attemptsMade,
-          attempts_left: decision.attemptsLeft,
-          next_attempt_at: decision.state === 'queued' ? new Date(decision.nextAttemptAt) : null,
-          last_http_status: result.httpStatus,
-          last_response_body: result.responseBody,
-          last_error: result.error,
-          lease_until: NO_LEASE,
-          updated_at: new Date(),
-        },
-        $push: { attempts: attempt },
-      },
-    ));
-    return res.modifiedCount === 1;
+  get(id: string): Promise<DeliveryDoc | null> {
+    return this.deliveries.findOne({ _id: id });
   }
 
-  // A manager's retry of a dead delivery: a fresh round of attempts, due now.
-  async requeueDead(id: string, maxAttempts: number, by: string, now: Date): Promise<DeliveryDoc | null> {
-    return this.locked(id, () => this.deliveries.findOneAndUpdate(
+  // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round).
+  async recordAttempt(id: string, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
+    await this.deliveries.updateOne(
+      { _id: id },
+      { $set: { ...stateAfter(result, decision), updated_at: new Date() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
+    );
+  }
+
+  // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
+  async markHeld(id: string, blocker: string): Promise<void> {
+    await this.deliveries.updateOne({ _id: id }, { $set: { held_by: blocker, next_attempt_at: null, updated_at: new Date() } });
+  }
+
+  // A delivery recorded already whose attempt now waits on a retry tier (its partner's queue was full).
+  async awaitRetry(id: string, dueAt: Date): Promise<void> {
+    await this.deliveries.updateOne({ _id: id }, { $set: { next_attempt_at: dueAt, updated_at: new Date() }, $unset: { held_by: '' } });
+  }
+
+  // A manager's retry of a dead delivery: a fresh round of attempts, due now. Null if not dead.
+  async requeueDead(id: string, maxAttempts: number, by: string, at: Date): Promise<DeliveryDoc | null> {
+    return this.deliveries.findOneAndUpdate(
       { _id: id, state: 'dead' },
       {
-        $set: { state: 'queued', attempts_made: 0, attempts_left: maxAttempts, next_attempt_at: now, lease_until: NO_LEASE, updated_at: now },
-        $push: { manual_retries: { at: now, by } },
+        $set: { state: 'queued', attempts_made: 0, attempts_left: maxAttempts, next_attempt_at: at, updated_at: at },
+        $push: { manual_retries: { at, by } },
       },
       { returnDocument: 'after' },
-    ));
-  }
-
-  async exists(id: string): Promise<boolean> {
-    return (await this.deliveries.countDocuments({ _id: id }, { limit: 1 })) > 0;
+    );
   }
 
   async deadIds(partnerId: string): Promise<string[]> {
     const docs = await this.deliveries.find({ partner_id: partnerId, state: 'dead' }, { projection: { _id: 1 } }).toArray();
     return docs.map((d) => d._id);
   }
+}
 
-  // Queued deliveries overdue by more than `grace` and not leased: nothing is driving them.
-  async overdue(now: Date, graceMs: number, limit: number): Promise<Pick<DeliveryDoc, '_id' | 'partner_id'>[]> {
-    return this.deliveries
-      .find(
-        { state: 'queued', next_attempt_at: { $lte: new Date(now.getTime() - graceMs) }, lease_until: { $lt: now } },
-        { projection: { _id: 1, partner_id: 1 }, sort: { next_attempt_at: 1 }, limit },
-      )
-      .toArray();
-  }
+// The record of a delivery after its first attempt; or, with no attempt yet, held behind `heldBy`
+// or waiting on a retry tier until `dueAt`.
+export function newDeliveryDoc(
+  event: LeadEvent, maxAttempts: number, now: Date,
+  first: { at: Date; result: AttemptResult; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
+): DeliveryDoc {
+  const base: DeliveryDoc = {
+    _id: deliveryId(event.event_id, event.partner_id),
+    event_id: event.event_id,
+    event_name: event.event,
+    partner_id: event.partner_id,
+    lead_id: event.lead_id,
+    event,
+    state: 'queued',
+    attempts_made: 0,
+    attempts_left: maxAttempts,
+    next_attempt_at: null,
+    last_http_status: null,
+    last_response_body: null,
+    last_error: null,
+    attempts: [],
+    manual_retries: [],
+    created_at: now,
+    updated_at: now,
+  };
+  if ('heldBy' in first) return { ...base, held_by: first.heldBy };
+  if ('dueAt' in first) return { ...base, next_attempt_at: first.dueAt };
+  return { ...base, ...stateAfter(first.result, first.decision), attempts: [attemptOf(first.at, first.result, first.decision)] };
+}
 
-  async countByState(): Promise<Record<DeliveryState, number>> {
-    const counts: Record<DeliveryState, number> = { queued: 0, delivered: 0, dead: 0 };
-    const rows = await this.deliveries.aggregate<{ _id: DeliveryState; n: number }>([
-      { $group: { _id: '$state', n: { $sum: 1 } } },
-    ]).toArray();
-    for (const row of rows) if (row._id in counts) counts[row._id] = row.n;
-    return counts;
-  }
+function stateAfter(result: AttemptResult, decision: DeliveryDecision) {
+  return {
+    state: decision.state,
+    attempts_made: decision.attemptsMade,
+    attempts_left: decision.attemptsLeft,
+    next_attempt_at: decision.state === 'queued' ? new Date(decision.nextAttemptAt) : null,
+    last_http_status: result.httpStatus,
+    last_response_body: result.responseBody,
+    last_error: result.error,
+  };
+}
+
+function attemptOf(at: Date, result: AttemptResult, decision: DeliveryDecision): DeliveryAttempt {
+  return { attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs) };
 }

@@ -1,11 +1,14 @@
-import type { IHeaders } from 'kafkajs';
-import type { TopicKey } from '../shared/kafka/topics';
-import type { Runtime } from '../shared/runtime';
-import type { DeliveryTask } from '../shared/schemas';
+import type { IHeaders, Producer } from 'kafkajs';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicKey, TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import { untilDone } from '../shared/retriable';
+import type { DeliveryCommand, DeliveryTask } from '../shared/schemas';
 
 // DeliveryTask messages on the retry and dead topics, keyed by delivery id. When the task is due
 // (epoch ms) and which attempt it is for travel in headers, so a retry consumer can decide to wait
-// without decoding the value. On the dead topic x-attempt is the last attempt made.
+// without decoding the value. On the dead topic x-attempt is the last attempt made. A retry task is
+// the token of its delivery: its holder is the only writer of the record until it ends or hands on.
 export const DUE_AT_HEADER = 'x-due-at';
 export const ATTEMPT_HEADER = 'x-attempt';
 
@@ -31,9 +34,36 @@ function headerNumber(value: IHeaders[string]): number | null {
   return /^\d{1,16}$/.test(text) ? Number(text) : null;
 }
 
-export async function publishTask(rt: Runtime, topic: TopicKey, task: DeliveryTask, timing: TaskTiming): Promise<void> {
-  await rt.producer.send({
-    topic: rt.topics[topic],
-    messages: [{ key: task.delivery_id, value: await rt.codec.encode(topic, task), headers: taskHeaders(timing) }],
-  });
+export interface DeliveryTopicsDeps {
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+}
+
+// What the dispatcher publishes: retry and dead tasks, and commands to a lead's owner (keyed by
+// lead id on callbacks.commands).
+export class DeliveryTopics {
+  constructor(private readonly deps: DeliveryTopicsDeps) {}
+
+  async task(topic: TopicKey, task: DeliveryTask, timing: TaskTiming): Promise<void> {
+    const { producer, codec, topics } = this.deps;
+    await producer.send({
+      topic: topics[topic],
+      messages: [{ key: task.delivery_id, value: await codec.encode(topic, task), headers: taskHeaders(timing) }],
+    });
+  }
+
+  async command(command: DeliveryCommand): Promise<void> {
+    const { producer, codec, topics } = this.deps;
+    await producer.send({
+      topic: topics.callbackCommands,
+      messages: [{ key: command.lead_id, value: await codec.encode('callbackCommands', command) }],
+    });
+  }
+}
+
+// A publish the delivery cannot go on without (its token, or the release of its lead): tried until
+// it goes through, while the offset that started it stays uncommitted.
+export function published(logger: Logger, what: string, publish: () => Promise<void>): Promise<void> {
+  return untilDone(publish, (err, attempt) => logger.warn({ what, attempt, err: (err as Error).message }, 'could not publish; trying again'), () => true);
 }

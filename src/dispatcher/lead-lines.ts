@@ -88,6 +88,12 @@ export class LeadLines<T extends { id: string }> {
     return line?.blocker ? this.blockOf(line) : null;
   }
 
+  blockedCount(): number {
+    let n = 0;
+    for (const line of this.lines.values()) if (line.blocker !== null) n++;
+    return n;
+  }
+
   get size(): number {
     return this.lines.size;
   }

@@ -1,9 +1,9 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { DeliveryState } from '../shared/mongo/documents';
 
-// Outcome of one lead event for one partner at one step: skipped (no URL, not whitelisted), or the
-// result of an attempt. An attempt refused by a guard counts as refused_* only.
-export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'refused_money' | 'refused_address';
+// Outcome of one lead event for one partner at one step: skipped (no URL, not whitelisted), held
+// (behind an earlier delivery of its lead on the retry path), or the result of an attempt. An
+// attempt refused by a guard counts as refused_* only.
+export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'held' | 'refused_money' | 'refused_address';
 
 export interface DispatcherMetrics {
   deliveries: Counter<'event' | 'outcome' | 'partner_id'>;
@@ -14,30 +14,20 @@ export interface DispatcherMetrics {
   undecodable: Counter<'topic'>;
 }
 
-const STATE_CACHE_MS = 5000;
-
-export function dispatcherMetrics(registry: Registry, countByState: () => Promise<Record<DeliveryState, number>>): DispatcherMetrics {
-  let cached: { at: number; counts: Record<DeliveryState, number> } | null = null;
+// Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
+export function dispatcherMetrics(registry: Registry, blockedLeads: () => number): DispatcherMetrics {
   new Gauge({
-    name: 'lead_intake_callback_deliveries',
-    help: 'Delivery records by state (queued, delivered, dead), counted in MongoDB at most every 5 s',
-    labelNames: ['state'],
+    name: 'lead_intake_callback_blocked_leads',
+    help: "Leads whose later callbacks wait behind one of their deliveries on the retry path (this instance's partitions)",
     registers: [registry],
-    async collect() {
-      if (!cached || Date.now() - cached.at > STATE_CACHE_MS) {
-        try {
-          cached = { at: Date.now(), counts: await countByState() };
-        } catch {
-          // Keep the last counts: a scrape must not fail because MongoDB is slow for a moment.
-        }
-      }
-      if (cached) for (const [state, n] of Object.entries(cached.counts)) this.set({ state }, n);
+    collect() {
+      this.set(blockedLeads());
     },
   });
   return {
     deliveries: new Counter({
       name: 'lead_intake_callback_deliveries_total',
-      help: 'Callback attempts and skips by event, outcome (delivered, retry_scheduled, dead, skipped, refused_money, refused_address) and partner',
+      help: 'Callback attempts, holds and skips by event, outcome (delivered, retry_scheduled, dead, skipped, held, refused_money, refused_address) and partner',
       labelNames: ['event', 'outcome', 'partner_id'], registers: [registry],
     }),
     attemptSeconds: new Histogram({
@@ -56,7 +46,7 @@ export function dispatcherMetrics(registry: Registry, countByState: () => Promis
     }),
     retryLateness: new Histogram({
       name: 'lead_intake_callback_retry_lateness_seconds',
-      help: 'How long after its due time a retry attempt started, by path (topic: retry topics, sweep: recovered by the sweeper)',
+      help: 'How long after its due time a retry attempt started, by path (topic: the retry topics)',
       labelNames: ['path'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),

@@ -1,147 +1,139 @@
-import type { Consumer, EachBatchPayload } from 'kafkajs';
-import type { ReadinessCheck } from '../shared/http/ops-routes';
-import { createConsumer } from '../shared/kafka/client';
-import { DecodeError } from '../shared/kafka/codec';
-import { consumerReadiness } from '../shared/kafka/consumer-health';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
-import type { Runtime } from '../shared/runtime';
+import type { DeliveryDoc } from '../shared/mongo/documents';
+import { untilDone } from '../shared/retriable';
 import type { DeliveryTask } from '../shared/schemas';
+import type { CallbackAttempts } from './delivery-attempt';
 import type { DeliveryScheduler } from './delivery-scheduler';
-import type { DispatcherMetrics } from './metrics';
+import type { DeliveryStore } from './delivery-store';
+import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
 import { dueAction } from './due-gate';
-import { readTaskHeaders } from './delivery-task';
+import type { DispatcherMetrics } from './metrics';
+import type { RetrySchedule } from './retry-schedule';
 
 // A message due within this window is held in memory instead of pausing its partition. It must
 // exceed one fetch round trip (FETCH_MAX_WAIT_MS plus latency), so that a partition resumed this
 // long before the due time has its message back in hand before the due time.
 const HOLD_WINDOW_MS = 1000;
 const FETCH_MAX_WAIT_MS = 100;
+// Tasks a tier partition may have handed out and not recorded.
+const MAX_UNCOMMITTED = 2000;
 
 export interface RetryConsumerDeps {
-  rt: Runtime;
+  store: DeliveryStore;
   scheduler: DeliveryScheduler;
+  attempts: CallbackAttempts;
+  topics: DeliveryTopics;
+  schedule: RetrySchedule;
   metrics: DispatcherMetrics;
   logger: Logger;
 }
 
-export interface RetryConsumer {
-  consumer: Consumer;
-  readiness: ReadinessCheck;
-  stop(): Promise<void>;
-}
-
-interface PausedPartition {
-  topic: string;
-  partition: number;
-  offset: string;
-  timer: NodeJS.Timeout;
-}
-
 // Consumes the four retry tier topics. Each partition is in due order (one delay per topic), so when
 // its head is not due the partition is paused, and resumed with a seek back to that message shortly
-// before it is: other partitions keep flowing and the consumer keeps heartbeating meanwhile.
-// Due tasks go to the scheduler; the delivery record decides whether anything is still to be sent.
-export async function startRetryConsumer(deps: RetryConsumerDeps): Promise<RetryConsumer> {
-  const { rt, logger } = deps;
-  const consumer = createConsumer(rt.kafka, rt.config, 'dispatcher-retry', { maxWaitTimeInMs: FETCH_MAX_WAIT_MS });
-  const readiness = consumerReadiness('dispatcher-retries', consumer);
-  const paused = new Map<string, PausedPartition>();
-  const held = new Set<NodeJS.Timeout>();
+// before it is: other partitions keep flowing and the consumer keeps heartbeating meanwhile. A due
+// task is the token of its delivery: its holder reads the record, attempts, hands the token on
+// (next tier) before updating the record by _id, and reports a delivery that ended to its lead's
+// owner (`released`). The task's offset is committed only once that is recorded.
+export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps): Promise<BatchConsumer> {
+  const { logger, metrics } = deps;
+  const chains = new Map<string, Promise<void>>(); // one task of a delivery at a time
   let stopping = false;
-  const tierOf = new Map<string, TopicKey>(RETRY_TIERS.map((k) => [rt.topics[k], k]));
 
-  const resume = (p: PausedPartition, seek: boolean): void => {
-    clearTimeout(p.timer);
-    paused.delete(`${p.topic}:${p.partition}`);
-    try {
-      // Seek before resuming: kafkajs may never resume a partition paused before it consumed (#1599).
-      if (seek) consumer.seek({ topic: p.topic, partition: p.partition, offset: p.offset });
-      consumer.resume([{ topic: p.topic, partitions: [p.partition] }]);
-    } catch (err) {
-      // Not running (crashed, restarting): its next join fetches from the committed offset, this
-      // uncommitted message included. From a timer, the throw would have ended the process.
-      logger.warn({ topic: p.topic, partition: p.partition, err: (err as Error).message }, 'could not resume a retry tier partition');
-    }
+  const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {
+    const id = task.delivery_id;
+    const next = (chains.get(id) ?? Promise.resolve())
+      .then(() => waitUntil(timing.dueAt))
+      .then(() => new Promise<void>((resolve) => {
+        if (stopping) return; // uncommitted: the next start runs it
+        const accepted = deps.scheduler.submit({
+          deliveryId: id, partnerId: task.event.partner_id,
+          run: () => attemptRetry(deps, task, timing).then(resolve),
+        });
+        if (!accepted) void defer(deps, task, timing, tier).then(resolve);
+      }));
+    chains.set(id, next);
+    void next.then(() => {
+      if (chains.get(id) === next) chains.delete(id);
+    });
+    return next;
   };
 
-  // A rebalance keeps kafkajs's pause flags: resume everything, seeking only where we still own the
-  // partition. The head message comes back and is judged again.
-  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    for (const p of [...paused.values()]) resume(p, payload.memberAssignment[p.topic]?.includes(p.partition) ?? false);
-  });
-  // A crashed consumer forgets its pauses and restarts from its committed offsets: so do we.
-  consumer.on(consumer.events.CRASH, () => {
-    for (const p of paused.values()) clearTimeout(p.timer);
-    paused.clear();
-  });
-
-  const hand = (task: DeliveryTask, dueAt: number): void => {
-    if (stopping) return;
-    const now = Date.now();
-    if (dueAt > now) {
-      // Timers may fire a millisecond early: never run before the due time.
-      const timer = setTimeout(() => {
-        held.delete(timer);
-        hand(task, dueAt);
-      }, dueAt - now);
-      held.add(timer);
-      return;
-    }
-    deps.scheduler.submit({ deliveryId: task.delivery_id, partnerId: task.event.partner_id, source: 'retry' });
-  };
-
-  const eachBatch = async ({ batch, resolveOffset, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload): Promise<void> => {
-    const { topic, partition } = batch;
-    for (const message of batch.messages) {
-      if (!isRunning() || isStale()) break;
+  const consumer = await startBatchConsumer<DeliveryTask>(kafka, {
+    group: 'dispatcher-retry',
+    topics: RETRY_TIERS,
+    commit: 'recorded',
+    maxUncommitted: MAX_UNCOMMITTED,
+    consumer: { maxWaitTimeInMs: FETCH_MAX_WAIT_MS },
+    // Never early: a task not due within the hold window pauses its partition until it nearly is.
+    admit: (message) => {
       const timing = readTaskHeaders(message.headers);
-      const tier = tierOf.get(topic) ?? 'retry1';
-      if (!timing) {
-        deps.metrics.undecodable.inc({ topic: tier });
-        logger.error({ topic, partition, offset: message.offset }, 'skipped a retry task without due-time headers');
-        resolveOffset(message.offset);
-        continue;
-      }
+      if (!timing) return 0;
       const action = dueAction(timing.dueAt, Date.now(), HOLD_WINDOW_MS);
-      if (action.kind === 'pause') {
-        if (stopping) break;
-        consumer.pause([{ topic, partitions: [partition] }]);
-        const entry: PausedPartition = { topic, partition, offset: message.offset, timer: setTimeout(() => resume(entry, true), action.resumeInMs) };
-        paused.set(`${topic}:${partition}`, entry);
-        break;
+      return action.kind === 'pause' ? action.resumeInMs : 0;
+    },
+    handle: async (records: Decoded<DeliveryTask>[], ctx) => records.map((r) => {
+      const timing = readTaskHeaders(r.message.headers);
+      if (!timing) {
+        metrics.undecodable.inc({ topic: ctx.topic });
+        logger.error({ topic: ctx.topic, partition: ctx.partition, offset: r.message.offset }, 'skipped a retry task without due-time headers');
+        return undefined;
       }
-      try {
-        hand(await rt.codec.decode<DeliveryTask>(tier, message.value), timing.dueAt);
-      } catch (err) {
-        if (!(err instanceof DecodeError)) throw err;
-        deps.metrics.undecodable.inc({ topic: tier });
-        logger.error({ topic, partition, offset: message.offset, reason: err.reason }, 'skipped an undecodable retry task');
+      return runTask(r.value, timing, ctx.topic);
+    }),
+    undecodable: async (items, ctx) => {
+      for (const item of items) {
+        metrics.undecodable.inc({ topic: ctx.topic });
+        logger.error({ topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason }, 'skipped an undecodable retry task');
       }
-      resolveOffset(message.offset);
-    }
-    await commitOffsetsIfNecessary();
-  };
-
-  await consumer.connect();
-  await consumer.subscribe({ topics: RETRY_TIERS.map((k) => rt.topics[k]), fromBeginning: true });
-  await consumer.run({ eachBatchAutoResolve: false, eachBatch });
-
+    },
+  });
   return {
-    consumer,
-    readiness,
+    ...consumer,
     async stop() {
       stopping = true;
-      const clearTimers = (): void => {
-        for (const p of paused.values()) clearTimeout(p.timer);
-        paused.clear();
-        // Held tasks are already committed: their records stay queued and the sweeper finds them.
-        for (const t of held) clearTimeout(t);
-        held.clear();
-      };
-      clearTimers();
-      await consumer.disconnect();
-      clearTimers(); // whatever the last batch added
+      await consumer.stop();
     },
   };
+}
+
+// Timers may fire a millisecond early: never run before the due time.
+async function waitUntil(dueAt: number): Promise<void> {
+  for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now()) await new Promise((r) => setTimeout(r, wait));
+}
+
+async function attemptRetry(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming): Promise<void> {
+  const { store, attempts, metrics, logger } = deps;
+  const id = task.delivery_id;
+  const doc = await untilDone(() => store.get(id), (err, attempt) => logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not read a delivery; trying again'));
+  if (!doc || doc.state !== 'queued' || doc.held_by !== undefined || doc.attempts_made !== timing.attempt - 1) {
+    // A task whose attempt is recorded already (a crash after the record, before this offset was
+    // committed): the release may not have gone out yet, so it goes (again).
+    if (doc && doc.state !== 'queued' && doc.attempts_made === timing.attempt) await release(deps, doc);
+    else logger.debug({ delivery_id: id, attempt: timing.attempt, state: doc?.state ?? null }, 'stale retry task');
+    return;
+  }
+  // Measured when the HTTP attempt really starts.
+  if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
+  const done = await attempts.attempt(id, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
+  await attempts.carryOn(id, doc.event, done);
+  await untilDone(() => store.recordAttempt(id, done.at, done.result, done.decision), (err, attempt) =>
+    logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
+  if (done.decision.state !== 'queued') await release(deps, doc);
+}
+
+// The delivery ended (delivered or dead): its lead's later callbacks may go.
+function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id'>): Promise<void> {
+  return published(deps.logger, 'release', () => deps.topics.command({
+    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(),
+  }));
+}
+
+// The partner's queue is full: the task goes back on its tier, one tier delay later, unattempted.
+async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
+  const { schedule, topics, logger } = deps;
+  const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
+  logger.info({ delivery_id: task.delivery_id, partner_id: task.event.partner_id }, 'partner queue full: the retry waits one more tier delay');
+  await published(logger, 'deferred task', () => topics.task(tier, task, { dueAt: Date.now() + delayMs, attempt: timing.attempt }));
 }

@@ -60,14 +60,19 @@ const agent = object({
 
 const attempt = object({ attempt: int, at: dateTime, http_status: nullable('integer'), error: nullable('string'), duration_ms: int });
 
-const delivery = object({
+const deliveryProperties = {
   id: str, event: { enum: EVENT_NAMES }, event_id: str, affiliate_id: str, lead_id: str, state: { enum: DELIVERY_STATES },
   attempts_made: int, attempts_left: int, next_attempt_at: nullable('string', { format: 'date-time' }),
   last_http_status: nullable('integer'), last_response_body: nullable('string'), last_error: nullable('string'),
   attempts: { type: 'array', items: attempt },
   manual_retries: { type: 'array', items: object({ at: dateTime, by: str }) },
   created_at: dateTime, updated_at: dateTime,
-});
+};
+// held_by: only while the delivery waits for an earlier delivery of its lead (callbacks go in event order).
+const delivery = object(
+  { ...deliveryProperties, held_by: { type: 'string', description: 'The delivery of the same lead this one waits for' } },
+  Object.keys(deliveryProperties),
+);
 
 const auditEntry = object({
   id: str, at: dateTime, actor: { type: 'string', description: 'token:<first 6 hex of the SHA-256 of the manager token>' },

@@ -3,15 +3,16 @@ import type { DeliveryDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
 import { findPage, type Page, type PageRequest } from './pagination';
 
-export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event' | 'lease_until'> & {
+export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event'> & {
   id: string;
   event: string;
   affiliate_id: string;
 };
 
-// The delivery queue as managers see it (spec 6.3): the dispatcher's lease is internal bookkeeping.
+// The delivery queue as managers see it (spec 6.3); held_by appears while a delivery waits for an
+// earlier one of its lead.
 export function deliveryView(doc: DeliveryDoc): DeliveryView {
-  const { _id, event_name, partner_id, event: _event, lease_until: _lease, ...rest } = doc;
+  const { _id, event_name, partner_id, event: _event, ...rest } = doc;
   return { id: _id, event: event_name, affiliate_id: partner_id, ...rest };
 }
 

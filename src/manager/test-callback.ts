@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { buildCallbackPayload } from '../dispatcher/callback-payload';
-import { sendCallback } from '../dispatcher/callback-sender';
-import { classifyAttempt } from '../dispatcher/delivery-outcome';
+import { buildCallbackPayload, classifyAttempt, sendCallback } from '../dispatcher/commands';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
 import type { CallbackPayload } from '../shared/schemas';

@@ -54,7 +54,6 @@ export interface Config {
     readonly responseBodyLimit: number;
     readonly concurrency: number;
     readonly perPartnerConcurrency: number;
-    readonly sweepIntervalMs: number;
   };
 }
 
@@ -211,7 +210,6 @@ export function loadConfig(env: Env = process.env): Config {
       responseBodyLimit: r.int('CALLBACK_RESPONSE_BODY_LIMIT', 2048, 0, 65536),
       concurrency: r.int('CALLBACK_CONCURRENCY', 128, 1, 10000),
       perPartnerConcurrency: r.int('CALLBACK_PER_PARTNER_CONCURRENCY', 16, 1, 1000),
-      sweepIntervalMs: r.int('CALLBACK_SWEEP_INTERVAL_MS', 5000, 100, 600000),
     },
   };
   return deepFreeze(config);

@@ -1,4 +1,3 @@
-import { DeliveryStore } from '../../src/dispatcher/delivery-store';
 import { createPartner, updatePartner } from '../../src/manager/partner-service';
 import { deliveryId } from '../../src/shared/ids';
 import type { LeadEvent, PartnerSettings } from '../../src/shared/schemas';
@@ -158,24 +157,22 @@ describe('partner settings and recovery', () => {
     expect(receiver.at('/moves-old')).toHaveLength(1);
   });
 
-  it('recovers a delivery whose first attempt never ran (a crash after its record was written)', async () => {
-    const event = leadEvent(ids.mapped!);
-    const crashedAt = new Date(Date.now() - 20_000);
-    await new DeliveryStore(app.runtime.mongo.collections.deliveries, app.runtime.locks).create(event, 5, crashedAt, new Date(crashedAt.getTime() + 15_000));
-    await until(async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered', 10000, 'the sweeper to deliver it');
-    expect(receiver.at('/mapped').filter((r) => r.body.internal_id === event.lead_id)).toHaveLength(1);
-  });
-
-  it('lets exactly one of many racing workers hold a delivery', async () => {
-    const store = new DeliveryStore(app.runtime.mongo.collections.deliveries, app.runtime.locks);
-    const event = leadEvent(ids['no-url']!);
+  it('attempts again an event whose record was never written (a crash before it), and never one whose record exists', async () => {
+    // A record written before a crash, its offset not committed: the replayed event is not sent again.
+    const recorded = leadEvent(ids.mapped!);
     const now = new Date();
-    // Leased by its creator, so the sweeper keeps off it; every racer claims to hold that lease.
-    const { lease } = await store.create(event, 5, now, new Date(now.getTime() + 60_000));
-    const holders = await Promise.all(Array.from({ length: 8 }, (_, i) => store.takeLease(
-      deliveryId(event.event_id, event.partner_id), now, new Date(now.getTime() + 90_000 + i), lease!.until,
-    )));
-    expect(holders.filter(Boolean)).toHaveLength(1);
+    await app.runtime.mongo.collections.deliveries.insertOne({
+      _id: deliveryId(recorded.event_id, recorded.partner_id), event_id: recorded.event_id, event_name: recorded.event,
+      partner_id: recorded.partner_id, lead_id: recorded.lead_id, event: recorded, state: 'delivered', attempts_made: 1, attempts_left: 0,
+      next_attempt_at: null, last_http_status: 200, last_response_body: 'ok', last_error: null, attempts: [], manual_retries: [],
+      created_at: now, updated_at: now,
+    });
+    const fresh = leadEvent(ids.mapped!);
+    await publishLeadEvents(app.runtime, [recorded, fresh]);
+    await until(async () => (await deliveryRecord(app.runtime, fresh))?.state === 'delivered', 10000, 'the fresh event to be delivered');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at('/mapped').filter((r) => r.body.internal_id === fresh.lead_id)).toHaveLength(1);
+    expect(receiver.at('/mapped').filter((r) => r.body.internal_id === recorded.lead_id)).toHaveLength(0);
   });
 
   it('reports both consumers ready', async () => {
@@ -196,7 +193,8 @@ describe('metrics', () => {
     expect(total('delivered')).toBeGreaterThan(0);
     expect(total('skipped')).toBe(2);
     expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+"\} [1-9]/);
-    expect(text).toMatch(/lead_intake_callback_deliveries\{state="dead"\} 1/);
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="dead",partner_id="pa-[0-9a-f]+"\} 1/);
+    expect(text).toMatch(/lead_intake_callback_blocked_leads \d+/);
     expect(text).toMatch(/lead_intake_callback_attempt_duration_seconds_count\{verdict="delivered"\} [1-9]/);
     expect(text).not.toMatch(/le-\d+/);
   });

@@ -1,4 +1,4 @@
-import { retryDeadDeliveries, retryDelivery } from '../../src/dispatcher/manual-retry';
+import { DispatcherCommands } from '../../src/dispatcher/commands';
 import { createPartner } from '../../src/manager/partner-service';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
@@ -18,12 +18,17 @@ const LATE_TOLERANCE_MS = 750;
 let app: TestApp;
 let receiver: CallbackReceiver;
 let dead: TopicProbe<DeliveryTask>;
+let commands: DispatcherCommands;
 const events: Record<string, LeadEvent> = {};
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,2,3,4', CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS) });
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
+  const rt = app.runtime;
+  commands = new DispatcherCommands({
+    deliveries: rt.mongo.collections.deliveries, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
+  });
   const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
   for (const [name, respond] of Object.entries(scenarios)) {
     const { partner, secrets } = await createPartner(app.runtime, { name, callback_url: receiver.url(`/${name}`) });
@@ -106,19 +111,19 @@ it('delivers a dead delivery again when a manager retries it: a fresh round, rec
   await finalRecord('always-500', 'dead');
   receiver.respond('/always-500', status(200, 'ok'));
   const id = deliveryId(events['always-500']!.event_id, events['always-500']!.partner_id);
-  expect(await retryDelivery(app.runtime, id, 'manager:alice')).toBe('requeued');
+  expect((await commands.retry(id, 'manager:alice')).outcome).toBe('requeued');
   const record = await finalRecord('always-500', 'delivered', 10000);
   expect(receiver.at('/always-500')).toHaveLength(6);
   expect(record).toMatchObject({ attempts_made: 1, attempts_left: 0, last_http_status: 200, manual_retries: [{ at: expect.any(Date), by: 'manager:alice' }] });
   expect(record.attempts).toHaveLength(6);
-  expect(await retryDelivery(app.runtime, id, 'manager:alice')).toBe('not_dead');
-  expect(await retryDelivery(app.runtime, 'dl-0000', 'manager:alice')).toBe('not_found');
+  expect((await commands.retry(id, 'manager:alice')).outcome).toBe('not_dead');
+  expect((await commands.retry('dl-0000', 'manager:alice')).outcome).toBe('not_found');
 });
 
 it('retries every dead delivery of a partner at once', async () => {
   await finalRecord('answers-404', 'dead');
   receiver.respond('/answers-404', status(204));
-  expect(await retryDeadDeliveries(app.runtime, events['answers-404']!.partner_id, 'manager:bob')).toBe(1);
+  expect(await commands.retryDead(events['answers-404']!.partner_id, 'manager:bob')).toBe(1);
   await finalRecord('answers-404', 'delivered', 10000);
   expect(receiver.at('/answers-404')).toHaveLength(3);
 });

@@ -11,7 +11,6 @@ export const DRILL_PATH = '/drill';
 export const DRILL_ENV: Record<string, string> = {
   CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
   CALLBACK_TIMEOUT_MS: '2000',
-  CALLBACK_SWEEP_INTERVAL_MS: '500',
   DISTRIBUTION_INTERVAL_MS: '300',
   INTAKE_REPLY_TIMEOUT_MS: '3000',
 };

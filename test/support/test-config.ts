@@ -28,7 +28,6 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
     CALLBACK_ALLOW_HTTP: 'true',
     DISTRIBUTION_INTERVAL_MS: '500',
-    CALLBACK_SWEEP_INTERVAL_MS: '500',
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     ...overrides,
   };

@@ -4,9 +4,9 @@ import { DeliveryScheduler, type DeliveryJob } from '../../src/dispatcher/delive
 function controlledRun() {
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
-  const run = (job: DeliveryJob) => new Promise<void>((resolve) => {
-    started.push(job.deliveryId);
-    finishers.set(job.deliveryId, resolve);
+  const run = (deliveryId: string) => new Promise<void>((resolve) => {
+    started.push(deliveryId);
+    finishers.set(deliveryId, resolve);
   });
   const finish = async (id: string) => {
     finishers.get(id)?.();
@@ -15,13 +15,15 @@ function controlledRun() {
   return { started, run, finish };
 }
 
-const job = (deliveryId: string, partnerId: string): DeliveryJob => ({ deliveryId, partnerId, source: 'event' });
+let run: (deliveryId: string) => Promise<void> = async () => undefined;
+const job = (deliveryId: string, partnerId: string): DeliveryJob => ({ deliveryId, partnerId, run: () => run(deliveryId) });
 const limits = { concurrency: 3, perPartnerConcurrency: 2, maxQueuedPerPartner: 10 };
 
 describe('delivery scheduler', () => {
   it('caps each partner, so a stuck partner leaves room for the others', () => {
     const c = controlledRun();
-    const s = new DeliveryScheduler(limits, c.run, () => undefined);
+    run = c.run;
+    const s = new DeliveryScheduler(limits, () => undefined);
     for (let i = 0; i < 5; i++) s.submit(job(`slow-${i}`, 'slow'));
     s.submit(job('fast-0', 'fast'));
     expect(c.started).toEqual(['slow-0', 'slow-1', 'fast-0']);
@@ -29,7 +31,8 @@ describe('delivery scheduler', () => {
 
   it('takes partners in turn when slots free up', async () => {
     const c = controlledRun();
-    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, c.run, () => undefined);
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, () => undefined);
     ['a1', 'a2', 'a3'].forEach((id) => s.submit(job(id, 'a')));
     ['b1', 'b2'].forEach((id) => s.submit(job(id, 'b')));
     for (const id of ['a1', 'b1', 'a2', 'b2']) await c.finish(id);
@@ -38,7 +41,8 @@ describe('delivery scheduler', () => {
 
   it('refuses a delivery already pending, and a job beyond the partner queue limit', () => {
     const c = controlledRun();
-    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, c.run, () => undefined);
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, () => undefined);
     expect(s.submit(job('d1', 'p'))).toBe(true);
     expect(s.submit(job('d1', 'p'))).toBe(false);
     expect(s.submit(job('d2', 'p'))).toBe(true);
@@ -47,7 +51,8 @@ describe('delivery scheduler', () => {
 
   it('accepts a delivery again once its job has finished', async () => {
     const c = controlledRun();
-    const s = new DeliveryScheduler(limits, c.run, () => undefined);
+    run = c.run;
+    const s = new DeliveryScheduler(limits, () => undefined);
     s.submit(job('d1', 'p'));
     await c.finish('d1');
     expect(s.submit(job('d1', 'p'))).toBe(true);
@@ -55,7 +60,8 @@ describe('delivery scheduler', () => {
 
   it('reports a failed job and carries on', async () => {
     const errors: string[] = [];
-    const s = new DeliveryScheduler(limits, async (j) => { throw new Error(j.deliveryId); }, (err) => errors.push((err as Error).message));
+    run = async (id) => { throw new Error(id); };
+    const s = new DeliveryScheduler(limits, (err) => errors.push((err as Error).message));
     s.submit(job('d1', 'p'));
     s.submit(job('d2', 'p'));
     await s.drain();
@@ -64,7 +70,8 @@ describe('delivery scheduler', () => {
 
   it('drains: waits for running jobs, drops queued ones, accepts nothing new', async () => {
     const c = controlledRun();
-    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, c.run, () => undefined);
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, concurrency: 1 }, () => undefined);
     s.submit(job('d1', 'p'));
     s.submit(job('d2', 'p'));
     let drained = false;

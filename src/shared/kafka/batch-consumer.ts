@@ -117,22 +117,23 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a chunk failed; handling its records one by one');
     }
     const recording: (Promise<unknown> | undefined)[] = [];
-    for (const record of records) recording.push(await handleAlone(record, ctx));
+    for (const record of records) recording.push((await handleAlone(record, ctx)).pending);
     return recording;
   };
 
-  // One record, up to POISON_TRIES times, then to `poison`; returns its recording (undefined:
+  // One record, up to POISON_TRIES times, then to `poison`; `pending` is its recording (none:
   // recorded already, or poisoned).
-  const handleAlone = async (record: Decoded<T>, ctx: BatchContext): Promise<Promise<unknown> | undefined> => {
+  const handleAlone = async (record: Decoded<T>, ctx: BatchContext): Promise<{ pending?: Promise<unknown> }> => {
     for (let tries = 1; ; tries++) {
       try {
-        return (await opts.handle([record], ctx))?.[0];
+        const recording = await opts.handle([record], ctx);
+        return recording?.[0] ? { pending: recording[0] } : {};
       } catch (err) {
         if (isRetriable(err)) throw err;
         if (tries < POISON_TRIES) continue;
         logger.error({ group: opts.group, topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err }, 'poison record');
         await opts.poison?.(record, err, ctx);
-        return undefined;
+        return {};
       }
     }
   };

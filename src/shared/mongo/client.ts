@@ -1,8 +1,8 @@
 import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc, ParkedMessageDoc,
-  PartnerDoc, WaitingLeadDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
+  ParkedMessageDoc, PartnerDoc, WaitingLeadDoc,
 } from './documents';
 
 export interface Collections {
@@ -17,6 +17,7 @@ export interface Collections {
   clients: Collection<ClientDoc>;
   deposits: Collection<DepositDoc>;
   deliveries: Collection<DeliveryDoc>;
+  deliveryBlocks: Collection<DeliveryBlockDoc>;
   audit: Collection<AuditDoc>;
 }
 
@@ -44,6 +45,7 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
     clients: db.collection('clients'),
     deposits: db.collection('deposits'),
     deliveries: db.collection('deliveries'),
+    deliveryBlocks: db.collection('delivery_blocks'),
     audit: db.collection('audit_log'),
   };
   return { client, db, collections };
@@ -58,8 +60,9 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.idBlocks.createIndex({ sequence: 1, block: 1 }, { unique: true, name: 'sequence_block_unique' }),
     c.clients.createIndex({ lead_id: 1 }, { unique: true, name: 'lead_id_unique' }),
     c.deposits.createIndex({ lead_id: 1 }, { name: 'lead_id' }),
-    c.deliveries.createIndex({ state: 1, next_attempt_at: 1 }, { name: 'state_next_attempt' }),
+    c.deliveries.createIndex({ state: 1, created_at: -1 }, { name: 'state_created_at' }),
     c.deliveries.createIndex({ partner_id: 1, state: 1 }, { name: 'partner_state' }),
+    c.deliveryBlocks.createIndex({ partition: 1 }, { name: 'partition' }),
     c.audit.createIndex({ partner_id: 1, at: 1 }, { name: 'partner_at' }),
   ]);
 }

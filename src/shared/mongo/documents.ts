@@ -157,6 +157,8 @@ export interface DeliveryAttempt {
   duration_ms: number;
 }
 
+// One per (lead event, partner), written once when its first attempt is done (in bulk with others),
+// then updated by _id by whoever holds its retry task (or its held turn): one writer at a time.
 export interface DeliveryDoc {
   _id: string; // dl-<hex of event id and partner>
   event_id: string;
@@ -173,8 +175,23 @@ export interface DeliveryDoc {
   last_error: string | null;
   attempts: DeliveryAttempt[];
   manual_retries: { at: Date; by: string }[];
-  lease_until: Date;
+  // Set while the delivery waits for an earlier one of its lead (the blocker) to end: callbacks of
+  // a lead go out in event order. Not attempted meanwhile.
+  held_by?: string;
   created_at: Date;
+  updated_at: Date;
+}
+
+// A lead whose callbacks to a partner wait for one delivery (on the retry path, or held and now
+// being attempted). Written only when a delivery fails or is held, read back when the lead's
+// partition is assigned; removed once nothing is held.
+export interface DeliveryBlockDoc {
+  _id: string; // <partner id>:<lead id>
+  partner_id: string;
+  lead_id: string;
+  partition: number; // of the lead on leads.events: the owner reads its partitions' blocks
+  blocker: string; // delivery id
+  held: string[]; // delivery ids, in event order
   updated_at: Date;
 }
 

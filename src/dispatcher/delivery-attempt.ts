@@ -1,0 +1,87 @@
+import type { Config } from '../shared/config';
+import type { Logger } from '../shared/logger';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { LeadEvent } from '../shared/schemas';
+import { attemptError, attemptErrorKind, type AttemptResult } from './attempt-result';
+import { buildCallbackPayload } from './callback-payload';
+import { sendCallback } from './callback-sender';
+import { classifyAttempt, decideAfterAttempt, type DeliveryCounters, type DeliveryDecision } from './delivery-outcome';
+import { published, type DeliveryTopics } from './delivery-task';
+import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
+import type { RetrySchedule } from './retry-schedule';
+
+export interface AttemptDeps {
+  partners: PartnerDirectory;
+  callbacks: Config['callbacks'];
+  serviceName: string;
+  schedule: RetrySchedule;
+  topics: DeliveryTopics;
+  metrics: DispatcherMetrics;
+  logger: Logger;
+}
+
+export interface Attempted {
+  at: Date;
+  result: AttemptResult;
+  decision: DeliveryDecision;
+}
+
+// One HTTP attempt of one delivery and what follows from it: the decision (delivered, queued for a
+// retry tier, dead), metrics and a log line, and the task that carries it on (retry tier or dead topic).
+export class CallbackAttempts {
+  constructor(private readonly deps: AttemptDeps) {}
+
+  async attempt(deliveryId: string, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
+    const { metrics, logger, schedule } = this.deps;
+    const at = new Date();
+    const result = await this.send(event);
+    const verdict = classifyAttempt(result);
+    const decision = decideAfterAttempt(before, verdict, Date.now(), schedule);
+    metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
+    metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id });
+    const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
+    logger[level]({
+      delivery_id: deliveryId, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
+      http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs), state: decision.state,
+    }, 'callback attempt');
+    return { at, result, decision };
+  }
+
+  // The retry task (the delivery's token from now on) or the dead task. Published before the record
+  // is written: a crash in between replays the attempt, never strands the record without a task.
+  async carryOn(deliveryId: string, event: LeadEvent, { result, decision }: Attempted): Promise<void> {
+    const { topics, metrics, logger } = this.deps;
+    if (decision.state === 'delivered') return;
+    const task = { delivery_id: deliveryId, event, last_error: result.error ?? `http_${result.httpStatus}` };
+    if (decision.state === 'queued') {
+      await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }));
+      metrics.retries.inc({ tier: decision.tier.replace('retry', '') });
+    } else {
+      await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: Date.now(), attempt: decision.attemptsMade }));
+      metrics.deadLetters.inc();
+    }
+  }
+
+  private async send(event: LeadEvent): Promise<AttemptResult> {
+    const { partners, callbacks } = this.deps;
+    // Read now, not when the event came in: a manager may change the URL, mapping or secret at any time.
+    const partner = await partners.byId(event.partner_id);
+    if (!partner?.callback_url) return { httpStatus: null, error: attemptError('no_callback_url'), responseBody: null, durationMs: 0 };
+    return sendCallback({
+      url: partner.callback_url,
+      secret: partners.callbackSecret(partner),
+      serviceName: this.deps.serviceName,
+      payload: buildCallbackPayload(event, partner.status_mapping ?? {}),
+      timeoutMs: callbacks.timeoutMs,
+      allowPrivateNetworks: callbacks.allowPrivateNetworks,
+      allowHttp: callbacks.allowHttp,
+      responseBodyLimit: callbacks.responseBodyLimit,
+    });
+  }
+}
+
+function outcomeOf(result: AttemptResult, decision: DeliveryDecision): DeliveryOutcome {
+  if (result.error?.startsWith(attemptError('payload_refused', 'money_field'))) return 'refused_money';
+  if (result.error && attemptErrorKind(result.error) === 'address_refused') return 'refused_address';
+  return decision.state === 'queued' ? 'retry_scheduled' : decision.state;
+}

@@ -1,0 +1,275 @@
+import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
+import { deliveryId } from '../shared/ids';
+import type { Logger } from '../shared/logger';
+import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import { untilDone } from '../shared/retriable';
+import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
+import type { BlockStore } from './block-store';
+import { callbackEligibility } from './callback-eligibility';
+import type { Attempted, CallbackAttempts } from './delivery-attempt';
+import type { DeliveryCounters } from './delivery-outcome';
+import type { DeliveryScheduler } from './delivery-scheduler';
+import { newDeliveryDoc, type DeliveryStore } from './delivery-store';
+import { published, type DeliveryTopics } from './delivery-task';
+import { LeadLines, type BlockState, type LinePlan } from './lead-lines';
+import type { DispatcherMetrics } from './metrics';
+import type { RecordBatcher } from './record-batcher';
+import type { RetrySchedule } from './retry-schedule';
+
+export interface LeadOwnerDeps {
+  partners: PartnerDirectory;
+  store: DeliveryStore;
+  blocks: BlockStore;
+  batcher: RecordBatcher;
+  scheduler: DeliveryScheduler;
+  attempts: CallbackAttempts;
+  topics: DeliveryTopics;
+  schedule: RetrySchedule;
+  metrics: DispatcherMetrics;
+  logger: Logger;
+  // Records of a partition that may exist already after it was (re)assigned: the consumer's bound
+  // on uncommitted offsets, so every record a crash may have left beyond the committed offset.
+  replayWindow: number;
+}
+
+// One delivery of a lead to a partner, in memory while it is not recorded.
+interface Item {
+  id: string;
+  key: string;
+  partition: number;
+  event: LeadEvent;
+  doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
+  recorded: Deferred | null; // the offset waiting for it
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+const keyOf = (partnerId: string, leadId: string): string => `${partnerId}:${leadId}`;
+
+// The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
+// co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
+// writes its record once that first attempt is done, in bulk with others. A lead's deliveries go
+// one at a time, in event order (lead-lines.ts); a failed one holds the later ones back until the
+// retry consumer reports it ended (a `released` command). Each batch returns at once with a
+// promise per record: the consumer commits an offset only once its record is written.
+export class LeadOwner {
+  private readonly lines = new LeadLines<Item>();
+  private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
+  private readonly partitions = new Map<number, { generation: number; checkLeft: number }>();
+  private readonly blockSaves = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: LeadOwnerDeps) {}
+
+  blockedLeads(): number {
+    return this.lines.blockedCount();
+  }
+
+  async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
+    const { partners, metrics, logger } = this.deps;
+    await this.prepare(ctx);
+    const eligible: (LeadEvent | null)[] = [];
+    for (const { value: event } of records) {
+      const partner = await partners.byId(event.partner_id);
+      const eligibility = partner ? callbackEligibility(partner, event.event) : 'unknown_partner';
+      if (eligibility === 'send') eligible.push(event);
+      else {
+        eligible.push(null);
+        metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id });
+        logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
+      }
+    }
+    const known = await this.replayed(eligible, ctx.partition);
+    return eligible.map((event) => {
+      if (!event) return undefined;
+      const id = deliveryId(event.event_id, event.partner_id);
+      if (known.has(id)) return undefined; // recorded before a crash or a rebalance: never sent again
+      const pending = this.active.get(id);
+      if (pending) return pending.recorded?.promise;
+      const item: Item = { id, key: keyOf(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred() };
+      this.active.set(id, item);
+      this.apply(item.key, item.partition, this.lines.arrive(item.key, item));
+      return item.recorded?.promise;
+    });
+  }
+
+  async commands(records: Decoded<DeliveryCommand>[], ctx: BatchContext): Promise<Recording> {
+    await this.prepare(ctx);
+    const recording: (Promise<void> | undefined)[] = [];
+    for (const { value: command } of records) {
+      const key = keyOf(command.partner_id, command.lead_id);
+      if (command.kind === 'released') {
+        this.apply(key, ctx.partition, this.lines.released(key, command.delivery_id));
+        recording.push(this.blockSaves.get(key));
+      } else {
+        recording.push((await this.manualRetry(command, key, ctx.partition)).recorded);
+      }
+    }
+    return recording;
+  }
+
+  // A manager's retry: a fresh round for a dead delivery, in its lead's line like any other.
+  private async manualRetry(command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
+    const { store, schedule, logger } = this.deps;
+    if (this.active.has(command.delivery_id)) return {};
+    let doc = await this.read(command.delivery_id);
+    if (doc?.state === 'dead') {
+      doc = await untilDone(() => store.requeueDead(command.delivery_id, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'));
+    } else if (!(doc && isFreshRound(doc, command.at))) {
+      logger.info({ delivery_id: command.delivery_id, state: doc?.state ?? null }, 'manual retry of a delivery that is not dead: nothing to do');
+      return {};
+    }
+    if (!doc) return {};
+    const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred() };
+    this.active.set(item.id, item);
+    this.apply(key, partition, this.lines.arrive(key, item));
+    return { recorded: item.recorded?.promise };
+  }
+
+  // On a new generation of the group: forget which records were checked, read the blocks back.
+  private async prepare(ctx: BatchContext): Promise<void> {
+    const known = this.partitions.get(ctx.partition);
+    if (known?.generation === ctx.generation) return;
+    this.partitions.set(ctx.partition, { generation: ctx.generation, checkLeft: this.deps.replayWindow });
+    const blocks = await untilDone(() => this.deps.blocks.forPartitions([ctx.partition]), this.retrying('load blocks'));
+    for (const b of blocks) {
+      const key = keyOf(b.partner_id, b.lead_id);
+      this.lines.load(key, { blocker: b.blocker, held: b.held });
+      const blocker = await this.read(b.blocker);
+      if (!blocker) continue; // its event is uncommitted and comes again
+      if (blocker.state !== 'queued') this.apply(key, ctx.partition, this.lines.released(key, b.blocker));
+      else if (blocker.held_by !== undefined) this.apply(key, ctx.partition, this.lines.resumeBlocker(key));
+      // else it is on the retry path: its end sends `released`
+    }
+  }
+
+  // Eligible events at the start of a (re)assigned partition whose record exists already.
+  private async replayed(events: (LeadEvent | null)[], partition: number): Promise<Set<string>> {
+    const state = this.partitions.get(partition);
+    if (!state || state.checkLeft <= 0) return new Set();
+    state.checkLeft -= events.length;
+    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !this.active.has(id));
+    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check replayed records'));
+  }
+
+  // Carries out what the lead's line decided.
+  private apply(key: string, partition: number, plan: LinePlan<Item>): void {
+    if (plan.block !== undefined) this.saveBlock(key, partition, plan.block);
+    if (plan.hold && plan.hold.length > 0) {
+      const blocker = plan.block?.blocker ?? this.lines.blocked(key)?.blocker;
+      for (const item of plan.hold) void this.hold(item, blocker as string);
+    }
+    if (plan.run) this.submit(plan.run);
+    if (plan.runHeld) void this.runHeld(key, partition, plan.runHeld);
+  }
+
+  private async hold(item: Item, blocker: string): Promise<void> {
+    const { store, batcher, schedule, metrics } = this.deps;
+    await this.blockSaves.get(item.key); // the block lists it before its record says held
+    if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
+    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { heldBy: blocker }));
+    metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id });
+    this.settle(item);
+  }
+
+  private async runHeld(key: string, partition: number, id: string): Promise<void> {
+    const doc = await this.read(id);
+    if (!doc || doc.state !== 'queued') {
+      // Its record ended already (a crash after its attempt), or is not written yet (its event comes again).
+      this.apply(key, partition, this.lines.finished(key, id, 'ended'));
+      return;
+    }
+    const item: Item = { id, key, partition, event: doc.event, doc, recorded: null };
+    this.active.set(id, item);
+    this.submit(item);
+  }
+
+  private submit(item: Item): void {
+    const accepted = this.deps.scheduler.submit({ deliveryId: item.id, partnerId: item.event.partner_id, run: () => this.attempt(item) });
+    // Refused while stopping: left unrecorded, its offset uncommitted, for the next start.
+    if (!accepted && !this.deps.scheduler.stopping) void this.overflow(item);
+  }
+
+  private async attempt(item: Item): Promise<void> {
+    const done = await this.deps.attempts.attempt(item.id, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
+    await this.deps.attempts.carryOn(item.id, item.event, done);
+    await this.finish(item, done);
+  }
+
+  // The partner's queue is full (it is slow, or down): the delivery waits on the first retry tier
+  // instead of in memory, without an attempt, and holds its lead's later events back like a failure.
+  private async overflow(item: Item): Promise<void> {
+    const { schedule, topics, logger } = this.deps;
+    const before = countersOf(item.doc, schedule.maxAttempts);
+    const wait = schedule.waitBefore(2);
+    const dueAt = Date.now() + wait.delayMs;
+    logger.info({ delivery_id: item.id, partner_id: item.event.partner_id }, 'partner queue full: the delivery waits on the retry tier');
+    await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full' }, { dueAt, attempt: before.attemptsMade + 1 }));
+    const plan = this.lines.finished(item.key, item.id, 'retrying');
+    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
+    await this.blockSaves.get(item.key);
+    const due = new Date(dueAt);
+    if (item.doc) await untilDone(() => this.deps.store.awaitRetry(item.id, due), this.retrying('overflow'));
+    else await this.deps.batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { dueAt: due }));
+    this.settle(item);
+    this.apply(item.key, item.partition, { ...plan, block: undefined });
+  }
+
+  // The first attempt of a round is done: the lead's line moves on, the record is written.
+  private async finish(item: Item, done: Attempted): Promise<void> {
+    const { store, batcher, schedule } = this.deps;
+    const plan = this.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+    // The block first: a crash after it replays the blocker's event, which is attempted again.
+    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
+    await this.blockSaves.get(item.key);
+    if (item.doc) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
+    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
+    this.settle(item);
+    this.apply(item.key, item.partition, { ...plan, block: undefined });
+  }
+
+  private settle(item: Item): void {
+    if (this.active.get(item.id) === item) this.active.delete(item.id);
+    item.recorded?.resolve();
+  }
+
+  // Saves of one lead's block, one after another in the order decided.
+  private saveBlock(key: string, partition: number, block: BlockState | null): void {
+    const cut = key.indexOf(':');
+    const ref = { partnerId: key.slice(0, cut), leadId: key.slice(cut + 1) };
+    const previous = this.blockSaves.get(key) ?? Promise.resolve();
+    const next = previous.then(() => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')))
+      .catch((err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not save a lead block'));
+    this.blockSaves.set(key, next);
+    void next.then(() => {
+      if (this.blockSaves.get(key) === next) this.blockSaves.delete(key);
+    });
+  }
+
+  private read(id: string): Promise<DeliveryDoc | null> {
+    return untilDone(() => this.deps.store.get(id), this.retrying('read record'));
+  }
+
+  private retrying(what: string) {
+    return (err: unknown, attempt: number) => this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
+  }
+}
+
+function countersOf(doc: DeliveryDoc | null, maxAttempts: number): DeliveryCounters {
+  return doc ? { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left } : { attemptsMade: 0, attemptsLeft: maxAttempts };
+}
+
+// A record the manager's API requeued itself for this command, whose round has not started.
+function isFreshRound(doc: DeliveryDoc, commandAt: string): boolean {
+  const last = doc.manual_retries[doc.manual_retries.length - 1];
+  return doc.state === 'queued' && doc.attempts_made === 0 && doc.held_by === undefined && last?.at.getTime() === Date.parse(commandAt);
+}
