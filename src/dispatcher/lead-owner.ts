@@ -123,12 +123,14 @@ export class LeadOwner {
     if (this.active.has(command.delivery_id)) return {};
     let doc = await this.read(command.delivery_id);
     if (doc?.state === 'dead') {
-      doc = await untilDone(() => store.requeueDead(command.delivery_id, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'));
-    } else if (!(doc && isFreshRound(doc, command.at))) {
+      // The manager's API requeues it too: whichever of us does it, the round is this command's.
+      doc = await untilDone(() => store.requeueDead(command.delivery_id, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'))
+        ?? await this.read(command.delivery_id);
+    }
+    if (!doc || !isFreshRound(doc, command.at)) {
       logger.info({ delivery_id: command.delivery_id, state: doc?.state ?? null }, 'manual retry of a delivery that is not dead: nothing to do');
       return {};
     }
-    if (!doc) return {};
     const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred() };
     this.active.set(item.id, item);
     this.apply(key, partition, this.lines.arrive(key, item));
