@@ -100,7 +100,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
 
 // Timers may fire a millisecond early: never run before the due time.
 async function waitUntil(dueAt: number): Promise<void> {
-  for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now()) await new Promise((r) => setTimeout(r, wait));
+  for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now()) await new Promise((r) => setTimeout(r, wait).unref());
 }
 
 async function attemptRetry(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming): Promise<void> {

@@ -1,0 +1,76 @@
+import { createPartner } from '../../src/manager/partner-service';
+import { CallbackReceiver, type Responder } from '../support/callback-receiver';
+import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// Issue 12 item 2: one lead's callbacks reach a partner in event order. While an earlier event of
+// a lead is being retried, its later events wait; other leads and other partners do not.
+let app: TestApp;
+let receiver: CallbackReceiver;
+let partner: string;
+let other: string;
+
+// Fails the first attempt of each lead's lead.accepted with 503, answers everything else at once.
+const failFirstAccepted = (): Responder => {
+  const failed = new Set<string>();
+  return (_req, res, nth) => {
+    const got = receiver.at('/ordered')[nth - 1]!;
+    const lead = String(got.body.internal_id);
+    if (got.body.event === 'lead.accepted' && !failed.has(lead)) {
+      failed.add(lead);
+      res.writeHead(503).end('later');
+      return;
+    }
+    res.end('ok');
+  };
+};
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
+  receiver = await new CallbackReceiver().start();
+  const a = await createPartner(app.runtime, { name: 'ordered', callback_url: receiver.url('/ordered') });
+  const b = await createPartner(app.runtime, { name: 'other', callback_url: receiver.url('/other') });
+  partner = a.partner.id;
+  other = b.partner.id;
+  receiver.route('/ordered', a.secrets.callback_secret, failFirstAccepted());
+  receiver.route('/other', b.secrets.callback_secret);
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await app?.destroy();
+});
+
+it('sends lead.status_changed only after the retried lead.accepted, and keeps other leads and partners flowing', async () => {
+  const lead = 'le-9001';
+  const accepted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` });
+  const contacted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' });
+  const ftd = leadEvent(partner, { lead_id: lead, event_id: `${lead}:2`, event: 'lead.ftd', our_status: 'ftd', is_depositor: true });
+  const otherLead = leadEvent(partner, { lead_id: 'le-9002', event_id: 'le-9002:1', event: 'lead.status_changed', our_status: 'contacted' });
+  const otherPartner = leadEvent(other, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted' });
+  const sent = Date.now();
+  await publishLeadEvents(app.runtime, [accepted, contacted, ftd, otherLead, otherPartner]);
+
+  // Other leads and partners go at once, while the lead waits out its retry delay (1 s).
+  await receiver.waitFor('/other', 1, 5000);
+  await until(async () => receiver.at('/ordered').some((r) => r.body.internal_id === 'le-9002'), 5000, 'the other lead');
+  expect(receiver.at('/other')[0]!.at - sent).toBeLessThan(900);
+  const held = await until(async () => {
+    const r = await deliveryRecord(app.runtime, contacted);
+    return r?.held_by ? r : null;
+  }, 5000, 'the later event to be held');
+  expect(held).toMatchObject({ state: 'queued', attempts_made: 0, attempts: [] });
+
+  await until(async () => (await deliveryRecord(app.runtime, ftd))?.state === 'delivered', 15000, 'the last event');
+  const mine = receiver.at('/ordered').filter((r) => r.body.internal_id === lead).map((r) => r.body.event);
+  expect(mine).toEqual(['lead.accepted', 'lead.accepted', 'lead.status_changed', 'lead.ftd']);
+  const acceptedRecord = (await deliveryRecord(app.runtime, accepted))!;
+  expect(acceptedRecord.attempts.map((a) => a.http_status)).toEqual([503, 200]);
+  const contactedRecord = (await deliveryRecord(app.runtime, contacted))!;
+  expect(contactedRecord).toMatchObject({ state: 'delivered', attempts_made: 1 });
+  expect(contactedRecord.held_by).toBeUndefined();
+  // The status callback went out only after the retried lead.accepted was answered.
+  expect(contactedRecord.attempts[0]!.at.getTime()).toBeGreaterThanOrEqual(acceptedRecord.attempts[1]!.at.getTime());
+  await until(async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({})) === 0, 5000, 'the block to be removed');
+});
