@@ -4,9 +4,8 @@ import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { LeadOwner } from './lead-owner';
 import type { DispatcherMetrics } from './metrics';
 
-// Offsets a partition may have handed out and not committed: bounds the memory a slow partner can
-// take and what a restart must check for existing records.
-export const MAX_UNCOMMITTED = 2000;
+// Offsets a partition may have handed out and not committed: bounds the memory a slow partner can take.
+const MAX_UNCOMMITTED = 2000;
 
 // Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.

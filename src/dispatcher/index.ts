@@ -6,7 +6,7 @@ import { CallbackAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
-import { MAX_UNCOMMITTED, startEventConsumer } from './event-consumer';
+import { startEventConsumer } from './event-consumer';
 import { LeadOwner } from './lead-owner';
 import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
@@ -34,7 +34,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const attempts = new CallbackAttempts({ partners: rt.partners, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger });
   owner = new LeadOwner({
     partners: rt.partners, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks), batcher, scheduler, attempts, topics,
-    schedule, metrics, logger, replayWindow: MAX_UNCOMMITTED,
+    schedule, metrics, logger,
   });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 

@@ -28,9 +28,6 @@ export interface LeadOwnerDeps {
   schedule: RetrySchedule;
   metrics: DispatcherMetrics;
   logger: Logger;
-  // Records of a partition that may exist already after it was (re)assigned: the consumer's bound
-  // on uncommitted offsets, so every record a crash may have left beyond the committed offset.
-  replayWindow: number;
 }
 
 // One delivery of a lead to a partner, in memory while it is not recorded.
@@ -65,7 +62,7 @@ const keyOf = (partnerId: string, leadId: string): string => `${partnerId}:${lea
 export class LeadOwner {
   private readonly lines = new LeadLines<Item>();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
-  private readonly partitions = new Map<number, { generation: number; checkLeft: number }>();
+  private readonly generations = new Map<number, number>();
   private readonly blockSaves = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: LeadOwnerDeps) {}
@@ -88,11 +85,11 @@ export class LeadOwner {
         logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
       }
     }
-    const known = await this.replayed(eligible, ctx.partition);
+    const known = await this.recorded(eligible);
     return eligible.map((event) => {
       if (!event) return undefined;
       const id = deliveryId(event.event_id, event.partner_id);
-      if (known.has(id)) return undefined; // recorded before a crash or a rebalance: never sent again
+      if (known.has(id)) return undefined; // a repeat, or replayed after a crash: never sent again
       const pending = this.active.get(id);
       if (pending) return pending.recorded?.promise;
       const item: Item = { id, key: keyOf(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred() };
@@ -137,11 +134,10 @@ export class LeadOwner {
     return { recorded: item.recorded?.promise };
   }
 
-  // On a new generation of the group: forget which records were checked, read the blocks back.
+  // On a new generation of the group: read the partition's blocks back.
   private async prepare(ctx: BatchContext): Promise<void> {
-    const known = this.partitions.get(ctx.partition);
-    if (known?.generation === ctx.generation) return;
-    this.partitions.set(ctx.partition, { generation: ctx.generation, checkLeft: this.deps.replayWindow });
+    if (this.generations.get(ctx.partition) === ctx.generation) return;
+    this.generations.set(ctx.partition, ctx.generation);
     const blocks = await untilDone(() => this.deps.blocks.forPartitions([ctx.partition]), this.retrying('load blocks'));
     for (const b of blocks) {
       const key = keyOf(b.partner_id, b.lead_id);
@@ -154,13 +150,11 @@ export class LeadOwner {
     }
   }
 
-  // Eligible events at the start of a (re)assigned partition whose record exists already.
-  private async replayed(events: (LeadEvent | null)[], partition: number): Promise<Set<string>> {
-    const state = this.partitions.get(partition);
-    if (!state || state.checkLeft <= 0) return new Set();
-    state.checkLeft -= events.length;
+  // Eligible events whose record exists already: a repeat of an event (the processor republishes
+  // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
+  private async recorded(events: (LeadEvent | null)[]): Promise<Set<string>> {
     const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !this.active.has(id));
-    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check replayed records'));
+    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check recorded'));
   }
 
   // Carries out what the lead's line decided.

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { loadConfig } from '../../src/shared/config';
+import { CallbackReceiver } from '../support/callback-receiver';
+import { startChildRole, type ChildRole } from '../support/child-role';
+import { expectNothingLost, expectOnlyRetryableFailures } from '../support/drill-checks';
+import { DRILL_ENV, DRILL_PATH, drillPartner, KILLED_ROLE_ENV } from '../support/drill-partner';
+import { SteadyLoad } from '../support/steady-load';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { testEnv } from '../support/test-config';
+
+// Fault drill (issue 11): kill -9 of the dispatcher in the middle of its batches, several times in
+// a row, each time restarted at once. Afterwards every delivery is delivered, no event is lost, and
+// an event reached the partner twice only when an answer to it was lost with a killed process: its
+// first successful reception came just before a kill (the attempt was under way, or answered but
+// not yet recorded).
+const KILLS = 3;
+// From a reception to its record: the answer, the bulk write a few ms later, on a loaded machine.
+const UNRECORDED_WINDOW_MS = 2000;
+// The receiver shares this process's event loop with the ingress and processor: it may note a
+// request the killed dispatcher sent a little after the kill returned.
+const RECEIVER_LAG_MS = 1000;
+const env = testEnv(DRILL_ENV);
+const childEnv = { ...env, ...KILLED_ROLE_ENV };
+let app: TestApp;
+let dispatcher: ChildRole | undefined;
+let receiver: CallbackReceiver;
+
+beforeAll(async () => {
+  receiver = await new CallbackReceiver().start();
+  [app, dispatcher] = await Promise.all([
+    startTestApp({}, loadConfig({ ...env, ROLE: 'ingress,processor' })),
+    startChildRole('dispatcher', childEnv),
+  ]);
+}, 90_000);
+
+afterAll(async () => {
+  await dispatcher?.kill();
+  await receiver?.stop();
+  await app?.destroy();
+});
+
+// The drill receiver refuses the first attempt of about a third of the events (drill-partner.ts).
+const refusedFirst = (event: string) => createHash('sha256').update(event).digest()[0]! % 3 === 0;
+
+it('sends nothing twice but what a kill cut off, and loses nothing, across repeated kills mid-batch', async () => {
+  const partner = await drillPartner(app.runtime, receiver);
+  const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
+  const kills: number[] = [];
+  let expected = 10;
+  for (let k = 0; k < KILLS; k++) {
+    await receiver.waitFor(DRILL_PATH, expected, 60_000);
+    await dispatcher!.kill('SIGKILL');
+    kills.push(Date.now());
+    dispatcher = undefined;
+    dispatcher = await startChildRole('dispatcher', childEnv);
+    expected = receiver.at(DRILL_PATH).length + 10;
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  await load.stop();
+
+  expectOnlyRetryableFailures(load.runs);
+  const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+
+  const byEvent = new Map<string, number[]>();
+  for (const c of receiver.at(DRILL_PATH)) {
+    const event = `${String(c.body.internal_id)}|${String(c.body.our_status)}`;
+    byEvent.set(event, [...(byEvent.get(event) ?? []), c.at]);
+  }
+  const unexplained: { event: string; at: number[] }[] = [];
+  let repeats = 0;
+  for (const [event, at] of byEvent) {
+    const successes = refusedFirst(event) ? at.slice(1) : at;
+    if (successes.length <= 1) continue;
+    repeats += successes.length - 1;
+    const first = successes[0]!;
+    if (!kills.some((k) => first - k <= RECEIVER_LAG_MS && k - first <= UNRECORDED_WINDOW_MS)) unexplained.push({ event, at });
+  }
+  if (process.env.DRILL_REPORT) process.stderr.write(`kills at ${JSON.stringify(kills)}; repeats ${repeats}; ${JSON.stringify(report)}\n`);
+  expect(unexplained).toEqual([]);
+  expect(report.events).toBeGreaterThan(40);
+}, 300_000);
