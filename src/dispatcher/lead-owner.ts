@@ -1,33 +1,24 @@
 import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
 import { deliveryId } from '../shared/ids';
-import type { Logger } from '../shared/logger';
 import type { DeliveryDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { BlockStore } from './block-store';
 import { callbackEligibility } from './callback-eligibility';
-import type { Attempted, CallbackAttempts } from './delivery-attempt';
+import type { Attempted } from './delivery-attempt';
 import type { DeliveryCounters } from './delivery-outcome';
-import type { DeliveryScheduler } from './delivery-scheduler';
-import { newDeliveryDoc, type DeliveryStore } from './delivery-store';
-import { published, type DeliveryTopics } from './delivery-task';
+import { newDeliveryDoc } from './delivery-store';
+import { published } from './delivery-task';
 import { LeadLines, type BlockState, type LinePlan } from './lead-lines';
-import type { DispatcherMetrics } from './metrics';
 import type { RecordBatcher } from './record-batcher';
-import type { RetrySchedule } from './retry-schedule';
+import type { RetryConsumerDeps } from './retry-consumer';
 
-export interface LeadOwnerDeps {
+// The retry consumer's dependencies, and the few the first attempts need on top.
+export interface LeadOwnerDeps extends RetryConsumerDeps {
   partners: PartnerDirectory;
-  store: DeliveryStore;
   blocks: BlockStore;
   batcher: RecordBatcher;
-  scheduler: DeliveryScheduler;
-  attempts: CallbackAttempts;
-  topics: DeliveryTopics;
-  schedule: RetrySchedule;
-  metrics: DispatcherMetrics;
-  logger: Logger;
 }
 
 // One delivery of a lead to a partner, in memory while it is not recorded.

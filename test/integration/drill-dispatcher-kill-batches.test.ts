@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import { loadConfig } from '../../src/shared/config';
-import { CallbackReceiver } from '../support/callback-receiver';
-import { startChildRole, type ChildRole } from '../support/child-role';
 import { expectNothingLost, expectOnlyRetryableFailures } from '../support/drill-checks';
-import { DRILL_ENV, DRILL_PATH, drillPartner, KILLED_ROLE_ENV } from '../support/drill-partner';
+import { DRILL_PATH, drillPartner } from '../support/drill-partner';
+import { dispatcherDrill } from '../support/dispatcher-drill';
 import { SteadyLoad } from '../support/steady-load';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { testEnv } from '../support/test-config';
 
 // Fault drill (issue 11): kill -9 of the dispatcher in the middle of its batches, several times in
 // a row, each time restarted at once. Afterwards every delivery is delivered, no event is lost, and
@@ -19,40 +15,21 @@ const UNRECORDED_WINDOW_MS = 2000;
 // The receiver shares this process's event loop with the ingress and processor: it may note a
 // request the killed dispatcher sent a little after the kill returned.
 const RECEIVER_LAG_MS = 1000;
-const env = testEnv(DRILL_ENV);
-const childEnv = { ...env, ...KILLED_ROLE_ENV };
-let app: TestApp;
-let dispatcher: ChildRole | undefined;
-let receiver: CallbackReceiver;
-
-beforeAll(async () => {
-  receiver = await new CallbackReceiver().start();
-  [app, dispatcher] = await Promise.all([
-    startTestApp({}, loadConfig({ ...env, ROLE: 'ingress,processor' })),
-    startChildRole('dispatcher', childEnv),
-  ]);
-}, 90_000);
-
-afterAll(async () => {
-  await dispatcher?.kill();
-  await receiver?.stop();
-  await app?.destroy();
-});
+const drill = dispatcherDrill();
 
 // The drill receiver refuses the first attempt of about a third of the events (drill-partner.ts).
 const refusedFirst = (event: string) => createHash('sha256').update(event).digest()[0]! % 3 === 0;
 
 it('sends nothing twice but what a kill cut off, and loses nothing, across repeated kills mid-batch', async () => {
+  const { app, receiver } = drill;
   const partner = await drillPartner(app.runtime, receiver);
   const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
   const kills: number[] = [];
   let expected = 10;
   for (let k = 0; k < KILLS; k++) {
     await receiver.waitFor(DRILL_PATH, expected, 60_000);
-    await dispatcher!.kill('SIGKILL');
-    kills.push(Date.now());
-    dispatcher = undefined;
-    dispatcher = await startChildRole('dispatcher', childEnv);
+    kills.push(await drill.kill());
+    await drill.restart();
     expected = receiver.at(DRILL_PATH).length + 10;
   }
   await new Promise((r) => setTimeout(r, 1000));
