@@ -188,8 +188,13 @@ export class LeadOwner {
 
   private async attempt(item: Item): Promise<void> {
     const done = await this.deps.attempts.attempt(item.id, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
+    // The line moves before the retry task exists: the task's `released` must find this delivery as
+    // the lead's blocker, however soon it comes.
+    const plan = this.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+    // Saved in the order decided (a release may change the block again right after).
+    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
     await this.deps.attempts.carryOn(item.id, item.event, done);
-    await this.finish(item, done);
+    await this.finish(item, done, plan);
   }
 
   // The partner's queue is full (it is slow, or down): the delivery waits on the first retry tier
@@ -212,11 +217,9 @@ export class LeadOwner {
   }
 
   // The first attempt of a round is done: the lead's line moves on, the record is written.
-  private async finish(item: Item, done: Attempted): Promise<void> {
+  private async finish(item: Item, done: Attempted, plan: LinePlan<Item>): Promise<void> {
     const { store, batcher, schedule } = this.deps;
-    const plan = this.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
-    // The block first: a crash after it replays the blocker's event, which is attempted again.
-    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
+    // The block and the task before the record: a crash in between replays the event, attempted again.
     await this.blockSaves.get(item.key);
     if (item.doc) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
     else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));

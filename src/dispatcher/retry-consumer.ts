@@ -19,6 +19,10 @@ const HOLD_WINDOW_MS = 1000;
 const FETCH_MAX_WAIT_MS = 100;
 // Tasks a tier partition may have handed out and not recorded.
 const MAX_UNCOMMITTED = 2000;
+// How long a task waits for the record of the attempt before it (published after the task) to be
+// written, before it gives up: its owner died, and the replayed attempt publishes a task of its own.
+const RECORD_WAIT_MS = 60_000;
+const RECORD_POLL_MS = 200;
 
 export interface RetryConsumerDeps {
   store: DeliveryStore;
@@ -45,11 +49,12 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     const id = task.delivery_id;
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
-      .then(() => new Promise<void>((resolve) => {
+      .then(() => recordFor(deps, id, timing, () => stopping))
+      .then((doc) => new Promise<void>((resolve) => {
         if (stopping) return; // uncommitted: the next start runs it
         const accepted = deps.scheduler.submit({
           deliveryId: id, partnerId: task.event.partner_id,
-          run: () => attemptRetry(deps, task, timing).then(resolve),
+          run: () => attemptRetry(deps, doc, timing).then(resolve),
         });
         if (!accepted) void defer(deps, task, timing, tier).then(resolve);
       }));
@@ -103,17 +108,29 @@ async function waitUntil(dueAt: number): Promise<void> {
   for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now()) await new Promise((r) => setTimeout(r, wait).unref());
 }
 
-async function attemptRetry(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming): Promise<void> {
+// The record as this task's attempt needs it. A task is published before the record of the attempt
+// that made it is written, so on a loaded store the record may lag behind: wait for it (bounded).
+async function recordFor(deps: RetryConsumerDeps, id: string, timing: TaskTiming, stopping: () => boolean): Promise<DeliveryDoc | null> {
+  const { store, logger } = deps;
+  const deadline = Date.now() + RECORD_WAIT_MS;
+  for (;;) {
+    const doc = await untilDone(() => store.get(id), (err, attempt) => logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not read a delivery; trying again'));
+    const behind = !doc || (doc.state === 'queued' && doc.attempts_made < timing.attempt - 1);
+    if (!behind || Date.now() > deadline || stopping()) return doc;
+    await new Promise((r) => setTimeout(r, RECORD_POLL_MS).unref());
+  }
+}
+
+async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, timing: TaskTiming): Promise<void> {
   const { store, attempts, metrics, logger } = deps;
-  const id = task.delivery_id;
-  const doc = await untilDone(() => store.get(id), (err, attempt) => logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not read a delivery; trying again'));
-  if (!doc || doc.state !== 'queued' || doc.held_by !== undefined || doc.attempts_made !== timing.attempt - 1) {
+  if (!doc || doc.state !== 'queued' || doc.attempts_made !== timing.attempt - 1) {
     // A task whose attempt is recorded already (a crash after the record, before this offset was
     // committed): the release may not have gone out yet, so it goes (again).
     if (doc && doc.state !== 'queued' && doc.attempts_made === timing.attempt) await release(deps, doc);
-    else logger.debug({ delivery_id: id, attempt: timing.attempt, state: doc?.state ?? null }, 'stale retry task');
+    else logger.debug({ attempt: timing.attempt, state: doc?.state ?? null }, 'stale retry task');
     return;
   }
+  const id = doc._id;
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
   const done = await attempts.attempt(id, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -25,6 +26,8 @@ export async function startChildRole(role: string, env: Record<string, string>, 
     const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms: ${stderr.join('')}`)), timeoutMs);
     exited.then((code) => reject(new Error(`${role} exited with ${code}: ${stderr.join('')}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      // CHILD_LOG: a file to keep the child's log lines in, to read after a failed drill.
+      if (process.env.CHILD_LOG) appendFileSync(process.env.CHILD_LOG, `${line}\n`);
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'lead intake started' && entry.url) {
