@@ -25,7 +25,10 @@ const object = (properties: Record<string, unknown>, required: string[] = Object
   ({ type: 'object', required, properties });
 
 const errorBody = object({ error: str, message: str });
-const idParams = object({ id: { type: 'string', minLength: 1, maxLength: 64 } });
+const ID_MAX = 64;
+const idParams = object({ id: { type: 'string', minLength: 1, maxLength: ID_MAX } });
+// A route with an id in its path: 404 for an unknown id, 422 for one no id can be (over ID_MAX characters).
+const ID_ERRORS = [404, 422];
 
 // The {error, message} answers a route can give besides its success.
 function answers(success: Record<number, JsonSchema>, ...errors: number[]): Record<number, JsonSchema> {
@@ -80,19 +83,39 @@ const auditEntry = object({
 });
 
 // Creation needs a name on top of the shared settings schema.
-const withName = (id: SharedSchemaId) => ({ type: 'object', allOf: [ref(id)], required: ['name'] });
-const nonEmpty = (id: SharedSchemaId) => ({ type: 'object', allOf: [ref(id)], minProperties: 1 });
+const withName = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], required: ['name'] });
+const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], minProperties: 1 });
 
 const AFFILIATES = ['affiliates'];
 const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
 
+// The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
+// callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
+// that validates and documents them is built then. A callback URL carries no credentials (no "@"
+// before the path).
+export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: boolean) {
+  const knownStatuses = {
+    type: 'object',
+    properties: {
+      status_mapping: { type: 'object', propertyNames: { enum: [...statusCodes] } },
+      callback_url: { type: ['string', 'null'], pattern: `^${allowHttp ? 'https?' : 'https'}://[^/?#@]+([/?#].*)?$` },
+    },
+  };
+  return {
+    createAffiliate: {
+      tags: AFFILIATES, summary: 'Create a partner; its three secrets are in this answer and never again',
+      body: withName('partner-settings.json', knownStatuses),
+      response: answers({ 201: partnerWithSecrets }, ...BODY_ERRORS),
+    },
+    updateAffiliate: {
+      tags: AFFILIATES, summary: 'Change settings; each field given replaces the stored value whole',
+      params: idParams, body: nonEmpty('partner-settings.json', knownStatuses), response: answers({ 200: partner }, ...ID_ERRORS, ...BODY_ERRORS),
+    },
+  };
+}
+
 export const routeSchemas = {
-  createAffiliate: {
-    tags: AFFILIATES, summary: 'Create a partner; its three secrets are in this answer and never again',
-    body: withName('partner-settings.json'),
-    response: answers({ 201: partnerWithSecrets }, ...BODY_ERRORS),
-  },
   listAffiliates: {
     tags: AFFILIATES, summary: 'List partners (settings only, never secrets)',
     querystring: { type: 'object', additionalProperties: false, properties: PAGE_QUERY },
@@ -100,11 +123,7 @@ export const routeSchemas = {
   },
   showAffiliate: {
     tags: AFFILIATES, summary: 'Show one partner (settings only, never secrets)',
-    params: idParams, response: answers({ 200: partner }, 404),
-  },
-  updateAffiliate: {
-    tags: AFFILIATES, summary: 'Change settings; each field given replaces the stored value whole',
-    params: idParams, body: nonEmpty('partner-settings.json'), response: answers({ 200: partner }, 404, ...BODY_ERRORS),
+    params: idParams, response: answers({ 200: partner }, ...ID_ERRORS),
   },
   rotateKey: {
     tags: AFFILIATES, summary: 'Issue a new api_key (and, on request, new HMAC secrets); the old key fails at once',
@@ -113,18 +132,18 @@ export const routeSchemas = {
       type: ['object', 'null'], additionalProperties: false, description: 'Optional: without a body only the api_key is rotated',
       properties: { secrets: { type: 'array', uniqueItems: true, items: { enum: ROTATABLE_SECRETS }, description: 'HMAC secrets to rotate with the key' } },
     },
-    response: answers({ 200: object({ id: str, key_rotated_at: dateTime, ...secrets }, ['id', 'key_rotated_at', 'api_key']) }, 404, ...BODY_ERRORS),
+    response: answers({ 200: object({ id: str, key_rotated_at: dateTime, ...secrets }, ['id', 'key_rotated_at', 'api_key']) }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   testCallback: {
     tags: AFFILIATES, summary: 'Send a signed synthetic lead.accepted (internal_id le-0) to the callback URL and report the attempt',
     params: idParams,
     response: answers({
       200: object({ delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string') }),
-    }, 404, 409),
+    }, ...ID_ERRORS, 409),
   },
   retryDeadDeliveries: {
     tags: DELIVERIES, summary: 'Give every dead delivery of a partner a fresh round of attempts, starting now',
-    params: idParams, response: answers({ 200: object({ requeued: int }) }, 404),
+    params: idParams, response: answers({ 200: object({ requeued: int }) }, ...ID_ERRORS),
   },
   listDeliveries: {
     tags: DELIVERIES, summary: 'The callback delivery queue, newest first',
@@ -135,11 +154,11 @@ export const routeSchemas = {
     response: answers({ 200: page(delivery) }, 422),
   },
   showDelivery: {
-    tags: DELIVERIES, summary: 'One delivery with its attempts', params: idParams, response: answers({ 200: delivery }, 404),
+    tags: DELIVERIES, summary: 'One delivery with its attempts', params: idParams, response: answers({ 200: delivery }, ...ID_ERRORS),
   },
   retryDelivery: {
     tags: DELIVERIES, summary: 'Give a dead delivery a fresh round of attempts, starting now (409 if it is not dead)', params: idParams,
-    response: answers({ 200: delivery }, 404, 409),
+    response: answers({ 200: delivery }, ...ID_ERRORS, 409),
   },
   createAgent: {
     tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json'),
@@ -150,10 +169,10 @@ export const routeSchemas = {
     querystring: { type: 'object', additionalProperties: false, properties: { active: { type: 'boolean' }, ...PAGE_QUERY } },
     response: answers({ 200: page(agent) }, 422),
   },
-  showAgent: { tags: AGENTS, summary: 'Show one agent', params: idParams, response: answers({ 200: agent }, 404) },
+  showAgent: { tags: AGENTS, summary: 'Show one agent', params: idParams, response: answers({ 200: agent }, ...ID_ERRORS) },
   updateAgent: {
     tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name)',
-    params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, 404, ...BODY_ERRORS),
+    params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   listAudit: {
     tags: ['audit'], summary: 'The audit log of manager actions, newest first',

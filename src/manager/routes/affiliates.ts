@@ -3,7 +3,7 @@ import { ApiError } from '../../shared/errors';
 import type { Runtime } from '../../shared/runtime';
 import type { PartnerSettings } from '../../shared/schemas';
 import { loadStatuses } from '../../shared/status-catalog';
-import { routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
+import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
 import { recordAudit } from '../audit-log';
 import type { PageRequest } from '../pagination';
 import { createPartner, findPartnerDoc, listPartners, partnerView, rotatePartnerSecrets, updatePartner } from '../partner-service';
@@ -14,13 +14,14 @@ import { orNotFound, type IdParams } from './lookup';
 // Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL.
 export function affiliateRoutes(rt: Runtime) {
   const statuses = loadStatuses(rt.config.rules.statusCatalogFile);
+  const bodySchemas = affiliateBodySchemas(statuses.codes(), rt.config.callbacks.allowHttp);
   const checkSettings = (settings: PartnerSettings): void => {
     const problem = settingsProblem(settings, statuses, rt.config.callbacks.allowHttp);
     if (problem) throw new ApiError('invalid_request', { detail: problem });
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: routeSchemas.createAffiliate }, async (req, reply) => {
+    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate }, async (req, reply) => {
       checkSettings(req.body);
       const { partner, secrets } = await createPartner(rt, req.body);
       await recordAudit(rt, req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
@@ -32,7 +33,7 @@ export function affiliateRoutes(rt: Runtime) {
     app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate }, async (req) =>
       partnerView(orNotFound(await findPartnerDoc(rt, req.params.id))));
 
-    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: routeSchemas.updateAffiliate }, async (req) => {
+    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate }, async (req) => {
       checkSettings(req.body);
       const partner = orNotFound(await updatePartner(rt, req.params.id, req.body));
       await recordAudit(rt, req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });

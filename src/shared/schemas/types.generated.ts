@@ -242,6 +242,9 @@ export interface PartnerSettings {
   };
   blocked_countries?: string[];
   blocked_sources?: string[];
+  /**
+   * Items: An IPv4 or IPv6 address, or a CIDR range of either
+   */
   blocked_ip_ranges?: string[];
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
