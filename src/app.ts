@@ -2,7 +2,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { Config } from './shared/config';
 import { startDispatcher } from './dispatcher';
-import { answerClientError, answerNotFound } from './shared/http/fastify-errors';
+import { AllowedMethods, pathOf } from './shared/http/allowed-methods';
+import { answerClientError, answerNotFound, toApiError } from './shared/http/fastify-errors';
 import { opsRoutes } from './shared/http/ops-routes';
 import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
@@ -48,10 +49,19 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
     routerOptions: { maxParamLength: 1024 },
     // What never reaches a route still answers {error, message} with a code of the registry.
-    frameworkErrors: (_err, _req, reply) => answerNotFound(reply),
+    frameworkErrors: (_err, req, reply) => answerNotFound(reply, allowed.forPath(pathOf(req.url))),
     clientErrorHandler: answerClientError,
   });
-  http.setNotFoundHandler((_req, reply) => answerNotFound(reply));
+  const allowed = new AllowedMethods();
+  http.addHook('onRoute', (route) => allowed.record(route));
+  http.setNotFoundHandler((req, reply) => answerNotFound(reply, allowed.forPath(pathOf(req.url))));
+  // fastify checks a body method's Content-Type (QUERY) before it finds no route; that is still a 405 or 404.
+  http.setErrorHandler((err, req, reply) => {
+    if (req.is404) return answerNotFound(reply, allowed.forPath(pathOf(req.url)));
+    const api = toApiError(err, config.intake.bodyLimitBytes);
+    if (api.status >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(api.status).headers(api.headers).send(api.body());
+  });
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);

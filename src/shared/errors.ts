@@ -18,6 +18,7 @@ export const ERRORS = {
   rate_limit_exceeded: { status: 429, retriable: true, message: 'Try again in {seconds} seconds' },
   too_many_auth_failures: { status: 429, retriable: true, message: 'Too many requests without a valid API key from your address; try again in {seconds} seconds' },
   not_found: { status: 404, retriable: false, message: 'No such resource' },
+  method_not_allowed: { status: 405, retriable: false, message: 'This path does not take {method}; the Allow header lists the methods it takes' },
   decision_pending: { status: 503, retriable: true, message: 'The lead was received but not decided in time; retry with the same Idempotency-Key' },
   service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },
   manager_unauthorized: { status: 401, retriable: false, message: 'Send Authorization: Bearer <manager token>' },

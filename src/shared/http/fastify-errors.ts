@@ -45,9 +45,14 @@ export function isDependencyOutage(err: unknown): boolean {
     || /^(Connection is closed|Stream isn't writeable)/.test(err.message);
 }
 
-// A path no route serves, one that cannot name anything (bad percent-encoding, a parameter over
-// maxParamLength) or a method a path does not take: 404 not_found, like an unknown resource.
-export function answerNotFound(reply: FastifyReply): FastifyReply {
+// A path no route serves, or one that cannot name anything (bad percent-encoding, a parameter over
+// maxParamLength): 404 not_found, like an unknown resource. A served path asked with a method it
+// does not take: 405 method_not_allowed with the methods it takes in Allow.
+export function answerNotFound(reply: FastifyReply, allowed: readonly string[] = []): FastifyReply {
+  if (allowed.length > 0 && !allowed.includes(reply.request.method)) {
+    const err = new ApiError('method_not_allowed', { method: reply.request.method }, { allow: allowed.join(', ') });
+    return reply.code(err.status).headers(err.headers).send(err.body());
+  }
   return reply.code(404).send(new ApiError('not_found').body());
 }
 

@@ -1,0 +1,30 @@
+import type { RouteOptions } from 'fastify';
+
+// The methods each served path takes, learnt from fastify's onRoute hook, so a request for a path
+// that exists with a method it does not take gets 405 and `Allow` (RFC 9110), not 404.
+export class AllowedMethods {
+  private readonly routes: { pattern: RegExp; method: string }[] = [];
+
+  record(route: Pick<RouteOptions, 'method' | 'url'>): void {
+    const pattern = routePattern(route.url);
+    for (const method of [route.method].flat()) this.routes.push({ pattern, method: method.toUpperCase() });
+  }
+
+  // Methods the path takes, sorted; empty when no route serves the path at all.
+  forPath(path: string): string[] {
+    const methods = new Set(this.routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    return [...methods].sort();
+  }
+}
+
+// "/api/agents/:id" matches "/api/agents/ag-1"; a parameter is one non-empty path segment.
+function routePattern(url: string): RegExp {
+  const source = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  return new RegExp(`^${source}$`);
+}
+
+// The path of a request URL, without query string.
+export function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
