@@ -9,6 +9,7 @@ import { IdempotencyStore } from './idempotency';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
 import { partnerApi } from './partner-api';
+import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
 import { AuthFailureLimiter, RateLimiter } from './rate-limit';
 import { ReplyWaiter } from './reply-waiter';
 
@@ -30,11 +31,14 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
     authFailures: new AuthFailureLimiter(rt.redis, instanceId, intake.authFailuresPerMinute),
     metrics: new IngressMetrics(rt.metrics),
   });
+  const openApi = partnerOpenApiDocument({ serviceName: rt.config.serviceName, ...intake });
   rt.logger.info({ instance_id: instanceId }, 'ingress started');
 
   return {
     name: 'ingress',
     routes: async (app: FastifyInstance) => {
+      // Outside the partner plugin: the document needs no credentials, like the manager's.
+      app.get(PARTNER_OPENAPI_PATH, async () => openApi);
       await app.register(api, { prefix: '/api/v1/inbound' });
     },
     readiness: [{
