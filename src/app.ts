@@ -18,6 +18,8 @@ export interface App {
   runtime: Runtime;
   http: FastifyInstance;
   url: string;
+  // Every route this process serves (method and fastify path), for the OpenAPI documents' test.
+  routes: AllowedMethods;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     runtime,
     http,
     url,
+    routes: allowed,
     async stop() {
       await http.close();
       for (const role of [...roles].reverse()) await role.stop();

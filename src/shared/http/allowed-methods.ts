@@ -3,11 +3,16 @@ import type { RouteOptions } from 'fastify';
 // The methods each served path takes, learnt from fastify's onRoute hook, so a request for a path
 // that exists with a method it does not take gets 405 and `Allow` (RFC 9110), not 404.
 export class AllowedMethods {
-  private readonly routes: { pattern: RegExp; method: string }[] = [];
+  private readonly routes: { pattern: RegExp; method: string; url: string }[] = [];
 
   record(route: Pick<RouteOptions, 'method' | 'url'>): void {
     const pattern = routePattern(route.url);
-    for (const method of [route.method].flat()) this.routes.push({ pattern, method: method.toUpperCase() });
+    for (const method of [route.method].flat()) this.routes.push({ pattern, method: method.toUpperCase(), url: route.url });
+  }
+
+  // Every route served, as fastify declares it ("/api/agents/:id").
+  served(): { method: string; url: string }[] {
+    return this.routes.map(({ method, url }) => ({ method, url }));
   }
 
   // Methods the path takes, sorted; empty when no route serves the path at all.

@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { leadStatusView } from '../../src/ingress/status-routes';
+import { leadStatusSchema } from '../../src/ingress/partner-openapi';
+import { ERRORS } from '../../src/shared/errors';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// The two OpenAPI documents the service serves: valid for an independent validator, together
+// covering every route fastify serves, and every example passing the schema it illustrates.
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  webhooks?: Record<string, unknown>;
+  components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, { name?: string; scheme?: string }> };
+};
+
+const MANAGER_DOC = '/api/openapi.json';
+const PARTNER_DOC = '/api/v1/inbound/openapi.json';
+// Served on purpose outside both documents: the operations endpoints of every role and the documents themselves.
+const UNDOCUMENTED = ['GET /healthz', 'GET /readyz', 'GET /metrics', `GET ${MANAGER_DOC}`, `GET ${PARTNER_DOC}`];
+
+let app: TestApp;
+let docs: Record<'manager' | 'partner', Doc>;
+
+async function fetchDoc(path: string): Promise<Doc> {
+  const res = await fetch(`${app.url}${path}`); // no credentials of any kind
+  expect(res.status).toBe(200);
+  return (await res.json()) as Doc;
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'ingress' });
+  docs = { manager: await fetchDoc(MANAGER_DOC), partner: await fetchDoc(PARTNER_DOC) };
+});
+
+afterAll(async () => {
+  await app?.destroy();
+});
+
+const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+
+describe('the OpenAPI documents', () => {
+  it.each(['manager', 'partner'] as const)('the %s document is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', (name) => {
+    const result = validateOpenApi(docs[name]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(docs[name].openapi).toBe('3.1.0');
+  });
+
+  it('describe every route fastify serves, each in one document', () => {
+    const served = app.routes.served()
+      .filter((r) => r.method !== 'HEAD') // fastify's automatic HEAD of every GET
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = [...operations(docs.manager), ...operations(docs.partner)];
+    expect(served.filter((op) => !UNDOCUMENTED.includes(op)).sort()).toEqual([...documented].sort());
+    expect(operations(docs.partner).sort()).toEqual(['GET /api/v1/inbound/leads/{externalId}/status', 'POST /api/v1/inbound/leads']);
+    expect(operations(docs.manager).filter((op) => op.includes('/v1/inbound'))).toEqual([]);
+  });
+
+  it('the partner document names every header, every answer and the callbacks', () => {
+    const partner = docs.partner;
+    const schemes = Object.values(partner.components.securitySchemes ?? {});
+    expect(schemes.map((s) => s.name ?? s.scheme).sort()).toEqual(['X-Signature', 'X-Timestamp', 'bearer']);
+    const intake = partner.paths['/api/v1/inbound/leads']!.post as { parameters: { name: string }[]; responses: Record<string, { headers?: object }> };
+    expect(intake.parameters.map((p) => p.name)).toEqual(['Idempotency-Key']);
+    expect(Object.keys(intake.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
+    expect(intake.responses['429']!.headers).toHaveProperty('Retry-After');
+    expect(intake.responses['503']!.headers).toHaveProperty('Retry-After');
+    expect(Object.keys(partner.webhooks ?? {}).sort()).toEqual(['lead.accepted', 'lead.ftd', 'lead.rejected', 'lead.rtd', 'lead.status_changed']);
+  });
+
+  it.each(['manager', 'partner'] as const)('every example of the %s document passes its schema', (name) => {
+    const doc = docs[name];
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: 'doc' });
+    const checked = examplesOf(doc).map(({ pointer, value, at }) => {
+      const valid = ajv.validate({ $ref: `doc#${pointer}` }, value);
+      return { at, errors: valid ? null : ajv.errors };
+    });
+    expect(checked.filter((c) => c.errors)).toEqual([]);
+    if (name === 'partner') expect(checked.length).toBeGreaterThan(30);
+  });
+
+  it('error examples are the registry\'s own codes', () => {
+    const codes = examplesOf(docs.partner).map((e) => (e.value as { error?: string }).error).filter((c): c is string => c !== undefined);
+    expect(codes.length).toBeGreaterThan(10);
+    for (const code of codes) expect(Object.keys(ERRORS)).toContain(code);
+  });
+
+  it('the status lookup\'s schema is what leadStatusView sends', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const now = new Date('2026-11-22T10:00:00Z');
+    const view = leadStatusView(
+      { _id: 'le-7', external_id: 'x-1', status: 'contacted', is_depositor: false, created_at: now, updated_at: now },
+      { status_mapping: { contacted: 'working' } },
+    );
+    expect(ajv.validate(leadStatusSchema, view)).toBe(true);
+  });
+});
+
+// @seriousme/openapi-schema-validator is ES modules only, which jest's CommonJS runtime cannot load:
+// it runs in a node of its own, the document on stdin.
+function validateOpenApi(doc: Doc): { valid: boolean; errors?: unknown } {
+  const script = `import { Validator } from '@seriousme/openapi-schema-validator';
+    let text = ''; for await (const chunk of process.stdin) text += chunk;
+    process.stdout.write(JSON.stringify(await new Validator().validate(JSON.parse(text))));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), encoding: 'utf8', cwd: __dirname });
+  return JSON.parse(out) as { valid: boolean; errors?: unknown };
+}
+
+// Every example in a document with the JSON pointer of the schema it illustrates: media types
+// (example and examples), parameters and headers.
+function examplesOf(doc: Doc): { pointer: string; value: unknown; at: string }[] {
+  const out: { pointer: string; value: unknown; at: string }[] = [];
+  const walk = (node: unknown, path: string[]): void => {
+    if (!node || typeof node !== 'object') return;
+    const obj = node as Record<string, unknown>;
+    if (obj.schema && typeof obj.schema === 'object') {
+      const pointer = [...path, 'schema'].map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+      if ('example' in obj) out.push({ pointer, value: obj.example, at: path.join(' ') });
+      for (const [key, ex] of Object.entries((obj.examples ?? {}) as Record<string, { value: unknown }>)) {
+        out.push({ pointer, value: ex.value, at: `${path.join(' ')} ${key}` });
+      }
+    }
+    for (const [key, child] of Object.entries(obj)) if (key !== 'schema') walk(child, [...path, key]);
+  };
+  walk({ paths: doc.paths, webhooks: doc.webhooks ?? {} }, []);
+  return out;
+}
