@@ -288,7 +288,8 @@ it('answers the cases the fuzz found with their documented codes', async () => {
   expect(await answer(signed(`/api/v1/inbound/leads/${'a'.repeat(1100)}/status`, ''))).toEqual(notFound);
   expect(await answer(signed('/api/v1/inbound/leads/%zz/status', ''))).toEqual(notFound);
   expect(await answer(signed('/api/v1/inbound/nothing', ''))).toEqual(notFound);
-  expect(await answer({ ...signed('/api/v1/inbound/leads', '{}'), method: 'PUT' })).toEqual(notFound);
+  expect(await answer({ ...signed('/api/v1/inbound/leads', '{}'), method: 'PUT' }))
+    .toEqual({ status: 405, body: { error: 'method_not_allowed', message: expect.stringContaining('PUT') } });
   expect(await answer(signed('/api/v1/inbound/leads', '{}', [['X-Junk', 'j'.repeat(20_000)]])))
     .toEqual({ status: 431, body: { error: 'headers_too_large', message: expect.any(String) } });
   // Bytes that are not HTTP at all never reach fastify; Node's parser refuses them.

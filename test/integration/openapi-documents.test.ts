@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { leadStatusView } from '../../src/ingress/status-routes';
@@ -89,6 +90,18 @@ describe('the OpenAPI documents', () => {
     for (const code of codes) expect(Object.keys(ERRORS)).toContain(code);
   });
 
+  it.each([
+    ['TRACE', '/api/affiliates/pa-1', 'GET, HEAD, PATCH'],
+    ['QUERY', '/api/agents', 'GET, HEAD, POST'],
+    ['DELETE', '/api/v1/inbound/leads', 'POST'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const res = await send(method, path);
+    expect(res.status).toBe(405);
+    expect(res.allow).toBe(allow);
+    expect(JSON.parse(res.body)).toEqual({ error: 'method_not_allowed', message: expect.stringContaining(method) });
+    expect((await send(method, '/api/nothing')).status).toBe(404);
+  });
+
   it('the status lookup\'s schema is what leadStatusView sends', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
@@ -100,6 +113,17 @@ describe('the OpenAPI documents', () => {
     expect(ajv.validate(leadStatusSchema, view)).toBe(true);
   });
 });
+
+// fetch refuses TRACE; node:http sends any method.
+function send(method: string, path: string): Promise<{ status: number; allow: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${app.url}${path}`, { method }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString())).on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
 
 // @seriousme/openapi-schema-validator is ES modules only, which jest's CommonJS runtime cannot load:
 // it runs in a node of its own, the document on stdin.

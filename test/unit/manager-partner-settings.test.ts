@@ -23,7 +23,7 @@ describe('partner settings checks', () => {
     [{ callback_url: 'mailto:a@b.example' }, /https/],
     [{ callback_url: 'https://user:pw@a.example/' }, /credentials/],
     [{ status_mapping: { lost: 'L' } }, /unknown status "lost"/],
-    [{ blocked_ip_ranges: ['10.0.0.0/33'] }, /not an IP or CIDR/],
+    [{ blocked_ip_ranges: ['10.0.0.0/33'] }, /blocked_ip_ranges/],
     [{ callback_events: ['lead.nope'] }, /callback_events/],
     [{ field_mapping: { phone: 'a..b' } }, /field_mapping/],
   ])('names the problem in %j', (settings, message) => {
