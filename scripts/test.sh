@@ -36,7 +36,8 @@ else
   set -a; eval "$(bash scripts/services.sh env)"; set +a
 fi
 
-# helm, kubeconform and its schemas, Prometheus: the chart and dashboard tests fail without them.
+# helm, kubeconform and its schemas, Prometheus, Schemathesis: the chart, dashboard and API contract tests
+# fail without them.
 bash scripts/services/tools.sh install
 
 node scripts/gen-types.mjs --check

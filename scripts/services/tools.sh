@@ -4,11 +4,13 @@
 #   the JSON schemas kubeconform validates against: Kubernetes' from PyPI's kubernetes-validate wheel
 #   (it bundles them; GitHub, their usual home, is out of reach), the Prometheus Operator's CRDs from
 #   its Go module (see kube-schemas.py);
-#   Prometheus, Debian's package.
+#   Prometheus, Debian's package;
+#   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
+#   virtual environment of its own (Python 3 with venv must be on the machine).
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR and PROMETHEUS_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN and SCHEMATHESIS_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -22,11 +24,14 @@ HELM_KUBE_MINOR=36
 KUBECONFORM_VERSION=v0.7.0
 KUBERNETES_VALIDATE_VERSION=1.37.0
 PROMETHEUS_OPERATOR_VERSION=v0.85.0
+SCHEMATHESIS_VERSION=4.32.5
 
 TOOLS="$LEADS_CACHE/tools"
 HELM_BIN="$TOOLS/helm-$HELM_VERSION-k8s1.$HELM_KUBE_MINOR/helm"
 KUBECONFORM_BIN="$TOOLS/kubeconform-$KUBECONFORM_VERSION/kubeconform"
 K8S_SCHEMAS_DIR="$TOOLS/kubeconform-schemas-$KUBERNETES_VALIDATE_VERSION-$PROMETHEUS_OPERATOR_VERSION"
+SCHEMATHESIS_VENV="$TOOLS/schemathesis-$SCHEMATHESIS_VERSION"
+SCHEMATHESIS_BIN="$SCHEMATHESIS_VENV/bin/schemathesis"
 
 # go_install BIN MODULE@VERSION [LDFLAGS] : builds into a temporary GOBIN next to BIN and renames,
 # so an interrupted build never leaves a binary taken as done.
@@ -71,6 +76,22 @@ install_schemas() {
   touch "$K8S_SCHEMAS_DIR/.complete"
 }
 
+# A virtual environment of its own (scripts in a venv name its path, so it is built in place); the
+# .complete mark is written last, so an interrupted install is never taken as done.
+install_schemathesis() {
+  [[ -f "$SCHEMATHESIS_VENV/.complete" ]] && return 0
+  command -v python3 >/dev/null ||
+    die "Schemathesis $SCHEMATHESIS_VERSION (the API contract test) needs Python 3.9+ with venv and pip: install python3 and python3-venv"
+  python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
+    die "Schemathesis $SCHEMATHESIS_VERSION needs Python 3.9+ with the venv and ensurepip modules (Debian: apt-get install python3-venv); found $(python3 --version 2>&1)"
+  log "installing Schemathesis $SCHEMATHESIS_VERSION from PyPI into $SCHEMATHESIS_VENV"
+  rm -rf "$SCHEMATHESIS_VENV"
+  python3 -m venv "$SCHEMATHESIS_VENV" || die "python3 -m venv $SCHEMATHESIS_VENV failed"
+  "$SCHEMATHESIS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" ||
+    die "pip install schemathesis==$SCHEMATHESIS_VERSION failed"
+  touch "$SCHEMATHESIS_VENV/.complete"
+}
+
 install() {
   apt_install prometheus
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
@@ -78,6 +99,7 @@ install() {
   go_install "$HELM_BIN" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $k8s"
   go_install "$KUBECONFORM_BIN" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
   install_schemas
+  install_schemathesis
 }
 
 print_env() {
@@ -87,12 +109,14 @@ print_env() {
   [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
+  [[ -f "$SCHEMATHESIS_VENV/.complete" ]] || missing+=("schemathesis $SCHEMATHESIS_VERSION")
   ((${#missing[@]} == 0)) || die "not installed: ${missing[*]} (run: bash scripts/services/tools.sh install)"
   cat <<ENV
 HELM_BIN=$HELM_BIN
 KUBECONFORM_BIN=$KUBECONFORM_BIN
 K8S_SCHEMAS_DIR=$K8S_SCHEMAS_DIR
 PROMETHEUS_BIN=$prometheus
+SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
 ENV
 }
 

@@ -6,12 +6,13 @@ export interface OpsTools {
   KUBECONFORM_BIN: string;
   K8S_SCHEMAS_DIR: string;
   PROMETHEUS_BIN: string;
+  SCHEMATHESIS_BIN: string;
 }
 
 const ROOT = join(__dirname, '..', '..');
 
-// Where scripts/services/tools.sh installed helm, kubeconform, the Kubernetes schemas and
-// Prometheus (scripts/test.sh installs them). A missing tool throws with the script's own message,
+// Where scripts/services/tools.sh installed helm, kubeconform, the Kubernetes schemas,
+// Prometheus and Schemathesis (scripts/test.sh installs them). A missing tool throws with the script's own message,
 // so the suite fails loudly instead of skipping.
 export function opsTools(): OpsTools {
   let out: string;
