@@ -16,14 +16,14 @@ type Json = Record<string, unknown>;
 const INTAKE_ERRORS: readonly ErrorCode[] = [
   'malformed_json', 'invalid_idempotency_key', 'missing_api_key', 'invalid_api_key', 'invalid_signature', 'invalid_timestamp',
   'partner_disabled', 'idempotency_key_in_use', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused',
-  'rate_limit_exceeded', 'decision_pending', 'service_unavailable',
+  'rate_limit_exceeded', 'too_many_auth_failures', 'decision_pending', 'service_unavailable',
 ];
 const STATUS_ERRORS: readonly ErrorCode[] = [
   'missing_api_key', 'invalid_api_key', 'invalid_signature', 'invalid_timestamp', 'partner_disabled', 'not_found',
-  'rate_limit_exceeded', 'service_unavailable',
+  'rate_limit_exceeded', 'too_many_auth_failures', 'service_unavailable',
 ];
 // Answers that come with Retry-After: <seconds>.
-const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['idempotency_key_in_use', 'rate_limit_exceeded', 'decision_pending', 'service_unavailable']);
+const RETRY_AFTER: ReadonlySet<ErrorCode> = new Set(['idempotency_key_in_use', 'rate_limit_exceeded', 'too_many_auth_failures', 'decision_pending', 'service_unavailable']);
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
