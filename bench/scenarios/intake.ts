@@ -36,7 +36,8 @@ interface Step {
 }
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
-const STATUS_CONCURRENCY = 8;
+// Status lookups at a steady rate well above what partners may send (120 a minute each).
+const STATUS_RATE = 100;
 
 export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promise<ScenarioResult> {
   const { opts } = ctx;
@@ -136,22 +137,6 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       }
     }
 
-    if (full) {
-      // Status lookups of leads stored before the load (stored) or sent during it (pipeline).
-      const ids = seeded?.externalIds ?? stream.sentExternalIds();
-      let k = 0;
-      const lookups = await closedLoop({
-        baseUrl: ingress.url, durationS: stepS, concurrency: STATUS_CONCURRENCY,
-        next: () => {
-          const { partner, externalId } = ids[(k++ * 7919) % ids.length] as { partner: number; externalId: string };
-          return statusRequest(partners[partner] as PartnerCreds, externalId);
-        },
-      });
-      const leadsStored = (seeded?.count ?? 0) + allAccepted.length;
-      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.serviceLatencyMs, byOutcome: lookups.byOutcome };
-      ctx.log(`${mode} status lookups (${leadsStored} leads stored): ${lookups.completedPerS}/s, p50 ${lookups.serviceLatencyMs.p50} ms, p99 ${lookups.serviceLatencyMs.p99} ms, outcomes ${JSON.stringify(lookups.byOutcome)}`);
-    }
-
     if (receiver) {
       // End to end: from the intake answer to the lead.accepted callback at the partner.
       const want = new Map(allAccepted.map((a) => [a.lead, a.at]));
@@ -174,6 +159,23 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const counts = await receiver.request<{ badSignatures: number }>({ type: 'count' });
       if (counts.badSignatures > 0) notes.push(`receiver saw ${counts.badSignatures} callbacks with a bad signature`);
     }
+    if (full) {
+      // Status lookups of leads stored before the load (stored) or sent during it (pipeline), once
+      // the callbacks of the load are out (the roles are idle again).
+      const ids = seeded?.externalIds ?? stream.sentExternalIds();
+      let k = 0;
+      const lookups = await openLoop({
+        baseUrl: ingress.url, durationS: stepS, ratePerS: STATUS_RATE, connections: 32,
+        next: () => {
+          const { partner, externalId } = ids[(k++ * 7919) % ids.length] as { partner: number; externalId: string };
+          return statusRequest(partners[partner] as PartnerCreds, externalId);
+        },
+      });
+      const leadsStored = (seeded?.count ?? 0) + allAccepted.length;
+      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.latencyMs, byOutcome: lookups.byOutcome };
+      ctx.log(`${mode} status lookups (${leadsStored} leads stored): ${lookups.completedPerS}/s, p50 ${lookups.latencyMs.p50} ms, p99 ${lookups.latencyMs.p99} ms, outcomes ${JSON.stringify(lookups.byOutcome)}`);
+    }
+
     for (const r of roles) memory[r.role] = r.memory();
   } finally {
     for (const r of roles) await r.stop().catch(() => undefined);
@@ -244,10 +246,10 @@ function stepTable(mode: IntakeMode, steps: Step[]): Table {
 
 function statusTable(s: { leadsStored: number; perS: number; latencyMs: Summary; byOutcome: Record<string, number> }): Table {
   return {
-    title: 'Status lookups (GET /api/v1/inbound/leads/{externalId}/status), closed loop',
-    columns: ['leads stored', 'in flight', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'],
-    rows: [[s.leadsStored, STATUS_CONCURRENCY, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max, JSON.stringify(s.byOutcome)]],
-    note: 'latency from the moment each request was sent; quotas are raised for the benchmark partners',
+    title: `Status lookups (GET /api/v1/inbound/leads/{externalId}/status), open loop at ${STATUS_RATE}/s`,
+    columns: ['leads stored', 'offered/s', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'],
+    rows: [[s.leadsStored, STATUS_RATE, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max, JSON.stringify(s.byOutcome)]],
+    note: 'latency from each request\'s scheduled time (coordinated-omission corrected), after the intake steps have drained; quotas are raised for the benchmark partners',
   };
 }
 

@@ -240,7 +240,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
         [`lead owner: chunks of ${CHUNK} agent actions applied`, life],
         ['dispatcher: delivery created+recorded', dsp],
       ] as const).map(([label, r]) => [label, r.concurrency, r.units, r.perS, r.unitMs.p50, r.unitMs.p99, r.cpu['mongo-wire'] ?? null, r.cpu.redis ?? null, r.othersPct]),
-      note: 'units are leads (processor, lead owner) and deliveries (dispatcher); units/s is the ceiling the database puts on them, whatever Kafka and HTTP can do; unit p50/p99 are per chunk for the chunked patterns',
+      note: 'units are leads (processor, lead owner) and deliveries (dispatcher); units/s is the ceiling the database puts on them, whatever Kafka and HTTP can do; unit p50/p99 are per call: a chunk for the chunked patterns',
     },
     {
       title: 'Database commands per lead (processor intake pattern)',
@@ -327,7 +327,7 @@ async function pattern(
     concurrency,
     seconds: r1(elapsed),
     units: done,
-    perS: r1(done / elapsed),
+    perS: r1(units / elapsed),
     unitMs: summarise(unitMs),
     stageMs: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarise(v)])),
     opsPerUnit: Object.fromEntries([...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, r2(v.count / Math.max(1, units))])),
