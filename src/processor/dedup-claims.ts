@@ -21,14 +21,16 @@ export class DedupClaims {
     return this.db.collection<DedupClaimDoc>(`${PREFIX}${periodOf(at)}`);
   }
 
-  // The newest claim of each id in the periods before the current one that `windowMs` reaches.
+  // The newest claim of each id in the periods before the current one that `windowMs` reaches (the
+  // periods are read at once).
   async prior(ids: readonly string[], now: Date, windowMs: number): Promise<Map<string, DedupClaimDoc>> {
+    const unique = [...new Set(ids)];
+    const periods: number[] = [];
+    for (let p = periodOf(now) - 1; p >= periodOf(new Date(now.getTime() - windowMs)); p--) periods.push(p);
+    if (unique.length === 0) return new Map();
     const found = new Map<string, DedupClaimDoc>();
-    let missing = [...new Set(ids)];
-    for (let p = periodOf(now) - 1; p >= periodOf(new Date(now.getTime() - windowMs)) && missing.length > 0; p--) {
-      for (const [id, doc] of await findByIds(this.db.collection<DedupClaimDoc>(`${PREFIX}${p}`), missing)) found.set(id, doc);
-      missing = missing.filter((id) => !found.has(id));
-    }
+    const reads = await Promise.all(periods.map((p) => findByIds(this.db.collection<DedupClaimDoc>(`${PREFIX}${p}`), unique)));
+    for (const period of reads) for (const [id, doc] of period) if (!found.has(id)) found.set(id, doc);
     return found;
   }
 

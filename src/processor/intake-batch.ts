@@ -181,9 +181,13 @@ export class IntakeBatch {
       c.passes++;
     }
     const alive = (c: Candidate) => c.fate === null;
-    await this.claim(open.filter((c) => !c.reject), 'phone', now);
+    // Claims of earlier periods, phone and email alike, in one look-up for the pass.
+    const claimants = open.filter((c) => !c.reject);
+    const prior = await this.d.claims.prior(claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey])), now,
+      Math.max(0, ...claimants.map((c) => c.windowMs)));
+    await this.claim(claimants, 'phone', prior, now);
     await this.reference(open.filter(alive), now);
-    await this.claim(open.filter((c) => alive(c) && !c.reject && c.emailKey !== null), 'email', now);
+    await this.claim(open.filter((c) => alive(c) && !c.reject && c.emailKey !== null), 'email', prior, now);
     await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
     for (const c of open) {
       if (alive(c)) c.fate = { kind: 'create' };
@@ -201,11 +205,10 @@ export class IntakeBatch {
     return again.filter((c) => c.fate?.kind === 'retry');
   }
 
-  private async claim(cands: Candidate[], via: 'phone' | 'email', now: Date): Promise<void> {
+  private async claim(cands: Candidate[], via: 'phone' | 'email', prior: ReadonlyMap<string, DedupClaimDoc>, now: Date): Promise<void> {
     const keyOf = (c: Candidate) => (via === 'phone' ? c.phoneKey : c.emailKey) as string;
     // A live claim of an earlier period settles it before anything is inserted: such a claim is at
     // least one batch old, so its lead exists.
-    const prior = await this.d.claims.prior(cands.map(keyOf), now, Math.max(0, ...cands.map((c) => c.windowMs)));
     const fresh = cands.filter((c) => {
       const ex = prior.get(keyOf(c));
       if (!ex || ex.claimed_at.getTime() < now.getTime() - c.windowMs) return true;

@@ -23,15 +23,13 @@ export class IntakeDecisionStore {
     return insertAllNew(this.collection(dayOf(now)), docs);
   }
 
-  // The newest stored decision of each id, from today back to the start of the window.
+  // The newest stored decision of each id, from today back to the start of the window (the days
+  // are read at once: one round trip, not one a day).
   async byIds(ids: readonly string[], now: Date): Promise<Map<string, IntakeDecisionDoc>> {
+    const unique = [...new Set(ids)];
+    const days = await Promise.all(this.daysInWindow(now).map((day) => findByIds(this.collection(day), unique)));
     const found = new Map<string, IntakeDecisionDoc>();
-    let missing = [...new Set(ids)];
-    for (const day of this.daysInWindow(now)) {
-      if (missing.length === 0) break;
-      for (const [id, doc] of await findByIds(this.collection(day), missing)) found.set(id, doc);
-      missing = missing.filter((id) => !found.has(id));
-    }
+    for (const day of days) for (const [id, doc] of day) if (!found.has(id)) found.set(id, doc);
     return found;
   }
 
