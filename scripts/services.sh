@@ -6,6 +6,8 @@
 #   scripts/services.sh down [NAME..] stop everything (or the named services: redis ferretdb kafka registry)
 #   scripts/services.sh status        one line a service: port, pid, state, checkout; exit 0 only when all are healthy
 #   scripts/services.sh env           print the environment variables that point at them
+#   scripts/services.sh down-under DIR stop every server of ours whose run dir lies under DIR (the
+#                                     drills' private servers of one test run), whatever its port
 # Exits non-zero, naming the service, when one cannot be installed or started.
 set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/services"
@@ -61,7 +63,17 @@ case "${1:-}" in
       bash "$DIR/$s.sh" stop || true
     done
     ;;
+  down-under)
+    root="$(cd "${2:?down-under needs a directory}" 2>/dev/null && pwd)" || exit 0
+    # shellcheck source=scripts/services/lib.sh
+    source "$DIR/lib.sh"
+    for environ in /proc/[0-9]*/environ; do
+      pid="${environ#/proc/}"; pid="${pid%/environ}"
+      [[ -O "/proc/$pid" ]] || continue
+      [[ "$(run_dir_of "$pid")/" == "$root"/* ]] && { echo "services: stopping pid $pid left under $root" >&2; stop_process "$pid"; }
+    done
+    ;;
   status) print_status ;;
   env) print_env ;;
-  *) echo "usage: $0 up|down [NAME...]|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down [NAME...]|down-under DIR|status|env" >&2; exit 2 ;;
 esac

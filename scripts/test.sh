@@ -23,14 +23,22 @@ stop_started() {
   fi
 }
 
+# The drills' private servers (test/support/private-service.ts) live under one root per run: whatever
+# an interrupted or crashed test left running there is stopped when the run ends, in CI or not.
+LEADS_PRIVATE_ROOT="$(mktemp -d -t lead-intake-private-XXXXXX)"
+export LEADS_PRIVATE_ROOT
+STARTED=""
+on_exit() {
+  bash scripts/services.sh down-under "$LEADS_PRIVATE_ROOT" || true
+  rm -rf "$LEADS_PRIVATE_ROOT"
+  if [[ -n "$STARTED" ]]; then stop_started; fi
+}
+trap on_exit EXIT
+
 if docker info >/dev/null 2>&1; then
   export USE_TESTCONTAINERS=1
 else
-  STARTED=""
-  if [[ "${CI:-}" == true ]]; then
-    STARTED="$(mktemp)"
-    trap stop_started EXIT
-  fi
+  if [[ "${CI:-}" == true ]]; then STARTED="$(mktemp)"; fi
   # Not exported: servers that tests start on their own ports must not be recorded as this run's.
   LEADS_STARTED="$STARTED" bash scripts/services.sh up
   set -a; eval "$(bash scripts/services.sh env)"; set +a

@@ -17,8 +17,6 @@ import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
 import { connectMongo, ensureIndexes } from '../../src/shared/mongo/client';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
-import { createRedis } from '../../src/shared/redis/client';
-import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import type { Runtime } from '../../src/shared/runtime';
 import type { AgentAction, IntakeCommand, LeadEvent } from '../../src/shared/schemas';
 import type { BenchContext, ScenarioResult, Table } from '../lib/context';
@@ -125,7 +123,6 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   mongo.client.on('commandStarted', (e) => log.started(e));
   mongo.client.on('commandSucceeded', (e) => log.ok(e));
   mongo.client.on('commandFailed', (e) => log.failed(e));
-  const redis = createRedis(config, 'bench');
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   const noKafka = {
     producer: { send: async () => [] },
@@ -133,7 +130,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     topics: { leadEvents: 'none' },
   };
   const rt = {
-    config, logger: createLogger('error'), mongo, redis, locks: new DocumentLocks(redis), cipher,
+    config, logger: createLogger('error'), mongo, cipher,
     partners: new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`),
     ...noKafka,
   } as unknown as Runtime;
@@ -220,7 +217,6 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     if (log.failures > 0) notes.push(`${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`);
   } finally {
     await mongo.client.close().catch(() => undefined);
-    redis.disconnect();
     await dropScenario(env);
   }
 

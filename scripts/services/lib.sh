@@ -83,7 +83,7 @@ listener_pid() {
 # their arguments (data dir, config) or working directory (redis).
 run_dir_of() {
   local dir
-  dir="$(tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^LEADS_SERVER_RUN=//p' | head -n1 || true)"
+  dir="$({ tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null | sed -n 's/^LEADS_SERVER_RUN=//p' | head -n1 || true)"
   [[ -n "$dir" ]] || dir="$({ tr '\0' '\n' <"/proc/$1/cmdline"; readlink "/proc/$1/cwd"; } 2>/dev/null |
     grep -o '/[^=:]*/\.run/' | head -n1 || true)"
   printf '%s' "${dir%/}"

@@ -25,7 +25,8 @@ export class PrivateService {
   ) {}
 
   static async create(kind: PrivateServiceKind): Promise<PrivateService> {
-    const dir = mkdtempSync(join(tmpdir(), `drill-${kind}-`));
+    // Under the test run's root (scripts/test.sh), which stops whatever an interrupted drill left there.
+    const dir = mkdtempSync(join(process.env.LEADS_PRIVATE_ROOT ?? tmpdir(), `drill-${kind}-`));
     const port = await freePrivatePort();
     const env: Record<string, string> = { LEADS_RUN: dir };
     if (kind === 'kafka') {
