@@ -8,6 +8,7 @@ import { opsRoutes } from './shared/http/ops-routes';
 import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
+import { PARTNER_API_PREFIX } from './ingress/partner-api';
 import { managerRoutes } from './manager';
 import type { Logger } from './shared/logger';
 import { startProcessor } from './processor';
@@ -48,6 +49,9 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
     bodyLimit: config.intake.bodyLimitBytes,
+    // The partner API writes its own one line per request (partner, outcome, ms); fastify's two more
+    // lines per request, each redacted, were a tenth of the ingress's CPU under load.
+    disableRequestLogging: (req) => req.url.startsWith(PARTNER_API_PREFIX),
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
     routerOptions: { maxParamLength: 1024 },
     // What never reaches a route still answers {error, message} with a code of the registry.

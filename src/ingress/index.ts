@@ -8,7 +8,7 @@ import { LeadStore } from '../shared/store/leads';
 import { IdempotencyStore } from './idempotency';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
-import { partnerApi } from './partner-api';
+import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
 import { AuthFailureLimiter, RateLimiter } from './rate-limit';
 import { ReplyWaiter } from './reply-waiter';
@@ -39,7 +39,7 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
     routes: async (app: FastifyInstance) => {
       // Outside the partner plugin: the document needs no credentials, like the manager's.
       app.get(PARTNER_OPENAPI_PATH, async () => openApi);
-      await app.register(api, { prefix: '/api/v1/inbound' });
+      await app.register(api, { prefix: PARTNER_API_PREFIX });
     },
     readiness: [{
       name: 'intake-replies',

@@ -8,6 +8,8 @@ import { statusRoutes } from './status-routes';
 
 const EMPTY = Buffer.alloc(0);
 
+export const PARTNER_API_PREFIX = '/api/v1/inbound';
+
 // The partner API context (spec 4.1, 4.2, 5.1, 8), shared by the intake and status plugins:
 // Authorization and X-Timestamp on arrival, before the body is read; the body kept as raw bytes;
 // then X-Signature over those bytes and the partner's rate limit; every error as {error, message}.

@@ -1,5 +1,6 @@
 // Typed configuration, read once from the environment at start, validated, then frozen.
 // A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
+import { createSecretKey, KeyObject } from 'node:crypto';
 
 export type Role = 'ingress' | 'processor' | 'dispatcher';
 export const ROLES: readonly Role[] = ['ingress', 'processor', 'dispatcher'];
@@ -24,7 +25,8 @@ export interface Config {
   readonly crypto: {
     readonly encryptionKeys: ReadonlyMap<string, Buffer>;
     readonly activeKeyId: string;
-    readonly hashKey: Buffer;
+    // A key object: Node prepares a raw buffer key again on every HMAC.
+    readonly hashKey: KeyObject;
   };
   readonly managerTokens: readonly string[];
   readonly intake: {
@@ -152,8 +154,9 @@ export function loadConfig(env: Env = process.env): Config {
   const encryptionKeys = parseKeyring('ENCRYPTION_KEYS', r.string('ENCRYPTION_KEYS'));
   const activeKeyId = r.string('ENCRYPTION_ACTIVE_KEY', [...encryptionKeys.keys()][0]);
   if (!encryptionKeys.has(activeKeyId)) throw new ConfigError('ENCRYPTION_ACTIVE_KEY', `names no key in ENCRYPTION_KEYS ("${activeKeyId}")`);
-  const hashKey = Buffer.from(r.string('HASH_KEY'), 'base64');
-  if (hashKey.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
+  const hashKeyBytes = Buffer.from(r.string('HASH_KEY'), 'base64');
+  if (hashKeyBytes.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
+  const hashKey = createSecretKey(hashKeyBytes);
 
   const managerTokens = r.list('MANAGER_TOKENS');
   if (roles.includes('ingress')) {
@@ -242,7 +245,7 @@ function setupSettings(r: Reader): SetupConfig {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !(value instanceof Map) && !Buffer.isBuffer(value)) {
+  if (value && typeof value === 'object' && !(value instanceof Map) && !Buffer.isBuffer(value) && !(value instanceof KeyObject)) {
     for (const v of Object.values(value)) deepFreeze(v);
     Object.freeze(value);
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { countryToCode, e164, normaliseLead } from '../../src/ingress/normalise-lead';
 import { sealLead } from '../../src/ingress/seal-lead';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
@@ -69,7 +69,7 @@ describe('countryToCode and e164', () => {
 
 describe('sealLead', () => {
   const key = randomBytes(32);
-  const hashKey = randomBytes(32);
+  const hashKey = createSecretKey(randomBytes(32));
   const cipher = new PiiCipher(new Map([['k1', key]]), 'k1');
 
   it('encrypts and hashes phone and email, encrypts the personal details, and drops them in clear', () => {

@@ -1,12 +1,12 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, type KeyObject } from 'node:crypto';
 
 // Keyed hash for dedup look-ups: a leaked database cannot be reversed by hashing every phone number.
-export function lookupHash(key: Buffer, kind: 'phone' | 'email', normalised: string): string {
+export function lookupHash(key: KeyObject, kind: 'phone' | 'email', normalised: string): string {
   return createHmac('sha256', key).update(`${kind}:${normalised}`).digest('hex');
 }
 
 // Keyed too: a body may hold nothing but a phone, which an unkeyed digest would give away.
-export function requestBodyHash(key: Buffer, raw: Buffer): string {
+export function requestBodyHash(key: KeyObject, raw: Buffer): string {
   return createHmac('sha256', key).update('body:').update(raw).digest('hex');
 }
 
