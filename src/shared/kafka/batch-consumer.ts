@@ -8,6 +8,7 @@ import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigne
 import { DecodeError, type TopicCodec } from './codec';
 import { consumerReadiness } from './consumer-health';
 import { OffsetWatermark } from './offset-watermark';
+import { PartitionMerger } from './partition-merger';
 import type { TopicKey, TopicNames } from './topics';
 
 export interface Decoded<T> {
@@ -59,6 +60,11 @@ export interface BatchConsumerOptions<T> {
   // only up to the first record not yet recorded (offset-watermark.ts), so a slow record never
   // holds up the batch but a crash replays it.
   commit?: 'handled' | 'recorded';
+  // Chunks of different partitions arriving within this many ms are handled as one (chunkSize at
+  // most; partition-merger.ts). Only with commit 'handled' and not co-partitioned; `handle` then gets
+  // the first part's context. A merged chunk that fails otherwise than passingly is handled again
+  // part by part (then record by record).
+  mergePartitionsMs?: number;
   // With 'recorded': tracked offsets a partition may have uncommitted; beyond, its batch waits.
   maxUncommitted?: number;
   // How long a message must wait before it may be handled (0: now). A message that must wait ends
@@ -103,10 +109,28 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const turns = new PartitionTurns();
   const marks = recorded ? new Watermarks(consumer, logger.child({ group: opts.group })) : null;
   const pauses = new PartitionPauses(consumer, logger);
+  if (opts.mergePartitionsMs !== undefined && (recorded || opts.coPartitioned)) {
+    throw new Error(`consumer ${opts.group}: mergePartitionsMs needs commit 'handled' and no co-partitioning`);
+  }
+  const merger = opts.mergePartitionsMs === undefined
+    ? undefined
+    : new PartitionMerger<Decoded<T>, BatchContext>(opts.mergePartitionsMs, chunkSize, async (records, first) => {
+      await opts.handle(records, first);
+    });
   let generation = 0;
   consumer.on(consumer.events.GROUP_JOIN, () => {
     generation++;
   });
+
+  const handleMerged = async (records: Decoded<T>[], ctx: BatchContext, merging: PartitionMerger<Decoded<T>, BatchContext>): Promise<void | Recording> => {
+    try {
+      return await merging.submit(records, ctx);
+    } catch (err) {
+      if (isRetriable(err) || !opts.poison) throw err;
+      logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a merged chunk failed; handling its parts alone');
+    }
+    return handleChunk(records, ctx);
+  };
 
   // Returns the chunk's recording (undefined: all recorded once this returns).
   const handleChunk = async (records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording> => {
@@ -170,7 +194,8 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       const good = decoded.filter((d): d is Decoded<T> => !('error' in d));
       const work = async (): Promise<void | Recording> => {
         if (bad.length > 0) await opts.undecodable(bad, ctx);
-        if (good.length > 0) return handleChunk(good, ctx);
+        if (good.length === 0) return;
+        return merger ? handleMerged(good, ctx, merger) : handleChunk(good, ctx);
       };
       const recording = await (opts.coPartitioned ? turns.run(batch.partition, work) : work());
       if (mark) {
