@@ -33,6 +33,7 @@ interface Step {
   commandDelayMs?: Summary;
   // pipeline mode: the processor's own decision time (its histogram: sum/count over the step)
   processorDecideMeanMs?: number | null;
+  processorChunkMean?: number | null;
 }
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
@@ -97,6 +98,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       await standIn?.request({ type: 'stats', reset: true });
       const processor = roles.find((r) => r.role === 'processor');
       const decideBefore = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
+      const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
       meter.start();
       loadWindow.fromUs = Math.min(loadWindow.fromUs, monotonicUs());
       const res = await go();
@@ -106,6 +108,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const decideAfter = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
       const processorDecideMeanMs = decideBefore && decideAfter && decideAfter.count > decideBefore.count
         ? r1(((decideAfter.sum - decideBefore.sum) / (decideAfter.count - decideBefore.count)) * 1000) : null;
+      const chunkAfter = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
+      const processorChunkMean = chunkBefore && chunkAfter && chunkAfter.count > chunkBefore.count
+        ? r1((chunkAfter.sum - chunkBefore.sum) / (chunkAfter.count - chunkBefore.count)) : null;
       const backlog = await drain(env, mode, opts.quick ? 20 : 40);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted);
@@ -114,10 +119,10 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const saturated = expectedPerS !== null && (
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
-      const step: Step = { label, load, cpu, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs } : {}) };
+      const step: Step = { label, load, cpu, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
-        + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms` : ''}${saturated ? ' (saturated)' : ''}`);
+        + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms, chunk mean ${processorChunkMean} commands` : ''}${saturated ? ' (saturated)' : ''}`);
       return step;
     };
 
@@ -229,18 +234,18 @@ function stepTable(mode: IntakeMode, steps: Step[]): Table {
   return {
     title: full ? `Intake through the full pipeline${mode === 'stored' ? ' (leads already stored)' : ''}` : 'Intake, ingress alone (stand-in processor)',
     columns: ['load', 'sent', 'accepted/s', 'dup', 'other', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'gen lag p99',
-      ...(full ? ['decide ms'] : ['cmd delay p50']), ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'load1', 'sat'],
+      ...(full ? ['decide ms', 'chunk'] : ['cmd delay p50']), ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'load1', 'sat'],
     rows: steps.map((s) => {
       const o = s.load.byOutcome;
       const other = s.load.completed - (o.accepted ?? 0) - (o.duplicate ?? 0) + s.load.notSent;
       return [
         s.label, s.load.sent, s.load.acceptedPerS, o.duplicate ?? 0, other,
         s.load.latencyMs.p50, s.load.latencyMs.p95, s.load.latencyMs.p99, s.load.latencyMs.max, s.load.generatorLagMs.p99,
-        full ? s.processorDecideMeanMs ?? null : s.commandDelayMs?.p50 ?? null,
+        ...(full ? [s.processorDecideMeanMs ?? null, s.processorChunkMean ?? null] : [s.commandDelayMs?.p50 ?? null]),
         ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, s.load1Before, s.saturated ? 'yes' : '',
       ];
     }),
-    note: `open-loop latency counts from the scheduled send time (coordinated-omission corrected); "other" = answers that are neither accepted nor duplicate, plus requests the generator could not send; "gen lag" = how late the generator itself sent (open loop); "decide ms" = the processor's mean decision time (its own histogram); "cmd delay" = ingress receipt -> command read by the stand-in; cpu% is % of one core; "others" = CPU used by processes outside the benchmark (other work on the machine skews every figure)`,
+    note: `open-loop latency counts from the scheduled send time (coordinated-omission corrected); "other" = answers that are neither accepted nor duplicate, plus requests the generator could not send; "gen lag" = how late the generator itself sent (open loop); "decide ms" = the processor's mean time to decide, store and publish a chunk of intake commands (its own histogram); "chunk" = mean commands per chunk; "cmd delay" = ingress receipt -> command read by the stand-in; cpu% is % of one core; "others" = CPU used by processes outside the benchmark (other work on the machine skews every figure)`,
   };
 }
 

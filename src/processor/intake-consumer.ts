@@ -33,6 +33,7 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
     mergePartitionsMs: 5,
     async handle(records) {
       const timer = metrics.intakeDecisionSeconds.startTimer();
+      metrics.intakeChunkSize.observe(records.length);
       const chunk = await deps.batch.decide(records.map((r) => r.value), new Date());
       const replies = await Promise.all(chunk.replies.map(async ({ cmd, decision }): Promise<Message> => {
         const reply: IntakeReply = { correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision };

@@ -3,6 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 export interface ProcessorMetrics {
   intakeDecisions: Counter<'outcome'>;
   intakeDecisionSeconds: Histogram<string>;
+  intakeChunkSize: Histogram<string>;
   leadEvents: Counter<'event'>;
   crmMessages: Counter<'topic' | 'outcome'>;
   crmDeadLetters: Counter<'topic' | 'reason'>;
@@ -17,8 +18,12 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
       labelNames: ['outcome'], registers: [registry],
     }),
     intakeDecisionSeconds: new Histogram({
-      name: 'lead_intake_processor_decision_duration_seconds', help: 'Time to decide one intake command',
+      name: 'lead_intake_processor_decision_duration_seconds', help: 'Time to decide, store and publish one chunk of intake commands',
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+    }),
+    intakeChunkSize: new Histogram({
+      name: 'lead_intake_processor_intake_chunk_size', help: 'Intake commands decided together in one chunk (a chunk costs the same few database commands whatever its size)',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200], registers: [registry],
     }),
     leadEvents: new Counter({
       name: 'lead_intake_lead_events_total', help: 'Lead events published for callbacks, by event',
