@@ -13,9 +13,6 @@ import { RecordBatcher } from './record-batcher';
 import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule } from './retry-schedule';
 
-// Jobs one partner may have waiting in memory; beyond that they wait on the first retry tier.
-const MAX_QUEUED_PER_PARTNER = 1000;
-
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead
 // topic and a delivery record per (event, partner) in MongoDB.
 export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
@@ -28,7 +25,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   let owner: LeadOwner | null = null;
   const metrics = dispatcherMetrics(rt.metrics, () => owner?.blockedLeads() ?? 0);
   const scheduler = new DeliveryScheduler(
-    { concurrency: cfg.concurrency, perPartnerConcurrency: cfg.perPartnerConcurrency, maxQueuedPerPartner: MAX_QUEUED_PER_PARTNER },
+    { concurrency: cfg.concurrency, perPartnerConcurrency: cfg.perPartnerConcurrency, maxQueuedPerPartner: cfg.maxQueuedPerPartner },
     (err, job) => logger.error({ delivery_id: job.deliveryId, err: (err as Error).message }, 'delivery attempt failed; its offset stays uncommitted'),
   );
   const attempts = new CallbackAttempts({ partners: rt.partners, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger });

@@ -56,6 +56,7 @@ export interface Config {
     readonly responseBodyLimit: number;
     readonly concurrency: number;
     readonly perPartnerConcurrency: number;
+    readonly maxQueuedPerPartner: number;
   };
 }
 
@@ -213,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
       responseBodyLimit: r.int('CALLBACK_RESPONSE_BODY_LIMIT', 2048, 0, 65536),
       concurrency: r.int('CALLBACK_CONCURRENCY', 128, 1, 10000),
       perPartnerConcurrency: r.int('CALLBACK_PER_PARTNER_CONCURRENCY', 16, 1, 1000),
+      maxQueuedPerPartner: r.int('CALLBACK_MAX_QUEUED_PER_PARTNER', 1000, 1, 100000),
     },
   };
   return deepFreeze(config);
