@@ -1,4 +1,4 @@
-import type { DeliveryState } from '../shared/mongo/documents';
+import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { PAGE_QUERY } from './pagination';
 
@@ -26,7 +26,8 @@ const object = (properties: Record<string, unknown>, required: string[] = Object
 
 const errorBody = object({ error: str, message: str });
 const ID_MAX = 64;
-const idParams = object({ id: { type: 'string', minLength: 1, maxLength: ID_MAX } });
+const idParam = { type: 'string', minLength: 1, maxLength: ID_MAX } as const;
+const idParams = object({ id: idParam });
 // A route with an id in its path: 404 for an unknown id, 422 for one no id can be (over ID_MAX characters).
 const ID_ERRORS = [404, 422];
 
@@ -81,6 +82,27 @@ const auditEntry = object({
   id: str, at: dateTime, actor: { type: 'string', description: 'token:<first 6 hex of the SHA-256 of the manager token>' },
   action: str, affiliate_id: nullable('string'), target: nullable('string'), details: { type: 'object' },
 });
+
+const leadHistoryEntry = object({
+  event_id: { type: 'string', description: '<lead id>:<index>: the id of the event this change announced' },
+  event: { enum: EVENT_NAMES }, from: nullable('string'), to: str, at: dateTime, why: str,
+  source: { type: 'string', description: 'intake, distribution, agent-action:<id> or deposit:<id>' }, reason: nullable('string'),
+});
+const leadDetails = {
+  type: 'object', additionalProperties: false, description: 'Routing and reporting fields as the partner sent them (nothing personal)',
+  properties: Object.fromEntries(LEAD_DETAIL_FIELDS.map((f) => [f, str])),
+};
+// Never a phone, email, name or IP (they stay encrypted) and never money.
+const lead = object({
+  id: str, affiliate_id: str, external_id: str, status: str, is_depositor: { type: 'boolean' },
+  agent_id: nullable('string'), client_id: nullable('string'), reason: nullable('string'), details: leadDetails,
+  history: { type: 'array', items: leadHistoryEntry },
+  deliveries: { type: 'array', items: delivery, description: 'The callbacks its events made, in event order' },
+  created_at: dateTime, updated_at: dateTime,
+});
+
+const minuteBucket = object({ start: dateTime, end: dateTime, counts: { type: 'object', additionalProperties: int, description: 'Count by outcome' } });
+const chart = object({ metric: { type: 'string', description: 'The Prometheus counter it is read from' }, minutes: { type: 'array', items: minuteBucket } });
 
 // Creation needs a name on top of the shared settings schema.
 const withName = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], required: ['name'] });
@@ -173,6 +195,19 @@ export const routeSchemas = {
   updateAgent: {
     tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name)',
     params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
+  },
+  showLead: {
+    tags: ['leads'], summary: 'One lead by its le-<n> id: status, history and the callbacks sent (no personal data, no money)',
+    params: idParams, response: answers({ 200: lead }, ...ID_ERRORS),
+  },
+  showPartnerLead: {
+    tags: ['leads'], summary: "One lead by its partner and the partner's external_id",
+    params: object({ id: idParam, externalId: { type: 'string', minLength: 1, maxLength: 255 } }),
+    response: answers({ 200: lead }, ...ID_ERRORS),
+  },
+  overview: {
+    tags: ['overview'], summary: "Intake requests and callbacks by outcome per minute over the last hour, from this process's own counters",
+    response: answers({ 200: object({ window_minutes: int, charts: object({ leads: chart, callbacks: chart }) }) }),
   },
   listAudit: {
     tags: ['audit'], summary: 'The audit log of manager actions, newest first',

@@ -9,6 +9,8 @@ import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
 import { auditRoutes } from './routes/audit';
 import { deliveryRoutes } from './routes/deliveries';
+import { leadRoutes } from './routes/leads';
+import { overviewRoutes } from './routes/overview';
 import { managerValidatorCompiler } from './validation';
 
 // Manager API routes (served by the ingress role), one fastify context of their own: its own
@@ -37,6 +39,8 @@ export function managerRoutes(rt: Runtime) {
       await secured.register(deliveryRoutes(rt));
       await secured.register(agentRoutes(rt));
       await secured.register(auditRoutes(rt));
+      await secured.register(leadRoutes(rt));
+      await secured.register(overviewRoutes(rt));
     });
   };
 }
