@@ -123,5 +123,8 @@ function stateAfter(result: AttemptResult, decision: DeliveryDecision) {
 }
 
 function attemptOf(at: Date, result: AttemptResult, decision: DeliveryDecision): DeliveryAttempt {
-  return { attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs) };
+  return {
+    attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs),
+    response_body: result.responseBody,
+  };
 }

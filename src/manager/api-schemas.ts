@@ -62,7 +62,11 @@ const agent = object({
   id: str, ...propertiesOf('agent.json'), last_assigned_at: nullable('string', { format: 'date-time' }), created_at: dateTime, updated_at: dateTime,
 });
 
-const attempt = object({ attempt: int, at: dateTime, http_status: nullable('integer'), error: nullable('string'), duration_ms: int });
+const attemptRequired = ['attempt', 'at', 'http_status', 'error', 'duration_ms'];
+const attempt = object({
+  attempt: int, at: dateTime, http_status: nullable('integer'), error: nullable('string'), duration_ms: int,
+  response_body: nullable('string', { description: "The receiver's answer, first CALLBACK_RESPONSE_BODY_LIMIT characters (absent in older records)" }),
+}, attemptRequired);
 
 const deliveryProperties = {
   id: str, event: { enum: EVENT_NAMES }, event_id: str, affiliate_id: str, lead_id: str, state: { enum: DELIVERY_STATES },

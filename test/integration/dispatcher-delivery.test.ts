@@ -93,7 +93,7 @@ describe('callback content', () => {
       state: 'delivered', partner_id: ids.mapped, event_name: 'lead.accepted', lead_id: lead, attempts_made: 1, attempts_left: 0,
       next_attempt_at: null, last_http_status: 200, last_response_body: 'ok', last_error: null, manual_retries: [],
     });
-    expect(record!.attempts).toEqual([{ attempt: 1, at: expect.any(Date), http_status: 200, error: null, duration_ms: expect.any(Number) }]);
+    expect(record!.attempts).toEqual([{ attempt: 1, at: expect.any(Date), http_status: 200, error: null, duration_ms: expect.any(Number), response_body: 'ok' }]);
   });
 });
 

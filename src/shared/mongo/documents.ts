@@ -155,6 +155,9 @@ export interface DeliveryAttempt {
   http_status: number | null;
   error: string | null;
   duration_ms: number;
+  // The receiver's answer (first CALLBACK_RESPONSE_BODY_LIMIT characters); absent in records written
+  // before attempts kept it.
+  response_body?: string | null;
 }
 
 // One per (lead event, partner), written once when its first attempt is done (in bulk with others),
