@@ -5,6 +5,7 @@ COPY package.json package-lock.json ./
 # npm install, not npm ci: the lock lacks other platforms' optional @swc/core packages (see scripts/node-modules.sh).
 RUN npm install --no-save --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-console.mjs ./scripts/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 

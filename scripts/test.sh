@@ -44,10 +44,14 @@ else
   set -a; eval "$(bash scripts/services.sh env)"; set +a
 fi
 
-# helm, kubeconform and its schemas, Prometheus, Schemathesis: the chart, dashboard and API contract tests
-# fail without them.
+# helm, kubeconform and its schemas, Prometheus, Schemathesis, Chromium: the chart, dashboard, API contract
+# and console browser tests fail without them.
 bash scripts/services/tools.sh install
 
 node scripts/gen-types.mjs --check
 npx tsc --noEmit
+# The manager console (src/console) is type-checked and built into dist/console, where the manager
+# serves it from and the browser test opens it.
+npx tsc -p src/console
+node scripts/build-console.mjs
 npx jest --ci "$@"

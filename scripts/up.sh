@@ -43,6 +43,10 @@ fi
 set -a; source .env.local; eval "$(bash scripts/services.sh env)"; set +a
 MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"
 
+# The manager console, built from src/console into dist/console (well under a second), so the page
+# served matches this checkout.
+node scripts/build-console.mjs >/dev/null
+
 stop_app
 HTTP_HOST=127.0.0.1 HTTP_PORT="$PORT" nohup node --import tsx src/main.ts all >>"$RUN/app.log" 2>&1 </dev/null &
 echo $! > "$RUN/app.pid"
@@ -63,6 +67,7 @@ cat <<MSG
 
 The pipeline runs at $BASE (all roles in one process; log: $RUN/app.log; stop: bash scripts/up.sh down).
 Health: $BASE/readyz   Metrics: $BASE/metrics   OpenAPI: $BASE/api/openapi.json
+Manager console: $BASE/console/  (sign in with the manager token)
 Manager token: $MANAGER_TOKEN
 
 Demo partner $PARTNER_ID (these secrets are shown once):

@@ -4,6 +4,7 @@ import type { Runtime } from '../shared/runtime';
 import { schemas } from '../shared/schemas';
 import { SHARED_SCHEMA_IDS } from './api-schemas';
 import { requireManagerToken } from './auth';
+import { registerConsole } from './console-static';
 import { registerOpenApi } from './openapi';
 import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
@@ -32,6 +33,8 @@ export function managerRoutes(rt: Runtime) {
     });
     for (const id of SHARED_SCHEMA_IDS) app.addSchema(schemas.get(id) as { $id: string });
     await registerOpenApi(app, rt.config.serviceName);
+    // Public like the document: the page holds no data; it signs in against the API below.
+    await registerConsole(app, rt.logger);
 
     await app.register(async (secured) => {
       requireManagerToken(secured, rt.config.managerTokens);

@@ -1,0 +1,72 @@
+// The manager API as the page calls it: same origin, the token in an Authorization header. The token
+// lives only in this object (memory): never in storage, a cookie or a URL, gone on reload or sign-out.
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+export class ApiFailure extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface Page<T> {
+  items: T[];
+  next_offset: number | null;
+}
+
+export class Api {
+  constructor(private readonly token: string, private readonly onUnauthorized: () => void) {}
+
+  get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path);
+  }
+
+  post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.call<T>('POST', path, body);
+  }
+
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PATCH', path, body);
+  }
+
+  // The answer whatever its status, for routes whose absence is normal (endpoint health before it exists).
+  async answer<T>(path: string): Promise<Answer<T | null>> {
+    const res = await this.fetch('GET', path);
+    return { status: res.status, body: res.ok ? ((await res.json()) as T) : null };
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.fetch(method, path, body);
+    const data = (await res.json().catch(() => ({}))) as T & { error?: string; message?: string };
+    if (res.status === 401) this.onUnauthorized();
+    if (!res.ok) throw new ApiFailure(res.status, data.error ?? 'error', data.message ?? `The server answered ${res.status}`);
+    return data;
+  }
+
+  private fetch(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  }
+}
+
+// Checks a token before the console keeps it: any manager route answers 401 for a wrong one.
+export async function tokenWorks(token: string): Promise<boolean> {
+  const res = await fetch('/api/affiliates?limit=1', { headers: { authorization: `Bearer ${token}` }, credentials: 'omit', cache: 'no-store' });
+  if (res.status === 401) return false;
+  if (!res.ok) throw new ApiFailure(res.status, 'error', `The server answered ${res.status}; try again`);
+  return true;
+}
+
+export const query = (params: Record<string, string | number | undefined>): string => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};

@@ -1,0 +1,59 @@
+import { useState } from 'preact/hooks';
+import { query, type Api, type Page } from '../api';
+import { ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
+import { go } from '../router';
+
+interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  affiliate_id: string | null;
+  target: string | null;
+  details: Record<string, unknown>;
+}
+
+const ACTIONS = ['partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update'];
+
+export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }) {
+  const filter = { affiliate_id: params.get('affiliate_id') ?? '', action: params.get('action') ?? '' };
+  const offset = Number(params.get('offset') ?? 0);
+  const [draft, setDraft] = useState(filter);
+  const entries = useLoad(() => api.get<Page<AuditEntry>>(`/api/audit-log${query({ ...filter, limit: 50, offset })}`), [params.toString()]);
+  const set = (f: keyof typeof filter) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
+
+  return (
+    <section>
+      <PageHeading>Audit log</PageHeading>
+      <form class="filters" onSubmit={(e) => { e.preventDefault(); go('audit', draft); }}>
+        <div class="field"><label for="a-partner">Partner id</label><input id="a-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} /></div>
+        <div class="field">
+          <label for="a-action">Action</label>
+          <select id="a-action" value={draft.action} onChange={set('action')}>
+            <option value="">any</option>
+            {ACTIONS.map((a) => <option key={a} value={a}>{a}</option>)}
+          </select>
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      <ErrorNote error={entries.error} />
+      {entries.data && (
+        <>
+          <ScrollTable label="Audit entries">
+            <thead><tr><th scope="col">At</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Partner</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
+            <tbody>
+              {entries.data.items.map((e) => (
+                <tr key={e.id}>
+                  <td>{when(e.at)}</td><td class="mono">{e.actor}</td><td>{e.action}</td><td class="mono">{e.affiliate_id ?? '—'}</td>
+                  <td class="mono">{e.target ?? '—'}</td><td class="mono wrap">{JSON.stringify(e.details)}</td>
+                </tr>
+              ))}
+              {entries.data.items.length === 0 && <tr><td colSpan={6}>No entries.</td></tr>}
+            </tbody>
+          </ScrollTable>
+          <Pager offset={offset} next={entries.data.next_offset} onPage={(o) => go('audit', { ...filter, offset: o })} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState } from 'preact/hooks';
+import { query, type Api, type Page } from '../api';
+import { DeliveryTable, type Delivery } from '../parts/delivery-table';
+import { EndpointHealth } from '../parts/endpoint-health';
+import { EVENTS } from '../parts/partner-settings-form';
+import { ErrorNote, Notice, PageHeading, Pager, useAction, useLoad } from '../parts/ui';
+import { go } from '../router';
+
+const FILTERS = ['state', 'affiliate_id', 'event'] as const;
+
+export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
+  const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
+  const offset = Number(params.get('offset') ?? 0);
+  const [draft, setDraft] = useState(filter);
+  const [requeued, setRequeued] = useState<number | null>(null);
+  const key = `${params.toString()}`;
+  const deliveries = useLoad(() => api.get<Page<Delivery>>(`/api/deliveries${query({ ...filter, limit: 50, offset })}`), [key]);
+  const retryDead = useAction(async () => {
+    setRequeued((await api.post<{ requeued: number }>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}/deliveries/retry-dead`)).requeued);
+    deliveries.reload();
+  });
+  const set = (f: (typeof FILTERS)[number]) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
+
+  return (
+    <section>
+      <PageHeading>Deliveries</PageHeading>
+      <form class="filters" onSubmit={(e) => { e.preventDefault(); go('deliveries', draft); }}>
+        <div class="field">
+          <label for="f-state">State</label>
+          <select id="f-state" value={draft.state} onChange={set('state')}>
+            <option value="">any</option><option value="queued">queued</option><option value="delivered">delivered</option><option value="dead">dead</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="f-partner">Partner id</label>
+          <input id="f-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} placeholder="pa-…" />
+        </div>
+        <div class="field">
+          <label for="f-event">Event</label>
+          <select id="f-event" value={draft.event} onChange={set('event')}>
+            <option value="">any</option>
+            {EVENTS.map((e) => <option key={e} value={e}>{e}</option>)}
+          </select>
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      {filter.affiliate_id && (
+        <>
+          <div class="actions">
+            <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead of {filter.affiliate_id}</button>
+          </div>
+          <ErrorNote error={retryDead.error} />
+          {requeued !== null && <Notice>{requeued} dead deliveries queued again.</Notice>}
+          <EndpointHealth api={api} partnerId={filter.affiliate_id} />
+        </>
+      )}
+      <ErrorNote error={deliveries.error} />
+      {deliveries.data && (
+        <>
+          <DeliveryTable api={api} label="Deliveries" items={deliveries.data.items} onChange={deliveries.reload} />
+          <Pager offset={offset} next={deliveries.data.next_offset} onPage={(o) => go('deliveries', { ...filter, offset: o })} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../api';
+import { EndpointHealth } from '../parts/endpoint-health';
+import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
+import { SecretsOnce, type Secrets } from '../parts/secrets-once';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
+import { href } from '../router';
+
+interface TestResult {
+  delivered: boolean;
+  http_status: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+export function PartnerPage({ api, id }: { api: Api; id: string }) {
+  const path = `/api/affiliates/${encodeURIComponent(id)}`;
+  const partner = useLoad(() => api.get<Partner>(path), [id]);
+  const [saved, setSaved] = useState(false);
+  const [rotated, setRotated] = useState<Secrets | null>(null);
+  const [alsoRotate, setAlsoRotate] = useState<string[]>([]);
+  const [test, setTest] = useState<TestResult | null>(null);
+  const [requeued, setRequeued] = useState<number | null>(null);
+
+  const save = async (settings: Record<string, unknown>) => {
+    setSaved(false);
+    await api.patch(path, settings);
+    setSaved(true);
+    partner.reload();
+  };
+  const rotate = useAction(async () => {
+    const { id: _id, key_rotated_at: _at, ...secrets } = await api.post<Secrets & { id: string; key_rotated_at: string }>(`${path}/rotate-key`, { secrets: alsoRotate });
+    setRotated(secrets);
+    partner.reload();
+  });
+  const sendTest = useAction(async () => setTest(await api.post<TestResult>(`${path}/test-callback`)));
+  const retryDead = useAction(async () => setRequeued((await api.post<{ requeued: number }>(`${path}/deliveries/retry-dead`)).requeued));
+  const toggle = (secret: string) => (e: Event) =>
+    setAlsoRotate((e.target as HTMLInputElement).checked ? [...alsoRotate, secret] : alsoRotate.filter((s) => s !== secret));
+
+  const p = partner.data;
+  return (
+    <section>
+      <PageHeading>{p ? `Partner ${p.name}` : 'Partner'}</PageHeading>
+      <p><a href={href('partners')}>All partners</a></p>
+      <ErrorNote error={partner.error} />
+      {p && (
+        <>
+          <dl class="facts">
+            <dt>Id</dt><dd class="mono">{p.id}</dd>
+            <dt>Created</dt><dd>{when(p.created_at)}</dd>
+            <dt>Key rotated</dt><dd>{when(p.key_rotated_at)}</dd>
+          </dl>
+          {rotated && <SecretsOnce title="New credentials" secrets={rotated} onDone={() => setRotated(null)} />}
+
+          <section class="panel" aria-labelledby="deliveries-title">
+            <h2 id="deliveries-title">Callbacks</h2>
+            <p>
+              <a href={href('deliveries', { affiliate_id: p.id })}>All deliveries</a>{' · '}
+              <a href={href('deliveries', { affiliate_id: p.id, state: 'dead' })}>Dead deliveries</a>
+            </p>
+            <div class="actions">
+              <button type="button" disabled={sendTest.busy || !p.callback_url} onClick={() => void sendTest.act()}>Send a test callback</button>
+              <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead deliveries</button>
+            </div>
+            {!p.callback_url && <p class="muted">No callback URL set: set one below to send a test callback.</p>}
+            <ErrorNote error={sendTest.error ?? retryDead.error} />
+            {requeued !== null && <Notice>{requeued} dead deliveries queued again.</Notice>}
+            {test && (
+              <div role="status" class="result">
+                <p><strong>{test.delivered ? 'Delivered' : 'Not delivered'}</strong>: HTTP {test.http_status ?? '—'} in {test.duration_ms} ms{test.error ? `, ${test.error}` : ''}</p>
+                {test.response_body && <pre class="body">{test.response_body}</pre>}
+              </div>
+            )}
+          </section>
+
+          <EndpointHealth api={api} partnerId={p.id} />
+
+          <section class="panel" aria-labelledby="settings-title">
+            <h2 id="settings-title">Settings</h2>
+            <PartnerSettingsForm key={p.updated_at} partner={p} submitLabel="Save settings" onSubmit={save} />
+            {saved && <Notice>Settings saved.</Notice>}
+          </section>
+
+          <section class="panel" aria-labelledby="rotate-title">
+            <h2 id="rotate-title">Rotate credentials</h2>
+            <p>A new API key works at once; the old one is refused on every instance.</p>
+            <fieldset>
+              <legend>Also rotate</legend>
+              <label class="check"><input type="checkbox" checked={alsoRotate.includes('hmac_secret')} onChange={toggle('hmac_secret')} /> HMAC secret</label>
+              <label class="check"><input type="checkbox" checked={alsoRotate.includes('callback_secret')} onChange={toggle('callback_secret')} /> Callback secret</label>
+            </fieldset>
+            <button type="button" disabled={rotate.busy} onClick={() => void rotate.act()}>Rotate API key</button>
+            <ErrorNote error={rotate.error} />
+          </section>
+        </>
+      )}
+    </section>
+  );
+}
