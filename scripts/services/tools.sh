@@ -5,12 +5,14 @@
 #   (it bundles them; GitHub, their usual home, is out of reach), the Prometheus Operator's CRDs from
 #   its Go module (see kube-schemas.py);
 #   Prometheus, Debian's package;
+#   Chromium, Debian's package (with the Liberation fonts its screenshots need), the browser
+#   test/integration/console-browser.test.ts drives through playwright-core (no browser download);
 #   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
 #   virtual environment of its own (Python 3 with venv must be on the machine).
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN and SCHEMATHESIS_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN and CHROMIUM_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -94,6 +96,8 @@ install_schemathesis() {
 
 install() {
   apt_install prometheus
+  apt_install chromium fonts-liberation
+  /usr/bin/chromium --version >/dev/null 2>&1 || die "chromium is installed but /usr/bin/chromium --version fails"
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
   k8s+=" -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$HELM_KUBE_MINOR"
   go_install "$HELM_BIN" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $k8s"
@@ -110,6 +114,7 @@ print_env() {
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
   [[ -f "$SCHEMATHESIS_VENV/.complete" ]] || missing+=("schemathesis $SCHEMATHESIS_VERSION")
+  [[ -x /usr/bin/chromium ]] || missing+=("chromium")
   ((${#missing[@]} == 0)) || die "not installed: ${missing[*]} (run: bash scripts/services/tools.sh install)"
   cat <<ENV
 HELM_BIN=$HELM_BIN
@@ -117,6 +122,7 @@ KUBECONFORM_BIN=$KUBECONFORM_BIN
 K8S_SCHEMAS_DIR=$K8S_SCHEMAS_DIR
 PROMETHEUS_BIN=$prometheus
 SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
+CHROMIUM_BIN=/usr/bin/chromium
 ENV
 }
 

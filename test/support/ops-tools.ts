@@ -7,12 +7,13 @@ export interface OpsTools {
   K8S_SCHEMAS_DIR: string;
   PROMETHEUS_BIN: string;
   SCHEMATHESIS_BIN: string;
+  CHROMIUM_BIN: string;
 }
 
 const ROOT = join(__dirname, '..', '..');
 
 // Where scripts/services/tools.sh installed helm, kubeconform, the Kubernetes schemas,
-// Prometheus and Schemathesis (scripts/test.sh installs them). A missing tool throws with the script's own message,
+// Prometheus, Schemathesis and Chromium (scripts/test.sh installs them). A missing tool throws with the script's own message,
 // so the suite fails loudly instead of skipping.
 export function opsTools(): OpsTools {
   let out: string;

@@ -1,0 +1,285 @@
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CONSOLE_CSP } from '../../src/manager/console-static';
+import { CallbackReceiver, status } from '../support/callback-receiver';
+import { ManagerClient } from '../support/manager-client';
+import { opsTools } from '../support/ops-tools';
+import { PartnerClient } from '../support/partner-client';
+import { MANAGER_TOKEN } from '../support/test-config';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// The manager console in a real browser (Debian's Chromium through playwright-core), against the
+// whole pipeline: a partner created on the page sends a real lead, its callback endpoint refuses,
+// the delivery dies on a short retry schedule, and the manager finds and retries it on the page.
+// Screenshots of every page at 1280 and 390 px go to test-artifacts/console/.
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'console');
+const WIDTHS = { desktop: 1280, phone: 390 } as const;
+const PHONE = '+447911123456';
+const EMAIL = 'console.lead@example.com';
+
+let app: TestApp;
+let manager: ManagerClient;
+let receiver: CallbackReceiver;
+let browser: Browser;
+let desktop: BrowserContext;
+let page: Page;
+const browserErrors: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
+  manager = new ManagerClient(app.url);
+  receiver = await new CallbackReceiver().start();
+  receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
+  browser = await chromium.launch({ executablePath: opsTools().CHROMIUM_BIN, args: ['--no-sandbox'] });
+  desktop = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+  page = await watched(desktop);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.stop();
+  await app?.destroy();
+});
+
+// A page whose console errors (a CSP violation, a failed script) fail the last test; the API's 4xx
+// answers the tests ask for (a wrong token, a refused setting) are logged by the browser too.
+async function watched(context: BrowserContext): Promise<Page> {
+  const p = await context.newPage();
+  p.on('console', (m) => { if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text())) browserErrors.push(m.text()); });
+  p.on('pageerror', (e) => browserErrors.push(e.message));
+  return p;
+}
+
+const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
+
+async function signIn(p: Page, token = MANAGER_TOKEN): Promise<void> {
+  await p.goto(`${app.url}/console/`);
+  await p.getByLabel('Manager token').fill(token);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function section(p: Page, name: string): Promise<void> {
+  await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  await p.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+// Every form control on the page has an accessible name (a label, aria-label or its text).
+async function unnamedControls(p: Page): Promise<string[]> {
+  return p.evaluate(() => [...document.querySelectorAll('input, select, textarea, button, a[href]')].flatMap((el) => {
+    const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+    return labelled || (el.textContent ?? '').trim() ? [] : [el.outerHTML.slice(0, 80)];
+  }));
+}
+
+const deliveryOf = (partnerId: string, state: string) => until(async () => {
+  const res = await manager.get<{ items: { id: string; state: string }[] }>(`/api/deliveries?affiliate_id=${partnerId}&state=${state}`);
+  return res.body.items[0] ?? null;
+}, 30000, `a ${state} delivery of ${partnerId}`);
+
+describe('the manager console', () => {
+  let partner: { id: string; api_key: string; hmac_secret: string; callback_secret: string };
+  let leadId: string;
+
+  it('is served with a strict Content-Security-Policy and no inline script or style', async () => {
+    const res = await fetch(`${app.url}/console/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(CONSOLE_CSP).not.toMatch(/unsafe-inline|unsafe-eval/);
+    const html = await res.text();
+    expect(html).not.toMatch(/<script>|<style|style=/);
+    expect((await fetch(`${app.url}/console/app.js`)).headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('refuses a wrong token with a clear message, and keeps no token in storage or the URL', async () => {
+    await signIn(page, 'not-the-manager-token-at-all-000');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('This token is not accepted');
+    await shot(page, 'sign-in-refused');
+    await signIn(page);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(page.url()).not.toContain(MANAGER_TOKEN);
+    const stored = await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]);
+    expect(stored).toEqual([0, 0, '']);
+  });
+
+  it('creates a partner and shows its secrets once, with copy buttons; none stays on the page', async () => {
+    await section(page, 'Partners');
+    await page.getByRole('button', { name: 'New partner' }).click();
+    await page.getByLabel('Name').fill('Console partner');
+    await page.getByLabel('Callback URL').fill(receiver.url('/hook'));
+    await page.getByRole('button', { name: 'Create partner' }).click();
+    const secrets = page.getByRole('region', { name: /Partner Console partner created/ });
+    await secrets.waitFor();
+    const read = (label: string) => secrets.getByLabel(label, { exact: true }).inputValue();
+    partner = {
+      id: (await page.getByRole('heading', { name: /created/ }).textContent())!.match(/\((pa-[0-9a-f]+)\)/)![1]!,
+      api_key: await read('API key'), hmac_secret: await read('HMAC secret'), callback_secret: await read('Callback secret'),
+    };
+    expect(partner.api_key).toMatch(/^lk/);
+    for (const name of ['Copy API key', 'Copy HMAC secret', 'Copy Callback secret']) await secrets.getByRole('button', { name }).waitFor();
+    await shot(page, 'partner-created');
+
+    await page.getByRole('button', { name: 'Done, hide the secrets' }).click();
+    await page.getByRole('link', { name: 'Console partner' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Partner Console partner' }).waitFor();
+    const visible = await page.evaluate(() => document.documentElement.outerHTML + [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value).join());
+    for (const secret of [partner.api_key, partner.hmac_secret, partner.callback_secret]) expect(visible).not.toContain(secret);
+  });
+
+  it("edits settings and shows the API's own validation message", async () => {
+    await page.getByLabel('Blocked countries').fill('gb');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const apiAnswer = await manager.patch<{ message: string }>(`/api/affiliates/${partner.id}`, { blocked_countries: ['gb'] });
+    expect(apiAnswer.status).toBe(422);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(apiAnswer.body.message);
+    await page.getByLabel('Blocked countries').fill('XX');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect((await manager.get(`/api/affiliates/${partner.id}`)).body.blocked_countries).toEqual(['XX']);
+    await shot(page, 'partner');
+  });
+
+  it('sends a test callback and shows the answer', async () => {
+    await page.getByRole('button', { name: 'Send a test callback' }).click();
+    await page.getByText('Not delivered: HTTP 404').waitFor();
+    await expect(page.getByText('no such hook').first().isVisible()).resolves.toBe(true);
+  });
+
+  it('sees a dead delivery from the real pipeline, its attempts, and retries it', async () => {
+    const sent = await new PartnerClient(app.url, partner).submitLead({ external_id: 'console-1', phone: PHONE, email: EMAIL, country: 'GB' });
+    expect(sent.body).toMatchObject({ status: 'accepted' });
+    leadId = sent.body.id as string;
+    const dead = await deliveryOf(partner.id, 'dead');
+
+    await section(page, 'Deliveries');
+    await page.getByLabel('State').selectOption('dead');
+    await page.getByLabel('Partner id').fill(partner.id);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const table = page.getByRole('region', { name: 'Deliveries' });
+    await table.getByText('dead', { exact: true }).waitFor();
+    await table.getByRole('button', { name: 'Attempts' }).click();
+    const attempts = page.getByRole('table', { name: 'Attempts' });
+    await attempts.waitFor();
+    expect(await attempts.getByRole('row').count()).toBe(3); // header and two attempts: a 4xx gets one more
+    await expect(attempts.textContent()).resolves.toContain('404');
+    expect(await attempts.getByText('no such hook').count()).toBe(2); // each attempt's answer body
+    await shot(page, 'deliveries-dead');
+
+    receiver.respond('/hook', status(200, 'thanks'));
+    await table.getByRole('button', { name: 'Retry', exact: true }).click();
+    await page.getByText(`Delivery ${dead.id} queued again`).waitFor();
+    await deliveryOf(partner.id, 'delivered');
+    await page.getByLabel('State').selectOption('delivered');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await table.getByText('delivered', { exact: true }).waitFor();
+    await shot(page, 'deliveries');
+  });
+
+  it('finds the lead by le-<n> and by external id, with its history and events sent, never its phone or email', async () => {
+    await section(page, 'Leads');
+    await page.getByRole('textbox', { name: 'Lead id' }).fill(leadId);
+    await page.getByRole('button', { name: 'Find by id' }).click();
+    await page.getByRole('heading', { name: `Lead ${leadId}` }).waitFor();
+    await page.getByRole('region', { name: 'Lead history' }).getByText('lead.accepted').waitFor();
+    await page.getByRole('region', { name: 'Callbacks of this lead' }).getByText('delivered', { exact: true }).waitFor();
+    const html = await page.content();
+    for (const personal of [PHONE, EMAIL, '7911123456', 'console.lead']) expect(html).not.toContain(personal);
+    await shot(page, 'lead');
+
+    await page.getByRole('textbox', { name: 'Partner id' }).fill(partner.id);
+    await page.getByRole('textbox', { name: 'External id' }).fill('console-1');
+    await page.getByRole('button', { name: 'Find by external id' }).click();
+    await page.waitForURL(/external_id=console-1/);
+    await page.getByRole('heading', { name: `Lead ${leadId}` }).waitFor();
+  });
+
+  it('rotates the key and shows the new one once', async () => {
+    await page.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Partner Console partner' }).waitFor();
+    await page.getByRole('button', { name: 'Rotate API key' }).click();
+    const fresh = await page.getByRole('region', { name: 'New credentials' }).getByLabel('API key', { exact: true }).inputValue();
+    expect(fresh).toMatch(/^lk/);
+    expect(fresh).not.toBe(partner.api_key);
+    expect((await new PartnerClient(app.url, partner).leadStatus('console-1')).status).toBe(401);
+  });
+
+  it('lists agents, adds one, and shows the audit log of what was done', async () => {
+    await section(page, 'Agents');
+    await page.getByLabel('Name').fill('Console agent');
+    await page.getByLabel('Countries').fill('GB');
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    await page.getByRole('region', { name: 'Agents' }).getByText('Console agent').waitFor();
+    await shot(page, 'agents');
+    await section(page, 'Audit log');
+    const log = page.getByRole('region', { name: 'Audit entries' });
+    for (const action of ['partner.create', 'partner.update', 'delivery.retry', 'partner.rotate_key', 'agent.create']) await log.getByText(action, { exact: true }).first().waitFor();
+    await shot(page, 'audit');
+  });
+
+  it("charts leads and callbacks by outcome from the service's own counters", async () => {
+    await section(page, 'Overview');
+    const leads = page.getByRole('img', { name: /^Leads by outcome/ });
+    await expect(leads.getAttribute('aria-label')).resolves.toMatch(/accepted 1\b/);
+    await expect(page.getByRole('img', { name: /^Callbacks by outcome/ }).getAttribute('aria-label')).resolves.toMatch(/dead 1\b/);
+    await shot(page, 'overview');
+  });
+
+  it('is used with the keyboard alone: sign-in, skip link, sections, labelled controls, focus on each page title', async () => {
+    const p = await watched(desktop);
+    await p.goto(`${app.url}/console/`);
+    await p.keyboard.press('Tab');
+    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('token');
+    await p.keyboard.type(MANAGER_TOKEN);
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await expect(p.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
+
+    const passed: string[] = [];
+    for (let i = 0; i < 12 && passed.at(-1) !== 'Skip to content'; i++) {
+      await p.keyboard.press('Shift+Tab');
+      passed.push(await p.evaluate(() => document.activeElement?.textContent ?? ''));
+    }
+    expect(passed).toEqual(['Sign out', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Overview', 'Skip to content']);
+    await p.keyboard.press('Enter');
+    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
+    await p.keyboard.press('Shift+Tab');
+    await p.keyboard.press('Shift+Tab'); // from main back past the sign-out button to the last section
+    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
+    await p.keyboard.press('Enter');
+    await p.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
+
+    for (const name of ['Overview', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log']) {
+      await section(p, name);
+      expect({ name, unnamed: await unnamedControls(p) }).toEqual({ name, unnamed: [] });
+    }
+    const nav = await p.getByRole('navigation', { name: 'Sections' }).ariaSnapshot();
+    expect(nav).toContain('link "Audit log"');
+    await p.close();
+  });
+
+  it('fits a 390 px phone screen on every page without sideways scrolling of the page', async () => {
+    const phone = await browser.newContext({ viewport: { width: WIDTHS.phone, height: 844 }, isMobile: true, hasTouch: true });
+    const p = await watched(phone);
+    await signIn(p);
+    await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const pages: [string, string, string][] = [
+      ['overview', '#/overview', 'Overview'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
+      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
+      ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'],
+    ];
+    for (const [name, hash, heading] of pages) {
+      await p.evaluate((h) => { location.hash = h; }, hash);
+      await p.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await p.waitForTimeout(400); // the page's data arrives after its title
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ name, overflow }).toEqual({ name, overflow: 0 });
+      await shot(p, name);
+    }
+    await phone.close();
+    expect(browserErrors).toEqual([]);
+  });
+});
