@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { query, type Api, type Page } from '../api';
-import { ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
+import { ChoiceField, ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
 import { go } from '../router';
 
 interface AuditEntry {
@@ -27,13 +27,7 @@ export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }
       <PageHeading>Audit log</PageHeading>
       <form class="filters" onSubmit={(e) => { e.preventDefault(); go('audit', draft); }}>
         <div class="field"><label for="a-partner">Partner id</label><input id="a-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} /></div>
-        <div class="field">
-          <label for="a-action">Action</label>
-          <select id="a-action" value={draft.action} onChange={set('action')}>
-            <option value="">any</option>
-            {ACTIONS.map((a) => <option key={a} value={a}>{a}</option>)}
-          </select>
-        </div>
+        <ChoiceField id="a-action" label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
         <button type="submit">Filter</button>
       </form>
       <ErrorNote error={entries.error} />

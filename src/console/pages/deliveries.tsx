@@ -3,10 +3,11 @@ import { query, type Api, type Page } from '../api';
 import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { EVENTS } from '../parts/partner-settings-form';
-import { ErrorNote, Notice, PageHeading, Pager, useAction, useLoad } from '../parts/ui';
+import { ChoiceField, ErrorNote, Notice, PageHeading, Pager, useAction, useLoad } from '../parts/ui';
 import { go } from '../router';
 
 const FILTERS = ['state', 'affiliate_id', 'event'] as const;
+const STATES = ['queued', 'delivered', 'dead'] as const;
 
 export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
@@ -25,23 +26,12 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
     <section>
       <PageHeading>Deliveries</PageHeading>
       <form class="filters" onSubmit={(e) => { e.preventDefault(); go('deliveries', draft); }}>
-        <div class="field">
-          <label for="f-state">State</label>
-          <select id="f-state" value={draft.state} onChange={set('state')}>
-            <option value="">any</option><option value="queued">queued</option><option value="delivered">delivered</option><option value="dead">dead</option>
-          </select>
-        </div>
+        <ChoiceField id="f-state" label="State" value={draft.state} choices={STATES} onChange={set('state')} />
         <div class="field">
           <label for="f-partner">Partner id</label>
           <input id="f-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} placeholder="pa-…" />
         </div>
-        <div class="field">
-          <label for="f-event">Event</label>
-          <select id="f-event" value={draft.event} onChange={set('event')}>
-            <option value="">any</option>
-            {EVENTS.map((e) => <option key={e} value={e}>{e}</option>)}
-          </select>
-        </div>
+        <ChoiceField id="f-event" label="Event" value={draft.event} choices={EVENTS} onChange={set('event')} />
         <button type="submit">Filter</button>
       </form>
       {filter.affiliate_id && (

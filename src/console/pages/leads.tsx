@@ -4,20 +4,12 @@ import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../parts/ui';
 import { go, href } from '../router';
 
+// The fields of GET /api/leads/{id} this page shows.
 interface Lead {
-  id: string;
-  affiliate_id: string;
-  external_id: string;
-  status: string;
-  is_depositor: boolean;
-  agent_id: string | null;
-  client_id: string | null;
-  reason: string | null;
-  details: Record<string, string>;
+  id: string; affiliate_id: string; external_id: string; agent_id: string | null; created_at: string;
+  status: string; reason: string | null; is_depositor: boolean; details: Record<string, string>;
   history: { event_id: string; event: string; from: string | null; to: string; at: string; why: string; source: string; reason: string | null }[];
   deliveries: Delivery[];
-  created_at: string;
-  updated_at: string;
 }
 
 // Find a lead by le-<n>, or by partner and the partner's external id. The API never sends personal

@@ -85,6 +85,21 @@ export function Pager({ offset, next, onPage }: { offset: number; next: number |
   );
 }
 
+// A filter's drop-down: "any" (the empty value) or one of the choices.
+export function ChoiceField({ id, label, value, choices, onChange }: {
+  id: string; label: string; value: string; choices: readonly string[]; onChange: (e: Event) => void;
+}) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={onChange}>
+        <option value="">any</option>
+        {choices.map((c) => <option key={c} value={c}>{c}</option>)}
+      </select>
+    </div>
+  );
+}
+
 // A value copied to the clipboard on request, for secrets shown once.
 export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
