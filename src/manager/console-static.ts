@@ -11,7 +11,7 @@ export const CONSOLE_DIR = join(__dirname, '..', '..', 'dist', 'console');
 // Nothing but our own files: no inline script or style, no other origin, no framing, no form posts.
 // The page talks to the manager API on this origin only.
 export const CONSOLE_CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join('; ');
 
