@@ -35,7 +35,7 @@ beforeAll(async () => {
   receiver = await new CallbackReceiver().start();
   receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
   browser = await chromium.launch({ executablePath: opsTools().CHROMIUM_BIN, args: ['--no-sandbox'] });
-  desktop = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+  desktop = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   page = await watched(desktop);
 });
 
@@ -120,6 +120,9 @@ describe('the manager console', () => {
     };
     expect(partner.api_key).toMatch(/^lk/);
     for (const name of ['Copy API key', 'Copy HMAC secret', 'Copy Callback secret']) await secrets.getByRole('button', { name }).waitFor();
+    await secrets.getByRole('button', { name: 'Copy HMAC secret' }).click();
+    await secrets.getByText('Copied').waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(partner.hmac_secret);
     await shot(page, 'partner-created');
 
     await page.getByRole('button', { name: 'Done, hide the secrets' }).click();

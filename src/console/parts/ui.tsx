@@ -100,19 +100,27 @@ export function ChoiceField({ id, label, value, choices, onChange }: {
   );
 }
 
-// A value copied to the clipboard on request, for secrets shown once.
+// A value copied to the clipboard on request, for secrets shown once. Browsers give the clipboard
+// only to secure pages (https, or the loopback address): elsewhere the text is selected for Ctrl+C.
 export function CopyField({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<string | null>(null);
   const id = `copy-${label.replace(/\W+/g, '-')}`;
+  const copy = () => {
+    const select = () => {
+      (document.getElementById(id) as HTMLInputElement | null)?.select();
+      setCopied('Selected: press Ctrl+C');
+    };
+    if (!navigator.clipboard) return select();
+    navigator.clipboard.writeText(value).then(() => setCopied('Copied'), select);
+  };
   return (
     <div class="copy-field">
       <label for={id}>{label}</label>
       <div class="copy-row">
         <input id={id} readOnly value={value} class="mono" onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" aria-label={`Copy ${label}`} onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true), () => setCopied(false))}>
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <button type="button" aria-label={`Copy ${label}`} onClick={copy}>Copy</button>
       </div>
+      <div role="status" class="hint">{copied}</div>
     </div>
   );
 }
