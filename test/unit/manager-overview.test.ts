@@ -1,4 +1,6 @@
+import { Counter, Registry } from 'prom-client';
 import { keepWindow, minuteBuckets, type CounterSnapshot } from '../../src/manager/overview/counter-minutes';
+import { OverviewSampler } from '../../src/manager/overview/overview-sampler';
 
 const HOUR = 3_600_000;
 const at = (minute: number, totals: Record<string, number>): CounterSnapshot => ({ at: minute * 60_000, totals });
@@ -25,5 +27,25 @@ describe('keepWindow', () => {
     const snaps = [at(0, {}), at(1, {}), at(2, {}), at(70, {})];
     expect(keepWindow(snaps, 70 * 60_000, HOUR).map((s) => s.at / 60_000)).toEqual([2, 70]);
     expect(keepWindow([at(0, {})], 200 * 60_000, HOUR)).toHaveLength(1);
+  });
+});
+
+describe('OverviewSampler', () => {
+  it("sums this process's intake and callback counters by outcome, since its first snapshot", async () => {
+    const registry = new Registry();
+    const requests = new Counter({ name: 'lead_intake_requests_total', help: 'h', labelNames: ['endpoint', 'outcome', 'partner_id'], registers: [registry] });
+    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-1' }, 5); // before the first snapshot
+    let now = 0;
+    const sampler = new OverviewSampler(registry, () => now);
+    await sampler.start();
+    sampler.stop();
+    now = 30_000;
+    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-1' }, 2);
+    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-2' });
+    requests.inc({ endpoint: 'intake', outcome: 'duplicate', partner_id: 'pa-2' });
+    requests.inc({ endpoint: 'status', outcome: 'found', partner_id: 'pa-2' }); // status lookups are not leads
+    const overview = await sampler.overview();
+    expect(overview.charts.leads.minutes.map((m) => m.counts)).toEqual([{ accepted: 3, duplicate: 1 }]);
+    expect(overview.charts.callbacks).toEqual({ metric: 'lead_intake_callback_deliveries_total', minutes: [{ start: expect.any(String), end: expect.any(String), counts: {} }] });
   });
 });
