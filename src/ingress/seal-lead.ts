@@ -1,17 +1,22 @@
 import type { KeyObject } from 'node:crypto';
+import { newDataKey } from '../shared/crypto/data-key';
 import { lookupHash } from '../shared/crypto/lookup-hash';
 import { sealPersonal } from '../shared/crypto/personal-data';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { LeadRecord } from '../shared/schemas';
 import type { NormalisedLead } from './normalise-lead';
 
-// Phone and email leave the ingress only encrypted (AES-256-GCM, key id inside) and as keyed hashes
-// for dedup, names, IP, user agent and metadata only encrypted: from here on no topic, document or
-// log line can hold them in clear. What routing and reporting read (country, source...) stays plain.
-export function sealLead(lead: NormalisedLead, cipher: PiiCipher, hashKey: KeyObject): LeadRecord {
+// Phone and email leave the ingress only encrypted and as keyed hashes for dedup, names, IP, user
+// agent and metadata only encrypted: from here on no topic, document or log line can hold them in
+// clear. All three ciphertexts use the lead's own data key (dek_enc, wrapped by the keyring), so
+// erasing the lead is destroying that key. What routing and reporting read (country, source...)
+// stays plain.
+export function sealLead(lead: NormalisedLead, keyring: PiiCipher, hashKey: KeyObject): LeadRecord {
   const { phone, email, first_name, last_name, full_name, ip, user_agent, metadata, ...rest } = lead;
+  const { cipher, wrapped } = newDataKey(keyring);
   const record: LeadRecord = {
     ...rest,
+    dek_enc: wrapped,
     phone_enc: cipher.encrypt(phone),
     phone_hash: lookupHash(hashKey, 'phone', phone),
     personal_enc: sealPersonal(cipher, { first_name, last_name, full_name, ip, user_agent, metadata }),

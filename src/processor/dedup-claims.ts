@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { findByIds, insertAllNew } from '../shared/mongo/bulk';
-import type { DedupClaimDoc } from '../shared/mongo/documents';
+import type { DedupClaimDoc, LeadDoc } from '../shared/mongo/documents';
 
 const PERIOD_MS = 30 * 86_400_000;
 const PREFIX = 'dedup_claims_p';
@@ -57,6 +57,23 @@ export class DedupClaims {
   // Gives back claims a command made but did not use (it lost a later claim): only its own.
   async release(ids: readonly string[], owner: string, now: Date): Promise<void> {
     if (ids.length > 0) await this.collectionAt(now).deleteMany({ _id: { $in: [...ids] }, owner });
+  }
+
+  // An erased lead no longer matches: its claims (either scope, phone and email) are deleted by _id
+  // from the period it was created in, which is where its intake wrote or took them over; a claim
+  // of the same hash that now names another lead is left alone.
+  async forget(leads: readonly Pick<LeadDoc, '_id' | 'partner_id' | 'phone_hash' | 'email_hash' | 'created_at'>[]): Promise<void> {
+    const byPeriod = new Map<number, { ids: string[]; leadIds: string[] }>();
+    for (const lead of leads) {
+      const hashes = [lead.phone_hash && `phone:${lead.phone_hash}`, lead.email_hash && `email:${lead.email_hash}`].filter((h): h is string => !!h);
+      const group = byPeriod.get(periodOf(lead.created_at)) ?? { ids: [], leadIds: [] };
+      group.ids.push(...['g', `p:${lead.partner_id}`].flatMap((scope) => hashes.map((h) => `${scope}:${h}`)));
+      group.leadIds.push(lead._id);
+      byPeriod.set(periodOf(lead.created_at), group);
+    }
+    for (const [period, { ids, leadIds }] of byPeriod) {
+      if (ids.length > 0) await this.db.collection<DedupClaimDoc>(`${PREFIX}${period}`).deleteMany({ _id: { $in: ids }, lead_id: { $in: leadIds } });
+    }
   }
 
   // Drops the periods that ended before the longest dedup window began; returns their names.

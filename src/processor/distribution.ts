@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { Producer } from 'kafkajs';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
-import type { LeadCommand } from '../shared/schemas';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
+import { leadCommand, type LeadCommands } from './lead-commands';
 import type { ParkedMessages } from './parked-messages';
+import type { Retention } from './retention';
 import type { WaitingLeads } from './waiting-leads';
 
 const LIST_LIMIT = 500;
@@ -23,17 +20,17 @@ export interface DistributionDeps {
   decisions: IntakeDecisionStore;
   claims: DedupClaims;
   longestDedupWindowMs: () => Promise<number>;
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
+  commands: LeadCommands;
+  retention: Retention;
   logger: Logger;
 }
 
 // The processor's clock: re-reads the agents, asks the owners of waiting leads that an agent now
 // fits to assign them and the owners of parked CRM messages to try them again (commands on the
 // lead's topic: the owner is the only writer of a lead), and once an hour drops the intake
-// decisions past the idempotency window and the dedup claims past the longest dedup window. Reads only small collections (agents, waiting leads,
-// parked messages): nothing it does grows with the leads stored.
+// decisions past the idempotency window and the dedup claims past the longest dedup window, and
+// erases the personal data of leads past the retention (Retention). Reads only small collections
+// (agents, waiting leads, parked messages, one day's keys): nothing it does grows with the leads stored.
 export class Distribution {
   private task: PeriodicTask | null = null;
   private readonly asked = new Map<string, number>();
@@ -58,15 +55,11 @@ export class Distribution {
     const assign = waiting.filter((w) => !this.asked.has(w._id) && this.d.roster.fits(w));
     // A parked message is tried again on its turn (its owner drops a retry whose message is gone).
     const retry = await this.page('parked', (after) => this.d.parked.list(after, LIST_LIMIT));
-    const commands = [
-      ...assign.map((w): LeadCommand => ({ command_id: randomUUID(), lead_id: w._id, kind: 'assign', issued_at: now.toISOString() })),
-      ...retry.map((p): LeadCommand => ({ command_id: randomUUID(), lead_id: p.lead_id, kind: 'retry_parked', parked_id: p._id, issued_at: now.toISOString() })),
-    ];
-    if (commands.length > 0) {
-      const messages = await Promise.all(commands.map(async (cmd) => ({ key: cmd.lead_id, value: await this.d.codec.encode('leadCommands', cmd) })));
-      await this.d.producer.sendBatch({ topicMessages: [{ topic: this.d.topics.leadCommands, messages }] });
-      for (const w of assign) this.asked.set(w._id, now.getTime());
-    }
+    await this.d.commands.publish([
+      ...assign.map((w) => leadCommand(w._id, 'assign', now)),
+      ...retry.map((p) => leadCommand(p.lead_id, 'retry_parked', now, { parked_id: p._id })),
+    ]);
+    for (const w of assign) this.asked.set(w._id, now.getTime());
     await this.housekeeping(now);
   }
 
@@ -84,5 +77,7 @@ export class Distribution {
       ...(await this.d.claims.dropExpired(now, await this.d.longestDedupWindowMs())),
     ];
     if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped collections past their window');
+    const erased = await this.d.retention.run(now);
+    if (erased.days.length > 0) this.d.logger.info(erased, 'erased personal data past the retention');
   }
 }

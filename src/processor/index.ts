@@ -2,18 +2,23 @@ import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
 import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
+import { LeadKeyStore } from '../shared/store/lead-keys';
 import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadStore } from '../shared/store/leads';
 import { AgentRoster } from './agent-roster';
+import { BurstCounter } from './burst-counter';
 import { DedupClaims } from './dedup-claims';
 import { Distribution } from './distribution';
 import { IdAllocator } from './id-allocator';
 import { IntakeBatch } from './intake-batch';
 import { startIntakeConsumer } from './intake-consumer';
+import { LeadCommands } from './lead-commands';
 import { Lifecycle } from './lifecycle';
 import { startLifecycleConsumer } from './lifecycle-consumer';
 import { processorMetrics } from './metrics';
 import { ParkedMessages } from './parked-messages';
+import { Retention } from './retention';
+import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 
 const DAY_MS = 86_400_000;
@@ -23,6 +28,7 @@ export interface ProcessorParts {
   batch: IntakeBatch;
   lifecycle: Lifecycle;
   distribution: Distribution;
+  retention: Retention;
 }
 
 // The processor's pieces over the runtime's stores, wired once (the role below, and tests that
@@ -36,20 +42,24 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const claims = new DedupClaims(rt.mongo.db);
   const decisions = new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS);
   const roster = new AgentRoster(c.agents, c.agentActivity);
+  const keys = new LeadKeyStore(rt.mongo.db);
+  const risk = new RiskAssessment(rt.cipher, new BurstCounter(rt.redis, rt.config.crypto.hashKey, rules.riskBurstWindowMs),
+    { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet });
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), rules, cipher: rt.cipher,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, rules, risk,
   });
   const lifecycle = new Lifecycle({
     leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),
+    keys, claims,
   });
+  const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
+  const retention = new Retention(keys, commands, rules.personalDataRetentionDays);
   // Partners are few: the longest window is read whole, once an hour.
   const longestDedupWindowMs = async () => DAY_MS * Math.max(rules.dedupWindowDays,
     ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map((p) => p.dedup_window_days ?? 0));
-  const distribution = new Distribution({
-    roster, waiting, parked, decisions, claims, longestDedupWindowMs, producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger,
-  });
-  return { roster, batch, lifecycle, distribution };
+  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, longestDedupWindowMs, commands, retention, logger: rt.logger });
+  return { roster, batch, lifecycle, distribution, retention };
 }
 
 // The processor owns every decision about a lead: intake (dedup, rules, ids, storage, assignment),

@@ -1,9 +1,8 @@
-import { openPersonal } from '../shared/crypto/personal-data';
-import type { PiiCipher } from '../shared/crypto/pii-cipher';
-import type { DedupClaimDoc, IntakeDecisionDoc, LeadDoc, PartnerDoc } from '../shared/mongo/documents';
+import type { DedupClaimDoc, IntakeDecisionDoc, LeadDoc, LeadRisk, PartnerDoc } from '../shared/mongo/documents';
 import { leadId as formatLeadId, leadSeq } from '../shared/ids';
 import type { IntakeCommand, IntakeDecision, LeadEvent } from '../shared/schemas';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
+import type { LeadKeyStore } from '../shared/store/lead-keys';
 import { leadRefId, type LeadRefStore } from '../shared/store/lead-refs';
 import type { LeadStore } from '../shared/store/leads';
 import type { AgentRoster } from './agent-roster';
@@ -11,6 +10,7 @@ import { rejectionReason, type RuleSet } from './business-rules';
 import type { DedupClaims } from './dedup-claims';
 import { eventsOf } from './lead-events';
 import { newLeadDoc } from './new-lead';
+import type { AssessedLead } from './risk-assessment';
 import type { WaitingLeads } from './waiting-leads';
 
 const DAY_MS = 86_400_000;
@@ -29,12 +29,14 @@ export interface IntakeBatchDeps {
   waiting: WaitingLeads;
   roster: AgentRoster;
   ids: { allocate(): Promise<number> };
+  keys: LeadKeyStore;
   rules: RuleSet & { dedupWindowDays: number };
-  cipher: PiiCipher; // opens the lead's personal data for the IP rule
+  // Opens each lead's personal data for the IP rule and the fraud signals.
+  risk: { assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> };
 }
 
 export interface DecidedChunk {
-  replies: { cmd: IntakeCommand; decision: IntakeDecision }[];
+  replies: { cmd: IntakeCommand; decision: IntakeDecision; test: boolean }[];
   events: LeadEvent[];
   // Stored last, once the replies and events are out: a stored decision means nothing is owed.
   decisions: IntakeDecisionDoc[];
@@ -60,6 +62,8 @@ interface Candidate {
   partner: PartnerDoc;
   leadId: string;
   reject: string | null;
+  risk: LeadRisk;
+  test: boolean; // a sandbox partner's: no dedup claims, no agent
   windowMs: number;
   phoneKey: string;
   emailKey: string | null;
@@ -87,26 +91,29 @@ export class IntakeBatch {
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
     const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
-    const candidates: Candidate[] = [];
-    const leaders = new Set<string>();
+    const leaders: { cmd: IntakeCommand; id: string; partner: PartnerDoc }[] = [];
     for (const cmd of cmds) {
       const id = decisionId(cmd.partner_id, cmd.idempotency_key);
-      if (stored.has(id) || leaders.has(id)) continue;
-      leaders.add(id);
+      if (stored.has(id) || leaders.some((l) => l.id === id)) continue;
       const partner = await this.d.partners.byId(cmd.partner_id);
       // Only possible if a partner vanished between authentication and decision; never retried.
       if (!partner) {
         decided.set(id, decision(cmd, 'rejected', null, 'partner_unknown'));
         continue;
       }
-      candidates.push(await this.candidate(cmd, id, partner));
+      leaders.push({ cmd, id, partner });
     }
+    const assessed = await this.d.risk.assess(leaders.map((l) => l.cmd), now);
+    const candidates: Candidate[] = [];
+    for (const [i, { cmd, id, partner }] of leaders.entries()) candidates.push(await this.candidate(cmd, id, partner, assessed[i] as AssessedLead));
+    const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
 
     let open = candidates;
     while (open.length > 0) open = await this.pass(open, now);
 
     const created = await this.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
     for (const lead of created.values()) {
+      if (lead.test) continue;
       if (lead.status === 'assigned') out.assignments.assigned++;
       else if (lead.status === 'new') out.assignments.no_agent++;
     }
@@ -119,13 +126,13 @@ export class IntakeBatch {
       const id = decisionId(cmd.partner_id, cmd.idempotency_key);
       const earlier = made.get(id);
       const own = decided.get(id);
-      if (earlier) out.replies.push({ cmd, decision: replayOf(earlier, cmd.body_hash) });
+      if (earlier) out.replies.push({ cmd, decision: replayOf(earlier, cmd.body_hash), test: earlier.test === true });
       else if (!own) out.undecided.push(cmd);
       else {
-        const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...own, replay: false, decided_at: now };
+        const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...own, replay: false, decided_at: now, ...testMark(testOwners.has(id)) };
         made.set(id, doc);
         out.decisions.push(doc);
-        out.replies.push({ cmd, decision: own });
+        out.replies.push({ cmd, decision: own, test: testOwners.has(id) });
       }
     }
     return out;
@@ -150,18 +157,21 @@ export class IntakeBatch {
     await this.d.decisions.insertNew(docs, now);
   }
 
-  private async candidate(cmd: IntakeCommand, owner: string, partner: PartnerDoc): Promise<Candidate> {
+  private async candidate(cmd: IntakeCommand, owner: string, partner: PartnerDoc, { ip, risk }: AssessedLead): Promise<Candidate> {
     const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
     return {
       cmd,
       owner,
       partner,
       leadId: formatLeadId(await this.d.ids.allocate()),
-      reject: rejectionReason({ ...cmd.lead, ip: openPersonal(this.d.cipher, cmd.lead.personal_enc).ip }, this.d.rules, {
+      reject: rejectionReason({ ...cmd.lead, ip, risk }, this.d.rules, {
         blockedCountries: partner.blocked_countries ?? [],
         blockedSources: partner.blocked_sources ?? [],
         blockedIpRanges: partner.blocked_ip_ranges ?? [],
+        riskThreshold: partner.risk_threshold,
       }),
+      risk,
+      test: partner.mode === 'test',
       windowMs: (partner.dedup_window_days ?? this.d.rules.dedupWindowDays) * DAY_MS,
       phoneKey: `${scope}:phone:${cmd.lead.phone_hash}`,
       emailKey: cmd.lead.email_hash ? `${scope}:email:${cmd.lead.email_hash}` : null,
@@ -181,13 +191,14 @@ export class IntakeBatch {
       c.passes++;
     }
     const alive = (c: Candidate) => c.fate === null;
-    // Claims of earlier periods, phone and email alike, in one look-up for the pass.
-    const claimants = open.filter((c) => !c.reject);
+    // Claims of earlier periods, phone and email alike, in one look-up for the pass. A sandbox
+    // partner's leads neither read nor take claims: they never meet live leads in dedup.
+    const claimants = open.filter((c) => !c.reject && !c.test);
     const prior = await this.d.claims.prior(claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey])), now,
       Math.max(0, ...claimants.map((c) => c.windowMs)));
     await this.claim(claimants, 'phone', prior, now);
     await this.reference(open.filter(alive), now);
-    await this.claim(open.filter((c) => alive(c) && !c.reject && c.emailKey !== null), 'email', prior, now);
+    await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', prior, now);
     await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
     for (const c of open) {
       if (alive(c)) c.fate = { kind: 'create' };
@@ -238,7 +249,7 @@ export class IntakeBatch {
   }
 
   private async reference(cands: Candidate[], now: Date): Promise<void> {
-    const mine = claimsOnce(cands, (c) => c.refKey, 'ref', (c) => ({ _id: c.refKey, lead_id: c.leadId, owner: c.owner, created_at: now }));
+    const mine = claimsOnce(cands, (c) => c.refKey, 'ref', (c) => ({ _id: c.refKey, lead_id: c.leadId, owner: c.owner, created_at: now, ...testMark(c.test) }));
     const taken = await this.d.refs.insertNew(mine.map((m) => m.doc));
     const existing = taken.size > 0 ? await this.d.refs.byIds(taken) : new Map();
     for (const { c, doc } of mine) {
@@ -277,11 +288,14 @@ export class IntakeBatch {
   private async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
     const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, now, c.reject
       ? { kind: 'rejected', reason: c.reject }
-      : { kind: 'accepted', agent: this.d.roster.take(c.cmd.lead, now) }));
+      : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) }, { risk: c.risk, test: c.test }));
+    await this.d.keys.insertNew(creators.flatMap((c) => (c.cmd.lead.dek_enc === undefined ? []
+      : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, created_at: now, ...testMark(c.test) }])));
     const existed = await this.d.leads.insertNew(docs);
     const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
     const leads = new Map(docs.map((doc) => [doc._id, stored.get(doc._id) ?? doc]));
-    await this.d.waiting.add(docs.filter((doc) => !existed.has(doc._id) && doc.status === 'new'));
+    // A sandbox lead is never distributed: it does not wait for an agent either.
+    await this.d.waiting.add(docs.filter((doc) => !existed.has(doc._id) && doc.status === 'new' && !doc.test));
     return leads;
   }
 
@@ -331,6 +345,11 @@ function afterBlocker({ by, via }: Extract<Fate, { kind: 'blocked' }>): Fate {
 
 function conflictOf(c: Candidate): Extract<Fate, { kind: 'conflict' }> {
   return c.fate as Extract<Fate, { kind: 'conflict' }>;
+}
+
+// Marks what a sandbox partner's lead leaves in a store; live leads' documents stay as they were.
+export function testMark(test: boolean): { test?: true } {
+  return test ? { test: true } : {};
 }
 
 function decision(cmd: IntakeCommand, outcome: IntakeDecision['outcome'], leadId: string | null, reason: string | null): IntakeDecision {

@@ -3,7 +3,9 @@ import type { LeadEvent } from '../shared/schemas';
 
 // The event announcing history entry `seq` of a lead. Deterministic: the same entry always gives
 // the same event_id and content, however often it is published.
-export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history'>, seq: number): LeadEvent {
+// A sandbox partner's lead marks its events test (for the delivery records and metrics; the
+// callback body never carries it).
+export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test'>, seq: number): LeadEvent {
   const entry = lead.history[seq];
   if (!entry) throw new Error(`lead ${lead._id} has no history entry ${seq}`);
   const event: LeadEvent = {
@@ -18,12 +20,13 @@ export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 
   };
   if (entry.event === 'lead.status_changed' && entry.from) event.from_status = entry.from;
   if (entry.event === 'lead.rejected' && entry.reason) event.reason = entry.reason;
+  if (lead.test) event.test = true;
   return event;
 }
 
 // The events of history entries `from` onwards: what a change made, or (from 0) everything a lead
 // announced, which a redelivered batch publishes again with the same ids.
-export function eventsOf(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history'>, from = 0): LeadEvent[] {
+export function eventsOf(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test'>, from = 0): LeadEvent[] {
   const events: LeadEvent[] = [];
   for (let seq = from; seq < lead.history.length; seq++) events.push(eventForHistoryEntry(lead, seq));
   return events;

@@ -4,7 +4,7 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { deadLetterMessage } from './dead-letter';
-import type { Lifecycle, LifecycleMessage } from './lifecycle';
+import { isErase, type Lifecycle, type LifecycleMessage } from './lifecycle';
 import type { ProcessorMetrics } from './metrics';
 
 export interface LifecycleConsumerDeps {
@@ -43,7 +43,10 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
       await publish(events, dead);
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
-      const assigned = chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && o.outcome === 'applied').length;
+      const applied = chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && o.outcome === 'applied');
+      const assigned = applied.filter((o) => !isErase(o.record)).length;
+      const erased = applied.length - assigned;
+      if (erased > 0) metrics.erasures.inc(erased);
       if (assigned > 0) metrics.assignments.inc({ outcome: 'assigned' }, assigned);
       for (const { record, outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: LABEL[record.topic as LifecycleTopic], outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
       for (const { record, reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: LABEL[record.topic as LifecycleTopic], reason });

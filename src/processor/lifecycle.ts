@@ -6,8 +6,10 @@ import { insertAllNew } from '../shared/mongo/bulk';
 import type { ClientDoc, DepositDoc, LeadDoc, ParkedMessageDoc, StatusChange } from '../shared/mongo/documents';
 import type { AgentAction, Deposit, LeadCommand, LeadEvent } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
+import type { LeadKeyStore } from '../shared/store/lead-keys';
 import type { LeadChange, LeadStore } from '../shared/store/leads';
 import type { AgentRoster } from './agent-roster';
+import type { DedupClaims } from './dedup-claims';
 import { eventForHistoryEntry, eventsOf } from './lead-events';
 import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
@@ -46,6 +48,8 @@ export interface LifecycleDeps {
   waiting: WaitingLeads;
   roster: AgentRoster;
   statuses: Statuses;
+  keys: LeadKeyStore;
+  claims: DedupClaims;
 }
 
 const CACHE_LIMIT = 50_000;
@@ -65,6 +69,7 @@ interface Working {
   lead: LeadDoc; // with this chunk's changes so far
   entries: StatusChange[];
   set: LeadChange['set'];
+  erase: boolean; // an erase command asks for the lead's personal data to go
   events: LeadEvent[];
 }
 
@@ -80,7 +85,9 @@ interface DecidedLead {
 
 // Everything that changes a lead after intake, applied by the one owner of the lead's partition of
 // the CRM topics and the lead command topic (a co-partitioned consumer): agent actions, deposits
-// and chargebacks, assignment of waiting leads, parked messages tried again. A message that cannot
+// and chargebacks, assignment of waiting leads, parked messages tried again, erasure of personal
+// data (the lead's key destroyed, its claims deleted, its hashes and ciphertexts removed; status,
+// history and events stay, and no event is announced). A message that cannot
 // apply yet (its lead is not created yet, a chargeback before the first deposit) is parked, not
 // dropped, and dead-lettered only once CRM_PARK_MAX_MS is up. A chunk is decided in memory against the leads as
 // this owner last wrote them (read once, then cached), and written with one update per changed
@@ -124,8 +131,12 @@ export class Lifecycle {
       const decided = [...open].map(([id, group]) => this.decideLead(group, working.get(id), partition, now));
       await insertAllNew(this.d.clients, decided.flatMap((g) => g.clients));
       await insertAllNew(this.d.deposits, decided.flatMap((g) => g.deposits));
-      const changed = decided.filter((g) => g.w && g.w.entries.length > 0);
-      const stored = await this.d.leads.apply(changed.map(({ w }) => ({ lead: (w as Working).base, entries: (w as Working).entries, set: (w as Working).set })), now);
+      const changed = decided.filter((g) => g.w && (g.w.entries.length > 0 || g.w.erase));
+      // The key goes first: from then on nothing can read the lead, whatever happens next.
+      const erasing = changed.flatMap(({ w }) => (w?.erase ? [w.base] : []));
+      await this.d.keys.destroy(erasing);
+      await this.d.claims.forget(erasing);
+      const stored = await this.d.leads.apply(changed.map(({ w }) => ({ lead: (w as Working).base, entries: (w as Working).entries, set: (w as Working).set, erase: (w as Working).erase })), now);
       const refused = new Set<string>();
       stored.forEach((lead, i) => {
         const { w } = changed[i] as { w: Working };
@@ -194,6 +205,11 @@ export class Lifecycle {
   }
 
   private applyOne(record: Decoded<LifecycleMessage>, w: Working, now: Date, g: DecidedLead): Exclude<LifecycleOutcome, 'refused' | 'parked'> | { refused: string } {
+    if (isErase(record)) {
+      if (w.lead.personal_erased_at || w.erase) return 'repeat';
+      w.erase = true;
+      return 'applied';
+    }
     const { source, why, at } = describe(record);
     const done = w.lead.history.map((h, seq) => ({ h, seq })).filter(({ h }) => h.source === source);
     if (done.length > 0) {
@@ -238,7 +254,7 @@ export class Lifecycle {
     const working = new Map<string, Working>();
     for (const id of ids) {
       const lead = this.cache.get(id);
-      if (lead && !working.has(id)) working.set(id, { base: lead, lead, entries: [], set: {}, events: [] });
+      if (lead && !working.has(id)) working.set(id, { base: lead, lead, entries: [], set: {}, erase: false, events: [] });
     }
     return working;
   }
@@ -248,6 +264,10 @@ export class Lifecycle {
     this.cache.set(lead._id, lead);
     if (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
   }
+}
+
+export function isErase(record: Decoded<LifecycleMessage>): boolean {
+  return record.topic === 'leadCommands' && (record.value as LeadCommand).kind === 'erase';
 }
 
 const PARKED_ID = { agentActions: (v: AgentAction) => v.action_id, deposits: (v: Deposit) => v.deposit_id };

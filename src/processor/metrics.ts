@@ -9,6 +9,7 @@ export interface ProcessorMetrics {
   crmDeadLetters: Counter<'topic' | 'reason'>;
   assignments: Counter<'outcome'>;
   intakeDeadLetters: Counter<string>;
+  erasures: Counter<string>;
 }
 
 export function processorMetrics(registry: Registry): ProcessorMetrics {
@@ -39,6 +40,10 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
     }),
     intakeDeadLetters: new Counter({
       name: 'lead_intake_intake_dead_letters_total', help: 'Intake commands the processor failed on again and again and sent to the intake dead-letter topic',
+      registers: [registry],
+    }),
+    erasures: new Counter({
+      name: 'lead_intake_personal_data_erasures_total', help: "Leads whose personal data was erased (key destroyed, claims, hashes and ciphertexts removed), by a manager or the retention",
       registers: [registry],
     }),
     assignments: new Counter({

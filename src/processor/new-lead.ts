@@ -1,12 +1,13 @@
-import { LEAD_DETAIL_FIELDS, type AgentDoc, type LeadDoc, type StatusChange } from '../shared/mongo/documents';
+import { LEAD_DETAIL_FIELDS, type AgentDoc, type LeadDoc, type LeadRisk, type StatusChange } from '../shared/mongo/documents';
 import { leadSeq } from '../shared/ids';
 import type { IntakeCommand } from '../shared/schemas';
 
 export type IntakeVerdict = { kind: 'accepted'; agent: Pick<AgentDoc, '_id'> | null } | { kind: 'rejected'; reason: string };
 
 // The lead an intake command creates, complete with its first history entries: accepted (and at
-// once assigned when an agent could take it) or rejected. One insert holds it all.
-export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: IntakeVerdict): LeadDoc {
+// once assigned when an agent could take it) or rejected, with its fraud signals and, for a sandbox
+// partner, the test mark. One insert holds it all; the data key goes to lead_keys, not here.
+export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: IntakeVerdict, marks: { risk: LeadRisk; test: boolean }): LeadDoc {
   const { lead } = cmd;
   const history: StatusChange[] = verdict.kind === 'rejected'
     ? [{ from: null, to: 'rejected', at: now, why: verdict.reason, source: 'intake', event: 'lead.rejected', is_depositor: false, reason: verdict.reason }]
@@ -30,6 +31,8 @@ export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: I
     email_enc: lead.email_enc ?? null,
     email_hash: lead.email_hash ?? null,
     personal_enc: lead.personal_enc,
+    risk: marks.risk,
+    ...(marks.test ? { test: true as const } : {}),
     created_at: now,
     updated_at: now,
   };

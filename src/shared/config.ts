@@ -47,6 +47,11 @@ export interface Config {
     readonly idBlockSize: number;
     readonly distributionIntervalMs: number;
     readonly crmParkMaxMs: number;
+    // 0: personal data is kept; otherwise erased (keys dropped by day) once a lead is this old.
+    readonly personalDataRetentionDays: number;
+    readonly riskBurstWindowMs: number;
+    readonly riskBurstPerIp: number;
+    readonly riskBurstPerSubnet: number;
   };
   readonly callbacks: {
     readonly timeoutMs: number;
@@ -205,6 +210,10 @@ export function loadConfig(env: Env = process.env): Config {
       idBlockSize: r.int('ID_BLOCK_SIZE', 1000, 1, 100000),
       distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
       crmParkMaxMs: r.int('CRM_PARK_MAX_MS', 900000, 1000, 604800000),
+      personalDataRetentionDays: r.int('PERSONAL_DATA_RETENTION_DAYS', 0, 0, 36500),
+      riskBurstWindowMs: r.int('RISK_BURST_WINDOW_S', 600, 1, 86400) * 1000,
+      riskBurstPerIp: r.int('RISK_BURST_PER_IP', 5, 1, 1000000),
+      riskBurstPerSubnet: r.int('RISK_BURST_PER_SUBNET', 20, 1, 1000000),
     },
     callbacks: {
       timeoutMs: r.int('CALLBACK_TIMEOUT_MS', 10000, 100, 60000),

@@ -4,6 +4,7 @@ import { startApp, type App } from '../../src/app';
 import { createPartner } from '../../src/manager/partner-service';
 import { REDACT_PATHS } from '../../src/shared/logger';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
+import { storedLeadCipher } from '../support/lead-keys';
 import { dropTestData } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
@@ -89,7 +90,8 @@ describe('POST /api/v1/inbound/leads', () => {
     expect(res).toMatchObject({ status: 200, body: { status: 'accepted' } });
     const stored = await app.runtime.mongo.collections.leads.findOne({ _id: res.body.id as string });
     expect(stored).toMatchObject({ external_id: 'n-1' });
-    expect(JSON.parse(app.runtime.cipher.decrypt(stored!.personal_enc))).toMatchObject({ first_name: 'Bo', full_name: 'Bo' });
+    const cipher = await storedLeadCipher(app.runtime, stored!);
+    expect(JSON.parse(cipher!.decrypt(stored!.personal_enc!))).toMatchObject({ first_name: 'Bo', full_name: 'Bo' });
   });
 });
 
@@ -120,7 +122,8 @@ describe('personal data beyond phone and email', () => {
       expect(text).toContain('"fb"');
     }
     for (const text of [onTheWire, decision, JSON.stringify(redisRecord)]) expect(text).not.toContain(sha256(raw));
-    expect(JSON.parse(app.runtime.cipher.decrypt(stored!.personal_enc as string))).toEqual(PERSONAL);
+    const cipher = await storedLeadCipher(app.runtime, stored as never);
+    expect(JSON.parse(cipher!.decrypt(stored!.personal_enc as string))).toEqual(PERSONAL);
   });
 
   it('still decides on the encrypted IP: a lead from a blocked range is rejected', async () => {

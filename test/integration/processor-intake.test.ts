@@ -2,6 +2,7 @@ import { createPartner } from '../../src/manager/partner-service';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
+import { storedLeadCipher } from '../support/lead-keys';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
@@ -49,7 +50,7 @@ describe('acceptance', () => {
     const stored = await app.runtime.mongo.collections.leads.findOne({ _id: d.lead_id! });
     expect(stored).toMatchObject({ status: 'new', partner_id: partnerA, external_id: 'ext-accept', is_depositor: false, client_id: null });
     expect(JSON.stringify(stored)).not.toContain(p);
-    expect(app.runtime.cipher.decrypt(stored!.phone_enc)).toBe(p);
+    expect((await storedLeadCipher(app.runtime, stored!))!.decrypt(stored!.phone_enc!)).toBe(p);
     expect(stored!.history[0]).toMatchObject({ from: null, to: 'new', source: 'intake' });
     const [accepted] = await events.waitFor((es) => es.some((e) => e.lead_id === d.lead_id));
     expect(events.values().find((e) => e.lead_id === d.lead_id)).toEqual({

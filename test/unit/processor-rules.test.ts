@@ -3,7 +3,7 @@ import { chooseAgent, type RankedAgent } from '../../src/processor/agent-choice'
 import { eventForHistoryEntry, eventsOf } from '../../src/processor/lead-events';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
 
-const record = (over: Partial<RuledLead> = {}): RuledLead => ({ ip: '203.0.113.9', country_code: 'DE', source: 'google', ...over });
+const record = (over: Partial<RuledLead> = {}): RuledLead => ({ ip: '203.0.113.9', country_code: 'DE', source: 'google', risk: { score: 0 }, ...over });
 const none = { blockedCountries: [], blockedSources: [], blockedIpRanges: [] };
 
 describe('business rules', () => {
@@ -19,6 +19,14 @@ describe('business rules', () => {
     expect(rejectionReason(record({ ip: '2001:db8::1' }), none, { blockedIpRanges: ['2001:db8::/32'] })).toBe('ip_blocked');
     expect(rejectionReason(record(), none, { blockedIpRanges: ['198.51.100.0/24'] })).toBeNull();
   });
+  it("rejects at or above the partner's risk threshold, never without one", () => {
+    expect(rejectionReason(record({ risk: { score: 60 } }), none, { riskThreshold: 60 })).toBe('risk_rejected');
+    expect(rejectionReason(record({ risk: { score: 59 } }), none, { riskThreshold: 60 })).toBeNull();
+    expect(rejectionReason(record({ risk: { score: 100 } }), none, { riskThreshold: null })).toBeNull();
+    expect(rejectionReason(record({ risk: { score: 100 } }), none, {})).toBeNull();
+  });
+  it('names a blocked country before the risk', () =>
+    expect(rejectionReason(record({ risk: { score: 100 } }), { ...none, blockedCountries: ['DE'] }, { riskThreshold: 1 })).toBe('country_blocked:DE'));
 });
 
 const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({

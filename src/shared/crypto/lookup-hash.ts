@@ -1,7 +1,8 @@
 import { createHash, createHmac, type KeyObject } from 'node:crypto';
 
-// Keyed hash for dedup look-ups: a leaked database cannot be reversed by hashing every phone number.
-export function lookupHash(key: KeyObject, kind: 'phone' | 'email', normalised: string): string {
+// Keyed hash for dedup look-ups (and the burst counters' IPs): a leaked database or Redis cannot
+// be reversed by hashing every phone number or address.
+export function lookupHash(key: KeyObject, kind: 'phone' | 'email' | 'ip' | 'subnet', normalised: string): string {
   return createHmac('sha256', key).update(`${kind}:${normalised}`).digest('hex');
 }
 

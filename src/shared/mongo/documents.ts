@@ -49,13 +49,33 @@ export interface LeadDoc extends LeadDetails {
   // Every change, in order; entry i is also event `<lead id>:<i>`, and its `source` names the CRM
   // message that made it, so a redelivered message is recognised without a list of applied ids.
   history: StatusChange[];
-  phone_enc: string;
-  phone_hash: string;
-  email_enc: string | null;
-  email_hash: string | null;
-  personal_enc: string; // names, IP, user agent, metadata: personal-data.json, encrypted
+  // Sealed with the lead's own data key (lead_keys_<day>); all five are removed when the lead's
+  // personal data is erased (personal_erased_at), the key destroyed first.
+  phone_enc?: string;
+  phone_hash?: string;
+  email_enc?: string | null;
+  email_hash?: string | null;
+  personal_enc?: string; // names, IP, user agent, metadata: personal-data.json, encrypted
+  personal_erased_at?: Date;
+  risk?: LeadRisk;
+  test?: true; // a sandbox partner's lead: never claimed dedup keys, never distributed
   created_at: Date;
   updated_at: Date;
+}
+
+// Fraud signals found at intake: a score from 0 to 100 and the reasons that make it up.
+export interface LeadRisk {
+  score: number;
+  reasons: string[];
+  ip_country: string | null; // where the lead's IP is, when known
+}
+
+// A lead's own data key, wrapped by the keyring; one collection per UTC day of the lead's creation.
+export interface LeadKeyDoc {
+  _id: string; // lead id
+  dek_enc: string;
+  created_at: Date;
+  test?: true;
 }
 
 // The partner's name for a lead: one per (partner, external_id), so it is both the uniqueness of
@@ -65,6 +85,7 @@ export interface LeadRefDoc {
   lead_id: string;
   owner: string; // <partner id>:<idempotency key> of the command that made it
   created_at: Date;
+  test?: true;
 }
 
 // A lead accepted while no agent could take it: small (only waiting leads), read whole when agents
@@ -109,6 +130,7 @@ export interface IntakeDecisionDoc extends IntakeDecision {
   _id: string; // <partner id>:<idempotency key>
   partner_id: string;
   decided_at: Date;
+  test?: true;
 }
 
 export interface IdBlockDoc {

@@ -168,10 +168,14 @@ export interface LeadCommand {
   command_id: string;
   lead_id: string;
   /**
-   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now
+   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now; erase: destroy the lead's data key, its dedup claims, hashes and ciphertexts (requested_by says who asked)
    */
-  kind: 'assign' | 'retry_parked';
+  kind: 'assign' | 'retry_parked' | 'erase';
   issued_at: string;
+  /**
+   * erase: the manager (token:<hash>) or retention
+   */
+  requested_by?: string;
   parked_id?: string;
 }
 
@@ -192,6 +196,10 @@ export interface LeadEvent {
   reason?: string;
   is_depositor: boolean;
   occurred_at: string;
+  /**
+   * Present on a sandbox partner's leads only; never sent in a callback
+   */
+  test?: true;
 }
 
 /**
@@ -206,6 +214,10 @@ export interface LeadRecord {
   phone_hash: string;
   email_enc?: string;
   email_hash?: string;
+  /**
+   * The lead's own data key (AES-256), wrapped by the active ENCRYPTION_KEYS key; phone_enc, email_enc and personal_enc are sealed with it. Absent in commands from before per-lead keys (then sealed with the keyring itself)
+   */
+  dek_enc?: string;
   /**
    * Ciphertext (as phone_enc) of the JSON of personal-data.json: names, IP, user agent, metadata
    */
@@ -249,6 +261,14 @@ export interface PartnerSettings {
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
   disabled?: boolean;
+  /**
+   * test: a sandbox partner; its leads are answered, stored and called back like live ones but never claim dedup keys, are never distributed and are marked test everywhere
+   */
+  mode?: 'live' | 'test';
+  /**
+   * Reject leads whose risk score reaches this (reason risk_rejected); null never rejects on risk
+   */
+  risk_threshold?: number | null;
 }
 
 /**

@@ -2,12 +2,17 @@ import type { Collection } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadDoc, StatusChange } from '../mongo/documents';
 
-// What one owner decided for one lead in a batch: the entries to append and the fields they set.
+// What one owner decided for one lead in a batch: the entries to append and the fields they set,
+// and whether its personal data is erased (its key is destroyed before).
 export interface LeadChange {
   lead: LeadDoc; // as the owner last read or wrote it
   entries: StatusChange[];
   set: Partial<Pick<LeadDoc, 'status' | 'is_depositor' | 'client_id' | 'agent_id'>>;
+  erase?: boolean;
 }
+
+// Every personal field a lead holds: ciphertexts and the keyed hashes that would still link it.
+export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc'] as const;
 
 // The one module that writes `leads`. Leads are created in bulk by the intake processor and then
 // changed only by the owner of their partition of the lead topics (one writer per lead), one
@@ -33,12 +38,20 @@ export class LeadStore {
   // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
   // since it was read: that change was not made.
   async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
-    return Promise.all(changes.map(async ({ lead, entries, set }) => {
+    return Promise.all(changes.map(async ({ lead, entries, set, erase }) => {
+      const erased = erase ? { personal_erased_at: now } : {};
       const res = await this.leads.updateOne(
         { _id: lead._id, updated_at: lead.updated_at },
-        { $set: { ...set, updated_at: now }, $push: { history: { $each: entries } } },
+        {
+          $set: { ...set, ...erased, updated_at: now },
+          ...(entries.length > 0 ? { $push: { history: { $each: entries } } } : {}),
+          ...(erase ? { $unset: Object.fromEntries(PERSONAL_FIELDS.map((f) => [f, ''])) } : {}),
+        },
       );
-      return res.matchedCount === 0 ? null : { ...lead, ...set, history: [...lead.history, ...entries], updated_at: now };
+      if (res.matchedCount === 0) return null;
+      const after: LeadDoc = { ...lead, ...set, ...erased, history: [...lead.history, ...entries], updated_at: now };
+      if (erase) for (const f of PERSONAL_FIELDS) delete after[f];
+      return after;
     }));
   }
 }

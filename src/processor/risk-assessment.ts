@@ -1,0 +1,46 @@
+import { isDisposableEmail } from 'disposable-email-domains-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { leadCipher } from '../shared/crypto/data-key';
+import { openPersonal } from '../shared/crypto/personal-data';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { LeadRisk } from '../shared/mongo/documents';
+import type { IntakeCommand } from '../shared/schemas';
+import { decisionId } from '../shared/store/intake-decisions';
+import type { BurstCounter } from './burst-counter';
+import { ipCountry, subnetOf } from './ip-facts';
+import { assessRisk, type BurstLimits } from './risk-signals';
+
+export interface AssessedLead {
+  ip: string; // for the IP rule; never stored or logged in clear
+  risk: LeadRisk;
+}
+
+// Opens a chunk's leads (each with its own data key) just long enough to gather the fraud facts:
+// the IP's and the phone's country, the declared one, a disposable email domain, and how many
+// leads came from the IP and its subnet lately (one Redis round trip for the chunk).
+export class RiskAssessment {
+  constructor(private readonly keyring: PiiCipher, private readonly bursts: BurstCounter, private readonly limits: BurstLimits) {}
+
+  async assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> {
+    const opened = cmds.map((cmd) => {
+      const cipher = leadCipher(this.keyring, cmd.lead);
+      const { ip } = openPersonal(cipher, cmd.lead.personal_enc);
+      const email = cmd.lead.email_enc === undefined ? null : cipher.decrypt(cmd.lead.email_enc);
+      return { cmd, ip, phone: cipher.decrypt(cmd.lead.phone_enc), email };
+    });
+    const counts = await this.bursts.count(opened.map(({ cmd, ip }) => ({
+      member: decisionId(cmd.partner_id, cmd.idempotency_key), receivedAtMs: Date.parse(cmd.received_at), ip, subnet: subnetOf(ip),
+    })), now);
+    return opened.map(({ cmd, ip, phone, email }, i) => ({
+      ip,
+      risk: assessRisk({
+        ipCountry: ipCountry(ip),
+        phoneCountry: parsePhoneNumberFromString(phone)?.country ?? null,
+        declaredCountry: cmd.lead.country_code ?? null,
+        disposableEmail: email !== null && isDisposableEmail(email),
+        leadsFromIp: counts[i]?.ip ?? 0,
+        leadsFromSubnet: counts[i]?.subnet ?? 0,
+      }, this.limits),
+    }));
+  }
+}
