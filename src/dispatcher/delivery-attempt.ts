@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
+import { testLabel } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { LeadEvent } from '../shared/schemas';
 import { attemptError, attemptErrorKind, type AttemptResult } from './attempt-result';
@@ -38,7 +39,7 @@ export class CallbackAttempts {
     const verdict = classifyAttempt(result);
     const decision = decideAfterAttempt(before, verdict, Date.now(), schedule);
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
-    metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id });
+    metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
     logger[level]({
       delivery_id: deliveryId, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,

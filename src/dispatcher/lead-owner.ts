@@ -1,6 +1,6 @@
 import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
 import { deliveryId } from '../shared/ids';
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import { testLabel, type DeliveryDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
@@ -72,7 +72,7 @@ export class LeadOwner {
       if (eligibility === 'send') eligible.push(event);
       else {
         eligible.push(null);
-        metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id });
+        metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id, test: testLabel(event.test) });
         logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
       }
     }
@@ -164,7 +164,7 @@ export class LeadOwner {
     await this.blockSaves.get(item.key); // the block lists it before its record says held
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
     else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { heldBy: blocker }));
-    metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id });
+    metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
 

@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'held' | 'refused_money' | 'refused_address';
 
 export interface DispatcherMetrics {
-  deliveries: Counter<'event' | 'outcome' | 'partner_id'>;
+  deliveries: Counter<'event' | 'outcome' | 'partner_id' | 'test'>;
   attemptSeconds: Histogram<'verdict'>;
   retries: Counter<'tier'>;
   deadLetters: Counter<string>;
@@ -27,8 +27,8 @@ export function dispatcherMetrics(registry: Registry, blockedLeads: () => number
   return {
     deliveries: new Counter({
       name: 'lead_intake_callback_deliveries_total',
-      help: 'Callback attempts, holds and skips by event, outcome (delivered, retry_scheduled, dead, skipped, held, refused_money, refused_address) and partner',
-      labelNames: ['event', 'outcome', 'partner_id'], registers: [registry],
+      help: "Callback attempts, holds and skips by event, outcome (delivered, retry_scheduled, dead, skipped, held, refused_money, refused_address), partner and test (a sandbox partner's lead)",
+      labelNames: ['event', 'outcome', 'partner_id', 'test'], registers: [registry],
     }),
     attemptSeconds: new Histogram({
       name: 'lead_intake_callback_attempt_duration_seconds',

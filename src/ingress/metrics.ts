@@ -1,17 +1,18 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import { testLabel, type PartnerDoc } from '../shared/mongo/documents';
 import type { OutcomeLabel } from './intake-result';
 import type { Endpoint } from './rate-limit';
 
 // Partner API metrics. Labels stay low-cardinality: endpoint, outcome and partner, never a lead.
 export class IngressMetrics {
-  private readonly requests: Counter<'endpoint' | 'outcome' | 'partner_id'>;
+  private readonly requests: Counter<'endpoint' | 'outcome' | 'partner_id' | 'test'>;
   private readonly duration: Histogram<'endpoint'>;
 
   constructor(registry: Registry) {
     this.requests = new Counter({
       name: 'lead_intake_requests_total',
-      help: 'Partner API requests by endpoint and outcome',
-      labelNames: ['endpoint', 'outcome', 'partner_id'],
+      help: 'Partner API requests by endpoint and outcome (test: a sandbox partner)',
+      labelNames: ['endpoint', 'outcome', 'partner_id', 'test'],
       registers: [registry],
     });
     this.duration = new Histogram({
@@ -23,8 +24,8 @@ export class IngressMetrics {
     });
   }
 
-  observe(endpoint: Endpoint, outcome: OutcomeLabel, partnerId: string | null, seconds: number): void {
-    this.requests.inc({ endpoint, outcome, partner_id: partnerId ?? 'unknown' });
+  observe(endpoint: Endpoint, outcome: OutcomeLabel, partner: Pick<PartnerDoc, '_id' | 'mode'> | null, seconds: number): void {
+    this.requests.inc({ endpoint, outcome, partner_id: partner?._id ?? 'unknown', test: testLabel(partner?.mode === 'test') });
     this.duration.observe({ endpoint }, seconds);
   }
 }

@@ -46,7 +46,7 @@ export function partnerApi(deps: PartnerApiDeps) {
       if (!ctx) return;
       const ms = Date.now() - ctx.receivedAtMs;
       const partnerId = ctx.partner?._id ?? null;
-      deps.metrics.observe(endpointOf(req), ctx.outcome, partnerId, ms / 1000);
+      deps.metrics.observe(endpointOf(req), ctx.outcome, ctx.partner, ms / 1000);
       rt.logger.info({ endpoint: endpointOf(req), partner_id: partnerId, outcome: ctx.outcome, http_status: reply.statusCode, ms }, 'partner request');
     });
 

@@ -132,9 +132,10 @@ const INTAKE_EXAMPLES = {
   invalid_format: result('validation_error', { id: null, status: 'validation_error', reason: 'invalid_format:email' }),
   country_blocked: result('rejected by a business rule', { id: null, status: 'rejected', reason: 'country_blocked:KP' }),
   ip_blocked: result('rejected by a business rule', { id: null, status: 'rejected', reason: 'ip_blocked' }),
+  risk_rejected: result("rejected: the lead's fraud signals reach the partner's risk_threshold", { id: null, status: 'rejected', reason: 'risk_rejected' }),
 };
 
-const REJECTED_REASONS = ['country_blocked:<cc>', 'source_blocked', 'ip_blocked'];
+const REJECTED_REASONS = ['country_blocked:<cc>', 'source_blocked', 'ip_blocked', 'risk_rejected'];
 const DUPLICATE_REASONS = ['matched_lead:<n>', 'external_id_taken:<n>'];
 
 // 409 and 422 carry either an intake result or an error of the registry.
@@ -197,7 +198,7 @@ function intakeOperation(s: PartnerDocSettings): Json {
         `status validation_error with reason ${validationReasons}; or status rejected (a business rule; lead.rejected follows)`
           + ` with reason ${REJECTED_REASONS.join(', ')}. id is null.`, {
           missing_required: INTAKE_EXAMPLES.missing_required, invalid_format: INTAKE_EXAMPLES.invalid_format,
-          country_blocked: INTAKE_EXAMPLES.country_blocked, ip_blocked: INTAKE_EXAMPLES.ip_blocked,
+          country_blocked: INTAKE_EXAMPLES.country_blocked, ip_blocked: INTAKE_EXAMPLES.ip_blocked, risk_rejected: INTAKE_EXAMPLES.risk_rejected,
         }),
     },
   };

@@ -74,6 +74,7 @@ const deliveryProperties = {
   last_http_status: nullable('integer'), last_response_body: nullable('string'), last_error: nullable('string'),
   attempts: { type: 'array', items: attempt },
   manual_retries: { type: 'array', items: object({ at: dateTime, by: str }) },
+  test: { type: 'boolean', description: "For a sandbox partner's lead (mode test)" },
   created_at: dateTime, updated_at: dateTime,
 };
 // held_by: only while the delivery waits for an earlier delivery of its lead (callbacks go in event order).
@@ -81,6 +82,12 @@ const delivery = object(
   { ...deliveryProperties, held_by: { type: 'string', description: 'The delivery of the same lead this one waits for' } },
   Object.keys(deliveryProperties),
 );
+
+const risk = object({
+  score: { type: 'integer', minimum: 0, maximum: 100 },
+  reasons: { type: 'array', items: { enum: ['ip_country_mismatch_phone', 'ip_country_mismatch_declared', 'phone_country_mismatch_declared', 'disposable_email', 'ip_burst', 'subnet_burst'] } },
+  ip_country: nullable('string', { description: "ISO 3166 alpha-2 country of the lead's IP, null when unknown (private address)" }),
+});
 
 const auditEntry = object({
   id: str, at: dateTime, actor: { type: 'string', description: 'token:<first 6 hex of the SHA-256 of the manager token>' },
@@ -96,13 +103,20 @@ const leadDetails = {
   type: 'object', additionalProperties: false, description: 'Routing and reporting fields as the partner sent them (nothing personal)',
   properties: Object.fromEntries(LEAD_DETAIL_FIELDS.map((f) => [f, str])),
 };
-// Never a phone, email, name or IP (they stay encrypted) and never money.
-const lead = object({
+// Never a phone, email, name or IP (not even encrypted or hashed) and never money.
+const leadSummaryProperties = {
   id: str, affiliate_id: str, external_id: str, status: str, is_depositor: { type: 'boolean' },
   agent_id: nullable('string'), client_id: nullable('string'), reason: nullable('string'), details: leadDetails,
+  risk: { anyOf: [risk, { type: 'null' }], description: 'Fraud signals found at intake; null for leads stored before them' },
+  test: { type: 'boolean', description: "A sandbox partner's lead (mode test)" },
+  personal_data: { enum: ['kept', 'erased'] }, personal_erased_at: nullable('string', { format: 'date-time' }),
   history: { type: 'array', items: leadHistoryEntry },
-  deliveries: { type: 'array', items: delivery, description: 'The callbacks its events made, in event order' },
   created_at: dateTime, updated_at: dateTime,
+};
+const leadSummary = object(leadSummaryProperties);
+const lead = object({
+  ...leadSummaryProperties,
+  deliveries: { type: 'array', items: delivery, description: 'The callbacks its events made, in event order' },
 });
 
 const minuteBucket = object({ start: dateTime, end: dateTime, counts: { type: 'object', additionalProperties: int, description: 'Count by outcome' } });
@@ -115,6 +129,7 @@ const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object
 const AFFILIATES = ['affiliates'];
 const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
+const LEADS = ['leads'];
 
 // The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
 // callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
@@ -201,13 +216,29 @@ export const routeSchemas = {
     params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   showLead: {
-    tags: ['leads'], summary: 'One lead by its le-<n> id: status, history and the callbacks sent (no personal data, no money)',
+    tags: LEADS, summary: 'One lead by its le-<n> id: status, history, the callbacks sent, fraud signals (risk) and sandbox mark (no personal data, no money)',
     params: idParams, response: answers({ 200: lead }, ...ID_ERRORS),
   },
   showPartnerLead: {
-    tags: ['leads'], summary: "One lead by its partner and the partner's external_id",
+    tags: LEADS, summary: "One lead by its partner and the partner's external_id",
     params: object({ id: idParam, externalId: { type: 'string', minLength: 1, maxLength: 255 } }),
     response: answers({ 200: lead }, ...ID_ERRORS),
+  },
+  listAgentLeads: {
+    tags: AGENTS, summary: "The agent's view: leads handed to this agent, newest first, with their risk",
+    params: idParams, querystring: { type: 'object', additionalProperties: false, properties: PAGE_QUERY },
+    response: answers({ 200: page(leadSummary) }, ...ID_ERRORS),
+  },
+  erasePersonalData: {
+    tags: LEADS,
+    summary: "Erase a lead's personal data by destroying its own data key (crypto-shredding); status, history and events stay, the lead no longer matches dedup",
+    params: idParams,
+    response: answers({
+      202: object({
+        id: str, personal_data: { const: 'erasing', description: "The key is destroyed; the lead's owner removes its claims, hashes and ciphertexts next (GET shows erased)" },
+        key_destroyed_at: dateTime,
+      }),
+    }, ...ID_ERRORS),
   },
   overview: {
     tags: ['overview'], summary: "Intake requests and callbacks by outcome per minute over the last hour, from this process's own counters",

@@ -6,7 +6,7 @@ import { findPage, type Page, type PageRequest } from './pagination';
 
 export type AuditAction =
   | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback'
-  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update';
+  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data';
 
 export interface AuditEntry {
   partnerId?: string | null;

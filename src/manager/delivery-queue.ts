@@ -7,13 +7,14 @@ export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id'
   id: string;
   event: string;
   affiliate_id: string;
+  test: boolean;
 };
 
 // The delivery queue as managers see it (spec 6.3); held_by appears while a delivery waits for an
-// earlier one of its lead.
+// earlier one of its lead; test marks a sandbox partner's lead (its event says so).
 export function deliveryView(doc: DeliveryDoc): DeliveryView {
-  const { _id, event_name, partner_id, event: _event, ...rest } = doc;
-  return { id: _id, event: event_name, affiliate_id: partner_id, ...rest };
+  const { _id, event_name, partner_id, event, ...rest } = doc;
+  return { id: _id, event: event_name, affiliate_id: partner_id, ...rest, test: event.test === true };
 }
 
 export interface DeliveryFilter {

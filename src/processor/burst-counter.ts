@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lookupHash } from '../shared/crypto/lookup-hash';
@@ -19,7 +20,7 @@ type Pipeline = Record<typeof COMMAND, (key: string, ...args: (string | number)[
 // leads are spread over every partition and instance, and a count kept in memory would see a part
 // of them. One pipelined round trip per chunk; IPs are keyed hashes, never in clear.
 export class BurstCounter {
-  constructor(private readonly redis: Redis, private readonly hashKey: Buffer, private readonly windowMs: number) {
+  constructor(private readonly redis: Redis, private readonly hashKey: KeyObject, private readonly windowMs: number) {
     if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: readFileSync(join(__dirname, 'burst-count.lua'), 'utf8') });
   }
 

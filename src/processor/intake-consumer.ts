@@ -4,6 +4,7 @@ import { startBatchConsumer } from '../shared/kafka/batch-consumer';
 import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
+import { testLabel } from '../shared/mongo/documents';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
 import { deadLetterMessage } from './dead-letter';
 import type { IntakeBatch } from './intake-batch';
@@ -43,11 +44,11 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
       await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }] });
       await deps.batch.storeDecisions(chunk.decisions, new Date());
       timer();
-      for (const { decision } of chunk.replies) metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome });
-      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      for (const { decision, test } of chunk.replies) metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome, test: testLabel(test) });
+      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       for (const [outcome, n] of Object.entries(chunk.assignments)) if (n > 0) metrics.assignments.inc({ outcome }, n);
       if (chunk.undecided.length > 0) {
-        metrics.intakeDecisions.inc({ outcome: 'undecided' }, chunk.undecided.length);
+        metrics.intakeDecisions.inc({ outcome: 'undecided', test: 'false' }, chunk.undecided.length);
         logger.warn({ count: chunk.undecided.length }, 'intake commands left undecided: a claim is held by a command still being decided');
       }
     },
@@ -66,11 +67,11 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
         { topic: deps.topics.intakeReplies, messages: [{ key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) }] },
       ] });
       metrics.intakeDeadLetters.inc();
-      metrics.intakeDecisions.inc({ outcome: 'dead_lettered' });
+      metrics.intakeDecisions.inc({ outcome: 'dead_lettered', test: 'false' });
     },
     async undecodable(items) {
       // Only our own ingress writes here; an undecodable command is a bug to see, not to retry.
-      metrics.intakeDecisions.inc({ outcome: 'undecodable' }, items.length);
+      metrics.intakeDecisions.inc({ outcome: 'undecodable', test: 'false' }, items.length);
       for (const { message, error } of items) logger.error({ offset: message.offset, reason: error.reason }, 'undecodable intake command skipped');
     },
   });

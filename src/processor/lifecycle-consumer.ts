@@ -3,6 +3,7 @@ import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Ba
 import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
+import { testLabel } from '../shared/mongo/documents';
 import { deadLetterMessage } from './dead-letter';
 import { isErase, type Lifecycle, type LifecycleMessage } from './lifecycle';
 import type { ProcessorMetrics } from './metrics';
@@ -42,7 +43,7 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
       const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
       await publish(events, dead);
-      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event });
+      for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       const applied = chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && o.outcome === 'applied');
       const assigned = applied.filter((o) => !isErase(o.record)).length;
       const erased = applied.length - assigned;

@@ -1,10 +1,10 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export interface ProcessorMetrics {
-  intakeDecisions: Counter<'outcome'>;
+  intakeDecisions: Counter<'outcome' | 'test'>;
   intakeDecisionSeconds: Histogram<string>;
   intakeChunkSize: Histogram<string>;
-  leadEvents: Counter<'event'>;
+  leadEvents: Counter<'event' | 'test'>;
   crmMessages: Counter<'topic' | 'outcome'>;
   crmDeadLetters: Counter<'topic' | 'reason'>;
   assignments: Counter<'outcome'>;
@@ -15,8 +15,8 @@ export interface ProcessorMetrics {
 export function processorMetrics(registry: Registry): ProcessorMetrics {
   return {
     intakeDecisions: new Counter({
-      name: 'lead_intake_processor_decisions_total', help: 'Intake commands decided, by outcome',
-      labelNames: ['outcome'], registers: [registry],
+      name: 'lead_intake_processor_decisions_total', help: 'Intake commands decided, by outcome (test: a sandbox partner)',
+      labelNames: ['outcome', 'test'], registers: [registry],
     }),
     intakeDecisionSeconds: new Histogram({
       name: 'lead_intake_processor_decision_duration_seconds', help: 'Time to decide, store and publish one chunk of intake commands',
@@ -27,8 +27,8 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
       buckets: [1, 2, 5, 10, 20, 50, 100, 200], registers: [registry],
     }),
     leadEvents: new Counter({
-      name: 'lead_intake_lead_events_total', help: 'Lead events published for callbacks, by event',
-      labelNames: ['event'], registers: [registry],
+      name: 'lead_intake_lead_events_total', help: "Lead events published for callbacks, by event (test: a sandbox partner's lead)",
+      labelNames: ['event', 'test'], registers: [registry],
     }),
     crmMessages: new Counter({
       name: 'lead_intake_crm_messages_total', help: 'CRM messages consumed, by topic and outcome (applied, repeat, dead_lettered)',

@@ -12,8 +12,9 @@ describe('partner settings checks', () => {
     expect(problem({
       name: 'A', callback_url: 'https://a.example/cb?x=1', callback_events: ['lead.ftd'], status_mapping: { new: 'N', rejected: 'R', ftd: 'D' },
       field_mapping: { phone: 'contact.phone' }, rate_limits: { intake_per_minute: 10 }, blocked_countries: ['KP'],
-      blocked_ip_ranges: ['10.0.0.0/8', '2001:db8::1'], disabled: true,
+      blocked_ip_ranges: ['10.0.0.0/8', '2001:db8::1'], disabled: true, mode: 'test', risk_threshold: 70,
     })).toBeNull();
+    expect(problem({ mode: 'live', risk_threshold: null })).toBeNull();
     expect(problem({ callback_url: null })).toBeNull();
   });
 
@@ -26,6 +27,10 @@ describe('partner settings checks', () => {
     [{ blocked_ip_ranges: ['10.0.0.0/33'] }, /blocked_ip_ranges/],
     [{ callback_events: ['lead.nope'] }, /callback_events/],
     [{ field_mapping: { phone: 'a..b' } }, /field_mapping/],
+    [{ mode: 'sandbox' }, /mode/],
+    [{ risk_threshold: 0 }, /risk_threshold/],
+    [{ risk_threshold: 101 }, /risk_threshold/],
+    [{ risk_threshold: 50.5 }, /risk_threshold/],
   ])('names the problem in %j', (settings, message) => {
     expect(problem(settings)).toMatch(message);
   });

@@ -1,15 +1,40 @@
 import type { FastifyInstance } from 'fastify';
+import { LeadCommands, leadCommand } from '../../processor/lead-commands';
 import type { Runtime } from '../../shared/runtime';
+import { LeadKeyStore } from '../../shared/store/lead-keys';
+import { findAgent } from '../agent-service';
 import { routeSchemas } from '../api-schemas';
-import { findLead, findLeadByExternalId } from '../lead-lookup';
+import { recordAudit } from '../audit-log';
+import { findLead, findLeadByExternalId, findLeadDoc, listAgentLeads } from '../lead-view';
+import type { PageRequest } from '../pagination';
 import { orNotFound, type IdParams } from './lookup';
 
-// A lead found by our id or by its partner's external id, as a lead desk asks about it.
+// Leads as managers and agents see them (by our id or by the partner's external id), and the
+// erasure of a lead's personal data.
 export function leadRoutes(rt: Runtime) {
+  const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
+  const keys = new LeadKeyStore(rt.mongo.db);
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead }, async (req) => orNotFound(await findLead(rt, req.params.id)));
 
     app.get<{ Params: { id: string; externalId: string } }>('/api/affiliates/:id/leads/:externalId', { schema: routeSchemas.showPartnerLead }, async (req) =>
       orNotFound(await findLeadByExternalId(rt, req.params.id, req.params.externalId)));
+
+    app.get<IdParams & { Querystring: PageRequest }>('/api/agents/:id/leads', { schema: routeSchemas.listAgentLeads }, async (req) => {
+      orNotFound(await findAgent(rt, req.params.id));
+      return listAgentLeads(rt, req.params.id, req.query);
+    });
+
+    // Crypto-shredding: the lead's data key is destroyed before the answer, so from then on no copy
+    // of its ciphertext (MongoDB, Kafka) can be read; the erase command lets the lead's owner remove
+    // its dedup claims, hashes and ciphertexts like any other change to the lead. Repeatable.
+    app.delete<IdParams>('/api/leads/:id/personal-data', { schema: routeSchemas.erasePersonalData }, async (req, reply) => {
+      const lead = orNotFound(await findLeadDoc(rt, req.params.id));
+      const now = new Date();
+      await keys.destroy([lead]);
+      await commands.publish([leadCommand(lead._id, 'erase', now, { requested_by: req.managerActor })]);
+      await recordAudit(rt, req.managerActor, 'lead.erase_personal_data', { partnerId: lead.partner_id, target: lead._id });
+      return reply.code(202).send({ id: lead._id, personal_data: 'erasing', key_destroyed_at: now });
+    });
   };
 }

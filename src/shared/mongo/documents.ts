@@ -1,5 +1,9 @@
 import type { AgentAction, AgentSettings, Deposit, IntakeDecision, LeadEvent, LeadRecord, PartnerSettings } from '../schemas';
 
+// The `test` label of every metric that counts leads, requests or callbacks: "true" for a sandbox
+// partner's (mode test), so dashboards can leave them out.
+export const testLabel = (test: boolean | undefined): 'true' | 'false' => (test ? 'true' : 'false');
+
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
 

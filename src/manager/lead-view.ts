@@ -1,0 +1,78 @@
+import { deliveryId } from '../shared/ids';
+import { findByIds } from '../shared/mongo/bulk';
+import { LEAD_DETAIL_FIELDS, type LeadDoc, type LeadRisk } from '../shared/mongo/documents';
+import type { Runtime } from '../shared/runtime';
+import { leadRefId } from '../shared/store/lead-refs';
+import { deliveryView, type DeliveryView } from './delivery-queue';
+import { findPage, type Page, type PageRequest } from './pagination';
+
+// A lead as managers and agents see it: routing fields, status and history, fraud signals and the
+// sandbox mark. Never a phone, email or other personal field (not even as ciphertext or hash),
+// never money (deposits are not read).
+export interface LeadSummary {
+  id: string;
+  affiliate_id: string;
+  external_id: string;
+  status: string;
+  is_depositor: boolean;
+  agent_id: string | null;
+  client_id: string | null;
+  reason: string | null;
+  details: Partial<Record<(typeof LEAD_DETAIL_FIELDS)[number], string>>;
+  risk: LeadRisk | null; // null for leads stored before fraud signals
+  test: boolean;
+  personal_data: 'kept' | 'erased';
+  personal_erased_at: Date | null;
+  history: { event_id: string; event: string; from: string | null; to: string; at: Date; why: string; source: string; reason: string | null }[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+// One lead with the callbacks its events made.
+export interface LeadView extends LeadSummary {
+  deliveries: DeliveryView[];
+}
+
+export function leadSummary(lead: LeadDoc): LeadSummary {
+  const details: LeadSummary['details'] = {};
+  for (const field of LEAD_DETAIL_FIELDS) if (typeof lead[field] === 'string') details[field] = lead[field];
+  return {
+    id: lead._id, affiliate_id: lead.partner_id, external_id: lead.external_id, status: lead.status, is_depositor: lead.is_depositor,
+    agent_id: lead.agent_id, client_id: lead.client_id, reason: lead.reason, details,
+    risk: lead.risk ?? null, test: lead.test === true,
+    personal_data: lead.personal_erased_at ? 'erased' : 'kept', personal_erased_at: lead.personal_erased_at ?? null,
+    history: lead.history.map((h, i) => ({
+      event_id: `${lead._id}:${i}`, event: h.event, from: h.from, to: h.to, at: h.at, why: h.why, source: h.source, reason: h.reason ?? null,
+    })),
+    created_at: lead.created_at, updated_at: lead.updated_at,
+  };
+}
+
+export function findLeadDoc(rt: Runtime, id: string): Promise<LeadDoc | null> {
+  return rt.mongo.collections.leads.findOne({ _id: id });
+}
+
+export async function findLead(rt: Runtime, id: string): Promise<LeadView | null> {
+  const lead = await findLeadDoc(rt, id);
+  return lead && withDeliveries(rt, lead);
+}
+
+// The partner's name for a lead, through the same point read the partner's status lookup uses.
+export async function findLeadByExternalId(rt: Runtime, partnerId: string, externalId: string): Promise<LeadView | null> {
+  const ref = await rt.mongo.collections.leadRefs.findOne({ _id: leadRefId(partnerId, externalId) });
+  return ref && findLead(rt, ref.lead_id);
+}
+
+// The agents' view: the leads handed to one agent, newest first. An operator list like the others
+// of the manager API (a filtered read, never on the intake path).
+export function listAgentLeads(rt: Runtime, agentId: string, page: PageRequest): Promise<Page<LeadSummary>> {
+  return findPage(rt.mongo.collections.leads, { agent_id: agentId }, page, leadSummary);
+}
+
+async function withDeliveries(rt: Runtime, lead: LeadDoc): Promise<LeadView> {
+  const summary = leadSummary(lead);
+  // Delivery ids follow from (event id, partner): indexed reads by _id, no scan.
+  const ids = summary.history.map((h) => deliveryId(h.event_id, lead.partner_id));
+  const found = await findByIds(rt.mongo.collections.deliveries, ids);
+  return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
+}
