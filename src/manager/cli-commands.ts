@@ -3,14 +3,14 @@ import { parseArgs } from 'node:util';
 // The operator's command line, as pure argument handling: `<command> [id] [--flags]` becomes the
 // HTTP request the manager API expects. cli.ts sends it.
 export interface CliRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
 }
 
 export class UsageError extends Error {}
 
-type Kind = 'text' | 'nullable-text' | 'list' | 'json' | 'int' | 'bool';
+type Kind = 'text' | 'nullable-text' | 'list' | 'json' | 'int' | 'nullable-int' | 'bool';
 
 // A flag and the (dotted) field of the body or query string it fills.
 interface Flag {
@@ -32,6 +32,8 @@ const PARTNER_FLAGS: Record<string, Flag> = {
   'dedup-scope': { kind: 'text', field: 'dedup_scope' },
   'dedup-window-days': { kind: 'int', field: 'dedup_window_days' },
   disabled: { kind: 'bool', field: 'disabled' },
+  mode: { kind: 'text', field: 'mode' },
+  'risk-threshold': { kind: 'nullable-int', field: 'risk_threshold' },
 };
 
 const AGENT_FLAGS: Record<string, Flag> = {
@@ -78,6 +80,12 @@ export const COMMANDS: Record<string, Command> = {
   'list-agents': { summary: 'List agents', method: 'GET', path: () => '/api/agents', flags: { active: { kind: 'bool', field: 'active' }, ...PAGE_FLAGS }, sends: 'query' },
   'show-agent': { summary: 'Show an agent', method: 'GET', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id' },
   'update-agent': { summary: 'Change an agent', method: 'PATCH', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id', flags: AGENT_FLAGS, sends: 'body' },
+  'show-lead': { summary: 'Show a lead: status, history, risk, sandbox mark (never its personal data)', method: 'GET', path: (id) => `/api/leads/${enc(id)}`, needsId: 'lead id' },
+  'agent-leads': { summary: "The agent's view: its leads with their risk", method: 'GET', path: (id) => `/api/agents/${enc(id)}/leads`, needsId: 'agent id', flags: PAGE_FLAGS, sends: 'query' },
+  'erase-personal-data': {
+    summary: "Erase a lead's personal data (its data key is destroyed; status and history stay)", method: 'DELETE',
+    path: (id) => `/api/leads/${enc(id)}/personal-data`, needsId: 'lead id',
+  },
   'audit-log': {
     summary: 'List manager actions', method: 'GET', path: () => '/api/audit-log', sends: 'query',
     flags: { 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, action: { kind: 'text', field: 'action' }, ...PAGE_FLAGS },
@@ -93,7 +101,7 @@ export function usage(): string {
   return [
     'usage: npm run manager -- <command> [id] [--flags]',
     'env: MANAGER_URL (default http://127.0.0.1:8080), MANAGER_TOKEN (required)',
-    'lists are comma-separated; --callback-url none clears the URL; --json merges a raw JSON body last',
+    'lists are comma-separated; --callback-url none and --risk-threshold none clear them; --json merges a raw JSON body last',
     '', ...lines,
   ].join('\n');
 }
@@ -137,6 +145,8 @@ function convert(flag: string, kind: Kind, raw: string): unknown {
       return raw.split(',').map((s) => s.trim()).filter(Boolean);
     case 'json':
       return jsonObject(flag, raw);
+    case 'nullable-int':
+      return raw === 'none' || raw === '' ? null : convert(flag, 'int', raw);
     case 'int': {
       const n = Number(raw);
       if (!Number.isInteger(n)) throw new UsageError(`--${flag} must be a whole number, got "${raw}"`);

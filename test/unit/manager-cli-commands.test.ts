@@ -36,6 +36,15 @@ describe('manager CLI arguments', () => {
     expect(parseCommand(['rotate-key', 'pa-1']).body).toEqual({});
   });
 
+  it('sets the sandbox mode and the risk threshold, "none" clearing it, and erases and shows leads', () => {
+    expect(parseCommand(['update-partner', 'pa-1', '--mode', 'test', '--risk-threshold', '70']).body).toEqual({ mode: 'test', risk_threshold: 70 });
+    expect(parseCommand(['update-partner', 'pa-1', '--risk-threshold', 'none']).body).toEqual({ risk_threshold: null });
+    expect(parseCommand(['erase-personal-data', 'le-7'])).toEqual({ method: 'DELETE', path: '/api/leads/le-7/personal-data' });
+    expect(parseCommand(['show-lead', 'le-7'])).toEqual({ method: 'GET', path: '/api/leads/le-7' });
+    expect(parseCommand(['agent-leads', 'ag-1', '--limit', '5'])).toEqual({ method: 'GET', path: '/api/agents/ag-1/leads?limit=5' });
+    expect(() => parseCommand(['update-partner', 'pa-1', '--risk-threshold', 'high'])).toThrow(/whole number/);
+  });
+
   it('escapes ids in paths', () => {
     expect(parseCommand(['show-agent', '../x']).path).toBe('/api/agents/..%2Fx');
   });
