@@ -1,14 +1,20 @@
-import { lookup } from 'geoip-country';
 import ipaddr from 'ipaddr.js';
 
-// Where an IP is, from the GeoLite2 country data geoip-country ships (read from disk once, no
-// network). Private, loopback and unknown addresses have no country.
+type GeoIp = typeof import('geoip-country');
+let geoip: GeoIp | null = null;
+
+// Where an IP is, from the GeoLite2 country data geoip-country ships (no network). The data (~25 MB
+// in memory) is read from disk on the first look-up, so only a process that runs the processor
+// role pays for it, not every role that imports this module.
 export function ipCountry(ip: string): string | null {
+  geoip ??= require('geoip-country') as GeoIp;
+  let addr: string;
   try {
-    return lookup(ipaddr.process(ip).toString())?.country ?? null;
+    addr = ipaddr.process(ip).toString();
   } catch {
     return null;
   }
+  return geoip.lookup(addr)?.country ?? null;
 }
 
 // The subnet a burst is counted over: the /24 of an IPv4 address, the /48 of an IPv6 one (one
