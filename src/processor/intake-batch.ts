@@ -92,9 +92,11 @@ export class IntakeBatch {
     const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
     const leaders: { cmd: IntakeCommand; id: string; partner: PartnerDoc }[] = [];
+    const seen = new Set<string>();
     for (const cmd of cmds) {
       const id = decisionId(cmd.partner_id, cmd.idempotency_key);
-      if (stored.has(id) || leaders.some((l) => l.id === id)) continue;
+      if (stored.has(id) || seen.has(id)) continue;
+      seen.add(id);
       const partner = await this.d.partners.byId(cmd.partner_id);
       // Only possible if a partner vanished between authentication and decision; never retried.
       if (!partner) {
