@@ -192,8 +192,8 @@ describe('metrics', () => {
       .reduce((sum, v) => sum + v.value, 0);
     expect(total('delivered')).toBeGreaterThan(0);
     expect(total('skipped')).toBe(2);
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+"\} [1-9]/);
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="dead",partner_id="pa-[0-9a-f]+"\} 1/);
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+",test="false"\} [1-9]/);
+    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="dead",partner_id="pa-[0-9a-f]+",test="false"\} 1/);
     expect(text).toMatch(/lead_intake_callback_blocked_leads \d+/);
     expect(text).toMatch(/lead_intake_callback_attempt_duration_seconds_count\{verdict="delivered"\} [1-9]/);
     expect(text).not.toMatch(/le-\d+/);

@@ -56,7 +56,7 @@ describe('delivery queue', () => {
       id: expect.stringMatching(/^dl-/), event: expect.any(String), event_id: expect.any(String), affiliate_id: partner.id,
       lead_id: expect.stringMatching(/^le-/), state: 'dead', attempts_made: 2, attempts_left: 0, next_attempt_at: null,
       last_http_status: 404, last_response_body: 'no such hook', last_error: null,
-      attempts: expect.any(Array), manual_retries: [], created_at: expect.any(String), updated_at: expect.any(String),
+      attempts: expect.any(Array), manual_retries: [], test: false, created_at: expect.any(String), updated_at: expect.any(String),
     });
   });
 
