@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createPartner } from '../../src/manager/partner-service';
+import { leadCipher } from '../../src/shared/crypto/data-key';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
 import type { IntakeCommand } from '../../src/shared/schemas';
@@ -43,7 +44,7 @@ async function commandFor(key: string): Promise<IntakeCommand> {
   return values.find((c) => c.idempotency_key === key) as IntakeCommand;
 }
 
-const personal = (cmd: IntakeCommand) => openPersonal(app.runtime.cipher, cmd.lead.personal_enc);
+const personal = (cmd: IntakeCommand) => openPersonal(leadCipher(app.runtime.cipher, cmd.lead), cmd.lead.personal_enc);
 
 describe('body checks', () => {
   it('415 for a content type other than JSON', async () => {
@@ -113,12 +114,12 @@ describe('normalisation, as the processor receives it', () => {
     expect(cmd).toMatchObject({ partner_id: partnerId, idempotency_key: key, reply_to: expect.stringMatching(/^ingress-/) });
     expect(cmd.lead).toEqual({
       external_id: key, // falls back to the Idempotency-Key
-      country: 'United Kingdom', country_code: 'GB', source: 'fb',
+      country: 'United Kingdom', country_code: 'GB', source: 'fb', dek_enc: expect.any(String),
       phone_enc: expect.any(String), phone_hash: lookupHash(hashKey, 'phone', '+442079460958'),
       email_enc: expect.any(String), email_hash: lookupHash(hashKey, 'email', 'ann.lee@example.com'),
       personal_enc: expect.any(String),
     });
-    expect(app.runtime.cipher.decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
+    expect(leadCipher(app.runtime.cipher, cmd.lead).decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
     expect(personal(cmd)).toEqual({ first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '127.0.0.1' }); // ip from the connection
     const onTheWire = JSON.stringify(commands.seen.find((s) => s.value.idempotency_key === key));
     expect(onTheWire).not.toMatch(/7946|ann\.lee|Ann\.Lee|"Ann"|"Lee"|127\.0\.0\.1/);
@@ -196,8 +197,8 @@ describe('ops endpoints', () => {
     await client.submitLead({});
     await client.submitLead('{}', { contentType: 'text/plain' });
     const text = await (await fetch(`${app.url}/metrics`)).text();
-    expect(text).toContain(`lead_intake_requests_total{endpoint="intake",outcome="validation_error",partner_id="${partnerId}"}`);
-    expect(text).toMatch(/lead_intake_requests_total\{endpoint="intake",outcome="refused",partner_id="[^"]+"\} \d+/);
+    expect(text).toContain(`lead_intake_requests_total{endpoint="intake",outcome="validation_error",partner_id="${partnerId}",test="false"}`);
+    expect(text).toMatch(/lead_intake_requests_total\{endpoint="intake",outcome="refused",partner_id="[^"]+",test="false"\} \d+/);
     expect(text).toMatch(/lead_intake_request_duration_seconds_count\{endpoint="intake"\} \d+/);
     expect(text).not.toMatch(/le-\d+/);
   });

@@ -3,6 +3,7 @@ import { countryToCode, e164, normaliseLead } from '../../src/ingress/normalise-
 import { sealLead } from '../../src/ingress/seal-lead';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
+import { leadCipher } from '../../src/shared/crypto/data-key';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { InboundLead } from '../../src/shared/schemas';
 
@@ -75,15 +76,17 @@ describe('sealLead', () => {
   it('encrypts and hashes phone and email, encrypts the personal details, and drops them in clear', () => {
     const personal = { first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '10.0.0.1', user_agent: 'Agent/1', metadata: { ref: 'x' } };
     const record = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal }, cipher, hashKey);
+    // Sealed with the lead's own data key ("dek."), itself wrapped by the keyring ("k1.").
     expect(record).toEqual({
-      external_id: 'e', country_code: 'US', source: 'fb',
-      phone_enc: expect.stringMatching(/^k1\./), phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
-      email_enc: expect.stringMatching(/^k1\./), email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
-      personal_enc: expect.stringMatching(/^k1\./),
+      external_id: 'e', country_code: 'US', source: 'fb', dek_enc: expect.stringMatching(/^k1\./),
+      phone_enc: expect.stringMatching(/^dek\./), phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
+      email_enc: expect.stringMatching(/^dek\./), email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
+      personal_enc: expect.stringMatching(/^dek\./),
     });
-    expect(cipher.decrypt(record.phone_enc)).toBe('+14155552671');
-    expect(cipher.decrypt(record.email_enc as string)).toBe('a@b.de');
-    expect(openPersonal(cipher, record.personal_enc)).toEqual(personal);
+    const own = leadCipher(cipher, record);
+    expect(own.decrypt(record.phone_enc)).toBe('+14155552671');
+    expect(own.decrypt(record.email_enc as string)).toBe('a@b.de');
+    expect(openPersonal(own, record.personal_enc)).toEqual(personal);
     expect(JSON.stringify(record)).not.toMatch(/4155552671|a@b\.de|"Ann|"Lee|10\.0\.0\.1|Agent\/1|"ref"/);
   });
 
