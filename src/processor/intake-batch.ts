@@ -1,4 +1,4 @@
-import type { DedupClaimDoc, IntakeDecisionDoc, LeadDoc, LeadRisk, PartnerDoc } from '../shared/mongo/documents';
+import { testMark, type DedupClaimDoc, type IntakeDecisionDoc, type LeadDoc, type LeadRisk, type PartnerDoc } from '../shared/mongo/documents';
 import { leadId as formatLeadId, leadSeq } from '../shared/ids';
 import type { IntakeCommand, IntakeDecision, LeadEvent } from '../shared/schemas';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
@@ -347,11 +347,6 @@ function afterBlocker({ by, via }: Extract<Fate, { kind: 'blocked' }>): Fate {
 
 function conflictOf(c: Candidate): Extract<Fate, { kind: 'conflict' }> {
   return c.fate as Extract<Fate, { kind: 'conflict' }>;
-}
-
-// Marks what a sandbox partner's lead leaves in a store; live leads' documents stay as they were.
-export function testMark(test: boolean): { test?: true } {
-  return test ? { test: true } : {};
 }
 
 function decision(cmd: IntakeCommand, outcome: IntakeDecision['outcome'], leadId: string | null, reason: string | null): IntakeDecision {

@@ -3,7 +3,7 @@ import type { Collection } from 'mongodb';
 import { clientIdForLead } from '../shared/ids';
 import type { Decoded } from '../shared/kafka/batch-consumer';
 import { insertAllNew } from '../shared/mongo/bulk';
-import type { ClientDoc, DepositDoc, LeadDoc, ParkedMessageDoc, StatusChange } from '../shared/mongo/documents';
+import { testMark, type ClientDoc, type DepositDoc, type LeadDoc, type ParkedMessageDoc, type StatusChange } from '../shared/mongo/documents';
 import type { AgentAction, Deposit, LeadCommand, LeadEvent } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
 import type { LeadKeyStore } from '../shared/store/lead-keys';
@@ -215,7 +215,7 @@ export class Lifecycle {
     if (done.length > 0) {
       // Applied before (a redelivery): announce again what it made, which the dispatcher knows by id.
       for (const { seq } of done) if (seq < w.base.history.length) w.events.push(eventForHistoryEntry(w.lead, seq));
-      if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead.client_id, now));
+      if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead, now));
       return 'repeat';
     }
     const move = this.decide(record, w.lead, now);
@@ -226,14 +226,14 @@ export class Lifecycle {
     if (move.createsClient) {
       set.client_id = clientIdForLead(w.lead._id);
       const deposit = record.value as Deposit;
-      g.clients.push({ _id: set.client_id, lead_id: w.lead._id, partner_id: w.lead.partner_id, first_deposit_id: deposit.deposit_id, created_at: now });
+      g.clients.push({ _id: set.client_id, lead_id: w.lead._id, partner_id: w.lead.partner_id, first_deposit_id: deposit.deposit_id, created_at: now, ...testMark(w.lead.test) });
     }
     if (move.agentId !== undefined) set.agent_id = move.agentId;
     w.lead = { ...w.lead, ...set, history: [...w.lead.history, entry] };
     w.entries.push(entry);
     w.set = { ...w.set, ...set };
     // Amounts and currencies stay here, in the deposits collection; no event or callback carries them.
-    if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead.client_id, now));
+    if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead, now));
     return 'applied';
   }
 
@@ -303,9 +303,9 @@ function describe(record: Decoded<LifecycleMessage>): { source: string; why: str
   return { source: `distribution:${c.command_id}`, why: c.kind, at: new Date(c.issued_at) };
 }
 
-function depositDoc(deposit: Deposit, clientId: string | null, now: Date): DepositDoc {
+function depositDoc(deposit: Deposit, lead: Pick<LeadDoc, 'client_id' | 'test'>, now: Date): DepositDoc {
   return {
-    _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: clientId, type: deposit.type,
-    amount: deposit.amount, currency: deposit.currency, occurred_at: new Date(deposit.occurred_at), recorded_at: now,
+    _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: lead.client_id, type: deposit.type,
+    amount: deposit.amount, currency: deposit.currency, occurred_at: new Date(deposit.occurred_at), recorded_at: now, ...testMark(lead.test),
   };
 }

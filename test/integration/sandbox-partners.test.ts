@@ -1,4 +1,5 @@
 import { CallbackReceiver } from '../support/callback-receiver';
+import { produce } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -70,6 +71,16 @@ it('answers, stores and calls back a sandbox lead like a live one, marked test e
   expect(deliveries.body.items).toEqual([expect.objectContaining({ lead_id: id, test: true })]);
 });
 
+it("marks a sandbox lead's client and deposits test too, and calls its lead.ftd back", async () => {
+  const res = await sandbox.client.submitLead({ phone: '+4915300000010', external_id: 'sb-ftd' });
+  const id = res.body.id as string;
+  await produce(app.runtime, 'deposits', [{ deposit_id: `dep-${id}`, lead_id: id, type: 'deposit', amount: '10.00', currency: 'EUR', occurred_at: new Date().toISOString() }], () => id);
+  const client = await until(() => app.runtime.mongo.collections.clients.findOne({ lead_id: id }), 15000, 'the client');
+  expect(client).toMatchObject({ test: true });
+  expect(await app.runtime.mongo.collections.deposits.findOne({ _id: `dep-${id}` })).toMatchObject({ test: true, lead_id: id });
+  await until(async () => receiver.at('/sandbox').some((c) => c.body.internal_id === id && c.body.event === 'lead.ftd'), 15000, 'the lead.ftd callback');
+});
+
 it('keeps sandbox and live leads apart in dedup, both ways', async () => {
   const livePhone = '+4915300000002';
   const first = await live.client.submitLead({ phone: livePhone, external_id: 'live-1' });
@@ -88,7 +99,7 @@ it('keeps sandbox and live leads apart in dedup, both ways', async () => {
 });
 
 it('labels sandbox requests, decisions, events and callbacks test in the metrics', async () => {
-  await receiver.waitFor('/sandbox', 4);
+  await receiver.waitFor('/sandbox', 6);
   const text = await (await fetch(`${app.url}/metrics`)).text();
   for (const metric of ['lead_intake_requests_total', 'lead_intake_processor_decisions_total', 'lead_intake_lead_events_total', 'lead_intake_callback_deliveries_total']) {
     expect(text).toMatch(new RegExp(`^${metric}\\{[^}]*test="true"[^}]*\\} [1-9]`, 'm'));

@@ -4,6 +4,9 @@ import type { AgentAction, AgentSettings, Deposit, IntakeDecision, LeadEvent, Le
 // partner's (mode test), so dashboards can leave them out.
 export const testLabel = (test: boolean | undefined): 'true' | 'false' => (test ? 'true' : 'false');
 
+// Marks what a sandbox partner's lead leaves in a store; live leads' documents stay as they were.
+export const testMark = (test: boolean | undefined): { test?: true } => (test ? { test: true } : {});
+
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
 
@@ -160,6 +163,7 @@ export interface ClientDoc {
   partner_id: string;
   first_deposit_id: string;
   created_at: Date;
+  test?: true;
 }
 
 export interface DepositDoc {
@@ -171,6 +175,7 @@ export interface DepositDoc {
   currency: string;
   occurred_at: Date;
   recorded_at: Date;
+  test?: true;
 }
 
 export type DeliveryState = 'queued' | 'delivered' | 'dead';
