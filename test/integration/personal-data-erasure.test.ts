@@ -103,7 +103,7 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     expect(await readableAnywhere(PLAIN)).toEqual([]);
 
     const view = await erased(id);
-    expect(view).toMatchObject({ id, status: before.status, personal_data: 'erased', personal_erased_at: expect.any(String), external_id: 'erase-1', country: 'DE' });
+    expect(view).toMatchObject({ id, status: before.status, personal_data: 'erased', personal_erased_at: expect.any(String), external_id: 'erase-1', details: { country: 'DE' } });
     const after = await leadDoc(id);
     for (const f of ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc']) expect(after).not.toHaveProperty(f);
     expect(after.history).toEqual(before.history); // no entry, so no event and no callback
