@@ -133,9 +133,11 @@ const INTAKE_EXAMPLES = {
   country_blocked: result('rejected by a business rule', { id: null, status: 'rejected', reason: 'country_blocked:KP' }),
   ip_blocked: result('rejected by a business rule', { id: null, status: 'rejected', reason: 'ip_blocked' }),
   risk_rejected: result("rejected: the lead's fraud signals reach the partner's risk_threshold", { id: null, status: 'rejected', reason: 'risk_rejected' }),
+  cap_reached: result('rejected: over one of your caps (here the daily one)', { id: null, status: 'rejected', reason: 'cap_reached:partner_daily' }),
 };
 
-const REJECTED_REASONS = ['country_blocked:<cc>', 'source_blocked', 'ip_blocked', 'risk_rejected'];
+const REJECTED_REASONS = ['country_blocked:<cc>', 'source_blocked', 'ip_blocked', 'risk_rejected',
+  'cap_reached:<scope> (scope partner_daily, partner_hourly, country_daily or country_hourly: a cap on accepted leads in your time zone)'];
 const DUPLICATE_REASONS = ['matched_lead:<n>', 'external_id_taken:<n>'];
 
 // 409 and 422 carry either an intake result or an error of the registry.
@@ -195,10 +197,11 @@ function intakeOperation(s: PartnerDocSettings): Json {
         matched_lead: INTAKE_EXAMPLES.matched_lead, external_id_taken: INTAKE_EXAMPLES.external_id_taken,
       }),
       422: mergedResponse(errors['422'] as Json,
-        `status validation_error with reason ${validationReasons}; or status rejected (a business rule; lead.rejected follows)`
+        `status validation_error with reason ${validationReasons}; or status rejected (a business rule or a cap; lead.rejected follows)`
           + ` with reason ${REJECTED_REASONS.join(', ')}. id is null.`, {
           missing_required: INTAKE_EXAMPLES.missing_required, invalid_format: INTAKE_EXAMPLES.invalid_format,
           country_blocked: INTAKE_EXAMPLES.country_blocked, ip_blocked: INTAKE_EXAMPLES.ip_blocked, risk_rejected: INTAKE_EXAMPLES.risk_rejected,
+          cap_reached: INTAKE_EXAMPLES.cap_reached,
         }),
     },
   };

@@ -1,4 +1,5 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
+import { TIME_ZONES } from '../shared/local-time';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { PAGE_QUERY } from './pagination';
 
@@ -131,9 +132,9 @@ const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
 const LEADS = ['leads'];
 
-// The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
-// callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
-// that validates and documents them is built then. A callback URL carries no credentials (no "@"
+// The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE),
+// callback_url's scheme depends on CALLBACK_ALLOW_HTTP and time_zone on the runtime, all known only
+// at start-up, so the schema that validates and documents them is built then. A callback URL carries no credentials (no "@"
 // before the path).
 export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: boolean) {
   const knownStatuses = {
@@ -141,6 +142,7 @@ export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: 
     properties: {
       status_mapping: { type: 'object', propertyNames: { enum: [...statusCodes] } },
       callback_url: { type: ['string', 'null'], pattern: `^${allowHttp ? 'https?' : 'https'}://[^/?#@]+([/?#].*)?$` },
+      time_zone: { enum: TIME_ZONES },
     },
   };
   return {

@@ -7,6 +7,7 @@ import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadStore } from '../shared/store/leads';
 import { AgentRoster } from './agent-roster';
 import { BurstCounter } from './burst-counter';
+import { CapGate } from './cap-gate';
 import { DedupClaims } from './dedup-claims';
 import { Distribution } from './distribution';
 import { IdAllocator } from './id-allocator';
@@ -48,6 +49,8 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
     ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, rules, risk,
+    // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
+    caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });
   const lifecycle = new Lifecycle({
     leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),

@@ -7,6 +7,8 @@ import { leadRefId, type LeadRefStore } from '../shared/store/lead-refs';
 import type { LeadStore } from '../shared/store/leads';
 import type { AgentRoster } from './agent-roster';
 import { rejectionReason, type RuleSet } from './business-rules';
+import type { CapGate } from './cap-gate';
+import { capCounters, capReason } from './caps';
 import type { DedupClaims } from './dedup-claims';
 import { eventsOf } from './lead-events';
 import { newLeadDoc } from './new-lead';
@@ -28,6 +30,7 @@ export interface IntakeBatchDeps {
   leads: LeadStore;
   waiting: WaitingLeads;
   roster: AgentRoster;
+  caps: Pick<CapGate, 'take'>;
   ids: { allocate(): Promise<number> };
   keys: LeadKeyStore;
   rules: RuleSet & { dedupWindowDays: number };
@@ -64,6 +67,7 @@ interface Candidate {
   reject: string | null;
   risk: LeadRisk;
   test: boolean; // a sandbox partner's: no dedup claims, no agent
+  overCap: boolean; // rejected by a cap after its dedup claims were taken: they are given back
   windowMs: number;
   phoneKey: string;
   emailKey: string | null;
@@ -166,6 +170,7 @@ export class IntakeBatch {
       owner,
       partner,
       leadId: formatLeadId(await this.d.ids.allocate()),
+      overCap: false,
       reject: rejectionReason({ ...cmd.lead, ip, risk }, this.d.rules, {
         blockedCountries: partner.blocked_countries ?? [],
         blockedSources: partner.blocked_sources ?? [],
@@ -202,20 +207,36 @@ export class IntakeBatch {
     await this.reference(open.filter(alive), now);
     await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', prior, now);
     await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
+    for (const c of open) if (alive(c)) c.fate = { kind: 'create' };
+    await this.applyCaps(open.filter((c) => c.fate?.kind === 'create' && !c.reject), now);
+    for (const c of open) if (c.fate?.kind === 'blocked') c.fate = afterBlocker(c.fate);
     for (const c of open) {
-      if (alive(c)) c.fate = { kind: 'create' };
-      else if (c.fate?.kind === 'blocked') c.fate = afterBlocker(c.fate);
-    }
-    for (const c of open) {
-      if (c.fate?.kind === 'create') continue;
+      if (c.fate?.kind === 'create' && !c.overCap) continue;
       await this.d.claims.release(c.heldClaims, c.owner, now);
-      if (c.heldRef) await this.d.refs.release([c.heldRef], c.owner);
       c.heldClaims = [];
+      // A lead rejected over a cap is still created, under its external id (like any rejected lead).
+      if (c.overCap) continue;
+      if (c.heldRef) await this.d.refs.release([c.heldRef], c.owner);
       c.heldRef = null;
     }
     const again = open.filter((c) => c.fate?.kind === 'retry');
     for (const c of again) if (c.passes >= MAX_PASSES) c.fate = { kind: 'undecided' };
     return again.filter((c) => c.fate?.kind === 'retry');
+  }
+
+  // Leads that would be created accepted take their place under their partner's caps, in offset
+  // order; one over a cap is rejected instead (and gives its dedup claims back, as rejected leads
+  // hold none). Only leads that would be accepted count: duplicates and rejected leads never do.
+  private async applyCaps(cands: Candidate[], now: Date): Promise<void> {
+    const capped = cands.map((c) => ({ c, counters: capCounters(c.partner, c.cmd.lead.country_code, now) })).filter((x) => x.counters.length > 0);
+    if (capped.length === 0) return;
+    const verdicts = await this.d.caps.take(capped.map(({ c, counters }) => ({ owner: c.owner, counters })));
+    capped.forEach(({ c }, i) => {
+      const scope = verdicts[i];
+      if (!scope) return;
+      c.reject = capReason(scope);
+      c.overCap = true;
+    });
   }
 
   private async claim(cands: Candidate[], via: 'phone' | 'email', prior: ReadonlyMap<string, DedupClaimDoc>, now: Date): Promise<void> {
@@ -337,10 +358,10 @@ function claimsOnce<D extends { _id: string }>(
 }
 
 // A command that shares a key with an earlier one of its chunk meets what that one met on it: its
-// new lead, or the same existing lead. If the earlier one lost on another key, it gave this key
-// back: go round again.
+// new lead, or the same existing lead. If the earlier one lost on another key, or was over a cap
+// (its lead keeps only its external id), it gave this key back: go round again.
 function afterBlocker({ by, via }: Extract<Fate, { kind: 'blocked' }>): Fate {
-  if (by.fate?.kind === 'create') return { kind: 'duplicate', leadId: by.leadId, via };
+  if (by.fate?.kind === 'create' && (!by.overCap || via === 'ref')) return { kind: 'duplicate', leadId: by.leadId, via };
   if (by.fate?.kind === 'duplicate' && by.fate.via === via) return by.fate;
   return { kind: 'retry' };
 }

@@ -6,6 +6,7 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
+import { CAP_REASON_PREFIX } from './caps';
 import { deadLetterMessage } from './dead-letter';
 import type { IntakeBatch } from './intake-batch';
 import type { ProcessorMetrics } from './metrics';
@@ -44,7 +45,12 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
       await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }] });
       await deps.batch.storeDecisions(chunk.decisions, new Date());
       timer();
-      for (const { decision, test } of chunk.replies) metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome, test: testLabel(test) });
+      for (const { cmd, decision, test } of chunk.replies) {
+        metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome, test: testLabel(test) });
+        if (!decision.replay && decision.reason?.startsWith(CAP_REASON_PREFIX)) {
+          metrics.capRejections.inc({ partner_id: cmd.partner_id, scope: decision.reason.slice(CAP_REASON_PREFIX.length) });
+        }
+      }
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       for (const [outcome, n] of Object.entries(chunk.assignments)) if (n > 0) metrics.assignments.inc({ outcome }, n);
       if (chunk.undecided.length > 0) {

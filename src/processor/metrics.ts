@@ -10,6 +10,7 @@ export interface ProcessorMetrics {
   assignments: Counter<'outcome'>;
   intakeDeadLetters: Counter<string>;
   erasures: Counter<string>;
+  capRejections: Counter<'partner_id' | 'scope'>;
 }
 
 export function processorMetrics(registry: Registry): ProcessorMetrics {
@@ -45,6 +46,10 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
     erasures: new Counter({
       name: 'lead_intake_personal_data_erasures_total', help: "Leads whose personal data was erased (key destroyed, claims, hashes and ciphertexts removed), by a manager or the retention",
       registers: [registry],
+    }),
+    capRejections: new Counter({
+      name: 'lead_intake_cap_rejections_total', help: 'Leads rejected over a partner cap (cap_reached:<scope>), by partner and scope',
+      labelNames: ['partner_id', 'scope'], registers: [registry],
     }),
     assignments: new Counter({
       name: 'lead_intake_lead_assignments_total', help: 'Accepted leads handed to an agent (assigned: at intake or later from waiting) or left waiting for one (no_agent)',

@@ -260,6 +260,26 @@ export interface PartnerSettings {
   blocked_ip_ranges?: string[];
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
+  /**
+   * IANA time zone (e.g. Europe/Berlin) whose calendar days and clock hours the caps count in; UTC when absent
+   */
+  time_zone?: string;
+  /**
+   * Caps on accepted leads; a lead over one is rejected with cap_reached:<scope>. null or absent: no caps
+   */
+  caps?: {
+    daily?: number;
+    hourly?: number;
+    /**
+     * Caps per country of the lead (country_code), counted on top of the partner's own
+     */
+    countries?: {
+      [k: string]: {
+        daily?: number;
+        hourly?: number;
+      };
+    };
+  } | null;
   disabled?: boolean;
   /**
    * test: a sandbox partner; its leads are answered, stored and called back like live ones but never claim dedup keys, are never distributed and are marked test everywhere
