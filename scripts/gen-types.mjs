@@ -16,6 +16,8 @@ for (const file of readdirSync(schemaDir).filter((f) => f.endsWith('.json')).sor
     bannerComment: '',
     cwd: schemaDir,
     declareExternallyReferenced: false,
+    // Array bounds stay in the schema (ajv checks them); as types they would become tuples.
+    ignoreMinAndMaxItems: true,
     additionalProperties: false,
     style: { singleQuote: true },
   });

@@ -127,6 +127,10 @@ const chart = object({ metric: { type: 'string', description: 'The Prometheus co
 const withName = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], required: ['name'] });
 const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], minProperties: 1 });
 
+// A time zone must be one this runtime can compute in: the list is the runtime's, so it is added here
+// rather than in schemas/.
+const knownTimeZone = { type: 'object', properties: { time_zone: { enum: TIME_ZONES } } };
+
 const AFFILIATES = ['affiliates'];
 const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
@@ -204,7 +208,7 @@ export const routeSchemas = {
     response: answers({ 200: delivery }, ...ID_ERRORS, 409),
   },
   createAgent: {
-    tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json'),
+    tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json', knownTimeZone),
     response: answers({ 201: agent }, ...BODY_ERRORS),
   },
   listAgents: {
@@ -214,8 +218,8 @@ export const routeSchemas = {
   },
   showAgent: { tags: AGENTS, summary: 'Show one agent', params: idParams, response: answers({ 200: agent }, ...ID_ERRORS) },
   updateAgent: {
-    tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name)',
-    params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
+    tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name, time zone, working hours)',
+    params: idParams, body: nonEmpty('agent.json', knownTimeZone), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   showLead: {
     tags: LEADS, summary: 'One lead by its le-<n> id: status, history, the callbacks sent, fraud signals (risk) and sandbox mark (no personal data, no money)',

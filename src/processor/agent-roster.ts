@@ -27,20 +27,21 @@ export class AgentRoster {
     )));
   }
 
-  // The agent for this lead (round robin among eligible active agents), or null when none fits.
-  take(lead: LeadTraits, now: Date): AgentDoc | null {
-    const agent = this.choose(lead);
+  // The agent for this lead (round robin among eligible active agents on shift), or null when none
+  // fits; `except` is left out (the agent an idle lead is taken from).
+  take(lead: LeadTraits, now: Date, except: string | null = null): AgentDoc | null {
+    const agent = this.choose(lead, now, except);
     if (!agent) return null;
     this.assignedAt.set(agent._id, now);
     this.dirty.add(agent._id);
     return agent;
   }
 
-  fits(lead: LeadTraits): boolean {
-    return this.choose(lead) !== null;
+  fits(lead: LeadTraits, now: Date): boolean {
+    return this.choose(lead, now, null) !== null;
   }
 
-  private choose(lead: LeadTraits): AgentDoc | null {
-    return chooseAgent(this.agents.map((a) => ({ ...a, last_assigned_at: this.assignedAt.get(a._id) ?? null })), lead);
+  private choose(lead: LeadTraits, now: Date, except: string | null): AgentDoc | null {
+    return chooseAgent(this.agents.map((a) => ({ ...a, last_assigned_at: this.assignedAt.get(a._id) ?? null })), lead, now, except);
   }
 }

@@ -52,7 +52,7 @@ export class Distribution {
     await this.d.roster.refresh();
     for (const [id, at] of this.asked) if (now.getTime() - at > ASK_AGAIN_MS) this.asked.delete(id);
     const waiting = await this.page('waiting', (after) => this.d.waiting.list(after, LIST_LIMIT));
-    const assign = waiting.filter((w) => !this.asked.has(w._id) && this.d.roster.fits(w));
+    const assign = waiting.filter((w) => !this.asked.has(w._id) && this.d.roster.fits(w, now));
     // A parked message is tried again on its turn (its owner drops a retry whose message is gone).
     const retry = await this.page('parked', (after) => this.d.parked.list(after, LIST_LIMIT));
     await this.d.commands.publish([

@@ -34,16 +34,17 @@ const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
 });
 
 describe('agent choice', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
   it('takes the eligible agent assigned longest ago, never-assigned first', () => {
     const agents = [agent('ag-b', { last_assigned_at: new Date(2000) }), agent('ag-a', { last_assigned_at: new Date(1000) }), agent('ag-c')];
-    expect(chooseAgent(agents, {})?._id).toBe('ag-c');
-    expect(chooseAgent(agents.slice(0, 2), {})?._id).toBe('ag-a');
+    expect(chooseAgent(agents, {}, now)?._id).toBe('ag-c');
+    expect(chooseAgent(agents.slice(0, 2), {}, now)?._id).toBe('ag-a');
   });
   it('respects country and language lists and the active flag', () => {
     const agents = [agent('ag-fr', { countries: ['FR'] }), agent('ag-en', { languages: ['en'] }), agent('ag-off', { active: false })];
-    expect(chooseAgent(agents, { country_code: 'FR', language: 'de' })?._id).toBe('ag-fr');
-    expect(chooseAgent(agents, { country_code: 'DE', language: 'en-GB' })?._id).toBe('ag-en');
-    expect(chooseAgent(agents, { country_code: 'DE', language: 'de' })).toBeNull();
+    expect(chooseAgent(agents, { country_code: 'FR', language: 'de' }, now)?._id).toBe('ag-fr');
+    expect(chooseAgent(agents, { country_code: 'DE', language: 'en-GB' }, now)?._id).toBe('ag-en');
+    expect(chooseAgent(agents, { country_code: 'DE', language: 'de' }, now)).toBeNull();
   });
 });
 

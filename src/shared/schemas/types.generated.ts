@@ -26,6 +26,43 @@ export interface AgentSettings {
   active?: boolean;
   countries?: string[];
   languages?: string[];
+  /**
+   * IANA time zone (e.g. America/New_York) of working_hours; UTC when absent
+   */
+  time_zone?: string;
+  /**
+   * Weekly shifts in time_zone: per weekday a list of "HH:MM-HH:MM" ranges (an end at or before the start runs past midnight into the next day). A day left out is off. null or absent: always on shift
+   */
+  working_hours?: {
+    /**
+     * @maxItems 8
+     */
+    mon?: string[];
+    /**
+     * @maxItems 8
+     */
+    tue?: string[];
+    /**
+     * @maxItems 8
+     */
+    wed?: string[];
+    /**
+     * @maxItems 8
+     */
+    thu?: string[];
+    /**
+     * @maxItems 8
+     */
+    fri?: string[];
+    /**
+     * @maxItems 8
+     */
+    sat?: string[];
+    /**
+     * @maxItems 8
+     */
+    sun?: string[];
+  } | null;
 }
 
 /**

@@ -1,0 +1,79 @@
+import { localTime } from '../../src/shared/local-time';
+import { ManagerClient } from '../support/manager-client';
+import { PartnerClient } from '../support/partner-client';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// Agents' working hours on the real servers: a lead that arrives while nobody is on shift waits in
+// `new`, and is assigned by the processor's clock when a shift starts.
+let app: TestApp;
+let manager: ManagerClient;
+let partner: PartnerClient;
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'ingress,processor' });
+  manager = new ManagerClient(app.url);
+  const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Shifts' })).body;
+  partner = new PartnerClient(app.url, created);
+});
+
+afterAll(async () => {
+  await app?.destroy();
+});
+
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+it('keeps a lead waiting while its agent is off shift and assigns it when the shift starts', async () => {
+  // A shift in New York time that starts at the next whole minute (at least 20 s away) and lasts 30 minutes.
+  const start = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+  const local = localTime(start, 'America/New_York');
+  const from = local.hour * 60 + local.minute;
+  const shift = `${hhmm(from)}-${hhmm(from + 30)}`;
+  const agent = await manager.post<{ id: string; time_zone: string; working_hours: Record<string, string[]> }>('/api/agents', {
+    name: 'Night owl', countries: ['US'], time_zone: 'America/New_York', working_hours: { [local.weekday]: [shift] },
+  });
+  expect(agent.status).toBe(201);
+  expect(agent.body).toMatchObject({ time_zone: 'America/New_York', working_hours: { [local.weekday]: [shift] } });
+  // Never on shift: an empty week.
+  const never = (await manager.post<{ id: string }>('/api/agents', { name: 'Never', countries: ['US'], working_hours: {} })).body;
+
+  const intake = await partner.submitLead({ phone: '+12025550143', country: 'US' });
+  expect(intake.status).toBe(200);
+  const leadId = intake.body.id as string;
+  const lead = () => app.runtime.mongo.collections.leads.findOne({ _id: leadId });
+
+  await new Promise((r) => setTimeout(r, Math.max(0, start.getTime() - Date.now() - 3000)));
+  expect(await lead()).toMatchObject({ status: 'new', agent_id: null });
+  expect(await app.runtime.mongo.collections.waitingLeads.findOne({ _id: leadId })).not.toBeNull();
+
+  const assigned = await until(async () => {
+    const l = await lead();
+    return l?.status === 'assigned' ? l : null;
+  }, 20_000, 'the lead to be assigned once the shift starts');
+  expect(Date.now()).toBeGreaterThanOrEqual(start.getTime());
+  expect(assigned.agent_id).toBe(agent.body.id);
+  expect(assigned.agent_id).not.toBe(never.id);
+  await until(async () => (await app.runtime.mongo.collections.waitingLeads.findOne({ _id: leadId })) === null, 5000, 'the lead to leave waiting_leads');
+}, 120_000);
+
+it('refuses bad time zones and working hours with 422, changing nothing', async () => {
+  const agent = (await manager.post<{ id: string }>('/api/agents', { name: 'Checked', working_hours: { mon: ['09:00-17:00'] } })).body;
+  for (const body of [
+    { time_zone: 'Nowhere/City' },
+    { working_hours: { mon: ['25:00-26:00'] } },
+    { working_hours: { mon: ['9:00-17:00'] } },
+    { working_hours: { funday: ['09:00-17:00'] } },
+    { working_hours: { mon: '09:00-17:00' } },
+  ]) {
+    const res = await manager.patch(`/api/agents/${agent.id}`, body);
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error: 'invalid_request' });
+  }
+  expect((await manager.post('/api/agents', { name: 'Bad zone', time_zone: 'Mars/Olympus' })).status).toBe(422);
+  const stored = await manager.get(`/api/agents/${agent.id}`);
+  expect(stored.body).toMatchObject({ working_hours: { mon: ['09:00-17:00'] } });
+  expect(stored.body).not.toHaveProperty('time_zone');
+  // null clears the hours: always on shift.
+  expect((await manager.patch(`/api/agents/${agent.id}`, { working_hours: null, time_zone: 'Asia/Tokyo' })).body)
+    .toMatchObject({ working_hours: null, time_zone: 'Asia/Tokyo' });
+});
