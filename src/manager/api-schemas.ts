@@ -96,10 +96,11 @@ const auditEntry = object({
 });
 
 const leadHistoryEntry = object({
-  event_id: { type: 'string', description: '<lead id>:<index>: the id of the event this change announced' },
-  event: { enum: EVENT_NAMES }, from: nullable('string'), to: str, at: dateTime, why: str,
-  source: { type: 'string', description: 'intake, distribution, agent-action:<id> or deposit:<id>' }, reason: nullable('string'),
-});
+  event_id: nullable('string', { description: '<lead id>:<index>: the id of the event this change announced; null when the partner is not told (an idle lead handed to another agent)' }),
+  event: { enum: [...EVENT_NAMES, null] }, from: nullable('string'), to: str, at: dateTime, why: str,
+  source: { type: 'string', description: 'intake, distribution, distribution:<command id>, agent-action:<id> or deposit:<id>' }, reason: nullable('string'),
+  agent_id: { type: 'string', description: 'The agent this change handed the lead to (assignments and idle reassignments)' },
+}, ['event_id', 'event', 'from', 'to', 'at', 'why', 'source', 'reason']);
 const leadDetails = {
   type: 'object', additionalProperties: false, description: 'Routing and reporting fields as the partner sent them (nothing personal)',
   properties: Object.fromEntries(LEAD_DETAIL_FIELDS.map((f) => [f, str])),

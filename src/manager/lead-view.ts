@@ -23,7 +23,12 @@ export interface LeadSummary {
   test: boolean;
   personal_data: 'kept' | 'erased';
   personal_erased_at: Date | null;
-  history: { event_id: string; event: string; from: string | null; to: string; at: Date; why: string; source: string; reason: string | null }[];
+  // event and event_id null for a change the partner does not hear of (an idle lead handed to another
+  // agent, agent_id naming the new one).
+  history: {
+    event_id: string | null; event: string | null; from: string | null; to: string; at: Date; why: string; source: string; reason: string | null;
+    agent_id?: string;
+  }[];
   created_at: Date;
   updated_at: Date;
 }
@@ -42,7 +47,8 @@ export function leadSummary(lead: LeadDoc): LeadSummary {
     risk: lead.risk ?? null, test: lead.test === true,
     personal_data: lead.personal_erased_at ? 'erased' : 'kept', personal_erased_at: lead.personal_erased_at ?? null,
     history: lead.history.map((h, i) => ({
-      event_id: `${lead._id}:${i}`, event: h.event, from: h.from, to: h.to, at: h.at, why: h.why, source: h.source, reason: h.reason ?? null,
+      event_id: h.event === null ? null : `${lead._id}:${i}`, event: h.event, from: h.from, to: h.to, at: h.at, why: h.why, source: h.source,
+      reason: h.reason ?? null, ...(h.agent_id ? { agent_id: h.agent_id } : {}),
     })),
     created_at: lead.created_at, updated_at: lead.updated_at,
   };
@@ -72,7 +78,7 @@ export function listAgentLeads(rt: Runtime, agentId: string, page: PageRequest):
 async function withDeliveries(rt: Runtime, lead: LeadDoc): Promise<LeadView> {
   const summary = leadSummary(lead);
   // Delivery ids follow from (event id, partner): indexed reads by _id, no scan.
-  const ids = summary.history.map((h) => deliveryId(h.event_id, lead.partner_id));
+  const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id)]));
   const found = await findByIds(rt.mongo.collections.deliveries, ids);
   return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
 }

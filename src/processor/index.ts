@@ -10,6 +10,8 @@ import { BurstCounter } from './burst-counter';
 import { CapGate } from './cap-gate';
 import { DedupClaims } from './dedup-claims';
 import { Distribution } from './distribution';
+import { startIdleCheckForwarder } from './idle-check-forwarder';
+import { IdleChecks } from './idle-checks';
 import { IdAllocator } from './id-allocator';
 import { IntakeBatch } from './intake-batch';
 import { startIntakeConsumer } from './intake-consumer';
@@ -73,10 +75,12 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   const { roster, batch, lifecycle, distribution } = processorParts(rt);
   await roster.refresh();
   const consumers = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger: rt.logger, admin: rt.admin };
-  const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger };
+  const idleChecks = new IdleChecks(rt.codec, rt.config.rules.idleRedistributionS * 1000);
+  const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger, idleChecks };
   const started = [
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),
+    await startIdleCheckForwarder({ ...publishing, consumers }),
   ];
   distribution.start(rt.config.rules.distributionIntervalMs);
 

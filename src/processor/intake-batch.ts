@@ -10,6 +10,7 @@ import { rejectionReason, type RuleSet } from './business-rules';
 import type { CapGate } from './cap-gate';
 import { capCounters, capReason } from './caps';
 import type { DedupClaims } from './dedup-claims';
+import { pendingAssignment, type Assignment } from './idle-redistribution';
 import { eventsOf } from './lead-events';
 import { newLeadDoc } from './new-lead';
 import type { AssessedLead } from './risk-assessment';
@@ -45,6 +46,8 @@ export interface DecidedChunk {
   decisions: IntakeDecisionDoc[];
   // Accepted leads of this chunk handed to an agent at once, and left waiting for one.
   assignments: { assigned: number; no_agent: number };
+  // The assignments made at intake (again, for a replayed chunk), to be checked once the idle time is up.
+  idle: Assignment[];
   // Commands left undecided (their claim is held by a command still being decided elsewhere): no
   // reply, nothing stored; the partner's retry decides them.
   undecided: IntakeCommand[];
@@ -91,7 +94,7 @@ export class IntakeBatch {
   constructor(private readonly d: IntakeBatchDeps) {}
 
   async decide(cmds: readonly IntakeCommand[], now: Date): Promise<DecidedChunk> {
-    const out: DecidedChunk = { replies: [], events: [], decisions: [], assignments: { assigned: 0, no_agent: 0 }, undecided: [] };
+    const out: DecidedChunk = { replies: [], events: [], decisions: [], assignments: { assigned: 0, no_agent: 0 }, idle: [], undecided: [] };
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
     const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
@@ -122,6 +125,8 @@ export class IntakeBatch {
       if (lead.test) continue;
       if (lead.status === 'assigned') out.assignments.assigned++;
       else if (lead.status === 'new') out.assignments.no_agent++;
+      const pending = pendingAssignment(lead);
+      if (pending) out.idle.push(pending);
     }
     for (const c of candidates) decided.set(c.owner, this.outcome(c, created));
     for (const lead of created.values()) out.events.push(...eventsOf(lead));

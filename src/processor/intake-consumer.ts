@@ -8,6 +8,7 @@ import { testLabel } from '../shared/mongo/documents';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
 import { CAP_REASON_PREFIX } from './caps';
 import { deadLetterMessage } from './dead-letter';
+import type { IdleChecks } from './idle-checks';
 import type { IntakeBatch } from './intake-batch';
 import type { ProcessorMetrics } from './metrics';
 
@@ -17,6 +18,7 @@ export interface IntakeConsumerDeps {
   codec: TopicCodec;
   topics: TopicNames;
   batch: IntakeBatch;
+  idleChecks: IdleChecks;
   metrics: ProcessorMetrics;
   logger: Logger;
 }
@@ -42,7 +44,10 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
         return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
       }));
       const events = await Promise.all(chunk.events.map(async (e: LeadEvent): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
-      await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }] });
+      const checks = await deps.idleChecks.messages(chunk.idle, new Date());
+      await deps.producer.sendBatch({ topicMessages: [
+        { topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }, { topic: deps.topics.idleChecks, messages: checks },
+      ].filter((t) => t.messages.length > 0) });
       await deps.batch.storeDecisions(chunk.decisions, new Date());
       timer();
       for (const { cmd, decision, test } of chunk.replies) {

@@ -1,13 +1,14 @@
 import type { LeadDoc } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
 
-// The event announcing history entry `seq` of a lead. Deterministic: the same entry always gives
-// the same event_id and content, however often it is published.
-// A sandbox partner's lead marks its events test (for the delivery records and metrics; the
-// callback body never carries it).
-export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test'>, seq: number): LeadEvent {
+// The event announcing history entry `seq` of a lead, or null for an entry the partner does not hear
+// of (an idle lead handed to another agent). Deterministic: the same entry always gives the same
+// event_id and content, however often it is published. A sandbox partner's lead marks its events
+// test (for the delivery records and metrics; the callback body never carries it).
+export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test'>, seq: number): LeadEvent | null {
   const entry = lead.history[seq];
   if (!entry) throw new Error(`lead ${lead._id} has no history entry ${seq}`);
+  if (entry.event === null) return null;
   const event: LeadEvent = {
     event_id: `${lead._id}:${seq}`,
     event: entry.event,
@@ -28,6 +29,9 @@ export function eventForHistoryEntry(lead: Pick<LeadDoc, '_id' | 'partner_id' | 
 // announced, which a redelivered batch publishes again with the same ids.
 export function eventsOf(lead: Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test'>, from = 0): LeadEvent[] {
   const events: LeadEvent[] = [];
-  for (let seq = from; seq < lead.history.length; seq++) events.push(eventForHistoryEntry(lead, seq));
+  for (let seq = from; seq < lead.history.length; seq++) {
+    const event = eventForHistoryEntry(lead, seq);
+    if (event) events.push(event);
+  }
   return events;
 }

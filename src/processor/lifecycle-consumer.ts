@@ -4,8 +4,10 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
+import type { LeadCommand } from '../shared/schemas';
 import { deadLetterMessage } from './dead-letter';
-import { isErase, type Lifecycle, type LifecycleMessage } from './lifecycle';
+import type { IdleChecks } from './idle-checks';
+import type { Lifecycle, LifecycleMessage } from './lifecycle';
 import type { ProcessorMetrics } from './metrics';
 
 export interface LifecycleConsumerDeps {
@@ -14,6 +16,7 @@ export interface LifecycleConsumerDeps {
   codec: TopicCodec;
   topics: TopicNames;
   lifecycle: Lifecycle;
+  idleChecks: IdleChecks;
   metrics: ProcessorMetrics;
   logger: Logger;
 }
@@ -27,8 +30,9 @@ type LifecycleTopic = keyof typeof LABEL;
 // bytes, an unknown lead or a move the status catalogue forbids go to the dead-letter topic.
 export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promise<BatchConsumer> {
   const { metrics, topics } = deps;
-  const publish = async (events: Message[], dead: Message[]): Promise<void> => {
-    const topicMessages = [{ topic: topics.leadEvents, messages: events }, { topic: topics.crmDeadLetter, messages: dead }].filter((t) => t.messages.length > 0);
+  const publish = async (events: Message[], dead: Message[], checks: Message[] = []): Promise<void> => {
+    const topicMessages = [{ topic: topics.leadEvents, messages: events }, { topic: topics.crmDeadLetter, messages: dead }, { topic: topics.idleChecks, messages: checks }]
+      .filter((t) => t.messages.length > 0);
     if (topicMessages.length > 0) await deps.producer.sendBatch({ topicMessages });
   };
   const label = (ctx: BatchContext) => LABEL[ctx.topic as LifecycleTopic];
@@ -42,13 +46,16 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
       const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
       const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
-      await publish(events, dead);
+      await publish(events, dead, await deps.idleChecks.messages(chunk.idle, now));
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
-      const applied = chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && o.outcome === 'applied');
-      const assigned = applied.filter((o) => !isErase(o.record)).length;
-      const erased = applied.length - assigned;
+      const commands = (kind: LeadCommand['kind'], outcome: string) =>
+        chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && (o.record.value as LeadCommand).kind === kind && o.outcome === outcome).length;
+      const assigned = commands('assign', 'applied');
+      const erased = commands('erase', 'applied');
       if (erased > 0) metrics.erasures.inc(erased);
       if (assigned > 0) metrics.assignments.inc({ outcome: 'assigned' }, assigned);
+      const idle = { reassigned: commands('reassign_idle', 'applied'), kept: chunk.kept, moot: commands('reassign_idle', 'unchanged') - chunk.kept };
+      for (const [outcome, n] of Object.entries(idle)) if (n > 0) metrics.idleReassignments.inc({ outcome }, n);
       for (const { record, outcome } of chunk.outcomes) metrics.crmMessages.inc({ topic: LABEL[record.topic as LifecycleTopic], outcome: outcome === 'refused' ? 'dead_lettered' : outcome });
       for (const { record, reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: LABEL[record.topic as LifecycleTopic], reason });
     },

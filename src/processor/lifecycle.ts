@@ -10,6 +10,7 @@ import type { LeadKeyStore } from '../shared/store/lead-keys';
 import type { LeadChange, LeadStore } from '../shared/store/leads';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
+import { pendingAssignment, stillIdle, type Assignment } from './idle-redistribution';
 import { eventForHistoryEntry, eventsOf } from './lead-events';
 import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
@@ -37,6 +38,11 @@ export interface AppliedChunk {
   events: LeadEvent[];
   refused: Refusal[];
   outcomes: { record: Decoded<LifecycleMessage>; outcome: LifecycleOutcome }[];
+  // Assignments this chunk made (or made before, when replayed) or kept: each is checked again
+  // once the idle time is up.
+  idle: Assignment[];
+  // Idle leads no other agent could take: they stay with their agent until the next check.
+  kept: number;
 }
 
 export interface LifecycleDeps {
@@ -81,6 +87,8 @@ interface DecidedLead {
   outcomes: AppliedChunk['outcomes'];
   park: ParkedMessageDoc[];
   unpark: string[];
+  idle: Assignment[];
+  kept: number;
 }
 
 // Everything that changes a lead after intake, applied by the one owner of the lead's partition of
@@ -116,7 +124,7 @@ export class Lifecycle {
   // is refused (it changed since it was read: another writer) is read again and its messages decided
   // again; the other leads' changes stand.
   private async applyChunk(records: readonly Decoded<LifecycleMessage>[], partition: number, now: Date): Promise<AppliedChunk> {
-    const out: AppliedChunk = { events: [], refused: [], outcomes: [] };
+    const out: AppliedChunk = { events: [], refused: [], outcomes: [], idle: [], kept: 0 };
     let open = new Map<string, Input[]>();
     for (const input of await this.unparked(records, out)) {
       const id = input.record.value.lead_id;
@@ -152,6 +160,8 @@ export class Lifecycle {
         out.events.push(...(g.w?.events ?? []));
         out.refused.push(...g.refused);
         out.outcomes.push(...g.outcomes);
+        out.idle.push(...g.idle);
+        out.kept += g.kept;
         park.push(...g.park);
         unpark.push(...g.unpark);
       }
@@ -182,13 +192,16 @@ export class Lifecycle {
 
   // One lead's messages of the chunk, in order, against its working copy.
   private decideLead(group: Input[], w: Working | undefined, partition: number, now: Date): DecidedLead {
-    const g: DecidedLead = { w, clients: [], deposits: [], refused: [], outcomes: [], park: [], unpark: [] };
+    const g: DecidedLead = { w, clients: [], deposits: [], refused: [], outcomes: [], park: [], unpark: [], idle: [], kept: 0 };
     for (const { record, parked } of group) {
       const verdict = w ? this.applyOne(record, w, now, g) : { refused: 'unknown_lead' };
       const outcome = typeof verdict === 'string' ? verdict : this.refusal(record, verdict.refused, parked, partition, now, g);
       if (parked && outcome !== 'parked') g.unpark.push(parked._id);
       g.outcomes.push({ record, outcome });
     }
+    // An assignment made by one of these messages (now, or before when they are repeats) is watched.
+    const pending = w && pendingAssignment(w.lead);
+    if (pending && group.some(({ record }) => describe(record).source === w.lead.history[pending.seq]?.source)) g.idle.push(pending);
     return g;
   }
 
@@ -214,14 +227,20 @@ export class Lifecycle {
     const done = w.lead.history.map((h, seq) => ({ h, seq })).filter(({ h }) => h.source === source);
     if (done.length > 0) {
       // Applied before (a redelivery): announce again what it made, which the dispatcher knows by id.
-      for (const { seq } of done) if (seq < w.base.history.length) w.events.push(eventForHistoryEntry(w.lead, seq));
+      for (const { seq } of done) {
+        const event = seq < w.base.history.length ? eventForHistoryEntry(w.lead, seq) : null;
+        if (event) w.events.push(event);
+      }
       if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead, now));
       return 'repeat';
     }
-    const move = this.decide(record, w.lead, now);
+    const move = this.decide(record, w.lead, now, g);
     if (move === null) return 'unchanged';
     if (!move.ok) return { refused: move.reason };
-    const entry: StatusChange = { from: w.lead.status, to: move.to, at, why: move.agentId ? `assigned to ${move.agentId}` : why, source, event: move.event, is_depositor: move.isDepositor };
+    const entry: StatusChange = {
+      from: w.lead.status, to: move.to, at, why: move.why ?? (move.agentId ? `assigned to ${move.agentId}` : why), source, event: move.event, is_depositor: move.isDepositor,
+    };
+    if (move.agentId !== undefined) entry.agent_id = move.agentId;
     const set: LeadChange['set'] = { status: move.to, is_depositor: move.isDepositor };
     if (move.createsClient) {
       set.client_id = clientIdForLead(w.lead._id);
@@ -237,15 +256,36 @@ export class Lifecycle {
     return 'applied';
   }
 
-  // The move a message asks for; null when it asks for nothing any more (a waiting lead assigned meanwhile).
-  private decide(record: Decoded<LifecycleMessage>, lead: LeadDoc, now: Date): (Move & { agentId?: string }) | null {
+  // The move a message asks for; null when it asks for nothing any more (a waiting lead assigned
+  // meanwhile, an idle lead worked meanwhile).
+  private decide(record: Decoded<LifecycleMessage>, lead: LeadDoc, now: Date, g: DecidedLead): (Move & { agentId?: string; why?: string }) | null {
     if (record.topic === 'agentActions') return agentMove(this.d.statuses, lead, (record.value as AgentAction).status);
     if (record.topic === 'deposits') return depositMove(this.d.statuses, lead, (record.value as Deposit).type);
+    const cmd = record.value as LeadCommand;
+    if (cmd.kind === 'reassign_idle') return this.reassign(lead, cmd, now, g);
     if (lead.status !== 'new') return null;
     const agent = this.d.roster.take(lead, now);
     if (!agent) return null;
     const { to, event } = assignment(lead.status, agent._id, now, lead.is_depositor);
     return { ok: true, to, event, isDepositor: lead.is_depositor, createsClient: false, agentId: agent._id };
+  }
+
+  // An assigned lead not worked for the idle time goes to another eligible agent on shift: the
+  // status stays `assigned` and the partner hears nothing (no event); the history records the change
+  // of agent. With no other agent it stays, and is checked again one idle time later.
+  private reassign(lead: LeadDoc, cmd: LeadCommand, now: Date, g: DecidedLead): (Move & { agentId: string; why: string }) | null {
+    if (!stillIdle(lead, cmd)) return null;
+    const agent = this.d.roster.take(lead, now, lead.agent_id);
+    if (!agent) {
+      g.kept++;
+      g.idle.push(pendingAssignment(lead) as Assignment);
+      return null;
+    }
+    const since = (lead.history[lead.history.length - 1] as StatusChange).at.toISOString();
+    return {
+      ok: true, to: 'assigned', event: null, isDepositor: lead.is_depositor, createsClient: false, agentId: agent._id,
+      why: `not worked by ${lead.agent_id} since ${since}: reassigned to ${agent._id}`,
+    };
   }
 
   private async load(ids: readonly string[]): Promise<Map<string, Working>> {

@@ -11,6 +11,7 @@ export interface ProcessorMetrics {
   intakeDeadLetters: Counter<string>;
   erasures: Counter<string>;
   capRejections: Counter<'partner_id' | 'scope'>;
+  idleReassignments: Counter<'outcome'>;
 }
 
 export function processorMetrics(registry: Registry): ProcessorMetrics {
@@ -50,6 +51,11 @@ export function processorMetrics(registry: Registry): ProcessorMetrics {
     capRejections: new Counter({
       name: 'lead_intake_cap_rejections_total', help: 'Leads rejected over a partner cap (cap_reached:<scope>), by partner and scope',
       labelNames: ['partner_id', 'scope'], registers: [registry],
+    }),
+    idleReassignments: new Counter({
+      name: 'lead_intake_idle_reassignments_total',
+      help: 'Idle checks of assigned leads not worked for IDLE_REDISTRIBUTION_S: reassigned to another agent, kept (no other agent; checked again later), or moot (worked or changed meanwhile)',
+      labelNames: ['outcome'], registers: [registry],
     }),
     assignments: new Counter({
       name: 'lead_intake_lead_assignments_total', help: 'Accepted leads handed to an agent (assigned: at intake or later from waiting) or left waiting for one (no_agent)',

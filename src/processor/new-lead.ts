@@ -42,5 +42,7 @@ export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: I
 
 // The history entry of handing a lead to an agent: a status change the partner hears of.
 export function assignment(from: string, agentId: string, now: Date, isDepositor: boolean): StatusChange {
-  return { from, to: 'assigned', at: now, why: `assigned to ${agentId}`, source: 'distribution', event: 'lead.status_changed', is_depositor: isDepositor };
+  return {
+    from, to: 'assigned', at: now, why: `assigned to ${agentId}`, source: 'distribution', event: 'lead.status_changed', is_depositor: isDepositor, agent_id: agentId,
+  };
 }

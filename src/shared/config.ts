@@ -52,6 +52,7 @@ export interface Config {
     readonly riskBurstWindowMs: number;
     readonly riskBurstPerIp: number;
     readonly riskBurstPerSubnet: number;
+    readonly idleRedistributionS: number;
   };
   readonly callbacks: {
     readonly timeoutMs: number;
@@ -214,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
       riskBurstWindowMs: r.int('RISK_BURST_WINDOW_S', 600, 1, 86400) * 1000,
       riskBurstPerIp: r.int('RISK_BURST_PER_IP', 5, 1, 1000000),
       riskBurstPerSubnet: r.int('RISK_BURST_PER_SUBNET', 20, 1, 1000000),
+      // At most 3 days: checks wait on leads.idle-checks, which keeps 7.
+      idleRedistributionS: r.int('IDLE_REDISTRIBUTION_S', 1800, 0, 259200),
     },
     callbacks: {
       timeoutMs: r.int('CALLBACK_TIMEOUT_MS', 10000, 100, 60000),

@@ -46,7 +46,7 @@ describe('sandbox marks', () => {
     history: [{ from: null, to: 'new', at: new Date(0), why: 'x', source: 'intake', event: 'lead.accepted', is_depositor: false }],
   });
   it("marks a sandbox lead's events test, and only those", () => {
-    expect(eventForHistoryEntry(lead(true), 0).test).toBe(true);
+    expect(eventForHistoryEntry(lead(true), 0)?.test).toBe(true);
     expect(eventForHistoryEntry(lead(), 0)).not.toHaveProperty('test');
   });
   it('labels metrics true or false', () => {

@@ -23,17 +23,19 @@ export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
   key_rotated_at: Date | null;
 }
 
-// One entry per status change. Each entry is also the event it announces: event_id is
+// One entry per status change, and per change of agent. Each entry is also the event it announces
+// (none for an idle lead handed to another agent: the partner hears only of statuses): event_id is
 // "<lead id>:<index in history>", so a redelivered change can never yield a second, different event.
 export interface StatusChange {
   from: string | null;
   to: string;
   at: Date;
   why: string;
-  source: string; // intake | distribution | agent-action:<id> | deposit:<id>
-  event: LeadEvent['event'];
+  source: string; // intake | distribution | distribution:<command id> | agent-action:<id> | deposit:<id>
+  event: LeadEvent['event'] | null;
   is_depositor: boolean;
   reason?: string;
+  agent_id?: string; // the agent the lead was handed to by this entry
 }
 
 // The lead's optional routing and reporting fields, stored exactly as they arrive in the intake

@@ -196,7 +196,7 @@ export interface IntakeReply {
 }
 
 /**
- * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent, trying a parked CRM message again), applied by the lead's owner like a CRM message.
+ * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent, trying a parked CRM message again, handing an idle lead to another agent), applied by the lead's owner like a CRM message.
  */
 export interface LeadCommand {
   /**
@@ -205,15 +205,23 @@ export interface LeadCommand {
   command_id: string;
   lead_id: string;
   /**
-   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now; erase: destroy the lead's data key, its dedup claims, hashes and ciphertexts (requested_by says who asked)
+   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now; erase: destroy the lead's data key, its dedup claims, hashes and ciphertexts (requested_by says who asked); reassign_idle: if the lead is still as its assignment history entry assigned_seq left it (assigned to agent_id, not worked since), give it to another eligible agent
    */
-  kind: 'assign' | 'retry_parked' | 'erase';
+  kind: 'assign' | 'retry_parked' | 'erase' | 'reassign_idle';
   issued_at: string;
   /**
    * erase: the manager (token:<hash>) or retention
    */
   requested_by?: string;
   parked_id?: string;
+  /**
+   * reassign_idle: the agent the lead was assigned to
+   */
+  agent_id?: string;
+  /**
+   * reassign_idle: index of the history entry that assigned the lead to agent_id
+   */
+  assigned_seq?: number;
 }
 
 /**
