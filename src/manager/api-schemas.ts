@@ -1,5 +1,4 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
-import { TIME_ZONES } from '../shared/local-time';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { PAGE_QUERY } from './pagination';
 
@@ -59,9 +58,11 @@ const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at',
 const partner = object(partnerProperties, partnerRequired);
 const partnerWithSecrets = object({ ...partnerProperties, ...secrets }, [...partnerRequired, ...Object.keys(secrets)]);
 
-const agent = object({
+// time_zone and working_hours are shown only when set (absent: UTC, always on shift).
+const agentProperties = {
   id: str, ...propertiesOf('agent.json'), last_assigned_at: nullable('string', { format: 'date-time' }), created_at: dateTime, updated_at: dateTime,
-});
+};
+const agent = object(agentProperties, Object.keys(agentProperties).filter((k) => k !== 'time_zone' && k !== 'working_hours'));
 
 const attemptRequired = ['attempt', 'at', 'http_status', 'error', 'duration_ms'];
 const attempt = object({
@@ -128,18 +129,14 @@ const chart = object({ metric: { type: 'string', description: 'The Prometheus co
 const withName = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], required: ['name'] });
 const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], minProperties: 1 });
 
-// A time zone must be one this runtime can compute in: the list is the runtime's, so it is added here
-// rather than in schemas/.
-const knownTimeZone = { type: 'object', properties: { time_zone: { enum: TIME_ZONES } } };
-
 const AFFILIATES = ['affiliates'];
 const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
 const LEADS = ['leads'];
 
-// The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE),
-// callback_url's scheme depends on CALLBACK_ALLOW_HTTP and time_zone on the runtime, all known only
-// at start-up, so the schema that validates and documents them is built then. A callback URL carries no credentials (no "@"
+// The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
+// callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
+// that validates and documents them is built then. A callback URL carries no credentials (no "@"
 // before the path).
 export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: boolean) {
   const knownStatuses = {
@@ -147,7 +144,6 @@ export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: 
     properties: {
       status_mapping: { type: 'object', propertyNames: { enum: [...statusCodes] } },
       callback_url: { type: ['string', 'null'], pattern: `^${allowHttp ? 'https?' : 'https'}://[^/?#@]+([/?#].*)?$` },
-      time_zone: { enum: TIME_ZONES },
     },
   };
   return {
@@ -209,7 +205,7 @@ export const routeSchemas = {
     response: answers({ 200: delivery }, ...ID_ERRORS, 409),
   },
   createAgent: {
-    tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json', knownTimeZone),
+    tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json'),
     response: answers({ 201: agent }, ...BODY_ERRORS),
   },
   listAgents: {
@@ -220,7 +216,7 @@ export const routeSchemas = {
   showAgent: { tags: AGENTS, summary: 'Show one agent', params: idParams, response: answers({ 200: agent }, ...ID_ERRORS) },
   updateAgent: {
     tags: AGENTS, summary: 'Change an agent (active flag, countries, languages, name, time zone, working hours)',
-    params: idParams, body: nonEmpty('agent.json', knownTimeZone), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
+    params: idParams, body: nonEmpty('agent.json'), response: answers({ 200: agent }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   showLead: {
     tags: LEADS, summary: 'One lead by its le-<n> id: status, history, the callbacks sent, fraud signals (risk) and sandbox mark (no personal data, no money)',

@@ -31,6 +31,8 @@ const PARTNER_FLAGS: Record<string, Flag> = {
   'blocked-ip-ranges': { kind: 'list', field: 'blocked_ip_ranges' },
   'dedup-scope': { kind: 'text', field: 'dedup_scope' },
   'dedup-window-days': { kind: 'int', field: 'dedup_window_days' },
+  'time-zone': { kind: 'text', field: 'time_zone' },
+  caps: { kind: 'json', field: 'caps' },
   disabled: { kind: 'bool', field: 'disabled' },
   mode: { kind: 'text', field: 'mode' },
   'risk-threshold': { kind: 'nullable-int', field: 'risk_threshold' },
@@ -41,6 +43,8 @@ const AGENT_FLAGS: Record<string, Flag> = {
   active: { kind: 'bool', field: 'active' },
   countries: { kind: 'list', field: 'countries' },
   languages: { kind: 'list', field: 'languages' },
+  'time-zone': { kind: 'text', field: 'time_zone' },
+  'working-hours': { kind: 'json', field: 'working_hours' },
 };
 
 const PAGE_FLAGS: Record<string, Flag> = {

@@ -1,11 +1,12 @@
 import { describeErrors, validatorFor, type PartnerSettings } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
 import { parseCidr } from '../shared/net/cidr';
+import { timeZoneProblem } from './time-zone-setting';
 
 const validate = validatorFor<PartnerSettings>('partner-settings.json');
 
 // Checks a manager's partner settings beyond the schema: a usable callback URL, status mappings
-// only from statuses we have, valid CIDR ranges. Returns the problem or null.
+// only from statuses we have, valid CIDR ranges, a known time zone. Returns the problem or null.
 export function settingsProblem(settings: unknown, statuses: Statuses, allowHttp: boolean): string | null {
   if (!validate(settings)) return describeErrors(validate.errors);
   const s = settings as PartnerSettings;
@@ -21,5 +22,5 @@ export function settingsProblem(settings: unknown, statuses: Statuses, allowHttp
   for (const range of s.blocked_ip_ranges ?? []) {
     if (!parseCidr(range)) return `/blocked_ip_ranges holds "${range}", which is not an IP or CIDR range`;
   }
-  return null;
+  return timeZoneProblem(s);
 }

@@ -1,9 +1,16 @@
 // Wall-clock time in an IANA time zone, for rules that count days and hours or read shifts the way
 // people in that zone do (partner caps, agent working hours).
 
-// Every zone the runtime knows (Intl lists canonical names only, and not UTC): the enum that manager
-// bodies are checked against, so a setting names a zone this process can compute in.
-export const TIME_ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+// Whether this runtime can compute in the zone: a setting naming any other is refused. Aliases such
+// as Europe/Kiev or US/Eastern count (Intl.supportedValuesOf lists canonical names only, not even UTC).
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    formatFor(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

@@ -20,6 +20,15 @@ describe('manager CLI arguments', () => {
     });
   });
 
+  it('sets caps and time zones of partners, and working hours of agents', () => {
+    expect(parseCommand(['update-partner', 'pa-1', '--time-zone', 'Europe/Berlin', '--caps', '{"daily":100,"countries":{"DE":{"hourly":5}}}'])).toEqual({
+      method: 'PATCH', path: '/api/affiliates/pa-1', body: { time_zone: 'Europe/Berlin', caps: { daily: 100, countries: { DE: { hourly: 5 } } } },
+    });
+    expect(parseCommand(['create-agent', '--name', 'Ann', '--time-zone', 'America/New_York', '--working-hours', '{"mon":["09:00-17:00"]}'])).toEqual({
+      method: 'POST', path: '/api/agents', body: { name: 'Ann', time_zone: 'America/New_York', working_hours: { mon: ['09:00-17:00'] } },
+    });
+  });
+
   it('puts list filters in the query string', () => {
     expect(parseCommand(['list-deliveries', '--state', 'dead', '--affiliate-id', 'pa-1', '--limit', '10'])).toEqual({
       method: 'GET', path: '/api/deliveries?state=dead&affiliate_id=pa-1&limit=10',

@@ -1,5 +1,6 @@
 import { capCounters, capReason } from '../../src/processor/caps';
-import { localTime } from '../../src/shared/local-time';
+import { isKnownTimeZone, localTime } from '../../src/shared/local-time';
+import { timeZoneProblem } from '../../src/manager/time-zone-setting';
 
 const partner = (over: Record<string, unknown> = {}) => ({ _id: 'pa-1', ...over });
 
@@ -56,5 +57,13 @@ describe('local time', () => {
   it('reads date, hour, weekday and offset in a zone', () => {
     expect(localTime(new Date('2026-11-23T23:30:00Z'), 'America/New_York')).toEqual({ date: '2026-11-23', hour: 18, minute: 30, weekday: 'mon', offset: '-05:00' });
     expect(localTime(new Date('2026-11-23T23:30:00Z'))).toEqual({ date: '2026-11-23', hour: 23, minute: 30, weekday: 'mon', offset: '+00:00' });
+  });
+
+  it('knows the zones the runtime can compute in, aliases and UTC included, and names any other as the problem', () => {
+    for (const zone of ['UTC', 'Europe/Berlin', 'America/Argentina/Buenos_Aires', 'Europe/Kiev', 'US/Eastern']) expect(isKnownTimeZone(zone)).toBe(true);
+    for (const zone of ['Mars/Olympus', 'Europe/Berlinn', 'GMT+25']) expect(isKnownTimeZone(zone)).toBe(false);
+    expect(timeZoneProblem({})).toBeNull();
+    expect(timeZoneProblem({ time_zone: 'Asia/Tokyo' })).toBeNull();
+    expect(timeZoneProblem({ time_zone: 'Mars/Olympus' })).toMatch(/^\/time_zone /);
   });
 });

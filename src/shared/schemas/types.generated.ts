@@ -27,7 +27,7 @@ export interface AgentSettings {
   countries?: string[];
   languages?: string[];
   /**
-   * IANA time zone (e.g. America/New_York) of working_hours; UTC when absent
+   * IANA time zone (e.g. America/New_York) of working_hours, one the server knows (otherwise 422 invalid_request); UTC when absent
    */
   time_zone?: string;
   /**
@@ -306,7 +306,7 @@ export interface PartnerSettings {
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
   /**
-   * IANA time zone (e.g. Europe/Berlin) whose calendar days and clock hours the caps count in; UTC when absent
+   * IANA time zone (e.g. Europe/Berlin) whose calendar days and clock hours the caps count in, one the server knows (otherwise 422 invalid_request); UTC when absent
    */
   time_zone?: string;
   /**
