@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { CapGate } from '../../src/processor/cap-gate';
+import { capCounters } from '../../src/processor/caps';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient, type HttpResult } from '../support/partner-client';
@@ -125,6 +127,23 @@ describe('partner caps', () => {
     const retried = await submit(clients[0]!, { phone: de[2], country: 'DE' });
     expect(retried).toMatchObject({ status: 200, body: { status: 'accepted' } });
   }, 60000);
+
+  it('counts a command once however often its chunk is decided again, and never past the limit from two connections', async () => {
+    const gates = [first, second].map((app) => new CapGate(app.runtime.redis, 60));
+    const partner = { _id: `pa-gate-${randomUUID().slice(0, 6)}`, caps: { daily: 5, countries: { DE: { daily: 3 } } } };
+    const counters = (cc: string) => capCounters(partner, cc, new Date());
+    const owners = Array.from({ length: 12 }, (_, i) => `${partner._id}:key-${i}`);
+    // Every command asks twice, through both instances at once, as a redelivered chunk would.
+    const verdicts = await Promise.all(owners.flatMap((owner, i) => gates.map((gate) => gate.take([{ owner, counters: counters(i % 2 ? 'DE' : 'FR') }]))));
+    const byOwner = new Map(owners.map((o, i) => [o, [verdicts[2 * i]?.[0], verdicts[2 * i + 1]?.[0]]]));
+    for (const [, [a, b]] of byOwner) expect(a).toBe(b);
+    const taken = owners.filter((o) => byOwner.get(o)?.[0] === null);
+    expect(taken).toHaveLength(5);
+    expect(taken.filter((o) => Number(o.split('-').pop()) % 2 === 1).length).toBeLessThanOrEqual(3);
+    const redis = first.runtime.redis;
+    expect(Number(await redis.get(counters('FR')[0]!.key))).toBe(5);
+    expect(Number(await redis.get(counters('DE')[1]!.key))).toBeLessThanOrEqual(3);
+  });
 
   it('refuses bad cap settings and time zones with 422, changing nothing', async () => {
     const { id } = await partnerWith({ caps: { daily: 5 } });
