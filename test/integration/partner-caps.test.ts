@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CapGate } from '../../src/processor/cap-gate';
 import { capCounters } from '../../src/processor/caps';
-import type { LeadEvent } from '../../src/shared/schemas';
+import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
+import { intakeCommand, produce } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient, type HttpResult } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -15,6 +16,7 @@ let first: TestApp;
 let second: TestApp;
 let manager: ManagerClient;
 let events: TopicProbe<LeadEvent>;
+let replies: TopicProbe<IntakeReply>;
 let phoneSeq = 0;
 const phone = () => `+4917612${String(300000 + ++phoneSeq)}`;
 
@@ -24,10 +26,12 @@ beforeAll(async () => {
   second = await startTestApp({}, config);
   manager = new ManagerClient(first.url);
   events = await new TopicProbe<LeadEvent>(first.runtime, 'leadEvents').start();
+  replies = await new TopicProbe<IntakeReply>(first.runtime, 'intakeReplies').start();
 });
 
 afterAll(async () => {
   await events?.stop();
+  await replies?.stop();
   await second?.stop();
   await first?.destroy();
 });
@@ -127,6 +131,19 @@ describe('partner caps', () => {
     const retried = await submit(clients[0]!, { phone: de[2], country: 'DE' });
     expect(retried).toMatchObject({ status: 200, body: { status: 'accepted' } });
   }, 60000);
+
+  it('decides a chunk as if one by one: a lead after a capped one with the same phone is not its duplicate', async () => {
+    const full = await partnerWith({ caps: { daily: 0 } });
+    const open = await partnerWith({});
+    const p = phone();
+    const cmds: IntakeCommand[] = [intakeCommand(first.runtime, full.id, { phone: p }), intakeCommand(first.runtime, open.id, { phone: p })];
+    // One produce request on one partition (same phone hash): one chunk, in this order.
+    await produce(first.runtime, 'intakeCommands', cmds, () => cmds[0]!.lead.phone_hash);
+    const decided = await replies.waitFor((rs) => cmds.every((c) => rs.some((r) => r.correlation_id === c.correlation_id)), 20000, 'both replies');
+    const decision = (c: IntakeCommand) => decided.find((r) => r.correlation_id === c.correlation_id)?.decision;
+    expect(decision(cmds[0]!)).toMatchObject({ outcome: 'rejected', reason: 'cap_reached:partner_daily' });
+    expect(decision(cmds[1]!)).toMatchObject({ outcome: 'accepted', reason: null });
+  });
 
   it('counts a command once however often its chunk is decided again, and never past the limit from two connections', async () => {
     const gates = [first, second].map((app) => new CapGate(app.runtime.redis, 60));
