@@ -64,6 +64,7 @@ async function driveTraffic(): Promise<string[]> {
   const failing = await createPartner(rt, { name: 'Metrics failing', callback_url: receiver.url('/failing') });
   receiver.route('/failing', failing.secrets.callback_secret, status(500));
   const limited = await createPartner(rt, { name: 'Metrics limited', rate_limits: { intake_per_minute: 1 } });
+  const capped = await createPartner(rt, { name: 'Metrics capped', caps: { daily: 0 } });
 
   const client = new PartnerClient(app.url, good.secrets);
   const lead = { external_id: 'm-1', phone: '+4915112345671', country: 'DE', source: 'metrics' };
@@ -80,6 +81,9 @@ async function driveTraffic(): Promise<string[]> {
   for (const n of [5, 6]) answers.push((await limitedClient.submitLead({ external_id: `l-${n}`, phone: `+491511234567${n}`, country: 'DE' })).status);
   expect(answers).toEqual([200, 429]);
 
+  const cappedClient = new PartnerClient(app.url, capped.secrets);
+  expect((await cappedClient.submitLead({ external_id: 'c-1', phone: '+4915112345680', country: 'DE' })).body).toMatchObject({ reason: 'cap_reached:partner_daily' });
+
   // A lead whose callbacks all fail with 500: five attempts 1 s apart, then dead.
   const failingClient = new PartnerClient(app.url, failing.secrets);
   expect((await failingClient.submitLead({ external_id: 'f-1', phone: '+4915112345679', country: 'DE' })).body).toMatchObject({ status: 'accepted' });
@@ -90,7 +94,7 @@ async function driveTraffic(): Promise<string[]> {
 
   await receiver.waitFor('/good', 2, 20_000); // lead.accepted and lead.rejected
   await receiver.waitFor('/failing', 5, 30_000);
-  return [good.partner.id, failing.partner.id, limited.partner.id];
+  return [good.partner.id, failing.partner.id, limited.partner.id, capped.partner.id];
 }
 
 describe('Grafana dashboard', () => {
