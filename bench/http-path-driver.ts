@@ -32,7 +32,8 @@ async function run(msg: Record<string, unknown>) {
       };
       const result = await sendCallback({
         url: urls[p] as string,
-        secret: cipher.decrypt(secrets[p] as string),
+        signing: { scheme: 'spec', secrets: [cipher.decrypt(secrets[p] as string)] },
+        eventId: event.event_id,
         serviceName: 'LeadIntake',
         payload: buildCallbackPayload(event, {}),
         timeoutMs: 10_000,

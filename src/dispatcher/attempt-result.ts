@@ -5,6 +5,8 @@ export interface AttemptResult {
   error: string | null;
   responseBody: string | null;
   durationMs: number;
+  // What a 429 or 503 asked for in Retry-After (ms from the end of the attempt); null otherwise.
+  retryAfterMs?: number | null;
 }
 
 export type AttemptErrorKind =

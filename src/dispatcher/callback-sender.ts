@@ -2,17 +2,19 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
-import { sign } from '../shared/crypto/signature';
 import { describeErrors, validatorFor, type CallbackPayload } from '../shared/schemas';
 import { refusedAddressRange } from './address-guard';
 import { attemptError, type AttemptResult } from './attempt-result';
+import { signatureHeaders, type CallbackSigning } from '../shared/crypto/callback-signature';
 import { findMoneyField } from './money-guard';
+import { RETRY_AFTER_STATUSES, retryAfterMs } from './retry-after';
 
 export type { AttemptResult } from './attempt-result';
 
 export interface SendCallbackOptions {
   url: string;
-  secret: string;
+  signing: CallbackSigning;
+  eventId: string; // X-Event-Id: the same on every attempt, so a partner can drop repeats
   serviceName: string;
   payload: CallbackPayload;
   timeoutMs: number;
@@ -23,7 +25,7 @@ export interface SendCallbackOptions {
 }
 
 // One signed POST to a partner (spec 5.3 and 6): the body is serialised once and those exact bytes
-// are signed and sent. Never throws: every failure is an AttemptResult with an error.
+// are signed and sent. A 429 or 503 with Retry-After reports the wait it asked for. Never throws: every failure is an AttemptResult with an error.
 // Redirects are not followed (a 3xx is the answer): undici follows them only through its redirect
 // interceptor, which this agent is not composed with. The whole attempt, body included, has one timeout.
 export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptResult> {
@@ -42,8 +44,8 @@ export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptRe
     'content-type': 'application/json',
     'user-agent': `${opts.serviceName}-Webhook/1.0`,
     'x-event': opts.payload.event,
-    'x-signature': sign(opts.secret, body),
-    'x-timestamp': String(Math.floor(now() / 1000)),
+    'x-event-id': opts.eventId,
+    ...signatureHeaders(opts.signing, opts.eventId, body, Math.floor(now() / 1000)),
   };
 
   const abort = new AbortController();
@@ -63,7 +65,8 @@ export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptRe
     });
     httpStatus = res.statusCode;
     const responseBody = await readAtMost(res.body, opts.responseBodyLimit);
-    return { httpStatus, error: null, responseBody, durationMs: now() - started };
+    const asked = RETRY_AFTER_STATUSES.has(httpStatus) ? retryAfterMs(single(res.headers['retry-after']), now()) : null;
+    return { httpStatus, error: null, responseBody, durationMs: now() - started, retryAfterMs: asked };
   } catch (err) {
     return failed(timedOut ? attemptError('timeout') : describeSendError(err), httpStatus);
   } finally {
@@ -151,6 +154,10 @@ function describeSendError(err: unknown): string {
   }
   const name = (err as { name?: unknown } | null)?.name;
   return attemptError('connection_error', typeof name === 'string' ? name : 'unknown');
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 // Keeps the first `limit` characters of the answer and drops the rest unread.

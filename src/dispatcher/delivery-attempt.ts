@@ -37,7 +37,7 @@ export class CallbackAttempts {
     const at = new Date();
     const result = await this.send(event);
     const verdict = classifyAttempt(result);
-    const decision = decideAfterAttempt(before, verdict, Date.now(), schedule);
+    const decision = decideAfterAttempt(before, verdict, Date.now(), schedule, result.retryAfterMs ?? null);
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
@@ -70,7 +70,8 @@ export class CallbackAttempts {
     if (!partner?.callback_url) return { httpStatus: null, error: attemptError('no_callback_url'), responseBody: null, durationMs: 0 };
     return sendCallback({
       url: partner.callback_url,
-      secret: partners.callbackSecret(partner),
+      signing: partners.callbackSigning(partner),
+      eventId: event.event_id,
       serviceName: this.deps.serviceName,
       payload: buildCallbackPayload(event, partner.status_mapping ?? {}),
       timeoutMs: callbacks.timeoutMs,

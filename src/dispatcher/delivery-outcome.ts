@@ -37,6 +37,7 @@ export function decideAfterAttempt(
   verdict: AttemptVerdict,
   nowMs: number,
   schedule: RetrySchedule,
+  retryAfterMs: number | null = null,
 ): DeliveryDecision {
   const attemptsMade = before.attemptsMade + 1;
   if (verdict === 'delivered') return { state: 'delivered', attemptsMade, attemptsLeft: 0 };
@@ -45,6 +46,6 @@ export function decideAfterAttempt(
   if (verdict === 'unsendable' || attemptsLeft <= 0 || attemptsMade >= schedule.maxAttempts) {
     return { state: 'dead', attemptsMade, attemptsLeft: 0 };
   }
-  const wait = schedule.waitBefore(attemptsMade + 1);
+  const wait = schedule.waitBefore(attemptsMade + 1, retryAfterMs);
   return { state: 'queued', attemptsMade, attemptsLeft, nextAttemptAt: nowMs + wait.delayMs, tier: wait.tier };
 }

@@ -10,20 +10,35 @@ export interface RetryWait {
 
 export interface RetrySchedule {
   readonly maxAttempts: number;
-  waitBefore(attempt: number): RetryWait;
+  // askedMs: the partner's Retry-After. The wait is never shorter than the schedule's, nor longer
+  // than its last delay; a longer wait than the attempt's own tier goes to the tier with the
+  // shortest delay that covers it, so it never holds up the tasks behind it in a shorter tier.
+  waitBefore(attempt: number, askedMs?: number | null): RetryWait;
 }
 
 export function retrySchedule(delaysS: readonly number[]): RetrySchedule {
   if (delaysS.length !== RETRY_TIERS.length) {
     throw new Error(`expected ${RETRY_TIERS.length} retry delays (one per tier topic), got ${delaysS.length}`);
   }
+  const delaysMs = delaysS.map((s) => s * 1000);
+  const longestMs = Math.max(...delaysMs);
   return {
     maxAttempts: delaysS.length + 1,
-    waitBefore(attempt: number): RetryWait {
-      const delayS = delaysS[attempt - 2];
+    waitBefore(attempt: number, askedMs?: number | null): RetryWait {
+      const ownMs = delaysMs[attempt - 2];
       const tier = RETRY_TIERS[attempt - 2];
-      if (delayS === undefined || tier === undefined) throw new Error(`attempt ${attempt} has no retry tier`);
-      return { tier, delayMs: delayS * 1000 };
+      if (ownMs === undefined || tier === undefined) throw new Error(`attempt ${attempt} has no retry tier`);
+      const delayMs = Math.max(ownMs, Math.min(askedMs ?? 0, longestMs));
+      if (delayMs === ownMs) return { tier, delayMs };
+      return { tier: coveringTier(delaysMs, delayMs), delayMs };
     },
   };
+}
+
+function coveringTier(delaysMs: readonly number[], delayMs: number): TopicKey {
+  let best = -1;
+  delaysMs.forEach((d, i) => {
+    if (d >= delayMs && (best < 0 || d < (delaysMs[best] as number))) best = i;
+  });
+  return RETRY_TIERS[best] as TopicKey;
 }

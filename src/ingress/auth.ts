@@ -41,8 +41,10 @@ export async function identifyPartner(
 }
 
 // Over the exact bytes received, before anything parses them; constant-time, "sha256=" optional.
+// During a rotation's grace the replaced hmac_secret still signs.
 export function checkSignature(partner: PartnerDoc, partners: PartnerDirectory, raw: Buffer, headers: IncomingHttpHeaders): void {
-  if (!verifySignature(partners.hmacSecret(partner), raw, single(headers['x-signature']))) {
+  const header = single(headers['x-signature']);
+  if (!partners.hmacSecrets(partner).some((secret) => verifySignature(secret, raw, header))) {
     throw new ApiError('invalid_signature');
   }
 }

@@ -16,6 +16,8 @@ function propertiesOf(id: string): Record<string, unknown> {
 export const EVENT_NAMES = (propertiesOf('callback-payload.json').event as { enum: string[] }).enum;
 export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const satisfies readonly DeliveryState[];
 export const ROTATABLE_SECRETS = ['hmac_secret', 'callback_secret'] as const;
+// A rotation's grace: at most a week (partners roll a key out within days).
+export const MAX_GRACE_SECONDS = 604800;
 
 const str = { type: 'string' } as const;
 const int = { type: 'integer' } as const;
@@ -53,8 +55,11 @@ const secrets = {
 const partnerProperties = {
   id: str, ...propertiesOf('partner-settings.json'),
   created_at: dateTime, updated_at: dateTime, key_rotated_at: nullable('string', { format: 'date-time' }),
+  previous_secrets_until: nullable('string', {
+    format: 'date-time', description: 'Until when the api_key and secrets a rotation with grace_seconds replaced still work',
+  }),
 };
-const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at', 'updated_at', 'key_rotated_at'];
+const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at', 'updated_at', 'key_rotated_at', 'previous_secrets_until'];
 const partner = object(partnerProperties, partnerRequired);
 const partnerWithSecrets = object({ ...partnerProperties, ...secrets }, [...partnerRequired, ...Object.keys(secrets)]);
 
@@ -170,13 +175,24 @@ export const routeSchemas = {
     params: idParams, response: answers({ 200: partner }, ...ID_ERRORS),
   },
   rotateKey: {
-    tags: AFFILIATES, summary: 'Issue a new api_key (and, on request, new HMAC secrets); the old key fails at once',
+    tags: AFFILIATES, summary: 'Issue a new api_key (and, on request, new HMAC secrets); the old ones fail at once, or after grace_seconds',
     params: idParams,
     body: {
-      type: ['object', 'null'], additionalProperties: false, description: 'Optional: without a body only the api_key is rotated',
-      properties: { secrets: { type: 'array', uniqueItems: true, items: { enum: ROTATABLE_SECRETS }, description: 'HMAC secrets to rotate with the key' } },
+      type: ['object', 'null'], additionalProperties: false, description: 'Optional: without a body only the api_key is rotated, with no grace',
+      properties: {
+        secrets: { type: 'array', uniqueItems: true, items: { enum: ROTATABLE_SECRETS }, description: 'HMAC secrets to rotate with the key' },
+        grace_seconds: {
+          type: 'integer', minimum: 0, maximum: MAX_GRACE_SECONDS,
+          description: 'How long the replaced api_key and secrets keep working (0, the default: not at all); with standard-webhooks, callbacks carry both signatures meanwhile',
+        },
+      },
     },
-    response: answers({ 200: object({ id: str, key_rotated_at: dateTime, ...secrets }, ['id', 'key_rotated_at', 'api_key']) }, ...ID_ERRORS, ...BODY_ERRORS),
+    response: answers({
+      200: object(
+        { id: str, key_rotated_at: dateTime, grace_until: nullable('string', { format: 'date-time' }), ...secrets },
+        ['id', 'key_rotated_at', 'grace_until', 'api_key'],
+      ),
+    }, ...ID_ERRORS, ...BODY_ERRORS),
   },
   testCallback: {
     tags: AFFILIATES, summary: 'Send a signed synthetic lead.accepted (internal_id le-0) to the callback URL and report the attempt',

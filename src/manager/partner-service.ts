@@ -1,4 +1,4 @@
-import { newSecret, apiKeyHash } from '../shared/crypto/tokens';
+import { apiKeyHash, newCallbackSecret, newSecret } from '../shared/crypto/tokens';
 import { randomId } from '../shared/ids';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
@@ -13,12 +13,16 @@ export interface IssuedSecrets {
 
 export type RotatedSecrets = IssuedSecrets & { api_key: string; key_rotated_at: Date };
 
-export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc'> & { id: string };
+export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'previous_secrets'> & {
+  id: string;
+  previous_secrets_until: Date | null;
+};
 
-// What managers see of a partner: settings, never secrets (not even their hashes).
+// What managers see of a partner: settings, never secrets (not even their hashes); when a rotation's
+// grace ends.
 export function partnerView(doc: PartnerDoc): PartnerView {
-  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, ...rest } = doc;
-  return { id: _id, ...rest };
+  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, previous_secrets: previous, ...rest } = doc;
+  return { id: _id, ...rest, previous_secrets_until: previous?.until ?? null };
 }
 
 // Creates a partner and returns its three secrets: the only time they exist in clear outside the
@@ -27,7 +31,7 @@ export async function createPartner(
   rt: Runtime,
   settings: PartnerSettings & { name: string },
 ): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
-  const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newSecret('cs') };
+  const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newCallbackSecret(settings.signature_scheme) };
   const now = new Date();
   const doc: PartnerDoc = {
     callback_events: [],
@@ -65,28 +69,43 @@ export async function updatePartner(rt: Runtime, id: string, patch: PartnerSetti
   return partnerView(updated);
 }
 
-// Issues a new API key (and, on request, new HMAC secrets). The old key stops working at once on
-// every instance: its hash is gone from MongoDB and every partner cache is evicted through Redis.
+// Issues a new API key (and, on request, new HMAC secrets). Without grace the old key stops working
+// at once on every instance: its hash is gone from MongoDB and every partner cache is evicted
+// through Redis. With graceSeconds the replaced key and secrets stay valid that long
+// (previous_secrets; a rotation during a grace ends the earlier grace).
 export async function rotatePartnerSecrets(
   rt: Runtime,
   id: string,
   which: readonly ('hmac_secret' | 'callback_secret')[] = [],
+  graceSeconds = 0,
 ): Promise<RotatedSecrets | null> {
   const now = new Date();
-  const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
-  const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
-  if (which.includes('hmac_secret')) {
-    issued.hmac_secret = newSecret('hs');
-    set.hmac_secret_enc = rt.cipher.encrypt(issued.hmac_secret);
-  }
-  if (which.includes('callback_secret')) {
-    issued.callback_secret = newSecret('cs');
-    set.callback_secret_enc = rt.cipher.encrypt(issued.callback_secret);
-  }
-  const res = await rt.locks.withLock(`partner:${id}`, () => rt.mongo.collections.partners.updateOne({ _id: id }, { $set: set }));
-  if (res.matchedCount === 0) return null;
+  const rotated = await rt.locks.withLock(`partner:${id}`, async () => {
+    const partners = rt.mongo.collections.partners;
+    const doc = await partners.findOne({ _id: id });
+    if (!doc) return null;
+    const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
+    const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
+    if (which.includes('hmac_secret')) {
+      issued.hmac_secret = newSecret('hs');
+      set.hmac_secret_enc = rt.cipher.encrypt(issued.hmac_secret);
+    }
+    if (which.includes('callback_secret')) {
+      issued.callback_secret = newCallbackSecret(doc.signature_scheme);
+      set.callback_secret_enc = rt.cipher.encrypt(issued.callback_secret);
+    }
+    set.previous_secrets = graceSeconds > 0
+      ? {
+        api_key_hash: doc.api_key_hash, hmac_secret_enc: doc.hmac_secret_enc, callback_secret_enc: doc.callback_secret_enc,
+        until: new Date(now.getTime() + graceSeconds * 1000),
+      }
+      : null;
+    await partners.updateOne({ _id: id }, { $set: set });
+    return issued;
+  });
+  if (!rotated) return null;
   await rt.partners.announceChange(rt.redis, id);
-  return issued;
+  return rotated;
 }
 
 // Read from MongoDB, not the directory cache: a manager must see a change made a moment ago.

@@ -36,11 +36,13 @@ export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_ma
 // (timeout, SSRF guard, https); it is not queued and never retried.
 export async function sendTestCallback(rt: Runtime, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
   const { callbacks } = rt.config;
+  const payload = testCallbackPayload(partner, new Date(), `test-${randomBytes(6).toString('hex')}`);
   const result = await sendCallback({
     url: partner.callback_url,
-    secret: rt.partners.callbackSecret(partner),
+    signing: rt.partners.callbackSigning(partner),
+    eventId: `${TEST_LEAD_ID}:test`,
     serviceName: rt.config.serviceName,
-    payload: testCallbackPayload(partner, new Date(), `test-${randomBytes(6).toString('hex')}`),
+    payload,
     timeoutMs: callbacks.timeoutMs,
     allowPrivateNetworks: callbacks.allowPrivateNetworks,
     allowHttp: callbacks.allowHttp,

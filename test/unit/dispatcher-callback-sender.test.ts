@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { closeCallbackAgents, sendCallback, type SendCallbackOptions } from '../../src/dispatcher/callback-sender';
 import type { CallbackPayload } from '../../src/shared/schemas';
+import { Webhook } from 'standardwebhooks';
 
 // A receiver on loopback that records what it got and answers as the current test says.
 interface Received { headers: IncomingMessage['headers']; body: string; url: string }
@@ -38,7 +39,7 @@ const payload: CallbackPayload = {
   is_depositor: false, timestamp: '2026-11-22T02:00:00.000Z', from_status: 'new',
 };
 const opts = (over: Partial<SendCallbackOptions> = {}): SendCallbackOptions => ({
-  url: `${base}/cb`, secret: 'cs_test_secret', serviceName: 'LeadIntake', payload, timeoutMs: 2000,
+  url: `${base}/cb`, signing: { scheme: 'spec', secrets: ['cs_test_secret'] }, eventId: 'le-42:3', serviceName: 'LeadIntake', payload, timeoutMs: 2000,
   allowPrivateNetworks: true, allowHttp: true, responseBodyLimit: 2048, ...over,
 });
 
@@ -51,7 +52,34 @@ describe('sendCallback', () => {
     expect(got?.headers['x-signature']).toBe(`sha256=${createHmac('sha256', 'cs_test_secret').update(got?.body ?? '').digest('hex')}`);
     expect(got?.headers).toMatchObject({
       'content-type': 'application/json', 'user-agent': 'LeadIntake-Webhook/1.0', 'x-event': 'lead.status_changed', 'x-timestamp': '1790000000',
+      'x-event-id': 'le-42:3',
     });
+  });
+
+  it('reports the wait a 429 or 503 asks for in Retry-After, in seconds or as an HTTP date; no other answer', async () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    answer = (_req, res) => res.writeHead(429, { 'retry-after': '120' }).end();
+    expect((await sendCallback(opts({ now: () => now }))).retryAfterMs).toBe(120_000);
+    answer = (_req, res) => res.writeHead(503, { 'retry-after': 'Mon, 23 Nov 2026 12:10:00 GMT' }).end();
+    expect((await sendCallback(opts({ now: () => now }))).retryAfterMs).toBe(600_000);
+    answer = (_req, res) => res.writeHead(500, { 'retry-after': '120' }).end();
+    expect((await sendCallback(opts({ now: () => now }))).retryAfterMs).toBeNull();
+    answer = (_req, res) => res.writeHead(429, { 'retry-after': 'soon' }).end();
+    expect((await sendCallback(opts({ now: () => now }))).retryAfterMs).toBeNull();
+  });
+
+  it('signs as Standard Webhooks when asked: the reference verifier accepts it, with either secret during a grace', async () => {
+    const current = `whsec_${Buffer.from('current-key-material-0123456789ab').toString('base64')}`;
+    const previous = `whsec_${Buffer.from('previous-key-material-0123456789').toString('base64')}`;
+    await sendCallback(opts({ signing: { scheme: 'standard-webhooks', secrets: [current, previous] } }));
+    const [got] = received;
+    expect(got?.headers['x-signature']).toBeUndefined();
+    expect(got?.headers['webhook-id']).toBe('le-42:3');
+    expect(String(got?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    const headers = got?.headers as Record<string, string>;
+    for (const secret of [current, previous]) expect(new Webhook(secret).verify(got?.body ?? '', headers)).toEqual(payload);
+    const stranger = `whsec_${Buffer.from('someone-else-entirely-0123456789').toString('base64')}`;
+    expect(() => new Webhook(stranger).verify(got?.body ?? '', headers)).toThrow();
   });
 
   it('does not follow redirects: the 3xx is the answer', async () => {

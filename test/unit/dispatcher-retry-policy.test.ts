@@ -1,6 +1,7 @@
 import { classifyAttempt, decideAfterAttempt, type AttemptVerdict, type DeliveryDecision } from '../../src/dispatcher/delivery-outcome';
 import { retrySchedule } from '../../src/dispatcher/retry-schedule';
 import { dueAction } from '../../src/dispatcher/due-gate';
+import { retryAfterMs } from '../../src/dispatcher/retry-after';
 
 const schedule = retrySchedule([60, 300, 1800, 7200]);
 
@@ -17,6 +18,32 @@ describe('retry schedule', () => {
     expect(() => schedule.waitBefore(6)).toThrow();
   });
   it('needs exactly one delay per tier topic', () => expect(() => retrySchedule([1, 2, 3])).toThrow(/4 retry delays/));
+});
+
+describe('Retry-After (429, 503)', () => {
+  it('waits as long as the partner asks, in the tier with the shortest delay that covers it', () => {
+    expect(schedule.waitBefore(2, 120_000)).toEqual({ tier: 'retry2', delayMs: 120_000 });
+    expect(schedule.waitBefore(2, 3_600_000)).toEqual({ tier: 'retry4', delayMs: 3_600_000 });
+  });
+  it('never waits less than the schedule', () => {
+    expect(schedule.waitBefore(3, 10_000)).toEqual({ tier: 'retry2', delayMs: 300_000 });
+    expect(schedule.waitBefore(2, null)).toEqual({ tier: 'retry1', delayMs: 60_000 });
+  });
+  it('never waits longer than the schedule\'s last delay', () =>
+    expect(schedule.waitBefore(2, 86_400_000)).toEqual({ tier: 'retry4', delayMs: 7_200_000 }));
+  it('reads seconds and HTTP dates; a past date asks for no wait; nonsense asks for nothing', () => {
+    const now = Date.parse('2026-11-23T12:00:00Z');
+    expect(retryAfterMs('30', now)).toBe(30_000);
+    expect(retryAfterMs('Mon, 23 Nov 2026 12:01:00 GMT', now)).toBe(60_000);
+    expect(retryAfterMs('Mon, 23 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('-5', now)).toBeNull();
+    expect(retryAfterMs('later', now)).toBeNull();
+    expect(retryAfterMs(undefined, now)).toBeNull();
+  });
+  it('a decision after a 429 carries the asked wait', () => {
+    const d = decideAfterAttempt({ attemptsMade: 0, attemptsLeft: 5 }, 'retriable', 1000, schedule, 900_000);
+    expect(d).toEqual({ state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: 901_000, tier: 'retry3' });
+  });
 });
 
 describe('attempt classification (spec 6.3)', () => {

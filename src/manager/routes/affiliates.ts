@@ -40,16 +40,18 @@ export function affiliateRoutes(rt: Runtime) {
       return partner;
     });
 
-    app.post<IdParams & { Body: { secrets?: (typeof ROTATABLE_SECRETS)[number][] } | undefined }>(
+    app.post<IdParams & { Body: { secrets?: (typeof ROTATABLE_SECRETS)[number][]; grace_seconds?: number } | undefined }>(
       '/api/affiliates/:id/rotate-key',
       { schema: routeSchemas.rotateKey },
       async (req) => {
-        const rotated = orNotFound(await rotatePartnerSecrets(rt, req.params.id, req.body?.secrets ?? []));
+        const graceSeconds = req.body?.grace_seconds ?? 0;
+        const rotated = orNotFound(await rotatePartnerSecrets(rt, req.params.id, req.body?.secrets ?? [], graceSeconds));
         await recordAudit(rt, req.managerActor, 'partner.rotate_key', {
           partnerId: req.params.id,
-          details: { rotated: ['api_key', ...(req.body?.secrets ?? [])] },
+          details: { rotated: ['api_key', ...(req.body?.secrets ?? [])], grace_seconds: graceSeconds },
         });
-        return { id: req.params.id, ...rotated };
+        const graceUntil = graceSeconds > 0 ? new Date(rotated.key_rotated_at.getTime() + graceSeconds * 1000) : null;
+        return { id: req.params.id, ...rotated, grace_until: graceUntil };
       },
     );
 

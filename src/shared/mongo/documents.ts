@@ -21,6 +21,16 @@ export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
   created_at: Date;
   updated_at: Date;
   key_rotated_at: Date | null;
+  // What a rotation with grace_seconds replaced: still accepted (and, with standard-webhooks, still
+  // signed with) until `until`. Absent or null when the last rotation had no grace.
+  previous_secrets?: PreviousSecrets | null;
+}
+
+export interface PreviousSecrets {
+  api_key_hash: string;
+  hmac_secret_enc: string;
+  callback_secret_enc: string;
+  until: Date;
 }
 
 // One entry per status change, and per change of agent. Each entry is also the event it announces

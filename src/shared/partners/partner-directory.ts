@@ -1,7 +1,8 @@
 import type { Collection } from 'mongodb';
 import type { PiiCipher } from '../crypto/pii-cipher';
 import { apiKeyHash } from '../crypto/tokens';
-import type { PartnerDoc } from '../mongo/documents';
+import type { CallbackSigning } from '../crypto/callback-signature';
+import type { PartnerDoc, PreviousSecrets } from '../mongo/documents';
 import type { Redis } from '../redis/client';
 
 const CACHE_TTL_MS = 30_000;
@@ -42,8 +43,16 @@ export class PartnerDirectory {
     await publisher.publish(this.channel, partnerId);
   }
 
+  // The partner this key belongs to: its current key, or the key a rotation replaced while the
+  // rotation's grace lasts (checked on every call, so the old key stops on the dot).
   async byApiKey(apiKey: string): Promise<PartnerDoc | null> {
     const hash = apiKeyHash(apiKey);
+    const partner = await this.byKeyHashCached(hash);
+    if (!partner || partner.api_key_hash === hash) return partner;
+    return inGrace(partner, Date.now())?.api_key_hash === hash ? partner : null;
+  }
+
+  private async byKeyHashCached(hash: string): Promise<PartnerDoc | null> {
     const now = Date.now();
     const hit = this.byKeyHash.get(hash);
     if (hit && hit.expires > now) return hit.partner;
@@ -73,8 +82,22 @@ export class PartnerDirectory {
     return this.cipher.decrypt(partner.callback_secret_enc);
   }
 
+  // The secrets a partner's requests may be signed with: the current one, and the one a rotation
+  // replaced while its grace lasts.
+  hmacSecrets(partner: PartnerDoc, nowMs = Date.now()): string[] {
+    const previous = inGrace(partner, nowMs);
+    return [this.hmacSecret(partner), ...(previous ? [this.cipher.decrypt(previous.hmac_secret_enc)] : [])];
+  }
+
+  // How callbacks to this partner are signed; during a rotation's grace with the old secret too.
+  callbackSigning(partner: PartnerDoc, nowMs = Date.now()): CallbackSigning {
+    const previous = inGrace(partner, nowMs);
+    const secrets = [this.callbackSecret(partner), ...(previous ? [this.cipher.decrypt(previous.callback_secret_enc)] : [])];
+    return { scheme: partner.signature_scheme ?? 'spec', secrets: [...new Set(secrets)] };
+  }
+
   private async loadByKeyHash(hash: string): Promise<PartnerDoc | null> {
-    const { value: partner, settled } = await this.load(() => this.partners.findOne({ api_key_hash: hash }));
+    const { value: partner, settled } = await this.load(() => this.partners.findOne({ $or: [{ api_key_hash: hash }, { 'previous_secrets.api_key_hash': hash }] }));
     if (!settled) return partner;
     const expires = Date.now() + CACHE_TTL_MS;
     if (partner) this.byKeyHash.set(hash, { partner, expires });
@@ -106,4 +129,10 @@ export class PartnerDirectory {
     this.unknownKeys.clear();
     this.byIdCache.clear();
   }
+}
+
+// The secrets a rotation replaced, while its grace lasts.
+export function inGrace(partner: Pick<PartnerDoc, 'previous_secrets'>, nowMs: number): PreviousSecrets | null {
+  const previous = partner.previous_secrets;
+  return previous && previous.until.getTime() > nowMs ? previous : null;
 }

@@ -334,6 +334,10 @@ export interface PartnerSettings {
    * Reject leads whose risk score reaches this (reason risk_rejected); null never rejects on risk
    */
   risk_threshold?: number | null;
+  /**
+   * How callbacks are signed: spec (X-Signature and X-Timestamp, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature v1 with a whsec_ secret)
+   */
+  signature_scheme?: 'spec' | 'standard-webhooks';
 }
 
 /**
