@@ -13,6 +13,8 @@ import { retrySchedule } from './retry-schedule';
 export { buildCallbackPayload } from './callback-payload';
 export { sendCallback } from './callback-sender';
 export { classifyAttempt } from './delivery-outcome';
+export { EndpointCommands, type ReplayRequest } from './endpoint-commands';
+export type { EndpointHealthView } from './endpoint-health';
 
 export type RetryOutcome = { outcome: 'requeued'; delivery: DeliveryDoc } | { outcome: 'not_found' } | { outcome: 'not_dead' };
 
@@ -45,7 +47,7 @@ export class DispatcherCommands {
     if (doc.state !== 'dead') return { outcome: 'not_dead' };
     const at = new Date();
     await this.publish.command({ kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: at.toISOString(), by });
-    const requeued = await this.store.requeueDead(doc._id, this.maxAttempts, by, at);
+    const requeued = await this.store.requeue(doc._id, ['dead'], this.maxAttempts, by, at);
     if (requeued) return { outcome: 'requeued', delivery: requeued };
     // The owner may have applied the command first.
     const now = await this.store.get(deliveryId);

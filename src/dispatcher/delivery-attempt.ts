@@ -8,11 +8,13 @@ import { buildCallbackPayload } from './callback-payload';
 import { sendCallback } from './callback-sender';
 import { classifyAttempt, decideAfterAttempt, type DeliveryCounters, type DeliveryDecision } from './delivery-outcome';
 import { published, type DeliveryTopics } from './delivery-task';
+import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-schedule';
 
 export interface AttemptDeps {
   partners: PartnerDirectory;
+  health: EndpointHealthTracker;
   callbacks: Config['callbacks'];
   serviceName: string;
   schedule: RetrySchedule;
@@ -38,6 +40,8 @@ export class CallbackAttempts {
     const result = await this.send(event);
     const verdict = classifyAttempt(result);
     const decision = decideAfterAttempt(before, verdict, Date.now(), schedule, result.retryAfterMs ?? null);
+    // A partner with no callback_url any more has no endpoint to judge.
+    if (result.error !== attemptError('no_callback_url')) this.deps.health.record(event.partner_id, verdict, result.httpStatus, Date.now());
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';

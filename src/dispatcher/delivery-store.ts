@@ -1,10 +1,14 @@
-import type { Collection } from 'mongodb';
+import type { Collection, Filter } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { isDuplicateKey } from '../shared/mongo/client';
-import type { DeliveryAttempt, DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
 import type { AttemptResult } from './attempt-result';
 import type { DeliveryDecision } from './delivery-outcome';
+
+// held_by of a delivery held because its partner's endpoint is paused (otherwise held_by names the
+// delivery of the same lead it waits for).
+export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
 
 // Longest `_id: {$in}` list FerretDB serves from the _id index (scripts/services/ferretdb/patches).
 const IN_CHUNK = 100;
@@ -62,10 +66,11 @@ export class DeliveryStore {
     await this.deliveries.updateOne({ _id: id }, { $set: { next_attempt_at: dueAt, updated_at: new Date() }, $unset: { held_by: '' } });
   }
 
-  // A manager's retry of a dead delivery: a fresh round of attempts, due now. Null if not dead.
-  async requeueDead(id: string, maxAttempts: number, by: string, at: Date): Promise<DeliveryDoc | null> {
+  // A manager's retry of a dead delivery, or a replay of one that ended: a fresh round of attempts,
+  // due now. Null if it is not in one of those states.
+  async requeue(id: string, from: readonly DeliveryState[], maxAttempts: number, by: string, at: Date): Promise<DeliveryDoc | null> {
     return this.deliveries.findOneAndUpdate(
-      { _id: id, state: 'dead' },
+      { _id: id, state: { $in: [...from] } },
       {
         $set: { state: 'queued', attempts_made: 0, attempts_left: maxAttempts, next_attempt_at: at, updated_at: at },
         $push: { manual_retries: { at, by } },
@@ -78,6 +83,27 @@ export class DeliveryStore {
     const docs = await this.deliveries.find({ partner_id: partnerId, state: 'dead' }, { projection: { _id: 1 } }).toArray();
     return docs.map((d) => d._id);
   }
+
+  // A partner's deliveries created in [from, to), oldest first, after the first `skip` (a replay
+  // job's cursor). A manager's replay only: on FerretDB a scan, on MongoDB the partner_created_at index.
+  inRange(range: DeliveryRange, skip: number): AsyncIterable<Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id'>> {
+    return this.deliveries.find(rangeFilter(range), { projection: { _id: 1, lead_id: 1, partner_id: 1 } }).sort({ created_at: 1, _id: 1 }).skip(skip);
+  }
+
+  countInRange(range: DeliveryRange): Promise<number> {
+    return this.deliveries.countDocuments(rangeFilter(range));
+  }
+}
+
+export interface DeliveryRange {
+  partnerId: string;
+  from: Date;
+  to: Date;
+  events: readonly string[]; // empty: every event
+}
+
+function rangeFilter(r: DeliveryRange): Filter<DeliveryDoc> {
+  return { partner_id: r.partnerId, created_at: { $gte: r.from, $lt: r.to }, ...(r.events.length > 0 ? { event_name: { $in: [...r.events] } } : {}) };
 }
 
 // The record of a delivery after its first attempt; or, with no attempt yet, held behind `heldBy`

@@ -3,7 +3,7 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicKey, TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { untilDone } from '../shared/retriable';
-import type { DeliveryCommand, DeliveryTask } from '../shared/schemas';
+import type { DeliveryCommand, DeliveryTask, EndpointCommand } from '../shared/schemas';
 
 // DeliveryTask messages on the retry and dead topics, keyed by delivery id. When the task is due
 // (epoch ms) and which attempt it is for travel in headers, so a retry consumer can decide to wait
@@ -40,8 +40,8 @@ export interface DeliveryTopicsDeps {
   topics: TopicNames;
 }
 
-// What the dispatcher publishes: retry and dead tasks, and commands to a lead's owner (keyed by
-// lead id on callbacks.commands).
+// What the dispatcher publishes: retry and dead tasks, commands to a lead's owner (keyed by lead id
+// on callbacks.commands) and to an endpoint's keeper (keyed by partner id on callbacks.endpoints).
 export class DeliveryTopics {
   constructor(private readonly deps: DeliveryTopicsDeps) {}
 
@@ -59,6 +59,13 @@ export class DeliveryTopics {
       topic: topics.callbackCommands,
       messages: [{ key: command.lead_id, value: await codec.encode('callbackCommands', command) }],
     });
+  }
+
+  async endpointCommands(commands: readonly EndpointCommand[]): Promise<void> {
+    if (commands.length === 0) return;
+    const { producer, codec, topics } = this.deps;
+    const messages = await Promise.all(commands.map(async (c) => ({ key: c.partner_id, value: await codec.encode('endpointCommands', c) })));
+    await producer.send({ topic: topics.endpointCommands, messages });
   }
 }
 

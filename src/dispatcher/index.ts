@@ -1,3 +1,4 @@
+import { everyInterval } from '../shared/periodic-task';
 import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
 import { BlockStore } from './block-store';
@@ -6,12 +7,19 @@ import { CallbackAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
+import { EndpointGate } from './endpoint-gate';
+import { EndpointHealthTracker } from './endpoint-health-tracker';
+import { startEndpointKeeper } from './endpoint-keeper';
 import { startEventConsumer } from './event-consumer';
 import { LeadOwner } from './lead-owner';
 import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
+import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule } from './retry-schedule';
+
+// How often paused endpoints are read again, in case the announcement of a resume was missed.
+const PAUSED_REFRESH_MS = 30_000;
 
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead
 // topic and a delivery record per (event, partner) in MongoDB.
@@ -23,33 +31,57 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const topics = new DeliveryTopics({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
-  const metrics = dispatcherMetrics(rt.metrics, () => owner?.blockedLeads() ?? 0);
+  const gate = new EndpointGate(rt.mongo.collections.endpointHealth, `${rt.config.redis.prefix}endpoint-changed`, logger);
+  await gate.start(rt.subscriber);
+  const metrics = dispatcherMetrics(rt.metrics, () => owner?.blockedLeads() ?? 0, () => gate.pausedCount());
+  const health = new EndpointHealthTracker();
   const scheduler = new DeliveryScheduler(
     { concurrency: cfg.concurrency, perPartnerConcurrency: cfg.perPartnerConcurrency, maxQueuedPerPartner: cfg.maxQueuedPerPartner },
     (err, job) => logger.error({ delivery_id: job.deliveryId, err: (err as Error).message }, 'delivery attempt failed; its offset stays uncommitted'),
   );
-  const attempts = new CallbackAttempts({ partners: rt.partners, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger });
-  owner = new LeadOwner({
-    partners: rt.partners, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks), batcher, scheduler, attempts, topics,
-    schedule, metrics, logger,
+  const attempts = new CallbackAttempts({ partners: rt.partners, health, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger });
+  const leadOwner = new LeadOwner({
+    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks), batcher, scheduler, attempts, topics,
+    schedule, metrics, logger, resumeRatePerS: rt.config.endpoints.resumeRatePerS,
   });
+  owner = leadOwner;
+  const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 
-  const retries = await startRetryConsumer(kafka, { store, scheduler, attempts, topics, schedule, metrics, logger });
-  const events = await startEventConsumer(kafka, owner, metrics, logger).catch(async (err: unknown) => {
-    await retries.stop();
+  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger });
+  const started = [retries];
+  const stopStarted = async (err: unknown) => {
+    replays.stop();
+    await Promise.allSettled(started.map((c) => c.stop()));
     throw err;
-  });
+  };
+  const events = await startEventConsumer(kafka, leadOwner, metrics, logger).catch(stopStarted);
+  started.push(events);
+  const endpoints = await startEndpointKeeper(kafka, {
+    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections.audit, gate, publisher: rt.redis, replays,
+    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger,
+  }).catch(stopStarted);
+  // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.
+  const reporter = everyInterval('endpoint health reports', rt.config.endpoints.healthReportMs, async () => {
+    const at = new Date().toISOString();
+    const reports = health.drain(leadOwner.heldForPausedEndpoints());
+    await topics.endpointCommands([...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })));
+  }, logger);
+  const pausedRefresh = everyInterval('paused endpoints', PAUSED_REFRESH_MS, () => gate.refreshPaused(), logger);
 
   return {
     name: 'dispatcher',
-    readiness: [{ ...events.readiness, name: 'dispatcher-events' }, { ...retries.readiness, name: 'dispatcher-retries' }],
+    readiness: [
+      { ...events.readiness, name: 'dispatcher-events' }, { ...retries.readiness, name: 'dispatcher-retries' },
+      { ...endpoints.readiness, name: 'dispatcher-endpoints' },
+    ],
     // Stop taking work and commit what is recorded; then let the attempts under way finish (each
     // is bounded by the timeout) and their records be written: a restart finds them and sends
     // nothing twice.
     async stop() {
       const draining = scheduler.drain();
-      await Promise.allSettled([events.stop(), retries.stop()]);
+      replays.stop();
+      await Promise.allSettled([events.stop(), retries.stop(), endpoints.stop(), reporter.stop(), pausedRefresh.stop()]);
       await draining;
       await batcher.drain();
       await closeCallbackAgents();

@@ -8,9 +8,10 @@ import type { BlockStore } from './block-store';
 import { callbackEligibility } from './callback-eligibility';
 import type { Attempted } from './delivery-attempt';
 import type { DeliveryCounters } from './delivery-outcome';
-import { newDeliveryDoc } from './delivery-store';
+import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
 import { published } from './delivery-task';
 import { LeadLines, type BlockState, type LinePlan } from './lead-lines';
+import { ParkedLeads } from './parked-leads';
 import type { RecordBatcher } from './record-batcher';
 import type { RetryConsumerDeps } from './retry-consumer';
 
@@ -19,6 +20,7 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
   partners: PartnerDirectory;
   blocks: BlockStore;
   batcher: RecordBatcher;
+  resumeRatePerS: number; // parked leads released per second when their endpoint resumes
 }
 
 // One delivery of a lead to a partner, in memory while it is not recorded.
@@ -55,11 +57,20 @@ export class LeadOwner {
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
   private readonly generations = new Map<number, number>();
   private readonly blockSaves = new Map<string, Promise<void>>();
+  private readonly parked = new ParkedLeads();
+  private readonly releasing = new Set<string>(); // partners whose parked leads are being released
 
-  constructor(private readonly deps: LeadOwnerDeps) {}
+  constructor(private readonly deps: LeadOwnerDeps) {
+    deps.gate.onResume((partnerId) => this.release(partnerId));
+  }
 
   blockedLeads(): number {
     return this.lines.blockedCount();
+  }
+
+  // Deliveries held for paused endpoints, by partner and lead partition (for the health reports).
+  heldForPausedEndpoints(): Map<string, Record<string, number>> {
+    return this.parked.counts((key) => this.lines.blocked(key)?.held.length ?? 0);
   }
 
   async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
@@ -98,25 +109,32 @@ export class LeadOwner {
       if (command.kind === 'released') {
         this.apply(key, ctx.partition, this.lines.released(key, command.delivery_id));
         recording.push(this.blockSaves.get(key));
+      } else if (command.kind === 'parked') {
+        // The retry consumer held the lead's blocker: its endpoint is paused.
+        this.parkedLead(command.partner_id, key, ctx.partition);
+        recording.push(undefined);
       } else {
-        recording.push((await this.manualRetry(command, key, ctx.partition)).recorded);
+        recording.push((await this.freshRound(command, key, ctx.partition)).recorded);
       }
     }
     return recording;
   }
 
-  // A manager's retry: a fresh round for a dead delivery, in its lead's line like any other.
-  private async manualRetry(command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
+  // A manager's retry of a dead delivery, or a replay of one that ended (delivered or dead): a fresh
+  // round, in its lead's line like any other. A delivery still under way is not replayed: it is
+  // going out anyway.
+  private async freshRound(command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
     const { store, schedule, logger } = this.deps;
     if (this.active.has(command.delivery_id)) return {};
+    const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
     let doc = await this.read(command.delivery_id);
-    if (doc?.state === 'dead') {
-      // The manager's API requeues it too: whichever of us does it, the round is this command's.
-      doc = await untilDone(() => store.requeueDead(command.delivery_id, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'))
+    if (doc && (from as readonly string[]).includes(doc.state)) {
+      // The manager's API requeues a retry too: whichever of us does it, the round is this command's.
+      doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'))
         ?? await this.read(command.delivery_id);
     }
     if (!doc || !isFreshRound(doc, command.at)) {
-      logger.info({ delivery_id: command.delivery_id, state: doc?.state ?? null }, 'manual retry of a delivery that is not dead: nothing to do');
+      logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
       return {};
     }
     const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred() };
@@ -187,6 +205,7 @@ export class LeadOwner {
   }
 
   private async attempt(item: Item): Promise<void> {
+    if (this.deps.gate.isPaused(item.event.partner_id)) return this.park(item);
     const done = await this.deps.attempts.attempt(item.id, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
@@ -206,14 +225,50 @@ export class LeadOwner {
     const dueAt = Date.now() + wait.delayMs;
     logger.info({ delivery_id: item.id, partner_id: item.event.partner_id }, 'partner queue full: the delivery waits on the retry tier');
     await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full' }, { dueAt, attempt: before.attemptsMade + 1 }));
+    await this.setAside(item, { dueAt: new Date(dueAt) });
+  }
+
+  // The partner's endpoint is paused: the delivery is held, not attempted and not dead. It blocks its
+  // lead's later ones like a failure, and goes first when the endpoint resumes.
+  private async park(item: Item): Promise<void> {
+    await this.setAside(item, { heldBy: HELD_FOR_PAUSED_ENDPOINT });
+    this.deps.metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id });
+    this.parkedLead(item.event.partner_id, item.key, item.partition);
+  }
+
+  // A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
+  // tier, or held), after the lead's block.
+  private async setAside(item: Item, how: { dueAt: Date } | { heldBy: string }): Promise<void> {
+    const { store, batcher, schedule } = this.deps;
     const plan = this.lines.finished(item.key, item.id, 'retrying');
     if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
     await this.blockSaves.get(item.key);
-    const due = new Date(dueAt);
-    if (item.doc) await untilDone(() => this.deps.store.awaitRetry(item.id, due), this.retrying('overflow'));
-    else await this.deps.batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { dueAt: due }));
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), how));
+    else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
+    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
     this.settle(item);
     this.apply(item.key, item.partition, { ...plan, block: undefined });
+  }
+
+  private parkedLead(partnerId: string, key: string, partition: number): void {
+    this.parked.add(partnerId, key, partition);
+    if (!this.deps.gate.isPaused(partnerId)) this.release(partnerId); // resumed meanwhile
+  }
+
+  // The endpoint resumed: its parked leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S;
+  // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again.
+  private release(partnerId: string): void {
+    if (this.releasing.has(partnerId)) return;
+    this.releasing.add(partnerId);
+    const gapMs = 1000 / this.deps.resumeRatePerS;
+    void (async () => {
+      while (!this.deps.gate.isPaused(partnerId)) {
+        const next = this.parked.take(partnerId);
+        if (!next) break;
+        this.apply(next.key, next.partition, this.lines.resumeBlocker(next.key));
+        await new Promise((r) => setTimeout(r, gapMs).unref());
+      }
+    })().finally(() => this.releasing.delete(partnerId));
   }
 
   // The first attempt of a round is done: the lead's line moves on, the record is written.

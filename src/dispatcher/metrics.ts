@@ -12,10 +12,20 @@ export interface DispatcherMetrics {
   deadLetters: Counter<string>;
   retryLateness: Histogram<'path'>;
   undecodable: Counter<'topic'>;
+  endpointPauses: Counter<'partner_id'>;
+  endpointConsecutiveFailures: Gauge<'partner_id'>;
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
-export function dispatcherMetrics(registry: Registry, blockedLeads: () => number): DispatcherMetrics {
+export function dispatcherMetrics(registry: Registry, blockedLeads: () => number, pausedEndpoints: () => number): DispatcherMetrics {
+  new Gauge({
+    name: 'lead_intake_callback_endpoints_paused',
+    help: 'Partner endpoints paused after sustained failure, as this dispatcher knows them (their callbacks are held)',
+    registers: [registry],
+    collect() {
+      this.set(pausedEndpoints());
+    },
+  });
   new Gauge({
     name: 'lead_intake_callback_blocked_leads',
     help: "Leads whose later callbacks wait behind one of their deliveries on the retry path (this instance's partitions)",
@@ -49,6 +59,15 @@ export function dispatcherMetrics(registry: Registry, blockedLeads: () => number
       help: 'How long after its due time a retry attempt started, by path (topic: the retry topics)',
       labelNames: ['path'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
+    }),
+    endpointPauses: new Counter({
+      name: 'lead_intake_callback_endpoint_pauses_total', help: 'Endpoints paused after sustained failure, by partner (counted by the dispatcher that keeps the endpoint)',
+      labelNames: ['partner_id'], registers: [registry],
+    }),
+    endpointConsecutiveFailures: new Gauge({
+      name: 'lead_intake_callback_endpoint_consecutive_failures',
+      help: "Failed callback attempts in a row to a partner's endpoint, over every dispatcher (set by the dispatcher that keeps the endpoint)",
+      labelNames: ['partner_id'], registers: [registry],
     }),
     undecodable: new Counter({
       name: 'lead_intake_callback_undecodable_messages_total', help: 'Messages the dispatcher could not decode and skipped, by topic',

@@ -6,7 +6,8 @@ import { untilDone } from '../shared/retriable';
 import type { DeliveryTask } from '../shared/schemas';
 import type { CallbackAttempts } from './delivery-attempt';
 import type { DeliveryScheduler } from './delivery-scheduler';
-import type { DeliveryStore } from './delivery-store';
+import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryStore } from './delivery-store';
+import type { EndpointGate } from './endpoint-gate';
 import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
 import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
@@ -25,6 +26,7 @@ const RECORD_WAIT_MS = 60_000;
 const RECORD_POLL_MS = 200;
 
 export interface RetryConsumerDeps {
+  gate: EndpointGate;
   store: DeliveryStore;
   scheduler: DeliveryScheduler;
   attempts: CallbackAttempts;
@@ -131,6 +133,7 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
     return;
   }
   const id = doc._id;
+  if (deps.gate.isPaused(doc.partner_id)) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
   const done = await attempts.attempt(id, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
@@ -138,6 +141,19 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   await untilDone(() => store.recordAttempt(id, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
   if (done.decision.state !== 'queued') await release(deps, doc);
+}
+
+// Its endpoint is paused: the delivery is held, unattempted, and handed to its lead's owner, which
+// sends it when the endpoint resumes. Held before the command goes, so an owner that reads the
+// lead's block back finds it held.
+async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
+  const { store, topics, metrics, logger } = deps;
+  await untilDone(() => store.markHeld(doc._id, HELD_FOR_PAUSED_ENDPOINT), (err, attempt) =>
+    logger.warn({ delivery_id: doc._id, attempt, err: (err as Error).message }, 'could not hold a delivery; trying again'));
+  metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
+  await published(logger, 'parked', () => topics.command({
+    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(),
+  }));
 }
 
 // The delivery ended (delivered or dead): its lead's later callbacks may go.

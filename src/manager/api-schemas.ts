@@ -22,7 +22,7 @@ export const MAX_GRACE_SECONDS = 604800;
 const str = { type: 'string' } as const;
 const int = { type: 'integer' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
-const nullable = (type: 'string' | 'integer', extra: JsonSchema = {}) => ({ type: [type, 'null'], ...extra });
+const nullable = (type: 'string' | 'integer' | 'number', extra: JsonSchema = {}) => ({ type: [type, 'null'], ...extra });
 const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
   ({ type: 'object', required, properties });
 
@@ -134,6 +134,29 @@ const chart = object({ metric: { type: 'string', description: 'The Prometheus co
 const withName = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], required: ['name'] });
 const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object', allOf: [ref(id), ...more], minProperties: 1 });
 
+const endpointHealth = object({
+  affiliate_id: str,
+  state: { enum: ['active', 'paused'], description: 'paused: new callbacks are held (not sent, not dead) until a manager resumes the endpoint' },
+  success_rate: nullable('number', { minimum: 0, maximum: 1, description: 'Delivered share of the attempts of the last 24 hours; null without attempts' }),
+  attempts_24h: int,
+  consecutive_failures: int,
+  failing_since: nullable('string', { format: 'date-time' }),
+  last_success_at: nullable('string', { format: 'date-time' }),
+  last_failure_at: nullable('string', { format: 'date-time' }),
+  gone: { type: 'boolean', description: 'The endpoint answered 410 Gone, with no success since' },
+  held: { ...int, description: 'Callbacks held while the endpoint is paused' },
+  paused_at: nullable('string', { format: 'date-time' }),
+  resumed_at: nullable('string', { format: 'date-time' }),
+});
+
+const replayJob = object({
+  id: str, affiliate_id: str, from: dateTime, to: dateTime, events: { type: 'array', items: { enum: EVENT_NAMES } },
+  state: { enum: ['queued', 'running', 'done', 'failed'] },
+  found: { ...int, description: 'Deliveries of the partner in the range' },
+  sent: { ...int, description: 'Of those, handed to the dispatcher for a fresh round so far' },
+  requested_by: str, created_at: dateTime, updated_at: dateTime, finished_at: nullable('string', { format: 'date-time' }), error: nullable('string'),
+});
+
 const AFFILIATES = ['affiliates'];
 const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
@@ -200,6 +223,31 @@ export const routeSchemas = {
     response: answers({
       200: object({ delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string') }),
     }, ...ID_ERRORS, 409),
+  },
+  endpointHealth: {
+    tags: AFFILIATES, summary: "The partner's callback endpoint: success rate, failures in a row, last success, gone, paused and held callbacks",
+    params: idParams, response: answers({ 200: endpointHealth }, ...ID_ERRORS),
+  },
+  resumeEndpoint: {
+    tags: AFFILIATES, summary: 'Resume a paused endpoint: its held callbacks go out in order, at ENDPOINT_RESUME_RATE_PER_S (409 if it is not paused)',
+    params: idParams,
+    response: answers({ 202: object({ affiliate_id: str, state: { enum: ['resuming'] }, requested_at: dateTime }) }, ...ID_ERRORS, 409),
+  },
+  replay: {
+    tags: AFFILIATES, summary: "Re-send the partner's callbacks created in [from, to) as fresh rounds with the same event ids, in order, at REPLAY_RATE_PER_S",
+    params: idParams,
+    body: {
+      type: 'object', additionalProperties: false, required: ['from', 'to'],
+      properties: {
+        from: { ...dateTime, description: 'Start of the range (inclusive)' },
+        to: { ...dateTime, description: 'End of the range (exclusive); at most REPLAY_MAX_RANGE_S after from' },
+        events: { type: 'array', uniqueItems: true, items: { enum: EVENT_NAMES }, description: 'Only these events (default: all)' },
+      },
+    },
+    response: answers({ 202: replayJob }, ...ID_ERRORS, ...BODY_ERRORS),
+  },
+  showReplay: {
+    tags: AFFILIATES, summary: 'A replay job and its progress', params: idParams, response: answers({ 200: replayJob }, ...ID_ERRORS),
   },
   retryDeadDeliveries: {
     tags: DELIVERIES, summary: 'Give every dead delivery of a partner a fresh round of attempts, starting now',

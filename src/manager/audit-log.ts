@@ -1,31 +1,14 @@
 import type { Filter } from 'mongodb';
-import { randomId } from '../shared/ids';
+import { writeAudit, type AuditAction, type AuditEntry } from '../shared/audit';
 import type { AuditDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
 import { findPage, type Page, type PageRequest } from './pagination';
 
-export type AuditAction =
-  | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback'
-  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data';
-
-export interface AuditEntry {
-  partnerId?: string | null;
-  target?: string | null;
-  // Names of changed fields and outcomes only: callers never pass a secret or a setting's value.
-  details?: Record<string, unknown>;
-}
+export type { AuditAction } from '../shared/audit';
 
 // Who did what, when, to which partner: one document per manager action.
-export async function recordAudit(rt: Runtime, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
-  await rt.mongo.collections.audit.insertOne({
-    _id: randomId('au'),
-    at: new Date(),
-    actor,
-    action,
-    partner_id: entry.partnerId ?? null,
-    target: entry.target ?? null,
-    details: entry.details ?? {},
-  });
+export function recordAudit(rt: Runtime, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+  return writeAudit(rt.mongo.collections.audit, actor, action, entry);
 }
 
 export interface AuditView {

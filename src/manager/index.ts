@@ -10,6 +10,7 @@ import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
 import { auditRoutes } from './routes/audit';
 import { deliveryRoutes } from './routes/deliveries';
+import { endpointRoutes } from './routes/endpoints';
 import { leadRoutes } from './routes/leads';
 import { overviewRoutes } from './routes/overview';
 import { managerValidatorCompiler } from './validation';
@@ -40,6 +41,7 @@ export function managerRoutes(rt: Runtime) {
       requireManagerToken(secured, rt.config.managerTokens);
       await secured.register(affiliateRoutes(rt));
       await secured.register(deliveryRoutes(rt));
+      await secured.register(endpointRoutes(rt));
       await secured.register(agentRoutes(rt));
       await secured.register(auditRoutes(rt));
       await secured.register(leadRoutes(rt));

@@ -64,6 +64,18 @@ export interface Config {
     readonly perPartnerConcurrency: number;
     readonly maxQueuedPerPartner: number;
   };
+  // Endpoint health and auto-pause (issue 13): a partner's endpoint is paused once every attempt has
+  // failed for pauseAfterS (and at least pauseMinFailures attempts in a row).
+  readonly endpoints: {
+    readonly pauseAfterS: number;
+    readonly pauseMinFailures: number;
+    readonly healthReportMs: number;
+    readonly resumeRatePerS: number;
+  };
+  readonly replay: {
+    readonly maxRangeS: number;
+    readonly ratePerS: number;
+  };
 }
 
 // What `main.ts setup` needs (topics and schemas): where Kafka and the registry are, nothing secret,
@@ -227,6 +239,16 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: r.int('CALLBACK_CONCURRENCY', 128, 1, 10000),
       perPartnerConcurrency: r.int('CALLBACK_PER_PARTNER_CONCURRENCY', 16, 1, 1000),
       maxQueuedPerPartner: r.int('CALLBACK_MAX_QUEUED_PER_PARTNER', 1000, 1, 100000),
+    },
+    endpoints: {
+      pauseAfterS: r.int('ENDPOINT_PAUSE_AFTER_S', 86400, 1, 2592000),
+      pauseMinFailures: r.int('ENDPOINT_PAUSE_MIN_FAILURES', 5, 1, 1000000),
+      healthReportMs: r.int('ENDPOINT_HEALTH_REPORT_MS', 5000, 100, 600000),
+      resumeRatePerS: r.int('ENDPOINT_RESUME_RATE_PER_S', 10, 1, 10000),
+    },
+    replay: {
+      maxRangeS: r.int('REPLAY_MAX_RANGE_S', 604800, 60, 31536000),
+      ratePerS: r.int('REPLAY_RATE_PER_S', 20, 1, 10000),
     },
   };
   return deepFreeze(config);

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-// Prefixed ids you can recognise in a log: le- lead, pa- partner, ag- agent, dl- delivery, cl- client.
+// Prefixed ids you can recognise in a log: le- lead, pa- partner, ag- agent, dl- delivery, cl- client, rp- replay job.
 export const leadId = (seq: number): string => `le-${seq}`;
 export const leadSeq = (id: string): number => Number(id.slice(3));
 export const clientIdForLead = (lead: string): string => `cl-${leadSeq(lead)}`;
-export const randomId = (prefix: 'pa' | 'ag' | 'au'): string => `${prefix}-${randomBytes(8).toString('hex')}`;
+export const randomId = (prefix: 'pa' | 'ag' | 'au' | 'rp'): string => `${prefix}-${randomBytes(8).toString('hex')}`;
 export const deliveryId = (eventId: string, partnerId: string): string =>
   `dl-${createHash('sha256').update(`${eventId}|${partnerId}`).digest('hex').slice(0, 24)}`;

@@ -17,7 +17,7 @@ export interface TopicSpec {
 
 export type TopicKey =
   | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'idleChecks' | 'crmDeadLetter' | 'leadEvents'
-  | 'callbackCommands'
+  | 'callbackCommands' | 'endpointCommands'
   | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;

@@ -2,7 +2,7 @@ import { MongoClient, MongoServerError, type Collection, type Db, type MongoClie
 import type { Config } from '../config';
 import type {
   AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
-  ParkedMessageDoc, PartnerDoc, WaitingLeadDoc,
+  EndpointHealthDoc, ParkedMessageDoc, PartnerDoc, ReplayJobDoc, WaitingLeadDoc,
 } from './documents';
 
 export interface Collections {
@@ -18,6 +18,8 @@ export interface Collections {
   deposits: Collection<DepositDoc>;
   deliveries: Collection<DeliveryDoc>;
   deliveryBlocks: Collection<DeliveryBlockDoc>;
+  endpointHealth: Collection<EndpointHealthDoc>;
+  replayJobs: Collection<ReplayJobDoc>;
   audit: Collection<AuditDoc>;
 }
 
@@ -46,6 +48,8 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
     deposits: db.collection('deposits'),
     deliveries: db.collection('deliveries'),
     deliveryBlocks: db.collection('delivery_blocks'),
+    endpointHealth: db.collection('endpoint_health'),
+    replayJobs: db.collection('replay_jobs'),
     audit: db.collection('audit_log'),
   };
   return { client, db, collections };
@@ -63,6 +67,9 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.deliveries.createIndex({ state: 1, created_at: -1 }, { name: 'state_created_at' }),
     c.deliveries.createIndex({ partner_id: 1, state: 1 }, { name: 'partner_state' }),
     c.deliveryBlocks.createIndex({ partition: 1 }, { name: 'partition' }),
+    c.deliveries.createIndex({ partner_id: 1, created_at: 1 }, { name: 'partner_created_at' }),
+    c.endpointHealth.createIndex({ state: 1 }, { name: 'state' }),
+    c.replayJobs.createIndex({ partition: 1, state: 1 }, { name: 'partition_state' }),
     c.audit.createIndex({ partner_id: 1, at: 1 }, { name: 'partner_at' }),
   ]);
 }

@@ -241,6 +241,41 @@ export interface DeliveryBlockDoc {
   updated_at: Date;
 }
 
+// A partner endpoint's health and pause state, one per partner, written only by the dispatcher that
+// owns the partner's partition of callbacks.endpoints, from the reports every dispatcher sends.
+export interface EndpointHealthDoc {
+  _id: string; // partner id
+  state: 'active' | 'paused';
+  paused_at: Date | null;
+  resumed_at: Date | null;
+  consecutive_failures: number;
+  failing_since: Date | null; // the first failure after the last success
+  last_success_at: Date | null;
+  last_failure_at: Date | null;
+  gone_at: Date | null; // the last 410 Gone, while no success came after it
+  hours: { hour: number; ok: number; failed: number }[]; // attempts per hour (epoch hours), the last 24
+  held: Record<string, number>; // deliveries held while paused, by lead partition
+  updated_at: Date;
+}
+
+// A manager's replay of a partner's callbacks over a time range, run by the endpoint's dispatcher.
+export interface ReplayJobDoc {
+  _id: string; // rp-<hex>
+  partner_id: string;
+  partition: number; // of the partner on callbacks.endpoints: its owner runs the job
+  from: Date;
+  to: Date;
+  events: string[]; // empty: all
+  state: 'queued' | 'running' | 'done' | 'failed';
+  found: number;
+  sent: number; // replay commands published so far (the cursor a restarted job goes on from)
+  requested_by: string;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+  error: string | null;
+}
+
 export interface AuditDoc {
   _id: string;
   at: Date;

@@ -81,10 +81,10 @@ export interface CallbackPayload {
 }
 
 /**
- * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead).
+ * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead). replay: a fresh round for a delivery a manager's replay job re-sends (by: the job id). parked: a delivery on the retry path was held because its endpoint is paused (the retry consumer hands it to the lead's owner, which sends it on resume).
  */
 export interface DeliveryCommand {
-  kind: 'retry' | 'released';
+  kind: 'retry' | 'released' | 'replay' | 'parked';
   delivery_id: string;
   lead_id: string;
   partner_id: string;
@@ -93,7 +93,7 @@ export interface DeliveryCommand {
    */
   at: string;
   /**
-   * retry: the manager who asked
+   * retry: the manager who asked; replay: the replay job
    */
   by?: string;
 }
@@ -123,6 +123,58 @@ export interface Deposit {
   amount: string;
   currency: string;
   occurred_at: string;
+}
+
+/**
+ * Value of the callbacks.endpoints topic, keyed by partner id: applied by the one dispatcher that owns the partner's partition, the only writer of the partner's endpoint_health. health: one dispatcher's attempts to the partner since its last report. resume: a manager resumes a paused endpoint. replay: a manager's replay job to run.
+ */
+export interface EndpointCommand {
+  kind: 'health' | 'resume' | 'replay';
+  partner_id: string;
+  at: string;
+  /**
+   * resume and replay: the manager who asked
+   */
+  by?: string;
+  /**
+   * replay: the job (replay_jobs)
+   */
+  job_id?: string;
+  report?: EndpointHealthReport;
+}
+
+/**
+ * What one dispatcher saw of one partner's endpoint since its last report, kept in memory between reports: nothing is written per attempt.
+ */
+export interface EndpointHealthReport {
+  /**
+   * Attempts delivered (2xx)
+   */
+  ok: number;
+  /**
+   * Attempts that failed (any other answer, timeout, connection error)
+   */
+  failed: number;
+  /**
+   * Failures after the last success of this report (all of them when there was none)
+   */
+  trailing_failures: number;
+  /**
+   * The first of the trailing failures
+   */
+  trailing_since: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  /**
+   * The last 410 Gone, when no success came after it
+   */
+  gone_at: string | null;
+  /**
+   * Deliveries held because the endpoint is paused, by lead partition this dispatcher owns
+   */
+  held: {
+    [k: string]: number;
+  };
 }
 
 /**

@@ -1,0 +1,102 @@
+import type { Collection } from 'mongodb';
+import { writeAudit } from '../shared/audit';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded, type BatchContext } from '../shared/kafka/batch-consumer';
+import type { Logger } from '../shared/logger';
+import type { AuditDoc, EndpointHealthDoc } from '../shared/mongo/documents';
+import type { Redis } from '../shared/redis/client';
+import { untilDone } from '../shared/retriable';
+import type { EndpointCommand } from '../shared/schemas';
+import type { EndpointGate } from './endpoint-gate';
+import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
+import type { DispatcherMetrics } from './metrics';
+import type { ReplayRunner } from './replay-runner';
+
+// The dispatcher's own actor in the audit log.
+export const DISPATCHER_ACTOR = 'system:dispatcher';
+
+export interface EndpointKeeperDeps {
+  health: Collection<EndpointHealthDoc>;
+  audit: Collection<AuditDoc>;
+  gate: EndpointGate;
+  publisher: Redis;
+  replays: ReplayRunner;
+  rule: PauseRule;
+  metrics: DispatcherMetrics;
+  logger: Logger;
+}
+
+// The one writer of each partner's endpoint_health: callbacks.endpoints is keyed by partner id, so
+// one dispatcher applies every report, resume and replay of a partner, in order. A batch costs one
+// read ($in by _id) and one write per partner, however many attempts the reports sum up. When an
+// endpoint's state changes it says so on Redis (every dispatcher's gate reads it again), and a pause
+// is written to the audit log and counted.
+export async function startEndpointKeeper(kafka: BatchConsumerDeps, deps: EndpointKeeperDeps): Promise<BatchConsumer> {
+  const generations = new Map<number, number>();
+  return startBatchConsumer<EndpointCommand>(kafka, {
+    group: 'dispatcher-endpoints',
+    topics: ['endpointCommands'],
+    fromBeginning: true,
+    handle: async (records, ctx) => {
+      if (generations.get(ctx.partition) !== ctx.generation) {
+        generations.set(ctx.partition, ctx.generation);
+        await untilDone(() => deps.replays.resumePartition(ctx.partition), retrying(deps.logger, 'resume replay jobs'));
+      }
+      await applyCommands(deps, records, ctx);
+    },
+    undecodable: async (items, ctx) => {
+      for (const item of items) {
+        deps.metrics.undecodable.inc({ topic: 'endpoint_commands' });
+        deps.logger.error({ topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason }, 'skipped an undecodable endpoint command');
+      }
+    },
+  });
+}
+
+async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<EndpointCommand>[], ctx: BatchContext): Promise<void> {
+  const { health, logger } = deps;
+  const byPartner = new Map<string, EndpointCommand[]>();
+  for (const { value } of records) byPartner.set(value.partner_id, [...(byPartner.get(value.partner_id) ?? []), value]);
+  const ids = [...byPartner.keys()];
+  const stored = await untilDone(() => health.find({ _id: { $in: ids } }).toArray(), retrying(logger, 'read endpoint health'));
+  const docs = new Map(stored.map((d) => [d._id, d]));
+  for (const [partnerId, commands] of byPartner) {
+    const before = docs.get(partnerId) ?? emptyHealth(partnerId, new Date());
+    let doc = before;
+    for (const command of commands) doc = apply(deps, doc, command, ctx.partition);
+    const changed = doc.state !== before.state;
+    // Told before it is written: a crash in between tells again rather than never.
+    if (changed) await noteChange(deps, before, doc);
+    await untilDone(() => health.replaceOne({ _id: partnerId }, doc, { upsert: true }), retrying(logger, 'write endpoint health'));
+    if (changed) await untilDone(() => deps.gate.announce(deps.publisher, partnerId), retrying(logger, 'announce an endpoint change'));
+    deps.metrics.endpointConsecutiveFailures.set({ partner_id: partnerId }, doc.consecutive_failures);
+  }
+}
+
+function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: EndpointCommand, partition: number): EndpointHealthDoc {
+  const at = new Date(command.at);
+  if (command.kind === 'health' && command.report) {
+    const next = applyReport(doc, command.report, at);
+    return shouldPause(next, deps.rule) ? paused(next, new Date()) : next;
+  }
+  if (command.kind === 'resume') return doc.state === 'paused' ? resumed(doc, at) : doc;
+  if (command.kind === 'replay' && command.job_id) deps.replays.start(command.job_id, partition);
+  return doc;
+}
+
+async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, doc: EndpointHealthDoc): Promise<void> {
+  const { logger, metrics } = deps;
+  if (doc.state === 'paused') {
+    metrics.endpointPauses.inc({ partner_id: doc._id });
+    logger.warn({ partner_id: doc._id, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since }, 'endpoint paused after sustained failure');
+    await untilDone(() => writeAudit(deps.audit, DISPATCHER_ACTOR, 'endpoint.paused', {
+      partnerId: doc._id,
+      details: { consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since, last_failure_at: doc.last_failure_at, gone: doc.gone_at !== null },
+    }), retrying(logger, 'audit a pause'));
+  } else {
+    logger.info({ partner_id: doc._id, paused_at: before.paused_at }, 'endpoint resumed');
+  }
+}
+
+function retrying(logger: Logger, what: string) {
+  return (err: unknown, attempt: number) => logger.warn({ what, attempt, err: (err as Error).message }, 'endpoint keeper: call failed; trying again');
+}

@@ -1,0 +1,80 @@
+import type { Collection } from 'mongodb';
+import type { Logger } from '../shared/logger';
+import type { ReplayJobDoc } from '../shared/mongo/documents';
+import { untilDone } from '../shared/retriable';
+import type { DeliveryStore } from './delivery-store';
+import { published, type DeliveryTopics } from './delivery-task';
+
+// Progress is saved every this many commands: a restarted job goes on from there (a few repeats of
+// a replay are harmless: each is a fresh round only if the delivery is not under way).
+const SAVE_EVERY = 50;
+
+export interface ReplayRunnerDeps {
+  jobs: Collection<ReplayJobDoc>;
+  store: DeliveryStore;
+  topics: DeliveryTopics;
+  ratePerS: number;
+  logger: Logger;
+}
+
+// Runs a manager's replay jobs (issue 13) for the partners whose callbacks.endpoints partitions this
+// dispatcher owns: every delivery of the partner created in the range, oldest first, becomes a
+// `replay` command for its lead's owner (a fresh round, same event id), at REPLAY_RATE_PER_S. The job
+// document is written only here, by _id; a job cut short by a restart or a rebalance is picked up
+// by the partition's next owner from its saved progress.
+export class ReplayRunner {
+  private readonly running = new Set<string>();
+  private stopping = false;
+
+  constructor(private readonly deps: ReplayRunnerDeps) {}
+
+  start(jobId: string, partition: number): void {
+    if (this.stopping || this.running.has(jobId)) return;
+    this.running.add(jobId);
+    void this.run(jobId, partition)
+      .catch(async (err: unknown) => {
+        this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
+        await this.deps.jobs.updateOne({ _id: jobId }, { $set: { state: 'failed', error: (err as Error).message, finished_at: new Date(), updated_at: new Date() } })
+          .catch(() => undefined);
+      })
+      .finally(() => this.running.delete(jobId));
+  }
+
+  // Jobs of a partition this dispatcher was just given (a small collection, read on assignment).
+  async resumePartition(partition: number): Promise<void> {
+    const jobs = await this.deps.jobs.find({ partition, state: 'running' }, { projection: { _id: 1 } }).toArray();
+    for (const job of jobs) this.start(job._id, partition);
+  }
+
+  stop(): void {
+    this.stopping = true;
+  }
+
+  private async run(jobId: string, partition: number): Promise<void> {
+    const { jobs, store, topics, logger } = this.deps;
+    const retrying = (err: unknown, attempt: number) => logger.warn({ job_id: jobId, attempt, err: (err as Error).message }, 'replay job: database call failed; trying again');
+    const job = await untilDone(() => jobs.findOneAndUpdate(
+      { _id: jobId, state: { $in: ['queued', 'running'] } },
+      { $set: { state: 'running', partition, updated_at: new Date() } },
+      { returnDocument: 'after' },
+    ), retrying);
+    if (!job) return;
+    const range = { partnerId: job.partner_id, from: job.from, to: job.to, events: job.events };
+    const found = job.sent === 0 ? await untilDone(() => store.countInRange(range), retrying) : job.found;
+    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { found, updated_at: new Date() } }), retrying);
+    const gapMs = 1000 / this.deps.ratePerS;
+    let sent = job.sent;
+    for await (const d of store.inRange(range, sent)) {
+      if (this.stopping) return; // still running: the partition's next owner goes on
+      await published(logger, 'replay command', () => topics.command({
+        kind: 'replay', delivery_id: d._id, lead_id: d.lead_id, partner_id: d.partner_id, at: new Date().toISOString(), by: jobId,
+      }));
+      sent++;
+      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, updated_at: new Date() } }), retrying);
+      await new Promise((r) => setTimeout(r, gapMs).unref());
+    }
+    const now = new Date();
+    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { state: 'done', sent, found: Math.max(found, sent), finished_at: now, updated_at: now } }), retrying);
+    logger.info({ job_id: jobId, partner_id: job.partner_id, sent }, 'replay job done');
+  }
+}
