@@ -1,0 +1,100 @@
+import type { LeadEvent } from '../../src/shared/schemas';
+import { CallbackReceiver } from '../support/callback-receiver';
+import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
+import { ManagerClient } from '../support/manager-client';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// Replay (issue 13, item 3) with the real dispatcher: every callback of a partner in a time range
+// goes again as a fresh round with the same event id, each lead in order, at REPLAY_RATE_PER_S, with a
+// job to follow; a range over REPLAY_MAX_RANGE_S is refused.
+const RATE_PER_S = 10;
+let app: TestApp;
+let manager: ManagerClient;
+let receiver: CallbackReceiver;
+let partnerId: string;
+let events: LeadEvent[] = [];
+let window: { from: string; to: string };
+
+interface Job { id: string; state: string; found: number; sent: number; affiliate_id: string; events: string[] }
+type AuditPage = { items: { action: string; target: string | null; details: Record<string, unknown> }[] };
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'ingress,dispatcher', REPLAY_RATE_PER_S: String(RATE_PER_S), REPLAY_MAX_RANGE_S: '3600' });
+  manager = new ManagerClient(app.url);
+  receiver = await new CallbackReceiver().start();
+  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: 'replayed', callback_url: receiver.url('/replayed') });
+  partnerId = res.body.id;
+  receiver.route('/replayed', res.body.callback_secret);
+  const from = new Date(Date.now() - 60_000).toISOString();
+  for (let i = 0; i < 3; i++) {
+    const first = leadEvent(partnerId);
+    events.push(first, leadEvent(partnerId, { lead_id: first.lead_id, event_id: `${first.lead_id}:1`, event: 'lead.status_changed', our_status: 'assigned', from_status: 'new' }));
+  }
+  await publishLeadEvents(app.runtime, events);
+  for (const e of events) await until(async () => (await deliveryRecord(app.runtime, e))?.state === 'delivered', 20000, `${e.event_id} delivered`);
+  window = { from, to: new Date(Date.now() + 60_000).toISOString() };
+});
+
+afterAll(async () => {
+  await receiver?.stop();
+  await app?.destroy();
+});
+
+const jobDone = (id: string) => until(async () => {
+  const res = await manager.get<Job>(`/api/replays/${id}`);
+  return res.body.state === 'done' ? res.body : null;
+}, 20000, `replay ${id} done`);
+
+it('re-sends every callback of the range with the same event ids, each lead in order, at a bounded rate', async () => {
+  const sentBefore = receiver.at('/replayed').length;
+  const res = await manager.post<Job>(`/api/affiliates/${partnerId}/replay`, window);
+  expect(res.status).toBe(202);
+  expect(res.body).toMatchObject({ id: expect.stringMatching(/^rp-[0-9a-f]+$/), affiliate_id: partnerId, state: 'queued', events: [] });
+  const job = await jobDone(res.body.id);
+  expect(job).toMatchObject({ found: 6, sent: 6 });
+  const replayed = (await receiver.waitFor('/replayed', sentBefore + 6)).slice(sentBefore);
+  const ids = replayed.map((r) => String(r.headers['x-event-id']));
+  expect([...ids].sort()).toEqual(events.map((e) => e.event_id).sort());
+  for (const e of events.filter((x) => x.event === 'lead.accepted')) {
+    expect(ids.indexOf(`${e.lead_id}:0`)).toBeLessThan(ids.indexOf(`${e.lead_id}:1`));
+  }
+  expect(replayed.every((r) => r.signatureValid)).toBe(true);
+  expect(replayed.at(-1)!.at - replayed[0]!.at).toBeGreaterThanOrEqual((5 * 1000) / RATE_PER_S - 50);
+  const record = await until(async () => {
+    const r = await deliveryRecord(app.runtime, events[0]!);
+    return r?.state === 'delivered' && r.attempts.length === 2 ? r : null;
+  }, 10000, 'the replayed round recorded');
+  expect(record.manual_retries).toEqual([{ at: expect.any(Date), by: job.id }]);
+  const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=partner.replay`);
+  expect(audit.body.items[0]).toMatchObject({ target: job.id });
+});
+
+it('replays only the events asked for', async () => {
+  await until(async () => (await Promise.all(events.map((e) => deliveryRecord(app.runtime, e)))).every((r) => r?.state === 'delivered'), 10000, 'the first replay over');
+  const sentBefore = receiver.at('/replayed').length;
+  const res = await manager.post<Job>(`/api/affiliates/${partnerId}/replay`, { ...window, events: ['lead.status_changed'] });
+  expect(res.status).toBe(202);
+  expect(await jobDone(res.body.id)).toMatchObject({ found: 3, sent: 3, events: ['lead.status_changed'] });
+  const replayed = (await receiver.waitFor('/replayed', sentBefore + 3)).slice(sentBefore);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(receiver.at('/replayed').length).toBe(sentBefore + 3);
+  expect(replayed.every((r) => r.headers['x-event'] === 'lead.status_changed')).toBe(true);
+});
+
+it('refuses a range over REPLAY_MAX_RANGE_S, an empty range, unknown events or partners; refusals are audited and start nothing', async () => {
+  const now = Date.now();
+  const tooLong = await manager.post(`/api/affiliates/${partnerId}/replay`, { from: new Date(now - 7200_000).toISOString(), to: new Date(now).toISOString() });
+  expect(tooLong.status).toBe(422);
+  expect(tooLong.body).toMatchObject({ error: 'invalid_request', message: expect.stringContaining('REPLAY_MAX_RANGE_S') });
+  const backwards = await manager.post(`/api/affiliates/${partnerId}/replay`, { from: window.to, to: window.from });
+  expect(backwards.status).toBe(422);
+  expect((await manager.post(`/api/affiliates/${partnerId}/replay`, { ...window, events: ['lead.exploded'] })).status).toBe(422);
+  expect((await manager.post(`/api/affiliates/${partnerId}/replay`, { from: 'yesterday', to: window.to })).status).toBe(422);
+  expect((await manager.post(`/api/affiliates/${partnerId}/replay`, { from: window.from })).status).toBe(422);
+  expect((await manager.post('/api/affiliates/pa-0000/replay', window)).status).toBe(404);
+  expect((await manager.get('/api/replays/rp-0000')).status).toBe(404);
+  const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=partner.replay`);
+  expect(audit.body.items.filter((i) => i.details.refused !== undefined)).toHaveLength(2);
+  expect(await app.runtime.mongo.collections.replayJobs.countDocuments({ partner_id: partnerId })).toBe(2);
+});
