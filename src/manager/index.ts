@@ -6,6 +6,7 @@ import { SHARED_SCHEMA_IDS } from './api-schemas';
 import { requireManagerToken } from './auth';
 import { registerConsole } from './console-static';
 import { registerOpenApi } from './openapi';
+import { auditRefusals } from './refusal-audit';
 import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
 import { auditRoutes } from './routes/audit';
@@ -39,6 +40,7 @@ export function managerRoutes(rt: Runtime) {
 
     await app.register(async (secured) => {
       requireManagerToken(secured, rt.config.managerTokens);
+      auditRefusals(secured, rt);
       await secured.register(affiliateRoutes(rt));
       await secured.register(deliveryRoutes(rt));
       await secured.register(endpointRoutes(rt));

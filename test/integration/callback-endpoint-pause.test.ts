@@ -98,7 +98,7 @@ describe('an endpoint that fails every attempt', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'conflict' });
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${other.body.id}&action=endpoint.resume`);
-    expect(audit.body.items[0]?.details).toEqual({ refused: 'not_paused' });
+    expect(audit.body.items[0]?.details).toEqual({ refused: 'conflict', http_status: 409 });
   });
 
   it('resumes on a manager\'s word: held callbacks go out, each lead in order, at a bounded rate', async () => {

@@ -95,6 +95,8 @@ it('refuses a range over REPLAY_MAX_RANGE_S, an empty range, unknown events or p
   expect((await manager.post('/api/affiliates/pa-0000/replay', window)).status).toBe(404);
   expect((await manager.get('/api/replays/rp-0000')).status).toBe(404);
   const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=partner.replay`);
-  expect(audit.body.items.filter((i) => i.details.refused !== undefined)).toHaveLength(2);
+  expect(audit.body.items.filter((i) => i.details.refused !== undefined).map((i) => i.details)).toEqual(
+    Array(5).fill({ refused: 'invalid_request', http_status: 422 }),
+  );
   expect(await app.runtime.mongo.collections.replayJobs.countDocuments({ partner_id: partnerId })).toBe(2);
 });

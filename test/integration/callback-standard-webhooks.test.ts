@@ -85,6 +85,8 @@ describe('signature_scheme standard-webhooks', () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error: 'invalid_request' });
     expect((await manager.get(`/api/affiliates/${p.id}`)).body.signature_scheme).toBeUndefined();
+    const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${p.id}&action=partner.update`);
+    expect(audit.body.items.map((i) => i.details)).toEqual([{ refused: 'invalid_request', http_status: 422 }]);
   });
 });
 
@@ -140,5 +142,7 @@ describe('rotate-key with grace_seconds', () => {
       expect(res.body).toMatchObject({ error: 'invalid_request' });
     }
     expect((await new PartnerClient(app.url, old).leadStatus('nope')).status).toBe(404);
+    const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${old.id}&action=partner.rotate_key`);
+    expect(audit.body.items.map((i) => i.details)).toEqual(Array(4).fill({ refused: 'invalid_request', http_status: 422 }));
   });
 });

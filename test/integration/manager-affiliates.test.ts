@@ -177,7 +177,7 @@ describe('rotating secrets', () => {
     const created = await createPartner();
     const res = await manager.post(`/api/affiliates/${created.id}/rotate-key`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String) });
+    expect(res.body).toEqual({ id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String), grace_until: null });
     expect(res.body.api_key).not.toBe(created.api_key);
     const stored = await app.runtime.mongo.collections.partners.findOne({ _id: created.id });
     expect(app.runtime.partners.hmacSecret(stored!)).toBe(created.hmac_secret);
@@ -190,7 +190,7 @@ describe('rotating secrets', () => {
     const created = await createPartner();
     const res = await manager.post(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret', 'callback_secret'] });
     expect(res.body).toEqual({
-      id: created.id, key_rotated_at: expect.any(String),
+      id: created.id, key_rotated_at: expect.any(String), grace_until: null,
       api_key: expect.stringMatching(/^lk_/), hmac_secret: expect.stringMatching(/^hs_/), callback_secret: expect.stringMatching(/^cs_/),
     });
     const stored = await app.runtime.mongo.collections.partners.findOne({ _id: created.id });
@@ -222,7 +222,7 @@ describe('action endpoints with Content-Type: application/json and no body', () 
   it.each([['without Content-Length', false], ['with Content-Length: 0', true]])('answers each action as without a body, %s', async (_how, withLength) => {
     const created = await createPartner();
     const rotated = await emptyPost(`/api/affiliates/${created.id}/rotate-key`, withLength);
-    expect(rotated).toEqual({ status: 200, body: { id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String) } });
+    expect(rotated).toEqual({ status: 200, body: { id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String), grace_until: null } });
     const tested = await emptyPost(`/api/affiliates/${created.id}/test-callback`, withLength);
     expect(tested).toEqual({ status: 409, body: { error: 'conflict', message: expect.stringContaining('callback_url') } });
     expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({ status: 200, body: { requeued: 0 } });
@@ -266,6 +266,7 @@ describe('OpenAPI document', () => {
       'POST /api/affiliates/{id}/rotate-key', 'POST /api/affiliates/{id}/test-callback', 'POST /api/affiliates/{id}/deliveries/retry-dead',
       'GET /api/deliveries', 'GET /api/deliveries/{id}', 'POST /api/deliveries/{id}/retry',
       'POST /api/agents', 'GET /api/agents', 'GET /api/agents/{id}', 'PATCH /api/agents/{id}', 'GET /api/audit-log',
+      'GET /api/affiliates/{id}/endpoint-health', 'POST /api/affiliates/{id}/endpoint/resume', 'POST /api/affiliates/{id}/replay', 'GET /api/replays/{id}',
     ]));
     expect(operations).not.toContain('GET /api/openapi.json');
     expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['PartnerSettings', 'AgentSettings']));

@@ -21,7 +21,7 @@ export function affiliateRoutes(rt: Runtime) {
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate }, async (req, reply) => {
+    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate, config: { audit: 'partner.create' } }, async (req, reply) => {
       checkSettings(req.body);
       const { partner, secrets } = await createPartner(rt, req.body);
       await recordAudit(rt, req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
@@ -33,7 +33,7 @@ export function affiliateRoutes(rt: Runtime) {
     app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate }, async (req) =>
       partnerView(orNotFound(await findPartnerDoc(rt, req.params.id))));
 
-    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate }, async (req) => {
+    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate, config: { audit: 'partner.update' } }, async (req) => {
       checkSettings(req.body);
       const partner = orNotFound(await updatePartner(rt, req.params.id, req.body));
       await recordAudit(rt, req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
@@ -42,7 +42,7 @@ export function affiliateRoutes(rt: Runtime) {
 
     app.post<IdParams & { Body: { secrets?: (typeof ROTATABLE_SECRETS)[number][]; grace_seconds?: number } | undefined }>(
       '/api/affiliates/:id/rotate-key',
-      { schema: routeSchemas.rotateKey },
+      { schema: routeSchemas.rotateKey, config: { audit: 'partner.rotate_key' } },
       async (req) => {
         const graceSeconds = req.body?.grace_seconds ?? 0;
         const rotated = orNotFound(await rotatePartnerSecrets(rt, req.params.id, req.body?.secrets ?? [], graceSeconds));

@@ -16,7 +16,7 @@ interface ReplayBody {
 
 // A partner's callback endpoint (issue 13): its health, resuming it after an auto-pause, and
 // replaying its callbacks over a time range. The dispatcher does the work (commands.ts); a refused
-// request is audited too, and changes nothing.
+// request changes nothing and is audited (refusal-audit.ts).
 export function endpointRoutes(rt: Runtime) {
   const endpoints = new EndpointCommands({
     health: rt.mongo.collections.endpointHealth, jobs: rt.mongo.collections.replayJobs, producer: rt.producer, codec: rt.codec, topics: rt.topics,
@@ -29,27 +29,21 @@ export function endpointRoutes(rt: Runtime) {
       return endpoints.health(req.params.id);
     });
 
-    app.post<IdParams>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint }, async (req, reply) => {
+    app.post<IdParams>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { audit: 'endpoint.resume' } }, async (req, reply) => {
       orNotFound(await findPartnerDoc(rt, req.params.id));
       const result = await endpoints.resume(req.params.id, req.managerActor);
-      if (result.outcome === 'not_paused') {
-        await recordAudit(rt, req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { refused: 'not_paused' } });
-        throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
-      }
+      if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
       await recordAudit(rt, req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at } });
       return reply.code(202).send({ affiliate_id: req.params.id, state: 'resuming', requested_at: result.at });
     });
 
-    app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay }, async (req, reply) => {
+    app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { audit: 'partner.replay' } }, async (req, reply) => {
       orNotFound(await findPartnerDoc(rt, req.params.id));
       const from = new Date(req.body.from);
       const to = new Date(req.body.to);
       const events = req.body.events ?? [];
       const problem = rangeProblem(from, to, maxRangeS);
-      if (problem) {
-        await recordAudit(rt, req.managerActor, 'partner.replay', { partnerId: req.params.id, details: { refused: problem } });
-        throw new ApiError('invalid_request', { detail: problem });
-      }
+      if (problem) throw new ApiError('invalid_request', { detail: problem });
       const job = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.managerActor });
       await recordAudit(rt, req.managerActor, 'partner.replay', { partnerId: req.params.id, target: job._id, details: { from, to, events } });
       return reply.code(202).send(replayJobView(job));
