@@ -8,11 +8,13 @@
 #   Chromium, Debian's package (with the Liberation fonts its screenshots need), the browser
 #   test/integration/console-browser.test.ts drives through playwright-core (no browser download);
 #   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
-#   virtual environment of its own (Python 3 with venv must be on the machine).
+#   virtual environment of its own (Python 3 with venv must be on the machine);
+#   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
+#   test/integration/callback-verification-snippets.test.ts (with node and python3).
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN and CHROMIUM_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN and PHP_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -95,7 +97,7 @@ install_schemathesis() {
 }
 
 install() {
-  apt_install prometheus
+  apt_install prometheus php-cli
   apt_install chromium fonts-liberation
   /usr/bin/chromium --version >/dev/null 2>&1 || die "chromium is installed but /usr/bin/chromium --version fails"
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
@@ -107,9 +109,11 @@ install() {
 }
 
 print_env() {
-  local missing=() prometheus
+  local missing=() prometheus php
   prometheus="$(command -v prometheus || true)"
   [[ -n "$prometheus" ]] || missing+=("prometheus")
+  php="$(command -v php || true)"
+  [[ -n "$php" ]] || missing+=("php-cli")
   [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
@@ -123,6 +127,7 @@ K8S_SCHEMAS_DIR=$K8S_SCHEMAS_DIR
 PROMETHEUS_BIN=$prometheus
 SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
 CHROMIUM_BIN=/usr/bin/chromium
+PHP_BIN=$php
 ENV
 }
 

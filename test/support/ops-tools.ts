@@ -8,12 +8,13 @@ export interface OpsTools {
   PROMETHEUS_BIN: string;
   SCHEMATHESIS_BIN: string;
   CHROMIUM_BIN: string;
+  PHP_BIN: string;
 }
 
 const ROOT = join(__dirname, '..', '..');
 
 // Where scripts/services/tools.sh installed helm, kubeconform, the Kubernetes schemas,
-// Prometheus, Schemathesis and Chromium (scripts/test.sh installs them). A missing tool throws with the script's own message,
+// Prometheus, Schemathesis, Chromium and php-cli (scripts/test.sh installs them). A missing tool throws with the script's own message,
 // so the suite fails loudly instead of skipping.
 export function opsTools(): OpsTools {
   let out: string;
