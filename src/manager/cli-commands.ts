@@ -36,6 +36,7 @@ const PARTNER_FLAGS: Record<string, Flag> = {
   disabled: { kind: 'bool', field: 'disabled' },
   mode: { kind: 'text', field: 'mode' },
   'risk-threshold': { kind: 'nullable-int', field: 'risk_threshold' },
+  'signature-scheme': { kind: 'text', field: 'signature_scheme' },
 };
 
 const AGENT_FLAGS: Record<string, Flag> = {
@@ -69,9 +70,21 @@ export const COMMANDS: Record<string, Command> = {
   'show-partner': { summary: 'Show a partner', method: 'GET', path: (id) => `/api/affiliates/${enc(id)}`, needsId: 'partner id' },
   'update-partner': { summary: 'Change partner settings', method: 'PATCH', path: (id) => `/api/affiliates/${enc(id)}`, needsId: 'partner id', flags: PARTNER_FLAGS, sends: 'body' },
   'rotate-key': {
-    summary: 'Issue a new api_key (--secrets hmac_secret,callback_secret rotates those too)', method: 'POST',
-    path: (id) => `/api/affiliates/${enc(id)}/rotate-key`, needsId: 'partner id', flags: { secrets: { kind: 'list', field: 'secrets' } }, sends: 'body',
+    summary: 'Issue a new api_key (--secrets hmac_secret,callback_secret rotates those too; --grace-seconds N keeps the old ones working that long)',
+    method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/rotate-key`, needsId: 'partner id',
+    flags: { secrets: { kind: 'list', field: 'secrets' }, 'grace-seconds': { kind: 'int', field: 'grace_seconds' } }, sends: 'body',
   },
+  'endpoint-health': {
+    summary: "Show a partner's callback endpoint: success rate, failures in a row, paused, held callbacks", method: 'GET',
+    path: (id) => `/api/affiliates/${enc(id)}/endpoint-health`, needsId: 'partner id',
+  },
+  'resume-endpoint': { summary: 'Resume a paused endpoint: its held callbacks go out', method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/endpoint/resume`, needsId: 'partner id' },
+  replay: {
+    summary: "Re-send a partner's callbacks created between --from and --to (ISO times; --events a,b for some only)", method: 'POST',
+    path: (id) => `/api/affiliates/${enc(id)}/replay`, needsId: 'partner id', sends: 'body',
+    flags: { from: { kind: 'text', field: 'from' }, to: { kind: 'text', field: 'to' }, events: { kind: 'list', field: 'events' } },
+  },
+  'show-replay': { summary: 'Show a replay job and its progress', method: 'GET', path: (id) => `/api/replays/${enc(id)}`, needsId: 'replay job id' },
   'test-callback': { summary: "Send a synthetic lead.accepted to the partner's callback URL", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/test-callback`, needsId: 'partner id' },
   'list-deliveries': {
     summary: 'List callback deliveries', method: 'GET', path: () => '/api/deliveries', sends: 'query',

@@ -54,6 +54,17 @@ describe('manager CLI arguments', () => {
     expect(() => parseCommand(['update-partner', 'pa-1', '--risk-threshold', 'high'])).toThrow(/whole number/);
   });
 
+  it('builds the endpoint and replay requests (issue 13)', () => {
+    expect(parseCommand(['rotate-key', 'pa-1', '--grace-seconds', '3600']).body).toEqual({ grace_seconds: 3600 });
+    expect(parseCommand(['endpoint-health', 'pa-1'])).toEqual({ method: 'GET', path: '/api/affiliates/pa-1/endpoint-health' });
+    expect(parseCommand(['resume-endpoint', 'pa-1'])).toEqual({ method: 'POST', path: '/api/affiliates/pa-1/endpoint/resume' });
+    expect(parseCommand(['replay', 'pa-1', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-02T00:00:00Z', '--events', 'lead.ftd'])).toEqual({
+      method: 'POST', path: '/api/affiliates/pa-1/replay', body: { from: '2026-11-01T00:00:00Z', to: '2026-11-02T00:00:00Z', events: ['lead.ftd'] },
+    });
+    expect(parseCommand(['show-replay', 'rp-1'])).toEqual({ method: 'GET', path: '/api/replays/rp-1' });
+    expect(parseCommand(['update-partner', 'pa-1', '--signature-scheme', 'standard-webhooks']).body).toEqual({ signature_scheme: 'standard-webhooks' });
+  });
+
   it('escapes ids in paths', () => {
     expect(parseCommand(['show-agent', '../x']).path).toBe('/api/agents/..%2Fx');
   });

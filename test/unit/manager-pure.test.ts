@@ -30,7 +30,22 @@ describe('partner view', () => {
       _id: 'pa-1', name: 'A', api_key_hash: 'h', hmac_secret_enc: 'e1', callback_secret_enc: 'e2', callback_url: null,
       disabled: false, created_at: now, updated_at: now, key_rotated_at: null,
     };
-    expect(partnerView(doc)).toEqual({ id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null });
+    expect(partnerView(doc)).toEqual({
+      id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null, previous_secrets_until: null,
+    });
+  });
+
+  it('shows when a rotation\'s grace ends, never the secrets it keeps', () => {
+    const now = new Date();
+    const until = new Date(now.getTime() + 60_000);
+    const doc: PartnerDoc = {
+      _id: 'pa-1', name: 'A', api_key_hash: 'h', hmac_secret_enc: 'e1', callback_secret_enc: 'e2', callback_url: null,
+      disabled: false, created_at: now, updated_at: now, key_rotated_at: now,
+      previous_secrets: { api_key_hash: 'old-h', hmac_secret_enc: 'old-e1', callback_secret_enc: 'old-e2', until },
+    };
+    const view = partnerView(doc);
+    expect(view.previous_secrets_until).toBe(until);
+    expect(JSON.stringify(view)).not.toMatch(/old-/);
   });
 });
 

@@ -32,6 +32,7 @@ describe('consumerGroupsOf', () => {
       { group: 'p.processor-crm', topics: ['p.crm.agent-actions', 'p.crm.deposits'] },
       { group: 'p.dispatcher', topics: ['p.leads.events', 'p.callbacks.commands'] },
       { group: 'p.dispatcher-retry', topics: ['p.callbacks.retry.1', 'p.callbacks.retry.2', 'p.callbacks.retry.3', 'p.callbacks.retry.4'] },
+      { group: 'p.dispatcher-endpoints', topics: ['p.callbacks.endpoints'] },
     ]);
   });
 
