@@ -253,7 +253,9 @@ function eventPayload(event: string): Json {
 }
 
 function webhooks(s: PartnerDocSettings): Json {
-  const header = (name: string, description: string, schema: Json) => ({ name, in: 'header', required: true, description, schema });
+  const header = (name: string, description: string, schema: Json, required = true) => ({ name, in: 'header', required, description, schema });
+  const spec = ' (signature_scheme spec, the default)';
+  const standard = ' (signature_scheme standard-webhooks)';
   const out: Json = {};
   for (const event of Object.keys(EVENT_EXAMPLES)) {
     out[event] = {
@@ -261,12 +263,21 @@ function webhooks(s: PartnerDocSettings): Json {
         summary: `${event}: POSTed to your callback_url`,
         description: 'Verify X-Signature against the HMAC-SHA256 of the raw, unparsed body keyed with your callback_secret'
           + ' (constant-time; the sha256= prefix is optional in comparison) and refuse an X-Timestamp more than 5 minutes'
-          + ' from your clock. Answer 2xx within 10 seconds; 5xx, 408, 429 and timeouts are retried (+1 min, +5 min,'
-          + ' +30 min, +2 h; 5 attempts), other answers get one more attempt. The same (internal_id, event) may arrive'
-          + ' more than once: drop repeats. Never carries money.',
+          + ' from your clock; with signature_scheme standard-webhooks verify webhook-signature with a Standard Webhooks'
+          + ' library instead (during a rotation grace it carries two signatures). Answer 2xx within 10 seconds; 5xx, 408,'
+          + ' 429 and timeouts are retried (+1 min, +5 min, +30 min, +2 h; 5 attempts), other answers get one more attempt.'
+          + ' A 429 or 503 with Retry-After (seconds or an HTTP date) delays the next attempt that long (at most 2 h);'
+          + ' 410 Gone flags your endpoint as gone. An endpoint failing every attempt for 24 h is paused until a manager'
+          + ' resumes it (nothing is lost). The same event may arrive more than once (X-Event-Id is the same on every'
+          + ' attempt and replay): drop repeats by it. Never carries money.',
         parameters: [
-          header('X-Signature', 'sha256=<hex HMAC-SHA256 of the raw body with your callback_secret>', { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }),
-          header('X-Timestamp', 'Unix seconds of this attempt', { type: 'string', pattern: '^[0-9]+$' }),
+          header('X-Event-Id', '<lead id>:<sequence>: the same on every attempt and replay of this event, unique per event', { type: 'string', pattern: '^le-[0-9]+:[0-9]+$' }),
+          header('X-Signature', `sha256=<hex HMAC-SHA256 of the raw body with your callback_secret>${spec}`, { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, false),
+          header('X-Timestamp', `Unix seconds of this attempt${spec}`, { type: 'string', pattern: '^[0-9]+$' }, false),
+          header('webhook-id', `The same as X-Event-Id${standard}`, { type: 'string' }, false),
+          header('webhook-timestamp', `Unix seconds of this attempt${standard}`, { type: 'string', pattern: '^[0-9]+$' }, false),
+          header('webhook-signature', `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body" with your whsec_ secret>, space separated when there are two${standard}`,
+            { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' }, false),
           header('X-Event', 'The event name, as in the body', { const: event }),
           header('User-Agent', 'The service name', { const: `${s.serviceName}-Webhook/1.0` }),
         ],
@@ -279,11 +290,28 @@ function webhooks(s: PartnerDocSettings): Json {
             },
           },
         },
-        responses: { '2XX': { description: 'Delivered; no more attempts' } },
+        responses: {
+          '2XX': { description: 'Delivered; no more attempts' },
+          '410': { description: 'Your endpoint is gone: one more attempt, then the callback is dead; the endpoint is flagged gone' },
+          '429': retryAfterAnswer('Too many requests: the next attempt waits as long as Retry-After asks'),
+          '503': retryAfterAnswer('Unavailable: the next attempt waits as long as Retry-After asks'),
+        },
       },
     };
   }
   return out;
+}
+
+function retryAfterAnswer(description: string): Json {
+  return {
+    description,
+    headers: {
+      'Retry-After': {
+        description: 'Seconds, or an HTTP date; never earlier than our schedule, at most its last delay (2 h)',
+        schema: { type: 'string' },
+      },
+    },
+  };
 }
 
 // The OpenAPI 3.1 document of the partner API (spec 4.1, 4.2, 5, 6): both endpoints and the
