@@ -238,6 +238,7 @@ export const routeSchemas = {
     params: idParams,
     body: {
       type: 'object', additionalProperties: false, required: ['from', 'to'],
+      description: 'from must be before to, at most REPLAY_MAX_RANGE_S (7 days by default) apart: 422 invalid_request otherwise',
       properties: {
         from: { ...dateTime, description: 'Start of the range (inclusive)' },
         to: { ...dateTime, description: 'End of the range (exclusive); at most REPLAY_MAX_RANGE_S after from' },

@@ -5,7 +5,8 @@ import type { Collection, Document, Filter, WithId } from 'mongodb';
 // is easier to use from a shell than an opaque cursor.
 export const PAGE_QUERY = {
   limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
+  // Bounded so the store's skip (an int64) can take it; no list here is anywhere near that long.
+  offset: { type: 'integer', minimum: 0, maximum: 1_000_000_000, default: 0 },
 } as const;
 
 export interface PageRequest {

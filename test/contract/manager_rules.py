@@ -1,0 +1,36 @@
+"""Schemathesis hooks for the manager document: what JSON Schema cannot say about a request.
+
+Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. Two rules a schema
+cannot state, each described by its operation, so a schema-valid request refused with 422 for
+exactly that reason is the documented answer, not a mismatch; any other 422 to a schema-valid
+request still fails the run:
+- a time_zone (partner or agent) must be an IANA zone the server can compute in; the schema gives
+  its shape (a pattern), any other zone is answered 422 invalid_request naming /time_zone;
+- a replay's range must run forwards and span at most REPLAY_MAX_RANGE_S (a relation between two
+  fields).
+"""
+
+import re
+
+import schemathesis
+
+SETTINGS_PATHS = ("/api/affiliates", "/api/agents")
+REPLAY_PATH = re.compile(r"^/api/affiliates/[^/]+/replay$")
+RANGE_RULE = re.compile(r"(/from must be before /to|the range is longer than REPLAY_MAX_RANGE_S)")
+
+
+def documented_refusal(path, message):
+    if REPLAY_PATH.match(path):
+        return RANGE_RULE.search(message) is not None
+    return path.startswith(SETTINGS_PATHS) and "/time_zone " in message
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    if type(failure).__name__ != "RejectedPositiveData" or response.status_code != 422:
+        return True
+    try:
+        body = response.json()
+    except ValueError:
+        return True
+    return not (body.get("error") == "invalid_request" and documented_refusal(case.path, str(body.get("message"))))
