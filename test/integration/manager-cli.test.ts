@@ -59,7 +59,7 @@ it('creates, shows, changes and rotates a partner, printing JSON', async () => {
   expect(listed.items.map((p) => p.id)).toContain(id);
 
   const rotated = json(await cli(['rotate-key', id, '--secrets', 'callback_secret']));
-  expect(Object.keys(rotated).sort()).toEqual(['api_key', 'callback_secret', 'id', 'key_rotated_at']);
+  expect(Object.keys(rotated).sort()).toEqual(['api_key', 'callback_secret', 'grace_until', 'id', 'key_rotated_at']);
   expect(rotated.api_key).not.toBe(partner.api_key);
 });
 
