@@ -69,6 +69,7 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     await untilDone(() => health.replaceOne({ _id: partnerId }, doc, { upsert: true }), retrying(logger, 'write endpoint health'));
     if (changed) await untilDone(() => deps.gate.announce(deps.publisher, partnerId), retrying(logger, 'announce an endpoint change'));
     deps.metrics.endpointConsecutiveFailures.set({ partner_id: partnerId }, doc.consecutive_failures);
+    if (doc.last_success_at) deps.metrics.endpointLastSuccess.set({ partner_id: partnerId }, doc.last_success_at.getTime() / 1000);
   }
 }
 

@@ -14,6 +14,7 @@ export interface DispatcherMetrics {
   undecodable: Counter<'topic'>;
   endpointPauses: Counter<'partner_id'>;
   endpointConsecutiveFailures: Gauge<'partner_id'>;
+  endpointLastSuccess: Gauge<'partner_id'>;
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
@@ -67,6 +68,11 @@ export function dispatcherMetrics(registry: Registry, blockedLeads: () => number
     endpointConsecutiveFailures: new Gauge({
       name: 'lead_intake_callback_endpoint_consecutive_failures',
       help: "Failed callback attempts in a row to a partner's endpoint, over every dispatcher (set by the dispatcher that keeps the endpoint)",
+      labelNames: ['partner_id'], registers: [registry],
+    }),
+    endpointLastSuccess: new Gauge({
+      name: 'lead_intake_callback_endpoint_last_success_timestamp_seconds',
+      help: "When a callback to a partner's endpoint last succeeded, Unix seconds (set by the dispatcher that keeps the endpoint)",
       labelNames: ['partner_id'], registers: [registry],
     }),
     undecodable: new Counter({

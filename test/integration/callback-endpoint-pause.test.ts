@@ -125,6 +125,8 @@ describe('an endpoint that fails every attempt', () => {
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(1000 / RESUME_RATE_PER_S - 50);
     const h = await healthWhere('the endpoint active and healthy again', (x) => x.state === 'active' && x.consecutive_failures === 0 && x.held === 0);
     expect(h.last_success_at).not.toBeNull();
+    const lastSuccess = await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoint_last_success_timestamp_seconds')!.get();
+    expect(lastSuccess.values.find((v) => v.labels.partner_id === partnerId)?.value).toBe(Date.parse(h.last_success_at!) / 1000);
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=endpoint.resume`);
     expect(audit.body.items).toHaveLength(1);
   });

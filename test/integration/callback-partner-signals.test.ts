@@ -1,9 +1,9 @@
-import { createPartner } from '../../src/manager/partner-service';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, type Responder } from '../support/callback-receiver';
-import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
+import { deliveryRecord, publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
+import { scenarioPartners } from '../support/scenario-partners';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -31,11 +31,7 @@ beforeAll(async () => {
     'ignored-on-500': firstThen((_req, res) => res.writeHead(500, { 'retry-after': '3' }).end()),
     gone: (_req, res) => res.writeHead(410).end('gone'),
   };
-  for (const [name, respond] of Object.entries(scenarios)) {
-    const { partner, secrets } = await createPartner(app.runtime, { name, callback_url: receiver.url(`/${name}`) });
-    receiver.route(`/${name}`, secrets.callback_secret, respond);
-    events[name] = leadEvent(partner.id);
-  }
+  Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));
   await publishLeadEvents(app.runtime, Object.values(events));
 });
 

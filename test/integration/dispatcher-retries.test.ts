@@ -1,10 +1,10 @@
 import { DispatcherCommands } from '../../src/dispatcher/commands';
-import { createPartner } from '../../src/manager/partner-service';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, hangFirst, status, type ReceivedCallback } from '../support/callback-receiver';
-import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
+import { deliveryRecord, publishLeadEvents } from '../support/lead-events';
+import { scenarioPartners } from '../support/scenario-partners';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
@@ -30,11 +30,7 @@ beforeAll(async () => {
     deliveries: rt.mongo.collections.deliveries, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
   });
   const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
-  for (const [name, respond] of Object.entries(scenarios)) {
-    const { partner, secrets } = await createPartner(app.runtime, { name, callback_url: receiver.url(`/${name}`) });
-    receiver.route(`/${name}`, secrets.callback_secret, respond);
-    events[name] = leadEvent(partner.id);
-  }
+  Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));
   // All scenarios run at once; each test waits for its own.
   await publishLeadEvents(app.runtime, Object.values(events));
 });
