@@ -271,7 +271,8 @@ function webhooks(s: PartnerDocSettings): Json {
           + ' resumes it (nothing is lost). The same event may arrive more than once (X-Event-Id is the same on every'
           + ' attempt and replay): drop repeats by it. Never carries money.',
         parameters: [
-          header('X-Event-Id', '<lead id>:<sequence>: the same on every attempt and replay of this event, unique per event', { type: 'string', pattern: '^le-[0-9]+:[0-9]+$' }),
+          header('X-Event-Id', '<lead id>:<sequence>: the same on every attempt and replay of this event, unique per event (le-0:test-<hex> for a manager\'s test callback)',
+            { type: 'string', pattern: '^le-[0-9]+:([0-9]+|test-[0-9a-f]+)$' }),
           header('X-Signature', `sha256=<hex HMAC-SHA256 of the raw body with your callback_secret>${spec}`, { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, false),
           header('X-Timestamp', `Unix seconds of this attempt${spec}`, { type: 'string', pattern: '^[0-9]+$' }, false),
           header('webhook-id', `The same as X-Event-Id${standard}`, { type: 'string' }, false),

@@ -36,11 +36,14 @@ export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_ma
 // (timeout, SSRF guard, https); it is not queued and never retried.
 export async function sendTestCallback(rt: Runtime, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
   const { callbacks } = rt.config;
-  const payload = testCallbackPayload(partner, new Date(), `test-${randomBytes(6).toString('hex')}`);
+  // Each test callback is an event of its own (X-Event-Id le-0:test-<hex>): a partner that drops
+  // repeats by X-Event-Id still sees the next test.
+  const tag = `test-${randomBytes(6).toString('hex')}`;
+  const payload = testCallbackPayload(partner, new Date(), tag);
   const result = await sendCallback({
     url: partner.callback_url,
     signing: rt.partners.callbackSigning(partner),
-    eventId: `${TEST_LEAD_ID}:test`,
+    eventId: `${TEST_LEAD_ID}:${tag}`,
     serviceName: rt.config.serviceName,
     payload,
     timeoutMs: callbacks.timeoutMs,

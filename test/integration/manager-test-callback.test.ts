@@ -39,6 +39,9 @@ describe('test callback', () => {
       event: 'lead.accepted', external_lead_id: expect.stringMatching(/^test-/), internal_id: 'le-0', status: 'FRESH', our_status: 'new',
       is_depositor: false, timestamp: expect.any(String),
     });
+    // An event id of its own, named after the test's external id, so a partner dropping repeats sees every test.
+    expect(got?.headers['x-event-id']).toBe(`le-0:${String(got?.body.external_lead_id)}`);
+    expect(got?.headers['x-event-id']).toMatch(/^le-0:test-[0-9a-f]{12}$/);
   });
 
   it('signs with the rotated callback secret once it is rotated', async () => {
