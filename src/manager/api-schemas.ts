@@ -84,9 +84,10 @@ const deliveryProperties = {
   test: { type: 'boolean', description: "For a sandbox partner's lead (mode test)" },
   created_at: dateTime, updated_at: dateTime,
 };
-// held_by: only while the delivery waits for an earlier delivery of its lead (callbacks go in event order).
+// held_by: only while the delivery waits for an earlier delivery of its lead (callbacks go in event order),
+// or for its partner's paused endpoint.
 const delivery = object(
-  { ...deliveryProperties, held_by: { type: 'string', description: 'The delivery of the same lead this one waits for' } },
+  { ...deliveryProperties, held_by: { type: 'string', description: 'The delivery of the same lead this one waits for, or endpoint_paused while its partner\'s endpoint is paused' } },
   Object.keys(deliveryProperties),
 );
 
