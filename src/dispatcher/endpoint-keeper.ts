@@ -11,6 +11,9 @@ import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule 
 import type { DispatcherMetrics } from './metrics';
 import type { ReplayRunner } from './replay-runner';
 
+// Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
+const IN_CHUNK = 100;
+
 // The dispatcher's own actor in the audit log.
 export const DISPATCHER_ACTOR = 'system:dispatcher';
 
@@ -27,7 +30,7 @@ export interface EndpointKeeperDeps {
 
 // The one writer of each partner's endpoint_health: callbacks.endpoints is keyed by partner id, so
 // one dispatcher applies every report, resume and replay of a partner, in order. A batch costs one
-// read ($in by _id) and one write per partner, however many attempts the reports sum up. When an
+// read ($in by _id, per 100 partners) and one write per partner, however many attempts the reports sum up. When an
 // endpoint's state changes it says so on Redis (every dispatcher's gate reads it again), and a pause
 // is written to the audit log and counted.
 export async function startEndpointKeeper(kafka: BatchConsumerDeps, deps: EndpointKeeperDeps): Promise<BatchConsumer> {
@@ -57,8 +60,12 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
   const byPartner = new Map<string, EndpointCommand[]>();
   for (const { value } of records) byPartner.set(value.partner_id, [...(byPartner.get(value.partner_id) ?? []), value]);
   const ids = [...byPartner.keys()];
-  const stored = await untilDone(() => health.find({ _id: { $in: ids } }).toArray(), retrying(logger, 'read endpoint health'));
-  const docs = new Map(stored.map((d) => [d._id, d]));
+  const docs = new Map<string, EndpointHealthDoc>();
+  for (let i = 0; i < ids.length; i += IN_CHUNK) {
+    const chunk = ids.slice(i, i + IN_CHUNK);
+    const stored = await untilDone(() => health.find({ _id: { $in: chunk } }).toArray(), retrying(logger, 'read endpoint health'));
+    for (const d of stored) docs.set(d._id, d);
+  }
   for (const [partnerId, commands] of byPartner) {
     const before = docs.get(partnerId) ?? emptyHealth(partnerId, new Date());
     let doc = before;
