@@ -18,6 +18,9 @@ export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOw
     maxUncommitted: MAX_UNCOMMITTED,
     // From the beginning for a new group: an event published before the first start is still owed.
     fromBeginning: true,
+    // Held leads are read back as soon as a partition is assigned: a quiet partition's held
+    // callbacks must still go when their endpoint resumes (that news comes through Redis, not here).
+    assigned: (assignment, generation) => owner.assigned(assignment.leadEvents ?? [], generation),
     handle: (records, ctx) => ctx.topic === 'leadEvents'
       ? owner.events(records as Decoded<LeadEvent>[], ctx)
       : owner.commands(records as Decoded<DeliveryCommand>[], ctx),

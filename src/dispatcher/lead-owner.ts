@@ -55,7 +55,7 @@ const keyOf = (partnerId: string, leadId: string): string => `${partnerId}:${lea
 export class LeadOwner {
   private readonly lines = new LeadLines<Item>();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
-  private readonly generations = new Map<number, number>();
+  private readonly prepared = new Map<number, { generation: number; done: Promise<void> }>(); // by partition
   private readonly blockSaves = new Map<string, Promise<void>>();
   private readonly parked = new ParkedLeads();
   private readonly releasing = new Set<string>(); // partners whose parked leads are being released
@@ -143,18 +143,33 @@ export class LeadOwner {
     return { recorded: item.recorded?.promise };
   }
 
-  // On a new generation of the group: read the partition's blocks back.
-  private async prepare(ctx: BatchContext): Promise<void> {
-    if (this.generations.get(ctx.partition) === ctx.generation) return;
-    this.generations.set(ctx.partition, ctx.generation);
-    const blocks = await untilDone(() => this.deps.blocks.forPartitions([ctx.partition]), this.retrying('load blocks'));
+  // Partitions just assigned: their blocks are read back at once, not with their first batch.
+  assigned(partitions: readonly number[], generation: number): void {
+    for (const partition of partitions) {
+      this.prepare({ partition, generation }).catch((err: unknown) =>
+        this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'));
+    }
+  }
+
+  // On a new generation of the group: read the partition's blocks back, once (a batch waits for a
+  // read that the assignment started).
+  private prepare(ctx: Pick<BatchContext, 'partition' | 'generation'>): Promise<void> {
+    const current = this.prepared.get(ctx.partition);
+    if (current?.generation === ctx.generation) return current.done;
+    const done = this.loadBlocks(ctx.partition);
+    this.prepared.set(ctx.partition, { generation: ctx.generation, done });
+    return done;
+  }
+
+  private async loadBlocks(partition: number): Promise<void> {
+    const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.retrying('load blocks'));
     for (const b of blocks) {
       const key = keyOf(b.partner_id, b.lead_id);
       this.lines.load(key, { blocker: b.blocker, held: b.held });
       const blocker = await this.read(b.blocker);
       if (!blocker) continue; // its event is uncommitted and comes again
-      if (blocker.state !== 'queued') this.apply(key, ctx.partition, this.lines.released(key, b.blocker));
-      else if (blocker.held_by !== undefined) this.apply(key, ctx.partition, this.lines.resumeBlocker(key));
+      if (blocker.state !== 'queued') this.apply(key, partition, this.lines.released(key, b.blocker));
+      else if (blocker.held_by !== undefined) this.apply(key, partition, this.lines.resumeBlocker(key));
       // else it is on the retry path: its end sends `released`
     }
   }

@@ -72,6 +72,9 @@ export interface BatchConsumerOptions<T> {
   admit?(message: KafkaMessage, topic: TopicKey): number;
   // Decides and stores a chunk in bulk, publishes what it produced, and returns: then the offsets move.
   handle(records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording>;
+  // Called at each join of the group with this member's partitions and the join's generation (the
+  // one its batches then carry), e.g. to read state back before any batch of a quiet partition comes.
+  assigned?(assignment: Partial<Record<TopicKey, number[]>>, generation: number): void;
   // Bytes that are not a valid message: never retried (they cannot get better).
   undecodable(items: Undecodable[], ctx: BatchContext): Promise<void>;
   // A record whose handling failed for a reason that is not passing (a bug, a document the store
@@ -118,8 +121,15 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       await opts.handle(records, first);
     });
   let generation = 0;
-  consumer.on(consumer.events.GROUP_JOIN, () => {
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
     generation++;
+    if (!opts.assigned) return;
+    const assignment: Partial<Record<TopicKey, number[]>> = {};
+    for (const [name, partitions] of Object.entries(event.payload.memberAssignment)) {
+      const key = keyOf.get(name);
+      if (key) assignment[key] = partitions;
+    }
+    opts.assigned(assignment, generation);
   });
 
   const handleMerged = async (records: Decoded<T>[], ctx: BatchContext, merging: PartitionMerger<Decoded<T>, BatchContext>): Promise<void | Recording> => {
