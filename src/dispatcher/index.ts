@@ -62,11 +62,12 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.
-  const reporter = everyInterval('endpoint health reports', rt.config.endpoints.healthReportMs, async () => {
+  const sendReports = async () => {
     const at = new Date().toISOString();
     const reports = health.drain(leadOwner.heldForPausedEndpoints());
     await topics.endpointCommands([...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })));
-  }, logger);
+  };
+  const reporter = everyInterval('endpoint health reports', rt.config.endpoints.healthReportMs, sendReports, logger);
   const pausedRefresh = everyInterval('paused endpoints', PAUSED_REFRESH_MS, () => gate.refreshPaused(), logger);
 
   return {
@@ -84,6 +85,8 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
       await Promise.allSettled([events.stop(), retries.stop(), endpoints.stop(), reporter.stop(), pausedRefresh.stop()]);
       await draining;
       await batcher.drain();
+      // The attempts since the last report count too.
+      await sendReports().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'));
       await closeCallbackAgents();
     },
   };
