@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
+import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, status } from '../support/callback-receiver';
 import { ManagerClient } from '../support/manager-client';
 import { opsTools } from '../support/ops-tools';
@@ -30,7 +31,11 @@ const browserErrors: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
+  // An endpoint failing every attempt for 2 s (and 3 in a row) is paused; the main partner's endpoint
+  // fails twice only, so it never is.
+  app = await startTestApp({
+    ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', ENDPOINT_PAUSE_AFTER_S: '2', ENDPOINT_PAUSE_MIN_FAILURES: '3', ENDPOINT_HEALTH_REPORT_MS: '500',
+  });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
@@ -152,30 +157,35 @@ describe('the manager console', () => {
     await expect(page.getByText('no such hook').first().isVisible()).resolves.toBe(true);
   });
 
-  it('hides endpoint health while the service has no such route, and shows it (with resume) once the route answers', async () => {
+  it("shows a partner's endpoint health, and resumes an endpoint paused by real failures", async () => {
     const health = page.getByRole('region', { name: 'Endpoint health' });
-    const reopen = async () => {
+    const open = async (id: string) => {
       await page.evaluate((h) => { location.hash = h; }, '#/partners');
-      await page.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+      await page.evaluate((h) => { location.hash = h; }, `#/partners/${id}`);
     };
-    const answered = page.waitForResponse(/endpoint-health/);
-    await reopen();
-    expect((await answered).status()).toBe(404); // this service has no such route yet
-    await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    expect(await health.count()).toBe(0);
-    // The route comes from another branch; until it is merged the browser is given its documented answer.
-    const resumed: string[] = [];
-    await page.route('**/endpoint-health', (r) => r.fulfill({
-      json: { state: 'open', success_rate: 0.25, consecutive_failures: 7, last_success_at: null, last_failure_at: new Date().toISOString(), gone: false, held: true },
-    }));
-    await page.route('**/endpoint/resume', (r) => { resumed.push(r.request().method()); return r.fulfill({ json: {} }); });
-    await reopen();
+    await open(partner.id);
     await health.getByText('Failures in a row').waitFor();
-    await expect(health.textContent()).resolves.toContain('25%');
+    await expect(health.textContent()).resolves.toContain('active');
+
+    // A second partner whose endpoint answers 503 to everything: paused after ENDPOINT_PAUSE_AFTER_S.
+    const down = await createPartner(app.runtime, { name: 'Console down', callback_url: receiver.url('/down') });
+    receiver.route('/down', down.secrets.callback_secret, status(503, 'down for maintenance'));
+    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-1', phone: '+447911123999', country: 'GB' });
+    const healthOf = async () => (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;
+    await until(async () => (await healthOf()).state === 'paused', 30_000, 'the endpoint to be paused');
+    // A lead sent while paused: its callback is held, neither sent nor dead.
+    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-2', phone: '+447911123998', country: 'GB' });
+    await until(async () => (await healthOf()).held > 0, 20_000, 'a held callback');
+    await open(down.partner.id);
+    await health.getByText('callbacks held', { exact: false }).waitFor();
+    await expect(health.textContent()).resolves.toContain('paused');
+    await shot(page, 'endpoint-paused');
+    receiver.respond('/down', status(200, 'back'));
+    const resumed = page.waitForResponse((r) => r.url().endsWith('/endpoint/resume') && r.request().method() === 'POST');
     await health.getByRole('button', { name: 'Resume callbacks' }).click();
-    await until(async () => resumed.length > 0, 5000, 'the resume request');
-    expect(resumed).toEqual(['POST']);
-    await page.unrouteAll();
+    expect((await resumed).status()).toBe(202);
+    await until(async () => (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state === 'active', 20_000, 'the endpoint to be active again');
+    await deliveryOf(down.partner.id, 'delivered'); // the held callback went out after the resume
   });
 
   it('sees a dead delivery from the real pipeline, its attempts, and retries it', async () => {
@@ -252,8 +262,10 @@ describe('the manager console', () => {
   it("charts leads and callbacks by outcome from the service's own counters", async () => {
     await section(page, 'Overview');
     const leads = page.getByRole('img', { name: /^Leads by outcome/ });
-    await expect(leads.getAttribute('aria-label')).resolves.toMatch(/accepted 1\b/);
-    await expect(page.getByRole('img', { name: /^Callbacks by outcome/ }).getAttribute('aria-label')).resolves.toMatch(/dead 1\b/);
+    // console-1, then down-1 and down-2 of the endpoint-health test.
+    await expect(leads.getAttribute('aria-label')).resolves.toMatch(/accepted 3\b/);
+    // console-1's callback died once (down-1's may have too, before its endpoint was paused).
+    await expect(page.getByRole('img', { name: /^Callbacks by outcome/ }).getAttribute('aria-label')).resolves.toMatch(/dead [12]\b/);
     await shot(page, 'overview');
   });
 

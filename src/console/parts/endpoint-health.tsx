@@ -2,13 +2,13 @@ import type { Api } from '../api';
 import { ErrorNote, useAction, useLoad, when } from './ui';
 
 interface Health {
-  state: string;
+  state: 'active' | 'paused';
   success_rate: number | null;
   consecutive_failures: number;
   last_success_at: string | null;
   last_failure_at: string | null;
   gone: boolean;
-  held: boolean;
+  held: number; // callbacks held while paused
 }
 
 // The partner's callback endpoint health, where the service has the route: a 404 (a service without
@@ -26,13 +26,13 @@ export function EndpointHealth({ api, partnerId }: { api: Api; partnerId: string
     <section class="panel" aria-labelledby="health-title">
       <h2 id="health-title">Endpoint health</h2>
       <dl class="facts">
-        <dt>State</dt><dd>{h.state}{h.gone ? ' (gone)' : ''}{h.held ? ' (callbacks held)' : ''}</dd>
+        <dt>State</dt><dd>{h.state}{h.gone ? ' (gone)' : ''}{h.held > 0 ? ` (${h.held} callbacks held)` : ''}</dd>
         <dt>Success rate</dt><dd>{rate}</dd>
         <dt>Failures in a row</dt><dd>{h.consecutive_failures}</dd>
         <dt>Last success</dt><dd>{when(h.last_success_at)}</dd>
         <dt>Last failure</dt><dd>{when(h.last_failure_at)}</dd>
       </dl>
-      {h.held && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>Resume callbacks</button>}
+      {h.state === 'paused' && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>Resume callbacks</button>}
       <ErrorNote error={resume.error} />
     </section>
   );
