@@ -17,6 +17,7 @@ import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { createLogger } from '../../src/shared/logger';
 import { connectMongo, ensureIndexes } from '../../src/shared/mongo/client';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
+import { createRedis } from '../../src/shared/redis/client';
 import type { Runtime } from '../../src/shared/runtime';
 import type { AgentAction, IntakeCommand, LeadEvent } from '../../src/shared/schemas';
 import type { BenchContext, ScenarioResult, Table } from '../lib/context';
@@ -129,8 +130,10 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     codec: { encode: async () => Buffer.alloc(0) },
     topics: { leadEvents: 'none' },
   };
+  // The processor's pattern includes its Redis round trips (fraud-signal bursts, partner caps).
+  const redis = createRedis(config, 'bench-mongo');
   const rt = {
-    config, logger: createLogger('error'), mongo, cipher,
+    config, logger: createLogger('error'), mongo, cipher, redis,
     partners: new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`),
     ...noKafka,
   } as unknown as Runtime;
@@ -216,6 +219,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
 
     if (log.failures > 0) notes.push(`${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`);
   } finally {
+    redis.disconnect();
     await mongo.client.close().catch(() => undefined);
     await dropScenario(env);
   }
