@@ -1,4 +1,5 @@
 import { ipCountry, subnetOf } from '../../src/processor/ip-facts';
+import { isDisposableEmail } from '../../src/processor/risk-assessment';
 import { assessRisk, overRiskThreshold, RISK_POINTS, type RiskFacts } from '../../src/processor/risk-signals';
 
 const limits = { perIp: 3, perSubnet: 10 };
@@ -64,5 +65,15 @@ describe('IP facts', () => {
     expect(subnetOf('2001:db8:abcd:12::1')).toBe(subnetOf('2001:db8:abcd:ffff::2'));
     expect(subnetOf('2001:db8:abcd:12::1')).not.toBe(subnetOf('2001:db8:abce::1'));
     expect(subnetOf('nope')).toBeNull();
+  });
+});
+
+describe('isDisposableEmail', () => {
+  it("reads the domain after the last @, whatever its case, against the maintained list (built once)", () => {
+    expect(isDisposableEmail('someone@mailinator.com')).toBe(true);
+    expect(isDisposableEmail('Some.One@MAILINATOR.COM')).toBe(true);
+    expect(isDisposableEmail('"odd@name"@mailinator.com')).toBe(true);
+    expect(isDisposableEmail('ann.lee@example.com')).toBe(false);
+    expect(isDisposableEmail('no-at-sign')).toBe(false);
   });
 });
