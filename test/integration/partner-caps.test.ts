@@ -7,7 +7,7 @@ import { ManagerClient } from '../support/manager-client';
 import { PartnerClient, type HttpResult } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
-import { TopicProbe } from '../support/topic-probe';
+import { TopicProbe, until } from '../support/topic-probe';
 
 // Partner caps on the real servers, with two instances that each run an ingress and a processor
 // over the same topics, database and Redis: leads of one partner reach both ingresses and every
@@ -100,6 +100,8 @@ describe('partner caps', () => {
     const ids = new Set(rejectedLeads.map((l) => l._id));
     await events.waitFor((es) => es.filter((e) => ids.has(e.lead_id) && e.event === 'lead.rejected' && e.reason === 'cap_reached:partner_hourly').length === ids.size,
       20000, 'lead.rejected for every capped lead');
+    // Counted once the chunk's decisions are stored, just after the answers went out.
+    await until(async () => (await capRejections()) >= before + sent - cap, 5000, 'the cap rejections to be counted');
     expect(await capRejections()).toBe(before + sent - cap);
 
     // A repeated request gets the same answer and counts nothing: one more new lead is still refused.

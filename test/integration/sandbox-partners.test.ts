@@ -100,10 +100,16 @@ it('keeps sandbox and live leads apart in dedup, both ways', async () => {
 
 it('labels sandbox requests, decisions, events and callbacks test in the metrics', async () => {
   await receiver.waitFor('/sandbox', 6);
-  const text = await (await fetch(`${app.url}/metrics`)).text();
-  for (const metric of ['lead_intake_requests_total', 'lead_intake_processor_decisions_total', 'lead_intake_lead_events_total', 'lead_intake_callback_deliveries_total']) {
-    expect(text).toMatch(new RegExp(`^${metric}\\{[^}]*test="true"[^}]*\\} [1-9]`, 'm'));
-    expect(text).toMatch(new RegExp(`^${metric}\\{[^}]*test="false"[^}]*\\} [1-9]`, 'm'));
+  const metrics = ['lead_intake_requests_total', 'lead_intake_processor_decisions_total', 'lead_intake_lead_events_total', 'lead_intake_callback_deliveries_total'];
+  const labelled = (text: string, metric: string, test: string) => new RegExp(`^${metric}\\{[^}]*test="${test}"[^}]*\\} [1-9]`, 'm').test(text);
+  // A delivery is counted once its answer is read, just after the receiver saw it.
+  const text = await until(async () => {
+    const t = await (await fetch(`${app.url}/metrics`)).text();
+    return metrics.every((m) => labelled(t, m, 'true') && labelled(t, m, 'false')) ? t : null;
+  }, 5000, 'every metric labelled both ways');
+  for (const metric of metrics) {
+    expect(labelled(text, metric, 'true')).toBe(true);
+    expect(labelled(text, metric, 'false')).toBe(true);
   }
 });
 
