@@ -157,37 +157,6 @@ describe('the manager console', () => {
     await expect(page.getByText('no such hook').first().isVisible()).resolves.toBe(true);
   });
 
-  it("shows a partner's endpoint health, and resumes an endpoint paused by real failures", async () => {
-    const health = page.getByRole('region', { name: 'Endpoint health' });
-    const open = async (id: string) => {
-      await page.evaluate((h) => { location.hash = h; }, '#/partners');
-      await page.evaluate((h) => { location.hash = h; }, `#/partners/${id}`);
-    };
-    await open(partner.id);
-    await health.getByText('Failures in a row').waitFor();
-    await expect(health.textContent()).resolves.toContain('active');
-
-    // A second partner whose endpoint answers 503 to everything: paused after ENDPOINT_PAUSE_AFTER_S.
-    const down = await createPartner(app.runtime, { name: 'Console down', callback_url: receiver.url('/down') });
-    receiver.route('/down', down.secrets.callback_secret, status(503, 'down for maintenance'));
-    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-1', phone: '+447911123999', country: 'GB' });
-    const healthOf = async () => (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;
-    await until(async () => (await healthOf()).state === 'paused', 30_000, 'the endpoint to be paused');
-    // A lead sent while paused: its callback is held, neither sent nor dead.
-    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-2', phone: '+447911123998', country: 'GB' });
-    await until(async () => (await healthOf()).held > 0, 20_000, 'a held callback');
-    await open(down.partner.id);
-    await health.getByText('callbacks held', { exact: false }).waitFor();
-    await expect(health.textContent()).resolves.toContain('paused');
-    await shot(page, 'endpoint-paused');
-    receiver.respond('/down', status(200, 'back'));
-    const resumed = page.waitForResponse((r) => r.url().endsWith('/endpoint/resume') && r.request().method() === 'POST');
-    await health.getByRole('button', { name: 'Resume callbacks' }).click();
-    expect((await resumed).status()).toBe(202);
-    await until(async () => (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state === 'active', 20_000, 'the endpoint to be active again');
-    await deliveryOf(down.partner.id, 'delivered'); // the held callback went out after the resume
-  });
-
   it('sees a dead delivery from the real pipeline, its attempts, and retries it', async () => {
     const sent = await new PartnerClient(app.url, partner).submitLead({ external_id: 'console-1', phone: PHONE, email: EMAIL, country: 'GB' });
     expect(sent.body).toMatchObject({ status: 'accepted' });
@@ -234,6 +203,37 @@ describe('the manager console', () => {
     await page.getByRole('button', { name: 'Find by external id' }).click();
     await page.waitForURL(/external_id=console-1/);
     await page.getByRole('heading', { name: `Lead ${leadId}` }).waitFor();
+  });
+
+  it("shows a partner's endpoint health, and resumes an endpoint paused by real failures", async () => {
+    const health = page.getByRole('region', { name: 'Endpoint health' });
+    const open = async (id: string) => {
+      await page.evaluate((h) => { location.hash = h; }, '#/partners');
+      await page.evaluate((h) => { location.hash = h; }, `#/partners/${id}`);
+    };
+    await open(partner.id);
+    await health.getByText('Failures in a row').waitFor();
+    await expect(health.textContent()).resolves.toContain('active');
+
+    // A second partner whose endpoint answers 503 to everything: paused after ENDPOINT_PAUSE_AFTER_S.
+    const down = await createPartner(app.runtime, { name: 'Console down', callback_url: receiver.url('/down') });
+    receiver.route('/down', down.secrets.callback_secret, status(503, 'down for maintenance'));
+    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-1', phone: '+447911123999', country: 'GB' });
+    const healthOf = async () => (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;
+    await until(async () => (await healthOf()).state === 'paused', 30_000, 'the endpoint to be paused');
+    // A lead sent while paused: its callback is held, neither sent nor dead.
+    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-2', phone: '+447911123998', country: 'GB' });
+    await until(async () => (await healthOf()).held > 0, 20_000, 'a held callback');
+    await open(down.partner.id);
+    await health.getByText('callbacks held', { exact: false }).waitFor();
+    await expect(health.textContent()).resolves.toContain('paused');
+    await shot(page, 'endpoint-paused');
+    receiver.respond('/down', status(200, 'back'));
+    const resumed = page.waitForResponse((r) => r.url().endsWith('/endpoint/resume') && r.request().method() === 'POST');
+    await health.getByRole('button', { name: 'Resume callbacks' }).click();
+    expect((await resumed).status()).toBe(202);
+    await until(async () => (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state === 'active', 20_000, 'the endpoint to be active again');
+    await deliveryOf(down.partner.id, 'delivered'); // the held callback went out after the resume
   });
 
   it('rotates the key and shows the new one once', async () => {
