@@ -306,7 +306,7 @@ export class Lifecycle {
   }
 }
 
-export function isErase(record: Decoded<LifecycleMessage>): boolean {
+function isErase(record: Decoded<LifecycleMessage>): boolean {
   return record.topic === 'leadCommands' && (record.value as LeadCommand).kind === 'erase';
 }
 
