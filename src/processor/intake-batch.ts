@@ -62,6 +62,13 @@ type Fate =
   | { kind: 'retry' }
   | { kind: 'undecided' };
 
+// Claims of the pass's keys as read at its start: in the periods before the current one (the newest
+// of each), and in the current one.
+interface ClaimsRead {
+  prior: ReadonlyMap<string, DedupClaimDoc>;
+  current: ReadonlyMap<string, DedupClaimDoc>;
+}
+
 interface Candidate {
   cmd: IntakeCommand;
   owner: string; // decision id: <partner>:<idempotency key>
@@ -206,11 +213,16 @@ export class IntakeBatch {
     // Claims of earlier periods, phone and email alike, in one look-up for the pass. A sandbox
     // partner's leads neither read nor take claims: they never meet live leads in dedup.
     const claimants = open.filter((c) => !c.reject && !c.test);
-    const prior = await this.d.claims.prior(claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey])), now,
-      Math.max(0, ...claimants.map((c) => c.windowMs)));
-    await this.claim(claimants, 'phone', prior, now);
+    const keys = claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
+    // The current period is read too, so that claims known to exist are not inserted: an insert
+    // that collides costs the MongoDB-wire test server one transaction per document of the batch.
+    const [prior, current] = await Promise.all([
+      this.d.claims.prior(keys, now, Math.max(0, ...claimants.map((c) => c.windowMs))),
+      this.d.claims.byIds(keys, now),
+    ]);
+    await this.claim(claimants, 'phone', { prior, current }, now);
     await this.reference(open.filter(alive), now);
-    await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', prior, now);
+    await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', { prior, current }, now);
     await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
     for (const c of open) if (alive(c)) c.fate = { kind: 'create' };
     await this.applyCaps(open.filter((c) => c.fate?.kind === 'create' && !c.reject), now);
@@ -244,7 +256,8 @@ export class IntakeBatch {
     });
   }
 
-  private async claim(cands: Candidate[], via: 'phone' | 'email', prior: ReadonlyMap<string, DedupClaimDoc>, now: Date): Promise<void> {
+  private async claim(cands: Candidate[], via: 'phone' | 'email', read: ClaimsRead, now: Date): Promise<void> {
+    const { prior, current } = read;
     const keyOf = (c: Candidate) => (via === 'phone' ? c.phoneKey : c.emailKey) as string;
     // A live claim of an earlier period settles it before anything is inserted: such a claim is at
     // least one batch old, so its lead exists.
@@ -256,14 +269,17 @@ export class IntakeBatch {
       return false;
     });
     const mine = claimsOnce(fresh, keyOf, via, (c) => ({ _id: keyOf(c), lead_id: c.leadId, owner: c.owner, claimed_at: now }));
-    const taken = await this.d.claims.insertNew(mine.map((m) => m.doc), now);
+    const taken = await this.d.claims.insertNew(mine.filter((m) => !current.has(m.doc._id)).map((m) => m.doc), now);
     const existing = taken.size > 0 ? await this.d.claims.byIds(taken, now) : new Map<string, DedupClaimDoc>();
     for (const { c, doc } of mine) {
-      if (!taken.has(doc._id)) {
+      if (!taken.has(doc._id) && !current.has(doc._id)) {
         c.heldClaims.push(doc._id);
         continue;
       }
-      const ex = existing.get(doc._id);
+      // A claim read at the start of the pass may have been given back since: a conflict finds out
+      // (settleInFlight reads it again before it decides anything), a duplicate by email cannot
+      // meet one (email claims are taken last; one is given back only with its lead over a cap).
+      const ex = current.get(doc._id) ?? existing.get(doc._id);
       if (!ex) c.fate = { kind: 'retry' };
       else if (ex.owner === c.owner) {
         c.leadId = ex.lead_id; // decided before (redelivery): the same lead
