@@ -50,6 +50,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
   const steps: Step[] = [];
   const notes: string[] = [];
   let callbackLag: Summary | null = null;
+  let callbackLagByStep: { step: string; lag: Summary }[] = [];
   let callbacks: Record<string, number> = {};
   const memory: Record<string, RoleMemory> = {};
   const profiles: Record<string, ProfileSummary | null> = {};
@@ -85,7 +86,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     ];
     const stream = new LeadStream(partners, tag, opts.duplicateShare);
     const next = () => stream.next();
-    const allAccepted: { lead: string; at: number }[] = [];
+    const allAccepted: { lead: string; at: number; step: string }[] = [];
 
     // JIT, connection pools and partner caches warm, not measured.
     await closedLoop({ baseUrl: ingress.url, next, durationS: opts.quick ? 2 : 3, concurrency: 8 });
@@ -113,7 +114,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         ? r1((chunkAfter.sum - chunkBefore.sum) / (chunkAfter.count - chunkBefore.count)) : null;
       const backlog = await drain(env, mode, opts.quick ? 20 : 40);
       const { accepted, ...load } = res;
-      allAccepted.push(...accepted);
+      allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
       const failures = load.completed - intakeOutcomes + load.notSent;
       const saturated = expectedPerS !== null && (
@@ -144,18 +145,23 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
 
     if (receiver) {
       // End to end: from the intake answer to the lead.accepted callback at the partner.
-      const want = new Map(allAccepted.map((a) => [a.lead, a.at]));
+      const want = new Map(allAccepted.map((a) => [a.lead, a]));
       let got = new Set<string>(); // leads with a lead.accepted callback, as of the last read
       const arrivals = await waitForArrivals(receiver, (all) => {
         got = new Set(all.filter((a) => a.event === 'lead.accepted').map((a) => a.lead));
         return [...want.keys()].every((l) => got.has(l));
       }, Date.now() + (opts.quick ? 20_000 : 40_000), 1000);
       const lags: number[] = [];
+      const byStep = new Map<string, number[]>(steps.map((s) => [s.label, []]));
       for (const a of arrivals) {
-        const at = a.event === 'lead.accepted' ? want.get(a.lead) : undefined;
-        if (at !== undefined) lags.push(a.t - at);
+        const sent = a.event === 'lead.accepted' ? want.get(a.lead) : undefined;
+        if (sent === undefined) continue;
+        lags.push(a.t - sent.at);
+        byStep.get(sent.step)?.push(a.t - sent.at);
       }
       callbackLag = summarise(lags);
+      // Per step too: the dispatcher's backlog of a saturated step shows only in its own row.
+      callbackLagByStep = [...byStep].filter(([, l]) => l.length > 0).map(([step, l]) => ({ step, lag: summarise(l) }));
       callbacks = {
         acceptedLeads: want.size,
         leadAcceptedCallbacks: got.size,
@@ -194,9 +200,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     title: full
       ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    tables: [stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
-      steps, memory, callbackLagMs: callbackLag, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
+      steps, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
     },
     notes,
@@ -258,11 +264,14 @@ function statusTable(s: { leadsStored: number; perS: number; latencyMs: Summary;
   };
 }
 
-function lagTable(lag: Summary, callbacks: Record<string, number>): Table {
+function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callbacks: Record<string, number>): Table {
   return {
     title: 'Intake answer -> lead.accepted callback at the receiver (end to end)',
-    columns: ['accepted leads', 'callbacks seen', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
-    rows: [[callbacks.acceptedLeads ?? 0, callbacks.leadAcceptedCallbacks ?? 0, lag.p50, lag.p95, lag.p99, lag.max]],
+    columns: ['leads of', 'accepted leads', 'callbacks seen', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+    rows: [
+      ['all steps', callbacks.acceptedLeads ?? 0, callbacks.leadAcceptedCallbacks ?? 0, lag.p50, lag.p95, lag.p99, lag.max],
+      ...byStep.map(({ step, lag: l }) => [`  ${step}`, null, l.n, l.p50, l.p95, l.p99, l.max]),
+    ],
   };
 }
 
