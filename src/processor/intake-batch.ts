@@ -210,12 +210,12 @@ export class IntakeBatch {
       c.passes++;
     }
     const alive = (c: Candidate) => c.fate === null;
-    // Claims of earlier periods, phone and email alike, in one look-up for the pass. A sandbox
+    // Claims of every period, phone and email alike, in one round of look-ups for the pass; the
+    // current period too, so that claims known to exist are not inserted (an insert that collides
+    // costs the MongoDB-wire test server one transaction per document of the batch). A sandbox
     // partner's leads neither read nor take claims: they never meet live leads in dedup.
     const claimants = open.filter((c) => !c.reject && !c.test);
     const keys = claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
-    // The current period is read too, so that claims known to exist are not inserted: an insert
-    // that collides costs the MongoDB-wire test server one transaction per document of the batch.
     const [prior, current] = await Promise.all([
       this.d.claims.prior(keys, now, Math.max(0, ...claimants.map((c) => c.windowMs))),
       this.d.claims.byIds(keys, now),
