@@ -156,7 +156,7 @@ it('sends every malformed or inapplicable CRM message to the dead-letter topic, 
     }
     return [...bySource.values()];
   };
-  const got = await until(async () => (unique().length >= sent.size ? unique() : null), 60_000, `${sent.size} dead letters (seed ${SEED})`);
+  const got = await until(async () => { const u = unique(); return u.length >= sent.size ? u : null; }, 60_000, `${sent.size} dead letters (seed ${SEED})`);
   const deadLetteredMs = Date.now() - sentAt;
   expect(got).toHaveLength(sent.size);
   const wrong = got.filter((d) => {
