@@ -84,6 +84,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
       replays.stop();
       await Promise.allSettled([events.stop(), retries.stop(), endpoints.stop(), reporter.stop(), pausedRefresh.stop()]);
       await draining;
+      await leadOwner.drain();
       await batcher.drain();
       // The attempts since the last report count too.
       await sendReports().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'));

@@ -59,6 +59,7 @@ export class LeadOwner {
   private readonly blockSaves = new Map<string, Promise<void>>();
   private readonly parked = new ParkedLeads();
   private readonly releasing = new Set<string>(); // partners whose parked leads are being released
+  private readonly finishing = new Set<Promise<void>>(); // records being written after their attempt
 
   constructor(private readonly deps: LeadOwnerDeps) {
     deps.gate.onResume((partnerId) => this.release(partnerId));
@@ -228,7 +229,17 @@ export class LeadOwner {
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
     await this.deps.attempts.carryOn(item.id, item.event, done);
-    await this.finish(item, done, plan);
+    // The record is written outside the partner's slot: the slots cap requests to the partner, and
+    // a slot held for the bulk write would leave the next callback waiting on the database.
+    const finishing = this.finish(item, done, plan)
+      .catch((err: unknown) => this.deps.logger.error({ delivery_id: item.id, err: (err as Error).message }, 'could not record a delivery attempt; its offset stays uncommitted'))
+      .finally(() => this.finishing.delete(finishing));
+    this.finishing.add(finishing);
+  }
+
+  // Waits for the records of the attempts made so far (on stop, once the scheduler has drained).
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.finishing]);
   }
 
   // The partner's queue is full (it is slow, or down): the delivery waits on the first retry tier

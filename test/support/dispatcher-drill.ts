@@ -11,6 +11,8 @@ export interface DispatcherDrill {
   dispatcher(): ChildRole | undefined;
   // kill -9 of the dispatcher's process; resolves with the time it was gone.
   kill(): Promise<number>;
+  // A graceful stop (SIGTERM), waiting until the process has exited.
+  stop(): Promise<void>;
   restart(): Promise<void>;
 }
 
@@ -26,6 +28,10 @@ export function dispatcherDrill(): DispatcherDrill {
       await child?.kill('SIGKILL');
       child = undefined;
       return Date.now();
+    },
+    async stop() {
+      await child?.kill('SIGTERM');
+      child = undefined;
     },
     async restart() {
       child = await startChildRole('dispatcher', childEnv);
