@@ -39,6 +39,24 @@ interface Step {
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
 // Status lookups at a steady rate well above what partners may send (120 a minute each).
 const STATUS_RATE = 100;
+const REQUEST_SECONDS = 'lead_intake_request_duration_seconds';
+
+interface StatusStep {
+  leadsStored: number;
+  perS: number;
+  latencyMs: Summary;
+  byOutcome: Record<string, number>;
+  // The ingress's own view (its request histogram): where the time of the slow lookups went.
+  server: ServerTime | null;
+  cpu: CpuWindow;
+}
+
+interface ServerTime {
+  meanMs: number;
+  over10ms: number;
+  over25ms: number;
+  over50ms: number;
+}
 
 export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promise<ScenarioResult> {
   const { opts } = ctx;
@@ -57,7 +75,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
   const loadWindow = { fromUs: Infinity, toUs: 0 };
   const full = mode !== 'ingress';
   let seeded: Seeded | null = null;
-  let status: { leadsStored: number; perS: number; latencyMs: Summary; byOutcome: Record<string, number> } | null = null;
+  let status: StatusStep | null = null;
   try {
     ctx.log(`${mode}: starting roles (namespace ${tag})`);
     let receiver: Helper | null = null;
@@ -175,6 +193,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       // the callbacks of the load are out (the roles are idle again).
       const ids = seeded?.externalIds ?? stream.sentExternalIds();
       let k = 0;
+      const serverBefore = await histogram(ingress.url, REQUEST_SECONDS, 'endpoint="status"');
+      const meter = new CpuMeter(watched);
+      meter.start();
       const lookups = await openLoop({
         baseUrl: ingress.url, durationS: stepS, ratePerS: STATUS_RATE, connections: 32,
         next: () => {
@@ -182,8 +203,10 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
           return statusRequest(partners[partner] as PartnerCreds, externalId);
         },
       });
+      const cpu = meter.stop();
+      const server = serverTime(serverBefore, await histogram(ingress.url, REQUEST_SECONDS, 'endpoint="status"'));
       const leadsStored = (seeded?.count ?? 0) + allAccepted.length;
-      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.latencyMs, byOutcome: lookups.byOutcome };
+      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.latencyMs, byOutcome: lookups.byOutcome, server, cpu };
       ctx.log(`${mode} status lookups (${leadsStored} leads stored): ${lookups.completedPerS}/s, p50 ${lookups.latencyMs.p50} ms, p99 ${lookups.latencyMs.p99} ms, outcomes ${JSON.stringify(lookups.byOutcome)}`);
     }
 
@@ -255,13 +278,26 @@ function stepTable(mode: IntakeMode, steps: Step[]): Table {
   };
 }
 
-function statusTable(s: { leadsStored: number; perS: number; latencyMs: Summary; byOutcome: Record<string, number> }): Table {
+function statusTable(s: StatusStep): Table {
+  const procs = ['ingress', 'mongo-wire', 'redis', 'bench'];
   return {
     title: `Status lookups (GET /api/v1/inbound/leads/{externalId}/status), open loop at ${STATUS_RATE}/s`,
-    columns: ['leads stored', 'offered/s', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'],
-    rows: [[s.leadsStored, STATUS_RATE, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max, JSON.stringify(s.byOutcome)]],
-    note: 'latency from each request\'s scheduled time (coordinated-omission corrected), after the intake steps have drained; quotas are raised for the benchmark partners',
+    columns: ['leads stored', 'offered/s', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'ingress mean ms', 'ingress >10/>25/>50 ms',
+      ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'outcomes'],
+    rows: [[
+      s.leadsStored, STATUS_RATE, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max,
+      s.server?.meanMs ?? null, s.server ? `${s.server.over10ms}/${s.server.over25ms}/${s.server.over50ms}` : null,
+      ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, JSON.stringify(s.byOutcome),
+    ]],
+    note: 'latency from each request\'s scheduled time (coordinated-omission corrected), after the intake steps have drained; quotas are raised for the benchmark partners; "ingress" = the ingress\'s own request histogram (first byte to answer): its mean and how many lookups took longer than 10, 25 and 50 ms there',
   };
+}
+
+// The ingress's time for the requests between two reads of its histogram.
+function serverTime(before: Histogram | null, after: Histogram | null): ServerTime | null {
+  if (!before || !after || after.count === before.count) return null;
+  const over = (le: string) => (after.count - before.count) - ((after.buckets.get(le) ?? 0) - (before.buckets.get(le) ?? 0));
+  return { meanMs: r1(((after.sum - before.sum) / (after.count - before.count)) * 1000), over10ms: over('0.01'), over25ms: over('0.025'), over50ms: over('0.05') };
 }
 
 function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callbacks: Record<string, number>): Table {
@@ -276,17 +312,27 @@ function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callba
 }
 
 // Sum and count of a Prometheus histogram (all label sets) from a role's /metrics.
-async function histogram(url: string, name: string): Promise<{ sum: number; count: number } | null> {
+// A histogram of a role's /metrics, summed over the series whose labels include `labels`.
+async function histogram(url: string, name: string, labels = ''): Promise<Histogram | null> {
   try {
     const text = await (await fetch(`${url}/metrics`)).text();
-    let sum = 0;
-    let count = 0;
+    const h: Histogram = { sum: 0, count: 0, buckets: new Map() };
     for (const line of text.split('\n')) {
-      if (line.startsWith(`${name}_sum`)) sum += Number(line.split(' ').pop());
-      if (line.startsWith(`${name}_count`)) count += Number(line.split(' ').pop());
+      if (!line.includes(labels)) continue;
+      const value = Number(line.split(' ').pop());
+      if (line.startsWith(`${name}_sum`)) h.sum += value;
+      if (line.startsWith(`${name}_count`)) h.count += value;
+      const le = line.startsWith(`${name}_bucket`) ? /le="([^"]+)"/.exec(line)?.[1] : undefined;
+      if (le !== undefined) h.buckets.set(le, (h.buckets.get(le) ?? 0) + value);
     }
-    return { sum, count };
+    return h;
   } catch {
     return null;
   }
+}
+
+interface Histogram {
+  sum: number;
+  count: number;
+  buckets: Map<string, number>; // cumulative count by upper bound (`le`)
 }
