@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../shared/errors';
-import type { LeadDoc, PartnerDoc } from '../shared/mongo/documents';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { LeadStatusFields } from '../shared/store/leads';
 import { answer, authenticated, type PartnerApiDeps } from './partner-context';
-
-// What the status lookup shows of a lead, and nothing more.
-type StatusFields = Pick<LeadDoc, '_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
 
 export interface LeadStatusView {
   id: string;
@@ -17,7 +15,7 @@ export interface LeadStatusView {
 }
 
 // What a partner may see of its lead: status in its own codes and ours; no PII, no money, no agent.
-export function leadStatusView(lead: StatusFields, partner: Pick<PartnerDoc, 'status_mapping'>): LeadStatusView {
+export function leadStatusView(lead: Omit<LeadStatusFields, 'partner_id'>, partner: Pick<PartnerDoc, 'status_mapping'>): LeadStatusView {
   return {
     id: lead._id,
     external_id: lead.external_id,
@@ -31,13 +29,13 @@ export function leadStatusView(lead: StatusFields, partner: Pick<PartnerDoc, 'st
 
 // GET /leads/{externalId}/status (spec 4.2): the calling partner's lead only; another partner's
 // lead is as unknown as one that does not exist. Two reads by _id: the partner's reference, then
-// the lead, so the cost does not grow with the leads stored.
+// the lead's status fields, so the cost does not grow with the leads stored or their history.
 export function statusRoutes(deps: PartnerApiDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Params: { externalId: string } }>('/leads/:externalId/status', { config: { endpoint: 'status' } }, async (req, reply) => {
       const partner = authenticated(req);
       const leadId = await deps.refs.leadIdOf(partner._id, req.params.externalId);
-      const lead = leadId === null ? null : await deps.leads.byId(leadId);
+      const lead = leadId === null ? null : await deps.leads.statusOf(leadId);
       if (!lead || lead.partner_id !== partner._id) throw new ApiError('not_found');
       return answer(req, reply, 200, leadStatusView(lead, partner));
     });

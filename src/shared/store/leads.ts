@@ -11,6 +11,9 @@ export interface LeadChange {
   erase?: boolean;
 }
 
+export type LeadStatusFields = Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
+const STATUS_PROJECTION = { _id: 1, partner_id: 1, external_id: 1, status: 1, is_depositor: 1, created_at: 1, updated_at: 1 } as const;
+
 // Every personal field a lead holds: ciphertexts and the keyed hashes that would still link it.
 export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc'] as const;
 
@@ -30,8 +33,10 @@ export class LeadStore {
     return findByIds(this.leads, ids);
   }
 
-  byId(id: string): Promise<LeadDoc | null> {
-    return this.leads.findOne({ _id: id });
+  // The few fields the partner's status lookup shows: not the history, and not the personal data
+  // (ciphertexts and hashes), which the ingress has no reason to hold.
+  statusOf(id: string): Promise<LeadStatusFields | null> {
+    return this.leads.findOne<LeadStatusFields>({ _id: id }, { projection: STATUS_PROJECTION });
   }
 
   // Applies every change (concurrently: the store serves point writes by _id one at a time anyway,
