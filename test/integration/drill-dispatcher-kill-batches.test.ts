@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { expectNothingLost, expectOnlyRetryableFailures } from '../support/drill-checks';
-import { DRILL_PATH, drillPartner } from '../support/drill-partner';
+import { DRILL_PATH, drillEventOf, refusedFirst } from '../support/drill-partner';
 import { dispatcherDrill } from '../support/dispatcher-drill';
-import { SteadyLoad } from '../support/steady-load';
 
 // Fault drill (issue 11): kill -9 of the dispatcher in the middle of its batches, several times in
 // a row, each time restarted at once. Afterwards every delivery is delivered, no event is lost, and
@@ -17,30 +14,12 @@ const UNRECORDED_WINDOW_MS = 2000;
 const RECEIVER_LAG_MS = 1000;
 const drill = dispatcherDrill();
 
-// The drill receiver refuses the first attempt of about a third of the events (drill-partner.ts).
-const refusedFirst = (event: string) => createHash('sha256').update(event).digest()[0]! % 3 === 0;
-
 it('sends nothing twice but what a kill cut off, and loses nothing, across repeated kills mid-batch', async () => {
-  const { app, receiver } = drill;
-  const partner = await drillPartner(app.runtime, receiver);
-  const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
-  const kills: number[] = [];
-  let expected = 10;
-  for (let k = 0; k < KILLS; k++) {
-    await receiver.waitFor(DRILL_PATH, expected, 60_000);
-    kills.push(await drill.kill());
-    await drill.restart();
-    expected = receiver.at(DRILL_PATH).length + 10;
-  }
-  await new Promise((r) => setTimeout(r, 1000));
-  await load.stop();
-
-  expectOnlyRetryableFailures(load.runs);
-  const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+  const { interrupted: kills, report } = await drill.interruptUnderLoad(KILLS, () => drill.kill());
 
   const byEvent = new Map<string, number[]>();
-  for (const c of receiver.at(DRILL_PATH)) {
-    const event = `${String(c.body.internal_id)}|${String(c.body.our_status)}`;
+  for (const c of drill.receiver.at(DRILL_PATH)) {
+    const event = drillEventOf(c.body);
     byEvent.set(event, [...(byEvent.get(event) ?? []), c.at]);
   }
   const unexplained: { event: string; at: number[] }[] = [];

@@ -1,7 +1,9 @@
 import { loadConfig } from '../../src/shared/config';
 import { CallbackReceiver } from './callback-receiver';
 import { startChildRole, type ChildRole } from './child-role';
-import { DRILL_ENV, KILLED_ROLE_ENV } from './drill-partner';
+import { expectNothingLost, expectOnlyRetryableFailures, type DrillReport } from './drill-checks';
+import { DRILL_ENV, DRILL_PATH, KILLED_ROLE_ENV, drillPartner } from './drill-partner';
+import { SteadyLoad } from './steady-load';
 import { startTestApp, type TestApp } from './test-app';
 import { testEnv } from './test-config';
 
@@ -9,11 +11,15 @@ export interface DispatcherDrill {
   app: TestApp; // ingress and processor, in this process
   receiver: CallbackReceiver;
   dispatcher(): ChildRole | undefined;
-  // kill -9 of the dispatcher's process; resolves with the time it was gone.
-  kill(): Promise<number>;
+  // kill -9 of the dispatcher's process, waiting until it is gone.
+  kill(): Promise<void>;
   // A graceful stop (SIGTERM), waiting until the process has exited.
   stop(): Promise<void>;
   restart(): Promise<void>;
+  // Steady intake for a new drill partner while `interrupt` (kill or stop) hits the dispatcher
+  // `times` times, each once 10 more callbacks have arrived, restarting it at once. Then checks that
+  // nothing was lost; returns when each interruption was done and the report.
+  interruptUnderLoad(times: number, interrupt: () => Promise<void>): Promise<{ interrupted: number[]; report: DrillReport }>;
 }
 
 // The setup of the dispatcher kill drills: ingress and processor here, the dispatcher as its own OS
@@ -27,7 +33,6 @@ export function dispatcherDrill(): DispatcherDrill {
     async kill() {
       await child?.kill('SIGKILL');
       child = undefined;
-      return Date.now();
     },
     async stop() {
       await child?.kill('SIGTERM');
@@ -35,6 +40,25 @@ export function dispatcherDrill(): DispatcherDrill {
     },
     async restart() {
       child = await startChildRole('dispatcher', childEnv);
+    },
+    async interruptUnderLoad(times: number, interrupt: () => Promise<void>) {
+      const { app, receiver } = drill;
+      const partner = await drillPartner(app.runtime, receiver);
+      const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
+      const interrupted: number[] = [];
+      let expected = 10;
+      for (let i = 0; i < times; i++) {
+        await receiver.waitFor(DRILL_PATH, expected, 60_000);
+        await interrupt();
+        interrupted.push(Date.now());
+        await drill.restart();
+        expected = receiver.at(DRILL_PATH).length + 10;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      await load.stop();
+      expectOnlyRetryableFailures(load.runs);
+      const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+      return { interrupted, report };
     },
   } as DispatcherDrill;
 

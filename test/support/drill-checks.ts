@@ -2,6 +2,7 @@ import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc, LeadDoc } from '../../src/shared/mongo/documents';
 import type { Runtime } from '../../src/shared/runtime';
 import type { CallbackReceiver } from './callback-receiver';
+import { drillEventOf } from './drill-partner';
 import type { LeadRun } from './steady-load';
 import { until } from './topic-probe';
 
@@ -66,7 +67,7 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   expect(records.filter((d) => d.state !== 'delivered').map((d) => ({ id: d._id, state: d.state, error: d.last_error }))).toEqual([]);
 
   const got = receiver.at(path).filter((c) => c.signatureValid && c.headers['x-event'] === c.body.event);
-  const received = new Set(got.map((c) => `${String(c.body.internal_id)}|${String(c.body.our_status)}`));
+  const received = new Set(got.map((c) => drillEventOf(c.body)));
   const expected = stored.flatMap((l) => l.history.map((h) => `${l._id}|${h.to}`));
   expect(expected.filter((e) => !received.has(e))).toEqual([]);
 

@@ -20,14 +20,20 @@ export const DRILL_ENV: Record<string, string> = {
 // could outlast it and cost them their membership.
 export const KILLED_ROLE_ENV: Record<string, string> = { KAFKA_SESSION_TIMEOUT_MS: '6000' };
 
+// One lead event as the drill receiver tells them apart: lead and status.
+export const drillEventOf = (body: Record<string, unknown> | undefined): string => `${String(body?.internal_id)}|${String(body?.our_status)}`;
+
+// The events whose first attempt the drill receiver refuses: about a third, the same in every run.
+export const refusedFirst = (event: string): boolean => createHash('sha256').update(event).digest()[0]! % 3 === 0;
+
 // A partner's receiver that is a little slow (attempts are in flight when something dies) and
 // refuses the first attempt of about a third of the events with a 503 (the retry topics carry work too).
 function flakyReceiver(receiver: CallbackReceiver, path = DRILL_PATH): Responder {
   const refused = new Set<string>();
   return (_req: IncomingMessage, res: ServerResponse, nth: number) => {
     const got = receiver.at(path)[nth - 1];
-    const event = `${String(got?.body.internal_id)}|${String(got?.body.our_status)}`;
-    const refuse = createHash('sha256').update(event).digest()[0]! % 3 === 0 && !refused.has(event);
+    const event = drillEventOf(got?.body);
+    const refuse = refusedFirst(event) && !refused.has(event);
     if (refuse) refused.add(event);
     setTimeout(() => {
       if (!res.writableEnded) res.writeHead(refuse ? 503 : 200).end(refuse ? 'later' : 'ok');
