@@ -311,7 +311,6 @@ function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callba
   };
 }
 
-// Sum and count of a Prometheus histogram (all label sets) from a role's /metrics.
 // A histogram of a role's /metrics, summed over the series whose labels include `labels`.
 async function histogram(url: string, name: string, labels = ''): Promise<Histogram | null> {
   try {

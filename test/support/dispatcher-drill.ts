@@ -22,7 +22,7 @@ export interface DispatcherDrill {
   interruptUnderLoad(times: number, interrupt: () => Promise<void>): Promise<{ interrupted: number[]; report: DrillReport }>;
 }
 
-// The setup of the dispatcher kill drills: ingress and processor here, the dispatcher as its own OS
+// The setup of the dispatcher kill and stop drills: ingress and processor here, the dispatcher as its own OS
 // process (src/main.ts) that the drill kills and starts again. Registers its jest hooks.
 export function dispatcherDrill(): DispatcherDrill {
   const env = testEnv(DRILL_ENV);
