@@ -23,7 +23,7 @@ export interface DispatcherDrill {
 }
 
 // The setup of the dispatcher kill and stop drills: ingress and processor here, the dispatcher as its own OS
-// process (src/main.ts) that the drill kills and starts again. Registers its jest hooks.
+// process (src/main.ts) that the drill kills or stops and starts again. Registers its jest hooks.
 export function dispatcherDrill(): DispatcherDrill {
   const env = testEnv(DRILL_ENV);
   const childEnv = { ...env, ...KILLED_ROLE_ENV };
