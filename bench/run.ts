@@ -15,7 +15,7 @@ import { mongoScenario } from './scenarios/mongo';
 const SCENARIOS = ['mongo', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
-const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile] [--log-level L] [--partners N]
+const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
                           [--step-seconds S] [--stored N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
@@ -43,7 +43,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
   return {
     quick,
     only,
-    profile: argv.includes('--profile'),
+    profile: argv.includes('--profile-status') ? 'status' : argv.includes('--profile') ? 'intake' : false,
     logLevel: get('--log-level') ?? 'info',
     partners: Number(get('--partners') ?? 20),
     duplicateShare: Number(get('--duplicates') ?? 0.1),

@@ -7,7 +7,8 @@ export interface Options {
   quick: boolean;
   only: string[] | null;
   logLevel: string;
-  profile: boolean;
+  // CPU profiles of the roles, summarised over the intake steps or over the status lookup step.
+  profile: false | 'intake' | 'status';
   partners: number;
   duplicateShare: number;
   ingressRates: number[];

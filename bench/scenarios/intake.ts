@@ -40,18 +40,27 @@ const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
 // Status lookups at a steady rate well above what partners may send (120 a minute each).
 const STATUS_RATE = 100;
 const REQUEST_SECONDS = 'lead_intake_request_duration_seconds';
+const GC_SECONDS = 'nodejs_gc_duration_seconds';
+const LOOP_DELAY_MAX = 'nodejs_eventloop_lag_max_seconds';
 
 interface StatusStep {
   leadsStored: number;
   perS: number;
   latencyMs: Summary;
+  generatorLagMs: Summary;
   byOutcome: Record<string, number>;
   // The ingress's own view (its request histogram): where the time of the slow lookups went.
-  server: ServerTime | null;
+  server: Durations | null;
+  // The ingress's garbage collections during the step, and the longest its event loop was held up
+  // (a pause there delays every lookup under way, so one shows as a cluster of slow lookups).
+  gc: Durations | null;
+  loopDelayMaxMs: number | null;
   cpu: CpuWindow;
 }
 
-interface ServerTime {
+// What a histogram counted between two reads of it.
+interface Durations {
+  count: number;
   meanMs: number;
   over10ms: number;
   over25ms: number;
@@ -119,9 +128,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const decideBefore = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
       const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
       meter.start();
-      loadWindow.fromUs = Math.min(loadWindow.fromUs, monotonicUs());
+      const from = monotonicUs();
       const res = await go();
-      loadWindow.toUs = monotonicUs();
+      if (opts.profile === 'intake') widen(loadWindow, from, monotonicUs());
       const cpu = meter.stop();
       const commandDelayMs = standIn ? (await standIn.request<{ commandDelayMs: Summary }>({ type: 'stats', reset: true })).commandDelayMs : undefined;
       const decideAfter = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
@@ -193,9 +202,11 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       // the callbacks of the load are out (the roles are idle again).
       const ids = seeded?.externalIds ?? stream.sentExternalIds();
       let k = 0;
-      const serverBefore = await histogram(ingress.url, REQUEST_SECONDS, 'endpoint="status"');
+      // The read before also restarts the ingress's event-loop delay window (prom-client resets it on each read).
+      const before = await metricsText(ingress.url);
       const meter = new CpuMeter(watched);
       meter.start();
+      const from = monotonicUs();
       const lookups = await openLoop({
         baseUrl: ingress.url, durationS: stepS, ratePerS: STATUS_RATE, connections: 32,
         next: () => {
@@ -204,9 +215,13 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         },
       });
       const cpu = meter.stop();
-      const server = serverTime(serverBefore, await histogram(ingress.url, REQUEST_SECONDS, 'endpoint="status"'));
+      if (opts.profile === 'status') widen(loadWindow, from, monotonicUs());
+      const after = await metricsText(ingress.url);
+      const server = durations(histogramIn(before, REQUEST_SECONDS, 'endpoint="status"'), histogramIn(after, REQUEST_SECONDS, 'endpoint="status"'));
+      const gc = durations(histogramIn(before, GC_SECONDS), histogramIn(after, GC_SECONDS));
+      const loopDelayMaxMs = gauge(after, LOOP_DELAY_MAX);
       const leadsStored = (seeded?.count ?? 0) + allAccepted.length;
-      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.latencyMs, byOutcome: lookups.byOutcome, server, cpu };
+      status = { leadsStored, perS: lookups.completedPerS, latencyMs: lookups.latencyMs, generatorLagMs: lookups.generatorLagMs, byOutcome: lookups.byOutcome, server, gc, loopDelayMaxMs: loopDelayMaxMs === null ? null : r1(loopDelayMaxMs * 1000), cpu };
       ctx.log(`${mode} status lookups (${leadsStored} leads stored): ${lookups.completedPerS}/s, p50 ${lookups.latencyMs.p50} ms, p99 ${lookups.latencyMs.p99} ms, outcomes ${JSON.stringify(lookups.byOutcome)}`);
     }
 
@@ -282,22 +297,33 @@ function statusTable(s: StatusStep): Table {
   const procs = ['ingress', 'mongo-wire', 'redis', 'bench'];
   return {
     title: `Status lookups (GET /api/v1/inbound/leads/{externalId}/status), open loop at ${STATUS_RATE}/s`,
-    columns: ['leads stored', 'offered/s', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'ingress mean ms', 'ingress >10/>25/>50 ms',
-      ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'outcomes'],
+    columns: ['leads stored', 'offered/s', 'lookups/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'gen lag p99', 'ingress mean ms', 'ingress >10/>25/>50 ms',
+      'ingress gc n', 'gc >10/>25/>50 ms', 'loop delay max ms', ...procs.map((p) => `${p} cpu%`), 'others cpu%', 'outcomes'],
     rows: [[
-      s.leadsStored, STATUS_RATE, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max,
-      s.server?.meanMs ?? null, s.server ? `${s.server.over10ms}/${s.server.over25ms}/${s.server.over50ms}` : null,
+      s.leadsStored, STATUS_RATE, s.perS, s.latencyMs.p50, s.latencyMs.p95, s.latencyMs.p99, s.latencyMs.max, s.generatorLagMs.p99,
+      s.server?.meanMs ?? null, over(s.server), s.gc?.count ?? null, over(s.gc), s.loopDelayMaxMs,
       ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, JSON.stringify(s.byOutcome),
     ]],
-    note: 'latency from each request\'s scheduled time (coordinated-omission corrected), after the intake steps have drained; quotas are raised for the benchmark partners; "ingress" = the ingress\'s own request histogram (first byte to answer): its mean and how many lookups took longer than 10, 25 and 50 ms there',
+    note: 'latency from each request\'s scheduled time (coordinated-omission corrected), after the intake steps have drained; quotas are raised for the benchmark partners; "gen lag" = how late the generator itself sent; "ingress" = the ingress\'s own request histogram (first byte to answer): its mean and how many lookups took longer than 10, 25 and 50 ms there; "gc" = the ingress\'s garbage collections during the step (how many, how many paused it over 10, 25 and 50 ms); "loop delay max" = the longest its event loop was held up',
   };
 }
 
-// The ingress's time for the requests between two reads of its histogram.
-function serverTime(before: Histogram | null, after: Histogram | null): ServerTime | null {
-  if (!before || !after || after.count === before.count) return null;
-  const over = (le: string) => (after.count - before.count) - ((after.buckets.get(le) ?? 0) - (before.buckets.get(le) ?? 0));
-  return { meanMs: r1(((after.sum - before.sum) / (after.count - before.count)) * 1000), over10ms: over('0.01'), over25ms: over('0.025'), over50ms: over('0.05') };
+// The profile window: from the first profiled step's start to the last one's end.
+function widen(window: { fromUs: number; toUs: number }, fromUs: number, toUs: number): void {
+  window.fromUs = Math.min(window.fromUs, fromUs);
+  window.toUs = Math.max(window.toUs, toUs);
+}
+
+// What a histogram counted between two reads of it.
+function durations(before: Histogram | null, after: Histogram | null): Durations | null {
+  if (!before || !after) return null;
+  const count = after.count - before.count;
+  const over = (le: string) => count - ((after.buckets.get(le) ?? 0) - (before.buckets.get(le) ?? 0));
+  return { count, meanMs: count === 0 ? 0 : r1(((after.sum - before.sum) / count) * 1000), over10ms: over('0.01'), over25ms: over('0.025'), over50ms: over('0.05') };
+}
+
+function over(d: Durations | null): string | null {
+  return d ? `${d.over10ms}/${d.over25ms}/${d.over50ms}` : null;
 }
 
 function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callbacks: Record<string, number>): Table {
@@ -311,23 +337,37 @@ function lagTable(lag: Summary, byStep: { step: string; lag: Summary }[], callba
   };
 }
 
-// A histogram of a role's /metrics, summed over the series whose labels include `labels`.
-async function histogram(url: string, name: string, labels = ''): Promise<Histogram | null> {
+async function metricsText(url: string): Promise<string | null> {
   try {
-    const text = await (await fetch(`${url}/metrics`)).text();
-    const h: Histogram = { sum: 0, count: 0, buckets: new Map() };
-    for (const line of text.split('\n')) {
-      if (!line.includes(labels)) continue;
-      const value = Number(line.split(' ').pop());
-      if (line.startsWith(`${name}_sum`)) h.sum += value;
-      if (line.startsWith(`${name}_count`)) h.count += value;
-      const le = line.startsWith(`${name}_bucket`) ? /le="([^"]+)"/.exec(line)?.[1] : undefined;
-      if (le !== undefined) h.buckets.set(le, (h.buckets.get(le) ?? 0) + value);
-    }
-    return h;
+    return await (await fetch(`${url}/metrics`)).text();
   } catch {
     return null;
   }
+}
+
+// A histogram of a role's /metrics, summed over the series whose labels include `labels`.
+async function histogram(url: string, name: string, labels = ''): Promise<Histogram | null> {
+  return histogramIn(await metricsText(url), name, labels);
+}
+
+function histogramIn(text: string | null, name: string, labels = ''): Histogram | null {
+  if (text === null) return null;
+  const h: Histogram = { sum: 0, count: 0, buckets: new Map() };
+  for (const line of text.split('\n')) {
+    if (!line.includes(labels)) continue;
+    const value = Number(line.split(' ').pop());
+    if (line.startsWith(`${name}_sum`)) h.sum += value;
+    if (line.startsWith(`${name}_count`)) h.count += value;
+    const le = line.startsWith(`${name}_bucket`) ? /le="([^"]+)"/.exec(line)?.[1] : undefined;
+    if (le !== undefined) h.buckets.set(le, (h.buckets.get(le) ?? 0) + value);
+  }
+  return h;
+}
+
+// A gauge without labels from a role's /metrics text.
+function gauge(text: string | null, name: string): number | null {
+  const line = text?.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? null : Number(line.split(' ').pop());
 }
 
 interface Histogram {
