@@ -61,7 +61,7 @@ interface StatusStep {
 // What a histogram counted between two reads of it.
 interface Durations {
   count: number;
-  meanMs: number;
+  meanMs: number | null; // null: nothing counted
   over10ms: number;
   over25ms: number;
   over50ms: number;
@@ -314,12 +314,11 @@ function widen(window: { fromUs: number; toUs: number }, fromUs: number, toUs: n
   window.toUs = Math.max(window.toUs, toUs);
 }
 
-// What a histogram counted between two reads of it.
 function durations(before: Histogram | null, after: Histogram | null): Durations | null {
   if (!before || !after) return null;
   const count = after.count - before.count;
   const over = (le: string) => count - ((after.buckets.get(le) ?? 0) - (before.buckets.get(le) ?? 0));
-  return { count, meanMs: count === 0 ? 0 : r1(((after.sum - before.sum) / count) * 1000), over10ms: over('0.01'), over25ms: over('0.025'), over50ms: over('0.05') };
+  return { count, meanMs: count === 0 ? null : r1(((after.sum - before.sum) / count) * 1000), over10ms: over('0.01'), over25ms: over('0.025'), over50ms: over('0.05') };
 }
 
 function over(d: Durations | null): string | null {
