@@ -28,16 +28,14 @@ export function dispatcherDrill(): DispatcherDrill {
   const env = testEnv(DRILL_ENV);
   const childEnv = { ...env, ...KILLED_ROLE_ENV };
   let child: ChildRole | undefined;
+  const end = async (signal: NodeJS.Signals): Promise<void> => {
+    await child?.kill(signal);
+    child = undefined;
+  };
   const drill = {
     dispatcher: () => child,
-    async kill() {
-      await child?.kill('SIGKILL');
-      child = undefined;
-    },
-    async stop() {
-      await child?.kill('SIGTERM');
-      child = undefined;
-    },
+    kill: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
     async restart() {
       child = await startChildRole('dispatcher', childEnv);
     },
