@@ -56,7 +56,7 @@ export class LeadOwner {
   private readonly lines = new LeadLines<Item>();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
   private readonly prepared = new Map<number, { generation: number; done: Promise<void> }>(); // by partition
-  private readonly blockSaves = new Map<string, Promise<void>>();
+  private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
   private readonly parked = new ParkedLeads();
   private readonly releasing = new Set<string>(); // partners whose parked leads are being released
   private readonly finishing = new Set<Promise<void>>(); // records being written after their attempt
@@ -109,7 +109,7 @@ export class LeadOwner {
       const key = keyOf(command.partner_id, command.lead_id);
       if (command.kind === 'released') {
         this.apply(key, ctx.partition, this.lines.released(key, command.delivery_id));
-        recording.push(this.blockSaves.get(key));
+        recording.push(this.lineWrites.get(key));
       } else if (command.kind === 'parked') {
         // The retry consumer held the lead's blocker: its endpoint is paused.
         this.parkedLead(command.partner_id, key, ctx.partition);
@@ -195,7 +195,7 @@ export class LeadOwner {
 
   private async hold(item: Item, blocker: string): Promise<void> {
     const { store, batcher, schedule, metrics } = this.deps;
-    await this.blockSaves.get(item.key); // the block lists it before its record says held
+    await this.lineWrites.get(item.key); // the block lists it before its record says held
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
     else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { heldBy: blocker }));
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
@@ -226,9 +226,17 @@ export class LeadOwner {
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
     const plan = this.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+    const carried = this.deps.attempts.carryOn(item.id, item.event, done);
+    // A held delivery's event is committed already: no replay brings it back after a crash. So its
+    // record (after its task) is written before any later block of its lead, which may leave it out:
+    // a crash in between would strand it queued and held, in no block.
+    if (!item.recorded) this.inTurn(item.key, async () => {
+      await carried;
+      await untilDone(() => this.deps.store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
+    });
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
-    await this.deps.attempts.carryOn(item.id, item.event, done);
+    await carried;
     // The record is written outside the partner's slot: the slots cap requests to the partner, and
     // a slot held for the bulk write would leave the next callback waiting on the database.
     const finishing = this.finish(item, done, plan)
@@ -268,7 +276,7 @@ export class LeadOwner {
     const { store, batcher, schedule } = this.deps;
     const plan = this.lines.finished(item.key, item.id, 'retrying');
     if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
-    await this.blockSaves.get(item.key);
+    await this.lineWrites.get(item.key);
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), how));
     else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
     else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
@@ -300,10 +308,11 @@ export class LeadOwner {
   // The first attempt of a round is done: the lead's line moves on, the record is written.
   private async finish(item: Item, done: Attempted, plan: LinePlan<Item>): Promise<void> {
     const { store, batcher, schedule } = this.deps;
-    // The block and the task before the record: a crash in between replays the event, attempted again.
-    await this.blockSaves.get(item.key);
-    if (item.doc) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
-    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
+    // The block and the task before the record: a crash in between replays the event, attempted again
+    // (a held delivery's record is written in its lead's turn, in attempt()).
+    await this.lineWrites.get(item.key);
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
+    else if (item.recorded) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(item.key, item.partition, { ...plan, block: undefined });
   }
@@ -313,16 +322,21 @@ export class LeadOwner {
     item.recorded?.resolve();
   }
 
-  // Saves of one lead's block, one after another in the order decided.
   private saveBlock(key: string, partition: number, block: BlockState | null): void {
     const cut = key.indexOf(':');
     const ref = { partnerId: key.slice(0, cut), leadId: key.slice(cut + 1) };
-    const previous = this.blockSaves.get(key) ?? Promise.resolve();
-    const next = previous.then(() => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')))
-      .catch((err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not save a lead block'));
-    this.blockSaves.set(key, next);
+    this.inTurn(key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
+  }
+
+  // Writes of one lead's line (its block saves, and the records that must come before one), one
+  // after another in the order decided.
+  private inTurn(key: string, write: () => Promise<unknown>): void {
+    const previous = this.lineWrites.get(key) ?? Promise.resolve();
+    const next = previous.then(write).then(() => undefined)
+      .catch((err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
+    this.lineWrites.set(key, next);
     void next.then(() => {
-      if (this.blockSaves.get(key) === next) this.blockSaves.delete(key);
+      if (this.lineWrites.get(key) === next) this.lineWrites.delete(key);
     });
   }
 
