@@ -1,3 +1,5 @@
+import { BlockStore } from '../../src/dispatcher/block-store';
+import type { BlockState } from '../../src/dispatcher/lead-lines';
 import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, type Responder } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
@@ -73,4 +75,39 @@ it('sends lead.status_changed only after the retried lead.accepted, and keeps ot
   // The status callback went out only after the retried lead.accepted was answered.
   expect(contactedRecord.attempts[0]!.at.getTime()).toBeGreaterThanOrEqual(acceptedRecord.attempts[1]!.at.getTime());
   await until(async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({})) === 0, 5000, 'the block to be removed');
+});
+
+// A held delivery's event is committed once it is recorded as held: after a crash only its lead's
+// saved block brings it back. So no block may be saved that leaves out a delivery still recorded as
+// held (queued, held_by set), or a kill -9 right after that save strands it for good. Checked at
+// every save of the lead's block, against the records as they stand in the store at that moment.
+it('never saves a lead block that leaves out a delivery still recorded as held', async () => {
+  const lead = 'le-9003';
+  const events = [
+    leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` }),
+    leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' }),
+    leadEvent(partner, { lead_id: lead, event_id: `${lead}:2`, event: 'lead.ftd', our_status: 'ftd', is_depositor: true }),
+  ];
+  const stranded: { block: BlockState | null; left_out: string }[] = [];
+  let saves = 0;
+  const save = BlockStore.prototype.save;
+  const spy = jest.spyOn(BlockStore.prototype, 'save').mockImplementation(async function (this: BlockStore, key, partition, block) {
+    if (key.leadId === lead) {
+      saves++;
+      for (const doc of await Promise.all(events.map((e) => deliveryRecord(app.runtime, e)))) {
+        const listed = block !== null && (block.blocker === doc?._id || block.held.includes(doc?._id ?? ''));
+        if (doc?.state === 'queued' && doc.held_by !== undefined && !listed) stranded.push({ block, left_out: doc._id });
+      }
+    }
+    return save.call(this, key, partition, block);
+  });
+  try {
+    await publishLeadEvents(app.runtime, events);
+    await until(async () => (await deliveryRecord(app.runtime, events[2]!))?.state === 'delivered', 15000, 'the last event');
+    await until(async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({ lead_id: lead })) === 0, 5000, 'the block to be removed');
+  } finally {
+    spy.mockRestore();
+  }
+  expect(saves).toBeGreaterThanOrEqual(3); // blocked, then two held deliveries in turn
+  expect(stranded).toEqual([]);
 });
