@@ -123,6 +123,7 @@ export class IntakeBatch {
     const candidates: Candidate[] = [];
     for (const [i, { cmd, id, partner }] of leaders.entries()) candidates.push(await this.candidate(cmd, id, partner, assessed[i] as AssessedLead));
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
+    await this.resume(candidates, now);
 
     let open = candidates;
     while (open.length > 0) open = await this.pass(open, now);
@@ -200,6 +201,33 @@ export class IntakeBatch {
       fate: null,
       passes: 0,
     };
+  }
+
+  // A chunk decided again (after a crash, or a publish that failed) meets what its first decision
+  // left under each command's own name: claims and an external-id ref naming the lead it was
+  // creating. A command keeps that lead id, so no claim ever names a lead that is never created.
+  // One whose lead exists was decided: it keeps that decision, whatever the rules say now. One whose
+  // lead does not exist yet is decided now, by the rules as they are: if they reject it, it gives
+  // back the dedup claims it took when they did not (a rejected lead holds none).
+  private async resume(cands: Candidate[], now: Date): Promise<void> {
+    const claimKeys = cands.filter((c) => !c.test).flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
+    const [claims, refs] = await Promise.all([this.d.claims.byIds(claimKeys, now), this.d.refs.byIds(cands.map((c) => c.refKey))]);
+    const resumed = cands.flatMap((c) => {
+      const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, refs.get(c.refKey)].find((h) => h?.owner === c.owner);
+      if (!own) return [];
+      c.leadId = own.lead_id;
+      return [c];
+    });
+    if (resumed.length === 0) return;
+    const leads = await this.d.leads.byIds(resumed.map((c) => c.leadId));
+    for (const c of resumed) {
+      const lead = leads.get(c.leadId);
+      if (lead) c.reject = lead.history[0]?.to === 'rejected' ? lead.reason : null;
+      else if (c.reject) {
+        const ownClaims = [c.phoneKey, c.emailKey].filter((k): k is string => k !== null && claims.get(k)?.owner === c.owner);
+        await this.d.claims.release(ownClaims, c.owner, now);
+      }
+    }
   }
 
   // One round over the undecided candidates; returns those to go round again (an earlier command of

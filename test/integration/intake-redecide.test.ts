@@ -1,0 +1,109 @@
+import { createPartner, updatePartner } from '../../src/manager/partner-service';
+import { startApp, type App } from '../../src/app';
+import { createLogger } from '../../src/shared/logger';
+import { leadId } from '../../src/shared/ids';
+import { DedupClaims } from '../../src/processor/dedup-claims';
+import type { IntakeCommand, IntakeReply } from '../../src/shared/schemas';
+import { decisionId } from '../../src/shared/store/intake-decisions';
+import { leadRefId } from '../../src/shared/store/lead-refs';
+import { intakeCommand, produce } from '../support/intake-commands';
+import { dropTestData } from '../support/test-app';
+import { testConfig } from '../support/test-config';
+import { TopicProbe } from '../support/topic-probe';
+
+// A chunk decided again (after a crash between its claims and its leads, or a failed publish) is
+// decided from its own facts, even when a manager edited the rules in between: a command keeps the
+// lead id its first decision claimed under, and the claims it leaves name exactly the lead that
+// exists. What a first decision leaves is written here as it would be, then the rule is edited and
+// the same command comes again.
+const config = testConfig({ ROLE: 'processor' });
+let app: App;
+let replies: TopicProbe<IntakeReply>;
+let claims: DedupClaims;
+let partnerId: string;
+let seq = 0;
+
+beforeAll(async () => {
+  app = await startApp(config, createLogger('silent'));
+  replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
+  claims = new DedupClaims(app.runtime.mongo.db);
+  partnerId = (await createPartner(app.runtime, { name: 'Rules change' })).partner.id;
+});
+
+afterAll(async () => {
+  await replies?.stop();
+  await app?.stop();
+  await dropTestData(config);
+});
+
+const keysOf = (cmd: IntakeCommand) => ({
+  phone: `g:phone:${cmd.lead.phone_hash}`, email: `g:email:${cmd.lead.email_hash}`, ref: leadRefId(cmd.partner_id, cmd.lead.external_id),
+});
+
+async function decide(cmd: IntakeCommand): Promise<IntakeReply> {
+  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
+  const got = await replies.waitFor((rs) => rs.some((r) => r.correlation_id === cmd.correlation_id), 30_000, 'the decision');
+  return got.find((r) => r.correlation_id === cmd.correlation_id) as IntakeReply;
+}
+
+// What a first decision left of `cmd` under lead `id`: its ref always, its dedup claims when it was accepted.
+async function leftBehind(cmd: IntakeCommand, id: string, accepted: boolean): Promise<void> {
+  const owner = decisionId(cmd.partner_id, cmd.idempotency_key);
+  const now = new Date();
+  const k = keysOf(cmd);
+  await app.runtime.mongo.collections.leadRefs.insertOne({ _id: k.ref, lead_id: id, owner, created_at: now });
+  if (accepted) await claims.insertNew([k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: now })), now);
+}
+
+const newCommand = () => {
+  seq++;
+  return intakeCommand(app.runtime, partnerId, { phone: `+4479115${String(10000 + seq)}`, email: `redecide-${seq}@example.com`, country_code: 'DE' });
+};
+
+it('a command rejected by a rule since lifted keeps its lead id, and its claims name that lead', async () => {
+  const cmd = newCommand();
+  const first = leadId(900_000 + seq);
+  await leftBehind(cmd, first, false);
+  const reply = await decide(cmd);
+  expect(reply.decision).toMatchObject({ outcome: 'accepted', lead_id: first });
+  const k = keysOf(cmd);
+  const held = await claims.byIds([k.phone, k.email], new Date());
+  expect([...held.values()].map((c) => c.lead_id)).toEqual([first, first]);
+  expect(await app.runtime.mongo.collections.leads.countDocuments({ _id: first })).toBe(1);
+  expect(await app.runtime.mongo.collections.leadRefs.findOne({ _id: k.ref })).toMatchObject({ lead_id: first });
+});
+
+it('a command accepted under a rule since tightened is rejected now and gives its claims back', async () => {
+  const cmd = newCommand();
+  const first = leadId(900_000 + seq);
+  await leftBehind(cmd, first, true);
+  await updatePartner(app.runtime, partnerId, { blocked_countries: ['DE'] });
+  try {
+    const reply = await decide(cmd);
+    expect(reply.decision).toMatchObject({ outcome: 'rejected', lead_id: first, reason: 'country_blocked:DE' });
+    const k = keysOf(cmd);
+    expect([...(await claims.byIds([k.phone, k.email], new Date())).keys()]).toEqual([]);
+    expect(await app.runtime.mongo.collections.leads.findOne({ _id: first })).toMatchObject({ status: 'rejected' });
+  } finally {
+    await updatePartner(app.runtime, partnerId, { blocked_countries: [] });
+  }
+  // The same phone and email from another lead: no false matched_lead against the rejected one.
+  const again = intakeCommand(app.runtime, partnerId, { phone: `+4479115${String(10000 + seq)}`, email: `redecide-${seq}@example.com`, country_code: 'DE' });
+  expect((await decide(again)).decision).toMatchObject({ outcome: 'accepted' });
+});
+
+it('a command whose lead was created keeps that decision after the rule changed', async () => {
+  const cmd = newCommand();
+  const firstReply = await decide(cmd);
+  expect(firstReply.decision.outcome).toBe('accepted');
+  // The decision record lost (as if the chunk died before storing it): decided again, under a rule that would reject it.
+  await app.runtime.mongo.db.listCollections().toArray().then((cs) => Promise.all(cs.filter((c) => c.name.startsWith('intake_decisions'))
+    .map((c) => app.runtime.mongo.db.collection(c.name).deleteMany({ _id: decisionId(cmd.partner_id, cmd.idempotency_key) } as never))));
+  await updatePartner(app.runtime, partnerId, { blocked_countries: ['DE'] });
+  try {
+    const again = { ...cmd, correlation_id: `${cmd.correlation_id}-again` };
+    expect((await decide(again)).decision).toMatchObject({ outcome: 'accepted', lead_id: firstReply.decision.lead_id });
+  } finally {
+    await updatePartner(app.runtime, partnerId, { blocked_countries: [] });
+  }
+});
