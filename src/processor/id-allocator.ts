@@ -5,8 +5,11 @@ import type { IdBlockDoc } from '../shared/mongo/documents';
 // Lead numbers come in blocks, so ids are unique across processor instances without a database
 // round trip per lead. A block is taken by inserting its number under a unique index, the one
 // write FerretDB 1.x performs atomically (its $inc is a read-then-rewrite that loses updates under
-// concurrency). Numbers left in a block when a processor stops are skipped: ids are unique and
-// increasing per instance, not gap-free.
+// concurrency). Each block records the range it hands out, and block n+1 starts where block n
+// ends, read from block n's own document: instances with different ID_BLOCK_SIZE values (a rolling
+// config change) chain their ranges instead of computing overlapping ones from the block number.
+// Numbers left in a block when a processor stops are skipped: ids are unique and increasing per
+// instance, not gap-free.
 export class IdAllocator {
   private next = 0;
   private end = 0; // exclusive
@@ -25,17 +28,26 @@ export class IdAllocator {
   }
 
   private async takeBlock(): Promise<void> {
-    const [last] = await this.blocks.find({ sequence: this.sequence }).sort({ block: -1 }).limit(1).toArray();
-    for (let block = (last?.block ?? -1) + 1; ; block++) {
+    for (;;) {
+      // Read again after every collision: the next block's range starts at the end of the newest one.
+      const [last] = await this.blocks.find({ sequence: this.sequence }).sort({ block: -1 }).limit(1).toArray();
+      const block = (last?.block ?? -1) + 1;
+      const first = last ? endOf(last, this.blockSize) : 1;
+      const end = first + this.blockSize;
       try {
-        await this.blocks.insertOne({ _id: `${this.sequence}:${block}`, sequence: this.sequence, block, taken_at: new Date() });
+        await this.blocks.insertOne({ _id: `${this.sequence}:${block}`, sequence: this.sequence, block, first, end, taken_at: new Date() });
       } catch (err) {
         if (isDuplicateKey(err)) continue; // another instance took it first
         throw err;
       }
-      this.next = block * this.blockSize + 1;
-      this.end = (block + 1) * this.blockSize + 1;
+      this.next = first;
+      this.end = end;
       return;
     }
   }
+}
+
+// Blocks written before ranges were recorded were sized by ID_BLOCK_SIZE: assume it has not changed.
+function endOf(doc: IdBlockDoc, blockSize: number): number {
+  return doc.end ?? (doc.block + 1) * blockSize + 1;
 }

@@ -365,6 +365,13 @@ export class IntakeBatch {
       : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, created_at: now, ...testMark(c.test) }])));
     const existed = await this.d.leads.insertNew(docs);
     const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
+    // An existing lead is this command's own (decided before), never another's under a reused id.
+    for (const doc of docs) {
+      const found = stored.get(doc._id);
+      if (found && (found.partner_id !== doc.partner_id || found.idempotency_key !== doc.idempotency_key)) {
+        throw new Error(`lead id ${doc._id} belongs to another command: not answering with its lead`);
+      }
+    }
     const leads = new Map(docs.map((doc) => [doc._id, stored.get(doc._id) ?? doc]));
     // A sandbox lead is never distributed: it does not wait for an agent either.
     await this.d.waiting.add(docs.filter((doc) => !existed.has(doc._id) && doc.status === 'new' && !doc.test));

@@ -156,6 +156,8 @@ export interface IdBlockDoc {
   _id: string; // "<sequence name>:<block number>"
   sequence: string;
   block: number;
+  first?: number; // the numbers it hands out: [first, end); absent on blocks taken before they were recorded
+  end?: number;
   taken_at: Date;
 }
 
