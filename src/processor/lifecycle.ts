@@ -260,7 +260,10 @@ export class Lifecycle {
   // meanwhile, an idle lead worked meanwhile).
   private decide(record: Decoded<LifecycleMessage>, lead: LeadDoc, now: Date, g: DecidedLead): (Move & { agentId?: string; why?: string }) | null {
     if (record.topic === 'agentActions') return agentMove(this.d.statuses, lead, (record.value as AgentAction).status);
-    if (record.topic === 'deposits') return depositMove(this.d.statuses, lead, (record.value as Deposit).type);
+    if (record.topic === 'deposits') {
+      const deposit = record.value as Deposit;
+      return depositMove(this.d.statuses, lead, deposit.type, new Date(deposit.occurred_at));
+    }
     const cmd = record.value as LeadCommand;
     if (cmd.kind === 'reassign_idle') return this.reassign(lead, cmd, now, g);
     if (lead.status !== 'new') return null;

@@ -57,6 +57,21 @@ describe('deposit moves', () => {
   it.each(['trash', 'no_answer', 'wrong_number', 'rejected'])('no deposit applies to a lead that ended (%s)', (from) => {
     expect(depositMove(statuses, lead(from), 'deposit')).toEqual({ ok: false, reason: 'terminal_status' });
   });
+  describe('ordered by when they happened (occurred_at)', () => {
+    const ended = (status: string, at: string, source = 'agent-action:a1') => ({ ...lead(status), history: [{ to: 'contacted', at: new Date('2026-11-20T09:00:00Z'), source: 'agent-action:a0' }, { to: status, at: new Date(at), source }] });
+    it.each(['trash', 'no_answer', 'wrong_number'])('a first deposit that happened before the agent ended the lead (%s) still makes the ftd', (status) => {
+      expect(depositMove(statuses, ended(status, '2026-11-20T10:00:00Z'), 'deposit', new Date('2026-11-20T09:59:59Z')))
+        .toEqual({ ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true });
+    });
+    it('a deposit that happened after the lead ended is refused', () => {
+      expect(depositMove(statuses, ended('trash', '2026-11-20T10:00:00Z'), 'deposit', new Date('2026-11-20T10:00:01Z'))).toEqual({ ok: false, reason: 'terminal_status' });
+    });
+    it('an intake rejection or a chargeback ends a lead for good, whenever the deposit happened', () => {
+      expect(depositMove(statuses, ended('rejected', '2026-11-20T10:00:00Z', 'intake'), 'deposit', new Date('2026-11-20T08:00:00Z'))).toEqual({ ok: false, reason: 'terminal_status' });
+      expect(depositMove(statuses, { ...ended('chargeback', '2026-11-20T10:00:00Z', 'deposit:d2'), client_id: 'cl-1' }, 'deposit', new Date('2026-11-20T08:00:00Z')))
+        .toEqual({ ok: false, reason: 'terminal_status' });
+    });
+  });
   it('a chargeback before any deposit waits for the deposit', () => {
     expect(depositMove(statuses, lead('contacted'), 'chargeback')).toEqual({ ok: false, reason: 'chargeback_before_deposit', wait: true });
   });
