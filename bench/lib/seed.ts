@@ -50,7 +50,7 @@ export async function seedLeads(env: Record<string, string>, partners: PartnerCr
             phone, email,
           }, cipher, config.crypto.hashKey),
         };
-        const lead = newLeadDoc(cmd, leadId(n), now, { kind: 'accepted', agent: { _id: 'ag-seeded' } }, { risk: { score: 0, reasons: [], ip_country: null }, test: false });
+        const lead = newLeadDoc(cmd, leadId(n), { decidedAt: now, createdAt: now }, { kind: 'accepted', agent: { _id: 'ag-seeded' } }, { risk: { score: 0, reasons: [], ip_country: null }, test: false });
         const owner = `${partner.id}:${cmd.idempotency_key}`;
         leads.push(lead);
         refs.push({ _id: leadRefId(partner.id, cmd.lead.external_id), lead_id: lead._id, owner, created_at: now });

@@ -7,20 +7,21 @@ import type { LeadRecord } from '../shared/schemas';
 import type { NormalisedLead } from './normalise-lead';
 
 // Phone and email leave the ingress only encrypted and as keyed hashes for dedup, names, IP, user
-// agent and metadata only encrypted: from here on no topic, document or log line can hold them in
-// clear. All three ciphertexts use the lead's own data key (dek_enc, wrapped by the keyring), so
+// agent, metadata and the landing URL's query string (often ?email= or ?phone=) only encrypted: from
+// here on no topic, document or log line can hold them in clear. All three ciphertexts use the lead's own data key (dek_enc, wrapped by the keyring), so
 // erasing the lead is destroying that key. What routing and reporting read (country, source...)
 // stays plain.
 export function sealLead(lead: NormalisedLead, keyring: PiiCipher, hashKey: KeyObject): LeadRecord {
-  const { phone, email, first_name, last_name, full_name, ip, user_agent, metadata, ...rest } = lead;
+  const { phone, email, first_name, last_name, full_name, ip, user_agent, metadata, landing_url, ...rest } = lead;
   const { cipher, wrapped } = newDataKey(keyring);
   const record: LeadRecord = {
     ...rest,
     dek_enc: wrapped,
     phone_enc: cipher.encrypt(phone),
     phone_hash: lookupHash(hashKey, 'phone', phone),
-    personal_enc: sealPersonal(cipher, { first_name, last_name, full_name, ip, user_agent, metadata }),
+    personal_enc: sealPersonal(cipher, { first_name, last_name, full_name, ip, user_agent, metadata, landing_url }),
   };
+  if (landing_url !== undefined) record.landing_url = landing_url.split(/[?#]/, 1)[0] as string;
   if (email !== undefined) {
     record.email_enc = cipher.encrypt(email);
     record.email_hash = lookupHash(hashKey, 'email', email);

@@ -84,6 +84,9 @@ interface Candidate {
   refKey: string;
   heldClaims: string[];
   heldRef: string | null;
+  // When its lead was first decided (an earlier run's, for a chunk decided again): the lead's
+  // created_at and the day its data key is kept under, so a run on a later day keeps one copy.
+  firstAt: Date;
   fate: Fate | null;
   passes: number;
 }
@@ -121,7 +124,7 @@ export class IntakeBatch {
     }
     const assessed = await this.d.risk.assess(leaders.map((l) => l.cmd), now);
     const candidates: Candidate[] = [];
-    for (const [i, { cmd, id, partner }] of leaders.entries()) candidates.push(await this.candidate(cmd, id, partner, assessed[i] as AssessedLead));
+    for (const [i, { cmd, id, partner }] of leaders.entries()) candidates.push(await this.candidate(cmd, id, partner, assessed[i] as AssessedLead, now));
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
     await this.resume(candidates, now);
 
@@ -176,7 +179,7 @@ export class IntakeBatch {
     await this.d.decisions.insertNew(docs, now);
   }
 
-  private async candidate(cmd: IntakeCommand, owner: string, partner: PartnerDoc, { ip, risk }: AssessedLead): Promise<Candidate> {
+  private async candidate(cmd: IntakeCommand, owner: string, partner: PartnerDoc, { ip, risk }: AssessedLead, now: Date): Promise<Candidate> {
     const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
     return {
       cmd,
@@ -198,6 +201,7 @@ export class IntakeBatch {
       refKey: leadRefId(partner._id, cmd.lead.external_id),
       heldClaims: [],
       heldRef: null,
+      firstAt: now,
       fate: null,
       passes: 0,
     };
@@ -213,9 +217,12 @@ export class IntakeBatch {
     const claimKeys = cands.filter((c) => !c.test).flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
     const [claims, refs] = await Promise.all([this.d.claims.byIds(claimKeys, now), this.d.refs.byIds(cands.map((c) => c.refKey))]);
     const resumed = cands.flatMap((c) => {
-      const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, refs.get(c.refKey)].find((h) => h?.owner === c.owner);
+      const ref = refs.get(c.refKey);
+      const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, ref].find((h) => h?.owner === c.owner);
       if (!own) return [];
       c.leadId = own.lead_id;
+      // The ref is taken before the key and the lead are written: its time is the first decision's.
+      if (ref?.owner === c.owner) c.firstAt = ref.created_at;
       return [c];
     });
     if (resumed.length === 0) return;
@@ -358,11 +365,11 @@ export class IntakeBatch {
   }
 
   private async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
-    const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, now, c.reject
+    const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, { decidedAt: now, createdAt: c.firstAt }, c.reject
       ? { kind: 'rejected', reason: c.reject }
       : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) }, { risk: c.risk, test: c.test }));
     await this.d.keys.insertNew(creators.flatMap((c) => (c.cmd.lead.dek_enc === undefined ? []
-      : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, created_at: now, ...testMark(c.test) }])));
+      : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, created_at: c.firstAt, ...testMark(c.test) }])));
     const existed = await this.d.leads.insertNew(docs);
     const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
     // An existing lead is this command's own (decided before), never another's under a reused id.

@@ -336,7 +336,8 @@ function recordOf(parked: ParkedMessageDoc): Decoded<LifecycleMessage> {
 function describe(record: Decoded<LifecycleMessage>): { source: string; why: string; at: Date } {
   if (record.topic === 'agentActions') {
     const a = record.value as AgentAction;
-    return { source: `agent-action:${a.action_id}`, why: a.note ?? `agent ${a.agent_id ?? 'unknown'}`, at: new Date(a.occurred_at) };
+    // Never the agent's note: agents write names and numbers there, and history outlives erasure.
+    return { source: `agent-action:${a.action_id}`, why: `agent ${a.agent_id ?? 'unknown'}`, at: new Date(a.occurred_at) };
   }
   if (record.topic === 'deposits') {
     const d = record.value as Deposit;

@@ -6,9 +6,13 @@ export type IntakeVerdict = { kind: 'accepted'; agent: Pick<AgentDoc, '_id'> | n
 
 // The lead an intake command creates, complete with its first history entries: accepted (and at
 // once assigned when an agent could take it) or rejected, with its fraud signals and, for a sandbox
-// partner, the test mark. One insert holds it all; the data key goes to lead_keys, not here.
-export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: IntakeVerdict, marks: { risk: LeadRisk; test: boolean }): LeadDoc {
+// partner, the test mark. One insert holds it all; the data key goes to lead_keys, not here. Its
+// created_at is when it was first decided (a chunk decided again on a later day keeps it).
+export function newLeadDoc(
+  cmd: IntakeCommand, id: string, at: { decidedAt: Date; createdAt: Date }, verdict: IntakeVerdict, marks: { risk: LeadRisk; test: boolean },
+): LeadDoc {
   const { lead } = cmd;
+  const now = at.decidedAt;
   const history: StatusChange[] = verdict.kind === 'rejected'
     ? [{ from: null, to: 'rejected', at: now, why: verdict.reason, source: 'intake', event: 'lead.rejected', is_depositor: false, reason: verdict.reason }]
     : [{ from: null, to: 'new', at: now, why: 'accepted at intake', source: 'intake', event: 'lead.accepted', is_depositor: false }];
@@ -33,7 +37,7 @@ export function newLeadDoc(cmd: IntakeCommand, id: string, now: Date, verdict: I
     personal_enc: lead.personal_enc,
     risk: marks.risk,
     ...(marks.test ? { test: true as const } : {}),
-    created_at: now,
+    created_at: at.createdAt,
     updated_at: now,
   };
   for (const f of LEAD_DETAIL_FIELDS) if (lead[f] !== undefined) Object.assign(doc, { [f]: lead[f] });

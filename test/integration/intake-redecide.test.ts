@@ -5,6 +5,7 @@ import { leadId } from '../../src/shared/ids';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply } from '../../src/shared/schemas';
 import { decisionId } from '../../src/shared/store/intake-decisions';
+import { LeadKeyStore } from '../../src/shared/store/lead-keys';
 import { leadRefId } from '../../src/shared/store/lead-refs';
 import { intakeCommand, produce } from '../support/intake-commands';
 import { dropTestData } from '../support/test-app';
@@ -46,13 +47,14 @@ async function decide(cmd: IntakeCommand): Promise<IntakeReply> {
   return got.find((r) => r.correlation_id === cmd.correlation_id) as IntakeReply;
 }
 
-// What a first decision left of `cmd` under lead `id`: its ref always, its dedup claims when it was accepted.
-async function leftBehind(cmd: IntakeCommand, id: string, accepted: boolean): Promise<void> {
+// What a first decision left of `cmd` under lead `id`, at `at`: its ref always, its dedup claims when
+// it was accepted, and the lead's data key when it got that far.
+async function leftBehind(cmd: IntakeCommand, id: string, accepted: boolean, at = new Date(), key = false): Promise<void> {
   const owner = decisionId(cmd.partner_id, cmd.idempotency_key);
-  const now = new Date();
   const k = keysOf(cmd);
-  await app.runtime.mongo.collections.leadRefs.insertOne({ _id: k.ref, lead_id: id, owner, created_at: now });
-  if (accepted) await claims.insertNew([k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: now })), now);
+  await app.runtime.mongo.collections.leadRefs.insertOne({ _id: k.ref, lead_id: id, owner, created_at: at });
+  if (accepted) await claims.insertNew([k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: at })), at);
+  if (key) await new LeadKeyStore(app.runtime.mongo.db).insertNew([{ _id: id, dek_enc: cmd.lead.dek_enc as string, created_at: at }]);
 }
 
 const newCommand = () => {
@@ -106,4 +108,17 @@ it('a command whose lead was created keeps that decision after the rule changed'
   } finally {
     await updatePartner(app.runtime, partnerId, { blocked_countries: [] });
   }
+});
+
+it('a chunk decided again on a later day keeps one data key for the lead, under the day it was first decided', async () => {
+  const cmd = newCommand();
+  const first = leadId(900_000 + seq);
+  const yesterday = new Date(Date.now() - 86_400_000);
+  await leftBehind(cmd, first, true, yesterday, true);
+  expect((await decide(cmd)).decision).toMatchObject({ outcome: 'accepted', lead_id: first });
+  const db = app.runtime.mongo.db;
+  const days = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('lead_keys_'));
+  const copies = (await Promise.all(days.map((d) => db.collection(d).countDocuments({ _id: first } as never)))).reduce((a, b) => a + b, 0);
+  expect(copies).toBe(1);
+  expect((await app.runtime.mongo.collections.leads.findOne({ _id: first }))?.created_at).toEqual(yesterday);
 });

@@ -1,4 +1,6 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { openDataKey } from '../../src/shared/crypto/data-key';
+import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { LeadDoc, LeadKeyDoc } from '../../src/shared/mongo/documents';
 import { processorParts } from '../../src/processor';
@@ -51,26 +53,74 @@ async function remainingCiphers(): Promise<PiiCipher[]> {
   return [app.runtime.cipher, ...keys.map((k) => openDataKey(app.runtime.cipher, k.dek_enc))];
 }
 
-async function readableAnywhere(plaintexts: string[]): Promise<string[]> {
-  const docs = await everyDocument();
+const CIPHERTEXT = /[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+
+// Where `texts` (labelled by where they were found) show any of `plaintexts` in clear, or hold a
+// ciphertext that a remaining cipher opens to one of them.
+async function readableIn(texts: { where: string; text: string }[], plaintexts: string[]): Promise<string[]> {
   const found: string[] = [];
   const ciphers = await remainingCiphers();
-  for (const { collection, doc } of docs) {
-    for (const text of strings(doc)) {
-      if (plaintexts.some((p) => text.includes(p))) found.push(`${collection}: plaintext`);
-      if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(text)) continue;
+  for (const { where, text } of texts) {
+    if (plaintexts.some((p) => text.includes(p))) found.push(`${where}: plaintext`);
+    for (const token of text.match(CIPHERTEXT) ?? []) {
       for (const cipher of ciphers) {
         let opened: string | null = null;
         try {
-          opened = cipher.decrypt(text);
+          opened = cipher.decrypt(token);
         } catch {
           // not this cipher's
         }
-        if (opened !== null && plaintexts.some((p) => opened.includes(p))) found.push(`${collection}: decryptable ciphertext`);
+        if (opened !== null && plaintexts.some((p) => opened.includes(p))) found.push(`${where}: decryptable ciphertext`);
       }
     }
   }
   return found;
+}
+
+async function readableAnywhere(plaintexts: string[]): Promise<string[]> {
+  const texts = (await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text })));
+  return readableIn(texts, plaintexts);
+}
+
+// Every key and value under the test's Redis prefix.
+async function everyRedisText(): Promise<{ where: string; text: string }[]> {
+  const { redis } = app.runtime;
+  const keys = await redis.keys(`${app.config.redis.prefix}*`);
+  const texts: { where: string; text: string }[] = [];
+  for (const key of keys) {
+    const type = await redis.type(key);
+    const values = type === 'string' ? [await redis.get(key) ?? '']
+      : type === 'hash' ? Object.entries(await redis.hgetall(key)).flat()
+        : type === 'set' ? await redis.smembers(key)
+          : type === 'zset' ? await redis.zrange(key, '0', '-1')
+            : type === 'list' ? await redis.lrange(key, 0, -1) : [];
+    texts.push({ where: `redis ${key}`, text: [key, ...values].join('\n') });
+  }
+  return texts;
+}
+
+// Every message of the given topics, from the beginning, as text.
+async function everyMessage(topics: readonly TopicKey[]): Promise<{ where: string; text: string }[]> {
+  const names = topics.map((t) => app.runtime.topics[t]);
+  const admin = app.runtime.kafka.admin();
+  await admin.connect();
+  const ends = new Map<string, number>();
+  for (const topic of names) for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${p.partition}`, Number(p.high));
+  await admin.disconnect();
+  const texts: { where: string; text: string }[] = [];
+  const consumer = app.runtime.kafka.consumer({ groupId: `erasure-scan-${randomBytes(6).toString('hex')}` });
+  await consumer.connect();
+  await consumer.subscribe({ topics: names, fromBeginning: true });
+  const read = new Map<string, number>();
+  await consumer.run({
+    eachMessage: async ({ topic, partition, message }) => {
+      texts.push({ where: `kafka ${topic}`, text: `${message.key?.toString() ?? ''}\n${message.value?.toString('utf8') ?? ''}` });
+      read.set(`${topic}:${partition}`, Number(message.offset) + 1);
+    },
+  });
+  await until(async () => [...ends].every(([tp, end]) => end === 0 || (read.get(tp) ?? 0) >= end), 30000, 'every message read');
+  await consumer.disconnect();
+  return texts;
 }
 
 async function submit(body: Record<string, unknown>): Promise<string> {
@@ -135,6 +185,33 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     expect(await manager.send('DELETE', `/api/leads/${'x'.repeat(65)}/personal-data`)).toMatchObject({ status: 422, body: { error: 'invalid_request' } });
     expect(await manager.withToken(null).send('DELETE', `/api/leads/${id}/personal-data`)).toMatchObject({ status: 401 });
     expect((await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items).toHaveLength(auditBefore);
+  });
+});
+
+describe('what an erasure leaves', () => {
+  it('nothing readable in any collection, Redis key or topic of ours: not the agent\'s note, not the landing URL\'s query', async () => {
+    const p = phone();
+    const PLAIN = [p, 'note.scan@example.com', 'Wilhelmina', 'Scanlon'];
+    const id = await submit({
+      phone: p, email: 'Note.Scan@example.com', first_name: 'Wilhelmina', last_name: 'Scanlon', external_id: 'erase-scan',
+      landing_url: `https://lp.example.com/de?email=note.scan%40example.com&phone=${encodeURIComponent(p)}&name=Wilhelmina`,
+    });
+    const action = { action_id: randomUUID(), lead_id: id, agent_id: 'ag-scan', status: 'contacted', note: `Wilhelmina Scanlon, call back on ${p}`, occurred_at: new Date().toISOString() };
+    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: id, value: await app.runtime.codec.encode('agentActions', action) }] });
+    await until(async () => ((await leadDoc(id)).status === 'contacted' ? true : null), 20000, 'the agent action');
+    expect((await leadDoc(id)).landing_url).toBe('https://lp.example.com/de');
+
+    expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
+    await erased(id);
+    // The CRM's own topics hold what the CRM sent, and the intake command carries the wrapped key until its
+    // retention (README, Erasure and retention): every other topic is ours to keep clean.
+    const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter((t) => !['agentActions', 'deposits', 'intakeCommands'].includes(t));
+    const texts = [
+      ...(await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text }))),
+      ...(await everyRedisText()),
+      ...(await everyMessage(ours)),
+    ];
+    expect(await readableIn(texts, PLAIN)).toEqual([]);
   });
 });
 

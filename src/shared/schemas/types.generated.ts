@@ -14,6 +14,9 @@ export interface AgentAction {
    * Target status code from the status catalogue
    */
   status: string;
+  /**
+   * Accepted and not stored: agents write names and numbers here, and a lead's history outlives the erasure of its personal data
+   */
   note?: string;
   occurred_at: string;
 }
@@ -326,6 +329,9 @@ export interface LeadRecord {
   funnel?: string;
   sub_id?: string;
   click_id?: string;
+  /**
+   * Without its query string and fragment, which are sealed in personal_enc.
+   */
   landing_url?: string;
 }
 
@@ -402,4 +408,8 @@ export interface PersonalData {
   ip: string;
   user_agent?: string;
   metadata?: {};
+  /**
+   * The landing page URL as the partner sent it, query string and fragment included (they often carry ?email= or ?phone=).
+   */
+  landing_url?: string;
 }
