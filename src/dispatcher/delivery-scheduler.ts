@@ -6,6 +6,8 @@
 export interface DeliveryJob {
   deliveryId: string;
   partnerId: string;
+  // True once the job's work was handed over to another owner: dropFenced() drops it unstarted.
+  fenced?(): boolean;
   run(): Promise<void>;
 }
 
@@ -55,6 +57,18 @@ export class DeliveryScheduler {
       lane.queue.length = 0;
     }
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  // Drops the queued jobs of work handed over at a rebalance (not started: their offsets or tasks
+  // are not committed, the next owner runs them).
+  dropFenced(): void {
+    for (const lane of this.lanes.values()) {
+      const fenced = lane.queue.filter((job) => job.fenced?.());
+      for (const job of fenced) {
+        this.pending.delete(job.deliveryId);
+        lane.queue.splice(lane.queue.indexOf(job), 1);
+      }
+    }
   }
 
   private pump(): void {

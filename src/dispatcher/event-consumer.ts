@@ -9,7 +9,7 @@ const MAX_UNCOMMITTED = 2000;
 
 // Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.
-export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
+export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, handOverMs: number, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
   return startBatchConsumer<LeadEvent | DeliveryCommand>(kafka, {
     group: 'dispatcher',
     topics: ['leadEvents', 'callbackCommands'],
@@ -20,7 +20,10 @@ export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOw
     fromBeginning: true,
     // Held leads are read back as soon as a partition is assigned: a quiet partition's held
     // callbacks must still go when their endpoint resumes (that news comes through Redis, not here).
-    assigned: (assignment, generation) => owner.assigned(assignment.leadEvents ?? [], generation),
+    assigned: (assignment) => owner.assigned(assignment.leadEvents ?? []),
+    // Before every rebalance and at a stop: the attempts under way are recorded before another
+    // dispatcher may take their partitions.
+    handOver: () => owner.handOver(handOverMs),
     handle: (records, ctx) => ctx.topic === 'leadEvents'
       ? owner.events(records as Decoded<LeadEvent>[], ctx)
       : owner.commands(records as Decoded<DeliveryCommand>[], ctx),

@@ -20,6 +20,8 @@ import { retrySchedule } from './retry-schedule';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
+// Time a hand-over allows past the callback timeout for the records of the last attempts.
+const HAND_OVER_MARGIN_MS = 3000;
 
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead
 // topic and a delivery record per (event, partner) in MongoDB.
@@ -48,14 +50,17 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 
-  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger });
+  // How long a hand-over (a rebalance, a stop) waits for the attempts under way: each is bounded by
+  // the callback timeout; the member sends no heartbeat meanwhile, so well inside the session.
+  const handOverMs = Math.min(cfg.timeoutMs + HAND_OVER_MARGIN_MS, rt.config.kafka.sessionTimeoutMs / 2);
+  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger }, handOverMs);
   const started = [retries];
   const stopStarted = async (err: unknown) => {
     replays.stop();
     await Promise.allSettled(started.map((c) => c.stop()));
     throw err;
   };
-  const events = await startEventConsumer(kafka, leadOwner, metrics, logger).catch(stopStarted);
+  const events = await startEventConsumer(kafka, leadOwner, handOverMs, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections.audit, gate, publisher: rt.redis, replays,
@@ -76,15 +81,13 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
       { ...events.readiness, name: 'dispatcher-events' }, { ...retries.readiness, name: 'dispatcher-retries' },
       { ...endpoints.readiness, name: 'dispatcher-endpoints' },
     ],
-    // Stop taking work and commit what is recorded; then let the attempts under way finish (each
-    // is bounded by the timeout) and their records be written: a restart finds them and sends
-    // nothing twice.
+    // Each consumer stops taking work, lets the attempts under way finish (each bounded by the
+    // timeout), writes their records and commits them while still in its group, then leaves it:
+    // the dispatcher that takes its partitions finds them recorded and sends nothing twice.
     async stop() {
-      const draining = scheduler.drain();
       replays.stop();
       await Promise.allSettled([events.stop(), retries.stop(), endpoints.stop(), reporter.stop(), pausedRefresh.stop()]);
-      await draining;
-      await leadOwner.drain();
+      await scheduler.drain();
       await batcher.drain();
       // The attempts since the last report count too.
       await sendReports().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'));

@@ -1,3 +1,4 @@
+import { AssignmentWork } from '../shared/kafka/assignment-work';
 import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
 import { deliveryId } from '../shared/ids';
 import { testLabel, type DeliveryDoc } from '../shared/mongo/documents';
@@ -23,6 +24,19 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
   resumeRatePerS: number; // parked leads released per second when their endpoint resumes
 }
 
+// What the owner keeps for the partitions of one assignment of its group. kafkajs's eager
+// rebalances revoke every partition at each join, so all of it is dropped at the hand-over before
+// the join (once the attempts under way are recorded, or fenced) and a partition's leads are read
+// back from the store when it is assigned again, never taken from an older assignment's memory.
+class LeadAssignment {
+  readonly work = new AssignmentWork();
+  readonly lines = new LeadLines<Item>();
+  readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
+  readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
+  readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
+  readonly parked = new ParkedLeads();
+}
+
 // One delivery of a lead to a partner, in memory while it is not recorded.
 interface Item {
   id: string;
@@ -31,6 +45,7 @@ interface Item {
   event: LeadEvent;
   doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
   recorded: Deferred | null; // the offset waiting for it
+  assignment: LeadAssignment; // the one it was taken under: its writes are refused once that one is fenced
 }
 
 interface Deferred {
@@ -51,32 +66,30 @@ const keyOf = (partnerId: string, leadId: string): string => `${partnerId}:${lea
 // writes its record once that first attempt is done, in bulk with others. A lead's deliveries go
 // one at a time, in event order (lead-lines.ts); a failed one holds the later ones back until the
 // retry consumer reports it ended (a `released` command). Each batch returns at once with a
-// promise per record: the consumer commits an offset only once its record is written.
+// promise per record: the consumer commits an offset only once its record is written. Everything
+// it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
 export class LeadOwner {
-  private readonly lines = new LeadLines<Item>();
-  private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
-  private readonly prepared = new Map<number, { generation: number; done: Promise<void> }>(); // by partition
-  private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
-  private readonly parked = new ParkedLeads();
+  private current = new LeadAssignment();
   private readonly releasing = new Set<string>(); // partners whose parked leads are being released
-  private readonly finishing = new Set<Promise<void>>(); // records being written after their attempt
 
   constructor(private readonly deps: LeadOwnerDeps) {
     deps.gate.onResume((partnerId) => this.release(partnerId));
   }
 
   blockedLeads(): number {
-    return this.lines.blockedCount();
+    return this.current.lines.blockedCount();
   }
 
   // Deliveries held for paused endpoints, by partner and lead partition (for the health reports).
   heldForPausedEndpoints(): Map<string, Record<string, number>> {
-    return this.parked.counts((key) => this.lines.blocked(key)?.held.length ?? 0);
+    const { parked, lines } = this.current;
+    return parked.counts((key) => lines.blocked(key)?.held.length ?? 0);
   }
 
   async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
     const { partners, metrics, logger } = this.deps;
-    await this.prepare(ctx);
+    const a = this.current;
+    await this.load(a, ctx.partition);
     const eligible: (LeadEvent | null)[] = [];
     for (const { value: event } of records) {
       const partner = await partners.byId(event.partner_id);
@@ -88,34 +101,35 @@ export class LeadOwner {
         logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
       }
     }
-    const known = await this.recorded(eligible);
+    const known = await this.recorded(a, eligible);
     return eligible.map((event) => {
       if (!event) return undefined;
       const id = deliveryId(event.event_id, event.partner_id);
       if (known.has(id)) return undefined; // a repeat, or replayed after a crash: never sent again
-      const pending = this.active.get(id);
+      const pending = a.active.get(id);
       if (pending) return pending.recorded?.promise;
-      const item: Item = { id, key: keyOf(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred() };
-      this.active.set(id, item);
-      this.apply(item.key, item.partition, this.lines.arrive(item.key, item));
+      const item: Item = { id, key: keyOf(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred(), assignment: a };
+      a.active.set(id, item);
+      this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
       return item.recorded?.promise;
     });
   }
 
   async commands(records: Decoded<DeliveryCommand>[], ctx: BatchContext): Promise<Recording> {
-    await this.prepare(ctx);
+    const a = this.current;
+    await this.load(a, ctx.partition);
     const recording: (Promise<void> | undefined)[] = [];
     for (const { value: command } of records) {
       const key = keyOf(command.partner_id, command.lead_id);
       if (command.kind === 'released') {
-        this.apply(key, ctx.partition, this.lines.released(key, command.delivery_id));
-        recording.push(this.lineWrites.get(key));
+        this.apply(a, key, ctx.partition, a.lines.released(key, command.delivery_id));
+        recording.push(a.lineWrites.get(key));
       } else if (command.kind === 'parked') {
         // The retry consumer held the lead's blocker: its endpoint is paused.
-        this.parkedLead(command.partner_id, key, ctx.partition);
+        this.parkedLead(a, command.partner_id, key, ctx.partition);
         recording.push(undefined);
       } else {
-        recording.push((await this.freshRound(command, key, ctx.partition)).recorded);
+        recording.push((await this.freshRound(a, command, key, ctx.partition)).recorded);
       }
     }
     return recording;
@@ -124,9 +138,9 @@ export class LeadOwner {
   // A manager's retry of a dead delivery, or a replay of one that ended (delivered or dead): a fresh
   // round, in its lead's line like any other. A delivery still under way is not replayed: it is
   // going out anyway.
-  private async freshRound(command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
+  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
     const { store, schedule, logger } = this.deps;
-    if (this.active.has(command.delivery_id)) return {};
+    if (a.active.has(command.delivery_id)) return {};
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
     let doc = await this.read(command.delivery_id);
     if (doc && (from as readonly string[]).includes(doc.state)) {
@@ -138,116 +152,140 @@ export class LeadOwner {
       logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
       return {};
     }
-    const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred() };
-    this.active.set(item.id, item);
-    this.apply(key, partition, this.lines.arrive(key, item));
+    const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred(), assignment: a };
+    a.active.set(item.id, item);
+    this.apply(a, key, partition, a.lines.arrive(key, item));
     return { recorded: item.recorded?.promise };
   }
 
   // Partitions just assigned: their blocks are read back at once, not with their first batch.
-  assigned(partitions: readonly number[], generation: number): void {
+  assigned(partitions: readonly number[]): void {
+    const a = this.current;
     for (const partition of partitions) {
-      this.prepare({ partition, generation }).catch((err: unknown) =>
+      this.load(a, partition).catch((err: unknown) =>
         this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'));
     }
   }
 
-  // On a new generation of the group: read the partition's blocks back, once (a batch waits for a
-  // read that the assignment started).
-  private prepare(ctx: Pick<BatchContext, 'partition' | 'generation'>): Promise<void> {
-    const current = this.prepared.get(ctx.partition);
-    if (current?.generation === ctx.generation) return current.done;
-    const done = this.loadBlocks(ctx.partition);
-    this.prepared.set(ctx.partition, { generation: ctx.generation, done });
-    return done;
+  // The group is about to rebalance (every partition is revoked), or the dispatcher stops: no new
+  // attempt starts, the attempts under way finish and are recorded (at most `deadlineMs`; writes of
+  // any still running after that are refused), and everything kept for this assignment is dropped.
+  async handOver(deadlineMs: number): Promise<void> {
+    const a = this.current;
+    this.current = new LeadAssignment();
+    const closing = a.work.close(deadlineMs);
+    this.deps.scheduler.dropFenced();
+    const started = Date.now();
+    const cut = await closing;
+    await this.deps.batcher.drain();
+    if (cut > 0) this.deps.logger.warn({ cut }, 'attempts still under way at the hand-over deadline: their records are refused, the next owner sends them again');
+    this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 
-  private async loadBlocks(partition: number): Promise<void> {
+  // The partition's blocks, read back once per assignment (a batch waits for a read that the
+  // assignment started).
+  private load(a: LeadAssignment, partition: number): Promise<void> {
+    let loaded = a.loaded.get(partition);
+    if (!loaded) {
+      loaded = a.work.track(this.loadBlocks(a, partition));
+      a.loaded.set(partition, loaded);
+    }
+    return loaded;
+  }
+
+  private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
     const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.retrying('load blocks'));
     for (const b of blocks) {
       const key = keyOf(b.partner_id, b.lead_id);
-      this.lines.load(key, { blocker: b.blocker, held: b.held });
+      a.lines.load(key, { blocker: b.blocker, held: b.held });
       const blocker = await this.read(b.blocker);
       if (!blocker) continue; // its event is uncommitted and comes again
-      if (blocker.state !== 'queued') this.apply(key, partition, this.lines.released(key, b.blocker));
-      else if (blocker.held_by !== undefined) this.apply(key, partition, this.lines.resumeBlocker(key));
+      if (blocker.state !== 'queued') this.apply(a, key, partition, a.lines.released(key, b.blocker));
+      else if (blocker.held_by !== undefined) this.apply(a, key, partition, a.lines.resumeBlocker(key));
       // else it is on the retry path: its end sends `released`
     }
   }
 
   // Eligible events whose record exists already: a repeat of an event (the processor republishes
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
-  private async recorded(events: (LeadEvent | null)[]): Promise<Set<string>> {
-    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !this.active.has(id));
+  private async recorded(a: LeadAssignment, events: (LeadEvent | null)[]): Promise<Set<string>> {
+    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !a.active.has(id));
     return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check recorded'));
   }
 
   // Carries out what the lead's line decided.
-  private apply(key: string, partition: number, plan: LinePlan<Item>): void {
-    if (plan.block !== undefined) this.saveBlock(key, partition, plan.block);
+  private apply(a: LeadAssignment, key: string, partition: number, plan: LinePlan<Item>): void {
+    if (plan.block !== undefined) this.saveBlock(a, key, partition, plan.block);
     if (plan.hold && plan.hold.length > 0) {
-      const blocker = plan.block?.blocker ?? this.lines.blocked(key)?.blocker;
-      for (const item of plan.hold) void this.hold(item, blocker as string);
+      const blocker = plan.block?.blocker ?? a.lines.blocked(key)?.blocker;
+      for (const item of plan.hold) void a.work.track(this.hold(item, blocker as string));
     }
     if (plan.run) this.submit(plan.run);
-    if (plan.runHeld) void this.runHeld(key, partition, plan.runHeld);
+    if (plan.runHeld) void a.work.track(this.runHeld(a, key, partition, plan.runHeld));
   }
 
   private async hold(item: Item, blocker: string): Promise<void> {
     const { store, batcher, schedule, metrics } = this.deps;
-    await this.lineWrites.get(item.key); // the block lists it before its record says held
+    const a = item.assignment;
+    await a.lineWrites.get(item.key); // the block lists it before its record says held
+    if (this.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
     else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { heldBy: blocker }));
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
 
-  private async runHeld(key: string, partition: number, id: string): Promise<void> {
+  private async runHeld(a: LeadAssignment, key: string, partition: number, id: string): Promise<void> {
+    // Its held record may still be on its way to the store (the blocker can end that fast): read it
+    // once written, or it would look never written and the line would move on without it.
+    await a.active.get(id)?.recorded?.promise;
     const doc = await this.read(id);
+    if (!a.work.open) return; // handed over: the next owner reads the lead's block
     if (!doc || doc.state !== 'queued') {
       // Its record ended already (a crash after its attempt), or is not written yet (its event comes again).
-      this.apply(key, partition, this.lines.finished(key, id, 'ended'));
+      this.apply(a, key, partition, a.lines.finished(key, id, 'ended'));
       return;
     }
-    const item: Item = { id, key, partition, event: doc.event, doc, recorded: null };
-    this.active.set(id, item);
+    const item: Item = { id, key, partition, event: doc.event, doc, recorded: null, assignment: a };
+    a.active.set(id, item);
     this.submit(item);
   }
 
   private submit(item: Item): void {
-    const accepted = this.deps.scheduler.submit({ deliveryId: item.id, partnerId: item.event.partner_id, run: () => this.attempt(item) });
+    const { work } = item.assignment;
+    const accepted = this.deps.scheduler.submit({
+      deliveryId: item.id, partnerId: item.event.partner_id,
+      // Not started before the hand-over: left to the next owner (its offset is uncommitted).
+      fenced: () => !work.open,
+      run: () => (work.open ? work.track(this.attempt(item)) : Promise.resolve()),
+    });
     // Refused while stopping: left unrecorded, its offset uncommitted, for the next start.
-    if (!accepted && !this.deps.scheduler.stopping) void this.overflow(item);
+    if (!accepted && !this.deps.scheduler.stopping) void work.track(this.overflow(item));
   }
 
   private async attempt(item: Item): Promise<void> {
+    const a = item.assignment;
     if (this.deps.gate.isPaused(item.event.partner_id)) return this.park(item);
     const done = await this.deps.attempts.attempt(item.id, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
+    if (this.fenced(item, 'attempt')) return;
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
-    const plan = this.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+    const plan = a.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
     const carried = this.deps.attempts.carryOn(item.id, item.event, done);
     // A held delivery's event is committed already: no replay brings it back after a crash. So its
     // record (after its task) is written before any later block of its lead, which may leave it out:
     // a crash in between would strand it queued and held, in no block.
-    if (!item.recorded) this.inTurn(item.key, async () => {
+    if (!item.recorded) this.inTurn(a, item.key, async () => {
       await carried;
       await untilDone(() => this.deps.store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
     });
     // Saved in the order decided (a release may change the block again right after).
-    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
+    if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
     await carried;
     // The record is written outside the partner's slot: the slots cap requests to the partner, and
     // a slot held for the bulk write would leave the next callback waiting on the database.
-    const finishing = this.finish(item, done, plan)
-      .catch((err: unknown) => this.deps.logger.error({ delivery_id: item.id, err: (err as Error).message }, 'could not record a delivery attempt; its offset stays uncommitted'))
-      .finally(() => this.finishing.delete(finishing));
-    this.finishing.add(finishing);
-  }
-
-  // Waits for the records of the attempts made so far (on stop, once the scheduler has drained).
-  async drain(): Promise<void> {
-    await Promise.allSettled([...this.finishing]);
+    void a.work.track(this.finish(item, done, plan)
+      .catch((err: unknown) => this.deps.logger.error({ delivery_id: item.id, err: (err as Error).message }, 'could not record a delivery attempt; its offset stays uncommitted')));
   }
 
   // The partner's queue is full (it is slow, or down): the delivery waits on the first retry tier
@@ -267,39 +305,43 @@ export class LeadOwner {
   private async park(item: Item): Promise<void> {
     await this.setAside(item, { heldBy: HELD_FOR_PAUSED_ENDPOINT });
     this.deps.metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id });
-    this.parkedLead(item.event.partner_id, item.key, item.partition);
+    this.parkedLead(item.assignment, item.event.partner_id, item.key, item.partition);
   }
 
   // A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
   // tier, or held), after the lead's block.
   private async setAside(item: Item, how: { dueAt: Date } | { heldBy: string }): Promise<void> {
     const { store, batcher, schedule } = this.deps;
-    const plan = this.lines.finished(item.key, item.id, 'retrying');
-    if (plan.block !== undefined) this.saveBlock(item.key, item.partition, plan.block);
-    await this.lineWrites.get(item.key);
+    const a = item.assignment;
+    const plan = a.lines.finished(item.key, item.id, 'retrying');
+    if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
+    await a.lineWrites.get(item.key);
+    if (this.fenced(item, 'set aside')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), how));
     else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
     else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
     this.settle(item);
-    this.apply(item.key, item.partition, { ...plan, block: undefined });
+    this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
 
-  private parkedLead(partnerId: string, key: string, partition: number): void {
-    this.parked.add(partnerId, key, partition);
+  private parkedLead(a: LeadAssignment, partnerId: string, key: string, partition: number): void {
+    a.parked.add(partnerId, key, partition);
     if (!this.deps.gate.isPaused(partnerId)) this.release(partnerId); // resumed meanwhile
   }
 
   // The endpoint resumed: its parked leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S;
-  // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again.
+  // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again,
+  // or at a hand-over (the next assignment reads the parked leads back from their blocks).
   private release(partnerId: string): void {
     if (this.releasing.has(partnerId)) return;
     this.releasing.add(partnerId);
+    const a = this.current;
     const gapMs = 1000 / this.deps.resumeRatePerS;
     void (async () => {
-      while (!this.deps.gate.isPaused(partnerId)) {
-        const next = this.parked.take(partnerId);
+      while (!this.deps.gate.isPaused(partnerId) && a.work.open) {
+        const next = a.parked.take(partnerId);
         if (!next) break;
-        this.apply(next.key, next.partition, this.lines.resumeBlocker(next.key));
+        this.apply(a, next.key, next.partition, a.lines.resumeBlocker(next.key));
         await new Promise((r) => setTimeout(r, gapMs).unref());
       }
     })().finally(() => this.releasing.delete(partnerId));
@@ -308,35 +350,46 @@ export class LeadOwner {
   // The first attempt of a round is done: the lead's line moves on, the record is written.
   private async finish(item: Item, done: Attempted, plan: LinePlan<Item>): Promise<void> {
     const { store, batcher, schedule } = this.deps;
+    const a = item.assignment;
     // The block and the task before the record: a crash in between replays the event, attempted again
     // (a held delivery's record is written in its lead's turn, in attempt()).
-    await this.lineWrites.get(item.key);
+    await a.lineWrites.get(item.key);
+    if (this.fenced(item, 'record')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
     else if (item.recorded) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
-    this.apply(item.key, item.partition, { ...plan, block: undefined });
+    this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
 
   private settle(item: Item): void {
-    if (this.active.get(item.id) === item) this.active.delete(item.id);
+    const { active } = item.assignment;
+    if (active.get(item.id) === item) active.delete(item.id);
     item.recorded?.resolve();
   }
 
-  private saveBlock(key: string, partition: number, block: BlockState | null): void {
+  // An item of an assignment handed over past its deadline writes nothing more: the next owner may
+  // already be sending it again from the committed offsets.
+  private fenced(item: Item, what: string): boolean {
+    if (!item.assignment.work.fenced) return false;
+    this.deps.logger.warn({ delivery_id: item.id, what }, 'write of a handed-over assignment refused');
+    return true;
+  }
+
+  private saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
     const cut = key.indexOf(':');
     const ref = { partnerId: key.slice(0, cut), leadId: key.slice(cut + 1) };
-    this.inTurn(key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
+    this.inTurn(a, key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
   }
 
   // Writes of one lead's line (its block saves, and the records that must come before one), one
-  // after another in the order decided.
-  private inTurn(key: string, write: () => Promise<unknown>): void {
-    const previous = this.lineWrites.get(key) ?? Promise.resolve();
-    const next = previous.then(write).then(() => undefined)
+  // after another in the order decided; none once the assignment is fenced.
+  private inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
+    const previous = a.lineWrites.get(key) ?? Promise.resolve();
+    const next = previous.then(() => (a.work.fenced ? undefined : write())).then(() => undefined)
       .catch((err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
-    this.lineWrites.set(key, next);
-    void next.then(() => {
-      if (this.lineWrites.get(key) === next) this.lineWrites.delete(key);
+    a.lineWrites.set(key, next);
+    void a.work.track(next).then(() => {
+      if (a.lineWrites.get(key) === next) a.lineWrites.delete(key);
     });
   }
 

@@ -1,3 +1,4 @@
+import { AssignmentWork } from '../shared/kafka/assignment-work';
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
@@ -42,23 +43,24 @@ export interface RetryConsumerDeps {
 // task is the token of its delivery: its holder reads the record, attempts, hands the token on
 // (next tier) before updating the record by _id, and reports a delivery that ended to its lead's
 // owner (`released`). The task's offset is committed only once that is recorded.
-export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps): Promise<BatchConsumer> {
+export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps, handOverMs: number): Promise<BatchConsumer> {
   const { logger, metrics } = deps;
-  const chains = new Map<string, Promise<void>>(); // one task of a delivery at a time
-  let stopping = false;
+  // The tasks of this assignment of the tier partitions; replaced at every hand-over.
+  let current = { work: new AssignmentWork(), chains: new Map<string, Promise<void>>() }; // chains: one task of a delivery at a time
 
   const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {
+    const { work, chains } = current;
     const id = task.delivery_id;
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
-      .then(() => recordFor(deps, id, timing, () => stopping))
+      .then(() => recordFor(deps, id, timing, () => !work.open))
       .then((doc) => new Promise<void>((resolve) => {
-        if (stopping) return; // uncommitted: the next start runs it
+        if (!work.open) return; // handed over: uncommitted, the next owner runs it
         const accepted = deps.scheduler.submit({
-          deliveryId: id, partnerId: task.event.partner_id,
-          run: () => attemptRetry(deps, doc, timing).then(resolve),
+          deliveryId: id, partnerId: task.event.partner_id, fenced: () => !work.open,
+          run: () => (work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve()),
         });
-        if (!accepted) void defer(deps, task, timing, tier).then(resolve);
+        if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
       }));
     chains.set(id, next);
     void next.then(() => {
@@ -67,7 +69,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     return next;
   };
 
-  const consumer = await startBatchConsumer<DeliveryTask>(kafka, {
+  return startBatchConsumer<DeliveryTask>(kafka, {
     group: 'dispatcher-retry',
     topics: RETRY_TIERS,
     commit: 'recorded',
@@ -89,6 +91,16 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
       }
       return runTask(r.value, timing, ctx.topic);
     }),
+    // Before every rebalance and at a stop: tasks not started are left to the next owner, attempts
+    // under way are recorded first.
+    handOver: async () => {
+      const { work } = current;
+      current = { work: new AssignmentWork(), chains: new Map() };
+      const closing = work.close(handOverMs);
+      deps.scheduler.dropFenced();
+      const cut = await closing;
+      if (cut > 0) logger.warn({ cut }, 'retry attempts still under way at the hand-over deadline: their records are refused');
+    },
     undecodable: async (items, ctx) => {
       for (const item of items) {
         metrics.undecodable.inc({ topic: ctx.topic });
@@ -96,13 +108,6 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
       }
     },
   });
-  return {
-    ...consumer,
-    async stop() {
-      stopping = true;
-      await consumer.stop();
-    },
-  };
 }
 
 // Timers may fire a millisecond early: never run before the due time.
@@ -123,7 +128,7 @@ async function recordFor(deps: RetryConsumerDeps, id: string, timing: TaskTiming
   }
 }
 
-async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, timing: TaskTiming): Promise<void> {
+async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, timing: TaskTiming, work: AssignmentWork): Promise<void> {
   const { store, attempts, metrics, logger } = deps;
   if (!doc || doc.state !== 'queued' || doc.attempts_made !== timing.attempt - 1) {
     // A task whose attempt is recorded already (a crash after the record, before this offset was
@@ -137,6 +142,8 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
   const done = await attempts.attempt(id, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
+  // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
+  if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
   await attempts.carryOn(id, doc.event, done);
   await untilDone(() => store.recordAttempt(id, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));

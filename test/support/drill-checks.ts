@@ -64,7 +64,15 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
     return records.length >= ids.length && records.every((d) => d.state === 'delivered');
   }, timeoutMs, 'every delivery to be delivered').catch(() => undefined);
   expect(records.map((d) => d._id).sort()).toEqual([...ids].sort());
-  expect(records.filter((d) => d.state !== 'delivered').map((d) => ({ id: d._id, state: d.state, error: d.last_error }))).toEqual([]);
+  const stuck = records.filter((d) => d.state !== 'delivered');
+  // With DRILL_REPORT, what a stuck delivery's lead left: its records and its block.
+  if (stuck.length > 0 && process.env.DRILL_REPORT) {
+    const blocks = await rt.mongo.collections.deliveryBlocks.find({}).toArray();
+    const leadIds = new Set(stuck.map((d) => d.lead_id));
+    const sameLead = records.filter((d) => leadIds.has(d.lead_id)).map(({ event: _e, ...d }) => d);
+    process.stderr.write(`STUCK ${JSON.stringify(sameLead)}\nBLOCKS ${JSON.stringify(blocks.filter((b) => leadIds.has(b.lead_id)))}\n`);
+  }
+  expect(stuck.map((d) => ({ id: d._id, state: d.state, error: d.last_error }))).toEqual([]);
 
   const got = receiver.at(path).filter((c) => c.signatureValid && c.headers['x-event'] === c.body.event);
   const received = new Set(got.map((c) => drillEventOf(c.body)));

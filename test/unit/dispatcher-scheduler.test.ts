@@ -84,3 +84,19 @@ describe('delivery scheduler', () => {
     expect(c.started).toEqual(['d1']);
   });
 });
+
+describe('delivery scheduler at a hand-over', () => {
+  it('drops the queued jobs of handed-over work, so their deliveries may be submitted again', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1 }, () => undefined);
+    let handedOver = false;
+    const fencedJob = (id: string): DeliveryJob => ({ ...job(id, 'p'), fenced: () => handedOver });
+    ['d1', 'd2', 'd3'].forEach((id) => s.submit(fencedJob(id)));
+    handedOver = true;
+    s.dropFenced();
+    expect(s.submit(job('d2', 'p'))).toBe(true);
+    await c.finish('d1');
+    expect(c.started).toEqual(['d1', 'd2']);
+  });
+});

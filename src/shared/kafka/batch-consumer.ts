@@ -1,4 +1,4 @@
-import type { Admin, Consumer, ConsumerConfig, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { PartitionAssigners, type Admin, type Consumer, type ConsumerConfig, type EachBatchPayload, type Kafka, type KafkaMessage } from 'kafkajs';
 import type { Config } from '../config';
 import type { ReadinessCheck } from '../http/ops-routes';
 import type { Logger } from '../logger';
@@ -7,6 +7,7 @@ import { createConsumer } from './client';
 import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigner';
 import { DecodeError, type TopicCodec } from './codec';
 import { consumerReadiness } from './consumer-health';
+import { handingOver } from './hand-over';
 import { OffsetWatermark } from './offset-watermark';
 import { PartitionMerger } from './partition-merger';
 import type { TopicKey, TopicNames } from './topics';
@@ -67,6 +68,11 @@ export interface BatchConsumerOptions<T> {
   mergePartitionsMs?: number;
   // With 'recorded': tracked offsets a partition may have uncommitted; beyond, its batch waits.
   maxUncommitted?: number;
+  // With 'recorded': runs before every join of the group (each revokes all this member's
+  // partitions) and at a graceful stop, before the member leaves: it ends the work started under
+  // the assignment (hand-over.ts, assignment-work.ts); then what is recorded is committed, so the
+  // next owner starts exactly after it. Must not reject.
+  handOver?(): Promise<void>;
   // How long a message must wait before it may be handled (0: now). A message that must wait ends
   // its batch there: the partition is paused and resumed with a seek back to it when the time comes.
   admit?(message: KafkaMessage, topic: TopicKey): number;
@@ -104,13 +110,20 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK;
   if (opts.coPartitioned) await checkPartitionCounts(deps.admin, opts.topics.map((k) => topicNames[k]));
   const recorded = opts.commit === 'recorded';
+  if (opts.handOver && !recorded) throw new Error(`consumer ${opts.group}: handOver needs commit 'recorded'`);
+  const handOver = async (): Promise<void> => {
+    await opts.handOver?.();
+    await marks?.commit();
+  };
+  const assigner = opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin;
   const consumer = createConsumer(deps.kafka, deps.config, opts.group, {
-    ...(opts.coPartitioned ? { partitionAssigners: [coPartitionAssigner] } : {}),
+    ...(opts.coPartitioned || recorded ? { partitionAssigners: [recorded ? handingOver(assigner, handOver) : assigner] } : {}),
     ...opts.consumer,
   });
   const readiness = consumerReadiness(opts.group, consumer);
   const turns = new PartitionTurns();
   const marks = recorded ? new Watermarks(consumer, logger.child({ group: opts.group })) : null;
+  let stopping = false;
   const pauses = new PartitionPauses(consumer, logger);
   if (opts.mergePartitionsMs !== undefined && (recorded || opts.coPartitioned)) {
     throw new Error(`consumer ${opts.group}: mergePartitionsMs needs commit 'handled' and no co-partitioning`);
@@ -189,7 +202,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       }
     }
     for (let i = 0; i < admitted.length; i += chunkSize) {
-      if (!isRunning() || isStale()) return;
+      if (!isRunning() || isStale() || stopping) return;
       const messages = admitted.slice(i, i + chunkSize);
       if (mark) {
         // Bounded memory and replay: wait (heartbeating) until enough of this partition is committed.
@@ -229,8 +242,15 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   return {
     consumer,
     readiness,
+    // Takes no new batch, hands the work under way over (recorded, committed) while still a member
+    // of the group, then leaves it: the next owner starts where this one ended.
     async stop() {
+      stopping = true;
       pauses.stop();
+      if (recorded) {
+        consumer.pause(opts.topics.map((k) => ({ topic: topicNames[k] })));
+        await handOver();
+      }
       await marks?.stop();
       await consumer.disconnect();
       pauses.clear(); // whatever the last batch added

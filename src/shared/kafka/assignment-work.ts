@@ -1,0 +1,45 @@
+// The work a consumer started under one assignment of its partitions, for work that outlives its
+// batch (an HTTP attempt recorded later). While the assignment is open, work starts and writes. At a
+// hand-over it is closed in two steps: no new work starts (what was only queued is left to the next
+// owner, its offsets uncommitted), and the work under way gets until the deadline to finish and
+// write what it did; after that, anything it still tries to write is refused (`fenced`), because
+// the next owner may already be doing the same work from the committed offsets.
+export type AssignmentPhase = 'open' | 'closing' | 'closed';
+
+export class AssignmentWork {
+  private phase: AssignmentPhase = 'open';
+  private readonly underWay = new Set<Promise<unknown>>();
+
+  get open(): boolean {
+    return this.phase === 'open';
+  }
+
+  // Writes of this assignment's work are refused from now on.
+  get fenced(): boolean {
+    return this.phase === 'closed';
+  }
+
+  // Work the hand-over waits for.
+  track<T>(work: Promise<T>): Promise<T> {
+    this.underWay.add(work);
+    const forget = () => this.underWay.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  // Stops new work, waits until the work under way is done or `deadlineMs` passed, then fences
+  // whatever is left. Resolves with the count of pieces of work cut off by the deadline.
+  async close(deadlineMs: number): Promise<number> {
+    if (this.phase === 'open') this.phase = 'closing';
+    const deadline = Date.now() + deadlineMs;
+    // Work under way may start more (a record after its attempt): wait until none is left.
+    while (this.underWay.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise((r) => { timer = setTimeout(r, deadline - Date.now()); });
+      await Promise.race([Promise.allSettled([...this.underWay]), timeout]);
+      clearTimeout(timer);
+    }
+    this.phase = 'closed';
+    return this.underWay.size;
+  }
+}

@@ -1,0 +1,95 @@
+import { loadConfig } from '../../src/shared/config';
+import { CallbackReceiver, type ReceivedCallback } from './callback-receiver';
+import { startChildRole, type ChildRole } from './child-role';
+import { expectNothingLost, expectOnlyRetryableFailures, type DrillReport } from './drill-checks';
+import { DRILL_ENV, DRILL_PATH, drillEventOf, drillPartner, refusedFirst } from './drill-partner';
+import { SteadyLoad } from './steady-load';
+import { startTestApp, type TestApp } from './test-app';
+import { testEnv } from './test-config';
+
+export type DrillRole = 'processor' | 'dispatcher';
+
+export interface RollingDrill {
+  app: TestApp; // the ingress, in this process
+  receiver: CallbackReceiver;
+  // Steady intake for a new drill partner while `step` runs once per entry of `steps` (each once 10
+  // more callbacks have arrived); then checks that nothing was lost and returns the report and the
+  // callbacks this partner received.
+  underLoad(steps: readonly (() => Promise<void>)[]): Promise<{ report: DrillReport; got: ReceivedCallback[] }>;
+  // Ends instance `n` of `role` with `signal` and starts a new one in its place, as a deploy does.
+  replace(role: DrillRole, n: number, signal: NodeJS.Signals): Promise<void>;
+}
+
+// Two processors and two dispatchers as OS processes of their own (src/main.ts), as the Helm chart
+// deploys them, and the ingress in this process: the setup of the drills that move partitions
+// between live instances. Registers its jest hooks.
+export function rollingDrill(extraEnv: Record<string, string> = {}): RollingDrill {
+  const env = testEnv({ ...DRILL_ENV, ...extraEnv });
+  const roles: Record<DrillRole, ChildRole[]> = { processor: [], dispatcher: [] };
+  const drill = {
+    async replace(role: DrillRole, n: number, signal: NodeJS.Signals) {
+      await roles[role][n]?.kill(signal);
+      roles[role][n] = await startChildRole(role, env);
+    },
+    async underLoad(steps: readonly (() => Promise<void>)[]) {
+      const { app, receiver } = drill;
+      const partner = await drillPartner(app.runtime, receiver);
+      const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
+      const before = receiver.at(DRILL_PATH).length;
+      let expected = before + 10;
+      for (const step of steps) {
+        await receiver.waitFor(DRILL_PATH, expected, 60_000);
+        await step();
+        expected = receiver.at(DRILL_PATH).length + 10;
+      }
+      await receiver.waitFor(DRILL_PATH, expected, 60_000);
+      await load.stop();
+      expectOnlyRetryableFailures(load.runs);
+      const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+      return { report, got: receiver.at(DRILL_PATH).slice(before) };
+    },
+  } as Omit<RollingDrill, 'app' | 'receiver'> as RollingDrill;
+
+  beforeAll(async () => {
+    drill.receiver = await new CallbackReceiver().start();
+    drill.app = await startTestApp({}, loadConfig({ ...env, ROLE: 'ingress' }));
+    const started = await Promise.all([
+      startChildRole('processor', env), startChildRole('processor', env),
+      startChildRole('dispatcher', env), startChildRole('dispatcher', env),
+    ]);
+    roles.processor = started.slice(0, 2);
+    roles.dispatcher = started.slice(2);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...roles.processor, ...roles.dispatcher].map((c) => c.kill()));
+    await drill.receiver?.stop();
+    await drill.app?.destroy();
+  });
+  return drill;
+}
+
+// Events received more often than the drill receiver's answers explain (once, or twice for an
+// event whose first attempt it refuses), with the times they were received.
+export function repeatedEvents(got: readonly ReceivedCallback[]): Map<string, number[]> {
+  const receptions = new Map<string, number[]>();
+  for (const c of got) {
+    const event = drillEventOf(c.body);
+    receptions.set(event, [...(receptions.get(event) ?? []), c.at]);
+  }
+  return new Map([...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1)));
+}
+
+// Leads whose callbacks reached the partner out of event order: some reception of a status came
+// after a reception of the status that follows it in `history`.
+export function outOfOrder(got: readonly ReceivedCallback[], history: readonly string[] = ['new', 'assigned']): string[] {
+  const seen = new Map<string, string[]>();
+  for (const c of got) {
+    const lead = String(c.body?.internal_id);
+    seen.set(lead, [...(seen.get(lead) ?? []), String(c.body?.our_status)]);
+  }
+  return [...seen].filter(([, statuses]) => {
+    const ranks = statuses.map((s) => history.indexOf(s));
+    return ranks.some((r, i) => ranks.slice(i + 1).some((later) => later < r));
+  }).map(([lead, statuses]) => `${lead}: ${statuses.join(' > ')}`);
+}
