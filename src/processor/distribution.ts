@@ -1,6 +1,7 @@
 import type { Logger } from '../shared/logger';
 import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
+import type { LeadFences } from '../shared/store/lead-fences';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
 import { leadCommand, type LeadCommands } from './lead-commands';
@@ -19,6 +20,7 @@ export interface DistributionDeps {
   parked: ParkedMessages;
   decisions: IntakeDecisionStore;
   claims: DedupClaims;
+  fences: Pick<LeadFences, 'dropExpired'>;
   longestDedupWindowMs: () => Promise<number>;
   commands: LeadCommands;
   retention: Retention;
@@ -75,6 +77,7 @@ export class Distribution {
     const dropped = [
       ...(await this.d.decisions.dropExpired(now)),
       ...(await this.d.claims.dropExpired(now, await this.d.longestDedupWindowMs())),
+      ...(await this.d.fences.dropExpired(now)),
     ];
     if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped collections past their window');
     const erased = await this.d.retention.run(now);

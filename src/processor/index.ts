@@ -4,6 +4,7 @@ import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { LeadRefStore } from '../shared/store/lead-refs';
+import { LeadFences } from '../shared/store/lead-fences';
 import { LeadStore } from '../shared/store/leads';
 import { AgentRoster } from './agent-roster';
 import { BurstCounter } from './burst-counter';
@@ -39,7 +40,8 @@ export interface ProcessorParts {
 export function processorParts(rt: Runtime): ProcessorParts {
   const { rules, intake } = rt.config;
   const c = rt.mongo.collections;
-  const leads = new LeadStore(c.leads);
+  const fences = new LeadFences(rt.mongo.db);
+  const leads = new LeadStore(c.leads, fences);
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
   const claims = new DedupClaims(rt.mongo.db);
@@ -63,7 +65,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
   // Partners are few: the longest window is read whole, once an hour.
   const longestDedupWindowMs = async () => DAY_MS * Math.max(rules.dedupWindowDays,
     ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map((p) => p.dedup_window_days ?? 0));
-  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, longestDedupWindowMs, commands, retention, logger: rt.logger });
+  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, fences, longestDedupWindowMs, commands, retention, logger: rt.logger });
   return { roster, batch, lifecycle, distribution, retention };
 }
 

@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadDoc, StatusChange } from '../mongo/documents';
+import type { LeadFences } from './lead-fences';
 
 // What one owner decided for one lead in a batch: the entries to append and the fields they set,
 // and whether its personal data is erased (its key is destroyed before).
@@ -19,11 +20,12 @@ export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_h
 
 // The one module that writes `leads`. Leads are created in bulk by the intake processor and then
 // changed only by the owner of their partition of the lead topics (one writer per lead), one
-// update per changed lead per batch. The update states the updated_at it expects, so a second
-// writer (a zombie owner after a rebalance, a CRM message keyed by something else than the lead)
-// finds its change refused instead of writing over another.
+// update per changed lead per batch. A change is fenced (lead-fences.ts) and its update states the
+// updated_at it expects, so a second writer (a zombie owner after a rebalance, a CRM message keyed
+// by something else than the lead) finds its change refused instead of writing over another. Only
+// a store given fences writes changes (the ingress only reads).
 export class LeadStore {
-  constructor(private readonly leads: Collection<LeadDoc>) {}
+  constructor(private readonly leads: Collection<LeadDoc>, private readonly fences: LeadFences | null = null) {}
 
   insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
     return insertAllNew(this.leads, docs);
@@ -43,13 +45,16 @@ export class LeadStore {
   // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
   // since it was read: that change was not made.
   async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
-    return Promise.all(changes.map(async ({ lead, entries, set, erase }) => {
+    if (!this.fences) throw new Error('this LeadStore only reads: it was given no fences');
+    const allowed = await this.fences.claim(changes, now);
+    return Promise.all(changes.map(async ({ lead, entries, set, erase }, i) => {
+      if (!allowed[i]) return null;
       const erased = erase ? { personal_erased_at: now } : {};
+      // The whole history is set, not pushed: the same change run twice (after a crash) is one.
       const res = await this.leads.updateOne(
         { _id: lead._id, updated_at: lead.updated_at },
         {
-          $set: { ...set, ...erased, updated_at: now },
-          ...(entries.length > 0 ? { $push: { history: { $each: entries } } } : {}),
+          $set: { ...set, ...erased, updated_at: now, ...(entries.length > 0 ? { history: [...lead.history, ...entries] } : {}) },
           ...(erase ? { $unset: Object.fromEntries(PERSONAL_FIELDS.map((f) => [f, ''])) } : {}),
         },
       );
