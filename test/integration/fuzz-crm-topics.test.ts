@@ -16,8 +16,8 @@ import { TopicProbe, until, type Seen } from '../support/topic-probe';
 // that the processor (its own OS process, through src/main.ts) cannot apply: random bytes and
 // tombstones, a wrong magic byte, schema ids the registry does not know or that belong to another
 // topic, the right schema id with bytes that are not JSON or JSON that violates the schema, and
-// well-formed messages about unknown leads, moves the status catalogue forbids, or a deposit on a lead
-// that has ended (a deposit on any other lead is a fact and is applied). Every one must end,
+// well-formed messages about unknown leads, moves the status catalogue forbids, or a deposit that
+// happened after its lead ended (a deposit on any other lead is a fact and is applied). Every one must end,
 // unchanged, on crm.dead-letter with a documented reason (counted one for one); the processor stays
 // up and ready, stores nothing, and still applies a good message sent after them.
 // FUZZ_RUNS scales the number of messages (default 600 per topic); FUZZ_SEED replays a run.
@@ -32,7 +32,7 @@ let client: App;
 let deadLetters: TopicProbe<Buffer>;
 let events: TopicProbe<LeadEvent>;
 const realLeads: string[] = [];
-let endedLead: string; // a real lead that reached a terminal status: no deposit applies to it
+let endedLead: string; // a real lead that reached a terminal status before any deposit: none applies to it
 
 beforeAll(async () => {
   client = await startApp({ ...config, roles: [] } as typeof config, createLogger('silent'));
@@ -49,7 +49,8 @@ beforeAll(async () => {
   }, 30_000, 'the real leads');
   realLeads.push(...leads.map((l) => l._id));
   endedLead = realLeads[realLeads.length - 1]!;
-  const trash: AgentAction = { action_id: randomUUID(), lead_id: endedLead, status: 'trash', occurred_at: new Date().toISOString() };
+  // Ended before any generated deposit happened (they date from 2000 on): none of them may make it a client.
+  const trash: AgentAction = { action_id: randomUUID(), lead_id: endedLead, status: 'trash', occurred_at: '1999-12-31T00:00:00.000Z' };
   await produce(client.runtime, 'agentActions', [trash], () => trash.lead_id);
   await events.waitFor((es) => es.some((e) => e.lead_id === endedLead && e.our_status === 'trash'), 30_000, 'the ended lead');
 }, 120_000);
