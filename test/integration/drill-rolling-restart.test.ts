@@ -1,4 +1,10 @@
-import { DRILL_ENV } from '../support/drill-partner';
+import { updatePartner } from '../../src/manager/partner-service';
+import { DedupClaims } from '../../src/processor/dedup-claims';
+import type { DedupClaimDoc } from '../../src/shared/mongo/documents';
+import { decisionId } from '../../src/shared/store/intake-decisions';
+import { DRILL_ENV, drillPartner } from '../support/drill-partner';
+import { SteadyLoad } from '../support/steady-load';
+import { until } from '../support/topic-probe';
 import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
 
 // A rolling deploy: two of each role, each dispatcher and each processor stopped gracefully
@@ -34,4 +40,30 @@ it('repeats after kill -9 only what the killed dispatcher had under way, in even
   const unexplained = [...repeatedEvents(got)].filter(([, at]) => !at.some((t) => t <= killedAt && t >= killedAt - window));
   expect(unexplained).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
+}, 300_000);
+
+// A manager blocks the drill's country while a processor is killed (kill -9) under load: the chunks
+// it had under way are decided again by the other one under the new rule. Every lead ends accepted
+// (before the change) or rejected (after it), no partner is left retrying on 503, and every dedup
+// claim and external-id ref of the partner names a lead that exists: an accepted one for a claim.
+it('keeps claims and refs consistent when a rule changes while chunks are decided again', async () => {
+  const { app, receiver } = drill;
+  const partner = await drillPartner(app.runtime, receiver, 'Rules drill');
+  const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
+  await until(async () => (load.runs.filter((r) => r.final).length >= 20 ? true : null), 60_000, 'some leads decided');
+  await Promise.all([updatePartner(app.runtime, partner.id, { blocked_countries: ['GB'] }), drill.replace('processor', 0, 'SIGKILL')]);
+  await until(async () => (load.runs.filter((r) => r.final?.status === 422).length >= 10 ? true : null), 90_000, 'leads rejected under the new rule');
+  await load.stop();
+  const answers = load.runs.map((r) => `${r.final?.status} ${String(r.final?.body?.status)}`);
+  expect(answers.filter((a) => a !== '200 accepted' && a !== '422 rejected')).toEqual([]);
+
+  const { leads, leadRefs } = app.runtime.mongo.collections;
+  const stored = new Map((await leads.find({ partner_id: partner.id }).toArray()).map((l) => [l._id, l]));
+  const owners = new Set(load.runs.map((r) => decisionId(partner.id, r.key)));
+  const refs = (await leadRefs.find({}).toArray()).filter((r) => owners.has(r.owner));
+  expect(refs.filter((r) => !stored.has(r.lead_id)).map((r) => r._id)).toEqual([]);
+  const claims = await app.runtime.mongo.db.collection<DedupClaimDoc>(new DedupClaims(app.runtime.mongo.db).collectionAt(new Date()).collectionName).find({}).toArray();
+  const ours = claims.filter((c) => owners.has(c.owner));
+  expect(ours.filter((c) => stored.get(c.lead_id)?.status === undefined || stored.get(c.lead_id)?.status === 'rejected').map((c) => c._id)).toEqual([]);
+  expect(ours.length).toBeGreaterThan(0);
 }, 300_000);
