@@ -11,13 +11,14 @@ import { dispatcherScenario } from './scenarios/dispatcher';
 import { httpPathScenario } from './scenarios/http-path';
 import { intakeScenario } from './scenarios/intake';
 import { mongoScenario } from './scenarios/mongo';
+import { viewsScenario } from './scenarios/views';
 
-const SCENARIOS = ['mongo', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
+const SCENARIOS = ['mongo', 'views', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
-                          [--step-seconds S] [--stored N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
+                          [--step-seconds S] [--stored N] [--views N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
 scenarios (in run order): ${SCENARIOS.join(', ')}`;
 
@@ -51,6 +52,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     pipelineRates: nums(get('--pipeline-rates'), quick ? [5, 20, 50, 200] : [5, 10, 20, 50, 100, 200, 500]),
     stepS: Number(get('--step-seconds') ?? (quick ? 5 : 10)),
     storedLeads: Number(get('--stored') ?? (quick ? 50_000 : 200_000)),
+    viewDocs: Number(get('--views') ?? (quick ? 100_000 : 1_000_000)),
     out: get('--out') ?? null,
     nodeOptions: (get('--node-options') ?? '').split(' ').filter(Boolean),
     roleEnv: Object.fromEntries((get('--role-env') ?? '').split(',').filter(Boolean).map((kv) => {
@@ -87,6 +89,7 @@ async function main(): Promise<void> {
     const serversBefore = ctx.serverIdentity();
     try {
       const r = name === 'mongo' ? await mongoScenario(ctx)
+        : name === 'views' ? await viewsScenario(ctx)
         : name === 'http-path' ? await httpPathScenario(ctx)
           : name === 'dispatcher' ? await dispatcherScenario(ctx)
             : await intakeScenario(ctx, name);

@@ -15,6 +15,7 @@ export interface Options {
   pipelineRates: number[];
   stepS: number;
   storedLeads: number; // leads seeded into the store before the `stored` scenario's load
+  viewDocs: number; // read-model documents stored for the `views` scenario
   out: string | null;
   nodeOptions: string[];
   roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000

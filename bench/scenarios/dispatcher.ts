@@ -9,6 +9,7 @@ import { startRuntime, type Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
 import { waitForArrivals } from '../lib/arrivals';
+import { measureManualRetries } from '../lib/manual-retry';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
 import { scenarioEnv, sleep } from '../lib/env';
@@ -24,7 +25,8 @@ import type { Arrival } from '../receiver';
 // attempts of every event, with CALLBACK_RETRY_DELAYS_S=1,2,3,4; each retry's lateness is its
 // arrival at the receiver minus the due time the dispatcher wrote on the retry task (x-due-at,
 // read from the retry topics by a probe consumer): exact, on one clock, negative if early.
-// (2) Throughput: a burst of events for partners that answer 200 at once.
+// (2) Manual retries: dead deliveries retried by a manager, one at a time, timed to their attempt.
+// (3) Throughput: a burst of events for partners that answer 200 at once.
 const DELAYS_S = [1, 2, 3, 4];
 const FAIL_FIRST = 3;
 
@@ -169,7 +171,22 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
       note: 'lateness = arrival at the receiver - due time on the retry task (x-due-at); negative would be early',
     });
 
-    // (2) Throughput: a burst for partners that answer 200.
+    // (2) Manual retries: deliveries dead after every scheduled attempt, retried by a manager.
+    const manualPartner = await partner('manual', DELAYS_S.length + 1);
+    const manualEvents = Array.from({ length: opts.quick ? 5 : 20 }, () => event(manualPartner));
+    await publish(manualEvents);
+    const manual = await measureManualRetries(runtime, receiver, '/manual', manualPartner, manualEvents, DELAYS_S);
+    data.manualRetries = manual;
+    ctx.log(`dispatcher manual retries: ${manual.attempted} of ${manual.deliveries}, p50 ${manual.latencyMs.p50} ms, max ${manual.latencyMs.max} ms`);
+    if (manual.attempted < manual.deliveries) notes.push(`manual retries: only ${manual.attempted} of ${manual.deliveries} dead deliveries were attempted within 10 s of their retry`);
+    tables.push({
+      title: 'Manual retry of a dead delivery (target: its attempt within 1 s)',
+      columns: ['retried', 'attempted', 'p50 ms', 'p95 ms', 'max ms'],
+      rows: [[manual.deliveries, manual.attempted, manual.latencyMs.p50, manual.latencyMs.p95, manual.latencyMs.max]],
+      note: 'from the manager\'s retry (DispatcherCommands.retry, as POST /api/deliveries/{id}/retry) to the attempt\'s arrival at the partner',
+    });
+
+    // (3) Throughput: a burst for partners that answer 200.
     await receiver.request({ type: 'reset' });
     const okPartners = await Promise.all(Array.from({ length: 10 }, (_, i) => partner(`ok${i}`, 0)));
     const burst = opts.quick ? 1500 : 5000;
