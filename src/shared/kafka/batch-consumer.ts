@@ -208,7 +208,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
         // Bounded memory and replay: wait (heartbeating) until enough of this partition is committed.
         while (mark.uncommitted >= (opts.maxUncommitted ?? Infinity)) {
           await new Promise((r) => setTimeout(r, 50));
-          if (!isRunning() || isStale() || marks?.of(batch.topic, batch.partition) !== mark) return;
+          if (!isRunning() || isStale() || stopping || marks?.of(batch.topic, batch.partition) !== mark) return;
           await heartbeat();
         }
       }
@@ -248,7 +248,12 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       stopping = true;
       pauses.stop();
       if (recorded) {
-        consumer.pause(opts.topics.map((k) => ({ topic: topicNames[k] })));
+        try {
+          consumer.pause(opts.topics.map((k) => ({ topic: topicNames[k] })));
+        } catch (err) {
+          // Not running (a crash being restarted): it fetches nothing anyway.
+          logger.warn({ group: opts.group, err: (err as Error).message }, 'could not pause the consumer before its hand-over');
+        }
         await handOver();
       }
       await marks?.stop();
