@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, ConfigResourceTypes, type Admin } from 'kafkajs';
+import { TopicCodec } from '../../src/shared/kafka/codec';
 import { ensureTopics, loadTopicSpecs } from '../../src/shared/kafka/topics';
 import { serviceEnv } from '../setup/services-env';
 
@@ -37,4 +38,14 @@ it('refuses a replication factor the cluster cannot hold instead of creating wea
   await expect(ensureTopics(admin, [spec!], { replicationFactor: 3, minInsyncReplicas: 2 }))
     .rejects.toMatchObject({ errors: [expect.objectContaining({ message: 'Replication-factor is invalid' })] });
   expect(await admin.listTopics()).not.toContain(spec!.name);
+});
+
+// Instances of every role start together (a deploy, the drills): each registers every topic's schema
+// and sets its compatibility, and the registry makes all but one of those first rule writes lose.
+it('registers the schemas from several instances starting at once', async () => {
+  const specs = loadTopicSpecs(`${prefix}race.`);
+  const codecs = Array.from({ length: 4 }, () => new TopicCodec(serviceEnv().SCHEMA_REGISTRY_URL, specs));
+  await Promise.all(codecs.map((c) => c.registerAll()));
+  const sample = { action_id: 'a', lead_id: 'le-1', status: 'contacted', occurred_at: new Date().toISOString() };
+  expect(await codecs[1]!.decode('agentActions', await codecs[0]!.encode('agentActions', sample))).toEqual(sample);
 });

@@ -64,12 +64,18 @@ export class TopicCodec {
     return value;
   }
 
+  // Instances starting together race to create the subject's rule: Apicurio answers the loser 409
+  // ("A rule named 'COMPATIBILITY' already exists"). The rule exists then, and setting it again updates it.
   private async setCompatibility(subject: string, level: 'BACKWARD'): Promise<void> {
-    const res = await fetch(`${this.registryUrl}/config/${encodeURIComponent(subject)}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
-      body: JSON.stringify({ compatibility: level }),
-    });
-    if (!res.ok) throw new Error(`schema registry refused compatibility for ${subject}: HTTP ${res.status} ${await res.text()}`);
+    for (let tries = 1; ; tries++) {
+      const res = await fetch(`${this.registryUrl}/config/${encodeURIComponent(subject)}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+        body: JSON.stringify({ compatibility: level }),
+      });
+      if (res.ok) return;
+      const body = await res.text();
+      if (res.status !== 409 || tries >= 3) throw new Error(`schema registry refused compatibility for ${subject}: HTTP ${res.status} ${body}`);
+    }
   }
 }
