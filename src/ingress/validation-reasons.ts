@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 
-// Every `reason` a validation_error intake result can carry (HTTP 422, id null). The README's
+// Every `reason` a validation_error intake result can carry (HTTP 422, id null). docs/partners.md's
 // reason table is copied from this list. <field> is always a canonical field name (after the
 // partner's field_mapping), never a value the partner sent.
 export const VALIDATION_REASONS = {

@@ -1,5 +1,5 @@
-// Every {error, message} answer the HTTP API can give, in one place. README.md's error table is
-// checked against this list by test/unit/errors-doc.test.ts. Intake outcomes (duplicate,
+// Every {error, message} answer the HTTP API can give, in one place. docs/errors.md's table is
+// checked against this list by test/unit/readme-docs.test.ts. Intake outcomes (duplicate,
 // validation_error, rejected) are not errors: they use the intake result shape of spec 2.3.
 export const ERRORS = {
   missing_api_key: { status: 401, retriable: false, message: 'Send Authorization: Bearer <api_key>' },

@@ -27,7 +27,7 @@ it('hands partitions over with no repeat and no reordering through a rolling res
   expect(report.events).toBeGreaterThan(60);
 }, 600_000);
 
-// After kill -9 an attempt whose answer died with the process is sent again (README: at most the
+// After kill -9 an attempt whose answer died with the process is sent again (docs/delivery-guarantees.md: at most the
 // attempts the killed dispatcher had under way or not yet recorded): every repeat is of an event
 // received within one callback timeout (plus the record's write) before the kill. Still in order.
 it('repeats after kill -9 only what the killed dispatcher had under way, in event order', async () => {

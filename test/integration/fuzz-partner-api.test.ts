@@ -72,7 +72,7 @@ function problemWith(res: RawResponse, endpoint: 'intake' | 'status'): string | 
     const def = (ERRORS as Record<string, { status: number }>)[body.error];
     if (!def) return `undocumented error code ${body.error}`;
     if (def.status !== res.status) return `${body.error} with HTTP ${res.status}, documented ${def.status}`;
-    // A replayed stored answer carries replay: true (README, Idempotency), errors included.
+    // A replayed stored answer carries replay: true (docs/partners.md, Idempotency), errors included.
     if (typeof body.message !== 'string' || Object.keys(body).some((k) => k !== 'error' && k !== 'message' && !(k === 'replay' && body.replay === true))) {
       return 'not {error, message}';
     }

@@ -204,7 +204,7 @@ describe('what an erasure leaves', () => {
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
     // The CRM's own topics hold what the CRM sent, and the intake command carries the wrapped key until its
-    // retention (README, Erasure and retention): every other topic is ours to keep clean.
+    // retention (docs/managers.md, Erasure and retention): every other topic is ours to keep clean.
     const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter((t) => !['agentActions', 'deposits', 'intakeCommands'].includes(t));
     const texts = [
       ...(await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text }))),

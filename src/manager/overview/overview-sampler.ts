@@ -14,7 +14,7 @@ const SAMPLE_EVERY_MS = 60 * 1000;
 
 export interface Overview {
   window_minutes: number;
-  // A chart whose role runs in another process stays empty here (README, "Manager console").
+  // A chart whose role runs in another process stays empty here (docs/managers.md, "Manager console").
   charts: Record<ChartName, { metric: string; minutes: MinuteBucket[] }>;
 }
 
