@@ -126,10 +126,13 @@ export class IntakeBatch {
     const candidates: Candidate[] = [];
     for (const [i, { cmd, id, partner }] of leaders.entries()) candidates.push(await this.candidate(cmd, id, partner, assessed[i] as AssessedLead, now));
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
-    await this.resume(candidates, now);
-
+    // The first pass starts from the claims resume() read: one read of the current period, not two.
+    let current: ReadonlyMap<string, DedupClaimDoc> | undefined = await this.resume(candidates, now);
     let open = candidates;
-    while (open.length > 0) open = await this.pass(open, now);
+    while (open.length > 0) {
+      open = await this.pass(open, now, current);
+      current = undefined;
+    }
 
     const created = await this.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
     for (const lead of created.values()) {
@@ -212,8 +215,9 @@ export class IntakeBatch {
   // creating. A command keeps that lead id, so no claim ever names a lead that is never created.
   // One whose lead exists was decided: it keeps that decision, whatever the rules say now. One whose
   // lead does not exist yet is decided now, by the rules as they are: if they reject it, it gives
-  // back the dedup claims it took when they did not (a rejected lead holds none).
-  private async resume(cands: Candidate[], now: Date): Promise<void> {
+  // back the dedup claims it took when they did not (a rejected lead holds none). Returns the
+  // current period's claims of the chunk's keys as they are now.
+  private async resume(cands: Candidate[], now: Date): Promise<Map<string, DedupClaimDoc>> {
     const claimKeys = cands.filter((c) => !c.test).flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
     const [claims, refs] = await Promise.all([this.d.claims.byIds(claimKeys, now), this.d.refs.byIds(cands.map((c) => c.refKey))]);
     const resumed = cands.flatMap((c) => {
@@ -225,7 +229,7 @@ export class IntakeBatch {
       if (ref?.owner === c.owner) c.firstAt = ref.created_at;
       return [c];
     });
-    if (resumed.length === 0) return;
+    if (resumed.length === 0) return claims;
     const leads = await this.d.leads.byIds(resumed.map((c) => c.leadId));
     for (const c of resumed) {
       const lead = leads.get(c.leadId);
@@ -233,13 +237,15 @@ export class IntakeBatch {
       else if (c.reject) {
         const ownClaims = [c.phoneKey, c.emailKey].filter((k): k is string => k !== null && claims.get(k)?.owner === c.owner);
         await this.d.claims.release(ownClaims, c.owner, now);
+        for (const k of ownClaims) claims.delete(k);
       }
     }
+    return claims;
   }
 
   // One round over the undecided candidates; returns those to go round again (an earlier command of
   // the chunk held their key and then gave it back, or a claim vanished while being read).
-  private async pass(open: Candidate[], now: Date): Promise<Candidate[]> {
+  private async pass(open: Candidate[], now: Date, read?: ReadonlyMap<string, DedupClaimDoc>): Promise<Candidate[]> {
     for (const c of open) {
       c.fate = null;
       c.passes++;
@@ -253,7 +259,7 @@ export class IntakeBatch {
     const keys = claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
     const [prior, current] = await Promise.all([
       this.d.claims.prior(keys, now, Math.max(0, ...claimants.map((c) => c.windowMs))),
-      this.d.claims.byIds(keys, now),
+      read ?? this.d.claims.byIds(keys, now),
     ]);
     await this.claim(claimants, 'phone', { prior, current }, now);
     await this.reference(open.filter(alive), now);
