@@ -240,6 +240,31 @@ export interface IntakeDecision {
 }
 
 /**
+ * Value of the intake refusals topic, keyed by partner id: one fresh (not replayed) 409 duplicate or 422 validation_error answer of the partner API, for the reports. Never personal data: no phone, email, name or IP.
+ */
+export interface IntakeRefusal {
+  /**
+   * Random, one per answer (for tracing; the reports count by offset)
+   */
+  refusal_id: string;
+  partner_id: string;
+  status: 'duplicate' | 'validation_error';
+  reason: string;
+  /**
+   * When the request had a valid one
+   */
+  country_code?: string;
+  /**
+   * When the request had one
+   */
+  source?: string;
+  /**
+   * When the answer was given
+   */
+  at: string;
+}
+
+/**
  * Value of the intake reply topic: the processor's decision on one intake command.
  */
 export interface IntakeReply {
