@@ -26,7 +26,7 @@ export async function measureManualRetries(rt: Runtime, receiver: Helper, path: 
     await sleep(250);
   }
   const commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS,
+    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS,
   });
   const latencies: number[] = [];
   for (const [i, id] of ids.entries()) {

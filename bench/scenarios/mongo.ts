@@ -25,6 +25,7 @@ import { scenarioEnv } from '../lib/env';
 import { CpuMeter } from '../lib/proc';
 import { dropScenario } from '../lib/setup';
 import { summarise, r1, r2, type Summary } from '../lib/stats';
+import { ListIndex } from '../../src/shared/store/list-index';
 
 // The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
 // the real IntakeBatch and Lifecycle (chunks of CHUNK commands, as their consumers hand them over)
@@ -198,7 +199,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     results.lifecycle = await pattern(6, seconds, oneCrmChunk, log, meter, () => a);
 
     // The dispatcher: one delivered attempt's record, written with the others of a few ms in one insertMany.
-    const store = new DeliveryStore(mongo.collections.deliveries);
+    const store = new DeliveryStore(mongo.collections.deliveries, new ListIndex(mongo.collections.deliveryList));
     const batcher = new RecordBatcher(store, rt.logger);
     const schedule = retrySchedule([60, 300, 1800, 7200]);
     let d = 0;

@@ -2,7 +2,7 @@
 # FerretDB 1.x with its SQLite backend: the MongoDB-wire server used in place of
 # MongoDB, which cannot be installed here (no Docker, no MongoDB packages).
 #
-# Usage: ferretdb.sh install | start | stop | status | reset
+# Usage: ferretdb.sh install | start | stop | status | reset | bin   (bin: builds if needed, prints the binary's path)
 #   MONGO_PORT          port on 127.0.0.1 (default 27017)
 #   FERRETDB_LOG_LEVEL  debug | info | warn | error (default error: info logs every
 #                       connection, warn dumps every failed command, e.g. the drivers'
@@ -123,5 +123,6 @@ reset() {
 
 case "${1:-}" in
   install | start | stop | status | reset) "$1" ;;
-  *) die "usage: $0 install|start|stop|status|reset" ;;
+  bin) install && echo "$BIN" ;;
+  *) die "usage: $0 install|start|stop|status|reset|bin" ;;
 esac

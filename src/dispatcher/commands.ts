@@ -3,6 +3,7 @@ import type { Collection } from 'mongodb';
 import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { DeliveryDoc } from '../shared/mongo/documents';
+import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
 import { retrySchedule } from './retry-schedule';
@@ -20,6 +21,7 @@ export type RetryOutcome = { outcome: 'requeued'; delivery: DeliveryDoc } | { ou
 
 export interface DispatcherCommandsDeps {
   deliveries: Collection<DeliveryDoc>;
+  deliveryList: Collection<ListEntryDoc>;
   producer: Producer;
   codec: TopicCodec;
   topics: TopicNames;
@@ -32,7 +34,7 @@ export class DispatcherCommands {
   private readonly maxAttempts: number;
 
   constructor(deps: DispatcherCommandsDeps) {
-    this.store = new DeliveryStore(deps.deliveries);
+    this.store = new DeliveryStore(deps.deliveries, new ListIndex(deps.deliveryList));
     this.publish = new DeliveryTopics(deps);
     this.maxAttempts = retrySchedule(deps.retryDelaysS).maxAttempts;
   }
@@ -58,7 +60,7 @@ export class DispatcherCommands {
   // Every dead delivery of one partner; returns how many were requeued.
   async retryDead(partnerId: string, by: string): Promise<number> {
     let requeued = 0;
-    for (const id of await this.store.deadIds(partnerId)) {
+    for await (const id of this.store.deadIds(partnerId)) {
       if ((await this.retry(id, by)).outcome === 'requeued') requeued++;
     }
     return requeued;

@@ -1,8 +1,10 @@
-import type { Collection, Filter } from 'mongodb';
+import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
+import { deliveryEntries, deliveryListPrefixes, stateEntries } from '../shared/store/delivery-list';
+import type { ListIndex } from '../shared/store/list-index';
 import type { AttemptResult } from './attempt-result';
 import type { DeliveryDecision } from './delivery-outcome';
 
@@ -13,16 +15,18 @@ export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
 // Longest `_id: {$in}` list FerretDB serves from the _id index (scripts/services/ferretdb/patches).
 const IN_CHUNK = 100;
 
-// The delivery records: one per (lead event, partner), the source of truth for what was sent. The
-// only code that writes `deliveries`. No locks: a record is created once (its deterministic _id
-// fences replays), and after that only the holder of its retry task, its held turn or a manager's
-// retry of a dead one changes it, by _id.
+// The delivery records: one per (lead event, partner), the source of truth for what was sent, and
+// their list (delivery_list, the manager's queue and a replay's range). The only code that writes
+// either. No locks: a record is created once (its deterministic _id fences replays), and after that
+// only the holder of its retry task, its held turn or a manager's retry of a dead one changes it,
+// by _id. List entries go in before the record they list and out after it has left them.
 export class DeliveryStore {
-  constructor(private readonly deliveries: Collection<DeliveryDoc>) {}
+  constructor(private readonly deliveries: Collection<DeliveryDoc>, private readonly list: ListIndex) {}
 
   // New records in one command; records that exist already (a replayed event) are left as they are.
   async insertNew(docs: readonly DeliveryDoc[]): Promise<void> {
     if (docs.length === 0) return;
+    await this.list.put(docs.flatMap(deliveryEntries));
     try {
       await this.deliveries.insertMany([...docs], { ordered: false });
     } catch (err) {
@@ -48,12 +52,17 @@ export class DeliveryStore {
     return this.deliveries.findOne({ _id: id });
   }
 
-  // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round).
-  async recordAttempt(id: string, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
+  // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round):
+  // attempts are made only on queued records, so an attempt that ends the round moves the record's
+  // entries out of `queued`.
+  async recordAttempt(id: string, event: LeadEvent, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
+    const moved = decision.state !== 'queued';
+    if (moved) await this.list.put(stateEntries(id, event, decision.state));
     await this.deliveries.updateOne(
       { _id: id },
       { $set: { ...stateAfter(result, decision), updated_at: new Date() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
     );
+    if (moved) await this.list.remove(stateEntries(id, event, 'queued'));
   }
 
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
@@ -68,8 +77,10 @@ export class DeliveryStore {
 
   // A manager's retry of a dead delivery, or a replay of one that ended: a fresh round of attempts,
   // due now. Null if it is not in one of those states.
+  // The record's new `queued` entries are written after it (the state it left is known only then):
+  // a crash in between leaves it out of the queued view until its attempt, which lists it again.
   async requeue(id: string, from: readonly DeliveryState[], maxAttempts: number, by: string, at: Date): Promise<DeliveryDoc | null> {
-    return this.deliveries.findOneAndUpdate(
+    const doc = await this.deliveries.findOneAndUpdate(
       { _id: id, state: { $in: [...from] } },
       {
         $set: { state: 'queued', attempts_made: 0, attempts_left: maxAttempts, next_attempt_at: at, updated_at: at },
@@ -77,21 +88,24 @@ export class DeliveryStore {
       },
       { returnDocument: 'after' },
     );
+    if (doc) await this.list.put(stateEntries(id, doc.event, 'queued'), from.flatMap((state) => stateEntries(id, doc.event, state)));
+    return doc;
   }
 
-  async deadIds(partnerId: string): Promise<string[]> {
-    const docs = await this.deliveries.find({ partner_id: partnerId, state: 'dead' }, { projection: { _id: 1 } }).toArray();
-    return docs.map((d) => d._id);
+  async *deadIds(partnerId: string): AsyncIterable<string> {
+    for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) yield entry.ref;
   }
 
-  // A partner's deliveries created in [from, to), oldest first, after the first `skip` (a replay
-  // job's cursor). A manager's replay only: on FerretDB a scan, on MongoDB the partner_created_at index.
-  inRange(range: DeliveryRange, skip: number): AsyncIterable<Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id'>> {
-    return this.deliveries.find(rangeFilter(range), { projection: { _id: 1, lead_id: 1, partner_id: 1 } }).sort({ created_at: 1, _id: 1 }).skip(skip);
+  // A partner's deliveries whose events occurred in [from, to), oldest first, after `after` (a
+  // replay job's cursor): one _id range of the list per event name.
+  inRange(range: DeliveryRange, after: string | null): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
+    return this.list.all({ ...rangeQuery(range), after });
   }
 
-  countInRange(range: DeliveryRange): Promise<number> {
-    return this.deliveries.countDocuments(rangeFilter(range));
+  async countInRange(range: DeliveryRange): Promise<number> {
+    let n = 0;
+    for await (const _ of this.list.all(rangeQuery(range), 1000)) n++;
+    return n;
   }
 }
 
@@ -102,8 +116,11 @@ export interface DeliveryRange {
   events: readonly string[]; // empty: every event
 }
 
-function rangeFilter(r: DeliveryRange): Filter<DeliveryDoc> {
-  return { partner_id: r.partnerId, created_at: { $gte: r.from, $lt: r.to }, ...(r.events.length > 0 ? { event_name: { $in: [...r.events] } } : {}) };
+function rangeQuery(r: DeliveryRange) {
+  const prefixes = r.events.length > 0
+    ? r.events.flatMap((event) => deliveryListPrefixes({ partnerId: r.partnerId, event }))
+    : deliveryListPrefixes({ partnerId: r.partnerId });
+  return { prefixes, from: r.from, to: r.to, order: 'asc' as const };
 }
 
 // The record of a delivery after its first attempt; or, with no attempt yet, held behind `heldBy`

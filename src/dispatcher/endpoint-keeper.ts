@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { writeAudit } from '../shared/audit';
+import { writeAudit, type AuditCollections } from '../shared/audit';
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded, type BatchContext } from '../shared/kafka/batch-consumer';
 import type { Logger } from '../shared/logger';
 import type { AuditDoc, EndpointHealthDoc } from '../shared/mongo/documents';
@@ -19,7 +19,7 @@ export const DISPATCHER_ACTOR = 'system:dispatcher';
 
 export interface EndpointKeeperDeps {
   health: Collection<EndpointHealthDoc>;
-  audit: Collection<AuditDoc>;
+  audit: AuditCollections;
   gate: EndpointGate;
   publisher: Redis;
   replays: ReplayRunner;

@@ -17,6 +17,7 @@ import { RecordBatcher } from './record-batcher';
 import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule } from './retry-schedule';
+import { ListIndex } from '../shared/store/list-index';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
@@ -29,7 +30,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const logger = rt.logger.child({ role: 'dispatcher' });
   const cfg = rt.config.callbacks;
   const schedule = retrySchedule(cfg.retryDelaysS);
-  const store = new DeliveryStore(rt.mongo.collections.deliveries);
+  const store = new DeliveryStore(rt.mongo.collections.deliveries, new ListIndex(rt.mongo.collections.deliveryList));
   const topics = new DeliveryTopics({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
@@ -63,7 +64,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const events = await startEventConsumer(kafka, leadOwner, handOverMs, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
-    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections.audit, gate, publisher: rt.redis, replays,
+    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays,
     rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.

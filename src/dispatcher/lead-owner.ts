@@ -277,7 +277,7 @@ export class LeadOwner {
     // a crash in between would strand it queued and held, in no block.
     if (!item.recorded) this.inTurn(a, item.key, async () => {
       await carried;
-      await untilDone(() => this.deps.store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
+      await untilDone(() => this.deps.store.recordAttempt(item.id, item.event, done.at, done.result, done.decision), this.retrying('record attempt'));
     });
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
@@ -356,7 +356,7 @@ export class LeadOwner {
     await a.lineWrites.get(item.key);
     if (this.fenced(item, 'record')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
-    else if (item.recorded) await untilDone(() => store.recordAttempt(item.id, done.at, done.result, done.decision), this.retrying('record attempt'));
+    else if (item.recorded) await untilDone(() => store.recordAttempt(item.id, item.event, done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }

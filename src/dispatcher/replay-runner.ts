@@ -18,7 +18,8 @@ export interface ReplayRunnerDeps {
 }
 
 // Runs a manager's replay jobs (issue 13) for the partners whose callbacks.endpoints partitions this
-// dispatcher owns: every delivery of the partner created in the range, oldest first, becomes a
+// dispatcher owns: every delivery of the partner whose event occurred in the range, oldest first
+// (read from the delivery list), becomes a
 // `replay` command for its lead's owner (a fresh round, same event id), at REPLAY_RATE_PER_S. The job
 // document is written only here, by _id; a job cut short by a restart or a rebalance is picked up
 // by the partition's next owner from its saved progress.
@@ -60,21 +61,30 @@ export class ReplayRunner {
     ), retrying);
     if (!job) return;
     const range = { partnerId: job.partner_id, from: job.from, to: job.to, events: job.events };
-    const found = job.sent === 0 ? await untilDone(() => store.countInRange(range), retrying) : job.found;
-    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { found, updated_at: new Date() } }), retrying);
+    // Counted beside the sending, not before it: the first callback goes out at once, however long
+    // the range. A restarted job keeps the count it had.
+    const counting = job.sent === 0
+      ? untilDone(() => store.countInRange(range), retrying).then(async (found) => {
+        await untilDone(() => jobs.updateOne({ _id: jobId, state: 'running' }, { $set: { found, updated_at: new Date() } }), retrying);
+        return found;
+      })
+      : Promise.resolve(job.found);
     const gapMs = 1000 / this.deps.ratePerS;
     let sent = job.sent;
-    for await (const d of store.inRange(range, sent)) {
+    let cursor = job.cursor ?? null;
+    for await (const d of store.inRange(range, cursor)) {
       if (this.stopping) return; // still running: the partition's next owner goes on
       await published(logger, 'replay command', () => topics.command({
-        kind: 'replay', delivery_id: d._id, lead_id: d.lead_id, partner_id: d.partner_id, at: new Date().toISOString(), by: jobId,
+        kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: new Date().toISOString(), by: jobId,
       }));
       sent++;
-      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, updated_at: new Date() } }), retrying);
+      cursor = d.suffix;
+      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: new Date() } }), retrying);
       await new Promise((r) => setTimeout(r, gapMs).unref());
     }
+    const found = await counting;
     const now = new Date();
-    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { state: 'done', sent, found: Math.max(found, sent), finished_at: now, updated_at: now } }), retrying);
+    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { state: 'done', sent, cursor, found: Math.max(found, sent), finished_at: now, updated_at: now } }), retrying);
     logger.info({ job_id: jobId, partner_id: job.partner_id, sent }, 'replay job done');
   }
 }

@@ -1,6 +1,6 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import { schemas, type JsonSchema } from '../shared/schemas';
-import { PAGE_QUERY } from './pagination';
+import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 
 // Route schemas of the manager API: they validate requests and are the source of the OpenAPI
 // document. Settings come from schemas/partner-settings.json and schemas/agent.json, never restated.
@@ -45,6 +45,12 @@ function answers(success: Record<number, JsonSchema>, ...errors: number[]): Reco
 const BODY_ERRORS = [400, 413, 415, 422];
 
 const page = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_offset: nullable('integer') });
+const cursorPage = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_cursor: nullable('string') });
+// A time range of a list: the item's time at or after `from`, before `to`.
+const TIME_RANGE = {
+  from: { type: 'string', format: 'date-time', description: 'At or after this time' },
+  to: { type: 'string', format: 'date-time', description: 'Before this time' },
+} as const;
 
 const secrets = {
   api_key: { type: 'string', description: 'Bearer key for the partner API; shown only in this answer' },
@@ -68,6 +74,11 @@ const agentProperties = {
   id: str, ...propertiesOf('agent.json'), last_assigned_at: nullable('string', { format: 'date-time' }), created_at: dateTime, updated_at: dateTime,
 };
 const agent = object(agentProperties, Object.keys(agentProperties).filter((k) => k !== 'time_zone' && k !== 'working_hours'));
+
+const leadRow = object({
+  id: str, affiliate_id: str, external_id: str, status: str, is_depositor: { type: 'boolean' }, agent_id: nullable('string'),
+  country_code: nullable('string'), source: nullable('string'), test: { type: 'boolean' }, created_at: dateTime, updated_at: dateTime,
+});
 
 const attemptRequired = ['attempt', 'at', 'http_status', 'error', 'duration_ms'];
 const attempt = object({
@@ -256,12 +267,12 @@ export const routeSchemas = {
     params: idParams, response: answers({ 200: object({ requeued: int }) }, ...ID_ERRORS),
   },
   listDeliveries: {
-    tags: DELIVERIES, summary: 'The callback delivery queue, newest first',
+    tags: DELIVERIES, summary: "The callback delivery queue, newest first by the event's time (from and to filter on it)",
     querystring: {
       type: 'object', additionalProperties: false,
-      properties: { state: { enum: DELIVERY_STATES }, affiliate_id: str, event: { enum: EVENT_NAMES }, ...PAGE_QUERY },
+      properties: { state: { enum: DELIVERY_STATES }, affiliate_id: str, event: { enum: EVENT_NAMES }, ...TIME_RANGE, ...CURSOR_QUERY },
     },
-    response: answers({ 200: page(delivery) }, 422),
+    response: answers({ 200: cursorPage(delivery) }, 422),
   },
   showDelivery: {
     tags: DELIVERIES, summary: 'One delivery with its attempts', params: idParams, response: answers({ 200: delivery }, ...ID_ERRORS),
@@ -295,8 +306,21 @@ export const routeSchemas = {
   },
   listAgentLeads: {
     tags: AGENTS, summary: "The agent's view: leads handed to this agent, newest first, with their risk",
-    params: idParams, querystring: { type: 'object', additionalProperties: false, properties: PAGE_QUERY },
-    response: answers({ 200: page(leadSummary) }, ...ID_ERRORS),
+    params: idParams, querystring: { type: 'object', additionalProperties: false, properties: CURSOR_QUERY },
+    response: answers({ 200: cursorPage(leadSummary) }, ...ID_ERRORS),
+  },
+  listLeads: {
+    tags: LEADS,
+    summary: 'The lead list, newest first (no personal data). Country and source are checked entry by entry, at most 2,000 a request: '
+      + 'a rare one may answer a short page whose next_cursor scans on',
+    querystring: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        affiliate_id: str, status: { type: 'string', minLength: 1, maxLength: 64 }, country_code: { type: 'string', pattern: '^[A-Z]{2}$' },
+        source: { type: 'string', minLength: 1, maxLength: 255 }, is_depositor: { type: 'boolean' }, ...TIME_RANGE, ...CURSOR_QUERY,
+      },
+    },
+    response: answers({ 200: cursorPage(leadRow) }, 422),
   },
   erasePersonalData: {
     tags: LEADS,
@@ -315,7 +339,7 @@ export const routeSchemas = {
   },
   listAudit: {
     tags: ['audit'], summary: 'The audit log of manager actions, newest first',
-    querystring: { type: 'object', additionalProperties: false, properties: { affiliate_id: str, action: str, ...PAGE_QUERY } },
-    response: answers({ 200: page(auditEntry) }, 422),
+    querystring: { type: 'object', additionalProperties: false, properties: { affiliate_id: str, action: str, ...CURSOR_QUERY } },
+    response: answers({ 200: cursorPage(auditEntry) }, 422),
   },
 } as const;

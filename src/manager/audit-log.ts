@@ -1,14 +1,15 @@
-import type { Filter } from 'mongodb';
-import { writeAudit, type AuditAction, type AuditEntry } from '../shared/audit';
+import { auditListPrefix, writeAudit, type AuditAction, type AuditCollections, type AuditEntry } from '../shared/audit';
+import { findByIds } from '../shared/mongo/bulk';
 import type { AuditDoc } from '../shared/mongo/documents';
 import type { Runtime } from '../shared/runtime';
-import { findPage, type Page, type PageRequest } from './pagination';
+import { ListIndex } from '../shared/store/list-index';
+import { listPage, type CursorPage, type CursorRequest } from './pagination';
 
 export type { AuditAction } from '../shared/audit';
 
 // Who did what, when, to which partner: one document per manager action.
 export function recordAudit(rt: Runtime, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
-  return writeAudit(rt.mongo.collections.audit, actor, action, entry);
+  return writeAudit(rt.mongo.collections, actor, action, entry);
 }
 
 export interface AuditView {
@@ -25,9 +26,12 @@ export function auditView(doc: AuditDoc): AuditView {
   return { id: doc._id, at: doc.at, actor: doc.actor, action: doc.action, affiliate_id: doc.partner_id, target: doc.target, details: doc.details };
 }
 
-export async function listAudit(rt: Runtime, filter: { affiliate_id?: string; action?: string }, page: PageRequest): Promise<Page<AuditView>> {
-  const query: Filter<AuditDoc> = {};
-  if (filter.affiliate_id) query.partner_id = filter.affiliate_id;
-  if (filter.action) query.action = filter.action;
-  return findPage(rt.mongo.collections.audit, query, page, auditView, 'at');
+// The log newest first, from its list read model.
+export function listAudit(c: AuditCollections, filter: { affiliate_id?: string; action?: string }, page: CursorRequest): Promise<CursorPage<AuditView>> {
+  return listPage({
+    index: new ListIndex(c.auditList),
+    query: { prefixes: [auditListPrefix({ partnerId: filter.affiliate_id, action: filter.action })], order: 'desc' },
+    load: (ids) => findByIds(c.audit, ids),
+    view: auditView,
+  }, page);
 }

@@ -1,7 +1,9 @@
-import type { Filter } from 'mongodb';
+import type { Collection } from 'mongodb';
+import { findByIds } from '../shared/mongo/bulk';
 import type { DeliveryDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
-import { findPage, type Page, type PageRequest } from './pagination';
+import { deliveryListPrefixes } from '../shared/store/delivery-list';
+import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
+import { listPage, type CursorPage, type CursorRequest } from './pagination';
 
 export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event'> & {
   id: string;
@@ -21,17 +23,37 @@ export interface DeliveryFilter {
   state?: DeliveryDoc['state'];
   affiliate_id?: string;
   event?: string;
+  from?: string; // the event occurred at or after (date-time)
+  to?: string; // before
 }
 
-export async function listDeliveries(rt: Runtime, filter: DeliveryFilter, page: PageRequest): Promise<Page<DeliveryView>> {
-  const query: Filter<DeliveryDoc> = {};
-  if (filter.state) query.state = filter.state;
-  if (filter.affiliate_id) query.partner_id = filter.affiliate_id;
-  if (filter.event) query.event_name = filter.event;
-  return findPage(rt.mongo.collections.deliveries, query, page, deliveryView);
-}
+// The queue read from its list read model (delivery_list): any filter, any depth, a page costs a
+// few _id range reads and one read of its records by _id.
+export class DeliveryQueue {
+  private readonly list: ListIndex;
 
-export async function findDelivery(rt: Runtime, id: string): Promise<DeliveryView | null> {
-  const doc = await rt.mongo.collections.deliveries.findOne({ _id: id });
-  return doc && deliveryView(doc);
+  constructor(private readonly deliveries: Collection<DeliveryDoc>, deliveryList: Collection<ListEntryDoc>) {
+    this.list = new ListIndex(deliveryList);
+  }
+
+  page(filter: DeliveryFilter, page: CursorRequest): Promise<CursorPage<DeliveryView>> {
+    return listPage({
+      index: this.list,
+      query: {
+        prefixes: deliveryListPrefixes({ state: filter.state, partnerId: filter.affiliate_id, event: filter.event }),
+        from: filter.from === undefined ? undefined : new Date(filter.from),
+        to: filter.to === undefined ? undefined : new Date(filter.to),
+        order: 'desc',
+      },
+      load: (ids) => findByIds(this.deliveries, ids),
+      // An entry by state names the state its record had when written.
+      matches: (entry, doc) => entry.state === undefined || entry.state === doc.state,
+      view: deliveryView,
+    }, page);
+  }
+
+  async find(id: string): Promise<DeliveryView | null> {
+    const doc = await this.deliveries.findOne({ _id: id });
+    return doc && deliveryView(doc);
+  }
 }

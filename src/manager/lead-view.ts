@@ -4,7 +4,6 @@ import { LEAD_DETAIL_FIELDS, type LeadDoc, type LeadRisk } from '../shared/mongo
 import type { Runtime } from '../shared/runtime';
 import { leadRefId } from '../shared/store/lead-refs';
 import { deliveryView, type DeliveryView } from './delivery-queue';
-import { findPage, type Page, type PageRequest } from './pagination';
 
 // A lead as managers and agents see it: routing fields, status and history, fraud signals and the
 // sandbox mark. Never a phone, email or other personal field (not even as ciphertext or hash),
@@ -67,12 +66,6 @@ export async function findLead(rt: Runtime, id: string): Promise<LeadView | null
 export async function findLeadByExternalId(rt: Runtime, partnerId: string, externalId: string): Promise<LeadView | null> {
   const ref = await rt.mongo.collections.leadRefs.findOne({ _id: leadRefId(partnerId, externalId) });
   return ref && findLead(rt, ref.lead_id);
-}
-
-// The agents' view: the leads handed to one agent, newest first. An operator list like the others
-// of the manager API (a filtered read, never on the intake path).
-export function listAgentLeads(rt: Runtime, agentId: string, page: PageRequest): Promise<Page<LeadSummary>> {
-  return findPage(rt.mongo.collections.leads, { agent_id: agentId }, page, leadSummary);
 }
 
 async function withDeliveries(rt: Runtime, lead: LeadDoc): Promise<LeadView> {

@@ -1,8 +1,9 @@
 import type { Collection, Document, Filter, WithId } from 'mongodb';
+import { ApiError } from '../shared/errors';
+import { decodeCursor, encodeCursor, suffixOfEntry, type ListEntryDoc, type ListIndex, type ListQuery } from '../shared/store/list-index';
 
-// Offset pagination shared by every list of the manager API: newest first, `limit` (1-200, default
-// 50) and `offset`; `next_offset` is null on the last page. These are operator views, and an offset
-// is easier to use from a shell than an opaque cursor.
+// Offset pagination of the small lists (partners, agents: hundreds, not millions): newest first,
+// `limit` (1-200, default 50) and `offset`; `next_offset` is null on the last page.
 export const PAGE_QUERY = {
   limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
   // Bounded so the store's skip (an int64) can take it; no list here is anywhere near that long.
@@ -35,4 +36,70 @@ export async function findPage<D extends Document, V>(
   const rows = await collection.find(filter).sort({ [timeField]: -1, _id: -1 }).skip(req.offset).limit(req.limit + 1).toArray();
   const page = toPage(rows, req);
   return { items: page.items.map(view), next_offset: page.next_offset };
+}
+
+// Cursor pagination of the lists served by a list read model (deliveries, leads, an agent's leads,
+// the audit log): `limit` and the `cursor` of the page before; `next_cursor` is null on the last
+// page. A page costs the same however deep it is and whatever is stored.
+export const CURSOR_QUERY = {
+  limit: PAGE_QUERY.limit,
+  cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the page before' },
+} as const;
+
+export interface CursorRequest {
+  limit: number;
+  cursor?: string;
+}
+
+export interface CursorPage<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export function startOf(req: CursorRequest): string | null {
+  if (req.cursor === undefined) return null;
+  const after = decodeCursor(req.cursor);
+  if (after === null) throw new ApiError('invalid_request', { detail: 'cursor is not a next_cursor this API gave' });
+  return after;
+}
+
+export interface ListedItems<D, V> {
+  index: ListIndex;
+  query: Omit<ListQuery, 'limit' | 'after'>;
+  load(refs: string[]): Promise<Map<string, D>>;
+  // A filter the entries do not cover but carry the fields of (checked before items are read);
+  // when set, entries are scanned in chunks, at most SCAN_ENTRIES a request.
+  keep?(entry: ListEntryDoc): boolean;
+  // False for an item that does not match the filter or its entry (a crash left it stale): not shown.
+  matches?(entry: ListEntryDoc, item: D): boolean;
+  view(item: D): V;
+}
+
+const SCAN_CHUNK = 500;
+// Entries a request may scan for a filter its entries do not cover: a rare match gives a short
+// page, with the cursor to scan on from (next_cursor), instead of a long wait.
+export const SCAN_ENTRIES = 2000;
+
+// Reads entries, then their items by _id; a page shortened by stale entries or a filter reads on.
+export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): Promise<CursorPage<V>> {
+  const items: V[] = [];
+  let after = startOf(req);
+  const rounds = l.keep ? SCAN_ENTRIES / SCAN_CHUNK : 3;
+  for (let round = 0; round < rounds; round++) {
+    const page = await l.index.page({ ...l.query, after, limit: l.keep ? SCAN_CHUNK : req.limit - items.length });
+    const candidates = l.keep ? page.entries.filter((e) => l.keep!(e)) : page.entries;
+    const found = await l.load(candidates.map((e) => e.ref));
+    for (const [i, entry] of page.entries.entries()) {
+      const item = found.get(entry.ref);
+      if (item === undefined || !(l.keep?.(entry) ?? true) || !(l.matches?.(entry, item) ?? true)) continue;
+      items.push(l.view(item));
+      if (items.length === req.limit) {
+        const last = i === page.entries.length - 1 && page.next === null;
+        return { items, next_cursor: last ? null : encodeCursor(suffixOfEntry(entry)) };
+      }
+    }
+    after = page.next;
+    if (after === null) break;
+  }
+  return { items, next_cursor: after === null ? null : encodeCursor(after) };
 }

@@ -24,6 +24,7 @@ import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
+import { ListIndex } from '../shared/store/list-index';
 
 const DAY_MS = 86_400_000;
 
@@ -41,7 +42,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const { rules, intake } = rt.config;
   const c = rt.mongo.collections;
   const fences = new LeadFences(rt.mongo.db);
-  const leads = new LeadStore(c.leads, fences);
+  const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList) });
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
   const claims = new DedupClaims(rt.mongo.db);

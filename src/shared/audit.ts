@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { randomId } from './ids';
 import type { AuditDoc } from './mongo/documents';
+import { ListIndex, listPrefix, type ListEntry, type ListEntryDoc } from './store/list-index';
 
 export type AuditAction =
   | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.replay'
@@ -14,10 +15,28 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+export interface AuditCollections {
+  audit: Collection<AuditDoc>;
+  auditList: Collection<ListEntryDoc>;
+}
+
+// The audit log's list read model (audit_list), newest first by partner and by action:
+//   a|...  ap|<partner>|...  aa|<action>|...  apa|<partner>|<action>|...
+export function auditListPrefix(f: { partnerId?: string; action?: string }): string {
+  if (f.partnerId !== undefined && f.action !== undefined) return listPrefix('apa', f.partnerId, f.action);
+  if (f.partnerId !== undefined) return listPrefix('ap', f.partnerId);
+  return f.action !== undefined ? listPrefix('aa', f.action) : listPrefix('a');
+}
+
+function auditEntries(doc: AuditDoc): ListEntry[] {
+  const partners = doc.partner_id === null ? [undefined] : [undefined, doc.partner_id];
+  return partners.flatMap((partnerId) => [undefined, doc.action].map((action) => ({ prefix: auditListPrefix({ partnerId, action }), at: doc.at, ref: doc._id })));
+}
+
 // Who did what, when, to which partner: one document per action (a manager's, or the dispatcher's
-// own when it pauses an endpoint).
-export async function writeAudit(audit: Collection<AuditDoc>, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
-  await audit.insertOne({
+// own when it pauses an endpoint), listed before it is written.
+export async function writeAudit(c: AuditCollections, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+  const doc: AuditDoc = {
     _id: randomId('au'),
     at: new Date(),
     actor,
@@ -25,5 +44,7 @@ export async function writeAudit(audit: Collection<AuditDoc>, actor: string, act
     partner_id: entry.partnerId ?? null,
     target: entry.target ?? null,
     details: entry.details ?? {},
-  });
+  };
+  await new ListIndex(c.auditList).add(auditEntries(doc));
+  await c.audit.insertOne(doc);
 }

@@ -27,7 +27,7 @@ beforeAll(async () => {
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
   const rt = app.runtime;
   commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
+    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
   });
   const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
   Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));

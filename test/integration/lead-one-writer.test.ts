@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { LeadStore } from '../../src/shared/store/leads';
 import { LeadFences } from '../../src/shared/store/lead-fences';
+import { ListIndex } from '../../src/shared/store/list-index';
 import type { LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
 import { testConfig } from '../support/test-config';
 
@@ -16,8 +17,8 @@ let other: LeadStore;
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
   const db = mongo.db(config.mongo.db);
-  store = new LeadStore(db.collection<LeadDoc>('leads'), new LeadFences(db));
-  other = new LeadStore(db.collection<LeadDoc>('leads'), new LeadFences(db));
+  store = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')) });
+  other = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')) });
 });
 
 afterAll(async () => {

@@ -4,22 +4,23 @@ import { ApiError } from '../../shared/errors';
 import type { Runtime } from '../../shared/runtime';
 import { routeSchemas } from '../api-schemas';
 import { recordAudit } from '../audit-log';
-import { deliveryView, findDelivery, listDeliveries, type DeliveryFilter } from '../delivery-queue';
-import type { PageRequest } from '../pagination';
+import { DeliveryQueue, deliveryView, type DeliveryFilter } from '../delivery-queue';
+import type { CursorRequest } from '../pagination';
 import { findPartnerDoc } from '../partner-service';
 import { orNotFound, type IdParams } from './lookup';
 
 // The callback delivery queue (spec 6.3) and the manual retry of dead deliveries.
 export function deliveryRoutes(rt: Runtime) {
   const dispatcher = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
+    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
   });
+  const queue = new DeliveryQueue(rt.mongo.collections.deliveries, rt.mongo.collections.deliveryList);
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Querystring: DeliveryFilter & PageRequest }>('/api/deliveries', { schema: routeSchemas.listDeliveries }, async (req) =>
-      listDeliveries(rt, req.query, req.query));
+    app.get<{ Querystring: DeliveryFilter & CursorRequest }>('/api/deliveries', { schema: routeSchemas.listDeliveries }, async (req) =>
+      queue.page(req.query, req.query));
 
     app.get<IdParams>('/api/deliveries/:id', { schema: routeSchemas.showDelivery }, async (req) =>
-      orNotFound(await findDelivery(rt, req.params.id)));
+      orNotFound(await queue.find(req.params.id)));
 
     app.post<IdParams>('/api/deliveries/:id/retry', { schema: routeSchemas.retryDelivery }, async (req) => {
       const result = await dispatcher.retry(req.params.id, req.managerActor);

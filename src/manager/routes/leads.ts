@@ -5,8 +5,9 @@ import { LeadKeyStore } from '../../shared/store/lead-keys';
 import { findAgent } from '../agent-service';
 import { routeSchemas } from '../api-schemas';
 import { recordAudit } from '../audit-log';
-import { findLead, findLeadByExternalId, findLeadDoc, listAgentLeads } from '../lead-view';
-import type { PageRequest } from '../pagination';
+import { LeadList, type LeadListQuery } from '../lead-list';
+import { findLead, findLeadByExternalId, findLeadDoc } from '../lead-view';
+import type { CursorRequest } from '../pagination';
 import { orNotFound, type IdParams } from './lookup';
 
 // Leads as managers and agents see them (by our id or by the partner's external id), and the
@@ -14,15 +15,18 @@ import { orNotFound, type IdParams } from './lookup';
 export function leadRoutes(rt: Runtime) {
   const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const keys = new LeadKeyStore(rt.mongo.db);
+  const list = new LeadList(rt.mongo.collections.leads, rt.mongo.collections.leadList);
   return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Querystring: LeadListQuery & CursorRequest }>('/api/leads', { schema: routeSchemas.listLeads }, async (req) => list.page(req.query, req.query));
+
     app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead }, async (req) => orNotFound(await findLead(rt, req.params.id)));
 
     app.get<{ Params: { id: string; externalId: string } }>('/api/affiliates/:id/leads/:externalId', { schema: routeSchemas.showPartnerLead }, async (req) =>
       orNotFound(await findLeadByExternalId(rt, req.params.id, req.params.externalId)));
 
-    app.get<IdParams & { Querystring: PageRequest }>('/api/agents/:id/leads', { schema: routeSchemas.listAgentLeads }, async (req) => {
+    app.get<IdParams & { Querystring: CursorRequest }>('/api/agents/:id/leads', { schema: routeSchemas.listAgentLeads }, async (req) => {
       orNotFound(await findAgent(rt, req.params.id));
-      return listAgentLeads(rt, req.params.id, req.query);
+      return list.agentPage(req.params.id, req.query);
     });
 
     // Crypto-shredding: the lead's data key is destroyed before the answer, so from then on no copy

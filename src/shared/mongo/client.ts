@@ -4,6 +4,7 @@ import type {
   AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
   EndpointHealthDoc, ParkedMessageDoc, PartnerDoc, ReplayJobDoc, WaitingLeadDoc,
 } from './documents';
+import type { ListEntryDoc } from '../store/list-index';
 
 export interface Collections {
   partners: Collection<PartnerDoc>;
@@ -21,6 +22,10 @@ export interface Collections {
   endpointHealth: Collection<EndpointHealthDoc>;
   replayJobs: Collection<ReplayJobDoc>;
   audit: Collection<AuditDoc>;
+  // List read models (src/shared/store/list-index.ts): one per writer.
+  deliveryList: Collection<ListEntryDoc>;
+  leadList: Collection<ListEntryDoc>;
+  auditList: Collection<ListEntryDoc>;
 }
 
 export interface Mongo {
@@ -51,6 +56,9 @@ export async function connectMongo(config: Config, extra?: MongoClientOptions): 
     endpointHealth: db.collection('endpoint_health'),
     replayJobs: db.collection('replay_jobs'),
     audit: db.collection('audit_log'),
+    deliveryList: db.collection('delivery_list'),
+    leadList: db.collection('lead_list'),
+    auditList: db.collection('audit_list'),
   };
   return { client, db, collections };
 }

@@ -270,7 +270,8 @@ export interface ReplayJobDoc {
   events: string[]; // empty: all
   state: 'queued' | 'running' | 'done' | 'failed';
   found: number;
-  sent: number; // replay commands published so far (the cursor a restarted job goes on from)
+  sent: number; // replay commands published so far
+  cursor?: string | null; // where in the delivery list a restarted job goes on from (absent: from the start)
   requested_by: string;
   created_at: Date;
   updated_at: Date;

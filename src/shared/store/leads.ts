@@ -2,6 +2,8 @@ import type { Collection } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadDoc, StatusChange } from '../mongo/documents';
 import type { LeadFences } from './lead-fences';
+import { leadListEntries, leadListMoves } from './lead-list';
+import type { ListIndex } from './list-index';
 
 // What one owner decided for one lead in a batch: the entries to append and the fields they set,
 // and whether its personal data is erased (its key is destroyed before).
@@ -23,12 +25,24 @@ export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_h
 // update per changed lead per batch. A change is fenced (lead-fences.ts) and its update states the
 // updated_at it expects, so a second writer (a zombie owner after a rebalance, a CRM message keyed
 // by something else than the lead) finds its change refused instead of writing over another. Only
-// a store given fences writes changes (the ingress only reads).
-export class LeadStore {
-  constructor(private readonly leads: Collection<LeadDoc>, private readonly fences: LeadFences | null = null) {}
+// a store given a writer's fences and lead list writes (the ingress only reads). The lead list's
+// entries (lead-list.ts) go in before the lead they list and out after it has left them.
+export interface LeadWriter {
+  fences: LeadFences;
+  list: ListIndex;
+}
 
-  insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
+export class LeadStore {
+  constructor(private readonly leads: Collection<LeadDoc>, private readonly writer: LeadWriter | null = null) {}
+
+  async insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
+    await this.writing().list.add(docs.flatMap(leadListEntries));
     return insertAllNew(this.leads, docs);
+  }
+
+  private writing(): LeadWriter {
+    if (!this.writer) throw new Error('this LeadStore only reads: it was given no writer');
+    return this.writer;
   }
 
   byIds(ids: Iterable<string>): Promise<Map<string, LeadDoc>> {
@@ -45,9 +59,11 @@ export class LeadStore {
   // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
   // since it was read: that change was not made.
   async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
-    if (!this.fences) throw new Error('this LeadStore only reads: it was given no fences');
-    const allowed = await this.fences.claim(changes, now);
-    return Promise.all(changes.map(async ({ lead, entries, set, erase }, i) => {
+    const { fences, list } = this.writing();
+    const allowed = await fences.claim(changes, now);
+    const moves = changes.map(({ lead, set }, i) => (allowed[i] ? leadListMoves(lead, { ...lead, ...set }) : { put: [], remove: [] }));
+    await list.put(moves.flatMap((m) => m.put));
+    const stored = await Promise.all(changes.map(async ({ lead, entries, set, erase }, i) => {
       if (!allowed[i]) return null;
       const erased = erase ? { personal_erased_at: now } : {};
       // The whole history is set, not pushed: the same change run twice (after a crash) is one.
@@ -63,5 +79,7 @@ export class LeadStore {
       if (erase) for (const f of PERSONAL_FIELDS) delete after[f];
       return after;
     }));
+    await list.remove(moves.flatMap((m, i) => (stored[i] ? m.remove : [])));
+    return stored;
   }
 }

@@ -1,0 +1,87 @@
+import type { Collection } from 'mongodb';
+import { findByIds } from '../shared/mongo/bulk';
+import type { LeadDoc } from '../shared/mongo/documents';
+import { leadListPrefix } from '../shared/store/lead-list';
+import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
+import { leadSummary, type LeadSummary } from './lead-view';
+import { listPage, type CursorPage, type CursorRequest } from './pagination';
+
+// A row of the lead list: what a manager scans a list by, never personal data (the lead page
+// shows the rest).
+export interface LeadRow {
+  id: string;
+  affiliate_id: string;
+  external_id: string;
+  status: string;
+  is_depositor: boolean;
+  agent_id: string | null;
+  country_code: string | null;
+  source: string | null;
+  test: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ROW_PROJECTION = {
+  _id: 1, partner_id: 1, external_id: 1, status: 1, is_depositor: 1, agent_id: 1, country_code: 1, source: 1, test: 1, created_at: 1, updated_at: 1,
+} as const;
+type RowDoc = Pick<LeadDoc, keyof typeof ROW_PROJECTION>;
+
+export function leadRow(d: RowDoc): LeadRow {
+  return {
+    id: d._id, affiliate_id: d.partner_id, external_id: d.external_id, status: d.status, is_depositor: d.is_depositor, agent_id: d.agent_id,
+    country_code: d.country_code ?? null, source: d.source ?? null, test: d.test === true, created_at: d.created_at, updated_at: d.updated_at,
+  };
+}
+
+export interface LeadListQuery {
+  affiliate_id?: string;
+  status?: string;
+  country_code?: string;
+  source?: string;
+  is_depositor?: boolean;
+  from?: string; // created at or after (date-time)
+  to?: string; // before
+}
+
+// The lead list and an agent's leads, read from the lead list's read model (lead_list): newest
+// first; partner, status, depositors and agent are served by the entries' keys, country and source
+// are checked on the entries themselves (a rare one may give a short page with a next_cursor).
+export class LeadList {
+  private readonly index: ListIndex;
+
+  constructor(private readonly leads: Collection<LeadDoc>, leadList: Collection<ListEntryDoc>) {
+    this.index = new ListIndex(leadList);
+  }
+
+  page(q: LeadListQuery, req: CursorRequest): Promise<CursorPage<LeadRow>> {
+    const scanned = q.country_code !== undefined || q.source !== undefined;
+    return listPage({
+      index: this.index,
+      query: {
+        prefixes: [leadListPrefix({ partnerId: q.affiliate_id, status: q.status, isDepositor: q.is_depositor === true ? true : undefined })],
+        from: q.from === undefined ? undefined : new Date(q.from),
+        to: q.to === undefined ? undefined : new Date(q.to),
+        order: 'desc',
+      },
+      load: (ids) => findByIds(this.leads, ids, { projection: ROW_PROJECTION }),
+      ...(scanned ? {
+        keep: (e: ListEntryDoc) => (q.country_code === undefined || e.country_code === q.country_code) && (q.source === undefined || e.source === q.source),
+      } : {}),
+      matches: (_e, d) => (q.status === undefined || d.status === q.status) && (q.is_depositor === undefined || d.is_depositor === q.is_depositor)
+        && (q.affiliate_id === undefined || d.partner_id === q.affiliate_id),
+      view: leadRow,
+    }, req);
+  }
+
+  // The agents' view: the leads handed to one agent, newest first.
+  agentPage(agentId: string, req: CursorRequest): Promise<CursorPage<LeadSummary>> {
+    return listPage({
+      index: this.index,
+      query: { prefixes: [leadListPrefix({ agentId })], order: 'desc' },
+      load: (ids) => findByIds(this.leads, ids),
+      matches: (_e, d) => d.agent_id === agentId,
+      view: leadSummary,
+    }, req);
+  }
+}
