@@ -12,7 +12,7 @@ let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
 
-type Page = { items: Record<string, unknown>[]; next_offset: number | null };
+type Page = { items: Record<string, unknown>[]; next_cursor: string | null };
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
@@ -60,18 +60,35 @@ describe('delivery queue', () => {
     });
   });
 
-  it('filters by state, partner and event, and pages newest first', async () => {
+  it('filters by state, partner and event, and pages newest first by the event time with a cursor', async () => {
     const byEvent = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&event=lead.status_changed&state=dead`);
     expect(byEvent.body.items.map((d) => d.event_id)).toEqual([partner.events[1]!.event_id]);
     expect((await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&state=delivered`)).body.items).toEqual([]);
+    const byState = await manager.get<Page>('/api/deliveries?state=dead&limit=200');
+    expect(byState.body.items.filter((d) => d.affiliate_id === partner.id)).toHaveLength(3);
     const first = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2`);
-    const second = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2&offset=2`);
-    expect(first.body.next_offset).toBe(2);
-    expect(second.body.next_offset).toBeNull();
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2&cursor=${first.body.next_cursor}`);
+    expect(second.body.next_cursor).toBeNull();
     const all = [...first.body.items, ...second.body.items];
     expect(new Set(all.map((d) => d.id)).size).toBe(3);
-    const times = all.map((d) => Date.parse(d.created_at as string));
+    const byId = new Map(partner.events.map((e) => [e.event_id, e.occurred_at]));
+    const times = all.map((d) => Date.parse(byId.get(d.event_id as string)!));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('filters by the time the event occurred: from inclusive, to exclusive', async () => {
+    const times = partner.events.map((e) => e.occurred_at).sort();
+    const url = (q: string) => `/api/deliveries?affiliate_id=${partner.id}&${q}`;
+    expect((await manager.get<Page>(url(`from=${times[0]}`))).body.items).toHaveLength(3);
+    expect((await manager.get<Page>(url(`to=${times[0]}`))).body.items).toHaveLength(0);
+    expect((await manager.get<Page>(url(`from=${new Date(Date.parse(times[2]!) + 1).toISOString()}`))).body.items).toHaveLength(0);
+  });
+
+  it('refuses a cursor it did not give with 422', async () => {
+    const res = await manager.get(`/api/deliveries?cursor=${Buffer.from('le-1').toString('base64url')}`);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe('invalid_request');
   });
 
   it('refuses unknown filter values with 422', async () => {
@@ -102,6 +119,12 @@ describe('manual retry', () => {
     await receiver.waitFor('/retry-one', before + 1);
     const delivered = await recordIn(event, 'delivered');
     expect(delivered).toMatchObject({ last_http_status: 200, last_response_body: 'thanks' });
+    // The queue's views by state follow the record: out of dead, into delivered.
+    const ids = async (state: string) => (await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&state=${state}`)).body.items.map((d) => d.id);
+    expect(await ids('dead')).toEqual([]);
+    expect(await ids('queued')).toEqual([]);
+    expect(await ids('delivered')).toEqual([record._id]);
+    expect(await app.runtime.mongo.collections.deliveryList.countDocuments({ ref: record._id })).toBe(4);
 
     const again = await manager.post(`/api/deliveries/${record._id}/retry`);
     expect(again.status).toBe(409);
