@@ -20,6 +20,7 @@ import { LeadCommands } from './lead-commands';
 import { Lifecycle } from './lifecycle';
 import { startLifecycleConsumer } from './lifecycle-consumer';
 import { processorMetrics } from './metrics';
+import { startReports } from './reports';
 import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
 import { RiskAssessment } from './risk-assessment';
@@ -84,6 +85,7 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),
     await startIdleCheckForwarder({ ...publishing, consumers }),
+    await startReports(rt),
   ];
   distribution.start(rt.config.rules.distributionIntervalMs);
 

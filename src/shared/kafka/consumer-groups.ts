@@ -13,6 +13,7 @@ const GROUPS: Record<Role, (t: TopicNames) => { group: string; topics: string[] 
   processor: (t) => [
     { group: 'processor-intake', topics: [t.intakeCommands] },
     { group: 'processor-crm', topics: [t.agentActions, t.deposits] },
+    { group: 'processor-reports', topics: [t.leadEvents, t.intakeRefusals] },
   ],
   dispatcher: (t) => [
     { group: 'dispatcher', topics: [t.leadEvents, t.callbackCommands] },

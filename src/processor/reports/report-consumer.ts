@@ -1,0 +1,47 @@
+import { Counter, type Registry } from 'prom-client';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps } from '../../shared/kafka/batch-consumer';
+import type { Logger } from '../../shared/logger';
+import type { IntakeRefusal, LeadEvent } from '../../shared/schemas';
+import type { ReportProjector } from './report-projector';
+
+export interface ReportConsumerDeps {
+  consumers: BatchConsumerDeps;
+  projector: ReportProjector;
+  metrics: Registry;
+  logger: Logger;
+}
+
+export const REPORTS_GROUP = 'processor-reports';
+
+// The reports' own consumer group over lead events and intake refusals: a chunk of one partition at
+// a time, counted by the projector, then its offsets move. It publishes nothing and no other role
+// waits for it: a slow store only makes the reports lag (lead_intake_consumer_lag).
+export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchConsumer> {
+  const messages = new Counter({
+    name: 'lead_intake_report_messages_total',
+    help: 'Messages the report projector read, by topic and outcome (counted, unknown_lead: an event of a lead not stored, undecodable)',
+    labelNames: ['topic', 'outcome'], registers: [deps.metrics],
+  });
+  return startBatchConsumer<LeadEvent | IntakeRefusal>(deps.consumers, {
+    group: REPORTS_GROUP,
+    topics: ['leadEvents', 'intakeRefusals'],
+    chunkSize: 500,
+    async handle(records, ctx) {
+      const now = new Date();
+      const offsets = records.map((r) => Number(r.message.offset));
+      if (ctx.topic === 'leadEvents') {
+        const result = await deps.projector.leadEvents(records.map((r, i) => ({ offset: offsets[i] as number, event: r.value as LeadEvent })), ctx.partition, now);
+        messages.inc({ topic: 'lead_events', outcome: 'counted' }, records.length - result.unknown);
+        if (result.unknown > 0) messages.inc({ topic: 'lead_events', outcome: 'unknown_lead' }, result.unknown);
+      } else {
+        await deps.projector.refusals(records.map((r, i) => ({ offset: offsets[i] as number, refusal: r.value as IntakeRefusal })), ctx.partition, now);
+        messages.inc({ topic: 'intake_refusals', outcome: 'counted' }, records.length);
+      }
+    },
+    async undecodable(items, ctx) {
+      // Only our own roles write these topics: a bug to see, never retried.
+      messages.inc({ topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'intake_refusals', outcome: 'undecodable' }, items.length);
+      for (const { message, error } of items) deps.logger.error({ topic: ctx.topic, offset: message.offset, reason: error.reason }, 'report projector: undecodable message skipped');
+    },
+  });
+}

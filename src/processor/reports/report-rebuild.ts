@@ -1,0 +1,80 @@
+import type { Collection } from 'mongodb';
+import type { Logger } from '../../shared/logger';
+import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
+import { localTime } from '../../shared/local-time';
+import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
+import { cellDocId, cellField, isLeadDerived, parseCellDocId, REBUILD_WRITER } from '../../shared/reports/cell-keys';
+import type { CellDoc, CellStore } from '../../shared/reports/cell-store';
+import { tallyWholeLead, type StoredLead } from './event-projection';
+import type { ReportLeadDoc } from './lead-tally';
+import { REPORT_LEAD_PROJECTION, type ReportLeadStore } from './report-lead-store';
+
+export interface RebuildDeps {
+  cells: CellStore;
+  leads: ReportLeadStore;
+  leadDocs: Collection<LeadDoc>;
+  partners: Collection<PartnerDoc>;
+  logger: Logger;
+}
+
+export interface RebuildSummary {
+  leads: number;
+  cell_documents_removed: number;
+  cell_documents_written: number;
+  took_ms: number;
+}
+
+const PAGE = 500;
+// Lead ids are `le-<n>`: every one sorts after 'le-' and before 'le.' ('.' follows '-').
+const LEAD_IDS = { first: 'le-', end: 'le.' };
+
+// Recomputes every lead-derived number of the reports from the stored leads: their history holds
+// every change the events announced, and the same fold (lead-tally.ts) counts it. The projector's
+// counter documents (p<n>) and an earlier rebuild's (r) are removed first, then every lead is read
+// by `_id` range, a page at a time, its state written to report_leads and its counts summed into
+// documents of writer r, written at the end. Refusal counters (i<n>: duplicates, validation errors)
+// have no other record and are kept as they are. Run it while the report projector is caught up and
+// no lead changes (docs/managers.md, "Rebuilding the reports"): an event it counts meanwhile may be
+// counted twice or not at all. Run again if interrupted.
+export async function rebuildReports(d: RebuildDeps, now: Date): Promise<RebuildSummary> {
+  const started = Date.now();
+  const removed: string[] = [];
+  for await (const page of d.cells.all()) removed.push(...page.filter((doc) => isLeadDerived(doc.writer ?? parseCellDocId(doc._id).writer)).map((doc) => doc._id));
+  await d.cells.remove(removed);
+
+  const zones = new Map((await d.partners.find({}, { projection: { time_zone: 1 } }).toArray()).map((p) => [p._id, p.time_zone ?? 'UTC']));
+  const docs = new Map<string, CellDoc>();
+  let leads = 0;
+  let after = LEAD_IDS.first;
+  for (;;) {
+    const page = (await d.leadDocs.find({ _id: { $gt: after, $lt: LEAD_IDS.end } }, { projection: REPORT_LEAD_PROJECTION })
+      .sort({ _id: 1 }).limit(PAGE).toArray()) as unknown as StoredLead[];
+    const states: ReportLeadDoc[] = [];
+    for (const lead of page) {
+      if (lead.test) continue;
+      const day = localTime(lead.created_at, zones.get(lead.partner_id) ?? 'UTC').date;
+      const { state, delta } = tallyWholeLead(lead, day);
+      states.push(state);
+      if (!isEmpty(delta)) addTo(docs, cellDocId(day, lead.partner_id, REBUILD_WRITER), cellField(state.country_code, state.source), delta, now);
+    }
+    await d.leads.replace(states);
+    leads += states.length;
+    if (page.length < PAGE) break;
+    after = (page[page.length - 1] as StoredLead)._id;
+  }
+  const written = [...docs.values()];
+  for (let i = 0; i < written.length; i += PAGE) await d.cells.replace(written.slice(i, i + PAGE));
+  const summary = { leads, cell_documents_removed: removed.length, cell_documents_written: written.length, took_ms: Date.now() - started };
+  d.logger.info(summary, 'reports rebuilt from the stored leads');
+  return summary;
+}
+
+function addTo(docs: Map<string, CellDoc>, id: string, field: string, delta: Counts, now: Date): void {
+  let doc = docs.get(id);
+  if (!doc) {
+    const { day, partnerId, writer } = parseCellDocId(id);
+    doc = { _id: id, day, partner_id: partnerId, writer, c: {}, updated_at: now };
+    docs.set(id, doc);
+  }
+  addCounts((doc.c[field] ??= {}), delta);
+}
