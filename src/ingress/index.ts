@@ -11,6 +11,7 @@ import { IngressMetrics } from './metrics';
 import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
 import { AuthFailureLimiter, RateLimiter } from './rate-limit';
+import { RefusalReports } from './refusal-reports';
 import { ReplyWaiter } from './reply-waiter';
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
@@ -21,10 +22,11 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   await replies.start();
 
   const { intake } = rt.config;
+  const refusals = new RefusalReports({ producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger, metrics: rt.metrics });
   const api = partnerApi({
     rt,
     flow: new IntakeFlow(rt, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies,
-      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS)),
+      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),
     limiter: new RateLimiter(rt.redis, instanceId, intake),
@@ -47,6 +49,9 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
         if (!replies.ready) throw new Error('the intake reply consumer is not fetching');
       },
     }],
-    stop: () => replies.stop(),
+    async stop() {
+      await replies.stop();
+      await refusals.stop();
+    },
   };
 }

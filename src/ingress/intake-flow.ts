@@ -8,6 +8,7 @@ import { within } from '../shared/within';
 import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
 import { readInboundLead } from './inbound-lead';
+import { refusalOf, type RefusalFacts, type RefusalReports } from './refusal-reports';
 import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';
 import { normaliseLead } from './normalise-lead';
 import type { ReplyWaiter } from './reply-waiter';
@@ -25,6 +26,7 @@ export interface IntakeRequest {
 interface Final {
   stored: StoredOutcome;
   replay: boolean;
+  facts?: RefusalFacts; // the request's country and source, for the reports
 }
 
 // One partner POST from idempotency claim to answer: parse, map, validate, normalise, seal, send
@@ -36,11 +38,12 @@ export class IntakeFlow {
     private readonly idempotency: IdempotencyStore,
     private readonly replies: ReplyWaiter,
     private readonly decisions: IntakeDecisionStore,
+    private readonly refusals?: RefusalReports,
   ) {}
 
   async handle(req: IntakeRequest): Promise<StoredOutcome> {
     const { partner, idempotencyKey: key } = req;
-    if (key === undefined) return validationFailure(reason.missing('idempotency_key'));
+    if (key === undefined) return this.reported(partner, { stored: validationFailure(reason.missing('idempotency_key')), replay: false }).stored;
     if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
 
     const bodyHash = requestBodyHash(this.rt.config.crypto.hashKey, req.raw);
@@ -58,11 +61,22 @@ export class IntakeFlow {
       const known = claim.kind === 'taken_over' ? await this.storedDecision(partner._id, key, bodyHash) : null;
       const final = known ?? (await this.decide(req, key, bodyHash));
       await this.idempotency.complete(partner._id, key, final.stored);
+      this.reported(partner, final);
       return final.replay ? asReplay(final.stored) : final.stored;
     } catch (err) {
       await this.idempotency.release(partner._id, key).catch((e: unknown) => this.rt.logger.warn({ err: e }, 'could not release an idempotency key'));
       throw err;
     }
+  }
+
+  // A fresh duplicate or validation_error answer is reported to the reports (never a replay: the
+  // first answer was); queued, never awaited.
+  private reported(partner: PartnerDoc, final: Final): Final {
+    const body = final.stored.body as { status?: unknown; reason?: unknown };
+    if (!this.refusals || final.replay || partner.mode === 'test') return final;
+    if (body.status !== 'duplicate' && body.status !== 'validation_error') return final;
+    this.refusals.report(refusalOf(partner._id, body.status, String(body.reason ?? ''), final.facts ?? {}, new Date()));
+    return final;
   }
 
   // A taken-over key may already be decided (the first instance died after sending the command):
@@ -82,9 +96,9 @@ export class IntakeFlow {
       return { stored: fromError(new ApiError('malformed_json')), replay: false };
     }
     const read = readInboundLead(body, req.partner.field_mapping ?? {});
-    if (!read.ok) return { stored: validationFailure(read.reason), replay: false };
+    if (!read.ok) return { stored: validationFailure(read.reason), replay: false, facts: asFacts(body) };
     const normalised = normaliseLead(read.lead, { idempotencyKey: key, requestIp: req.requestIp });
-    if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false };
+    if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
 
     const decision = await this.ask({
       correlation_id: randomUUID(),
@@ -95,7 +109,7 @@ export class IntakeFlow {
       received_at: new Date(req.receivedAtMs).toISOString(),
       lead: sealLead(normalised.lead, this.rt.cipher, this.rt.config.crypto.hashKey),
     });
-    return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay };
+    return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay, facts: normalised.lead };
   }
 
   // Request/reply over Kafka: the command is keyed by phone hash, so commands about one phone are
@@ -124,4 +138,8 @@ export class IntakeFlow {
     }
     return decision;
   }
+}
+
+function asFacts(value: unknown): RefusalFacts {
+  return value !== null && typeof value === 'object' ? (value as RefusalFacts) : {};
 }
