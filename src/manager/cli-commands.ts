@@ -48,9 +48,20 @@ const AGENT_FLAGS: Record<string, Flag> = {
   'working-hours': { kind: 'json', field: 'working_hours' },
 };
 
+// The small lists (partners, agents) page by offset; the big ones by the next_cursor of the page before.
 const PAGE_FLAGS: Record<string, Flag> = {
   limit: { kind: 'int', field: 'limit' },
   offset: { kind: 'int', field: 'offset' },
+};
+
+const CURSOR_FLAGS: Record<string, Flag> = {
+  limit: { kind: 'int', field: 'limit' },
+  cursor: { kind: 'text', field: 'cursor' },
+};
+
+const TIME_RANGE_FLAGS: Record<string, Flag> = {
+  from: { kind: 'text', field: 'from' },
+  to: { kind: 'text', field: 'to' },
 };
 
 interface Command {
@@ -87,8 +98,11 @@ export const COMMANDS: Record<string, Command> = {
   'show-replay': { summary: 'Show a replay job and its progress', method: 'GET', path: (id) => `/api/replays/${enc(id)}`, needsId: 'replay job id' },
   'test-callback': { summary: "Send a synthetic lead.accepted to the partner's callback URL", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/test-callback`, needsId: 'partner id' },
   'list-deliveries': {
-    summary: 'List callback deliveries', method: 'GET', path: () => '/api/deliveries', sends: 'query',
-    flags: { state: { kind: 'text', field: 'state' }, 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, event: { kind: 'text', field: 'event' }, ...PAGE_FLAGS },
+    summary: "List callback deliveries, newest first by the event's time (--from, --to: ISO times)", method: 'GET', path: () => '/api/deliveries', sends: 'query',
+    flags: {
+      state: { kind: 'text', field: 'state' }, 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, event: { kind: 'text', field: 'event' },
+      ...TIME_RANGE_FLAGS, ...CURSOR_FLAGS,
+    },
   },
   'show-delivery': { summary: 'Show a delivery and its attempts', method: 'GET', path: (id) => `/api/deliveries/${enc(id)}`, needsId: 'delivery id' },
   'retry-delivery': { summary: 'Retry a dead delivery', method: 'POST', path: (id) => `/api/deliveries/${enc(id)}/retry`, needsId: 'delivery id' },
@@ -98,14 +112,22 @@ export const COMMANDS: Record<string, Command> = {
   'show-agent': { summary: 'Show an agent', method: 'GET', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id' },
   'update-agent': { summary: 'Change an agent', method: 'PATCH', path: (id) => `/api/agents/${enc(id)}`, needsId: 'agent id', flags: AGENT_FLAGS, sends: 'body' },
   'show-lead': { summary: 'Show a lead: status, history, risk, sandbox mark (never its personal data)', method: 'GET', path: (id) => `/api/leads/${enc(id)}`, needsId: 'lead id' },
-  'agent-leads': { summary: "The agent's view: its leads with their risk", method: 'GET', path: (id) => `/api/agents/${enc(id)}/leads`, needsId: 'agent id', flags: PAGE_FLAGS, sends: 'query' },
+  leads: {
+    summary: 'List leads, newest first, never their personal data (--from, --to: ISO times of creation; a rare --country or --source may print a short page with a next_cursor)',
+    method: 'GET', path: () => '/api/leads', sends: 'query',
+    flags: {
+      'affiliate-id': { kind: 'text', field: 'affiliate_id' }, status: { kind: 'text', field: 'status' }, country: { kind: 'text', field: 'country_code' },
+      source: { kind: 'text', field: 'source' }, 'is-depositor': { kind: 'bool', field: 'is_depositor' }, ...TIME_RANGE_FLAGS, ...CURSOR_FLAGS,
+    },
+  },
+  'agent-leads': { summary: "The agent's view: its leads with their risk", method: 'GET', path: (id) => `/api/agents/${enc(id)}/leads`, needsId: 'agent id', flags: CURSOR_FLAGS, sends: 'query' },
   'erase-personal-data': {
     summary: "Erase a lead's personal data (its data key is destroyed; status and history stay)", method: 'DELETE',
     path: (id) => `/api/leads/${enc(id)}/personal-data`, needsId: 'lead id',
   },
   'audit-log': {
     summary: 'List manager actions', method: 'GET', path: () => '/api/audit-log', sends: 'query',
-    flags: { 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, action: { kind: 'text', field: 'action' }, ...PAGE_FLAGS },
+    flags: { 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, action: { kind: 'text', field: 'action' }, ...CURSOR_FLAGS },
   },
 };
 
@@ -119,6 +141,7 @@ export function usage(): string {
     'usage: npm run manager -- <command> [id] [--flags]',
     'env: MANAGER_URL (default http://127.0.0.1:8080), MANAGER_TOKEN (required)',
     'lists are comma-separated; --callback-url none and --risk-threshold none clear them; --json merges a raw JSON body last',
+    'list-deliveries, leads, agent-leads and audit-log page by --cursor (the next_cursor printed; stderr names the next page\'s command)',
     '', ...lines,
   ].join('\n');
 }
@@ -151,6 +174,22 @@ export function parseCommand(argv: readonly string[]): CliRequest {
   const body = typeof json === 'string' ? { ...fields, ...jsonObject('json', json) } : fields;
   return command.sends === 'body' ? { method: command.method, path, body } : { method: command.method, path };
 }
+
+// The command that prints the next page of a cursor list (the same one with --cursor set), or null
+// when the answer has no next_cursor: a short or empty page may still have one.
+export function nextPageCommand(argv: readonly string[], answer: unknown): string | null {
+  const cursor = (answer as { next_cursor?: unknown } | null)?.next_cursor;
+  if (typeof cursor !== 'string') return null;
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--cursor') i++;
+    else if (!arg.startsWith('--cursor=')) kept.push(arg);
+  }
+  return ['npm run manager --', ...[...kept, '--cursor', cursor].map(shellWord)].join(' ');
+}
+
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function convert(flag: string, kind: Kind, raw: string): unknown {
   switch (kind) {

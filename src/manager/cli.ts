@@ -1,8 +1,9 @@
-import { parseCommand, usage, UsageError } from './cli-commands';
+import { nextPageCommand, parseCommand, usage, UsageError } from './cli-commands';
 
 // `npm run manager -- <command> [id] [--flags]`: the manager API from a shell, against a running
 // service (MANAGER_URL, MANAGER_TOKEN). Prints the JSON answer; on an error answer prints its body
-// to stderr and exits 1; on a usage mistake exits 2.
+// to stderr and exits 1; on a usage mistake exits 2. A cursor list's next page is named on stderr,
+// so stdout stays one JSON document.
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
     process.stdout.write(`${usage()}\n`);
@@ -20,16 +21,19 @@ async function main(argv: string[]): Promise<number> {
     body: request.body ? JSON.stringify(request.body) : undefined,
   });
   const text = await res.text();
+  const answer = parsed(text);
   const out = res.ok ? process.stdout : process.stderr;
-  out.write(`${pretty(text)}\n`);
+  out.write(`${answer === undefined ? text : JSON.stringify(answer, null, 2)}\n`);
+  const next = res.ok ? nextPageCommand(argv, answer) : null;
+  if (next) process.stderr.write(`next page: ${next}\n`);
   return res.ok ? 0 : 1;
 }
 
-function pretty(text: string): string {
+function parsed(text: string): unknown {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return JSON.parse(text) as unknown;
   } catch {
-    return text;
+    return undefined;
   }
 }
 

@@ -73,8 +73,40 @@ it('manages agents and reads the audit log', async () => {
   expect(audit.items.map((e) => e.target)).toContain(agent.id);
 });
 
+it('pages the audit log by cursor, naming the next page on stderr until the last', async () => {
+  const created: string[] = [];
+  for (const name of ['Page A', 'Page B', 'Page C']) created.push(json(await cli(['create-agent', '--name', name])).id as string);
+  const seen: string[] = [];
+  let args = ['audit-log', '--action', 'agent.create', '--limit', '2'];
+  for (let pages = 0; pages < 5; pages++) {
+    const run = await cli(args);
+    const page = json(run) as { items: { target: string }[]; next_cursor: string | null };
+    seen.push(...page.items.map((e) => e.target));
+    if (page.next_cursor === null) {
+      expect(run.stderr).not.toContain('next page');
+      break;
+    }
+    const next = run.stderr.match(/^next page: npm run manager -- (.+)$/m)![1]!;
+    expect(next).toBe(`audit-log --action agent.create --limit 2 --cursor ${page.next_cursor}`);
+    args = next.split(' ');
+  }
+  // Newest first, each once: the three above, then Eve of the test before.
+  expect(seen.slice(0, 3)).toEqual([...created].reverse());
+  expect(seen).toHaveLength(4);
+});
+
+it('lists leads with their filters, and refuses a bad filter or cursor with exit code 1', async () => {
+  expect(json(await cli(['leads', '--affiliate-id', 'pa-0000000000000000', '--country', 'GB', '--is-depositor', 'true']))).toEqual({ items: [], next_cursor: null });
+  const lower = await cli(['leads', '--country', 'gb']);
+  expect(lower.code).toBe(1);
+  expect(JSON.parse(lower.stderr)).toMatchObject({ error: 'invalid_request' });
+  const forged = await cli(['leads', '--cursor', 'not-a-cursor']);
+  expect(forged.code).toBe(1);
+  expect(JSON.parse(forged.stderr)).toMatchObject({ error: 'invalid_request' });
+});
+
 it('lists deliveries and reports an API error on stderr with exit code 1', async () => {
-  expect(json(await cli(['list-deliveries', '--state', 'dead']))).toEqual({ items: [], next_offset: null });
+  expect(json(await cli(['list-deliveries', '--state', 'dead', '--from', '2026-01-01T00:00:00Z']))).toEqual({ items: [], next_cursor: null });
   const missing = await cli(['retry-delivery', 'dl-000000000000000000000000']);
   expect(missing.code).toBe(1);
   expect(JSON.parse(missing.stderr)).toEqual({ error: 'not_found', message: expect.any(String) });

@@ -1,4 +1,4 @@
-import { parseCommand, usage, UsageError, COMMANDS } from '../../src/manager/cli-commands';
+import { nextPageCommand, parseCommand, usage, UsageError, COMMANDS } from '../../src/manager/cli-commands';
 
 describe('manager CLI arguments', () => {
   it('builds a partner creation body from flags, nested quotas included', () => {
@@ -34,6 +34,32 @@ describe('manager CLI arguments', () => {
       method: 'GET', path: '/api/deliveries?state=dead&affiliate_id=pa-1&limit=10',
     });
     expect(parseCommand(['list-partners'])).toEqual({ method: 'GET', path: '/api/affiliates' });
+    expect(parseCommand(['list-agents', '--offset', '50']).path).toBe('/api/agents?offset=50');
+  });
+
+  it('pages the big lists by cursor, with a time range on deliveries and every filter of the lead list', () => {
+    expect(parseCommand(['list-deliveries', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-02T00:00:00Z', '--cursor', 'abc_-'])).toEqual({
+      method: 'GET', path: '/api/deliveries?from=2026-11-01T00%3A00%3A00Z&to=2026-11-02T00%3A00%3A00Z&cursor=abc_-',
+    });
+    expect(parseCommand([
+      'leads', '--affiliate-id', 'pa-1', '--status', 'ftd', '--country', 'GB', '--source', 'paid search', '--is-depositor', 'true',
+      '--from', '2026-11-01T00:00:00Z', '--limit', '20', '--cursor', 'c1',
+    ])).toEqual({
+      method: 'GET',
+      path: '/api/leads?affiliate_id=pa-1&status=ftd&country_code=GB&source=paid+search&is_depositor=true&from=2026-11-01T00%3A00%3A00Z&limit=20&cursor=c1',
+    });
+    expect(parseCommand(['audit-log', '--cursor', 'c2']).path).toBe('/api/audit-log?cursor=c2');
+    expect(parseCommand(['agent-leads', 'ag-1', '--cursor', 'c3']).path).toBe('/api/agents/ag-1/leads?cursor=c3');
+    expect(() => parseCommand(['leads', '--offset', '50'])).toThrow(/offset/);
+  });
+
+  it("names the next page's command when the answer has a next_cursor, a short page included", () => {
+    expect(nextPageCommand(['leads', '--source', "partner's list", '--cursor', 'old'], { items: [], next_cursor: 'bmV4dA' }))
+      .toBe("npm run manager -- leads --source 'partner'\\''s list' --cursor bmV4dA");
+    expect(nextPageCommand(['audit-log', '--cursor=old'], { items: [{}], next_cursor: 'n2' })).toBe('npm run manager -- audit-log --cursor n2');
+    expect(nextPageCommand(['leads'], { items: [], next_cursor: null })).toBeNull();
+    expect(nextPageCommand(['list-partners'], { items: [], next_offset: 50 })).toBeNull();
+    expect(nextPageCommand(['show-lead', 'le-1'], undefined)).toBeNull();
   });
 
   it('sends no body for actions that take none, and an empty one for rotate-key without flags', () => {
