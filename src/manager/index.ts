@@ -14,6 +14,7 @@ import { deliveryRoutes } from './routes/deliveries';
 import { endpointRoutes } from './routes/endpoints';
 import { leadRoutes } from './routes/leads';
 import { overviewRoutes } from './routes/overview';
+import { reportRoutes } from './routes/reports';
 import { managerValidatorCompiler } from './validation';
 
 // Manager API routes (served by the ingress role), one fastify context of their own: its own
@@ -48,6 +49,7 @@ export function managerRoutes(rt: Runtime) {
       await secured.register(auditRoutes(rt));
       await secured.register(leadRoutes(rt));
       await secured.register(overviewRoutes(rt));
+      await secured.register(reportRoutes(rt));
     });
   };
 }

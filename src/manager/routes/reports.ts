@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Runtime } from '../../shared/runtime';
+import { CellStore, cellsCollection } from '../../shared/reports/cell-store';
+import { reportCsv } from '../reports/report-csv';
+import { readReport, type ReportQuery } from '../reports/report-reader';
+import { reportSchemas } from '../reports/report-schemas';
+
+// The reports: read from the counters the processor keeps (report_cells), one `_id` range a query.
+export function reportRoutes(rt: Runtime) {
+  const cells = new CellStore(cellsCollection(rt.mongo.db));
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get<{ Querystring: ReportQuery }>('/api/reports', { schema: reportSchemas.report }, async (req) => readReport(cells, req.query, new Date()));
+
+    app.get<{ Querystring: ReportQuery }>('/api/reports.csv', { schema: reportSchemas.reportCsv }, async (req, reply) => {
+      const report = await readReport(cells, req.query, new Date());
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="report-${report.from}-${report.to}.csv"`)
+        .send(reportCsv(report, report.group_by));
+    });
+  };
+}

@@ -1,0 +1,235 @@
+import { refusalOf } from '../../src/ingress/refusal-reports';
+import { csvCell, neutralise, reportCsv } from '../../src/manager/reports/report-csv';
+import { reportScope } from '../../src/manager/reports/report-reader';
+import { groupCells, type CellRecord } from '../../src/manager/reports/report-rows';
+import { leadsToRead, projectLeadEvents, projectRefusals, tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
+import { isAgentOutcome, newReportLead, tally, type ReportLeadDoc } from '../../src/processor/reports/lead-tally';
+import { bucketField, bucketOf, DURATION_BOUNDS_S, medianSeconds, rejectionGroup } from '../../src/shared/reports/cell-counts';
+import { cellDocId, cellField, dayRange, parseCellDocId, parseCellField } from '../../src/shared/reports/cell-keys';
+import type { LeadEvent } from '../../src/shared/schemas';
+
+const T0 = new Date('2026-11-20T10:00:00Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+describe('cell keys', () => {
+  it('put the day first, so a date range is one _id range, and keep every character in # to ~', () => {
+    const id = cellDocId('2026-11-20', 'pa-1', 'p3');
+    expect(id).toBe('2026-11-20|pa-1|p3');
+    expect(parseCellDocId(id)).toEqual({ day: '2026-11-20', partnerId: 'pa-1', writer: 'p3' });
+    const range = dayRange('2026-11-20', '2026-11-21');
+    for (const inside of [id, cellDocId('2026-11-21', 'pa-zz', 'r')]) expect(inside > range.$gt && inside < range.$lt).toBe(true);
+    for (const outside of [cellDocId('2026-11-19', 'pa-1', 'r'), cellDocId('2026-11-22', 'pa-1', 'p0')]) expect(outside > range.$gt && outside < range.$lt).toBe(false);
+  });
+
+  it.each(['google', 'a.b', 'x y', 'ä!~*()\'', '$x', 'a|b', '=cmd'])('encode the source %p into a field with no dot or dollar, and back', (source) => {
+    const field = cellField('DE', source);
+    expect(field).not.toMatch(/[.$]/);
+    for (const ch of field) expect(ch >= '#' && ch <= '~').toBe(true);
+    expect(parseCellField(field)).toEqual({ country: 'DE', source });
+  });
+
+  it('keep an absent country or source apart from any value', () => {
+    expect(parseCellField(cellField(null, undefined))).toEqual({ country: null, source: null });
+    expect(cellField(null, '')).toBe(cellField(undefined, null));
+  });
+});
+
+describe('durations and medians', () => {
+  it('tell minutes apart under an hour, and put anything past the last bound in the last bucket', () => {
+    expect(bucketOf(0)).toBe(0);
+    expect(bucketOf(60)).toBe(0);
+    expect(bucketOf(61)).toBe(1);
+    expect(bucketOf(59 * 60 + 1)).toBe(59);
+    expect(DURATION_BOUNDS_S[bucketOf(3600)]).toBe(3600);
+    expect(DURATION_BOUNDS_S[bucketOf(3601)]).toBe(5400);
+    expect(bucketOf(1e12)).toBe(DURATION_BOUNDS_S.length - 1);
+    expect(bucketOf(-5)).toBe(0);
+  });
+
+  it('report the median as the upper bound of the bucket holding the middle value (the lower middle of an even count)', () => {
+    const h = (seconds: number[]) => {
+      const c: Record<string, number> = {};
+      for (const s of seconds) c[bucketField('tc', bucketOf(s))] = (c[bucketField('tc', bucketOf(s))] ?? 0) + 1;
+      return c;
+    };
+    expect(medianSeconds({}, 'tc')).toBeNull();
+    expect(medianSeconds(h([30]), 'tc')).toBe(60);
+    expect(medianSeconds(h([30, 150, 7000]), 'tc')).toBe(180);
+    expect(medianSeconds(h([30, 150, 200, 7000]), 'tc')).toBe(180);
+    expect(medianSeconds(h([30, 100]), 'tc')).toBe(60);
+    expect(medianSeconds(h([30]), 'tf')).toBeNull();
+  });
+});
+
+describe('rejection reasons', () => {
+  it.each([
+    ['country_blocked:DE', 'country'], ['source_blocked', 'source'], ['ip_blocked', 'ip'], ['risk_rejected', 'risk'],
+    ['cap_reached:daily', 'cap'], ['cap_reached:country_hourly', 'cap'], ['partner_unknown', 'other'], [undefined, 'other'],
+  ])('%p is grouped as %p', (reason, group) => expect(rejectionGroup(reason)).toBe(group));
+});
+
+describe('the contacted rule', () => {
+  it('is the first status change to anything but assigned or chargeback', () => {
+    for (const to of ['contacted', 'callback', 'interested', 'no_answer', 'wrong_number', 'trash', 'custom_code']) expect(isAgentOutcome('lead.status_changed', to)).toBe(true);
+    expect(isAgentOutcome('lead.status_changed', 'assigned')).toBe(false);
+    expect(isAgentOutcome('lead.status_changed', 'chargeback')).toBe(false);
+    expect(isAgentOutcome('lead.ftd', 'ftd')).toBe(false);
+    expect(isAgentOutcome(null, 'assigned')).toBe(false);
+  });
+
+  it('counts the first outcome only, timed from acceptance', () => {
+    let s: ReportLeadDoc = newReportLead({ _id: 'le-1', partner_id: 'pa-1', created_at: T0 }, '2026-11-20');
+    const deltas = [
+      { index: 0, event: 'lead.accepted', to: 'new', at: T0 },
+      { index: 1, event: 'lead.status_changed', to: 'assigned', at: at(1) },
+      { index: 2, event: null, to: 'assigned', at: at(20) },
+      { index: 3, event: 'lead.status_changed', to: 'no_answer', at: at(25) },
+    ].map((e) => {
+      const r = tally(s, e as Parameters<typeof tally>[1]);
+      s = r.state;
+      return r.delta;
+    });
+    expect(deltas).toEqual([{ received: 1, accepted: 1 }, {}, {}, { contacted: 1, [bucketField('tc', 24)]: 1 }]);
+    expect(tally(s, { index: 4, event: 'lead.status_changed', to: 'contacted', at: at(30) }).delta).toEqual({});
+  });
+});
+
+const ev = (lead: string, index: number, event: LeadEvent['event'], to: string, when: Date, extra: Partial<LeadEvent> = {}): LeadEvent => ({
+  event_id: `${lead}:${index}`, event, lead_id: lead, partner_id: 'pa-1', external_lead_id: `x-${lead}`, our_status: to, is_depositor: false, occurred_at: when.toISOString(), ...extra,
+});
+
+const stored: StoredLead = {
+  _id: 'le-7', partner_id: 'pa-1', country_code: 'DE', source: 'google.ads', created_at: T0,
+  history: [
+    { event: 'lead.accepted', to: 'new', at: T0 },
+    { event: 'lead.status_changed', to: 'assigned', at: at(0) },
+    { event: 'lead.status_changed', to: 'contacted', at: at(12) },
+    { event: 'lead.ftd', to: 'ftd', at: at(90) },
+    { event: 'lead.rtd', to: 'rtd', at: at(100) },
+    { event: 'lead.status_changed', to: 'chargeback', at: at(200) },
+  ],
+};
+const events = stored.history.map((h, i) => ev('le-7', i, h.event as LeadEvent['event'], h.to, h.at));
+const dayOf = () => '2026-11-20';
+const sum = (cs: { delta: Record<string, number> }[]) => cs.reduce<Record<string, number>>((a, c) => {
+  for (const [k, n] of Object.entries(c.delta)) a[k] = (a[k] ?? 0) + n;
+  return a;
+}, {});
+
+describe('projecting lead events', () => {
+  const whole = tallyWholeLead(stored, '2026-11-20');
+
+  it('counts every entry once, into the lead\'s cell, and the rebuild counts the same', () => {
+    const p = projectLeadEvents(events.map((event, i) => ({ offset: i, event })), new Map(), new Map([['le-7', stored]]), dayOf, 'p2');
+    expect(p.contributions.every((c) => c.docId === '2026-11-20|pa-1|p2' && c.field === cellField('DE', 'google.ads'))).toBe(true);
+    expect(sum(p.contributions)).toEqual({
+      received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1, rtd: 1, chargebacks: 1,
+    });
+    expect(sum(p.contributions)).toEqual(whole.delta);
+    expect(p.changed.get('le-7')).toEqual(whole.state);
+  });
+
+  it('skips events already counted (re-announced, replayed): the per-lead fence', () => {
+    const p = projectLeadEvents([...events, ...events].map((event, i) => ({ offset: i, event })), new Map([['le-7', whole.state]]), new Map(), dayOf, 'p2');
+    expect(p.contributions).toEqual([]);
+  });
+
+  it('fills a gap from the stored history, never past the event, and asks to read only what it needs', () => {
+    const known = new Map<string, ReportLeadDoc>();
+    const late = [{ offset: 5, event: events[3] as LeadEvent }]; // the ftd arrives first: accepted, assigned, contacted are on their way
+    expect(leadsToRead(late, known)).toEqual(['le-7']);
+    const p = projectLeadEvents(late, known, new Map([['le-7', stored]]), dayOf, 'p2');
+    expect(sum(p.contributions)).toEqual({ received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1 });
+    expect(p.changed.get('le-7')?.through).toBe(3);
+    const rest = events.map((event, i) => ({ offset: 10 + i, event }));
+    const state = new Map([['le-7', p.changed.get('le-7') as ReportLeadDoc]]);
+    expect(leadsToRead(rest, state)).toEqual([]);
+    expect(sum(projectLeadEvents(rest, state, new Map(), dayOf, 'p2').contributions)).toEqual({ rtd: 1, chargebacks: 1 });
+  });
+
+  it('leaves sandbox leads out and reports events of leads it cannot find', () => {
+    const p = projectLeadEvents([{ offset: 1, event: ev('le-8', 0, 'lead.accepted', 'new', T0, { test: true }) }, { offset: 2, event: ev('le-9', 0, 'lead.accepted', 'new', T0) }], new Map(), new Map(), dayOf, 'p0');
+    expect(p.contributions).toEqual([]);
+    expect(p.unknown).toEqual(['le-9:0']);
+  });
+
+  it('counts a rejection by its reason group', () => {
+    const lead: StoredLead = { _id: 'le-3', partner_id: 'pa-1', created_at: T0, history: [{ event: 'lead.rejected', to: 'rejected', at: T0, reason: 'cap_reached:daily' }] };
+    const p = projectLeadEvents([{ offset: 0, event: ev('le-3', 0, 'lead.rejected', 'rejected', T0, { reason: 'cap_reached:daily' }) }], new Map(), new Map([['le-3', lead]]), dayOf, 'p0');
+    expect(p.contributions[0]).toMatchObject({ field: cellField(null, null), delta: { received: 1, rejected_cap: 1 } });
+  });
+});
+
+describe('refusals', () => {
+  it('count one received and one duplicate or validation error each, on the partner\'s day', () => {
+    const r = (status: 'duplicate' | 'validation_error') => refusalOf('pa-1', status, 'x', { country_code: 'FR', source: 's' }, T0, 'id');
+    const cs = projectRefusals([{ offset: 4, refusal: r('duplicate') }, { offset: 5, refusal: r('validation_error') }], () => '2026-11-21', 'i1');
+    expect(cs.map((c) => [c.docId, c.field, c.delta])).toEqual([
+      ['2026-11-21|pa-1|i1', 'FR|s', { received: 1, duplicates: 1 }],
+      ['2026-11-21|pa-1|i1', 'FR|s', { received: 1, validation_errors: 1 }],
+    ]);
+  });
+
+  it('keep only a well-formed country and a string source, never anything else the request held', () => {
+    expect(refusalOf('pa-1', 'validation_error', 'invalid_format:phone', { country_code: 'de', source: 5, phone: '+4917' } as never, T0, 'id'))
+      .toEqual({ refusal_id: 'id', partner_id: 'pa-1', status: 'validation_error', reason: 'invalid_format:phone', at: T0.toISOString() });
+  });
+});
+
+describe('report rows', () => {
+  const cell = (day: string, partner: string, writer: string, field: string, counts: Record<string, number>): CellRecord => ({ key: { day, partnerId: partner, writer }, field, counts });
+  const cells = [
+    cell('2026-11-20', 'pa-1', 'p0', 'DE|g', { received: 3, accepted: 2, rejected_country: 1, contacted: 1, ftd: 1, [bucketField('tc', 4)]: 1 }),
+    cell('2026-11-20', 'pa-1', 'i2', 'DE|g', { received: 2, duplicates: 1, validation_errors: 1 }),
+    cell('2026-11-21', 'pa-1', 'r', 'FR|', { received: 1, accepted: 1 }),
+    cell('2026-11-21', 'pa-2', 'p1', 'DE|g', { received: 1, accepted: 1, ftd: 1, chargebacks: 1 }),
+  ];
+
+  it('sum every writer of a cell and group by any dimensions, sorted, with totals', () => {
+    const byPartner = groupCells(cells, ['partner'], {});
+    expect(byPartner.rows.map((r) => [r.partner_id, r.received, r.accepted, r.duplicates, r.validation_errors, r.rejected])).toEqual([['pa-1', 6, 3, 1, 1, 1], ['pa-2', 1, 1, 0, 0, 0]]);
+    expect(byPartner.totals).toMatchObject({ received: 7, accepted: 4, ftd: 2, chargebacks: 1, accepted_share: 0.5714, ftd_conversion: 0.5, chargeback_rate: 0.5 });
+    const byCountryDay = groupCells(cells, ['day', 'country'], {});
+    expect(byCountryDay.rows.map((r) => [r.day, r.country, r.received])).toEqual([['2026-11-20', 'DE', 5], ['2026-11-21', 'DE', 1], ['2026-11-21', 'FR', 1]]);
+    expect(groupCells(cells, ['source'], {}).rows.map((r) => [r.source, r.received])).toEqual([[null, 1], ['g', 6]]);
+  });
+
+  it('filter by partner, country and source, and give rates and medians', () => {
+    const [row] = groupCells(cells, [], { affiliate_id: 'pa-1', country: 'DE', source: 'g' }).rows;
+    expect(row).toMatchObject({ received: 5, accepted: 2, contact_rate: 0.5, ftd_conversion: 0.5, chargeback_rate: 0, median_seconds_to_contact: 300, median_seconds_to_ftd: null });
+    expect(groupCells([], ['day'], {})).toMatchObject({ rows: [], totals: { received: 0, accepted_share: null } });
+  });
+});
+
+describe('CSV', () => {
+  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('neutralises %p with a leading quote', (v) => expect(neutralise(v)).toBe(`'${v}`));
+
+  it('quotes what needs quoting and leaves plain values alone', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(0.25)).toBe('0.25');
+  });
+
+  it('writes the JSON report\'s numbers: a header, one line per row, a total line', () => {
+    const report = groupCells([{ key: { day: '2026-11-20', partnerId: 'pa-1', writer: 'p0' }, field: cellField('DE', '=evil'), counts: { received: 2, accepted: 1, rejected_ip: 1 } }], ['partner', 'source'], {});
+    const lines = reportCsv(report, ['partner', 'source']).split('\r\n');
+    expect(lines[0]).toBe('partner_id,source,received,accepted,duplicates,validation_errors,rejected,rejected_country,rejected_source,rejected_ip,rejected_risk,rejected_cap,rejected_other,contacted,ftd,rtd,chargebacks,accepted_share,contact_rate,ftd_conversion,chargeback_rate,median_seconds_to_contact,median_seconds_to_ftd');
+    expect(lines[1]).toBe("pa-1,'=evil,2,1,0,0,1,0,0,1,0,0,0,0,0,0,0,0.5,0,0,,,");
+    expect(lines[2]).toBe('total,,2,1,0,0,1,0,0,1,0,0,0,0,0,0,0,0.5,0,0,,,');
+    expect(lines[3]).toBe('');
+  });
+});
+
+describe('report scope', () => {
+  const now = new Date('2026-11-24T23:30:00Z');
+  it('defaults to the last 7 days up to today (UTC) and checks days, order, span and dimensions', () => {
+    expect(reportScope({}, now)).toEqual({ from: '2026-11-18', to: '2026-11-24', groupBy: [] });
+    expect(reportScope({ from: '2026-11-01', to: '2026-11-01', group_by: 'day,partner,day' }, now)).toEqual({ from: '2026-11-01', to: '2026-11-01', groupBy: ['day', 'partner'] });
+    expect(() => reportScope({ from: '2026-11-02', to: '2026-11-01' }, now)).toThrow('from is after to');
+    expect(() => reportScope({ from: '2025-01-01', to: '2026-11-01' }, now)).toThrow('at most 366 days');
+    expect(() => reportScope({ from: '2026-02-30' }, now)).toThrow('not a calendar day');
+    expect(() => reportScope({ group_by: 'agent' }, now)).toThrow('group_by');
+  });
+});
