@@ -20,7 +20,7 @@ export interface RefusalFacts {
 
 // The refusal a fresh 409 duplicate or 422 validation_error answer reports. Pure: a country only
 // when it is two capital letters, a source only when it is a string, both cut to size.
-export function refusalOf(partnerId: string, status: IntakeRefusal['status'], reason: string, facts: RefusalFacts, at: Date, id = randomUUID()): IntakeRefusal {
+export function refusalOf(partnerId: string, status: IntakeRefusal['status'], reason: string, facts: RefusalFacts, at: Date, id: string = randomUUID()): IntakeRefusal {
   const refusal: IntakeRefusal = { refusal_id: id, partner_id: partnerId, status, reason: reason.slice(0, MAX_TEXT), at: at.toISOString() };
   if (typeof facts.country_code === 'string' && COUNTRY.test(facts.country_code)) refusal.country_code = facts.country_code;
   if (typeof facts.source === 'string' && facts.source !== '') refusal.source = facts.source.slice(0, MAX_TEXT);
