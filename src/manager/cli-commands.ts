@@ -64,6 +64,15 @@ const TIME_RANGE_FLAGS: Record<string, Flag> = {
   to: { kind: 'text', field: 'to' },
 };
 
+const REPORT_FLAGS: Record<string, Flag> = {
+  from: { kind: 'text', field: 'from' },
+  to: { kind: 'text', field: 'to' },
+  'group-by': { kind: 'text', field: 'group_by' },
+  'affiliate-id': { kind: 'text', field: 'affiliate_id' },
+  country: { kind: 'text', field: 'country' },
+  source: { kind: 'text', field: 'source' },
+};
+
 interface Command {
   summary: string;
   method: CliRequest['method'];
@@ -125,6 +134,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: "Erase a lead's personal data (its data key is destroyed; status and history stay)", method: 'DELETE',
     path: (id) => `/api/leads/${enc(id)}/personal-data`, needsId: 'lead id',
   },
+  report: {
+    summary: "Counts, rates and medians over --from..--to (YYYY-MM-DD, the partner's days), --group-by partner,country,source,day",
+    method: 'GET', path: () => '/api/reports', flags: REPORT_FLAGS, sends: 'query',
+  },
+  'report-csv': { summary: 'The same report as CSV', method: 'GET', path: () => '/api/reports.csv', flags: REPORT_FLAGS, sends: 'query' },
   'audit-log': {
     summary: 'List manager actions', method: 'GET', path: () => '/api/audit-log', sends: 'query',
     flags: { 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, action: { kind: 'text', field: 'action' }, ...CURSOR_FLAGS },
@@ -143,6 +157,8 @@ export function usage(): string {
     'lists are comma-separated; --callback-url none and --risk-threshold none clear them; --json merges a raw JSON body last',
     'list-deliveries, leads, agent-leads and audit-log page by --cursor (the next_cursor printed; stderr names the next page\'s command)',
     '', ...lines,
+    '  rebuild-reports',
+    '      Recompute the reports from the stored leads: runs here, against MONGO_URL and MONGO_DB (the service\'s configuration), not the API',
   ].join('\n');
 }
 

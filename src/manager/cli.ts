@@ -1,4 +1,5 @@
 import { nextPageCommand, parseCommand, usage, UsageError } from './cli-commands';
+import { rebuildReportsCommand } from './reports/rebuild-command';
 
 // `npm run manager -- <command> [id] [--flags]`: the manager API from a shell, against a running
 // service (MANAGER_URL, MANAGER_TOKEN). Prints the JSON answer; on an error answer prints its body
@@ -8,6 +9,11 @@ async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
     process.stdout.write(`${usage()}\n`);
     return argv.length === 0 ? 2 : 0;
+  }
+  if (argv[0] === 'rebuild-reports') {
+    if (argv.length > 1) throw new UsageError('rebuild-reports takes no arguments');
+    process.stdout.write(`${JSON.stringify(await rebuildReportsCommand(process.env), null, 2)}\n`);
+    return 0;
   }
   const request = parseCommand(argv);
   const token = process.env.MANAGER_TOKEN;

@@ -233,3 +233,12 @@ describe('report scope', () => {
     expect(() => reportScope({ group_by: 'agent' }, now)).toThrow('group_by');
   });
 });
+
+describe('the CLI', () => {
+  it('asks for a report and its CSV with the same query', () => {
+    const { parseCommand } = jest.requireActual<typeof import('../../src/manager/cli-commands')>('../../src/manager/cli-commands');
+    const args = ['--from', '2026-11-01', '--to', '2026-11-02', '--group-by', 'partner,day', '--affiliate-id', 'pa-1'];
+    expect(parseCommand(['report', ...args])).toEqual({ method: 'GET', path: '/api/reports?from=2026-11-01&to=2026-11-02&group_by=partner%2Cday&affiliate_id=pa-1' });
+    expect(parseCommand(['report-csv', ...args]).path).toBe('/api/reports.csv?from=2026-11-01&to=2026-11-02&group_by=partner%2Cday&affiliate_id=pa-1');
+  });
+});
