@@ -12,8 +12,9 @@ import { httpPathScenario } from './scenarios/http-path';
 import { intakeScenario } from './scenarios/intake';
 import { mongoScenario } from './scenarios/mongo';
 import { viewsScenario } from './scenarios/views';
+import { managerViewsScenario } from './scenarios/manager-views';
 
-const SCENARIOS = ['mongo', 'views', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
+const SCENARIOS = ['mongo', 'views', 'manager-views', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     try {
       const r = name === 'mongo' ? await mongoScenario(ctx)
         : name === 'views' ? await viewsScenario(ctx)
+        : name === 'manager-views' ? await managerViewsScenario(ctx)
         : name === 'http-path' ? await httpPathScenario(ctx)
           : name === 'dispatcher' ? await dispatcherScenario(ctx)
             : await intakeScenario(ctx, name);

@@ -68,7 +68,7 @@ export interface ListedItems<D, V> {
   query: Omit<ListQuery, 'limit' | 'after'>;
   load(refs: string[]): Promise<Map<string, D>>;
   // A filter the entries do not cover but carry the fields of (checked before items are read);
-  // when set, entries are scanned in chunks, at most SCAN_ENTRIES a request.
+  // when set, entries are scanned in chunks, at most SCAN_ENTRIES or SCAN_MS a request.
   keep?(entry: ListEntryDoc): boolean;
   // False for an item that does not match the filter or its entry (a crash left it stale): not shown.
   matches?(entry: ListEntryDoc, item: D): boolean;
@@ -76,30 +76,38 @@ export interface ListedItems<D, V> {
 }
 
 const SCAN_CHUNK = 500;
-// Entries a request may scan for a filter its entries do not cover: a rare match gives a short
-// page, with the cursor to scan on from (next_cursor), instead of a long wait.
+// What a request may spend scanning for a filter its entries do not cover: a rare match gives a
+// short page, with the cursor to scan on from (next_cursor), instead of a long wait.
 export const SCAN_ENTRIES = 2000;
+const SCAN_MS = 100;
 
-// Reads entries, then their items by _id; a page shortened by stale entries or a filter reads on.
+// Reads entries, then their items by _id (only as many as the page still needs); a page shortened
+// by stale entries or a filter reads on.
 export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): Promise<CursorPage<V>> {
   const items: V[] = [];
   let after = startOf(req);
+  const started = performance.now();
   const rounds = l.keep ? SCAN_ENTRIES / SCAN_CHUNK : 3;
   for (let round = 0; round < rounds; round++) {
     const page = await l.index.page({ ...l.query, after, limit: l.keep ? SCAN_CHUNK : req.limit - items.length });
     const candidates = l.keep ? page.entries.filter((e) => l.keep!(e)) : page.entries;
-    const found = await l.load(candidates.map((e) => e.ref));
-    for (const [i, entry] of page.entries.entries()) {
-      const item = found.get(entry.ref);
-      if (item === undefined || !(l.keep?.(entry) ?? true) || !(l.matches?.(entry, item) ?? true)) continue;
-      items.push(l.view(item));
-      if (items.length === req.limit) {
-        const last = i === page.entries.length - 1 && page.next === null;
-        return { items, next_cursor: last ? null : encodeCursor(suffixOfEntry(entry)) };
+    for (let i = 0; i < candidates.length;) {
+      const need = req.limit - items.length;
+      const batch = candidates.slice(i, i + need);
+      i += need;
+      const found = await l.load(batch.map((e) => e.ref));
+      for (const entry of batch) {
+        const item = found.get(entry.ref);
+        if (item === undefined || !(l.matches?.(entry, item) ?? true)) continue;
+        items.push(l.view(item));
+        if (items.length === req.limit) {
+          const last = entry === page.entries[page.entries.length - 1] && page.next === null;
+          return { items, next_cursor: last ? null : encodeCursor(suffixOfEntry(entry)) };
+        }
       }
     }
     after = page.next;
-    if (after === null) break;
+    if (after === null || (l.keep && performance.now() - started > SCAN_MS)) break;
   }
   return { items, next_cursor: after === null ? null : encodeCursor(after) };
 }

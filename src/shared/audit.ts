@@ -28,7 +28,7 @@ export function auditListPrefix(f: { partnerId?: string; action?: string }): str
   return f.action !== undefined ? listPrefix('aa', f.action) : listPrefix('a');
 }
 
-function auditEntries(doc: AuditDoc): ListEntry[] {
+export function auditListEntries(doc: AuditDoc): ListEntry[] {
   const partners = doc.partner_id === null ? [undefined] : [undefined, doc.partner_id];
   return partners.flatMap((partnerId) => [undefined, doc.action].map((action) => ({ prefix: auditListPrefix({ partnerId, action }), at: doc.at, ref: doc._id })));
 }
@@ -45,6 +45,6 @@ export async function writeAudit(c: AuditCollections, actor: string, action: Aud
     target: entry.target ?? null,
     details: entry.details ?? {},
   };
-  await new ListIndex(c.auditList).add(auditEntries(doc));
+  await new ListIndex(c.auditList).put(auditListEntries(doc));
   await c.audit.insertOne(doc);
 }

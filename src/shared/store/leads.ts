@@ -36,7 +36,7 @@ export class LeadStore {
   constructor(private readonly leads: Collection<LeadDoc>, private readonly writer: LeadWriter | null = null) {}
 
   async insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
-    await this.writing().list.add(docs.flatMap(leadListEntries));
+    await this.writing().list.put(docs.flatMap(leadListEntries));
     return insertAllNew(this.leads, docs);
   }
 

@@ -1,5 +1,5 @@
-import type { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
-import { insertAllNew } from '../mongo/bulk';
+import type { Collection, Filter } from 'mongodb';
+import { insertAllNew, MAX_IDS_PER_READ } from '../mongo/bulk';
 
 // A list read model: one small entry per (view, item) whose _id sorts in the view's order,
 // `<view>|<dimension values...>|<time ISO>|<item id>`, so a page of a view is one _id range read
@@ -70,20 +70,12 @@ const MAX_KEY = '~';
 export class ListIndex {
   constructor(private readonly entries: Collection<ListEntryDoc>) {}
 
-  // New entries in one insert (an item's first entries: nothing to update); one that exists stays.
-  async add(entries: readonly ListEntry[]): Promise<void> {
-    await insertAllNew(this.entries, entries.map((e) => ({ _id: entryId(e), ref: e.ref, ...e.fields })));
-  }
-
-  // Upserts: an entry written twice (a retried write, a replayed change) is one entry.
+  // Entries in one insert (one that exists stays: an entry's fields are fixed by its key), then the
+  // removed ones in one delete.
   async put(entries: readonly ListEntry[], remove: readonly Pick<ListEntry, 'prefix' | 'at' | 'ref'>[] = []): Promise<void> {
-    const ops: AnyBulkWriteOperation<ListEntryDoc>[] = [
-      ...entries.map((e): AnyBulkWriteOperation<ListEntryDoc> => ({
-        updateOne: { filter: { _id: entryId(e) }, update: { $set: { ref: e.ref, ...e.fields } }, upsert: true },
-      })),
-      ...remove.map((e): AnyBulkWriteOperation<ListEntryDoc> => ({ deleteOne: { filter: { _id: entryId(e) } } })),
-    ];
-    if (ops.length > 0) await this.entries.bulkWrite(ops, { ordered: false });
+    await insertAllNew(this.entries, entries.map((e) => ({ _id: entryId(e), ref: e.ref, ...e.fields })));
+    const ids = remove.map(entryId);
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_READ) await this.entries.deleteMany({ _id: { $in: ids.slice(i, i + MAX_IDS_PER_READ) } });
   }
 
   async remove(entries: readonly Pick<ListEntry, 'prefix' | 'at' | 'ref'>[]): Promise<void> {

@@ -1,0 +1,180 @@
+import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
+import { listAudit } from '../../src/manager/audit-log';
+import { DeliveryQueue } from '../../src/manager/delivery-queue';
+import { LeadList } from '../../src/manager/lead-list';
+import { findPage } from '../../src/manager/pagination';
+import { auditListEntries } from '../../src/shared/audit';
+import { deliveryId } from '../../src/shared/ids';
+import { connectMongo } from '../../src/shared/mongo/client';
+import type { AuditDoc, DeliveryDoc, LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
+import type { LeadEvent } from '../../src/shared/schemas';
+import { LeadFences } from '../../src/shared/store/lead-fences';
+import { LeadStore } from '../../src/shared/store/leads';
+import { encodeCursor, ListIndex } from '../../src/shared/store/list-index';
+import { loadConfig } from '../../src/shared/config';
+import type { BenchContext, ScenarioResult } from '../lib/context';
+import { scenarioEnv } from '../lib/env';
+import { dropScenario } from '../lib/setup';
+import { summarise, type Summary } from '../lib/stats';
+
+// Every manager view at scale (issue 29): `--views N` leads (1,000,000 by default, 100,000 with
+// --quick) stored through the real write paths (LeadStore, DeliveryStore, the audit log's list),
+// each with two deliveries, over 30 days, 50 partners and 20 agents; then each view's first page
+// and a page deep in it, read through the manager's own code, timed one request at a time.
+const PARTNERS = 50;
+const AGENTS = 20;
+const DAYS = 30;
+const CHUNK = 1000;
+const COUNTRIES: [string, number][] = [['DE', 0.3], ['FR', 0.2], ['GB', 0.15], ['ES', 0.12], ['IT', 0.1], ['PL', 0.06], ['NL', 0.04], ['SE', 0.02], ['MT', 0.005], ['CY', 0.005]];
+const SOURCES = ['search', 'social', 'display', 'email', 'native'];
+// Where a stored lead stands (shares add up to 1).
+const STATUSES: [string, number][] = [['assigned', 0.45], ['contacted', 0.3], ['new', 0.1], ['ftd', 0.08], ['rtd', 0.02], ['chargeback', 0.005], ['rejected', 0.045]];
+
+const pick = <T>(table: [T, number][], x: number): T => {
+  let acc = 0;
+  for (const [v, share] of table) if ((acc += share) > x) return v;
+  return table[table.length - 1]![0];
+};
+// Deterministic spread in [0, 1) of lead n for a purpose k.
+const spread = (n: number, k: number): number => ((n * 2654435761 + k * 40503) % 1_000_003) / 1_000_003;
+const partnerOf = (n: number) => `pa-${String(n % PARTNERS).padStart(16, '0')}`;
+const agentOf = (n: number) => `ag-${String(n % AGENTS).padStart(16, '0')}`;
+
+function leadOf(n: number, start: number, span: number): { lead: LeadDoc; events: LeadEvent[] } {
+  const created = new Date(start + Math.floor((n / span) * DAYS * 86_400_000));
+  const status = pick(STATUSES, spread(n, 1));
+  const rejected = status === 'rejected';
+  const partner = partnerOf(n);
+  const id = `le-${n}`;
+  const history: StatusChange[] = rejected
+    ? [{ from: null, to: 'rejected', at: created, why: 'country_blocked:XX', source: 'intake', event: 'lead.rejected', is_depositor: false, reason: 'country_blocked:XX' }]
+    : [{ from: null, to: 'new', at: created, why: 'accepted', source: 'intake', event: 'lead.accepted', is_depositor: false }];
+  const depositor = ['ftd', 'rtd', 'chargeback'].includes(status);
+  if (!rejected && status !== 'new') {
+    history.push({ from: 'new', to: status, at: new Date(created.getTime() + 600_000), why: 'bench', source: 'agent-action:bench', event: 'lead.status_changed', is_depositor: depositor });
+  }
+  const lead: LeadDoc = {
+    _id: id, seq: n, partner_id: partner, external_id: `ext-${n}`, idempotency_key: `idem-${n}`, status, is_depositor: depositor, client_id: null,
+    agent_id: rejected || status === 'new' ? null : agentOf(n), reason: rejected ? 'country_blocked:XX' : null, history,
+    country_code: pick(COUNTRIES, spread(n, 2)), source: SOURCES[n % SOURCES.length], created_at: created, updated_at: history[history.length - 1]!.at,
+  };
+  const events: LeadEvent[] = history.map((h, i) => ({
+    event_id: `${id}:${i}`, event: h.event!, lead_id: id, partner_id: partner, external_lead_id: lead.external_id, our_status: h.to,
+    is_depositor: h.is_depositor, occurred_at: h.at.toISOString(),
+  }));
+  return { lead, events };
+}
+
+function deliveryOf(event: LeadEvent, n: number): DeliveryDoc {
+  const x = spread(n, 3 + Number(event.event_id.endsWith(':1')));
+  const at = new Date(event.occurred_at);
+  const result = { httpStatus: x < 0.97 ? 200 : 503, error: null, responseBody: 'ok', durationMs: 40 };
+  const decision = x < 0.97 ? { state: 'delivered' as const, attemptsMade: 1, attemptsLeft: 0 as const }
+    : x < 0.99 ? { state: 'dead' as const, attemptsMade: 5, attemptsLeft: 0 as const }
+      : { state: 'queued' as const, attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: at.getTime() + 60_000, tier: 'retry1' as const };
+  return newDeliveryDoc(event, 5, at, { at, result, decision });
+}
+
+interface View {
+  name: string;
+  run(i: number): Promise<{ items: unknown[] }>;
+}
+
+export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { opts } = ctx;
+  const { env } = scenarioEnv('managerviews', opts.logLevel);
+  const stored = opts.viewDocs;
+  const requests = opts.quick ? 40 : 100;
+  const mongo = await connectMongo(loadConfig({ ...env, ROLE: 'processor' }));
+  const c = mongo.collections;
+  const data: Record<string, unknown> = { leads: stored, requestsPerView: requests };
+  const start = Date.UTC(2026, 9, 1);
+  try {
+    const t0 = Date.now();
+    const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList) });
+    const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
+    for (let from = 1; from <= stored; from += CHUNK) {
+      const made = Array.from({ length: Math.min(CHUNK, stored - from + 1) }, (_, j) => leadOf(from + j, start, stored));
+      await leads.insertNew(made.map((m) => m.lead));
+      await deliveries.insertNew(made.flatMap((m, j) => m.events.map((e) => deliveryOf(e, from + j))));
+      if ((from - 1) % 100_000 === 0) ctx.log(`manager-views: ${from - 1} leads stored (${Math.round((Date.now() - t0) / 1000)} s)`);
+    }
+    const audits = Math.max(1000, Math.floor(stored / 10));
+    const list = new ListIndex(c.auditList);
+    for (let from = 0; from < audits; from += CHUNK) {
+      const docs: AuditDoc[] = Array.from({ length: Math.min(CHUNK, audits - from) }, (_, j) => ({
+        _id: `au-${String(from + j).padStart(16, '0')}`, at: new Date(start + (from + j) * 60_000), actor: 'token:bench',
+        action: ['partner.update', 'delivery.retry', 'agent.update'][(from + j) % 3]!, partner_id: partnerOf(from + j), target: null, details: {},
+      }));
+      await list.put(docs.flatMap(auditListEntries));
+      await c.audit.insertMany(docs);
+    }
+    await c.partners.insertMany(Array.from({ length: PARTNERS }, (_, i) => ({
+      _id: partnerOf(i), name: `Partner ${i}`, api_key_hash: `h${i}`, hmac_secret_enc: '', callback_secret_enc: '', callback_url: null, disabled: false,
+      created_at: new Date(start + i * 1000), updated_at: new Date(start), key_rotated_at: null,
+    })));
+    data.seedS = Math.round((Date.now() - t0) / 1000);
+    ctx.log(`manager-views: ${stored} leads, ${stored * 2} deliveries, ${audits} audit entries stored in ${data.seedS} s`);
+
+    const queue = new DeliveryQueue(c.deliveries, c.deliveryList);
+    const leadList = new LeadList(c.leads, c.leadList);
+    const day = (i: number) => new Date(start + (i % DAYS) * 86_400_000);
+    // A cursor into the middle of a view (day 15 of 30): the page a manager reaches after paging a while.
+    const deep = (i: number) => encodeCursor(`${new Date(day(15).getTime() + i * 60_000).toISOString()}|z`);
+    const views: View[] = [
+      { name: 'deliveries, no filter', run: () => queue.page({}, { limit: 20 }) },
+      { name: 'deliveries, state=dead', run: () => queue.page({ state: 'dead' }, { limit: 20 }) },
+      { name: 'deliveries, state=delivered, deep page', run: (i) => queue.page({ state: 'delivered' }, { limit: 20, cursor: deep(i) }) },
+      { name: 'deliveries, state=dead, partner', run: (i) => queue.page({ state: 'dead', affiliate_id: partnerOf(i) }, { limit: 20 }) },
+      { name: 'deliveries, partner, event=lead.status_changed', run: (i) => queue.page({ affiliate_id: partnerOf(i), event: 'lead.status_changed' }, { limit: 20 }) },
+      { name: 'deliveries, state=queued, a day', run: (i) => queue.page({ state: 'queued', from: day(i).toISOString(), to: day(i + 1).toISOString() }, { limit: 20 }) },
+      { name: "an agent's leads", run: (i) => leadList.agentPage(agentOf(i), { limit: 20 }) },
+      { name: 'leads, no filter', run: () => leadList.page({}, { limit: 20 }) },
+      { name: 'leads, no filter, deep page', run: (i) => leadList.page({}, { limit: 20, cursor: deep(i) }) },
+      { name: 'leads, partner', run: (i) => leadList.page({ affiliate_id: partnerOf(i) }, { limit: 20 }) },
+      { name: 'leads, status=ftd', run: () => leadList.page({ status: 'ftd' }, { limit: 20 }) },
+      { name: 'leads, partner, depositors, a day', run: (i) => leadList.page({ affiliate_id: partnerOf(i), is_depositor: true, from: day(i).toISOString(), to: day(i + 1).toISOString() }, { limit: 20 }) },
+      { name: 'leads, country=MT (0.5%, checked per entry)', run: () => leadList.page({ country_code: 'MT' }, { limit: 20 }) },
+      { name: 'leads, partner, source', run: (i) => leadList.page({ affiliate_id: partnerOf(i), source: SOURCES[i % SOURCES.length] }, { limit: 20 }) },
+      { name: 'audit log, partner', run: (i) => listAudit(c, { affiliate_id: partnerOf(i) }, { limit: 20 }) },
+      { name: 'audit log, action', run: () => listAudit(c, { action: 'delivery.retry' }, { limit: 20 }) },
+      { name: 'partners (offset)', run: (i) => findPage(c.partners, {}, { limit: 20, offset: i % 2 === 0 ? 0 : 20 }, (d) => d) },
+      {
+        name: 'replay start: first delivery of a day',
+        run: async (i) => {
+          for await (const d of deliveries.inRange({ partnerId: partnerOf(i), from: day(i), to: day(i + 1), events: [] }, null)) return { items: [d] };
+          return { items: [] };
+        },
+      },
+    ];
+    const rows: (string | number)[][] = [];
+    const results: Record<string, Summary & { items: number }> = {};
+    for (const view of views) {
+      const ms: number[] = [];
+      let items = 0;
+      for (let i = 0; i < requests; i++) {
+        const t = performance.now();
+        const page = await view.run(i);
+        ms.push(performance.now() - t);
+        items += page.items.length;
+      }
+      const s = summarise(ms);
+      results[view.name] = { ...s, items: Math.round(items / requests) };
+      rows.push([view.name, s.n, Math.round(items / requests), s.p50, s.p99, s.max].map((v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v)));
+      ctx.log(`manager-views: ${view.name}: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`);
+    }
+    data.views = results;
+    return {
+      name: 'manager-views', title: 'Manager views over a million leads', data, notes: [],
+      tables: [{
+        title: `First pages of 20 with ${stored.toLocaleString('en')} leads and ${(stored * 2).toLocaleString('en')} deliveries stored (target: p99 < 200 ms)`,
+        columns: ['view', 'requests', 'rows a page', 'p50 ms', 'p99 ms', 'max ms'],
+        rows,
+        note: 'read through the manager\'s own code (src/manager), one request at a time, on MONGO_URL',
+      }],
+    };
+  } finally {
+    await mongo.client.close();
+    await dropScenario(env);
+  }
+}
