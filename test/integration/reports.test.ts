@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { eventsOf } from '../../src/processor/lead-events';
+import { rebuildReportsOf } from '../../src/processor/reports';
+import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
+import { ReportProjector } from '../../src/processor/reports/report-projector';
+import { localTime } from '../../src/shared/local-time';
+import { CellStore, cellsCollection, type CellDoc } from '../../src/shared/reports/cell-store';
+import type { LeadDoc } from '../../src/shared/mongo/documents';
+import type { AgentAction, LeadEvent } from '../../src/shared/schemas';
+import { produce } from '../support/intake-commands';
+import { publishLeadEvents } from '../support/lead-events';
+import { ManagerClient } from '../support/manager-client';
+import { PartnerClient } from '../support/partner-client';
+import { DAYS, EXPECTED, EXPECTED_TOTALS, playScenario, scenarioLeadDoc, SCENARIO_LEADS, ZONES } from '../support/report-scenario';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { until } from '../support/topic-probe';
+
+// The reports against a hand-counted scenario over the real topics and store: the API and the CSV
+// give the same numbers as the hand count, replays count nothing twice, the rebuild agrees.
+let app: TestApp;
+let manager: ManagerClient;
+const partners = { a: '', b: '' };
+let leads: Awaited<ReturnType<typeof playScenario>>;
+
+type Figures = Record<string, unknown>;
+type Report = { from: string; to: string; group_by: string[]; rows: (Figures & { partner_id?: string; day?: string; country?: string | null; source?: string | null })[]; totals: Figures };
+
+const RANGE = `from=${DAYS.first}&to=${DAYS.second}`;
+const report = async (query: string) => {
+  const res = await manager.get<Report>(`/api/reports?${query}`);
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+// Every lead event and refusal published so far has been counted and its offset committed.
+async function caughtUp(): Promise<void> {
+  const rt = app.runtime;
+  const groupId = `${app.config.kafka.topicPrefix}processor-reports`;
+  await until(async () => {
+    for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
+      const ends = await rt.admin.fetchTopicOffsets(topic);
+      const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
+      for (const end of ends) {
+        const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+        if (Number(end.high) > 0 && at < Number(end.high)) return false;
+      }
+    }
+    return true;
+  }, 45000, 'the report projector to catch up');
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ ROLE: 'all' });
+  manager = new ManagerClient(app.url);
+  partners.a = (await manager.post<{ id: string }>('/api/affiliates', { name: 'Tokyo', time_zone: ZONES.a })).body.id;
+  partners.b = (await manager.post<{ id: string }>('/api/affiliates', { name: 'New York', time_zone: ZONES.b })).body.id;
+  leads = await playScenario(app.runtime, partners);
+  await caughtUp();
+}, 90000);
+
+afterAll(async () => {
+  await app?.destroy();
+});
+
+const fullReport = () => report(`${RANGE}&group_by=partner,country,source,day`);
+
+describe('the hand-counted scenario', () => {
+  it("gives the hand count per partner and partner's day, with totals", async () => {
+    const body = await report(`${RANGE}&group_by=partner,day`);
+    expect(body).toMatchObject({ from: DAYS.first, to: DAYS.second, group_by: ['partner', 'day'] });
+    for (const [key, id] of Object.entries(partners) as ['a' | 'b', string][]) {
+      for (const day of [DAYS.first, DAYS.second]) {
+        const row = body.rows.find((r) => r.partner_id === id && r.day === day);
+        expect({ partner: key, day, ...row }).toMatchObject({ partner: key, day, ...EXPECTED[key][day] });
+      }
+    }
+    expect(body.rows).toHaveLength(4);
+    expect(body.totals).toEqual(EXPECTED_TOTALS);
+  });
+
+  it('filters by partner, country and source, and reads only the days asked for', async () => {
+    const de = await report(`${RANGE}&group_by=day&affiliate_id=${partners.a}&country=DE&source=google`);
+    expect(de.rows.map((r) => [r.day, r.received, r.accepted, r.rejected, r.duplicates, r.contacted, r.ftd])).toEqual([
+      [DAYS.first, 4, 2, 1, 1, 2, 1],
+      [DAYS.second, 2, 1, 0, 1, 1, 1],
+    ]);
+    const second = await report(`from=${DAYS.second}&to=${DAYS.second}&group_by=partner`);
+    expect(second.rows.map((r) => [r.partner_id, r.received])).toEqual([[partners.a, 4], [partners.b, 4]].sort());
+    expect((await report('from=2026-11-12&to=2026-11-30')).totals).toMatchObject({ received: 0, accepted_share: null });
+    expect((await manager.get(`/api/reports?from=${DAYS.second}&to=${DAYS.first}`)).status).toBe(422);
+  });
+
+  it('exports the same numbers as CSV, with formula-like cells neutralised', async () => {
+    const json = await fullReport();
+    const res = await fetch(`${app.url}/api/reports.csv?${RANGE}&group_by=partner,country,source,day`, { headers: { authorization: `Bearer ${app.config.managerTokens[0]}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await res.text()).trimEnd().split('\r\n').map((l) => l.split(','));
+    const [header, ...rest] = lines as [string[], ...string[][]];
+    const total = rest.pop() as string[];
+    expect(header.slice(0, 6)).toEqual(['partner_id', 'country', 'source', 'day', 'received', 'accepted']);
+    expect(rest).toHaveLength(json.rows.length);
+    const numbers = (f: Figures) => [f.received, f.accepted, f.duplicates, f.validation_errors, f.rejected, f.contacted, f.ftd, f.rtd, f.chargebacks, f.accepted_share, f.median_seconds_to_contact]
+      .map((v) => (v === null ? '' : String(v)));
+    const column = (name: string) => header.indexOf(name);
+    const pick = (line: string[]) => ['received', 'accepted', 'duplicates', 'validation_errors', 'rejected', 'contacted', 'ftd', 'rtd', 'chargebacks', 'accepted_share', 'median_seconds_to_contact'].map((c) => line[column(c)]);
+    json.rows.forEach((row, i) => {
+      const line = rest[i] as string[];
+      expect(line.slice(0, 4)).toEqual([row.partner_id, row.country ?? '', row.source === '=cmd' ? "'=cmd" : (row.source ?? ''), row.day]);
+      expect(pick(line)).toEqual(numbers(row));
+    });
+    expect(total[0]).toBe('total');
+    expect(pick(total)).toEqual(numbers(json.totals));
+    expect(rest.some((l) => l[2] === "'=cmd")).toBe(true);
+  });
+});
+
+describe('exactly once', () => {
+  it('counts nothing again when every event is published again (a processor re-announcing after a crash)', async () => {
+    const before = await fullReport();
+    await publishLeadEvents(app.runtime, leads.flatMap((d) => eventsOf(d)));
+    await caughtUp();
+    expect(await fullReport()).toEqual(before);
+  });
+
+  it('counts a chunk once when the projector dies between its counter write and its report_leads write', async () => {
+    const db = app.runtime.mongo.client.db(`${app.config.mongo.db}_crash`);
+    try {
+      const cells = new CellStore(cellsCollection(db));
+      const store = new ReportLeadStore(db, db.collection<LeadDoc>('leads'));
+      const projector = new ReportProjector({ cells, leads: store, partnerById: async () => ({ time_zone: ZONES.a }), logger: app.runtime.logger });
+      const doc = scenarioLeadDoc(SCENARIO_LEADS[0]!, 'pa-crash');
+      await db.collection<LeadDoc>('leads').insertOne(doc);
+      const chunk = eventsOf(doc).map((event: LeadEvent, i) => ({ offset: 40 + i, event }));
+      await projector.leadEvents(chunk, 0, new Date());
+      await store.states.deleteMany({ _id: doc._id }); // as if report_leads had never been written
+      await projector.leadEvents(chunk.slice(0, 3), 0, new Date()); // the replay, cut differently
+      await projector.leadEvents(chunk.slice(3), 0, new Date());
+      const [cell] = await db.collection<CellDoc>('report_cells').find({}).toArray();
+      expect(cell?.c['DE|google']).toMatchObject({ received: 1, accepted: 1, contacted: 1, ftd: 1, rtd: 2, chargebacks: 1 });
+      expect(cell?.o).toBe(40 + chunk.length - 1);
+      expect((await store.byIds([doc._id])).get(doc._id)?.through).toBe(doc.history.length - 1);
+    } finally {
+      await db.dropDatabase();
+    }
+  });
+});
+
+describe('the rebuild', () => {
+  it('recomputes the same numbers from the stored leads, keeping the refusal counters', async () => {
+    const before = await fullReport();
+    const summary = await rebuildReportsOf(app.runtime);
+    expect(summary.leads).toBe(SCENARIO_LEADS.filter((l) => !l.test).length);
+    const writers = (await app.runtime.mongo.db.collection<CellDoc>('report_cells').find({}).toArray()).map((d) => d.writer);
+    expect(writers.filter((w) => /^p\d+$/.test(w))).toEqual([]);
+    expect(writers).toContain('r');
+    expect(writers.some((w) => /^i\d+$/.test(w))).toBe(true);
+    expect(await fullReport()).toEqual(before);
+    // The rebuilt report_leads fence later events as the projector's did.
+    await publishLeadEvents(app.runtime, leads.flatMap((d) => eventsOf(d)));
+    await caughtUp();
+    expect(await fullReport()).toEqual(before);
+  });
+});
+
+describe('from a partner request to the report', () => {
+  it('counts an accepted lead, its duplicate, a validation error and the agent reaching the lead, on the partner\'s today', async () => {
+    const zone = 'Pacific/Kiritimati'; // +14:00: its today is rarely the UTC one
+    const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Live', time_zone: zone })).body;
+    const client = new PartnerClient(app.url, created);
+    const lead = { phone: '+447911123999', country_code: 'DE', source: 'web.form' };
+    const first = await client.submitLead({ ...lead, external_id: 'live-1' });
+    expect(first.body.status).toBe('accepted');
+    expect((await client.submitLead({ ...lead, external_id: 'live-2' })).status).toBe(409);
+    expect((await client.submitLead({ country_code: 'DE', source: 'web.form', external_id: 'live-3' })).status).toBe(422);
+    const action: AgentAction = { action_id: randomUUID(), lead_id: first.body.id as string, agent_id: 'ag-x', status: 'contacted', occurred_at: new Date().toISOString() };
+    await produce(app.runtime, 'agentActions', [action], () => action.lead_id);
+    const today = localTime(new Date(), zone).date;
+    const row = await until(async () => {
+      const body = await report(`from=${today}&to=${today}&affiliate_id=${created.id}&group_by=country,source`);
+      const r = body.rows[0];
+      return body.rows.length === 1 && r?.contacted === 1 && r.validation_errors === 1 ? r : null;
+    }, 30000, 'the live requests in the report');
+    expect(row).toMatchObject({ country: 'DE', source: 'web.form', received: 3, accepted: 1, duplicates: 1, validation_errors: 1, rejected: 0, contacted: 1, contact_rate: 1 });
+  });
+});
