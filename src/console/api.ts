@@ -16,6 +16,13 @@ export interface Page<T> {
   next_offset: number | null;
 }
 
+// The big lists (deliveries, leads, an agent's leads, the audit log) page by cursor: pass
+// next_cursor back as `cursor`; null on the last page.
+export interface CursorPage<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
 export class Api {
   constructor(private readonly token: string, private readonly onUnauthorized: () => void) {}
 

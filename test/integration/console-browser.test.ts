@@ -1,12 +1,9 @@
-/// <reference lib="dom" />
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
 import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, status } from '../support/callback-receiver';
+import { launchChromium, pageWidths, section, shot, signIn as signInAt, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
-import { opsTools } from '../support/ops-tools';
 import { PartnerClient } from '../support/partner-client';
 import { MANAGER_TOKEN } from '../support/test-config';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +13,6 @@ import { until } from '../support/topic-probe';
 // whole pipeline: a partner created on the page sends a real lead, its callback endpoint refuses,
 // the delivery dies on a short retry schedule, and the manager finds and retries it on the page.
 // Screenshots of every page at 1280 and 390 px go to test-artifacts/console/.
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'console');
 const WIDTHS = { desktop: 1280, phone: 390 } as const;
 const PHONE = '+447911123456';
 const EMAIL = 'console.lead@example.com';
@@ -27,10 +23,10 @@ let receiver: CallbackReceiver;
 let browser: Browser;
 let desktop: BrowserContext;
 let page: Page;
+// Console errors of every page (a CSP violation, a failed script) fail the last test.
 const browserErrors: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   // An endpoint failing every attempt for 2 s (and 3 in a row) is paused; the main partner's endpoint
   // fails twice only, so it never is.
   app = await startTestApp({
@@ -39,7 +35,7 @@ beforeAll(async () => {
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
-  browser = await chromium.launch({ executablePath: opsTools().CHROMIUM_BIN, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   desktop = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   page = await watched(desktop);
 });
@@ -50,35 +46,8 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-// A page whose console errors (a CSP violation, a failed script) fail the last test; the API's 4xx
-// answers the tests ask for (a wrong token, a refused setting) are logged by the browser too.
-async function watched(context: BrowserContext): Promise<Page> {
-  const p = await context.newPage();
-  p.on('console', (m) => { if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text())) browserErrors.push(m.text()); });
-  p.on('pageerror', (e) => browserErrors.push(e.message));
-  return p;
-}
-
-const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
-
-async function signIn(p: Page, token = MANAGER_TOKEN): Promise<void> {
-  await p.goto(`${app.url}/console/`);
-  await p.getByLabel('Manager token').fill(token);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function section(p: Page, name: string): Promise<void> {
-  await p.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
-  await p.getByRole('heading', { level: 1, name }).waitFor();
-}
-
-// Every form control on the page has an accessible name (a label, aria-label or its text).
-async function unnamedControls(p: Page): Promise<string[]> {
-  return p.evaluate(() => [...document.querySelectorAll('input, select, textarea, button, a[href]')].flatMap((el) => {
-    const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
-    return labelled || (el.textContent ?? '').trim() ? [] : [el.outerHTML.slice(0, 80)];
-  }));
-}
+const watched = (context: BrowserContext) => watchedBy(context, browserErrors);
+const signIn = (p: Page, token?: string) => signInAt(p, app.url, token);
 
 const deliveryOf = (partnerId: string, state: string) => until(async () => {
   const res = await manager.get<{ items: { id: string; state: string }[] }>(`/api/deliveries?affiliate_id=${partnerId}&state=${state}`);
@@ -185,6 +154,12 @@ describe('the manager console', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await table.getByText('delivered', { exact: true }).waitFor();
     await shot(page, 'deliveries');
+
+    // The time range is the event's, read as UTC: none of this partner's events is from tomorrow on.
+    await page.getByLabel('From (UTC)').fill(new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/from=/);
+    await table.getByText('No deliveries match.').waitFor();
   });
 
   it('finds the lead by le-<n> and by external id, with its history and events sent, never its phone or email', async () => {
@@ -312,7 +287,7 @@ describe('the manager console', () => {
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const pages: [string, string, string][] = [
       ['overview', '#/overview', 'Overview'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
-      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
+      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['leads', '#/leads', 'Leads'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
       ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'],
     ];
     for (const [name, hash, heading] of pages) {
@@ -320,7 +295,7 @@ describe('the manager console', () => {
       await p.getByRole('heading', { level: 1, name: heading }).waitFor();
       await p.waitForTimeout(400); // the page's data arrives after its title
       // A phone widens its layout viewport (zooming out) when anything sticks out, so both must stay at 390.
-      const widths = await p.evaluate(() => [window.innerWidth, document.documentElement.scrollWidth]);
+      const widths = await pageWidths(p);
       expect({ name, widths }).toEqual({ name, widths: [WIDTHS.phone, WIDTHS.phone] });
       await shot(p, name);
     }

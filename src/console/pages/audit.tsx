@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type Page } from '../api';
-import { ChoiceField, ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
+import { query, type Api, type CursorPage } from '../api';
+import { CursorPager, useCursorPages } from '../parts/cursor-pages';
+import { ChoiceField, ErrorNote, PageHeading, ScrollTable, when } from '../parts/ui';
 import { go } from '../router';
 
 interface AuditEntry {
@@ -13,13 +14,15 @@ interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-const ACTIONS = ['partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update'];
+const ACTIONS = [
+  'partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'partner.replay', 'endpoint.paused', 'endpoint.resume',
+  'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update', 'lead.erase_personal_data',
+];
 
 export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = { affiliate_id: params.get('affiliate_id') ?? '', action: params.get('action') ?? '' };
-  const offset = Number(params.get('offset') ?? 0);
   const [draft, setDraft] = useState(filter);
-  const entries = useLoad(() => api.get<Page<AuditEntry>>(`/api/audit-log${query({ ...filter, limit: 50, offset })}`), [params.toString()]);
+  const entries = useCursorPages((cursor) => api.get<CursorPage<AuditEntry>>(`/api/audit-log${query({ ...filter, limit: 50, cursor })}`), params.toString());
   const set = (f: keyof typeof filter) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
 
   return (
@@ -45,7 +48,7 @@ export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }
               {entries.data.items.length === 0 && <tr><td colSpan={6}>No entries.</td></tr>}
             </tbody>
           </ScrollTable>
-          <Pager offset={offset} next={entries.data.next_offset} onPage={(o) => go('audit', { ...filter, offset: o })} />
+          <CursorPager pages={entries} />
         </>
       )}
     </section>

@@ -1,21 +1,23 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type Page } from '../api';
+import { query, type Api, type CursorPage } from '../api';
+import { CursorPager, useCursorPages } from '../parts/cursor-pages';
 import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { EVENTS } from '../parts/partner-settings-form';
-import { ChoiceField, ErrorNote, Notice, PageHeading, Pager, useAction, useLoad } from '../parts/ui';
+import { TimeRange, utcInstant } from '../parts/time-range';
+import { ChoiceField, ErrorNote, Notice, PageHeading, useAction } from '../parts/ui';
 import { go } from '../router';
 
-const FILTERS = ['state', 'affiliate_id', 'event'] as const;
+const FILTERS = ['state', 'affiliate_id', 'event', 'from', 'to'] as const;
 const STATES = ['queued', 'delivered', 'dead'] as const;
 
 export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const offset = Number(params.get('offset') ?? 0);
   const [draft, setDraft] = useState(filter);
   const [requeued, setRequeued] = useState<number | null>(null);
-  const key = `${params.toString()}`;
-  const deliveries = useLoad(() => api.get<Page<Delivery>>(`/api/deliveries${query({ ...filter, limit: 50, offset })}`), [key]);
+  const deliveries = useCursorPages((cursor) => api.get<CursorPage<Delivery>>(`/api/deliveries${query({
+    ...filter, from: utcInstant(filter.from), to: utcInstant(filter.to), limit: 50, cursor,
+  })}`), params.toString());
   const retryDead = useAction(async () => {
     setRequeued((await api.post<{ requeued: number }>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}/deliveries/retry-dead`)).requeued);
     deliveries.reload();
@@ -32,6 +34,7 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
           <input id="f-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} placeholder="pa-…" />
         </div>
         <ChoiceField id="f-event" label="Event" value={draft.event} choices={EVENTS} onChange={set('event')} />
+        <TimeRange idPrefix="f" from={draft.from} to={draft.to} onFrom={set('from')} onTo={set('to')} />
         <button type="submit">Filter</button>
       </form>
       {filter.affiliate_id && (
@@ -48,7 +51,7 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
       {deliveries.data && (
         <>
           <DeliveryTable api={api} label="Deliveries" items={deliveries.data.items} onChange={deliveries.reload} />
-          <Pager offset={offset} next={deliveries.data.next_offset} onPage={(o) => go('deliveries', { ...filter, offset: o })} />
+          <CursorPager pages={deliveries} />
         </>
       )}
     </section>
