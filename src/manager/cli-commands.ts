@@ -159,6 +159,8 @@ export function usage(): string {
     '', ...lines,
     '  rebuild-reports',
     '      Recompute the reports from the stored leads: runs here, against MONGO_URL and MONGO_DB (the service\'s configuration), not the API',
+    '  rebuild-lists',
+    '      List every stored lead, delivery and audit entry again (after an upgrade from a version without lists); runs here like rebuild-reports',
   ].join('\n');
 }
 

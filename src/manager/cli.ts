@@ -1,4 +1,5 @@
 import { nextPageCommand, parseCommand, usage, UsageError } from './cli-commands';
+import { rebuildListsCommand } from './rebuild-lists-command';
 import { rebuildReportsCommand } from './reports/rebuild-command';
 
 // `npm run manager -- <command> [id] [--flags]`: the manager API from a shell, against a running
@@ -10,9 +11,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  if (argv[0] === 'rebuild-reports') {
-    if (argv.length > 1) throw new UsageError('rebuild-reports takes no arguments');
-    process.stdout.write(`${JSON.stringify(await rebuildReportsCommand(process.env), null, 2)}\n`);
+  const local = argv[0] === 'rebuild-reports' ? rebuildReportsCommand : argv[0] === 'rebuild-lists' ? rebuildListsCommand : null;
+  if (local) {
+    if (argv.length > 1) throw new UsageError(`${argv[0]} takes no arguments`);
+    process.stdout.write(`${JSON.stringify(await local(process.env), null, 2)}\n`);
     return 0;
   }
   const request = parseCommand(argv);

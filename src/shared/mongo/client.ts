@@ -72,15 +72,21 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.idBlocks.createIndex({ sequence: 1, block: 1 }, { unique: true, name: 'sequence_block_unique' }),
     c.clients.createIndex({ lead_id: 1 }, { unique: true, name: 'lead_id_unique' }),
     c.deposits.createIndex({ lead_id: 1 }, { name: 'lead_id' }),
-    c.deliveries.createIndex({ state: 1, created_at: -1 }, { name: 'state_created_at' }),
-    c.deliveries.createIndex({ partner_id: 1, state: 1 }, { name: 'partner_state' }),
     c.deliveryBlocks.createIndex({ partition: 1 }, { name: 'partition' }),
-    c.deliveries.createIndex({ partner_id: 1, created_at: 1 }, { name: 'partner_created_at' }),
     c.endpointHealth.createIndex({ state: 1 }, { name: 'state' }),
     c.replayJobs.createIndex({ partition: 1, state: 1 }, { name: 'partition_state' }),
-    c.audit.createIndex({ partner_id: 1, at: 1 }, { name: 'partner_at' }),
+    ...RETIRED_INDEXES.map(([collection, name]) => c[collection].dropIndex(name).catch((err: unknown) => {
+      if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND))) throw err;
+    })),
   ]);
 }
+
+// Indexes of the manager's lists before they were read models: dropped, as every insert paid for them.
+const RETIRED_INDEXES: [keyof Collections, string][] = [
+  ['deliveries', 'state_created_at'], ['deliveries', 'partner_state'], ['deliveries', 'partner_created_at'], ['audit', 'partner_at'],
+];
+const INDEX_NOT_FOUND = 27;
+const NAMESPACE_NOT_FOUND = 26;
 
 export function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;

@@ -1,0 +1,15 @@
+import { loadConfig } from '../shared/config';
+import { connectMongo } from '../shared/mongo/client';
+import { rebuildLists, type ListRebuildSummary } from '../shared/store/list-rebuild';
+
+// `npm run manager -- rebuild-lists`: lists every stored lead, delivery and audit entry again, in
+// this process, straight against the store of the service's own configuration (after an upgrade
+// from a version without list read models; safe to run again at any time).
+export async function rebuildListsCommand(env: NodeJS.ProcessEnv): Promise<ListRebuildSummary> {
+  const mongo = await connectMongo(loadConfig(env));
+  try {
+    return await rebuildLists(mongo.collections, (m) => process.stderr.write(`${m}\n`));
+  } finally {
+    await mongo.client.close();
+  }
+}
