@@ -1,13 +1,15 @@
 """Schemathesis hooks for the manager document: what JSON Schema cannot say about a request.
 
-Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. Two rules a schema
+Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. Rules a schema
 cannot state, each described by its operation, so a schema-valid request refused with 422 for
 exactly that reason is the documented answer, not a mismatch; any other 422 to a schema-valid
 request still fails the run:
 - a time_zone (partner or agent) must be an IANA zone the server can compute in; the schema gives
   its shape (a pattern), any other zone is answered 422 invalid_request naming /time_zone;
 - a replay's range must run forwards and span at most REPLAY_MAX_RANGE_S (a relation between two
-  fields).
+  fields);
+- a report's days must run forwards (from not after to) and span at most 366 days, and a date the
+  default (today, or 6 days before to) supplies counts (GET /api/reports and /api/reports.csv).
 """
 
 import re
@@ -17,11 +19,15 @@ import schemathesis
 SETTINGS_PATHS = ("/api/affiliates", "/api/agents")
 REPLAY_PATH = re.compile(r"^/api/affiliates/[^/]+/replay$")
 RANGE_RULE = re.compile(r"(/from must be before /to|the range is longer than REPLAY_MAX_RANGE_S)")
+REPORT_PATHS = ("/api/reports", "/api/reports.csv")
+REPORT_RULE = re.compile(r"(from is after to|a report spans at most \d+ days)")
 
 
 def documented_refusal(path, message):
     if REPLAY_PATH.match(path):
         return RANGE_RULE.search(message) is not None
+    if path in REPORT_PATHS:
+        return REPORT_RULE.search(message) is not None
     return path.startswith(SETTINGS_PATHS) and "/time_zone " in message
 
 
