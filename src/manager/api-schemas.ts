@@ -1,6 +1,7 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
+import { dayTrendSchema } from './reports/report-schemas';
 
 // Route schemas of the manager API: they validate requests and are the source of the OpenAPI
 // document. Settings come from schemas/partner-settings.json and schemas/agent.json, never restated.
@@ -334,8 +335,9 @@ export const routeSchemas = {
     }, ...ID_ERRORS),
   },
   overview: {
-    tags: ['overview'], summary: "Intake requests and callbacks by outcome per minute over the last hour, from this process's own counters",
-    response: answers({ 200: object({ window_minutes: int, charts: object({ leads: chart, callbacks: chart }) }) }),
+    tags: ['overview'],
+    summary: "Intake requests and callbacks by outcome per minute over the last hour, from this process's own counters; and the last 14 days per day, from the reports",
+    response: answers({ 200: object({ window_minutes: int, charts: object({ leads: chart, callbacks: chart }), days: dayTrendSchema }) }),
   },
   listAudit: {
     tags: ['audit'], summary: 'The audit log of manager actions, newest first',

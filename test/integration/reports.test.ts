@@ -184,3 +184,14 @@ describe('from a partner request to the report', () => {
     expect(row).toMatchObject({ country: 'DE', source: 'web.form', received: 3, accepted: 1, duplicates: 1, validation_errors: 1, rejected: 0, contacted: 1, contact_rate: 1 });
   });
 });
+
+describe('the overview', () => {
+  it('charts the last 14 days from the reports, the same numbers as the report per day', async () => {
+    const overview = (await manager.get<{ days: Pick<Report, 'from' | 'to' | 'rows'>; charts: object }>('/api/overview')).body;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(overview.days.to).toBe(today);
+    expect(overview.days.from).toBe(new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10));
+    expect(overview.days.rows).toEqual((await report(`from=${overview.days.from}&to=${today}&group_by=day`)).rows);
+    expect(overview.charts).toHaveProperty('leads');
+  });
+});

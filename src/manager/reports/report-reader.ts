@@ -56,3 +56,12 @@ export async function readReport(cells: CellStore, q: ReportQuery, now: Date): P
   if (q.source !== undefined) filter.source = q.source;
   return { from, to, group_by: groupBy, ...groupCells(records, groupBy, filter) };
 }
+
+export const OVERVIEW_DAYS = 14;
+
+// The overview's trend: the last OVERVIEW_DAYS days, one row per day.
+export async function dayTrend(cells: CellStore, now: Date): Promise<Pick<Report, 'from' | 'to' | 'rows'>> {
+  const to = utcDay(now.getTime());
+  const { from, rows } = await readReport(cells, { from: utcDay(now.getTime() - (OVERVIEW_DAYS - 1) * DAY_MS), to, group_by: 'day' }, now);
+  return { from, to, rows };
+}

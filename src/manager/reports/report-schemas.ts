@@ -53,6 +53,13 @@ const report: JsonSchema = {
   },
 };
 
+// The overview's per-day trend: the report of the last OVERVIEW_DAYS days grouped by day.
+export const dayTrendSchema: JsonSchema = {
+  type: 'object', required: ['from', 'to', 'rows'],
+  description: 'Per day (each partner\'s own day) over the last 14 days up to today (UTC), from the reports: survives restarts, counts every instance',
+  properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' }, rows: { type: 'array', items: row } },
+};
+
 export const reportSchemas = {
   report: {
     tags: ['reports'],
