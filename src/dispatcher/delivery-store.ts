@@ -3,7 +3,7 @@ import { deliveryId } from '../shared/ids';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
-import { deliveryEntries, deliveryListPrefixes, stateEntries } from '../shared/store/delivery-list';
+import { deliveryEntries, deliveryListPrefixes, stateEntries, type ListedDelivery } from '../shared/store/delivery-list';
 import type { ListIndex } from '../shared/store/list-index';
 import type { AttemptResult } from './attempt-result';
 import type { DeliveryDecision } from './delivery-outcome';
@@ -55,14 +55,14 @@ export class DeliveryStore {
   // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round):
   // attempts are made only on queued records, so an attempt that ends the round moves the record's
   // entries out of `queued`.
-  async recordAttempt(id: string, event: LeadEvent, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
+  async recordAttempt(record: ListedDelivery, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
     const moved = decision.state !== 'queued';
-    if (moved) await this.list.put(stateEntries(id, event, decision.state));
+    if (moved) await this.list.put(stateEntries(record, decision.state));
     await this.deliveries.updateOne(
-      { _id: id },
+      { _id: record._id },
       { $set: { ...stateAfter(result, decision), updated_at: new Date() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
     );
-    if (moved) await this.list.remove(stateEntries(id, event, 'queued'));
+    if (moved) await this.list.remove(stateEntries(record, 'queued'));
   }
 
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
@@ -88,7 +88,7 @@ export class DeliveryStore {
       },
       { returnDocument: 'after' },
     );
-    if (doc) await this.list.put(stateEntries(id, doc.event, 'queued'), from.flatMap((state) => stateEntries(id, doc.event, state)));
+    if (doc) await this.list.put(stateEntries(doc, 'queued'), from.flatMap((state) => stateEntries(doc, state)));
     return doc;
   }
 
@@ -96,8 +96,8 @@ export class DeliveryStore {
     for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) yield entry.ref;
   }
 
-  // A partner's deliveries whose events occurred in [from, to), oldest first, after `after` (a
-  // replay job's cursor): one _id range of the list per event name.
+  // A partner's deliveries created in [from, to), oldest first (each lead's in event order), after
+  // `after` (a replay job's cursor): one _id range of the list per event name.
   inRange(range: DeliveryRange, after: string | null): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
     return this.list.all({ ...rangeQuery(range), after });
   }

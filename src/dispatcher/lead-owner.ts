@@ -37,6 +37,12 @@ class LeadAssignment {
   readonly parked = new ParkedLeads();
 }
 
+// The record of a held delivery or of a fresh round: it exists (read before the item was made).
+function recordOf(item: Item): DeliveryDoc {
+  if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
+  return item.doc;
+}
+
 // One delivery of a lead to a partner, in memory while it is not recorded.
 interface Item {
   id: string;
@@ -277,7 +283,7 @@ export class LeadOwner {
     // a crash in between would strand it queued and held, in no block.
     if (!item.recorded) this.inTurn(a, item.key, async () => {
       await carried;
-      await untilDone(() => this.deps.store.recordAttempt(item.id, item.event, done.at, done.result, done.decision), this.retrying('record attempt'));
+      await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
     });
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
@@ -356,7 +362,7 @@ export class LeadOwner {
     await a.lineWrites.get(item.key);
     if (this.fenced(item, 'record')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
-    else if (item.recorded) await untilDone(() => store.recordAttempt(item.id, item.event, done.at, done.result, done.decision), this.retrying('record attempt'));
+    else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }

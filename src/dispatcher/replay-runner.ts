@@ -18,8 +18,8 @@ export interface ReplayRunnerDeps {
 }
 
 // Runs a manager's replay jobs (issue 13) for the partners whose callbacks.endpoints partitions this
-// dispatcher owns: every delivery of the partner whose event occurred in the range, oldest first
-// (read from the delivery list), becomes a
+// dispatcher owns: every delivery of the partner created in the range, oldest first (read from the
+// delivery list), becomes a
 // `replay` command for its lead's owner (a fresh round, same event id), at REPLAY_RATE_PER_S. The job
 // document is written only here, by _id; a job cut short by a restart or a rebalance is picked up
 // by the partition's next owner from its saved progress.

@@ -145,7 +145,7 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
   await attempts.carryOn(id, doc.event, done);
-  await untilDone(() => store.recordAttempt(id, doc.event, done.at, done.result, done.decision), (err, attempt) =>
+  await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
   if (done.decision.state !== 'queued') await release(deps, doc);
 }

@@ -268,7 +268,7 @@ export const routeSchemas = {
     params: idParams, response: answers({ 200: object({ requeued: int }) }, ...ID_ERRORS),
   },
   listDeliveries: {
-    tags: DELIVERIES, summary: "The callback delivery queue, newest first by the event's time (from and to filter on it)",
+    tags: DELIVERIES, summary: 'The callback delivery queue, newest first by when each record was created (from and to filter on it)',
     querystring: {
       type: 'object', additionalProperties: false,
       properties: { state: { enum: DELIVERY_STATES }, affiliate_id: str, event: { enum: EVENT_NAMES }, ...TIME_RANGE, ...CURSOR_QUERY },

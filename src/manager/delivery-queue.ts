@@ -23,7 +23,7 @@ export interface DeliveryFilter {
   state?: DeliveryDoc['state'];
   affiliate_id?: string;
   event?: string;
-  from?: string; // the event occurred at or after (date-time)
+  from?: string; // the record was created at or after (date-time)
   to?: string; // before
 }
 

@@ -38,12 +38,18 @@ describe('list keys', () => {
 });
 
 describe('delivery list', () => {
-  const event = { event: 'lead.ftd' as const, partner_id: 'pa-1', lead_id: 'le-7', occurred_at: '2026-11-24T10:00:00.000Z' };
+  const record = { _id: 'dl-1', created_at: new Date('2026-11-24T10:00:00.000Z'), event: { event: 'lead.ftd' as const, event_id: 'le-7:2', partner_id: 'pa-1', lead_id: 'le-7' } };
 
   it('lists a delivery four ways, two of them by its state', () => {
-    const entries = deliveryEntries({ _id: 'dl-1', event: { ...event, event_id: 'le-7:2', external_lead_id: 'x', our_status: 'ftd', is_depositor: true }, state: 'dead' });
+    const entries = deliveryEntries({ ...record, state: 'dead' });
     expect(entries.map((e) => e.prefix)).toEqual(['d|lead.ftd', 'dp|pa-1|lead.ftd', 'ds|dead|lead.ftd', 'dsp|dead|pa-1|lead.ftd']);
-    expect(stateEntries('dl-1', event, 'queued').map((e) => e.prefix)).toEqual(['ds|queued|lead.ftd', 'dsp|queued|pa-1|lead.ftd']);
+    expect(stateEntries(record, 'queued').map((e) => e.prefix)).toEqual(['ds|queued|lead.ftd', 'dsp|queued|pa-1|lead.ftd']);
+  });
+
+  it("orders one lead's records of the same millisecond by event", () => {
+    const of = (n: number) => entryId(deliveryEntries({ ...record, _id: `dl-${n}`, event: { ...record.event, event_id: `le-7:${n}` }, state: 'delivered' })[0]!);
+    expect([of(10), of(9), of(2)].sort()).toEqual([of(2), of(9), of(10)]);
+    expect(of(2)).toBe('d|lead.ftd|2026-11-24T10:00:00.000Z|le-7%3A000002');
   });
 
   it('reads one range per event name unless the event is filtered on', () => {

@@ -5,7 +5,9 @@ import { listPrefix, type ListEntry } from './list-index';
 
 // The delivery queue's read model (collection delivery_list), written by the dispatcher with the
 // records it lists. Every delivery has four entries, one per way the queue is filtered, ordered by
-// the event's occurred_at; the event name is always the last dimension, so a view that does not
+// the record's created_at, then its event id: one lead's records are created in event order (one at
+// a time), which a replay, reading them oldest first, keeps. (The event's occurred_at is the CRM's
+// time, not in event order.) The event name is always the last dimension, so a view that does not
 // filter on it merges one range per event name (five), and none needs a combination of its own:
 //   d|<event>|...              every delivery
 //   ds|<state>|<event>|...     by state (the dead letters a manager starts from)
@@ -20,7 +22,10 @@ export interface DeliveryListFilter {
   event?: string;
 }
 
-type Listed = Pick<LeadEvent, 'event' | 'partner_id' | 'lead_id' | 'occurred_at'>;
+export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at'> & { event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id'> };
+
+// Event ids `<lead>:<n>` with n padded, so a lead's events of one millisecond sort in event order.
+const tie = (eventId: string): string => eventId.replace(/:(\d+)$/, (_, n: string) => `:${n.padStart(6, '0')}`);
 
 export function deliveryListPrefixes(f: DeliveryListFilter): string[] {
   const events = f.event ? [f.event] : LEAD_EVENT_NAMES;
@@ -33,22 +38,22 @@ export function deliveryListPrefixes(f: DeliveryListFilter): string[] {
 }
 
 // The entries that do not depend on the state: written once, with the first record.
-function steadyEntries(id: string, e: Listed): ListEntry[] {
-  const at = new Date(e.occurred_at);
+function steadyEntries(d: ListedDelivery): ListEntry[] {
+  const base = { at: d.created_at, ref: d._id, tie: tie(d.event.event_id) };
   return [
-    { prefix: listPrefix('d', e.event), at, ref: id },
-    { prefix: listPrefix('dp', e.partner_id, e.event), at, ref: id, fields: { lead_id: e.lead_id } }, // a replay's command names the lead
+    { ...base, prefix: listPrefix('d', d.event.event) },
+    { ...base, prefix: listPrefix('dp', d.event.partner_id, d.event.event), fields: { lead_id: d.event.lead_id } }, // a replay's command names the lead
   ];
 }
 
-export function stateEntries(id: string, e: Listed, state: DeliveryState): ListEntry[] {
-  const at = new Date(e.occurred_at);
+export function stateEntries(d: ListedDelivery, state: DeliveryState): ListEntry[] {
+  const base = { at: d.created_at, ref: d._id, tie: tie(d.event.event_id), fields: { state } };
   return [
-    { prefix: listPrefix('ds', state, e.event), at, ref: id, fields: { state } },
-    { prefix: listPrefix('dsp', state, e.partner_id, e.event), at, ref: id, fields: { state } },
+    { ...base, prefix: listPrefix('ds', state, d.event.event) },
+    { ...base, prefix: listPrefix('dsp', state, d.event.partner_id, d.event.event) },
   ];
 }
 
-export function deliveryEntries(doc: Pick<DeliveryDoc, '_id' | 'event' | 'state'>): ListEntry[] {
-  return [...steadyEntries(doc._id, doc.event), ...stateEntries(doc._id, doc.event, doc.state)];
+export function deliveryEntries(doc: ListedDelivery & Pick<DeliveryDoc, 'state'>): ListEntry[] {
+  return [...steadyEntries(doc), ...stateEntries(doc, doc.state)];
 }

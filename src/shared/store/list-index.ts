@@ -17,6 +17,7 @@ export interface ListEntry {
   prefix: string; // listPrefix(view, ...dimension values)
   at: Date;
   ref: string;
+  tie?: string; // what orders items of the same millisecond (default: ref)
   fields?: Record<string, unknown>;
 }
 
@@ -32,12 +33,10 @@ export function listPrefix(view: string, ...dims: string[]): string {
 
 const SUFFIX = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|[A-Za-z0-9%._-]+$/;
 
-function suffixOf(at: Date, ref: string): string {
-  return `${at.toISOString()}|${keyPart(ref)}`;
-}
+export type EntryKey = Pick<ListEntry, 'prefix' | 'at' | 'ref' | 'tie'>;
 
-export function entryId(e: Pick<ListEntry, 'prefix' | 'at' | 'ref'>): string {
-  return `${e.prefix}|${suffixOf(e.at, e.ref)}`;
+export function entryId(e: EntryKey): string {
+  return `${e.prefix}|${e.at.toISOString()}|${keyPart(e.tie ?? e.ref)}`;
 }
 
 // The opaque cursor a page hands out: where the next page starts (exclusive).
@@ -72,13 +71,13 @@ export class ListIndex {
 
   // Entries in one insert (one that exists stays: an entry's fields are fixed by its key), then the
   // removed ones in one delete.
-  async put(entries: readonly ListEntry[], remove: readonly Pick<ListEntry, 'prefix' | 'at' | 'ref'>[] = []): Promise<void> {
+  async put(entries: readonly ListEntry[], remove: readonly EntryKey[] = []): Promise<void> {
     await insertAllNew(this.entries, entries.map((e) => ({ _id: entryId(e), ref: e.ref, ...e.fields })));
     const ids = remove.map(entryId);
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_READ) await this.entries.deleteMany({ _id: { $in: ids.slice(i, i + MAX_IDS_PER_READ) } });
   }
 
-  async remove(entries: readonly Pick<ListEntry, 'prefix' | 'at' | 'ref'>[]): Promise<void> {
+  async remove(entries: readonly EntryKey[]): Promise<void> {
     await this.put([], entries);
   }
 

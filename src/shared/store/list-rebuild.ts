@@ -20,7 +20,7 @@ export interface ListRebuildSummary {
 export async function rebuildLists(c: Collections, log: (m: string) => void = () => undefined): Promise<ListRebuildSummary> {
   const leads = await relist(c.leads, new ListIndex(c.leadList), leadListEntries,
     { _id: 1, partner_id: 1, status: 1, is_depositor: 1, agent_id: 1, created_at: 1, country_code: 1, source: 1 }, log);
-  const deliveries = await relist(c.deliveries, new ListIndex(c.deliveryList), deliveryEntries, { _id: 1, event: 1, state: 1 }, log);
+  const deliveries = await relist(c.deliveries, new ListIndex(c.deliveryList), deliveryEntries, { _id: 1, event: 1, state: 1, created_at: 1 }, log);
   const audit = await relist(c.audit, new ListIndex(c.auditList), auditListEntries, {}, log);
   return { leads, deliveries, audit };
 }
