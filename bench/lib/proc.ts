@@ -148,8 +148,10 @@ export function processInfo(pid: number): { cmd: string; startedAt: string | nul
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 300);
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    const uptimeS = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-    const startedAt = new Date(Date.now() - (uptimeS - startTicks / TICKS_PER_S) * 1000).toISOString().slice(0, 19);
+    // From the boot time (a whole second, fixed), not from now minus uptime: two readings of one
+    // process always agree, so a server is never taken for restarted.
+    const bootS = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    const startedAt = new Date((bootS + startTicks / TICKS_PER_S) * 1000).toISOString().slice(0, 19);
     return { cmd, startedAt };
   } catch {
     return { cmd: '', startedAt: null };

@@ -69,7 +69,7 @@ export async function viewsScenario(ctx: BenchContext): Promise<ScenarioResult> 
           ['_id range, _id order (read model)', byId.n, byId.p50, byId.p95, byId.p99, byId.max],
           ['secondary fields, sorted (today\'s lists)', bySecondary.n, bySecondary.p50, bySecondary.p95, bySecondary.p99, bySecondary.max],
         ].map((r) => r.map((v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))),
-        note: 'local default: FerretDB 1.24.2 on SQLite with scripts/services/ferretdb/patches (0004 serves _id ranges in _id order from the index)',
+        note: `on ${env.MONGO_URL} (the local default, FerretDB 1.24.2 on SQLite with scripts/services/ferretdb/patches, serves _id ranges in _id order from the index: patch 0004)`,
       }],
     };
   } finally {
