@@ -44,12 +44,29 @@ export class Api {
     return { status: res.status, body: res.ok ? ((await res.json()) as T) : null };
   }
 
+  // A file the API makes (the report's CSV), saved through a link to it in memory: the token goes in
+  // the header, so a plain link to the route could not carry it.
+  async download(path: string, filename: string): Promise<void> {
+    const res = await this.fetch('GET', path);
+    if (!res.ok) throw await this.failure(res);
+    const url = URL.createObjectURL(await res.blob());
+    const link = Object.assign(document.createElement('a'), { href: url, download: filename });
+    link.click();
+    // Revoked once the browser has taken the file.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.fetch(method, path, body);
-    const data = (await res.json().catch(() => ({}))) as T & { error?: string; message?: string };
+    if (!res.ok) throw await this.failure(res);
+    return (await res.json().catch(() => ({}))) as T;
+  }
+
+  // The API's own error code and message; a 401 signs the page out.
+  private async failure(res: Response): Promise<ApiFailure> {
+    const data = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
     if (res.status === 401) this.onUnauthorized();
-    if (!res.ok) throw new ApiFailure(res.status, data.error ?? 'error', data.message ?? `The server answered ${res.status}`);
-    return data;
+    return new ApiFailure(res.status, data.error ?? 'error', data.message ?? `The server answered ${res.status}`);
   }
 
   private fetch(method: string, path: string, body?: unknown): Promise<Response> {

@@ -8,11 +8,13 @@ import { LeadsPage } from './pages/leads';
 import { OverviewPage } from './pages/overview';
 import { PartnerPage } from './pages/partner';
 import { PartnersPage } from './pages/partners';
+import { ReportsPage } from './pages/reports';
 import { SignIn } from './pages/sign-in';
 import { href, useRoute, type Route } from './router';
 
 const SECTIONS = [
-  ['overview', 'Overview'], ['partners', 'Partners'], ['deliveries', 'Deliveries'], ['leads', 'Leads'], ['agents', 'Agents'], ['audit', 'Audit log'],
+  ['overview', 'Overview'], ['reports', 'Reports'], ['partners', 'Partners'], ['deliveries', 'Deliveries'], ['leads', 'Leads'], ['agents', 'Agents'],
+  ['audit', 'Audit log'],
 ] as const;
 
 function App() {
@@ -55,6 +57,7 @@ function Page({ api, route, section }: { api: Api; route: Route; section: string
   switch (section) {
     case 'partners': return route.path[1] ? <PartnerPage key={route.path[1]} api={api} id={route.path[1]} /> : <PartnersPage api={api} />;
     case 'deliveries': return <DeliveriesPage api={api} params={route.params} />;
+    case 'reports': return <ReportsPage api={api} params={route.params} />;
     case 'leads': return <LeadsPage api={api} params={route.params} />;
     case 'agents': return <AgentsPage api={api} />;
     case 'audit': return <AuditPage api={api} params={route.params} />;

@@ -259,7 +259,7 @@ describe('the manager console', () => {
       await p.keyboard.press('Shift+Tab');
       passed.push(await p.evaluate(() => document.activeElement?.textContent ?? ''));
     }
-    expect(passed).toEqual(['Sign out', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Overview', 'Skip to content']);
+    expect(passed).toEqual(['Sign out', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Reports', 'Overview', 'Skip to content']);
     await p.keyboard.press('Enter');
     await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
     await p.keyboard.press('Shift+Tab');
@@ -269,7 +269,7 @@ describe('the manager console', () => {
     await p.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
 
-    for (const name of ['Overview', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log']) {
+    for (const name of ['Overview', 'Reports', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log']) {
       await section(p, name);
       expect({ name, unnamed: await unnamedControls(p) }).toEqual({ name, unnamed: [] });
     }
@@ -286,7 +286,7 @@ describe('the manager console', () => {
     await signIn(p);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const pages: [string, string, string][] = [
-      ['overview', '#/overview', 'Overview'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
+      ['overview', '#/overview', 'Overview'], ['reports', '#/reports', 'Reports'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
       ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['leads', '#/leads', 'Leads'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
       ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'],
     ];
