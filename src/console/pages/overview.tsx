@@ -1,10 +1,13 @@
 import type { Api } from '../api';
 import { BarChart, type Minute } from '../parts/bar-chart';
+import { DayTrend } from '../parts/report/day-trend';
+import type { ReportRow } from '../parts/report/report-types';
 import { ErrorNote, PageHeading, useLoad } from '../parts/ui';
 
 interface Overview {
   window_minutes: number;
   charts: Record<'leads' | 'callbacks', { metric: string; minutes: Minute[] }>;
+  days: { from: string; to: string; rows: ReportRow[] };
 }
 
 export function OverviewPage({ api }: { api: Api }) {
@@ -12,13 +15,17 @@ export function OverviewPage({ api }: { api: Api }) {
   return (
     <section>
       <PageHeading>Overview</PageHeading>
-      <p class="muted">From the service's own counters, sampled each minute in memory by this instance.</p>
+      <p class="muted">
+        The last hour from the service's own counters, sampled each minute in memory by this instance; the last 14 days
+        from the stored reports, every instance's work.
+      </p>
       <button type="button" onClick={overview.reload} disabled={overview.loading}>Refresh</button>
       <ErrorNote error={overview.error} />
       {overview.data && (
         <div class="charts">
           <BarChart title="Leads by outcome" minutes={overview.data.charts.leads.minutes} />
           <BarChart title="Callbacks by outcome" minutes={overview.data.charts.callbacks.minutes} />
+          <DayTrend from={overview.data.days.from} to={overview.data.days.to} rows={overview.data.days.rows} />
         </div>
       )}
     </section>
