@@ -107,7 +107,7 @@ export const COMMANDS: Record<string, Command> = {
   'show-replay': { summary: 'Show a replay job and its progress', method: 'GET', path: (id) => `/api/replays/${enc(id)}`, needsId: 'replay job id' },
   'test-callback': { summary: "Send a synthetic lead.accepted to the partner's callback URL", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/test-callback`, needsId: 'partner id' },
   'list-deliveries': {
-    summary: "List callback deliveries, newest first by the event's time (--from, --to: ISO times)", method: 'GET', path: () => '/api/deliveries', sends: 'query',
+    summary: 'List callback deliveries, newest first by when each record was created (--from, --to: ISO times)', method: 'GET', path: () => '/api/deliveries', sends: 'query',
     flags: {
       state: { kind: 'text', field: 'state' }, 'affiliate-id': { kind: 'text', field: 'affiliate_id' }, event: { kind: 'text', field: 'event' },
       ...TIME_RANGE_FLAGS, ...CURSOR_FLAGS,

@@ -155,7 +155,7 @@ describe('the manager console', () => {
     await table.getByText('delivered', { exact: true }).waitFor();
     await shot(page, 'deliveries');
 
-    // The time range is the event's, read as UTC: none of this partner's events is from tomorrow on.
+    // The time range is when each record was created, read as UTC: none of this partner's is from tomorrow on.
     await page.getByLabel('From (UTC)').fill(new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/from=/);
