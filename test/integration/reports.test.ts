@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
 import { eventsOf } from '../../src/processor/lead-events';
 import { rebuildReportsOf } from '../../src/processor/reports';
 import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
@@ -11,7 +12,7 @@ import { produce } from '../support/intake-commands';
 import { publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
-import { DAYS, EXPECTED, EXPECTED_TOTALS, playScenario, scenarioLeadDoc, SCENARIO_LEADS, ZONES } from '../support/report-scenario';
+import { DAYS, EXPECTED, EXPECTED_TOTALS, playScenario, scenarioLeadDoc, SCENARIO_LEADS, SCENARIO_REFUSALS, ZONES } from '../support/report-scenario';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -144,6 +145,31 @@ describe('exactly once', () => {
       await db.dropDatabase();
     }
   });
+  it('counts nothing again when a restarted processor reads every partition again from the start', async () => {
+    const before = await fullReport();
+    const { config } = app;
+    await app.stop();
+    const admin = new Kafka({ brokers: [...config.kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      for (const topic of ['leads.events', 'leads.intake.refusals']) {
+        await admin.resetOffsets({ groupId: `${config.kafka.topicPrefix}processor-reports`, topic: `${config.kafka.topicPrefix}${topic}`, earliest: true });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+    app = await startTestApp({}, config);
+    manager = new ManagerClient(app.url);
+    await caughtUp();
+    expect(await fullReport()).toEqual(before);
+    // It did read every message of both topics again.
+    const read = (await app.runtime.metrics.getSingleMetric('lead_intake_report_messages_total')?.get())?.values ?? [];
+    const counted = (topic: string) => read.filter((v) => v.labels.topic === topic && v.labels.outcome === 'counted').reduce((a, v) => a + v.value, 0);
+    const published = async (topic: string) => (await app.runtime.admin.fetchTopicOffsets(topic)).reduce((a, p) => a + Number(p.high), 0);
+    expect(counted('lead_events')).toBe(await published(app.runtime.topics.leadEvents));
+    expect(counted('lead_events')).toBeGreaterThanOrEqual(leads.flatMap((d) => eventsOf(d)).length);
+    expect(counted('intake_refusals')).toBe(SCENARIO_REFUSALS.length);
+  }, 90000);
 });
 
 describe('the rebuild', () => {
