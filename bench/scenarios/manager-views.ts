@@ -12,15 +12,19 @@ import { LeadFences } from '../../src/shared/store/lead-fences';
 import { LeadStore } from '../../src/shared/store/leads';
 import { encodeCursor, ListIndex } from '../../src/shared/store/list-index';
 import { loadConfig } from '../../src/shared/config';
-import type { BenchContext, ScenarioResult } from '../lib/context';
-import { scenarioEnv } from '../lib/env';
+import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
+import { scenarioEnv, sleep } from '../lib/env';
+import { CpuMeter } from '../lib/proc';
+import { startRole, type RoleProcess } from '../lib/roles';
 import { dropScenario } from '../lib/setup';
 import { summarise, type Summary } from '../lib/stats';
 
 // Every manager view at scale (issue 29): `--views N` leads (1,000,000 by default, 100,000 with
 // --quick) stored through the real write paths (LeadStore, DeliveryStore, the audit log's list),
 // each with two deliveries, over 30 days, 50 partners and 20 agents; then each view's first page
-// and a page deep in it, read through the manager's own code, timed one request at a time.
+// and a page deep in it, read through the manager's own code, timed one request at a time; then
+// the store's CPU while the all-in-one app runs idle on that data (nothing may scan in the background).
+const IDLE_S = 30;
 const PARTNERS = 50;
 const AGENTS = 20;
 const DAYS = 30;
@@ -164,17 +168,38 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       ctx.log(`manager-views: ${view.name}: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`);
     }
     data.views = results;
+    const idle = await idleStoreCpu(ctx, env);
+    data.idle = idle;
+    rows.push([`store CPU, app idle ${IDLE_S} s (% of a core)`, 1, '', idle.perProcess['mongo-wire'] ?? '', '', '']);
     return {
       name: 'manager-views', title: 'Manager views over a million leads', data, notes: [],
       tables: [{
         title: `First pages of 20 with ${stored.toLocaleString('en')} leads and ${(stored * 2).toLocaleString('en')} deliveries stored (target: p99 < 200 ms)`,
         columns: ['view', 'requests', 'rows a page', 'p50 ms', 'p99 ms', 'max ms'],
         rows,
-        note: 'read through the manager\'s own code (src/manager), one request at a time, on MONGO_URL',
+        note: 'read through the manager\'s own code (src/manager), one request at a time, on MONGO_URL; the last row is the store\'s CPU while `main.js all` idles',
       }],
     };
   } finally {
     await mongo.client.close();
     await dropScenario(env);
+  }
+}
+
+// The all-in-one app started on the stored data, left alone: its periodic work must not read the
+// big collections, so the store stays near idle.
+async function idleStoreCpu(ctx: BenchContext, env: Record<string, string>) {
+  let app: RoleProcess | null = null;
+  try {
+    app = await startRole('all', env, { logDir: logDirOf(ctx, 'manager-views'), nodeOptions: ctx.opts.nodeOptions });
+    await sleep(10_000); // start-up reads done
+    const meter = new CpuMeter(() => [{ name: 'app', pid: app!.pid }, ...ctx.services()]);
+    meter.start();
+    await sleep(IDLE_S * 1000);
+    const cpu = meter.stop();
+    ctx.log(`manager-views: idle for ${IDLE_S} s: store ${cpu.perProcess['mongo-wire'] ?? '?'}% of a core, app ${cpu.perProcess.app ?? '?'}%`);
+    return cpu;
+  } finally {
+    await app?.stop();
   }
 }
