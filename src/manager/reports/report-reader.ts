@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors';
-import type { CellStore } from '../../shared/reports/cell-store';
-import { DAY_PATTERN } from '../../shared/reports/cell-keys';
+import { cellsOf, type CellStore } from '../../shared/reports/cell-store';
+import { DAY_PATTERN, parseCellDocId } from '../../shared/reports/cell-keys';
 import { DIMENSIONS, groupCells, type CellRecord, type Dimension, type Grouped, type ReportFilter } from './report-rows';
 
 export interface ReportQuery extends ReportFilter {
@@ -46,8 +46,8 @@ export async function readReport(cells: CellStore, q: ReportQuery, now: Date): P
   const records: CellRecord[] = [];
   for await (const page of cells.days(from, to)) {
     for (const doc of page) {
-      const key = { day: doc.day, partnerId: doc.partner_id, writer: doc.writer };
-      for (const [field, counts] of Object.entries(doc.c ?? {})) records.push({ key, field, counts });
+      const key = parseCellDocId(doc._id);
+      for (const [field, counts] of Object.entries(cellsOf(doc))) records.push({ key, field, counts });
     }
   }
   const filter: ReportFilter = {};

@@ -26,7 +26,7 @@ export function rebuildReportsOf(rt: Pick<Runtime, 'mongo' | 'logger'>): Promise
     leadDocs: rt.mongo.collections.leads,
     partners: rt.mongo.collections.partners,
     logger: rt.logger,
-  }, new Date());
+  });
 }
 
 export type { RebuildSummary };

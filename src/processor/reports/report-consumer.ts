@@ -27,14 +27,13 @@ export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchCons
     topics: ['leadEvents', 'intakeRefusals'],
     chunkSize: 500,
     async handle(records, ctx) {
-      const now = new Date();
       const offsets = records.map((r) => Number(r.message.offset));
       if (ctx.topic === 'leadEvents') {
-        const result = await deps.projector.leadEvents(records.map((r, i) => ({ offset: offsets[i] as number, event: r.value as LeadEvent })), ctx.partition, now);
+        const result = await deps.projector.leadEvents(records.map((r, i) => ({ offset: offsets[i] as number, event: r.value as LeadEvent })), ctx.partition);
         messages.inc({ topic: 'lead_events', outcome: 'counted' }, records.length - result.unknown);
         if (result.unknown > 0) messages.inc({ topic: 'lead_events', outcome: 'unknown_lead' }, result.unknown);
       } else {
-        await deps.projector.refusals(records.map((r, i) => ({ offset: offsets[i] as number, refusal: r.value as IntakeRefusal })), ctx.partition, now);
+        await deps.projector.refusals(records.map((r, i) => ({ offset: offsets[i] as number, refusal: r.value as IntakeRefusal })), ctx.partition);
         messages.inc({ topic: 'intake_refusals', outcome: 'counted' }, records.length);
       }
     },

@@ -32,7 +32,7 @@ export interface ChunkResult {
 export class ReportProjector {
   constructor(private readonly d: ReportProjectorDeps) {}
 
-  async leadEvents(records: readonly OffsetEvent[], partition: number, now: Date): Promise<ChunkResult> {
+  async leadEvents(records: readonly OffsetEvent[], partition: number): Promise<ChunkResult> {
     if (records.length === 0) return { counted: 0, unknown: 0 };
     const known = await this.d.leads.byIds(records.map((r) => r.event.lead_id));
     const toRead = leadsToRead(records, known);
@@ -42,16 +42,16 @@ export class ReportProjector {
     const projected = projectLeadEvents(records, known, stored, dayOf, leadWriter(partition));
     if (projected.unknown.length > 0) this.d.logger.warn({ events: projected.unknown.slice(0, 5), count: projected.unknown.length }, 'report projector: events of leads not stored, not counted');
     const lastOffset = Math.max(...records.map((r) => r.offset));
-    if (projected.contributions.length > 0) await this.d.cells.addOnce(projected.contributions, lastOffset, now);
+    if (projected.contributions.length > 0) await this.d.cells.addOnce(projected.contributions, lastOffset);
     await this.d.leads.save(projected.changed.values());
     return { counted: projected.changed.size, unknown: projected.unknown.length };
   }
 
-  async refusals(records: readonly OffsetRefusal[], partition: number, now: Date): Promise<ChunkResult> {
+  async refusals(records: readonly OffsetRefusal[], partition: number): Promise<ChunkResult> {
     if (records.length === 0) return { counted: 0, unknown: 0 };
     const dayOf = await partnerDays(records.map((r) => r.refusal.partner_id), this.d.partnerById);
     const contributions = projectRefusals(records, dayOf, refusalWriter(partition));
-    await this.d.cells.addOnce(contributions, Math.max(...records.map((r) => r.offset)), now);
+    await this.d.cells.addOnce(contributions, Math.max(...records.map((r) => r.offset)));
     return { counted: records.length, unknown: 0 };
   }
 }

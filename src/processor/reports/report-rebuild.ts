@@ -4,7 +4,7 @@ import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import { localTime } from '../../shared/local-time';
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
 import { cellDocId, cellField, isLeadDerived, parseCellDocId, REBUILD_WRITER } from '../../shared/reports/cell-keys';
-import type { CellDoc, CellStore } from '../../shared/reports/cell-store';
+import type { Cells, CellStore } from '../../shared/reports/cell-store';
 import { tallyWholeLead, type StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 import { REPORT_LEAD_PROJECTION, type ReportLeadStore } from './report-lead-store';
@@ -36,14 +36,14 @@ const LEAD_IDS = { first: 'le-', end: 'le.' };
 // have no other record and are kept as they are. Run it while the report projector is caught up and
 // no lead changes (docs/managers.md, "Rebuilding the reports"): an event it counts meanwhile may be
 // counted twice or not at all. Run again if interrupted.
-export async function rebuildReports(d: RebuildDeps, now: Date): Promise<RebuildSummary> {
+export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   const started = Date.now();
   const removed: string[] = [];
-  for await (const page of d.cells.all()) removed.push(...page.filter((doc) => isLeadDerived(doc.writer ?? parseCellDocId(doc._id).writer)).map((doc) => doc._id));
+  for await (const ids of d.cells.allIds()) removed.push(...ids.filter((id) => isLeadDerived(parseCellDocId(id).writer)));
   await d.cells.remove(removed);
 
   const zones = new Map((await d.partners.find({}, { projection: { time_zone: 1 } }).toArray()).map((p) => [p._id, p.time_zone ?? 'UTC']));
-  const docs = new Map<string, CellDoc>();
+  const docs = new Map<string, Cells>();
   let leads = 0;
   let after = LEAD_IDS.first;
   for (;;) {
@@ -55,26 +55,25 @@ export async function rebuildReports(d: RebuildDeps, now: Date): Promise<Rebuild
       const day = localTime(lead.created_at, zones.get(lead.partner_id) ?? 'UTC').date;
       const { state, delta } = tallyWholeLead(lead, day);
       states.push(state);
-      if (!isEmpty(delta)) addTo(docs, cellDocId(day, lead.partner_id, REBUILD_WRITER), cellField(state.country_code, state.source), delta, now);
+      if (!isEmpty(delta)) addTo(docs, cellDocId(day, lead.partner_id, REBUILD_WRITER), cellField(state.country_code, state.source), delta);
     }
     await d.leads.replace(states);
     leads += states.length;
     if (page.length < PAGE) break;
     after = (page[page.length - 1] as StoredLead)._id;
   }
-  const written = [...docs.values()];
+  const written = [...docs].map(([_id, cells]) => ({ _id, cells }));
   for (let i = 0; i < written.length; i += PAGE) await d.cells.replace(written.slice(i, i + PAGE));
   const summary = { leads, cell_documents_removed: removed.length, cell_documents_written: written.length, took_ms: Date.now() - started };
   d.logger.info(summary, 'reports rebuilt from the stored leads');
   return summary;
 }
 
-function addTo(docs: Map<string, CellDoc>, id: string, field: string, delta: Counts, now: Date): void {
-  let doc = docs.get(id);
-  if (!doc) {
-    const { day, partnerId, writer } = parseCellDocId(id);
-    doc = { _id: id, day, partner_id: partnerId, writer, c: {}, updated_at: now };
-    docs.set(id, doc);
+function addTo(docs: Map<string, Cells>, id: string, field: string, delta: Counts): void {
+  let cells = docs.get(id);
+  if (!cells) {
+    cells = {};
+    docs.set(id, cells);
   }
-  addCounts((doc.c[field] ??= {}), delta);
+  addCounts((cells[field] ??= {}), delta);
 }

@@ -39,8 +39,9 @@ export function dayRange(from: string, to: string): { $gt: string; $lt: string }
   return { $gt: from, $lt: `${to}|~` };
 }
 
-// A cell's field name in a counter document: neither '.' (a path in an update) nor '$' may appear,
-// so the free-text source is percent-encoded, '.' included; an absent country or source is empty.
+// A cell's key in a counter document: the free-text source is percent-encoded ('.' and the other
+// characters encodeURIComponent leaves included), so no value can break the key's '|' or pose as
+// another; an absent country or source is empty.
 export function cellField(country: string | null | undefined, source: string | null | undefined): string {
   return `${country ?? ''}|${encodeSource(source)}`;
 }

@@ -1,19 +1,24 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import { findByIds } from '../mongo/bulk';
-import type { Counts } from './cell-counts';
-import { dayRange, parseCellDocId } from './cell-keys';
+import { addCounts, type Counts } from './cell-counts';
+import { dayRange } from './cell-keys';
 
-// A counter document of the reports (report_cells): one day, one partner, one writer; `c` maps each
-// cell (`<country>|<encoded source>`) to its counters; `o` is the offset of the writer's partition
-// last applied to it (absent for the rebuild's).
+// A counter document of the reports (report_cells): one day, one partner, one writer (its `_id`,
+// cell-keys.ts). `c` is the JSON of its cells, `{"<country>|<encoded source>": {counter: n}}`, kept
+// as one string: the local store decodes every field of every document it reads (about 7 µs a
+// field), so a month's report read 20 times faster than with the cells as nested fields. Its one
+// writer reads, adds and writes it whole. `o`: the offset of the writer's partition last applied
+// (absent for the rebuild's documents).
 export interface CellDoc {
   _id: string;
-  day: string;
-  partner_id: string;
-  writer: string;
   o?: number;
-  c: Record<string, Counts>;
-  updated_at: Date;
+  c: string;
+}
+
+export type Cells = Record<string, Counts>;
+
+export function cellsOf(doc: Pick<CellDoc, 'c'>): Cells {
+  return doc.c ? (JSON.parse(doc.c) as Cells) : {};
 }
 
 // What one message of a partition adds to one cell of one document.
@@ -54,30 +59,29 @@ export class CellStore {
   }
 
   // Adds one chunk of a partition's messages to its counter documents, exactly once per message:
-  // a document only takes the deltas of messages past its `o`, and each update is conditional on
-  // the `o` it was computed from (a compare-and-set), so a replayed chunk, a chunk cut differently
+  // a document only takes the deltas of messages past its `o`, and each write is conditional on the
+  // `o` it was computed from (a compare-and-set), so a replayed chunk, a chunk cut differently
   // after a crash, or a former owner still finishing its batch adds nothing twice. The deltas come
   // from the messages themselves, so whoever applies a message applies the same numbers.
-  async addOnce(deltas: readonly OffsetDelta[], lastOffset: number, now: Date): Promise<void> {
+  async addOnce(deltas: readonly OffsetDelta[], lastOffset: number): Promise<void> {
     const ids = [...new Set(deltas.map((d) => d.docId))];
+    const byDoc = new Map<string, OffsetDelta[]>();
+    for (const d of deltas) byDoc.set(d.docId, [...(byDoc.get(d.docId) ?? []), d]);
     for (let round = 1; round <= ROUNDS; round++) {
-      const seen = await findByIds(this.cells, ids, { projection: { o: 1 } });
+      const seen = await findByIds(this.cells, ids);
       const ops: AnyBulkWriteOperation<CellDoc>[] = [];
       const pending: string[] = [];
       for (const id of ids) {
         const doc = seen.get(id);
         const o = doc?.o ?? -1;
         if (lastOffset <= o) continue;
-        const sums = sumPast(deltas.filter((d) => d.docId === id && d.offset > o));
+        const cells = doc ? cellsOf(doc) : {};
+        for (const d of byDoc.get(id) ?? []) if (d.offset > o) addCounts((cells[d.field] ??= {}), d.delta);
         pending.push(id);
-        if (doc) {
-          const inc = incPaths(sums);
-          const update = Object.keys(inc).length > 0 ? { $inc: inc, $set: { o: lastOffset, updated_at: now } } : { $set: { o: lastOffset, updated_at: now } };
-          ops.push({ updateOne: { filter: { _id: id, o }, update } });
-        } else {
-          const { day, partnerId, writer } = parseCellDocId(id);
-          ops.push({ insertOne: { document: { _id: id, day, partner_id: partnerId, writer, o: lastOffset, c: sums, updated_at: now } } });
-        }
+        const c = JSON.stringify(cells);
+        ops.push(doc
+          ? { updateOne: { filter: { _id: id, o }, update: { $set: { o: lastOffset, c } } } }
+          : { insertOne: { document: { _id: id, o: lastOffset, c } } });
       }
       if (ops.length === 0) return;
       if (await this.allApplied(ops)) return;
@@ -86,18 +90,25 @@ export class CellStore {
   }
 
   // Writes the rebuild's documents whole (writer r: nothing else writes them).
-  async replace(docs: readonly CellDoc[]): Promise<void> {
+  async replace(docs: readonly { _id: string; cells: Cells }[]): Promise<void> {
     if (docs.length === 0) return;
-    await this.cells.bulkWrite(docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })), { ordered: false });
+    await this.cells.bulkWrite(docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: { _id: doc._id, c: JSON.stringify(doc.cells) }, upsert: true } })), { ordered: false });
   }
 
   async remove(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) await this.cells.deleteMany({ _id: { $in: ids.slice(i, i + 500) } });
   }
 
-  // Every counter document, a page at a time (for the rebuild).
-  async *all(pageSize = 500): AsyncGenerator<CellDoc[]> {
-    yield* this.days('0000-00-00', '9999-99-99', pageSize);
+  // Every counter document's `_id`, a page at a time (for the rebuild).
+  async *allIds(pageSize = 500): AsyncGenerator<string[]> {
+    const range = dayRange('0000-00-00', '9999-99-99');
+    let after = range.$gt;
+    for (;;) {
+      const page = await this.cells.find({ _id: { $gt: after, $lt: range.$lt } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(pageSize).toArray();
+      if (page.length > 0) yield page.map((d) => d._id);
+      if (page.length < pageSize) return;
+      after = (page[page.length - 1] as CellDoc)._id;
+    }
   }
 
   private async allApplied(ops: AnyBulkWriteOperation<CellDoc>[]): Promise<boolean> {
@@ -113,19 +124,4 @@ export class CellStore {
       return false; // another writer created a document first: read again
     }
   }
-}
-
-function sumPast(deltas: readonly OffsetDelta[]): Record<string, Counts> {
-  const sums: Record<string, Counts> = {};
-  for (const d of deltas) {
-    const cell = (sums[d.field] ??= {});
-    for (const [k, n] of Object.entries(d.delta)) cell[k] = (cell[k] ?? 0) + n;
-  }
-  return sums;
-}
-
-function incPaths(sums: Record<string, Counts>): Record<string, number> {
-  const inc: Record<string, number> = {};
-  for (const [field, counts] of Object.entries(sums)) for (const [k, n] of Object.entries(counts)) inc[`c.${field}.${k}`] = n;
-  return inc;
 }
