@@ -14,7 +14,7 @@ export interface ReportProjectorDeps {
 }
 
 export interface ChunkResult {
-  counted: number; // messages that changed a counter or a lead's state
+  counted: number; // leads whose report state moved (lead events), or refusals counted
   unknown: number; // events of leads with no stored document
 }
 

@@ -2,6 +2,7 @@ import type { Collection } from 'mongodb';
 import type { Logger } from '../../shared/logger';
 import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import { localTime } from '../../shared/local-time';
+import { findByIds } from '../../shared/mongo/bulk';
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
 import { cellDocId, cellField, isLeadDerived, parseCellDocId, REBUILD_WRITER } from '../../shared/reports/cell-keys';
 import type { Cells, CellStore } from '../../shared/reports/cell-store';
@@ -42,7 +43,7 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   for await (const ids of d.cells.allIds()) removed.push(...ids.filter((id) => isLeadDerived(parseCellDocId(id).writer)));
   await d.cells.remove(removed);
 
-  const zones = new Map((await d.partners.find({}, { projection: { time_zone: 1 } }).toArray()).map((p) => [p._id, p.time_zone ?? 'UTC']));
+  const zones = new Map<string, string>(); // partner id -> time zone, read by `_id` as pages name them
   const docs = new Map<string, Cells>();
   let leads = 0;
   let after = LEAD_IDS.first;
@@ -50,6 +51,9 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
     const page = (await d.leadDocs.find({ _id: { $gt: after, $lt: LEAD_IDS.end } }, { projection: REPORT_LEAD_PROJECTION })
       .sort({ _id: 1 }).limit(PAGE).toArray()) as unknown as StoredLead[];
     const states: ReportLeadDoc[] = [];
+    const unknown = [...new Set(page.map((l) => l.partner_id))].filter((id) => !zones.has(id));
+    const found = await findByIds(d.partners, unknown, { projection: { time_zone: 1 } });
+    for (const id of unknown) zones.set(id, found.get(id)?.time_zone ?? 'UTC');
     for (const lead of page) {
       if (lead.test) continue;
       const day = localTime(lead.created_at, zones.get(lead.partner_id) ?? 'UTC').date;
