@@ -1,6 +1,5 @@
 import type { Collection, Document, Filter, WithId } from 'mongodb';
-import { ApiError } from '../shared/errors';
-import { decodeCursor, encodeCursor, suffixOfEntry, type ListEntryDoc, type ListIndex, type ListQuery } from '../shared/store/list-index';
+import { CURSOR_PATTERN, suffixOfEntry, type ListEntryDoc, type ListIndex, type ListQuery } from '../shared/store/list-index';
 
 // Offset pagination of the small lists (partners, agents: hundreds, not millions): newest first,
 // `limit` (1-200, default 50) and `offset`; `next_offset` is null on the last page.
@@ -43,7 +42,7 @@ export async function findPage<D extends Document, V>(
 // page. A page costs the same however deep it is and whatever is stored.
 export const CURSOR_QUERY = {
   limit: PAGE_QUERY.limit,
-  cursor: { type: 'string', minLength: 1, maxLength: 200, description: 'next_cursor of the page before' },
+  cursor: { type: 'string', pattern: CURSOR_PATTERN, description: 'next_cursor of the page before (`<time>|<item>`, URL-encoded)' },
 } as const;
 
 export interface CursorRequest {
@@ -54,13 +53,6 @@ export interface CursorRequest {
 export interface CursorPage<T> {
   items: T[];
   next_cursor: string | null;
-}
-
-export function startOf(req: CursorRequest): string | null {
-  if (req.cursor === undefined) return null;
-  const after = decodeCursor(req.cursor);
-  if (after === null) throw new ApiError('invalid_request', { detail: 'cursor is not a next_cursor this API gave' });
-  return after;
 }
 
 export interface ListedItems<D, V> {
@@ -85,7 +77,7 @@ const SCAN_MS = 100;
 // by stale entries or a filter reads on.
 export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): Promise<CursorPage<V>> {
   const items: V[] = [];
-  let after = startOf(req);
+  let after = req.cursor ?? null;
   const started = performance.now();
   const rounds = l.keep ? SCAN_ENTRIES / SCAN_CHUNK : 3;
   for (let round = 0; round < rounds; round++) {
@@ -102,12 +94,12 @@ export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): 
         items.push(l.view(item));
         if (items.length === req.limit) {
           const last = entry === page.entries[page.entries.length - 1] && page.next === null;
-          return { items, next_cursor: last ? null : encodeCursor(suffixOfEntry(entry)) };
+          return { items, next_cursor: last ? null : suffixOfEntry(entry) };
         }
       }
     }
     after = page.next;
     if (after === null || (l.keep && performance.now() - started > SCAN_MS)) break;
   }
-  return { items, next_cursor: after === null ? null : encodeCursor(after) };
+  return { items, next_cursor: after };
 }

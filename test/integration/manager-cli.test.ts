@@ -86,9 +86,10 @@ it('pages the audit log by cursor, naming the next page on stderr until the last
       expect(run.stderr).not.toContain('next page');
       break;
     }
+    // A cursor holds '|': the command names it quoted for the shell.
     const next = run.stderr.match(/^next page: npm run manager -- (.+)$/m)![1]!;
-    expect(next).toBe(`audit-log --action agent.create --limit 2 --cursor ${page.next_cursor}`);
-    args = next.split(' ');
+    expect(next).toBe(`audit-log --action agent.create --limit 2 --cursor '${page.next_cursor}'`);
+    args = ['audit-log', '--action', 'agent.create', '--limit', '2', '--cursor', page.next_cursor];
   }
   // Newest first, each once: the three above, then Eve of the test before.
   expect(seen.slice(0, 3)).toEqual([...created].reverse());

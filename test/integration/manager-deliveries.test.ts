@@ -68,7 +68,7 @@ describe('delivery queue', () => {
     expect(byState.body.items.filter((d) => d.affiliate_id === partner.id)).toHaveLength(3);
     const first = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2`);
     expect(first.body.next_cursor).toEqual(expect.any(String));
-    const second = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2&cursor=${first.body.next_cursor}`);
+    const second = await manager.get<Page>(`/api/deliveries?affiliate_id=${partner.id}&limit=2&cursor=${encodeURIComponent(first.body.next_cursor!)}`);
     expect(second.body.next_cursor).toBeNull();
     const all = [...first.body.items, ...second.body.items];
     expect(new Set(all.map((d) => d.id)).size).toBe(3);
@@ -85,7 +85,7 @@ describe('delivery queue', () => {
     expect((await manager.get<Page>(url(`from=${new Date(Date.parse(times[2]!) + 1).toISOString()}`))).body.items).toHaveLength(0);
   });
 
-  it('refuses a cursor it did not give with 422', async () => {
+  it('refuses what is not a cursor with 422', async () => {
     const res = await manager.get(`/api/deliveries?cursor=${Buffer.from('le-1').toString('base64url')}`);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('invalid_request');

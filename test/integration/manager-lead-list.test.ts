@@ -88,7 +88,7 @@ describe('lead list', () => {
   it('pages with a cursor, and filters by creation time', async () => {
     const first = await list(`affiliate_id=${alpha}&limit=2`);
     expect(first.items.map((r) => r.id)).toEqual([leads.a3, leads.a2]);
-    const second = await list(`affiliate_id=${alpha}&limit=2&cursor=${first.next_cursor}`);
+    const second = await list(`affiliate_id=${alpha}&limit=2&cursor=${encodeURIComponent(first.next_cursor!)}`);
     expect(second).toEqual({ items: [expect.objectContaining({ id: leads.a1 })], next_cursor: null });
     const created = (await app.runtime.mongo.collections.leads.findOne({ _id: leads.a2! }))!.created_at;
     expect(await ids(`affiliate_id=${alpha}&from=${created.toISOString()}`)).toEqual([leads.a3, leads.a2]);
