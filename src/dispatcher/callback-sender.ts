@@ -4,12 +4,12 @@ import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import { describeErrors, validatorFor, type CallbackPayload } from '../shared/schemas';
 import { refusedAddressRange } from './address-guard';
-import { attemptError, type AttemptResult } from './attempt-result';
+import { failedAttempt, RETRY_AFTER_STATUSES, retryAfterMs, type AttemptFailure, type AttemptResult } from './retry-policy';
+import { ServiceError } from '../shared/errors';
 import { signatureHeaders, type CallbackSigning } from '../shared/crypto/callback-signature';
 import { findMoneyField } from './money-guard';
-import { RETRY_AFTER_STATUSES, retryAfterMs } from './retry-after';
 
-export type { AttemptResult } from './attempt-result';
+export type { AttemptResult } from './retry-policy';
 
 export interface SendCallbackOptions {
   url: string;
@@ -31,13 +31,13 @@ export interface SendCallbackOptions {
 export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptResult> {
   const now = opts.now ?? Date.now;
   const started = now();
-  const failed = (error: string, httpStatus: number | null = null, responseBody: string | null = null): AttemptResult =>
-    ({ httpStatus, error, responseBody, durationMs: now() - started });
+  const failed = (failure: AttemptFailure, httpStatus: number | null = null): AttemptResult =>
+    failedAttempt(failure, now() - started, httpStatus);
 
   const refusal = payloadRefusal(opts.payload);
   if (refusal) return failed(refusal);
   const target = checkTarget(opts.url, opts.allowHttp, opts.allowPrivateNetworks);
-  if (typeof target === 'string') return failed(target);
+  if (!(target instanceof URL)) return failed(target);
 
   const body = Buffer.from(JSON.stringify(opts.payload), 'utf8');
   const headers = {
@@ -66,46 +66,45 @@ export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptRe
     httpStatus = res.statusCode;
     const responseBody = await readAtMost(res.body, opts.responseBodyLimit);
     const asked = RETRY_AFTER_STATUSES.has(httpStatus) ? retryAfterMs(single(res.headers['retry-after']), now()) : null;
-    return { httpStatus, error: null, responseBody, durationMs: now() - started, retryAfterMs: asked };
+    return { httpStatus, failure: null, error: null, responseBody, durationMs: now() - started, retryAfterMs: asked };
   } catch (err) {
-    return failed(timedOut ? attemptError('timeout') : describeSendError(err), httpStatus);
+    return failed(timedOut ? { kind: 'timeout' } : describeSendError(err), httpStatus);
   } finally {
     clearTimeout(timer);
   }
 }
 
 // Money guard first (it names the field), then the schema of spec 2.4.
-function payloadRefusal(payload: CallbackPayload): string | null {
+function payloadRefusal(payload: CallbackPayload): AttemptFailure | null {
   const moneyField = findMoneyField(payload);
-  if (moneyField) return attemptError('payload_refused', `money_field:${moneyField}`);
+  if (moneyField) return { kind: 'payload_refused', reason: 'money_field', detail: moneyField };
   const validate = validatorFor<CallbackPayload>('callback-payload.json');
-  if (!validate(payload)) return attemptError('payload_refused', `schema:${describeErrors(validate.errors)}`);
+  if (!validate(payload)) return { kind: 'payload_refused', reason: 'schema', detail: describeErrors(validate.errors) };
   return null;
 }
 
 // The URL as undici gets it, or the error that refuses it. Host names are checked at connect time
 // (guardedLookup); an IP literal never goes through a lookup, so it is checked here.
-function checkTarget(raw: string, allowHttp: boolean, allowPrivateNetworks: boolean): URL | string {
+function checkTarget(raw: string, allowHttp: boolean, allowPrivateNetworks: boolean): URL | AttemptFailure {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return attemptError('invalid_url');
+    return { kind: 'invalid_url' };
   }
-  if (url.protocol === 'http:' && !allowHttp) return attemptError('https_required');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return attemptError('invalid_url', url.protocol.replace(/:$/, ''));
+  if (url.protocol === 'http:' && !allowHttp) return { kind: 'https_required' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'invalid_url', scheme: url.protocol.replace(/:$/, '') };
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!allowPrivateNetworks && isIP(host) !== 0) {
     const range = refusedAddressRange(host);
-    if (range) return attemptError('address_refused', range);
+    if (range) return { kind: 'address_refused', range };
   }
   return url;
 }
 
-class AddressRefusedError extends Error {
-  readonly code = 'ERR_CALLBACK_ADDRESS_REFUSED';
+class AddressRefusedError extends ServiceError {
   constructor(readonly range: string) {
-    super(`callback address refused: ${range}`);
+    super('address_refused', `callback address refused: ${range}`, { retriable: false });
   }
 }
 
@@ -146,14 +145,14 @@ export async function closeCallbackAgents(): Promise<void> {
 
 // Error codes only (ECONNREFUSED, CERT_HAS_EXPIRED...): never a message that could echo the URL.
 // Duck-typed, as errors raised inside Node's own modules may come from another realm.
-function describeSendError(err: unknown): string {
+function describeSendError(err: unknown): AttemptFailure {
   for (let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined; e && typeof e === 'object'; e = e.cause as typeof e) {
-    if (e instanceof AddressRefusedError) return attemptError('address_refused', e.range);
-    if (e.code === 'UND_ERR_CONNECT_TIMEOUT') return attemptError('timeout');
-    if (typeof e.code === 'string') return attemptError('connection_error', e.code);
+    if (e instanceof AddressRefusedError) return { kind: 'address_refused', range: e.range };
+    if (e.code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout' };
+    if (typeof e.code === 'string') return { kind: 'connection_error', code: e.code };
   }
   const name = (err as { name?: unknown } | null)?.name;
-  return attemptError('connection_error', typeof name === 'string' ? name : 'unknown');
+  return { kind: 'connection_error', code: typeof name === 'string' ? name : 'unknown' };
 }
 
 function single(value: string | string[] | undefined): string | undefined {

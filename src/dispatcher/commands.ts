@@ -6,14 +6,14 @@ import type { DeliveryDoc } from '../shared/mongo/documents';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
-import { retrySchedule } from './retry-schedule';
+import { retrySchedule } from './retry-policy';
 
 // The dispatcher's public face (STYLE rule 15): what other roles may ask of it. Changes to a
 // delivery go to the dispatcher that owns its lead, as commands on callbacks.commands keyed by lead
 // id; the few pieces of the callback path that the manager's test callback reuses are re-exported.
 export { buildCallbackPayload } from './callback-payload';
 export { sendCallback } from './callback-sender';
-export { classifyAttempt } from './delivery-outcome';
+export { classifyAttempt } from './retry-policy';
 export { EndpointCommands, type ReplayRequest } from './endpoint-commands';
 export type { EndpointHealthView } from './endpoint-health';
 

@@ -3,14 +3,14 @@ import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { LeadEvent } from '../shared/schemas';
-import { attemptError, attemptErrorKind, type AttemptResult } from './attempt-result';
+import {
+  classifyAttempt, decideAfterAttempt, failedAttempt, type AttemptResult, type DeliveryCounters, type DeliveryDecision, type RetrySchedule,
+} from './retry-policy';
 import { buildCallbackPayload } from './callback-payload';
 import { sendCallback } from './callback-sender';
-import { classifyAttempt, decideAfterAttempt, type DeliveryCounters, type DeliveryDecision } from './delivery-outcome';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
-import type { RetrySchedule } from './retry-schedule';
 
 export interface AttemptDeps {
   partners: PartnerDirectory;
@@ -41,7 +41,7 @@ export class CallbackAttempts {
     const verdict = classifyAttempt(result);
     const decision = decideAfterAttempt(before, verdict, Date.now(), schedule, result.retryAfterMs ?? null);
     // A partner with no callback_url any more has no endpoint to judge.
-    if (result.error !== attemptError('no_callback_url')) this.deps.health.record(event.partner_id, verdict, result.httpStatus, Date.now());
+    if (result.failure?.kind !== 'no_callback_url') this.deps.health.record(event.partner_id, verdict, result.httpStatus, Date.now());
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
@@ -71,7 +71,7 @@ export class CallbackAttempts {
     const { partners, callbacks } = this.deps;
     // Read now, not when the event came in: a manager may change the URL, mapping or secret at any time.
     const partner = await partners.byId(event.partner_id);
-    if (!partner?.callback_url) return { httpStatus: null, error: attemptError('no_callback_url'), responseBody: null, durationMs: 0 };
+    if (!partner?.callback_url) return failedAttempt({ kind: 'no_callback_url' }, 0);
     return sendCallback({
       url: partner.callback_url,
       signing: partners.callbackSigning(partner),
@@ -87,7 +87,8 @@ export class CallbackAttempts {
 }
 
 function outcomeOf(result: AttemptResult, decision: DeliveryDecision): DeliveryOutcome {
-  if (result.error?.startsWith(attemptError('payload_refused', 'money_field'))) return 'refused_money';
-  if (result.error && attemptErrorKind(result.error) === 'address_refused') return 'refused_address';
+  const failure = result.failure;
+  if (failure?.kind === 'payload_refused' && failure.reason === 'money_field') return 'refused_money';
+  if (failure?.kind === 'address_refused') return 'refused_address';
   return decision.state === 'queued' ? 'retry_scheduled' : decision.state;
 }

@@ -5,8 +5,7 @@ import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mong
 import type { LeadEvent } from '../shared/schemas';
 import { deliveryEntries, deliveryListPrefixes, stateEntries, type ListedDelivery } from '../shared/store/delivery-list';
 import type { ListIndex } from '../shared/store/list-index';
-import type { AttemptResult } from './attempt-result';
-import type { DeliveryDecision } from './delivery-outcome';
+import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 
 // held_by of a delivery held because its partner's endpoint is paused (otherwise held_by names the
 // delivery of the same lead it waits for).
@@ -55,7 +54,7 @@ export class DeliveryStore {
   // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round):
   // attempts are made only on queued records, so an attempt that ends the round moves the record's
   // entries out of `queued`.
-  async recordAttempt(record: ListedDelivery, attemptAt: Date, result: AttemptResult, decision: DeliveryDecision): Promise<void> {
+  async recordAttempt(record: ListedDelivery, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<void> {
     const moved = decision.state !== 'queued';
     if (moved) await this.list.put(stateEntries(record, decision.state));
     await this.deliveries.updateOne(
@@ -127,7 +126,7 @@ function rangeQuery(r: DeliveryRange) {
 // or waiting on a retry tier until `dueAt`.
 export function newDeliveryDoc(
   event: LeadEvent, maxAttempts: number, now: Date,
-  first: { at: Date; result: AttemptResult; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
+  first: { at: Date; result: RecordedAttempt; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
 ): DeliveryDoc {
   const base: DeliveryDoc = {
     _id: deliveryId(event.event_id, event.partner_id),
@@ -153,7 +152,7 @@ export function newDeliveryDoc(
   return { ...base, ...stateAfter(first.result, first.decision), attempts: [attemptOf(first.at, first.result, first.decision)] };
 }
 
-function stateAfter(result: AttemptResult, decision: DeliveryDecision) {
+function stateAfter(result: RecordedAttempt, decision: DeliveryDecision) {
   return {
     state: decision.state,
     attempts_made: decision.attemptsMade,
@@ -165,7 +164,7 @@ function stateAfter(result: AttemptResult, decision: DeliveryDecision) {
   };
 }
 
-function attemptOf(at: Date, result: AttemptResult, decision: DeliveryDecision): DeliveryAttempt {
+function attemptOf(at: Date, result: RecordedAttempt, decision: DeliveryDecision): DeliveryAttempt {
   return {
     attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs),
     response_body: result.responseBody,

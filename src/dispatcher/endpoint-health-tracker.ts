@@ -1,5 +1,5 @@
 import type { EndpointHealthReport } from '../shared/schemas';
-import type { AttemptVerdict } from './delivery-outcome';
+import type { AttemptVerdict } from './retry-policy';
 
 interface Seen {
   ok: number;

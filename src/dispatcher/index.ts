@@ -16,7 +16,7 @@ import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
 import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
-import { retrySchedule } from './retry-schedule';
+import { retrySchedule } from './retry-policy';
 import { ListIndex } from '../shared/store/list-index';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.

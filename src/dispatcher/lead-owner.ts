@@ -8,7 +8,7 @@ import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { BlockStore } from './block-store';
 import { callbackEligibility } from './callback-eligibility';
 import type { Attempted } from './delivery-attempt';
-import type { DeliveryCounters } from './delivery-outcome';
+import type { DeliveryCounters } from './retry-policy';
 import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
 import { published } from './delivery-task';
 import { LeadLines, type BlockState, type LinePlan } from './lead-lines';

@@ -12,7 +12,7 @@ import type { EndpointGate } from './endpoint-gate';
 import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
 import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
-import type { RetrySchedule } from './retry-schedule';
+import type { RetrySchedule } from './retry-policy';
 
 // A message due within this window is held in memory instead of pausing its partition. It must
 // exceed one fetch round trip (FETCH_MAX_WAIT_MS plus latency), so that a partition resumed this

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ServiceError } from '../shared/errors';
 
 // The operator's command line, as pure argument handling: `<command> [id] [--flags]` becomes the
 // HTTP request the manager API expects. cli.ts sends it.
@@ -8,7 +9,11 @@ export interface CliRequest {
   body?: Record<string, unknown>;
 }
 
-export class UsageError extends Error {}
+export class UsageError extends ServiceError {
+  constructor(message: string) {
+    super('usage', message, { retriable: false });
+  }
+}
 
 type Kind = 'text' | 'nullable-text' | 'list' | 'json' | 'int' | 'nullable-int' | 'bool';
 

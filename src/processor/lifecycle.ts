@@ -16,6 +16,7 @@ import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
 import type { ParkedMessages } from './parked-messages';
 import type { WaitingLeads } from './waiting-leads';
+import { ServiceError } from '../shared/errors';
 
 export type LifecycleMessage = AgentAction | Deposit | LeadCommand;
 export type LifecycleOutcome = 'applied' | 'repeat' | 'unchanged' | 'parked' | 'refused';
@@ -62,10 +63,9 @@ const CACHE_LIMIT = 50_000;
 // Rounds of reading a lead again after another writer changed it, before the chunk is retried whole.
 const MAX_ROUNDS = 5;
 
-export class LeadContendedError extends Error {
-  readonly retriable = true;
+export class LeadContendedError extends ServiceError {
   constructor(leadIds: string[]) {
-    super(`leads changed by another writer ${MAX_ROUNDS} times in a row: ${leadIds.slice(0, 5).join(', ')}`);
+    super('lead_contended', `leads changed by another writer ${MAX_ROUNDS} times in a row: ${leadIds.slice(0, 5).join(', ')}`, { retriable: true });
     this.name = 'LeadContendedError';
   }
 }

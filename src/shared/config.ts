@@ -1,6 +1,7 @@
 // Typed configuration, read once from the environment at start, validated, then frozen.
 // A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
 import { createSecretKey, KeyObject } from 'node:crypto';
+import { ServiceError } from './errors';
 
 export type Role = 'ingress' | 'processor' | 'dispatcher';
 export const ROLES: readonly Role[] = ['ingress', 'processor', 'dispatcher'];
@@ -82,9 +83,9 @@ export interface Config {
 // so the chart's pre-install Job runs before any Secret of the release exists.
 export type SetupConfig = Pick<Config, 'kafka' | 'schemaRegistryUrl' | 'logLevel'>;
 
-export class ConfigError extends Error {
+export class ConfigError extends ServiceError {
   constructor(readonly variable: string, detail: string) {
-    super(`Invalid configuration: ${variable} ${detail}`);
+    super('invalid_config', `Invalid configuration: ${variable} ${detail}`, { retriable: false });
     this.name = 'ConfigError';
   }
 }

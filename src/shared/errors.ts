@@ -29,14 +29,29 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
-export class ApiError extends Error {
-  readonly status: number;
+// The root of every error the service raises itself: a stable code, and whether trying the same work
+// again may succeed. The retry helper (retriable.ts) reads `retriable`; driver errors are brought
+// into this tree by driver-errors.ts. (kafkajs' KafkaJSError is the model.)
+export class ServiceError extends Error {
   readonly retriable: boolean;
-  constructor(readonly code: ErrorCode, params: Record<string, string | number> = {}, readonly headers: Record<string, string> = {}) {
+  constructor(readonly code: string, message: string, options: { retriable: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retriable = options.retriable;
+  }
+}
+
+// Kafka, MongoDB or Redis out of reach, or a lock on them not obtained in time: the request may
+// succeed when retried, so the HTTP API answers 503 service_unavailable, not 500.
+export class DependencyError extends ServiceError {}
+
+// An answer of the HTTP API, from the registry above.
+export class ApiError extends ServiceError {
+  declare readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, params: Record<string, string | number> = {}, readonly headers: Record<string, string> = {}) {
     const def = ERRORS[code];
-    super(def.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? '')));
+    super(code, def.message.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? '')), { retriable: def.retriable });
     this.status = def.status;
-    this.retriable = def.retriable;
   }
 
   body(): { error: ErrorCode; message: string } {

@@ -1,7 +1,7 @@
-import { classifyAttempt, decideAfterAttempt, type AttemptVerdict, type DeliveryDecision } from '../../src/dispatcher/delivery-outcome';
-import { retrySchedule } from '../../src/dispatcher/retry-schedule';
+import {
+  classifyAttempt, decideAfterAttempt, failureText, retryAfterMs, retrySchedule, type AttemptFailure, type AttemptVerdict, type DeliveryDecision,
+} from '../../src/dispatcher/retry-policy';
 import { dueAction } from '../../src/dispatcher/due-gate';
-import { retryAfterMs } from '../../src/dispatcher/retry-after';
 
 const schedule = retrySchedule([60, 300, 1800, 7200]);
 
@@ -47,8 +47,18 @@ describe('Retry-After (429, 503)', () => {
 });
 
 describe('attempt classification (spec 6.3)', () => {
-  const status = (httpStatus: number) => classifyAttempt({ httpStatus, error: null });
-  const error = (e: string) => classifyAttempt({ httpStatus: null, error: e });
+  const status = (httpStatus: number) => classifyAttempt({ httpStatus, failure: null });
+  // Each failure by the text a delivery record shows for it.
+  const FAILURES: Record<string, AttemptFailure> = {
+    timeout: { kind: 'timeout' },
+    'connection_error:ECONNREFUSED': { kind: 'connection_error', code: 'ECONNREFUSED' },
+    'address_refused:loopback': { kind: 'address_refused', range: 'loopback' },
+    https_required: { kind: 'https_required' },
+    invalid_url: { kind: 'invalid_url' },
+    no_callback_url: { kind: 'no_callback_url' },
+    'payload_refused:money_field:amount': { kind: 'payload_refused', reason: 'money_field', detail: 'amount' },
+  };
+  const error = (e: string) => classifyAttempt({ httpStatus: null, failure: FAILURES[e] ?? null });
   it('2xx is delivered', () => [200, 201, 204, 299].forEach((s) => expect(status(s)).toBe('delivered')));
   it('5xx, 408 and 429 are retried', () => [500, 502, 503, 599, 408, 429].forEach((s) => expect(status(s)).toBe('retriable')));
   it('other 4xx, and 3xx (redirects are not followed), are permanent', () =>
@@ -65,7 +75,9 @@ describe('attempt classification (spec 6.3)', () => {
     expect(error('payload_refused:money_field:amount')).toBe('unsendable');
   });
   it('a status wins over an error raised while reading the body', () =>
-    expect(classifyAttempt({ httpStatus: 200, error: 'timeout' })).toBe('delivered'));
+    expect(classifyAttempt({ httpStatus: 200, failure: { kind: 'timeout' } })).toBe('delivered'));
+  it('shows each failure as the text it is stored and logged as', () =>
+    Object.entries(FAILURES).forEach(([text, failure]) => expect(failureText(failure)).toBe(text)));
 });
 
 // Runs a delivery from its first attempt through the given verdicts, one attempt each.

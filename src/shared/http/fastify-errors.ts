@@ -1,7 +1,8 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../errors';
+import { asServiceError } from '../driver-errors';
+import { ApiError, DependencyError } from '../errors';
 
 interface FastifyLikeError {
   code?: string;
@@ -27,22 +28,10 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError('invalid_request', { detail: e.message });
   }
-  if (isDependencyOutage(err)) return new ApiError('service_unavailable', {}, { 'retry-after': '2' });
+  // Kafka, MongoDB or Redis out of reach (or a document lock not obtained in time): the request may
+  // succeed when retried with the same Idempotency-Key, so it is a 503, not a 500.
+  if (asServiceError(err) instanceof DependencyError) return new ApiError('service_unavailable', {}, { 'retry-after': '2' });
   return new ApiError('internal_error');
-}
-
-// Kafka, MongoDB or Redis out of reach (or a document lock not obtained in time): the request may
-// succeed when retried with the same Idempotency-Key, so it is a 503, not a 500.
-const OUTAGE_ERRORS = new Set([
-  'KafkaJSConnectionError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError', 'KafkaJSNonRetriableError',
-  'MongoNetworkError', 'MongoServerSelectionError', 'MongoNetworkTimeoutError', 'MongoTopologyClosedError',
-  'MaxRetriesPerRequestError', 'LockTimeoutError',
-]);
-
-export function isDependencyOutage(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return OUTAGE_ERRORS.has(err.name) || OUTAGE_ERRORS.has(err.constructor.name)
-    || /^(Connection is closed|Stream isn't writeable)/.test(err.message);
 }
 
 // A path no route serves, or one that cannot name anything (bad percent-encoding, a parameter over

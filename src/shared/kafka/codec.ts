@@ -4,10 +4,11 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { bundledSchema, describeErrors, validatorFor } from '../schemas';
 import type { TopicKey, TopicSpec } from './topics';
+import { ServiceError } from '../errors';
 
-export class DecodeError extends Error {
+export class DecodeError extends ServiceError {
   constructor(readonly reason: string, detail: string) {
-    super(`${reason}: ${detail}`);
+    super('undecodable', `${reason}: ${detail}`, { retriable: false });
     this.name = 'DecodeError';
   }
 }

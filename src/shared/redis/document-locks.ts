@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from './client';
 import { luaScript, type LuaScript } from './lua-script';
+import { DependencyError } from '../errors';
 
-export class LockTimeoutError extends Error {
-  readonly retriable = true;
+export class LockTimeoutError extends DependencyError {
   constructor(key: string) {
-    super(`could not lock ${key} in time`);
+    super('lock_timeout', `could not lock ${key} in time`, { retriable: true });
     this.name = 'LockTimeoutError';
   }
 }

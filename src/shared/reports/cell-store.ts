@@ -2,6 +2,7 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type 
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
 import { dayRange } from './cell-keys';
+import { ServiceError } from '../errors';
 
 // A counter document of the reports (report_cells): one day, one partner, one writer (its `_id`,
 // cell-keys.ts). `c` is the JSON of its cells, `{"<country>|<encoded source>": {counter: n}}`, kept
@@ -29,10 +30,9 @@ export interface OffsetDelta {
   delta: Counts;
 }
 
-export class CellsContendedError extends Error {
-  readonly retriable = true;
+export class CellsContendedError extends ServiceError {
   constructor(ids: string[]) {
-    super(`report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`);
+    super('cells_contended', `report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`, { retriable: true });
     this.name = 'CellsContendedError';
   }
 }

@@ -1,5 +1,5 @@
-import type { TopicKey } from '../shared/kafka/topics';
-import { attemptErrorKind, type AttemptResult } from './attempt-result';
+import type { TopicKey } from '../../shared/kafka/topics';
+import type { AttemptFailureKind, AttemptResult } from './attempt-result';
 import type { RetrySchedule } from './retry-schedule';
 
 // How an attempt counts (spec 6.3): 2xx delivered; 5xx, 408, 429, timeout and connection errors
@@ -7,18 +7,24 @@ import type { RetrySchedule } from './retry-schedule';
 // destination are "permanent": one more retry only. A refused payload can never be sent: dead now.
 export type AttemptVerdict = 'delivered' | 'retriable' | 'permanent' | 'unsendable';
 
-const PERMANENT_ERRORS = new Set(['address_refused', 'https_required', 'invalid_url', 'no_callback_url']);
+const FAILURE_VERDICTS: Record<AttemptFailureKind, AttemptVerdict> = {
+  timeout: 'retriable',
+  connection_error: 'retriable',
+  address_refused: 'permanent',
+  https_required: 'permanent',
+  invalid_url: 'permanent',
+  no_callback_url: 'permanent',
+  payload_refused: 'unsendable',
+};
 
-export function classifyAttempt(result: Pick<AttemptResult, 'httpStatus' | 'error'>): AttemptVerdict {
+export function classifyAttempt(result: Pick<AttemptResult, 'httpStatus' | 'failure'>): AttemptVerdict {
   const status = result.httpStatus;
   if (status !== null) {
     if (status >= 200 && status < 300) return 'delivered';
     if (status === 408 || status === 429 || status >= 500) return 'retriable';
     return 'permanent';
   }
-  const kind = attemptErrorKind(result.error ?? '');
-  if (kind === 'payload_refused') return 'unsendable';
-  return PERMANENT_ERRORS.has(kind) ? 'permanent' : 'retriable';
+  return result.failure ? FAILURE_VERDICTS[result.failure.kind] : 'retriable';
 }
 
 export interface DeliveryCounters {

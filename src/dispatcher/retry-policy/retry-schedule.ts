@@ -1,4 +1,4 @@
-import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
+import { RETRY_TIERS, type TopicKey } from '../../shared/kafka/topics';
 
 // When attempt n of a delivery may run and which retry topic holds it while it waits. Attempt 1 is
 // immediate; attempt n+1 waits delaysS[n-1] in tier topic n. The delays are configuration
