@@ -1,11 +1,12 @@
 import type { Collection } from 'mongodb';
 import type { DeliveryBlockDoc } from '../shared/mongo/documents';
 import type { BlockState } from './lead-lines';
+import { systemClock, type Clock } from '../shared/clock';
 
 // The leads whose callbacks wait behind a blocker (lead-lines.ts), persisted for the next owner of
 // their partition. The only code that writes `delivery_blocks`; written on the failure path only.
 export class BlockStore {
-  constructor(private readonly blocks: Collection<DeliveryBlockDoc>) {}
+  constructor(private readonly blocks: Collection<DeliveryBlockDoc>, private readonly clock: Clock = systemClock) {}
 
   async save(key: { partnerId: string; leadId: string }, partition: number, block: BlockState | null): Promise<void> {
     const _id = `${key.partnerId}:${key.leadId}`;
@@ -15,7 +16,7 @@ export class BlockStore {
     }
     await this.blocks.replaceOne(
       { _id },
-      { partner_id: key.partnerId, lead_id: key.leadId, partition, blocker: block.blocker, held: block.held, updated_at: new Date() },
+      { partner_id: key.partnerId, lead_id: key.leadId, partition, blocker: block.blocker, held: block.held, updated_at: this.clock.now() },
       { upsert: true },
     );
   }

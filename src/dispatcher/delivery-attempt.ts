@@ -11,6 +11,7 @@ import { sendCallback } from './callback-sender';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
+import type { Clock } from '../shared/clock';
 
 export interface AttemptDeps {
   partners: PartnerDirectory;
@@ -21,6 +22,7 @@ export interface AttemptDeps {
   topics: DeliveryTopics;
   metrics: DispatcherMetrics;
   logger: Logger;
+  clock: Clock;
 }
 
 export interface Attempted {
@@ -35,13 +37,14 @@ export class CallbackAttempts {
   constructor(private readonly deps: AttemptDeps) {}
 
   async attempt(deliveryId: string, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
-    const { metrics, logger, schedule } = this.deps;
-    const at = new Date();
+    const { metrics, logger, schedule, clock } = this.deps;
+    const at = clock.now();
     const result = await this.send(event);
     const verdict = classifyAttempt(result);
-    const decision = decideAfterAttempt(before, verdict, Date.now(), schedule, result.retryAfterMs ?? null);
+    const nowMs = clock.now().getTime();
+    const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
     // A partner with no callback_url any more has no endpoint to judge.
-    if (result.failure?.kind !== 'no_callback_url') this.deps.health.record(event.partner_id, verdict, result.httpStatus, Date.now());
+    if (result.failure?.kind !== 'no_callback_url') this.deps.health.record(event.partner_id, verdict, result.httpStatus, nowMs);
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
@@ -62,7 +65,7 @@ export class CallbackAttempts {
       await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }));
       metrics.retries.inc({ tier: decision.tier.replace('retry', '') });
     } else {
-      await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: Date.now(), attempt: decision.attemptsMade }));
+      await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: this.deps.clock.now().getTime(), attempt: decision.attemptsMade }));
       metrics.deadLetters.inc();
     }
   }

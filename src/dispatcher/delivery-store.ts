@@ -6,6 +6,7 @@ import type { LeadEvent } from '../shared/schemas';
 import { deliveryEntries, deliveryListPrefixes, stateEntries, type ListedDelivery } from '../shared/store/delivery-list';
 import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
+import { systemClock, type Clock } from '../shared/clock';
 
 // held_by of a delivery held because its partner's endpoint is paused (otherwise held_by names the
 // delivery of the same lead it waits for).
@@ -20,7 +21,7 @@ const IN_CHUNK = 100;
 // only the holder of its retry task, its held turn or a manager's retry of a dead one changes it,
 // by _id. List entries go in before the record they list and out after it has left them.
 export class DeliveryStore {
-  constructor(private readonly deliveries: Collection<DeliveryDoc>, private readonly list: ListIndex) {}
+  constructor(private readonly deliveries: Collection<DeliveryDoc>, private readonly list: ListIndex, private readonly clock: Clock = systemClock) {}
 
   // New records in one command; records that exist already (a replayed event) are left as they are.
   async insertNew(docs: readonly DeliveryDoc[]): Promise<void> {
@@ -59,19 +60,19 @@ export class DeliveryStore {
     if (moved) await this.list.put(stateEntries(record, decision.state));
     await this.deliveries.updateOne(
       { _id: record._id },
-      { $set: { ...stateAfter(result, decision), updated_at: new Date() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
+      { $set: { ...stateAfter(result, decision), updated_at: this.clock.now() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
     );
     if (moved) await this.list.remove(stateEntries(record, 'queued'));
   }
 
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
   async markHeld(id: string, blocker: string): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { held_by: blocker, next_attempt_at: null, updated_at: new Date() } });
+    await this.deliveries.updateOne({ _id: id }, { $set: { held_by: blocker, next_attempt_at: null, updated_at: this.clock.now() } });
   }
 
   // A delivery recorded already whose attempt now waits on a retry tier (its partner's queue was full).
   async awaitRetry(id: string, dueAt: Date): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { next_attempt_at: dueAt, updated_at: new Date() }, $unset: { held_by: '' } });
+    await this.deliveries.updateOne({ _id: id }, { $set: { next_attempt_at: dueAt, updated_at: this.clock.now() }, $unset: { held_by: '' } });
   }
 
   // A manager's retry of a dead delivery, or a replay of one that ended: a fresh round of attempts,

@@ -18,6 +18,7 @@ import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule } from './retry-policy';
 import { ListIndex } from '../shared/store/list-index';
+import { systemClock } from '../shared/clock';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
@@ -30,7 +31,8 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const logger = rt.logger.child({ role: 'dispatcher' });
   const cfg = rt.config.callbacks;
   const schedule = retrySchedule(cfg.retryDelaysS);
-  const store = new DeliveryStore(rt.mongo.collections.deliveries, new ListIndex(rt.mongo.collections.deliveryList));
+  const clock = systemClock;
+  const store = new DeliveryStore(rt.mongo.collections.deliveries, new ListIndex(rt.mongo.collections.deliveryList), clock);
   const topics = new DeliveryTopics({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
@@ -42,10 +44,10 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     { concurrency: cfg.concurrency, perPartnerConcurrency: cfg.perPartnerConcurrency, maxQueuedPerPartner: cfg.maxQueuedPerPartner },
     (err, job) => logger.error({ delivery_id: job.deliveryId, err: (err as Error).message }, 'delivery attempt failed; its offset stays uncommitted'),
   );
-  const attempts = new CallbackAttempts({ partners: rt.partners, health, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger });
+  const attempts = new CallbackAttempts({ partners: rt.partners, health, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger, clock });
   const leadOwner = new LeadOwner({
-    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks), batcher, scheduler, attempts, topics,
-    schedule, metrics, logger, resumeRatePerS: rt.config.endpoints.resumeRatePerS,
+    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, clock), batcher, scheduler, attempts, topics,
+    schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS,
   });
   owner = leadOwner;
   const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger });
@@ -54,7 +56,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   // How long a hand-over (a rebalance, a stop) waits for the attempts under way: each is bounded by
   // the callback timeout; the member sends no heartbeat meanwhile, so well inside the session.
   const handOverMs = Math.min(cfg.timeoutMs + HAND_OVER_MARGIN_MS, rt.config.kafka.sessionTimeoutMs / 2);
-  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger }, handOverMs);
+  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger, clock }, handOverMs);
   const started = [retries];
   const stopStarted = async (err: unknown) => {
     replays.stop();

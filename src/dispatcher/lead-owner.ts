@@ -236,7 +236,7 @@ export class LeadOwner {
     await a.lineWrites.get(item.key); // the block lists it before its record says held
     if (this.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
-    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), { heldBy: blocker }));
+    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }));
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
@@ -300,7 +300,7 @@ export class LeadOwner {
     const { schedule, topics, logger } = this.deps;
     const before = countersOf(item.doc, schedule.maxAttempts);
     const wait = schedule.waitBefore(2);
-    const dueAt = Date.now() + wait.delayMs;
+    const dueAt = this.deps.clock.now().getTime() + wait.delayMs;
     logger.info({ delivery_id: item.id, partner_id: item.event.partner_id }, 'partner queue full: the delivery waits on the retry tier');
     await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full' }, { dueAt, attempt: before.attemptsMade + 1 }));
     await this.setAside(item, { dueAt: new Date(dueAt) });
@@ -323,7 +323,7 @@ export class LeadOwner {
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
     await a.lineWrites.get(item.key);
     if (this.fenced(item, 'set aside')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), how));
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how));
     else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
     else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
     this.settle(item);
@@ -361,7 +361,7 @@ export class LeadOwner {
     // (a held delivery's record is written in its lead's turn, in attempt()).
     await a.lineWrites.get(item.key);
     if (this.fenced(item, 'record')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, new Date(), done));
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done));
     else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });

@@ -13,6 +13,7 @@ import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from
 import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
+import type { Clock } from '../shared/clock';
 
 // A message due within this window is held in memory instead of pausing its partition. It must
 // exceed one fetch round trip (FETCH_MAX_WAIT_MS plus latency), so that a partition resumed this
@@ -35,6 +36,7 @@ export interface RetryConsumerDeps {
   schedule: RetrySchedule;
   metrics: DispatcherMetrics;
   logger: Logger;
+  clock: Clock;
 }
 
 // Consumes the four retry tier topics. Each partition is in due order (one delay per topic), so when
@@ -159,21 +161,21 @@ async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
     logger.warn({ delivery_id: doc._id, attempt, err: (err as Error).message }, 'could not hold a delivery; trying again'));
   metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
   await published(logger, 'parked', () => topics.command({
-    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(),
+    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(),
   }));
 }
 
 // The delivery ended (delivered or dead): its lead's later callbacks may go.
 function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id'>): Promise<void> {
   return published(deps.logger, 'release', () => deps.topics.command({
-    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(),
+    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(),
   }));
 }
 
 // The partner's queue is full: the task goes back on its tier, one tier delay later, unattempted.
 async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
-  const { schedule, topics, logger } = deps;
+  const { schedule, topics, logger, clock } = deps;
   const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
   logger.info({ delivery_id: task.delivery_id, partner_id: task.event.partner_id }, 'partner queue full: the retry waits one more tier delay');
-  await published(logger, 'deferred task', () => topics.task(tier, task, { dueAt: Date.now() + delayMs, attempt: timing.attempt }));
+  await published(logger, 'deferred task', () => topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }));
 }

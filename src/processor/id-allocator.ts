@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { IdBlockDoc } from '../shared/mongo/documents';
+import { systemClock, type Clock } from '../shared/clock';
 
 // Lead numbers come in blocks, so ids are unique across processor instances without a database
 // round trip per lead. A block is taken by inserting its number under a unique index, the one
@@ -15,7 +16,10 @@ export class IdAllocator {
   private end = 0; // exclusive
   private refill: Promise<void> | null = null;
 
-  constructor(private readonly blocks: Collection<IdBlockDoc>, private readonly sequence: string, private readonly blockSize: number) {}
+  constructor(
+    private readonly blocks: Collection<IdBlockDoc>, private readonly sequence: string, private readonly blockSize: number,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async allocate(): Promise<number> {
     while (this.next >= this.end) {
@@ -35,7 +39,7 @@ export class IdAllocator {
       const first = last ? endOf(last, this.blockSize) : 1;
       const end = first + this.blockSize;
       try {
-        await this.blocks.insertOne({ _id: `${this.sequence}:${block}`, sequence: this.sequence, block, first, end, taken_at: new Date() });
+        await this.blocks.insertOne({ _id: `${this.sequence}:${block}`, sequence: this.sequence, block, first, end, taken_at: this.clock.now() });
       } catch (err) {
         if (isDuplicateKey(err)) continue; // another instance took it first
         throw err;

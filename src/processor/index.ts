@@ -26,6 +26,7 @@ import { Retention } from './retention';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 import { ListIndex } from '../shared/store/list-index';
+import { systemClock } from '../shared/clock';
 
 const DAY_MS = 86_400_000;
 
@@ -80,7 +81,7 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   await roster.refresh();
   const consumers = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger: rt.logger, admin: rt.admin };
   const idleChecks = new IdleChecks(rt.codec, rt.config.rules.idleRedistributionS * 1000);
-  const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger, idleChecks };
+  const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger, idleChecks, clock: systemClock };
   const started = [
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),

@@ -11,6 +11,7 @@ import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
 import type { IntakeBatch } from './intake-batch';
 import type { ProcessorMetrics } from './metrics';
+import type { Clock } from '../shared/clock';
 
 export interface IntakeConsumerDeps {
   consumers: BatchConsumerDeps;
@@ -21,6 +22,7 @@ export interface IntakeConsumerDeps {
   idleChecks: IdleChecks;
   metrics: ProcessorMetrics;
   logger: Logger;
+  clock: Clock;
 }
 
 // Consumes intake commands a chunk at a time: decides the chunk in bulk, sends every reply and every
@@ -28,7 +30,7 @@ export interface IntakeConsumerDeps {
 // that. A crash before the decisions are stored replays the chunk, which finds its own claims and
 // leads and publishes the same event ids again.
 export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchConsumer> {
-  const { metrics, logger } = deps;
+  const { metrics, logger, clock } = deps;
   return startBatchConsumer<IntakeCommand>(deps.consumers, {
     group: 'processor-intake',
     topics: ['intakeCommands'],
@@ -38,17 +40,17 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
     async handle(records) {
       const timer = metrics.intakeDecisionSeconds.startTimer();
       metrics.intakeChunkSize.observe(records.length);
-      const chunk = await deps.batch.decide(records.map((r) => r.value), new Date());
+      const chunk = await deps.batch.decide(records.map((r) => r.value), clock.now());
       const replies = await Promise.all(chunk.replies.map(async ({ cmd, decision }): Promise<Message> => {
         const reply: IntakeReply = { correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision };
         return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
       }));
       const events = await Promise.all(chunk.events.map(async (e: LeadEvent): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
-      const checks = await deps.idleChecks.messages(chunk.idle, new Date());
+      const checks = await deps.idleChecks.messages(chunk.idle, clock.now());
       await deps.producer.sendBatch({ topicMessages: [
         { topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }, { topic: deps.topics.idleChecks, messages: checks },
       ].filter((t) => t.messages.length > 0) });
-      await deps.batch.storeDecisions(chunk.decisions, new Date());
+      await deps.batch.storeDecisions(chunk.decisions, clock.now());
       timer();
       for (const { cmd, decision, test } of chunk.replies) {
         metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome, test: testLabel(test) });
@@ -68,13 +70,13 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
     // so the partner retries instead of waiting out the reply timeout. Nothing was stored for it.
     async poison({ value: cmd, message }, err, ctx) {
       const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      await deps.batch.abandon(cmd, new Date());
+      await deps.batch.abandon(cmd, clock.now());
       const reply: IntakeReply = {
         correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key,
         decision: { outcome: 'failed', lead_id: null, reason: 'processing_failed', body_hash: cmd.body_hash, replay: false },
       };
       await deps.producer.sendBatch({ topicMessages: [
-        { topic: deps.topics.intakeDeadLetter, messages: [deadLetterMessage(deps.topics.intakeCommands, ctx.partition, message, 'processing_failed', detail, new Date())] },
+        { topic: deps.topics.intakeDeadLetter, messages: [deadLetterMessage(deps.topics.intakeCommands, ctx.partition, message, 'processing_failed', detail, clock.now())] },
         { topic: deps.topics.intakeReplies, messages: [{ key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) }] },
       ] });
       metrics.intakeDeadLetters.inc();

@@ -9,6 +9,7 @@ import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
 import type { Lifecycle, LifecycleMessage } from './lifecycle';
 import type { ProcessorMetrics } from './metrics';
+import type { Clock } from '../shared/clock';
 
 export interface LifecycleConsumerDeps {
   consumers: BatchConsumerDeps;
@@ -19,6 +20,7 @@ export interface LifecycleConsumerDeps {
   idleChecks: IdleChecks;
   metrics: ProcessorMetrics;
   logger: Logger;
+  clock: Clock;
 }
 
 const LABEL = { agentActions: 'agent_actions', deposits: 'deposits', leadCommands: 'lead_commands' } as const;
@@ -42,7 +44,7 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
     topics: ['agentActions', 'deposits', 'leadCommands'],
     coPartitioned: true,
     async handle(records, ctx) {
-      const now = new Date();
+      const now = deps.clock.now();
       const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
       const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
       const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
@@ -60,7 +62,7 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       for (const { record, reason } of chunk.refused) metrics.crmDeadLetters.inc({ topic: LABEL[record.topic as LifecycleTopic], reason });
     },
     async undecodable(items, ctx) {
-      const now = new Date();
+      const now = deps.clock.now();
       const dead = items.map(({ message, error }) => {
         const reason = error.reason === 'not_wire_format' ? 'malformed_message' : 'schema_violation';
         metrics.crmDeadLetters.inc({ topic: label(ctx), reason });

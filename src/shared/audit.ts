@@ -2,6 +2,7 @@ import type { Collection } from 'mongodb';
 import { randomId } from './ids';
 import type { AuditDoc } from './mongo/documents';
 import { ListIndex, listPrefix, type ListEntry, type ListEntryDoc } from './store/list-index';
+import { systemClock, type Clock } from './clock';
 
 export type AuditAction =
   | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.replay'
@@ -35,10 +36,12 @@ export function auditListEntries(doc: AuditDoc): ListEntry[] {
 
 // Who did what, when, to which partner: one document per action (a manager's, or the dispatcher's
 // own when it pauses an endpoint), listed before it is written.
-export async function writeAudit(c: AuditCollections, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+export async function writeAudit(
+  c: AuditCollections, actor: string, action: AuditAction, entry: AuditEntry = {}, clock: Clock = systemClock,
+): Promise<void> {
   const doc: AuditDoc = {
     _id: randomId('au'),
-    at: new Date(),
+    at: clock.now(),
     actor,
     action,
     partner_id: entry.partnerId ?? null,

@@ -1,0 +1,54 @@
+import { MongoClient, type Db } from 'mongodb';
+import { BlockStore } from '../../src/dispatcher/block-store';
+import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
+import { IdAllocator } from '../../src/processor/id-allocator';
+import { writeAudit } from '../../src/shared/audit';
+import type { Clock } from '../../src/shared/clock';
+import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc } from '../../src/shared/mongo/documents';
+import type { LeadEvent } from '../../src/shared/schemas';
+import { ListIndex } from '../../src/shared/store/list-index';
+import { testConfig } from '../support/test-config';
+
+// The stores take their time from the clock they are given, not from the machine's: what they
+// write says so, on the real MongoDB-wire server.
+const config = testConfig();
+const AT = new Date('2031-02-03T04:05:06.789Z');
+const fixed: Clock = { now: () => new Date(AT) };
+let mongo: MongoClient;
+let db: Db;
+
+beforeAll(async () => {
+  mongo = await MongoClient.connect(config.mongo.url);
+  db = mongo.db(config.mongo.db);
+});
+
+afterAll(async () => {
+  await db.dropDatabase();
+  await mongo.close();
+});
+
+const event: LeadEvent = {
+  event_id: 'le-7:0', event: 'lead.accepted', lead_id: 'le-7', partner_id: 'pa-1', external_lead_id: 'ext-7',
+  our_status: 'new', is_depositor: false, occurred_at: '2026-11-24T10:00:00.000Z',
+};
+
+it('writes a delivery record\'s updated_at from the clock', async () => {
+  const deliveries = db.collection<DeliveryDoc>('deliveries');
+  const store = new DeliveryStore(deliveries, new ListIndex(db.collection('delivery_list')), fixed);
+  const created = new Date('2026-11-24T10:00:01.000Z');
+  const doc = newDeliveryDoc(event, 5, created, { heldBy: 'dl-other' });
+  await store.insertNew([doc]);
+  await store.awaitRetry(doc._id, new Date('2031-02-03T05:00:00.000Z'));
+  expect(await deliveries.findOne({ _id: doc._id })).toMatchObject({ created_at: created, updated_at: AT });
+});
+
+it('writes a lead block\'s updated_at, an id block\'s taken_at and an audit entry\'s time from the clock', async () => {
+  await new BlockStore(db.collection<DeliveryBlockDoc>('delivery_blocks'), fixed).save({ partnerId: 'pa-1', leadId: 'le-7' }, 0, { blocker: 'dl-1', held: [] });
+  expect(await db.collection<DeliveryBlockDoc>('delivery_blocks').findOne({ _id: 'pa-1:le-7' })).toMatchObject({ updated_at: AT });
+
+  await new IdAllocator(db.collection<IdBlockDoc>('id_blocks'), 'lead', 10, fixed).allocate();
+  expect(await db.collection<IdBlockDoc>('id_blocks').findOne({ sequence: 'lead' })).toMatchObject({ taken_at: AT });
+
+  await writeAudit({ audit: db.collection<AuditDoc>('audit'), auditList: db.collection('audit_list') }, 'manager', 'agent.create', {}, fixed);
+  expect(await db.collection<AuditDoc>('audit').findOne({ actor: 'manager' })).toMatchObject({ at: AT });
+});
