@@ -3,7 +3,12 @@ import { listAudit } from '../../src/manager/audit-log';
 import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { findPage } from '../../src/manager/pagination';
+import { readReport } from '../../src/manager/reports/report-reader';
+import { tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
 import { auditListEntries } from '../../src/shared/audit';
+import { addCounts, isEmpty } from '../../src/shared/reports/cell-counts';
+import { cellDocId, cellField, leadWriter } from '../../src/shared/reports/cell-keys';
+import { CellStore, cellsCollection, type Cells } from '../../src/shared/reports/cell-store';
 import { deliveryId } from '../../src/shared/ids';
 import { connectMongo } from '../../src/shared/mongo/client';
 import type { AuditDoc, DeliveryDoc, LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
@@ -55,7 +60,8 @@ function leadOf(n: number, start: number, span: number): { lead: LeadDoc; events
     : [{ from: null, to: 'new', at: created, why: 'accepted', source: 'intake', event: 'lead.accepted', is_depositor: false }];
   const depositor = ['ftd', 'rtd', 'chargeback'].includes(status);
   if (!rejected && status !== 'new') {
-    history.push({ from: 'new', to: status, at: new Date(created.getTime() + 600_000), why: 'bench', source: 'agent-action:bench', event: 'lead.status_changed', is_depositor: depositor });
+    const event = status === 'ftd' ? 'lead.ftd' : status === 'rtd' ? 'lead.rtd' : 'lead.status_changed';
+    history.push({ from: 'new', to: status, at: new Date(created.getTime() + 600_000), why: 'bench', source: 'agent-action:bench', event, is_depositor: depositor });
   }
   const lead: LeadDoc = {
     _id: id, seq: n, partner_id: partner, external_id: `ext-${n}`, idempotency_key: `idem-${n}`, status, is_depositor: depositor, client_id: null,
@@ -79,6 +85,25 @@ function deliveryOf(event: LeadEvent, n: number): DeliveryDoc {
   return newDeliveryDoc(event, 5, at, { at, result, decision });
 }
 
+// The report queries timed: [name, days, group_by].
+const REPORTS: [string, number, string][] = [
+  ['1 day by partner', 1, 'partner'], ['7 days by partner', 7, 'partner'], ['7 days by day', 7, 'day'],
+  ['30 days by partner', 30, 'partner'], ['30 days by partner and country', 30, 'partner,country'],
+];
+
+// The report cells the live projector would hold for these leads: each lead counted whole (as the
+// rebuild counts it) into the document of its day, partner and lead-events partition (one of 6),
+// so the store holds as many counter documents as it would live.
+function tallyInto(cells: Map<string, Cells>, lead: LeadDoc): void {
+  const day = lead.created_at.toISOString().slice(0, 10);
+  const { state, delta } = tallyWholeLead(lead as unknown as StoredLead, day);
+  if (isEmpty(delta)) return;
+  const id = cellDocId(day, lead.partner_id, leadWriter(lead.seq % 6));
+  const doc = cells.get(id) ?? {};
+  cells.set(id, doc);
+  addCounts((doc[cellField(state.country_code, state.source)] ??= {}), delta);
+}
+
 interface View {
   name: string;
   run(i: number): Promise<{ items: unknown[] }>;
@@ -97,8 +122,10 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
     const t0 = Date.now();
     const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList) });
     const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
+    const cells = new Map<string, Cells>();
     for (let from = 1; from <= stored; from += CHUNK) {
       const made = Array.from({ length: Math.min(CHUNK, stored - from + 1) }, (_, j) => leadOf(from + j, start, stored));
+      for (const m of made) tallyInto(cells, m.lead);
       await leads.insertNew(made.map((m) => m.lead));
       await deliveries.insertNew(made.flatMap((m, j) => m.events.map((e) => deliveryOf(e, from + j))));
       if ((from - 1) % 100_000 === 0) ctx.log(`manager-views: ${from - 1} leads stored (${Math.round((Date.now() - t0) / 1000)} s)`);
@@ -117,8 +144,12 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       _id: partnerOf(i), name: `Partner ${i}`, api_key_hash: `h${i}`, hmac_secret_enc: '', callback_secret_enc: '', callback_url: null, disabled: false,
       created_at: new Date(start + i * 1000), updated_at: new Date(start), key_rotated_at: null,
     })));
+    const cellStore = new CellStore(cellsCollection(mongo.db));
+    const cellDocs = [...cells].map(([_id, cs]) => ({ _id, cells: cs }));
+    for (let i = 0; i < cellDocs.length; i += 500) await cellStore.replace(cellDocs.slice(i, i + 500));
+    data.reportDocuments = cellDocs.length;
     data.seedS = Math.round((Date.now() - t0) / 1000);
-    ctx.log(`manager-views: ${stored} leads, ${stored * 2} deliveries, ${audits} audit entries stored in ${data.seedS} s`);
+    ctx.log(`manager-views: ${stored} leads, ${stored * 2} deliveries, ${audits} audit entries, ${cellDocs.length} report documents stored in ${data.seedS} s`);
 
     const queue = new DeliveryQueue(c.deliveries, c.deliveryList);
     const leadList = new LeadList(c.leads, c.leadList);
@@ -140,6 +171,14 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       { name: 'leads, partner, depositors, a day', run: (i) => leadList.page({ affiliate_id: partnerOf(i), is_depositor: true, from: day(i).toISOString(), to: day(i + 1).toISOString() }, { limit: 20 }) },
       { name: 'leads, country=MT (0.5%, checked per entry)', run: () => leadList.page({ country_code: 'MT' }, { limit: 20 }) },
       { name: 'leads, partner, source', run: (i) => leadList.page({ affiliate_id: partnerOf(i), source: SOURCES[i % SOURCES.length] }, { limit: 20 }) },
+      ...REPORTS.map(([name, days, groupBy]): View => ({
+        name: `report, ${name}`,
+        run: async (i) => {
+          const to = new Date(start + (DAYS - 1 - (i % 3)) * 86_400_000);
+          const report = await readReport(cellStore, { from: new Date(to.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10), to: to.toISOString().slice(0, 10), group_by: groupBy }, to);
+          return { items: report.rows };
+        },
+      })),
       { name: 'audit log, partner', run: (i) => listAudit(c, { affiliate_id: partnerOf(i) }, { limit: 20 }) },
       { name: 'audit log, action', run: () => listAudit(c, { action: 'delivery.retry' }, { limit: 20 }) },
       { name: 'partners (offset)', run: (i) => findPage(c.partners, {}, { limit: 20, offset: i % 2 === 0 ? 0 : 20 }, (d) => d) },
