@@ -14,7 +14,7 @@ import { Distribution } from './distribution';
 import { startIdleCheckForwarder } from './idle-check-forwarder';
 import { IdleChecks } from './idle-checks';
 import { IdAllocator } from './id-allocator';
-import { IntakeBatch } from './intake-batch';
+import { IntakeBatch } from './intake/batch';
 import { startIntakeConsumer } from './intake-consumer';
 import { LeadCommands } from './lead-commands';
 import { Lifecycle } from './lifecycle';

@@ -9,7 +9,7 @@ import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
 import { CAP_REASON_PREFIX } from './caps';
 import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
-import type { IntakeBatch } from './intake-batch';
+import type { IntakeBatch } from './intake/batch';
 import type { ProcessorMetrics } from './metrics';
 import type { Clock } from '../shared/clock';
 
