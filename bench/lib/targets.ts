@@ -12,6 +12,7 @@ interface StepLike {
   label: string;
   saturated: boolean;
   load: { acceptedPerS: number; latencyMs: { p99: number } };
+  cpuPerLead?: { service: number | null };
 }
 
 const steps = (r: ScenarioResult | undefined): StepLike[] => (r?.data.steps as StepLike[] | undefined) ?? [];
@@ -55,6 +56,15 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     measured: s200 ? `${s200.load.latencyMs.p99} ms` : r.pipeline ? `not offered: saturated at ${saturatedAt?.label ?? '?'}` : 'not run',
     met: s200 ? s200.load.latencyMs.p99 < 100 && !s200.saturated : r.pipeline ? false : null,
     cappedBy: i200 ? `ingress alone at 200/s: p99 ${i200.load.latencyMs.p99} ms` : '',
+  });
+
+  const cpu200 = s200?.cpuPerLead?.service ?? null;
+  out.push({
+    name: 'CPU ms per accepted lead at 200/s',
+    goal: '<= 4 ms',
+    measured: cpu200 === null ? (r.pipeline ? 'not measured' : 'not run') : `${cpu200} ms`,
+    met: cpu200 === null ? null : cpu200 <= 4,
+    cappedBy: '',
   });
 
   const d = r.dispatcher?.data as { throughput?: { deliveriesPerS: number }; retries?: { early: number; latenessMs: { max: number; p99: number }; retryAttemptsMeasured: number } } | undefined;

@@ -8,6 +8,7 @@ import { scenarioEnv, sleep } from '../lib/env';
 import { LeadStream, statusRequest, type PartnerCreds } from '../lib/leads';
 import { seedLeads, type Seeded } from '../lib/seed';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
+import { cpuPerLead, type CpuPerLead } from '../lib/cpu-per-lead';
 import { CpuMeter, load1, type CpuWindow, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
@@ -34,6 +35,7 @@ interface Step {
   // pipeline mode: the processor's own decision time (its histogram: sum/count over the step)
   processorDecideMeanMs?: number | null;
   processorChunkMean?: number | null;
+  cpuPerLead: CpuPerLead;
 }
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
@@ -147,7 +149,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const saturated = expectedPerS !== null && (
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
-      const step: Step = { label, load, cpu, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
+      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
         + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms, chunk mean ${processorChunkMean} commands` : ''}${saturated ? ' (saturated)' : ''}`);
@@ -238,7 +240,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     title: full
       ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    tables: [...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
       steps, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
@@ -270,6 +272,20 @@ async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
+}
+
+// The headline (issue 31): what an accepted lead costs in CPU across the whole service, at each rate.
+function cpuTable(steps: Step[]): Table {
+  const procs = ['ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'redis', 'registry'];
+  return {
+    title: 'CPU ms per accepted lead (every server and role; the load generator and the receiver apart)',
+    columns: ['load', 'accepted/s', 'cpu ms/lead', ...procs, 'generator', 'receiver', 'others cpu%'],
+    rows: steps.map((s) => [
+      s.label, s.load.acceptedPerS, s.cpuPerLead.service, ...procs.map((p) => s.cpuPerLead.byProcess[p] ?? null),
+      s.cpuPerLead.generator, s.cpuPerLead.receiver, s.cpu.othersPct,
+    ]),
+    note: 'CPU time of each process over the step divided by the leads accepted in it (with their callbacks where a receiver runs); "others" = CPU used outside the benchmark, which skews every figure',
+  };
 }
 
 function stepTable(mode: IntakeMode, steps: Step[]): Table {

@@ -1,0 +1,27 @@
+import type { CpuWindow } from './proc';
+import { r2 } from './stats';
+
+// The processes a lead costs CPU in are every server and role; the load generator (this bench
+// process) and the callback receiver stand in for partners and are shown apart.
+const OUTSIDE = new Set(['bench', 'receiver']);
+
+export interface CpuPerLead {
+  service: number | null; // CPU ms per accepted lead, summed over every server and role
+  generator: number | null;
+  receiver: number | null;
+  byProcess: Record<string, number>;
+}
+
+// cpu% is % of one core, i.e. 10 × core-ms per second: divided by accepted leads per second.
+export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
+  if (acceptedPerS <= 0) return { service: null, generator: null, receiver: null, byProcess: {} };
+  const ms = (pct: number) => r2((pct * 10) / acceptedPerS);
+  const byProcess = Object.fromEntries(Object.entries(cpu.perProcess).map(([name, pct]) => [name, ms(pct)]));
+  const service = Object.entries(cpu.perProcess).filter(([name]) => !OUTSIDE.has(name)).reduce((sum, [, pct]) => sum + pct, 0);
+  return {
+    service: ms(service),
+    generator: cpu.perProcess.bench === undefined ? null : ms(cpu.perProcess.bench),
+    receiver: cpu.perProcess.receiver === undefined ? null : ms(cpu.perProcess.receiver),
+    byProcess,
+  };
+}
