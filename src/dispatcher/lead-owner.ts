@@ -1,4 +1,3 @@
-import { AssignmentWork } from '../shared/kafka/assignment-work';
 import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
 import { deliveryId } from '../shared/ids';
 import { testLabel, type DeliveryDoc } from '../shared/mongo/documents';
@@ -11,8 +10,8 @@ import type { Attempted } from './delivery-attempt';
 import type { DeliveryCounters } from './retry-policy';
 import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
 import { published } from './delivery-task';
-import { LeadLines, type BlockState, type LinePlan } from './lead-lines';
-import { ParkedLeads } from './parked-leads';
+import { deferred, LeadAssignment, leadKey, type Item } from './lead-assignment';
+import type { BlockState, LinePlan } from './lead-lines';
 import type { RecordBatcher } from './record-batcher';
 import type { RetryConsumerDeps } from './retry-consumer';
 
@@ -24,48 +23,11 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
   resumeRatePerS: number; // parked leads released per second when their endpoint resumes
 }
 
-// What the owner keeps for the partitions of one assignment of its group. kafkajs's eager
-// rebalances revoke every partition at each join, so all of it is dropped at the hand-over before
-// the join (once the attempts under way are recorded, or fenced) and a partition's leads are read
-// back from the store when it is assigned again, never taken from an older assignment's memory.
-class LeadAssignment {
-  readonly work = new AssignmentWork();
-  readonly lines = new LeadLines<Item>();
-  readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
-  readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
-  readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
-  readonly parked = new ParkedLeads();
-}
-
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
 function recordOf(item: Item): DeliveryDoc {
   if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
   return item.doc;
 }
-
-// One delivery of a lead to a partner, in memory while it is not recorded.
-interface Item {
-  id: string;
-  key: string;
-  partition: number;
-  event: LeadEvent;
-  doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
-  recorded: Deferred | null; // the offset waiting for it
-  assignment: LeadAssignment; // the one it was taken under: its writes are refused once that one is fenced
-}
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
-  return { promise, resolve };
-}
-
-const keyOf = (partnerId: string, leadId: string): string => `${partnerId}:${leadId}`;
 
 // The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
 // co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
@@ -112,10 +74,10 @@ export class LeadOwner {
       if (!event) return undefined;
       const id = deliveryId(event.event_id, event.partner_id);
       if (known.has(id)) return undefined; // a repeat, or replayed after a crash: never sent again
-      const pending = a.active.get(id);
+      const pending = a.activeItem(id);
       if (pending) return pending.recorded?.promise;
-      const item: Item = { id, key: keyOf(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred(), assignment: a };
-      a.active.set(id, item);
+      const item: Item = { id, key: leadKey(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred(), assignment: a };
+      a.activate(item);
       this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
       return item.recorded?.promise;
     });
@@ -126,10 +88,10 @@ export class LeadOwner {
     await this.load(a, ctx.partition);
     const recording: (Promise<void> | undefined)[] = [];
     for (const { value: command } of records) {
-      const key = keyOf(command.partner_id, command.lead_id);
+      const key = leadKey(command.partner_id, command.lead_id);
       if (command.kind === 'released') {
         this.apply(a, key, ctx.partition, a.lines.released(key, command.delivery_id));
-        recording.push(a.lineWrites.get(key));
+        recording.push(a.lineWritten(key));
       } else if (command.kind === 'parked') {
         // The retry consumer held the lead's blocker: its endpoint is paused.
         this.parkedLead(a, command.partner_id, key, ctx.partition);
@@ -146,7 +108,7 @@ export class LeadOwner {
   // going out anyway.
   private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
     const { store, schedule, logger } = this.deps;
-    if (a.active.has(command.delivery_id)) return {};
+    if (a.isActive(command.delivery_id)) return {};
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
     let doc = await this.read(command.delivery_id);
     if (doc && (from as readonly string[]).includes(doc.state)) {
@@ -159,7 +121,7 @@ export class LeadOwner {
       return {};
     }
     const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred(), assignment: a };
-    a.active.set(item.id, item);
+    a.activate(item);
     this.apply(a, key, partition, a.lines.arrive(key, item));
     return { recorded: item.recorded?.promise };
   }
@@ -188,21 +150,14 @@ export class LeadOwner {
     this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 
-  // The partition's blocks, read back once per assignment (a batch waits for a read that the
-  // assignment started).
   private load(a: LeadAssignment, partition: number): Promise<void> {
-    let loaded = a.loaded.get(partition);
-    if (!loaded) {
-      loaded = a.work.track(this.loadBlocks(a, partition));
-      a.loaded.set(partition, loaded);
-    }
-    return loaded;
+    return a.loadOnce(partition, () => this.loadBlocks(a, partition));
   }
 
   private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
     const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.retrying('load blocks'));
     for (const b of blocks) {
-      const key = keyOf(b.partner_id, b.lead_id);
+      const key = leadKey(b.partner_id, b.lead_id);
       a.lines.load(key, { blocker: b.blocker, held: b.held });
       const blocker = await this.read(b.blocker);
       if (!blocker) continue; // its event is uncommitted and comes again
@@ -215,7 +170,7 @@ export class LeadOwner {
   // Eligible events whose record exists already: a repeat of an event (the processor republishes
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
   private async recorded(a: LeadAssignment, events: (LeadEvent | null)[]): Promise<Set<string>> {
-    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !a.active.has(id));
+    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !a.isActive(id));
     return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check recorded'));
   }
 
@@ -233,7 +188,7 @@ export class LeadOwner {
   private async hold(item: Item, blocker: string): Promise<void> {
     const { store, batcher, schedule, metrics } = this.deps;
     const a = item.assignment;
-    await a.lineWrites.get(item.key); // the block lists it before its record says held
+    await a.lineWritten(item.key); // the block lists it before its record says held
     if (this.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
     else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }));
@@ -244,7 +199,7 @@ export class LeadOwner {
   private async runHeld(a: LeadAssignment, key: string, partition: number, id: string): Promise<void> {
     // Its held record may still be on its way to the store (the blocker can end that fast): read it
     // once written, or it would look never written and the line would move on without it.
-    await a.active.get(id)?.recorded?.promise;
+    await a.activeItem(id)?.recorded?.promise;
     const doc = await this.read(id);
     if (!a.work.open) return; // handed over: the next owner reads the lead's block
     if (!doc || doc.state !== 'queued') {
@@ -253,7 +208,7 @@ export class LeadOwner {
       return;
     }
     const item: Item = { id, key, partition, event: doc.event, doc, recorded: null, assignment: a };
-    a.active.set(id, item);
+    a.activate(item);
     this.submit(item);
   }
 
@@ -321,7 +276,7 @@ export class LeadOwner {
     const a = item.assignment;
     const plan = a.lines.finished(item.key, item.id, 'retrying');
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
-    await a.lineWrites.get(item.key);
+    await a.lineWritten(item.key);
     if (this.fenced(item, 'set aside')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how));
     else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
@@ -359,7 +314,7 @@ export class LeadOwner {
     const a = item.assignment;
     // The block and the task before the record: a crash in between replays the event, attempted again
     // (a held delivery's record is written in its lead's turn, in attempt()).
-    await a.lineWrites.get(item.key);
+    await a.lineWritten(item.key);
     if (this.fenced(item, 'record')) return;
     if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done));
     else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
@@ -368,9 +323,7 @@ export class LeadOwner {
   }
 
   private settle(item: Item): void {
-    const { active } = item.assignment;
-    if (active.get(item.id) === item) active.delete(item.id);
-    item.recorded?.resolve();
+    item.assignment.settle(item);
   }
 
   // An item of an assignment handed over past its deadline writes nothing more: the next owner may
@@ -387,16 +340,9 @@ export class LeadOwner {
     this.inTurn(a, key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
   }
 
-  // Writes of one lead's line (its block saves, and the records that must come before one), one
-  // after another in the order decided; none once the assignment is fenced.
+  // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.
   private inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
-    const previous = a.lineWrites.get(key) ?? Promise.resolve();
-    const next = previous.then(() => (a.work.fenced ? undefined : write())).then(() => undefined)
-      .catch((err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
-    a.lineWrites.set(key, next);
-    void a.work.track(next).then(() => {
-      if (a.lineWrites.get(key) === next) a.lineWrites.delete(key);
-    });
+    a.inTurn(key, write, (err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
   }
 
   private read(id: string): Promise<DeliveryDoc | null> {

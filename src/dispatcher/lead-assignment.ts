@@ -1,0 +1,88 @@
+import { AssignmentWork } from '../shared/kafka/assignment-work';
+import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { LeadEvent } from '../shared/schemas';
+import { LeadLines } from './lead-lines';
+import { ParkedLeads } from './parked-leads';
+
+// One delivery of a lead to a partner, in memory while it is not recorded.
+export interface Item {
+  id: string;
+  key: string;
+  partition: number;
+  event: LeadEvent;
+  doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
+  recorded: Deferred | null; // the offset waiting for it
+  assignment: LeadAssignment; // the one it was taken under: its writes are refused once that one is fenced
+}
+
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+export function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+export const leadKey = (partnerId: string, leadId: string): string => `${partnerId}:${leadId}`;
+
+// What the lead owner keeps for the partitions of one assignment of its group. kafkajs's eager
+// rebalances revoke every partition at each join, so all of it is dropped at the hand-over before
+// the join (once the attempts under way are recorded, or fenced) and a partition's leads are read
+// back from the store when it is assigned again, never taken from an older assignment's memory.
+export class LeadAssignment {
+  readonly work = new AssignmentWork();
+  readonly lines = new LeadLines<Item>();
+  readonly parked = new ParkedLeads();
+  private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
+  private readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
+  private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
+
+  // The delivery taken under this assignment and not yet recorded, if any.
+  activeItem(id: string): Item | undefined {
+    return this.active.get(id);
+  }
+
+  isActive(id: string): boolean {
+    return this.active.has(id);
+  }
+
+  activate(item: Item): void {
+    this.active.set(item.id, item);
+  }
+
+  // The item is recorded (or never will be by this owner): its offset may move.
+  settle(item: Item): void {
+    if (this.active.get(item.id) === item) this.active.delete(item.id);
+    item.recorded?.resolve();
+  }
+
+  // The partition's blocks, read back once per assignment (a batch waits for a read that the
+  // assignment started).
+  loadOnce(partition: number, load: () => Promise<void>): Promise<void> {
+    let loaded = this.loaded.get(partition);
+    if (!loaded) {
+      loaded = this.work.track(load());
+      this.loaded.set(partition, loaded);
+    }
+    return loaded;
+  }
+
+  // The last write of the lead's line so far (undefined: none under way).
+  lineWritten(key: string): Promise<void> | undefined {
+    return this.lineWrites.get(key);
+  }
+
+  // Writes of one lead's line (its block saves, and the records that must come before one), one
+  // after another in the order decided; none once the assignment is fenced.
+  inTurn(key: string, write: () => Promise<unknown>, onError: (err: unknown) => void): void {
+    const previous = this.lineWrites.get(key) ?? Promise.resolve();
+    const next = previous.then(() => (this.work.fenced ? undefined : write())).then(() => undefined).catch(onError);
+    this.lineWrites.set(key, next);
+    void this.work.track(next).then(() => {
+      if (this.lineWrites.get(key) === next) this.lineWrites.delete(key);
+    });
+  }
+}
