@@ -99,7 +99,8 @@ export class DeliveryStore {
   // A partner's deliveries created in [from, to), oldest first (each lead's in event order), after
   // `after` (a replay job's cursor): one _id range of the list per event name.
   inRange(range: DeliveryRange, after: string | null): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
-    return this.list.all({ ...rangeQuery(range), after });
+    // Pages small enough that the first callback goes at once (a replay sends REPLAY_RATE_PER_S).
+    return this.list.all({ ...rangeQuery(range), after }, 50);
   }
 
   async countInRange(range: DeliveryRange): Promise<number> {
