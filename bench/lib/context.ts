@@ -16,6 +16,8 @@ export interface Options {
   stepS: number;
   storedLeads: number; // leads seeded into the store before the `stored` scenario's load
   viewDocs: number; // read-model documents stored for the `views` scenario
+  soakMinutes: number;
+  soakRate: number;
   out: string | null;
   nodeOptions: string[];
   roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000

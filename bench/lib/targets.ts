@@ -67,6 +67,21 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     cappedBy: '',
   });
 
+  // The soak: the all-in-one app with callbacks on, minute by minute.
+  const minutes = (r.soak?.data.steps as (StepLike & { load: { sent: number; byOutcome: Record<string, number> }; rssMb: Record<string, number> })[] | undefined) ?? [];
+  const okShare = (m: (typeof minutes)[number]) => ((m.load.byOutcome.accepted ?? 0) + (m.load.byOutcome.duplicate ?? 0)) / Math.max(1, m.load.sent);
+  const rss = minutes.map((m) => m.rssMb.all ?? 0);
+  out.push({
+    name: 'soak, all-in-one with callbacks',
+    goal: 'each minute >= 99.9% 200, p99 < 100 ms, memory flat',
+    measured: minutes.length === 0 ? 'not run'
+      : `${minutes.length} min: worst ${Math.min(...minutes.map((m) => Math.round(okShare(m) * 1000) / 10))}% 200, worst p99 ${Math.max(...minutes.map((m) => m.load.latencyMs.p99))} ms, RSS ${rss[0]} -> ${rss[rss.length - 1]} MB`,
+    // Flat: the last minute's RSS within 10% of the first's.
+    met: minutes.length === 0 ? null
+      : minutes.every((m) => okShare(m) >= 0.999 && m.load.latencyMs.p99 < 100) && (rss[rss.length - 1] ?? 0) <= (rss[0] ?? 0) * 1.1,
+    cappedBy: '',
+  });
+
   const d = r.dispatcher?.data as { throughput?: { deliveriesPerS: number }; retries?: { early: number; latenessMs: { max: number; p99: number }; retryAttemptsMeasured: number } } | undefined;
   const http = (r['http-path']?.data as { runs?: { perS: number }[] } | undefined)?.runs;
   const httpBest = http && http.length > 0 ? Math.max(...http.map((x) => x.perS)) : null;

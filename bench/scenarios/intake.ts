@@ -9,11 +9,11 @@ import { LeadStream, statusRequest, type PartnerCreds } from '../lib/leads';
 import { seedLeads, type Seeded } from '../lib/seed';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
 import { cpuPerLead, type CpuPerLead } from '../lib/cpu-per-lead';
-import { CpuMeter, load1, type CpuWindow, type Watched } from '../lib/proc';
+import { CpuMeter, load1, memOf, type CpuWindow, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
 import { consumerLag, createAgents, createPartners, dropScenario, kafkaAdmin } from '../lib/setup';
-import { summarise, r1, type Summary } from '../lib/stats';
+import { summarise, r1, r2, type Summary } from '../lib/stats';
 
 // Intake benchmarks. `pipeline`: ingress, processor and dispatcher as three processes on the real
 // servers (MongoDB included), callbacks to a local receiver. `stored`: the same, with --stored leads
@@ -21,7 +21,8 @@ import { summarise, r1, type Summary } from '../lib/stats';
 // `ingress`: the ingress alone, with a stand-in processor that answers on the real Kafka topics
 // without MongoDB: what the HTTP side, Redis and the Kafka round trip allow by themselves. The full
 // pipelines end with a step of status lookups (spec 4.2).
-export type IntakeMode = 'pipeline' | 'stored' | 'ingress';
+// soak: the all-in-one app (`main.js all`) with callbacks on, at one rate for minutes on end.
+export type IntakeMode = 'pipeline' | 'stored' | 'ingress' | 'soak';
 
 interface Step {
   label: string;
@@ -36,9 +37,10 @@ interface Step {
   processorDecideMeanMs?: number | null;
   processorChunkMean?: number | null;
   cpuPerLead: CpuPerLead;
+  rssMb: Record<string, number>; // each role's RSS at the end of the step
 }
 
-const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24 } as const;
+const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24, soak: 24 } as const;
 // Status lookups at a steady rate well above what partners may send (120 a minute each).
 const STATUS_RATE = 100;
 const REQUEST_SECONDS = 'lead_intake_request_duration_seconds';
@@ -94,9 +96,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       receiver = await startHelper('receiver', {}, logDir);
       helpers.push({ name: 'receiver', h: receiver });
     }
-    const ingress = await startRole('ingress', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
+    const ingress = await startRole(mode === 'soak' ? 'all' : 'ingress', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
     roles.push(ingress);
-    if (full) {
+    if (full && mode !== 'soak') {
       roles.push(...(await Promise.all(['processor', 'dispatcher'].map((r) => startRole(r, env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions })))));
     } else {
       helpers.push({ name: 'stand-in', h: await startHelper('stand-in-processor', env, logDir) });
@@ -141,7 +143,8 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const chunkAfter = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
       const processorChunkMean = chunkBefore && chunkAfter && chunkAfter.count > chunkBefore.count
         ? r1((chunkAfter.sum - chunkBefore.sum) / (chunkAfter.count - chunkBefore.count)) : null;
-      const backlog = await drain(env, mode, opts.quick ? 20 : 40);
+      // A soak goes straight on to its next minute: the backlog is only read.
+      const backlog = await drain(env, mode, mode === 'soak' ? 0 : opts.quick ? 20 : 40);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
@@ -149,7 +152,8 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const saturated = expectedPerS !== null && (
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
-      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
+      const rssMb = Object.fromEntries(roles.map((r) => [r.role, r1(memOf(r.pid)?.rssMb ?? 0)]));
+      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), rssMb, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
         + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms, chunk mean ${processorChunkMean} commands` : ''}${saturated ? ' (saturated)' : ''}`);
@@ -157,10 +161,14 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     };
 
     const stepS = opts.stepS;
-    await run(`closed c=${CLOSED_CONCURRENCY[mode]}`, () => closedLoop({
+    // A minute at a time, so each minute's answers, latency and memory show on their own.
+    if (mode === 'soak') for (let minute = 1; minute <= opts.soakMinutes; minute++) {
+      await run(`minute ${minute}`, () => openLoop({ baseUrl: ingress.url, next, durationS: 60, ratePerS: opts.soakRate, connections: 256 }), opts.soakRate * (1 - opts.duplicateShare));
+    }
+    if (mode !== 'soak') await run(`closed c=${CLOSED_CONCURRENCY[mode]}`, () => closedLoop({
       baseUrl: ingress.url, next, durationS: stepS, concurrency: CLOSED_CONCURRENCY[mode],
     }), null);
-    const rates = full ? opts.pipelineRates : opts.ingressRates;
+    const rates = mode === 'soak' ? [] : full ? opts.pipelineRates : opts.ingressRates;
     for (const rate of rates) {
       const step = await run(`open ${rate}/s`, () => openLoop({
         baseUrl: ingress.url, next, durationS: stepS, ratePerS: rate, connections: 256,
@@ -199,7 +207,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const counts = await receiver.request<{ badSignatures: number }>({ type: 'count' });
       if (counts.badSignatures > 0) notes.push(`receiver saw ${counts.badSignatures} callbacks with a bad signature`);
     }
-    if (full) {
+    if (full && mode !== 'soak') {
       // Status lookups of leads stored before the load (stored) or sent during it (pipeline), once
       // the callbacks of the load are out (the roles are idle again).
       const ids = seeded?.externalIds ?? stream.sentExternalIds();
@@ -240,7 +248,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     title: full
       ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
       steps, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
@@ -274,9 +282,23 @@ async function drain(env: Record<string, string>, mode: IntakeMode, maxS: number
   }
 }
 
+// The soak (issue 31): every minute at least 99.9% answered 200, p99 under 100 ms, memory flat.
+function soakTable(steps: Step[], rate: number): Table {
+  return {
+    title: `Soak: the all-in-one app with callbacks on, ${rate} leads/s offered, minute by minute (target: >= 99.9% answered 200, p99 < 100 ms, memory flat)`,
+    columns: ['minute', 'sent', 'answered 200 %', 'accepted/s', 'p50 ms', 'p99 ms', 'max ms', 'RSS MB', 'cpu ms/lead', 'backlog after', 'others cpu%'],
+    rows: steps.map((s) => {
+      const ok = (s.load.byOutcome.accepted ?? 0) + (s.load.byOutcome.duplicate ?? 0);
+      return [s.label, s.load.sent, s.load.sent > 0 ? r2((ok / s.load.sent) * 100) : null, s.load.acceptedPerS, s.load.latencyMs.p50, s.load.latencyMs.p99,
+        s.load.latencyMs.max, s.rssMb.all ?? null, s.cpuPerLead.service, s.backlogAfter, s.cpu.othersPct];
+    }),
+    note: '"answered 200" counts accepted and duplicate answers (both 200) of the requests sent in the minute; the backlog is the processor\'s intake lag after the minute',
+  };
+}
+
 // The headline (issue 31): what an accepted lead costs in CPU across the whole service, at each rate.
 function cpuTable(steps: Step[]): Table {
-  const procs = ['ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'redis', 'registry'];
+  const procs = ['all', 'ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'redis', 'registry'];
   return {
     title: 'CPU ms per accepted lead (every server and role; the load generator and the receiver apart)',
     columns: ['load', 'accepted/s', 'cpu ms/lead', ...procs, 'generator', 'receiver', 'others cpu%'],
