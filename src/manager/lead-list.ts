@@ -8,19 +8,10 @@ import { listPage, type CursorPage, type CursorRequest } from './pagination';
 
 // A row of the lead list: what a manager scans a list by, never personal data (the lead page
 // shows the rest).
-export interface LeadRow {
-  id: string;
-  affiliate_id: string;
-  external_id: string;
-  status: string;
-  is_depositor: boolean;
-  agent_id: string | null;
+export type LeadRow = Pick<LeadSummary, 'id' | 'affiliate_id' | 'external_id' | 'status' | 'is_depositor' | 'agent_id' | 'test' | 'created_at' | 'updated_at'> & {
   country_code: string | null;
   source: string | null;
-  test: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 
 const ROW_PROJECTION = {
   _id: 1, partner_id: 1, external_id: 1, status: 1, is_depositor: 1, agent_id: 1, country_code: 1, source: 1, test: 1, created_at: 1, updated_at: 1,
