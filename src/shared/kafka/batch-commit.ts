@@ -1,0 +1,162 @@
+import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
+import type { Logger } from '../logger';
+import type { Decoded, Recording, Undecodable } from './batch-consumer';
+import { handingOver } from './hand-over';
+import { OffsetWatermark } from './offset-watermark';
+
+// How a consumer's offsets move: the two strategies of startBatchConsumer.
+//   handled:  a chunk's offsets move once its handler returned (kafkajs commits them).
+//   recorded: the handler may return before its work is done (a Recording); offsets are committed
+//             by hand, only up to the first record not yet recorded, and the work under way is
+//             handed over before every join of the group and at a stop.
+export interface CommitStrategy {
+  readonly autoCommit: boolean;
+  // The assigners the consumer is created with; undefined: kafkajs's default.
+  assigners(assigner: PartitionAssigner, chosen: boolean): PartitionAssigner[] | undefined;
+  // Called once the consumer exists, before any batch.
+  attach(consumer: Consumer): void;
+  forBatch(topic: string, partition: number): BatchCommits;
+  // At a graceful stop, while still a member of the group.
+  beforeLeave(consumer: Consumer, topics: readonly string[]): Promise<void>;
+}
+
+// The commits of one Kafka batch, chunk by chunk.
+export interface BatchCommits {
+  // Before a chunk: waits while the partition has too much uncommitted; false when the batch must end.
+  ready(live: () => boolean, heartbeat: () => Promise<void>): Promise<boolean>;
+  // After a chunk was handled: what of it is recorded, now or later.
+  handled(messages: readonly KafkaMessage[], bad: readonly Undecodable[], good: readonly Decoded<unknown>[], recording: void | Recording): void;
+  // After its offset was resolved.
+  afterChunk(commitOffsetsIfNecessary: () => Promise<void>): Promise<void>;
+}
+
+export function handledCommits(): CommitStrategy {
+  const batch: BatchCommits = {
+    ready: async () => true,
+    handled: () => undefined,
+    afterChunk: (commitOffsetsIfNecessary) => commitOffsetsIfNecessary(),
+  };
+  return {
+    autoCommit: true,
+    assigners: (assigner, chosen) => (chosen ? [assigner] : undefined),
+    attach: () => undefined,
+    forBatch: () => batch,
+    beforeLeave: async () => undefined,
+  };
+}
+
+export interface RecordedCommitOptions {
+  group: string;
+  // Tracked offsets a partition may have uncommitted; beyond, its batch waits.
+  maxUncommitted?: number;
+  // Ends the work started under the assignment (hand-over.ts, assignment-work.ts). Must not reject.
+  handOver?(): Promise<void>;
+}
+
+export function recordedCommits(opts: RecordedCommitOptions, logger: Logger): CommitStrategy {
+  let marks: Watermarks | null = null;
+  // Then what is recorded is committed, so the next owner starts exactly after it.
+  const handOver = async (): Promise<void> => {
+    await opts.handOver?.();
+    await marks?.commit();
+  };
+  const max = opts.maxUncommitted ?? Infinity;
+  return {
+    autoCommit: false,
+    assigners: (assigner) => [handingOver(assigner, handOver)],
+    attach(consumer) {
+      marks = new Watermarks(consumer, logger.child({ group: opts.group }));
+    },
+    forBatch(topic, partition) {
+      const all = marks as Watermarks;
+      const mark = all.of(topic, partition);
+      return {
+        async ready(live, heartbeat) {
+          // Bounded memory and replay: wait (heartbeating) until enough of this partition is committed.
+          while (mark.uncommitted >= max) {
+            await new Promise((r) => setTimeout(r, 50));
+            if (!live() || all.of(topic, partition) !== mark) return false;
+            await heartbeat();
+          }
+          return true;
+        },
+        handled(messages, bad, good, recording) {
+          for (const m of messages) mark.track(m.offset);
+          for (const m of bad) mark.done(m.message.offset);
+          good.forEach((record, n) => {
+            const pending = recording?.[n];
+            if (!pending) mark.done(record.message.offset);
+            else pending.then(() => mark.done(record.message.offset), (err: unknown) => logger.error({ group: opts.group, err }, 'a record was never recorded; its partition commits no further'));
+          });
+        },
+        afterChunk: async () => undefined,
+      };
+    },
+    async beforeLeave(consumer, topics) {
+      try {
+        consumer.pause(topics.map((topic) => ({ topic })));
+      } catch (err) {
+        // Not running (a crash being restarted): it fetches nothing anyway.
+        logger.warn({ group: opts.group, err: (err as Error).message }, 'could not pause the consumer before its hand-over');
+      }
+      await handOver();
+      await marks?.stop();
+    },
+  };
+}
+
+const COMMIT_EVERY_MS = 200;
+
+// The watermarks of the partitions this member owns now. A rebalance makes kafkajs fetch again from
+// the committed offsets, so each join starts new watermarks; promises of the old ones land nowhere.
+class Watermarks {
+  private marks = new Map<string, OffsetWatermark>();
+  private readonly timer: NodeJS.Timeout;
+  private committing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly consumer: Consumer, private readonly logger: Logger) {
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.marks = new Map();
+    });
+    consumer.on(consumer.events.CRASH, () => {
+      this.marks = new Map();
+    });
+    this.timer = setInterval(() => void this.commit(), COMMIT_EVERY_MS);
+    this.timer.unref();
+  }
+
+  of(topic: string, partition: number): OffsetWatermark {
+    const key = `${topic}:${partition}`;
+    let mark = this.marks.get(key);
+    if (!mark) {
+      mark = new OffsetWatermark();
+      this.marks.set(key, mark);
+    }
+    return mark;
+  }
+
+  commit(): Promise<void> {
+    this.committing = this.committing.then(async () => {
+      const marks = this.marks;
+      const due = [...marks].flatMap(([key, mark]) => {
+        const offset = mark.toCommit();
+        const cut = key.lastIndexOf(':');
+        return offset === null ? [] : [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, mark }];
+      });
+      if (due.length === 0) return;
+      try {
+        await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
+        for (const d of due) d.mark.committed(d.offset);
+      } catch (err) {
+        // A rebalance under way, a coordinator moving: the next round commits (or the next owner replays).
+        this.logger.debug({ err: (err as Error).message }, 'could not commit offsets this round');
+      }
+    });
+    return this.committing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.commit();
+  }
+}
