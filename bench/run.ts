@@ -19,7 +19,7 @@ type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
-                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
+                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
 scenarios (in run order): ${SCENARIOS.join(', ')}`;
 
@@ -54,6 +54,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     stepS: Number(get('--step-seconds') ?? (quick ? 5 : 10)),
     storedLeads: Number(get('--stored') ?? (quick ? 50_000 : 200_000)),
     viewDocs: Number(get('--views') ?? (quick ? 100_000 : 1_000_000)),
+    instances: Number(get('--instances') ?? 1),
     soakMinutes: Number(get('--soak-minutes') ?? (quick ? 1 : 5)),
     soakRate: Number(get('--soak-rate') ?? 500),
     out: get('--out') ?? null,

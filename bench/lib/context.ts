@@ -16,6 +16,7 @@ export interface Options {
   stepS: number;
   storedLeads: number; // leads seeded into the store before the `stored` scenario's load
   viewDocs: number; // read-model documents stored for the `views` scenario
+  instances: number; // of each role in the pipeline scenarios
   soakMinutes: number;
   soakRate: number;
   out: string | null;

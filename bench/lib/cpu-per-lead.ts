@@ -12,11 +12,21 @@ export interface CpuPerLead {
   byProcess: Record<string, number>;
 }
 
+// cpu% of each role, its instances (<role>#<n>, --instances) summed.
+export function byRole(perProcess: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, pct] of Object.entries(perProcess)) {
+    const role = name.replace(/#\d+$/, '');
+    out[role] = Math.round(((out[role] ?? 0) + pct) * 10) / 10;
+  }
+  return out;
+}
+
 // cpu% is % of one core, i.e. 10 × core-ms per second: divided by accepted leads per second.
 export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
   if (acceptedPerS <= 0) return { service: null, generator: null, receiver: null, byProcess: {} };
   const ms = (pct: number) => r2((pct * 10) / acceptedPerS);
-  const byProcess = Object.fromEntries(Object.entries(cpu.perProcess).map(([name, pct]) => [name, ms(pct)]));
+  const byProcess = Object.fromEntries(Object.entries(byRole(cpu.perProcess)).map(([name, pct]) => [name, ms(pct)]));
   const service = Object.entries(cpu.perProcess).filter(([name]) => !OUTSIDE.has(name)).reduce((sum, [, pct]) => sum + pct, 0);
   return {
     service: ms(service),

@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { BalancedPool, Pool } from 'undici';
 import { summarise, r1, type Summary } from './stats';
 import type { SignedRequest } from './leads';
 
@@ -10,7 +10,7 @@ import type { SignedRequest } from './leads';
 // back, for the maximum throughput.
 
 export interface LoadOptions {
-  baseUrl: string;
+  baseUrl: string | readonly string[]; // several: requests spread over them (instances of the ingress)
   next: () => SignedRequest;
   durationS: number;
   maxRequests?: number;
@@ -84,12 +84,16 @@ class Recorder {
   }
 }
 
-function pool(opts: LoadOptions, connections: number): Pool {
+function pool(opts: LoadOptions, connections: number): Pool | BalancedPool {
   const timeout = opts.timeoutMs ?? 15_000;
-  return new Pool(opts.baseUrl, { connections, pipelining: 1, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 30_000 });
+  const urls = typeof opts.baseUrl === 'string' ? [opts.baseUrl] : opts.baseUrl;
+  const options = { pipelining: 1, headersTimeout: timeout, bodyTimeout: timeout, keepAliveTimeout: 30_000 };
+  return urls.length === 1
+    ? new Pool(urls[0] as string, { ...options, connections })
+    : new BalancedPool([...urls], { ...options, connections: Math.ceil(connections / urls.length) });
 }
 
-async function send(p: Pool, req: SignedRequest, rec: Recorder, scheduled: number): Promise<void> {
+async function send(p: Pool | BalancedPool, req: SignedRequest, rec: Recorder, scheduled: number): Promise<void> {
   const sentAt = performance.now();
   rec.lag.push(sentAt - scheduled);
   rec.sent++;

@@ -28,6 +28,7 @@ export interface RoleOptions {
   nodeOptions?: string[]; // node flags added to the image's, e.g. --max-semi-space-size=8
   cpuProfDir?: string; // node --cpu-prof: written when the role exits
   readyTimeoutMs?: number;
+  instance?: number; // the n-th instance of the role (--instances): named <role>#<n> from the second on
 }
 
 // The node flags the production image runs every role with (the Dockerfile's ENV NODE_OPTIONS):
@@ -44,12 +45,14 @@ export function imageNodeOptions(): string[] {
 export async function startRole(role: string, env: Record<string, string>, opts: RoleOptions): Promise<RoleProcess> {
   mkdirSync(opts.logDir, { recursive: true });
   const port = await freePort();
-  const logFile = join(opts.logDir, `${role}.log`);
+  const name = (opts.instance ?? 1) > 1 ? `${role}#${opts.instance}` : role;
+  const file = name.replace('#', '-');
+  const logFile = join(opts.logDir, `${file}.log`);
   const fd = openSync(logFile, 'a');
   const nodeArgs: string[] = [...imageNodeOptions(), ...(opts.nodeOptions ?? [])];
   if (opts.cpuProfDir) {
     mkdirSync(opts.cpuProfDir, { recursive: true });
-    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${role}.cpuprofile`);
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${file}.cpuprofile`);
   }
   const child = spawn(process.execPath, [...nodeArgs, builtMain(), role], {
     env: { ...process.env, ...env, HTTP_PORT: String(port) },
@@ -62,15 +65,15 @@ export async function startRole(role: string, env: Record<string, string>, opts:
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
   for (;;) {
-    if (exitCode !== undefined) throw new Error(`${role} exited with ${exitCode} at start: ${tail(logFile)}`);
+    if (exitCode !== undefined) throw new Error(`${name} exited with ${exitCode} at start: ${tail(logFile)}`);
     if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${role} was not ready in time: ${tail(logFile)}`);
+      throw new Error(`${name} was not ready in time: ${tail(logFile)}`);
     }
     await sleep(250);
   }
-  return trackMemory(role, child, url, logFile, exited);
+  return trackMemory(name, child, url, logFile, exited);
 }
 
 function trackMemory(role: string, child: ChildProcess, url: string, logFile: string, exited: Promise<unknown>): RoleProcess {

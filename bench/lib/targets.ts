@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import type { ScenarioResult } from './context';
 
 export interface TargetCheck {
@@ -56,6 +57,15 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     measured: s200 ? `${s200.load.latencyMs.p99} ms` : r.pipeline ? `not offered: saturated at ${saturatedAt?.label ?? '?'}` : 'not run',
     met: s200 ? s200.load.latencyMs.p99 < 100 && !s200.saturated : r.pipeline ? false : null,
     cappedBy: i200 ? `ingress alone at 200/s: p99 ${i200.load.latencyMs.p99} ms` : '',
+  });
+
+  const instances = (r.pipeline?.data.instances as number | undefined) ?? 1;
+  out.push({
+    name: 'scale-out (--instances N)',
+    goal: 'leads/s per added core, measured where 16+ cores exist',
+    measured: pipelineBest === null ? 'not run' : `${pipelineBest}/s with ${instances} instance${instances > 1 ? 's' : ''} of each role on ${cpus().length} cores`,
+    met: null, // a comparison of runs (--compare), not one run's figure
+    cappedBy: '',
   });
 
   const cpu200 = s200?.cpuPerLead?.service ?? null;

@@ -8,7 +8,7 @@ import { scenarioEnv, sleep } from '../lib/env';
 import { LeadStream, statusRequest, type PartnerCreds } from '../lib/leads';
 import { seedLeads, type Seeded } from '../lib/seed';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
-import { cpuPerLead, type CpuPerLead } from '../lib/cpu-per-lead';
+import { byRole, cpuPerLead, type CpuPerLead } from '../lib/cpu-per-lead';
 import { CpuMeter, load1, memOf, type CpuWindow, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
@@ -96,10 +96,17 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       receiver = await startHelper('receiver', {}, logDir);
       helpers.push({ name: 'receiver', h: receiver });
     }
-    const ingress = await startRole(mode === 'soak' ? 'all' : 'ingress', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
-    roles.push(ingress);
+    // --instances N: N of each role against the one set of servers (the topics' partitions are
+    // shared out among them); the load spreads over the N ingresses.
+    const instances = mode === 'soak' ? 1 : opts.instances;
+    const start = (role: string) => Promise.all(Array.from({ length: instances }, (_, i) =>
+      startRole(role, env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions, instance: i + 1 })));
+    const ingresses = await start(mode === 'soak' ? 'all' : 'ingress');
+    const ingress = ingresses[0] as RoleProcess;
+    const targets = ingresses.map((r) => r.url);
+    roles.push(...ingresses);
     if (full && mode !== 'soak') {
-      roles.push(...(await Promise.all(['processor', 'dispatcher'].map((r) => startRole(r, env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions })))));
+      for (const role of ['processor', 'dispatcher']) roles.push(...(await start(role)));
     } else {
       helpers.push({ name: 'stand-in', h: await startHelper('stand-in-processor', env, logDir) });
     }
@@ -120,7 +127,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     const allAccepted: { lead: string; at: number; step: string }[] = [];
 
     // JIT, connection pools and partner caches warm, not measured.
-    await closedLoop({ baseUrl: ingress.url, next, durationS: opts.quick ? 2 : 3, concurrency: 8 });
+    await closedLoop({ baseUrl: targets, next, durationS: opts.quick ? 2 : 3, concurrency: 8 });
     await drain(env, mode, 60);
 
     const run = async (label: string, go: () => Promise<LoadResult>, expectedPerS: number | null): Promise<Step> => {
@@ -163,15 +170,15 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     const stepS = opts.stepS;
     // A minute at a time, so each minute's answers, latency and memory show on their own.
     if (mode === 'soak') for (let minute = 1; minute <= opts.soakMinutes; minute++) {
-      await run(`minute ${minute}`, () => openLoop({ baseUrl: ingress.url, next, durationS: 60, ratePerS: opts.soakRate, connections: 256 }), opts.soakRate * (1 - opts.duplicateShare));
+      await run(`minute ${minute}`, () => openLoop({ baseUrl: targets, next, durationS: 60, ratePerS: opts.soakRate, connections: 256 }), opts.soakRate * (1 - opts.duplicateShare));
     }
     if (mode !== 'soak') await run(`closed c=${CLOSED_CONCURRENCY[mode]}`, () => closedLoop({
-      baseUrl: ingress.url, next, durationS: stepS, concurrency: CLOSED_CONCURRENCY[mode],
+      baseUrl: targets, next, durationS: stepS, concurrency: CLOSED_CONCURRENCY[mode],
     }), null);
     const rates = mode === 'soak' ? [] : full ? opts.pipelineRates : opts.ingressRates;
     for (const rate of rates) {
       const step = await run(`open ${rate}/s`, () => openLoop({
-        baseUrl: ingress.url, next, durationS: stepS, ratePerS: rate, connections: 256,
+        baseUrl: targets, next, durationS: stepS, ratePerS: rate, connections: 256,
       }), rate * (1 - opts.duplicateShare));
       if (step.saturated) {
         const skipped = rates.filter((r) => r > rate);
@@ -246,11 +253,11 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
   return {
     name: mode,
     title: full
-      ? `Intake, full pipeline (ingress + processor + dispatcher, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
+      ? `Intake, full pipeline (ingress + processor + dispatcher${opts.instances > 1 && mode !== 'soak' ? `, ${opts.instances} instances of each` : ''}, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
     tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
-      steps, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
+      steps, instances: mode === 'soak' ? 1 : opts.instances, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
     },
     notes,
@@ -324,7 +331,7 @@ function stepTable(mode: IntakeMode, steps: Step[]): Table {
         s.label, s.load.sent, s.load.acceptedPerS, o.duplicate ?? 0, other,
         s.load.latencyMs.p50, s.load.latencyMs.p95, s.load.latencyMs.p99, s.load.latencyMs.max, s.load.generatorLagMs.p99,
         ...(full ? [s.processorDecideMeanMs ?? null, s.processorChunkMean ?? null] : [s.commandDelayMs?.p50 ?? null]),
-        ...procs.map((p) => s.cpu.perProcess[p] ?? null), s.cpu.othersPct, s.load1Before, s.saturated ? 'yes' : '',
+        ...procs.map((p) => byRole(s.cpu.perProcess)[p] ?? null), s.cpu.othersPct, s.load1Before, s.saturated ? 'yes' : '',
       ];
     }),
     note: `open-loop latency counts from the scheduled send time (coordinated-omission corrected); "other" = answers that are neither accepted nor duplicate, plus requests the generator could not send; "gen lag" = how late the generator itself sent (open loop); "decide ms" = the processor's mean time to decide, store and publish a chunk of intake commands (its own histogram); "chunk" = mean commands per chunk; "cmd delay" = ingress receipt -> command read by the stand-in; cpu% is % of one core; "others" = CPU used by processes outside the benchmark (other work on the machine skews every figure)`,

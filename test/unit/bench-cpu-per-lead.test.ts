@@ -1,4 +1,4 @@
-import { cpuPerLead } from '../../bench/lib/cpu-per-lead';
+import { byRole, cpuPerLead } from '../../bench/lib/cpu-per-lead';
 
 // The bench's headline (issue 31): CPU ms per accepted lead over every server and role, with the
 // load generator and the receiver (stand-ins for partners) apart.
@@ -18,5 +18,11 @@ describe('CPU ms per accepted lead', () => {
 
   it('gives nothing for a step that accepted nothing', () => {
     expect(cpuPerLead(cpu, 0)).toEqual({ service: null, generator: null, receiver: null, byProcess: {} });
+  });
+
+  it('sums the instances of a role (--instances)', () => {
+    expect(byRole({ ingress: 20, 'ingress#2': 22, processor: 10, 'processor#2': 11.5, kafka: 5 })).toEqual({ ingress: 42, processor: 21.5, kafka: 5 });
+    const two = { ...cpu, perProcess: { ingress: 26, 'ingress#2': 26, 'mongo-wire': 48 } };
+    expect(cpuPerLead(two, 100)).toMatchObject({ service: 10, byProcess: { ingress: 5.2, 'mongo-wire': 4.8 } });
   });
 });
