@@ -35,17 +35,12 @@ export function chunkHandler<T>(opts: ChunkHandlerOptions<T>, logger: Logger): H
     }
   };
 
-  return async (records, ctx) => {
-    try {
-      return await opts.handle(records, ctx);
-    } catch (err) {
-      if (isRetriable(err) || !opts.poison) throw err;
-      logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a chunk failed; handling its records one by one');
-    }
+  const oneByOne = async (records: Decoded<T>[], ctx: BatchContext): Promise<Recording> => {
     const recording: (Promise<unknown> | undefined)[] = [];
     for (const record of records) recording.push((await handleAlone(record, ctx)).pending);
     return recording;
   };
+  return (records, ctx) => inParts(opts, logger, ctx, () => opts.handle(records, ctx), () => oneByOne(records, ctx), 'a chunk failed; handling its records one by one');
 }
 
 // Chunks of different partitions arriving within `windowMs` handled as one (partition-merger.ts),
@@ -56,13 +51,18 @@ export function mergedChunkHandler<T>(opts: ChunkHandlerOptions<T>, windowMs: nu
   const merger = new PartitionMerger<Decoded<T>, BatchContext>(windowMs, chunkSize, async (records, first) => {
     await opts.handle(records, first);
   });
-  return async (records, ctx) => {
-    try {
-      return await merger.submit(records, ctx);
-    } catch (err) {
-      if (isRetriable(err) || !opts.poison) throw err;
-      logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, 'a merged chunk failed; handling its parts alone');
-    }
-    return alone(records, ctx);
-  };
+  return (records, ctx) => inParts(opts, logger, ctx, () => merger.submit(records, ctx), () => alone(records, ctx), 'a merged chunk failed; handling its parts alone');
+}
+
+// `whole`, or, when it fails otherwise than passingly and a poison hook can take what fails alone, `parts`.
+async function inParts<T>(
+  opts: ChunkHandlerOptions<T>, logger: Logger, ctx: BatchContext, whole: () => Promise<void | Recording>, parts: () => Promise<void | Recording>, why: string,
+): Promise<void | Recording> {
+  try {
+    return await whole();
+  } catch (err) {
+    if (isRetriable(err) || !opts.poison) throw err;
+    logger.warn({ group: opts.group, topic: ctx.topic, partition: ctx.partition, err }, why);
+  }
+  return parts();
 }
