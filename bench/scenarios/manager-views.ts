@@ -1,5 +1,5 @@
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
-import { listAudit } from '../../src/manager/audit-log';
+import { AuditLog } from '../../src/manager/audit-log';
 import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { findPage } from '../../src/manager/pagination';
@@ -7,8 +7,8 @@ import { readReport } from '../../src/manager/reports/report-reader';
 import { tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
 import { auditListEntries } from '../../src/shared/audit';
 import { addCounts, isEmpty } from '../../src/shared/reports/cell-counts';
-import { cellDocId, cellField, leadWriter } from '../../src/shared/reports/cell-keys';
-import { CellStore, cellsCollection, type Cells } from '../../src/shared/reports/cell-store';
+import { cellField, leadWriter, refusalWriter, targetsOf } from '../../src/shared/reports/cell-keys';
+import { CellStore, cellsCollection, counterDoc, type Cells } from '../../src/shared/reports/cell-store';
 import { deliveryId } from '../../src/shared/ids';
 import { connectMongo } from '../../src/shared/mongo/client';
 import type { AuditDoc, DeliveryDoc, LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
@@ -91,17 +91,26 @@ const REPORTS: [string, number, string][] = [
   ['30 days by partner', 30, 'partner'], ['30 days by partner and country', 30, 'partner,country'],
 ];
 
-// The report cells the live projector would hold for these leads: each lead counted whole (as the
-// rebuild counts it) into the document of its day, partner and lead-events partition (one of 6),
-// so the store holds as many counter documents as it would live.
-function tallyInto(cells: Map<string, Cells>, lead: LeadDoc): void {
+// The report counter documents the live projector would hold for these leads: each lead counted
+// whole (as the rebuild counts it) into the documents of its partner's day and month (cells and
+// totals); each document
+// carries the offsets of the writers that counted into it (the lead's lead-events partition, one of
+// 6, at the lead's place in the stream, and the refusals partition of its partner).
+interface Seeded {
+  cells: Cells;
+  o: Record<string, number>;
+}
+
+function tallyInto(docs: Map<string, Seeded>, lead: LeadDoc): void {
   const day = lead.created_at.toISOString().slice(0, 10);
   const { state, delta } = tallyWholeLead(lead as unknown as StoredLead, day);
   if (isEmpty(delta)) return;
-  const id = cellDocId(day, lead.partner_id, leadWriter(lead.seq % 6));
-  const doc = cells.get(id) ?? {};
-  cells.set(id, doc);
-  addCounts((doc[cellField(state.country_code, state.source)] ??= {}), delta);
+  for (const [id, field] of targetsOf(day, lead.partner_id, cellField(state.country_code, state.source))) {
+    let doc = docs.get(id);
+    if (!doc) docs.set(id, (doc = { cells: {}, o: { [refusalWriter(lead.seq % 3)]: Math.floor(lead.seq / 50) } }));
+    doc.o[leadWriter(lead.seq % 6)] = lead.seq * 4;
+    addCounts((doc.cells[field] ??= {}), delta);
+  }
 }
 
 interface View {
@@ -122,7 +131,7 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
     const t0 = Date.now();
     const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList) });
     const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
-    const cells = new Map<string, Cells>();
+    const cells = new Map<string, Seeded>();
     for (let from = 1; from <= stored; from += CHUNK) {
       const made = Array.from({ length: Math.min(CHUNK, stored - from + 1) }, (_, j) => leadOf(from + j, start, stored));
       for (const m of made) tallyInto(cells, m.lead);
@@ -145,8 +154,8 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       created_at: new Date(start + i * 1000), updated_at: new Date(start), key_rotated_at: null,
     })));
     const cellStore = new CellStore(cellsCollection(mongo.db));
-    const cellDocs = [...cells].map(([_id, cs]) => ({ _id, cells: cs }));
-    for (let i = 0; i < cellDocs.length; i += 500) await cellStore.replace(cellDocs.slice(i, i + 500));
+    const cellDocs = [...cells].map(([id, doc]) => counterDoc(id, doc.cells, {}, doc.o));
+    for (let i = 0; i < cellDocs.length; i += 500) await cellsCollection(mongo.db).insertMany(cellDocs.slice(i, i + 500));
     data.reportDocuments = cellDocs.length;
     data.seedS = Math.round((Date.now() - t0) / 1000);
     ctx.log(`manager-views: ${stored} leads, ${stored * 2} deliveries, ${audits} audit entries, ${cellDocs.length} report documents stored in ${data.seedS} s`);
@@ -179,8 +188,8 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
           return { items: report.rows };
         },
       })),
-      { name: 'audit log, partner', run: (i) => listAudit(c, { affiliate_id: partnerOf(i) }, { limit: 20 }) },
-      { name: 'audit log, action', run: () => listAudit(c, { action: 'delivery.retry' }, { limit: 20 }) },
+      { name: 'audit log, partner', run: (i) => new AuditLog(c).list({ affiliate_id: partnerOf(i) }, { limit: 20 }) },
+      { name: 'audit log, action', run: () => new AuditLog(c).list({ action: 'delivery.retry' }, { limit: 20 }) },
       { name: 'partners (offset)', run: (i) => findPage(c.partners, {}, { limit: 20, offset: i % 2 === 0 ? 0 : 20 }, (d) => d) },
       {
         name: 'replay start: first delivery of a day',

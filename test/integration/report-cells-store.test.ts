@@ -1,10 +1,10 @@
 import { MongoClient } from 'mongodb';
-import { cellDocId, cellField } from '../../src/shared/reports/cell-keys';
+import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId } from '../../src/shared/reports/cell-keys';
 import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
 import { testConfig } from '../support/test-config';
 
 // The reports' counter documents on the real store: a message's deltas land once whatever chunk it
-// comes in again with, and a date range is one `_id` range.
+// comes in again with, whichever writers share the document, and a date range is one `_id` range.
 const config = testConfig();
 let mongo: MongoClient;
 let store: CellStore;
@@ -21,27 +21,53 @@ afterAll(async () => {
 
 const doc = async (id: string) => mongo.db(config.mongo.db).collection<CellDoc>('report_cells').findOne({ _id: id });
 
-it('adds a chunk once: a replay, or the same messages cut into other chunks, add nothing again', async () => {
-  const id = cellDocId('2026-11-20', 'pa-a', 'p0');
+it('adds a chunk once to its day and month: a replay, or the same messages cut into other chunks, add nothing again', async () => {
   const field = cellField('DE', 'google.ads!');
-  const deltas = [10, 11, 12].map((offset) => ({ offset, docId: id, field, delta: { received: 1, accepted: 1, tc3: 1 } }));
-  await store.addOnce(deltas, 12);
-  await store.addOnce(deltas, 12); // the same chunk again
-  await store.addOnce(deltas.slice(1), 12); // cut differently after a crash
-  expect(cellsOf((await doc(id))!)).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3 } });
-  await store.addOnce([...deltas.slice(2), { offset: 13, docId: id, field, delta: { rtd: 1 } }], 13); // half old, half new
-  expect(cellsOf((await doc(id))!)).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3, rtd: 1 } });
-  expect((await doc(id))?.o).toBe(13);
+  const deltas = [10, 11, 12].map((offset) => ({ offset, day: '2026-11-20', partnerId: 'pa-a', field, delta: { received: 1, accepted: 1, tc3: 1 } }));
+  await store.addOnce('p0', deltas, 12);
+  await store.addOnce('p0', deltas, 12); // the same chunk again
+  await store.addOnce('p0', deltas.slice(1), 12); // cut differently after a crash
+  for (const id of [dayDocId('2026-11-20', 'pa-a'), monthDocId('2026-11-20', 'pa-a')]) {
+    expect(cellsOf((await doc(id))!).lead).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3 } });
+  }
+  await store.addOnce('p0', [...deltas.slice(2), { offset: 13, day: '2026-11-20', partnerId: 'pa-a', field, delta: { rtd: 1 } }], 13); // half old, half new
+  const day = (await doc(dayDocId('2026-11-20', 'pa-a')))!;
+  expect(cellsOf(day).lead).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3, rtd: 1 } });
+  expect(day.o).toEqual({ p0: 13 });
+  for (const total of [cellDocId('td', '2026-11-20', 'pa-a'), cellDocId('tm', '2026-11', 'pa-a')]) {
+    expect(cellsOf((await doc(total))!).lead).toEqual({ [ALL_CELLS]: { received: 3, accepted: 3, tc3: 3, rtd: 1 } });
+  }
+});
+
+it('lets many writers share a document, each fenced by its own offset, none losing another\'s counts', async () => {
+  const field = cellField('FR', 's');
+  const one = (offset: number) => ({ offset, day: '2026-11-22', partnerId: 'pa-w', field, delta: { received: 1 } });
+  // Two processes (two stores) and two partitions each, at once, twice over (the second time a replay).
+  const other = new CellStore(cellsCollection(mongo.db(config.mongo.db)));
+  for (let pass = 0; pass < 2; pass++) {
+    await Promise.all([
+      store.addOnce('p0', [one(1), one(2)], 2), store.addOnce('p1', [one(7)], 7),
+      other.addOnce('p2', [one(3)], 3), other.addOnce('i0', [one(5)], 5), other.addOnce('p3', [one(4)], 4),
+    ]);
+  }
+  const d = (await doc(dayDocId('2026-11-22', 'pa-w')))!;
+  expect(cellsOf(d).lead).toEqual({ [field]: { received: 5 } });
+  expect(cellsOf(d).refusal).toEqual({ [field]: { received: 1 } });
+  expect(cellsOf((await doc(cellDocId('td', '2026-11-22', 'pa-w')))!)).toEqual({ lead: { [ALL_CELLS]: { received: 5 } }, refusal: { [ALL_CELLS]: { received: 1 } } });
+  expect(d.o).toEqual({ p0: 2, p1: 7, p2: 3, i0: 5, p3: 4 });
 });
 
 it('keeps sources apart whatever they hold, and reads a date range by _id', async () => {
   const sources = ['a.b', 'a$b', 'ä b', 'x|y', null];
   for (const [i, source] of sources.entries()) {
-    await store.addOnce([{ offset: 100 + i, docId: cellDocId('2026-11-21', 'pa-b', 'p1'), field: cellField(null, source), delta: { received: 1 } }], 100 + i);
+    await store.addOnce('p1', [{ offset: 100 + i, day: '2026-11-21', partnerId: 'pa-b', field: cellField(null, source), delta: { received: 1 } }], 100 + i);
   }
-  await store.addOnce([{ offset: 1, docId: cellDocId('2026-11-23', 'pa-b', 'p1'), field: cellField('FR', 'x'), delta: { received: 1 } }], 1);
+  await store.addOnce('p1', [{ offset: 1, day: '2026-12-23', partnerId: 'pa-b', field: cellField('FR', 'x'), delta: { received: 1 } }], 200);
   const days: string[] = [];
-  for await (const page of store.days('2026-11-21', '2026-11-22')) days.push(...page.map((d) => d._id));
-  expect(days).toEqual([cellDocId('2026-11-21', 'pa-b', 'p1')]);
-  expect(Object.keys(cellsOf((await doc(days[0] as string))!)).sort()).toEqual(sources.map((s) => cellField(null, s)).sort());
+  for await (const page of store.units('d', '2026-11-21', '2026-11-21')) days.push(...page.map((d) => d._id));
+  expect(days).toEqual([dayDocId('2026-11-21', 'pa-b')]);
+  expect(Object.keys(cellsOf((await doc(days[0] as string))!).lead).sort()).toEqual(sources.map((s) => cellField(null, s)).sort());
+  const months: string[] = [];
+  for await (const page of store.units('m', '2026-12', '2026-12')) months.push(...page.map((d) => d._id));
+  expect(months).toEqual([monthDocId('2026-12-23', 'pa-b')]);
 });

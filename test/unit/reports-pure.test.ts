@@ -1,24 +1,28 @@
 import { refusalOf } from '../../src/ingress/refusal-reports';
 import { csvCell, neutralise, reportCsv } from '../../src/manager/reports/report-csv';
-import { reportScope } from '../../src/manager/reports/report-reader';
+import { readPlan, reportScope } from '../../src/manager/reports/report-reader';
 import { groupCells, type CellRecord } from '../../src/manager/reports/report-rows';
 import { leadsToRead, projectLeadEvents, projectRefusals, tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
 import { isAgentOutcome, newReportLead, tally, type ReportLeadDoc } from '../../src/processor/reports/lead-tally';
 import { bucketField, bucketOf, DURATION_BOUNDS_S, medianSeconds, rejectionGroup } from '../../src/shared/reports/cell-counts';
-import { cellDocId, cellField, dayRange, parseCellDocId, parseCellField } from '../../src/shared/reports/cell-keys';
+import { cellField, dayDocId, monthDocId, parseCellDocId, parseCellField, unitRange } from '../../src/shared/reports/cell-keys';
 import type { LeadEvent } from '../../src/shared/schemas';
 
 const T0 = new Date('2026-11-20T10:00:00Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 
 describe('cell keys', () => {
-  it('put the day first, so a date range is one _id range, and keep every character in # to ~', () => {
-    const id = cellDocId('2026-11-20', 'pa-1', 'p3');
-    expect(id).toBe('2026-11-20|pa-1|p3');
-    expect(parseCellDocId(id)).toEqual({ day: '2026-11-20', partnerId: 'pa-1', writer: 'p3' });
-    const range = dayRange('2026-11-20', '2026-11-21');
-    for (const inside of [id, cellDocId('2026-11-21', 'pa-zz', 'r')]) expect(inside > range.$gt && inside < range.$lt).toBe(true);
-    for (const outside of [cellDocId('2026-11-19', 'pa-1', 'r'), cellDocId('2026-11-22', 'pa-1', 'p0')]) expect(outside > range.$gt && outside < range.$lt).toBe(false);
+  it('put the level and its day or month first, so a range of either is one _id range, and keep every character in # to ~', () => {
+    const id = dayDocId('2026-11-20', 'pa-1');
+    expect(id).toBe('d|2026-11-20|pa-1');
+    expect(monthDocId('2026-11-20', 'pa-1')).toBe('m|2026-11|pa-1');
+    expect(parseCellDocId(id)).toEqual({ level: 'd', unit: '2026-11-20', partnerId: 'pa-1' });
+    const range = unitRange('d', '2026-11-20', '2026-11-21');
+    for (const inside of [id, dayDocId('2026-11-21', 'pa-zz')]) expect(inside > range.$gt && inside < range.$lt).toBe(true);
+    for (const outside of [dayDocId('2026-11-19', 'pa-1'), dayDocId('2026-11-22', 'pa-1'), monthDocId('2026-11-20', 'pa-1')]) expect(outside > range.$gt && outside < range.$lt).toBe(false);
+    const months = unitRange('m', '2026-10', '2026-11');
+    expect([monthDocId('2026-10-01', 'pa-1'), monthDocId('2026-11-30', 'pa-zz')].every((m) => m > months.$gt && m < months.$lt)).toBe(true);
+    expect([monthDocId('2026-12-01', 'pa-1'), id].some((m) => m > months.$gt && m < months.$lt)).toBe(false);
   });
 
   it.each(['google', 'a.b', 'x y', 'ä!~*()\'', '$x', 'a|b', '=cmd'])('encode the source %p into a field with no dot or dollar, and back', (source) => {
@@ -120,8 +124,8 @@ describe('projecting lead events', () => {
   const whole = tallyWholeLead(stored, '2026-11-20');
 
   it('counts every entry once, into the lead\'s cell, and the rebuild counts the same', () => {
-    const p = projectLeadEvents(events.map((event, i) => ({ offset: i, event })), new Map(), new Map([['le-7', stored]]), dayOf, 'p2');
-    expect(p.contributions.every((c) => c.docId === '2026-11-20|pa-1|p2' && c.field === cellField('DE', 'google.ads'))).toBe(true);
+    const p = projectLeadEvents(events.map((event, i) => ({ offset: i, event })), new Map(), new Map([['le-7', stored]]), dayOf);
+    expect(p.contributions.every((c) => c.day === '2026-11-20' && c.partnerId === 'pa-1' && c.field === cellField('DE', 'google.ads'))).toBe(true);
     expect(sum(p.contributions)).toEqual({
       received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1, rtd: 1, chargebacks: 1,
     });
@@ -130,7 +134,7 @@ describe('projecting lead events', () => {
   });
 
   it('skips events already counted (re-announced, replayed): the per-lead fence', () => {
-    const p = projectLeadEvents([...events, ...events].map((event, i) => ({ offset: i, event })), new Map([['le-7', whole.state]]), new Map(), dayOf, 'p2');
+    const p = projectLeadEvents([...events, ...events].map((event, i) => ({ offset: i, event })), new Map([['le-7', whole.state]]), new Map(), dayOf);
     expect(p.contributions).toEqual([]);
   });
 
@@ -138,24 +142,24 @@ describe('projecting lead events', () => {
     const known = new Map<string, ReportLeadDoc>();
     const late = [{ offset: 5, event: events[3] as LeadEvent }]; // the ftd arrives first: accepted, assigned, contacted are on their way
     expect(leadsToRead(late, known)).toEqual(['le-7']);
-    const p = projectLeadEvents(late, known, new Map([['le-7', stored]]), dayOf, 'p2');
+    const p = projectLeadEvents(late, known, new Map([['le-7', stored]]), dayOf);
     expect(sum(p.contributions)).toEqual({ received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1 });
     expect(p.changed.get('le-7')?.through).toBe(3);
     const rest = events.map((event, i) => ({ offset: 10 + i, event }));
     const state = new Map([['le-7', p.changed.get('le-7') as ReportLeadDoc]]);
     expect(leadsToRead(rest, state)).toEqual([]);
-    expect(sum(projectLeadEvents(rest, state, new Map(), dayOf, 'p2').contributions)).toEqual({ rtd: 1, chargebacks: 1 });
+    expect(sum(projectLeadEvents(rest, state, new Map(), dayOf).contributions)).toEqual({ rtd: 1, chargebacks: 1 });
   });
 
   it('leaves sandbox leads out and reports events of leads it cannot find', () => {
-    const p = projectLeadEvents([{ offset: 1, event: ev('le-8', 0, 'lead.accepted', 'new', T0, { test: true }) }, { offset: 2, event: ev('le-9', 0, 'lead.accepted', 'new', T0) }], new Map(), new Map(), dayOf, 'p0');
+    const p = projectLeadEvents([{ offset: 1, event: ev('le-8', 0, 'lead.accepted', 'new', T0, { test: true }) }, { offset: 2, event: ev('le-9', 0, 'lead.accepted', 'new', T0) }], new Map(), new Map(), dayOf);
     expect(p.contributions).toEqual([]);
     expect(p.unknown).toEqual(['le-9:0']);
   });
 
   it('counts a rejection by its reason group', () => {
     const lead: StoredLead = { _id: 'le-3', partner_id: 'pa-1', created_at: T0, history: [{ event: 'lead.rejected', to: 'rejected', at: T0, reason: 'cap_reached:daily' }] };
-    const p = projectLeadEvents([{ offset: 0, event: ev('le-3', 0, 'lead.rejected', 'rejected', T0, { reason: 'cap_reached:daily' }) }], new Map(), new Map([['le-3', lead]]), dayOf, 'p0');
+    const p = projectLeadEvents([{ offset: 0, event: ev('le-3', 0, 'lead.rejected', 'rejected', T0, { reason: 'cap_reached:daily' }) }], new Map(), new Map([['le-3', lead]]), dayOf);
     expect(p.contributions[0]).toMatchObject({ field: cellField(null, null), delta: { received: 1, rejected_cap: 1 } });
   });
 });
@@ -163,10 +167,10 @@ describe('projecting lead events', () => {
 describe('refusals', () => {
   it('count one received and one duplicate or validation error each, on the partner\'s day', () => {
     const r = (status: 'duplicate' | 'validation_error') => refusalOf('pa-1', status, 'x', { country_code: 'FR', source: 's' }, T0, 'id');
-    const cs = projectRefusals([{ offset: 4, refusal: r('duplicate') }, { offset: 5, refusal: r('validation_error') }], () => '2026-11-21', 'i1');
-    expect(cs.map((c) => [c.docId, c.field, c.delta])).toEqual([
-      ['2026-11-21|pa-1|i1', 'FR|s', { received: 1, duplicates: 1 }],
-      ['2026-11-21|pa-1|i1', 'FR|s', { received: 1, validation_errors: 1 }],
+    const cs = projectRefusals([{ offset: 4, refusal: r('duplicate') }, { offset: 5, refusal: r('validation_error') }], () => '2026-11-21');
+    expect(cs.map((c) => [c.day, c.partnerId, c.field, c.delta])).toEqual([
+      ['2026-11-21', 'pa-1', 'FR|s', { received: 1, duplicates: 1 }],
+      ['2026-11-21', 'pa-1', 'FR|s', { received: 1, validation_errors: 1 }],
     ]);
   });
 
@@ -177,15 +181,15 @@ describe('refusals', () => {
 });
 
 describe('report rows', () => {
-  const cell = (day: string, partner: string, writer: string, field: string, counts: Record<string, number>): CellRecord => ({ key: { day, partnerId: partner, writer }, field, counts });
+  const cell = (day: string, partner: string, field: string, counts: Record<string, number>): CellRecord => ({ key: { day, partnerId: partner }, field, counts });
   const cells = [
-    cell('2026-11-20', 'pa-1', 'p0', 'DE|g', { received: 3, accepted: 2, rejected_country: 1, contacted: 1, ftd: 1, [bucketField('tc', 4)]: 1 }),
-    cell('2026-11-20', 'pa-1', 'i2', 'DE|g', { received: 2, duplicates: 1, validation_errors: 1 }),
-    cell('2026-11-21', 'pa-1', 'r', 'FR|', { received: 1, accepted: 1 }),
-    cell('2026-11-21', 'pa-2', 'p1', 'DE|g', { received: 1, accepted: 1, ftd: 1, chargebacks: 1 }),
+    cell('2026-11-20', 'pa-1', 'DE|g', { received: 3, accepted: 2, rejected_country: 1, contacted: 1, ftd: 1, [bucketField('tc', 4)]: 1 }),
+    cell('2026-11-20', 'pa-1', 'DE|g', { received: 2, duplicates: 1, validation_errors: 1 }),
+    cell('2026-11-21', 'pa-1', 'FR|', { received: 1, accepted: 1 }),
+    cell('2026-11-21', 'pa-2', 'DE|g', { received: 1, accepted: 1, ftd: 1, chargebacks: 1 }),
   ];
 
-  it('sum every writer of a cell and group by any dimensions, sorted, with totals', () => {
+  it('sum every record of a cell and group by any dimensions, sorted, with totals', () => {
     const byPartner = groupCells(cells, ['partner'], {});
     expect(byPartner.rows.map((r) => [r.partner_id, r.received, r.accepted, r.duplicates, r.validation_errors, r.rejected])).toEqual([['pa-1', 6, 3, 1, 1, 1], ['pa-2', 1, 1, 0, 0, 0]]);
     expect(byPartner.totals).toMatchObject({ received: 7, accepted: 4, ftd: 2, chargebacks: 1, accepted_share: 0.5714, ftd_conversion: 0.5, chargeback_rate: 0.5 });
@@ -213,7 +217,7 @@ describe('CSV', () => {
   });
 
   it('writes the JSON report\'s numbers: a header, one line per row, a total line', () => {
-    const report = groupCells([{ key: { day: '2026-11-20', partnerId: 'pa-1', writer: 'p0' }, field: cellField('DE', '=evil'), counts: { received: 2, accepted: 1, rejected_ip: 1 } }], ['partner', 'source'], {});
+    const report = groupCells([{ key: { day: '2026-11-20', partnerId: 'pa-1' }, field: cellField('DE', '=evil'), counts: { received: 2, accepted: 1, rejected_ip: 1 } }], ['partner', 'source'], {});
     const lines = reportCsv(report, ['partner', 'source']).split('\r\n');
     expect(lines[0]).toBe('partner_id,source,received,accepted,duplicates,validation_errors,rejected,rejected_country,rejected_source,rejected_ip,rejected_risk,rejected_cap,rejected_other,contacted,ftd,rtd,chargebacks,accepted_share,contact_rate,ftd_conversion,chargeback_rate,median_seconds_to_contact,median_seconds_to_ftd');
     expect(lines[1]).toBe("pa-1,'=evil,2,1,0,0,1,0,0,1,0,0,0,0,0,0,0,0.5,0,0,,,");
@@ -231,6 +235,19 @@ describe('report scope', () => {
     expect(() => reportScope({ from: '2025-01-01', to: '2026-11-01' }, now)).toThrow('at most 366 days');
     expect(() => reportScope({ from: '2026-02-30' }, now)).toThrow('not a calendar day');
     expect(() => reportScope({ group_by: 'agent' }, now)).toThrow('group_by');
+  });
+});
+
+describe('read plan', () => {
+  it('reads whole months from month documents and the days left from day documents, and every day when grouped by day', () => {
+    expect(readPlan('2026-10-01', '2026-10-31', false)).toEqual([{ level: 'm', from: '2026-10', to: '2026-10' }]);
+    expect(readPlan('2026-09-28', '2026-12-02', false)).toEqual([
+      { level: 'd', from: '2026-09-28', to: '2026-09-30' }, { level: 'm', from: '2026-10', to: '2026-11' }, { level: 'd', from: '2026-12-01', to: '2026-12-02' },
+    ]);
+    expect(readPlan('2026-02-01', '2026-02-28', false)).toEqual([{ level: 'm', from: '2026-02', to: '2026-02' }]);
+    expect(readPlan('2026-10-02', '2026-10-31', false)).toEqual([{ level: 'd', from: '2026-10-02', to: '2026-10-31' }]);
+    expect(readPlan('2026-12-15', '2027-01-31', false)).toEqual([{ level: 'd', from: '2026-12-15', to: '2026-12-31' }, { level: 'm', from: '2027-01', to: '2027-01' }]);
+    expect(readPlan('2026-10-01', '2026-10-31', true)).toEqual([{ level: 'd', from: '2026-10-01', to: '2026-10-31' }]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors';
-import { cellsOf, type CellStore } from '../../shared/reports/cell-store';
-import { DAY_PATTERN, parseCellDocId } from '../../shared/reports/cell-keys';
+import { allCellsOf, type CellStore } from '../../shared/reports/cell-store';
+import { DAY_PATTERN, parseCellDocId, type Level } from '../../shared/reports/cell-keys';
 import { DIMENSIONS, groupCells, type CellRecord, type Dimension, type Grouped, type ReportFilter } from './report-rows';
 
 export interface ReportQuery extends ReportFilter {
@@ -39,15 +39,42 @@ export function reportScope(q: ReportQuery, now: Date): { from: string; to: stri
   return { from: utcDay(fromMs), to: utcDay(toMs), groupBy: [...new Set(groupBy)] as Dimension[] };
 }
 
-// A report over days `from` to `to`: every counter document of those days (one `_id` range; each
-// day is the partner's own), summed in memory.
+// The `_id` ranges a report of days `from` to `to` reads: the whole months inside from month
+// documents, the days left at either end from day documents; every day from day documents when the
+// report is grouped by day; the totals documents of either (`td`, `tm`) when it needs no country
+// or source. Pure.
+export function readPlan(from: string, to: string, byDay: boolean, totals = false): { level: Level; from: string; to: string }[] {
+  const [dayLevel, monthLevel]: [Level, Level] = totals ? ['td', 'tm'] : ['d', 'm'];
+  const days = (a: string, b: string) => (a <= b ? [{ level: dayLevel, from: a, to: b }] : []);
+  if (byDay) return days(from, to);
+  const fromMs = Date.parse(`${from}T00:00:00Z`);
+  const toMs = Date.parse(`${to}T00:00:00Z`);
+  const first = new Date(fromMs);
+  // The first whole month starts on `from` if it is a 1st, else on the next 1st; the last whole
+  // month ends on `to` if the day after it is a 1st.
+  const firstStart = first.getUTCDate() === 1 ? fromMs : Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
+  const last = new Date(toMs);
+  const lastEnd = new Date(toMs + DAY_MS).getUTCDate() === 1 ? toMs : Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0);
+  if (firstStart > lastEnd) return days(from, to);
+  return [
+    ...days(from, utcDay(firstStart - DAY_MS)),
+    { level: monthLevel, from: utcDay(firstStart).slice(0, 7), to: utcDay(lastEnd).slice(0, 7) },
+    ...days(utcDay(lastEnd + DAY_MS), to),
+  ];
+}
+
+// A report over days `from` to `to` (each day the partner's own): the counter documents of the read
+// plan, summed in memory; their totals documents when no country or source is grouped or filtered.
 export async function readReport(cells: CellStore, q: ReportQuery, now: Date): Promise<Report> {
   const { from, to, groupBy } = reportScope(q, now);
+  const totalsOnly = !groupBy.includes('country') && !groupBy.includes('source') && q.country === undefined && q.source === undefined;
   const records: CellRecord[] = [];
-  for await (const page of cells.days(from, to)) {
-    for (const doc of page) {
-      const key = parseCellDocId(doc._id);
-      for (const [field, counts] of Object.entries(cellsOf(doc))) records.push({ key, field, counts });
+  for (const part of readPlan(from, to, groupBy.includes('day'), totalsOnly)) {
+    for await (const page of cells.units(part.level, part.from, part.to)) {
+      for (const doc of page) {
+        const { unit, partnerId } = parseCellDocId(doc._id);
+        for (const [field, counts] of Object.entries(allCellsOf(doc))) records.push({ key: { partnerId, day: unit }, field, counts });
+      }
     }
   }
   const filter: ReportFilter = {};

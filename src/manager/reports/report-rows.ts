@@ -1,5 +1,5 @@
 import { addCounts, medianSeconds, REJECTION_GROUPS, type Counts, type RejectionGroup } from '../../shared/reports/cell-counts';
-import { parseCellField, type CellDocKey } from '../../shared/reports/cell-keys';
+import { parseCellField } from '../../shared/reports/cell-keys';
 
 // The report's rows: counter documents summed in memory by the chosen dimensions. Pure.
 export const DIMENSIONS = ['partner', 'country', 'source', 'day'] as const;
@@ -11,9 +11,10 @@ export interface ReportFilter {
   source?: string;
 }
 
-// One cell of one counter document, with the dimensions it stands for.
+// One cell of one counter document, with the dimensions it stands for (`day`: the day, or the month
+// of a month document, read only when the report is not grouped by day).
 export interface CellRecord {
-  key: CellDocKey;
+  key: { partnerId: string; day: string };
   field: string;
   counts: Counts;
 }
@@ -70,7 +71,7 @@ export function matches(dims: Dims, f: ReportFilter): boolean {
 const FIELD_OF: Record<Dimension, keyof Dims> = { partner: 'partner_id', country: 'country', source: 'source', day: 'day' };
 
 // Sums the cells that pass the filter into one row per combination of the grouped dimensions
-// (every writer of a day and partner adds up), sorted by those dimensions; totals of everything.
+// (every document of a partner adds up), sorted by those dimensions; totals of everything.
 export function groupCells(cells: Iterable<CellRecord>, groupBy: readonly Dimension[], filter: ReportFilter): Grouped {
   const groups = new Map<string, { dims: Partial<Dims>; counts: Counts }>();
   const all: Counts = {};

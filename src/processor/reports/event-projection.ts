@@ -1,16 +1,12 @@
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
-import { cellDocId, cellField, type Writer } from '../../shared/reports/cell-keys';
+import { cellField } from '../../shared/reports/cell-keys';
+import type { OffsetDelta } from '../../shared/reports/cell-store';
 import type { IntakeRefusal, LeadEvent } from '../../shared/schemas';
 import { entryOfEvent, entryOfHistory, eventIndex, newReportLead, tally, type LeadBase, type ReportLeadDoc, type StoredEntry } from './lead-tally';
 
-// What one Kafka message adds to one cell: the offset guard (cell-writer.ts) applies it only to a
-// counter document that has not seen that offset yet.
-export interface Contribution {
-  offset: number;
-  docId: string;
-  field: string;
-  delta: Counts;
-}
+// What one Kafka message adds to one cell of a partner-day: the offset guard (cell-store.ts) applies
+// it only to a counter document whose writer has not seen that offset yet.
+export type Contribution = OffsetDelta;
 
 export interface OffsetEvent {
   offset: number;
@@ -53,7 +49,7 @@ export interface Projected {
 // Folds a chunk of lead events (one partition, offset order) into cell contributions and new lead
 // states. Sandbox leads (test) are left out of the reports.
 export function projectLeadEvents(
-  records: readonly OffsetEvent[], known: ReadonlyMap<string, ReportLeadDoc>, stored: ReadonlyMap<string, StoredLead>, dayOf: DayOf, writer: Writer,
+  records: readonly OffsetEvent[], known: ReadonlyMap<string, ReportLeadDoc>, stored: ReadonlyMap<string, StoredLead>, dayOf: DayOf,
 ): Projected {
   const states = new Map(known);
   const out: Projected = { contributions: [], changed: new Map(), unknown: [] };
@@ -83,7 +79,7 @@ export function projectLeadEvents(
     addCounts(delta, counted.delta);
     states.set(event.lead_id, state);
     out.changed.set(event.lead_id, state);
-    if (!isEmpty(delta)) out.contributions.push({ offset, docId: cellDocId(state.day, state.partner_id, writer), field: cellField(state.country_code, state.source), delta });
+    if (!isEmpty(delta)) out.contributions.push({ offset, day: state.day, partnerId: state.partner_id, field: cellField(state.country_code, state.source), delta });
   }
   return out;
 }
@@ -95,10 +91,11 @@ export interface OffsetRefusal {
 
 // Duplicates and validation errors are not leads: each fresh answer the ingress reported is one
 // received request, counted on the day it was answered (partner's zone).
-export function projectRefusals(records: readonly OffsetRefusal[], dayOf: DayOf, writer: Writer): Contribution[] {
+export function projectRefusals(records: readonly OffsetRefusal[], dayOf: DayOf): Contribution[] {
   return records.map(({ offset, refusal }) => ({
     offset,
-    docId: cellDocId(dayOf(refusal.partner_id, new Date(refusal.at)), refusal.partner_id, writer),
+    day: dayOf(refusal.partner_id, new Date(refusal.at)),
+    partnerId: refusal.partner_id,
     field: cellField(refusal.country_code, refusal.source),
     delta: { received: 1, [refusal.status === 'duplicate' ? 'duplicates' : 'validation_errors']: 1 },
   }));

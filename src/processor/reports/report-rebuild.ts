@@ -4,7 +4,7 @@ import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import { localTime } from '../../shared/local-time';
 import { findByIds } from '../../shared/mongo/bulk';
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
-import { cellDocId, cellField, isLeadDerived, parseCellDocId, REBUILD_WRITER } from '../../shared/reports/cell-keys';
+import { cellField, targetsOf } from '../../shared/reports/cell-keys';
 import type { Cells, CellStore } from '../../shared/reports/cell-store';
 import { tallyWholeLead, type StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
@@ -20,7 +20,7 @@ export interface RebuildDeps {
 
 export interface RebuildSummary {
   leads: number;
-  cell_documents_removed: number;
+  cell_documents_cleared: number; // held lead-derived cells no stored lead counts into any more
   cell_documents_written: number;
   took_ms: number;
 }
@@ -30,18 +30,18 @@ const PAGE = 500;
 const LEAD_IDS = { first: 'le-', end: 'le.' };
 
 // Recomputes every lead-derived number of the reports from the stored leads: their history holds
-// every change the events announced, and the same fold (lead-tally.ts) counts it. The projector's
-// counter documents (p<n>) and an earlier rebuild's (r) are removed first, then every lead is read
-// by `_id` range, a page at a time, its state written to report_leads and its counts summed into
-// documents of writer r, written at the end. Refusal counters (i<n>: duplicates, validation errors)
-// have no other record and are kept as they are. Run it while the report projector is caught up and
-// no lead changes (docs/managers.md, "Rebuilding the reports"): an event it counts meanwhile may be
-// counted twice or not at all. Run again if interrupted.
+// every change the events announced, and the same fold (lead-tally.ts) counts it. Every lead is read
+// by `_id` range, a page at a time, its state written to report_leads and its counts summed in
+// memory into its day and month documents (cells and totals); at the end the lead-derived cells (`c`) of every counter
+// document are replaced by these sums (cleared where no lead counts any more), each write a
+// compare-and-set on the document's version. Refusal cells (`r`: duplicates, validation errors)
+// have no other record and are kept, as are the writers' offsets. Run it while the report projector
+// is caught up and no lead changes (docs/managers.md, "Rebuilding the reports"): an event it counts
+// meanwhile may be counted twice or not at all. Run again if interrupted.
 export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   const started = Date.now();
-  const removed: string[] = [];
-  for await (const ids of d.cells.allIds()) removed.push(...ids.filter((id) => isLeadDerived(parseCellDocId(id).writer)));
-  await d.cells.remove(removed);
+  const held: string[] = [];
+  for await (const ids of d.cells.leadDerivedIds()) held.push(...ids);
 
   const zones = new Map<string, string>(); // partner id -> time zone, read by `_id` as pages name them
   const docs = new Map<string, Cells>();
@@ -59,16 +59,17 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
       const day = localTime(lead.created_at, zones.get(lead.partner_id) ?? 'UTC').date;
       const { state, delta } = tallyWholeLead(lead, day);
       states.push(state);
-      if (!isEmpty(delta)) addTo(docs, cellDocId(day, lead.partner_id, REBUILD_WRITER), cellField(state.country_code, state.source), delta);
+      if (isEmpty(delta)) continue;
+      for (const [id, field] of targetsOf(day, lead.partner_id, cellField(state.country_code, state.source))) addTo(docs, id, field, delta);
     }
     await d.leads.replace(states);
     leads += states.length;
     if (page.length < PAGE) break;
     after = (page[page.length - 1] as StoredLead)._id;
   }
-  const written = [...docs].map(([_id, cells]) => ({ _id, cells }));
-  for (let i = 0; i < written.length; i += PAGE) await d.cells.replace(written.slice(i, i + PAGE));
-  const summary = { leads, cell_documents_removed: removed.length, cell_documents_written: written.length, took_ms: Date.now() - started };
+  const cleared = held.filter((id) => !docs.has(id));
+  await d.cells.setLeadCells(docs, [...docs.keys(), ...cleared]);
+  const summary = { leads, cell_documents_cleared: cleared.length, cell_documents_written: docs.size, took_ms: Date.now() - started };
   d.logger.info(summary, 'reports rebuilt from the stored leads');
   return summary;
 }

@@ -1,42 +1,62 @@
-// Keys of the reports' read model. A counter document's `_id` is `<day>|<partner id>|<writer>`, so a
-// date range is one `_id` range (days lead the key); inside it, cells are a map keyed
-// `<country>|<encoded source>`. Every character of a key lies between '#' (0x23) and '~' (0x7E):
-// the local store orders `_id` strings by their JSON form, which escapes anything outside.
+// Keys of the reports' read model. A counter document's `_id` is `<level>|<unit>|<partner id>`: level
+// `d` for a day (unit yyyy-mm-dd), `m` for a month (unit yyyy-mm), both in the partner's time zone, so
+// a range of days or of months is one `_id` range (the unit leads after the level); inside a
+// document, cells are a map keyed `<country>|<encoded source>`. Levels `td` and `tm` hold the same
+// day's and month's totals as one cell (ALL_CELLS): small documents for the views that group by
+// neither country nor source (the local store reads every document whole, whatever is projected). Every character of a key lies between
+// '#' (0x23) and '~' (0x7E): the local store orders `_id` strings by their JSON form, which escapes
+// anything outside.
 
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-// Who may write a counter document: one writer per key, so no two processes ever race on it.
-// p<n>: the report projector's owner of lead events partition n; i<n>: the owner of intake refusals
-// partition n; r: the rebuild (docs/managers.md, "Reports").
-export type Writer = `p${number}` | `i${number}` | 'r';
+// Who writes into a counter document, each keeping its own offset in it (`o.<writer>`): p<n>: the
+// report projector's owner of lead events partition n; i<n>: the owner of intake refusals
+// partition n (docs/managers.md, "Reports").
+export type Writer = `p${number}` | `i${number}`;
 
 export const leadWriter = (partition: number): Writer => `p${partition}`;
 export const refusalWriter = (partition: number): Writer => `i${partition}`;
-export const REBUILD_WRITER: Writer = 'r';
+export const isRefusalWriter = (writer: string): boolean => writer.startsWith('i');
 
-// Lead-derived writers (the rebuild replaces them); refusal writers are kept.
-export const isLeadDerived = (writer: string): boolean => writer === REBUILD_WRITER || /^p\d+$/.test(writer);
+export type Level = 'd' | 'm' | 'td' | 'tm';
 
-export function cellDocId(day: string, partnerId: string, writer: Writer): string {
-  return `${day}|${partnerId}|${writer}`;
+// The one cell of a totals document.
+export const ALL_CELLS = '|';
+
+export const monthOf = (day: string): string => day.slice(0, 7);
+
+export function cellDocId(level: Level, unit: string, partnerId: string): string {
+  return `${level}|${unit}|${partnerId}`;
+}
+
+export const dayDocId = (day: string, partnerId: string): string => cellDocId('d', day, partnerId);
+export const monthDocId = (day: string, partnerId: string): string => cellDocId('m', monthOf(day), partnerId);
+
+// The documents, and their cell, that a count of a partner's day in a cell adds to: the day's, the
+// month's, and their totals.
+export function targetsOf(day: string, partnerId: string, field: string): [docId: string, field: string][] {
+  return [
+    [dayDocId(day, partnerId), field], [monthDocId(day, partnerId), field],
+    [cellDocId('td', day, partnerId), ALL_CELLS], [cellDocId('tm', monthOf(day), partnerId), ALL_CELLS],
+  ];
 }
 
 export interface CellDocKey {
-  day: string;
+  level: Level;
+  unit: string; // the day or the month
   partnerId: string;
-  writer: string;
 }
 
 export function parseCellDocId(id: string): CellDocKey {
   const first = id.indexOf('|');
-  const last = id.lastIndexOf('|');
-  return { day: id.slice(0, first), partnerId: id.slice(first + 1, last), writer: id.slice(last + 1) };
+  const second = id.indexOf('|', first + 1);
+  return { level: id.slice(0, first) as Level, unit: id.slice(first + 1, second), partnerId: id.slice(second + 1) };
 }
 
-// The `_id` bounds of every counter document of days `from` to `to` (inclusive): a bare day sorts
-// before every key that starts with it, and '~' after every partner id and writer.
-export function dayRange(from: string, to: string): { $gt: string; $lt: string } {
-  return { $gt: from, $lt: `${to}|~` };
+// The `_id` bounds of every counter document of a level, units `from` to `to` (inclusive): a bare
+// unit sorts before every key that starts with it, and '~' after every partner id.
+export function unitRange(level: Level, from: string, to: string): { $gt: string; $lt: string } {
+  return { $gt: `${level}|${from}`, $lt: `${level}|${to}|~` };
 }
 
 // A cell's key in a counter document: the free-text source is percent-encoded ('.' and the other

@@ -1,31 +1,47 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
-import { dayRange } from './cell-keys';
+import { isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
 import { ServiceError } from '../errors';
 
-// A counter document of the reports (report_cells): one day, one partner, one writer (its `_id`,
-// cell-keys.ts). `c` is the JSON of its cells, `{"<country>|<encoded source>": {counter: n}}`, kept
-// as one string: the local store decodes every field of every document it reads (about 7 µs a
-// field), so a month's report read 20 times faster than with the cells as nested fields. Its one
-// writer reads, adds and writes it whole. `o`: the offset of the writer's partition last applied
-// (absent for the rebuild's documents).
+// A counter document of the reports (report_cells): one day or one month of one partner, its cells
+// or their totals (its `_id`, cell-keys.ts), written by every writer that counts into it. Its cells are JSON strings,
+// `{"<country>|<encoded source>": {counter: n}}`: the local store decodes every field of every
+// document it reads (about 7 µs a field), so a month's report reads 20 times faster than with the
+// cells as nested fields.
+// - `c`: the lead-derived cells (the lead events' writers p<n>; the rebuild replaces them);
+// - `r`: the refusal cells (duplicates, validation errors: writers i<n>; no other record, kept);
+// - `o`: each writer's last offset applied, `{p0: 1234, i1: 56}`; `v`: the version every write checks and moves.
 export interface CellDoc {
   _id: string;
-  o?: number;
+  v: number;
+  o: Record<string, number>;
   c: string;
+  r: string;
 }
 
 export type Cells = Record<string, Counts>;
 
-export function cellsOf(doc: Pick<CellDoc, 'c'>): Cells {
-  return doc.c ? (JSON.parse(doc.c) as Cells) : {};
+const parse = (json: string | undefined): Cells => (json ? (JSON.parse(json) as Cells) : {});
+export const cellsOf = (doc: Partial<Pick<CellDoc, 'c' | 'r'>>): { lead: Cells; refusal: Cells } => ({ lead: parse(doc.c), refusal: parse(doc.r) });
+
+// Every cell of a document, lead-derived and refusals added up.
+export function allCellsOf(doc: Partial<Pick<CellDoc, 'c' | 'r'>>): Cells {
+  const { lead, refusal } = cellsOf(doc);
+  for (const [field, counts] of Object.entries(refusal)) addCounts((lead[field] ??= {}), counts);
+  return lead;
 }
 
-// What one message of a partition adds to one cell of one document.
+// A whole counter document (seeding a benchmark).
+export function counterDoc(id: string, lead: Cells, refusal: Cells, o: Record<string, number>, v = 1): CellDoc {
+  return { _id: id, v, o, c: JSON.stringify(lead), r: JSON.stringify(refusal) };
+}
+
+// What one message of a partition adds to one cell of one partner-day (and so of its month).
 export interface OffsetDelta {
   offset: number;
-  docId: string;
+  day: string;
+  partnerId: string;
   field: string;
   delta: Counts;
 }
@@ -37,78 +53,118 @@ export class CellsContendedError extends ServiceError {
   }
 }
 
-const ROUNDS = 5;
+const ROUNDS = 12;
 const DUPLICATE_KEY = 11000;
+const PAGE = 500;
 
 export const cellsCollection = (db: Db): Collection<CellDoc> => db.collection<CellDoc>('report_cells');
 
-// Reads and writes report_cells, only by `_id`: point reads, `$in` lists and one day range.
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Reads and writes report_cells, only by `_id`: point reads, `$in` lists and unit ranges.
 export class CellStore {
+  // The last write under way to each document from this process: its own partitions queue instead
+  // of contending (other processes are fenced by the version).
+  private readonly tails = new Map<string, Promise<void>>();
+
   constructor(private readonly cells: Collection<CellDoc>) {}
 
-  // Every counter document of days `from` to `to`, in `_id` order, a page at a time.
-  async *days(from: string, to: string, pageSize = 500): AsyncGenerator<CellDoc[]> {
-    const range = dayRange(from, to);
+  // The counter documents of one level, units `from` to `to`, in `_id` order, a page at a time.
+  async *units(level: Level, from: string, to: string): AsyncGenerator<CellDoc[]> {
+    const range = unitRange(level, from, to);
+    const projection = { c: 1, r: 1 };
     let after = range.$gt;
     for (;;) {
-      const page = await this.cells.find({ _id: { $gt: after, $lt: range.$lt } }).sort({ _id: 1 }).limit(pageSize).toArray();
+      const page = await this.cells.find({ _id: { $gt: after, $lt: range.$lt } }, { projection }).sort({ _id: 1 }).limit(PAGE).toArray();
       if (page.length > 0) yield page;
-      if (page.length < pageSize) return;
+      if (page.length < PAGE) return;
       after = (page[page.length - 1] as CellDoc)._id;
     }
   }
 
-  // Adds one chunk of a partition's messages to its counter documents, exactly once per message:
-  // a document only takes the deltas of messages past its `o`, and each write is conditional on the
-  // `o` it was computed from (a compare-and-set), so a replayed chunk, a chunk cut differently
-  // after a crash, or a former owner still finishing its batch adds nothing twice. The deltas come
+  // Adds one chunk of a writer's partition to its day and month documents (cells and totals), exactly once per
+  // message: a document takes only the deltas of messages past its `o.<writer>`, and each write is
+  // conditional on the version `v` it was computed from (a compare-and-set), so a replayed chunk, a
+  // chunk cut differently after a crash, a former owner still finishing its batch, or another
+  // writer of the same document in between adds nothing twice and loses nothing. The deltas come
   // from the messages themselves, so whoever applies a message applies the same numbers.
-  async addOnce(deltas: readonly OffsetDelta[], lastOffset: number): Promise<void> {
-    const ids = [...new Set(deltas.map((d) => d.docId))];
-    const byDoc = new Map<string, OffsetDelta[]>();
-    for (const d of deltas) byDoc.set(d.docId, [...(byDoc.get(d.docId) ?? []), d]);
-    for (let round = 1; round <= ROUNDS; round++) {
-      const seen = await findByIds(this.cells, ids);
-      const ops: AnyBulkWriteOperation<CellDoc>[] = [];
-      const pending: string[] = [];
-      for (const id of ids) {
-        const doc = seen.get(id);
-        const o = doc?.o ?? -1;
-        if (lastOffset <= o) continue;
-        const cells = doc ? cellsOf(doc) : {};
-        for (const d of byDoc.get(id) ?? []) if (d.offset > o) addCounts((cells[d.field] ??= {}), d.delta);
-        pending.push(id);
-        const c = JSON.stringify(cells);
-        ops.push(doc
-          ? { updateOne: { filter: { _id: id, o }, update: { $set: { o: lastOffset, c } } } }
-          : { insertOne: { document: { _id: id, o: lastOffset, c } } });
+  async addOnce(writer: Writer, deltas: readonly OffsetDelta[], lastOffset: number): Promise<void> {
+    const byDoc = new Map<string, { offset: number; field: string; delta: Counts }[]>();
+    for (const d of deltas) {
+      for (const [id, field] of targetsOf(d.day, d.partnerId, d.field)) {
+        let list = byDoc.get(id);
+        if (!list) byDoc.set(id, (list = []));
+        list.push({ offset: d.offset, field, delta: d.delta });
       }
-      if (ops.length === 0) return;
-      if (await this.allApplied(ops)) return;
-      if (round === ROUNDS) throw new CellsContendedError(pending);
+    }
+    const key = isRefusalWriter(writer) ? 'r' : 'c';
+    await this.rounds([...byDoc.keys()], (id, doc) => {
+      const o = doc?.o[writer] ?? -1;
+      if (lastOffset <= o) return null;
+      const cells = cellsOf(doc ?? {});
+      const mine = key === 'r' ? cells.refusal : cells.lead;
+      for (const d of byDoc.get(id) ?? []) if (d.offset > o) addCounts((mine[d.field] ??= {}), d.delta);
+      return { [key]: JSON.stringify(mine), [`o.${writer}`]: lastOffset };
+    });
+  }
+
+  // The rebuild: sets the lead-derived cells of the documents named (every document with lead-derived
+  // cells, and every one the stored leads count into), keeping refusal cells and offsets.
+  async setLeadCells(lead: ReadonlyMap<string, Cells>, ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += PAGE) {
+      await this.rounds(ids.slice(i, i + PAGE), (id) => ({ c: JSON.stringify(lead.get(id) ?? {}) }));
     }
   }
 
-  // Writes the rebuild's documents whole (writer r: nothing else writes them).
-  async replace(docs: readonly { _id: string; cells: Cells }[]): Promise<void> {
-    if (docs.length === 0) return;
-    await this.cells.bulkWrite(docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: { _id: doc._id, c: JSON.stringify(doc.cells) }, upsert: true } })), { ordered: false });
-  }
-
-  async remove(ids: readonly string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += 500) await this.cells.deleteMany({ _id: { $in: ids.slice(i, i + 500) } });
-  }
-
-  // Every counter document's `_id`, a page at a time (for the rebuild).
-  async *allIds(pageSize = 500): AsyncGenerator<string[]> {
-    const range = dayRange('0000-00-00', '9999-99-99');
-    let after = range.$gt;
+  // Every counter document's `_id` that has lead-derived cells, a page at a time (for the rebuild).
+  async *leadDerivedIds(): AsyncGenerator<string[]> {
+    let after = '#';
     for (;;) {
-      const page = await this.cells.find({ _id: { $gt: after, $lt: range.$lt } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(pageSize).toArray();
-      if (page.length > 0) yield page.map((d) => d._id);
-      if (page.length < pageSize) return;
+      const page = await this.cells.find({ _id: { $gt: after, $lt: '~' } }, { projection: { c: 1 } }).sort({ _id: 1 }).limit(PAGE).toArray();
+      const ids = page.filter((d) => d.c && d.c !== '{}').map((d) => d._id);
+      if (ids.length > 0) yield ids;
+      if (page.length < PAGE) return;
       after = (page[page.length - 1] as CellDoc)._id;
     }
+  }
+
+  // Read, compute each document's new fields (null: nothing to write), write with a compare-and-set
+  // on `v` (insert when absent), again for those another process changed meanwhile.
+  private async rounds(ids: readonly string[], next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null): Promise<void> {
+    const release = await this.lock(ids);
+    try {
+      for (let round = 1; ; round++) {
+        const seen = await findByIds(this.cells, ids);
+        const ops: AnyBulkWriteOperation<CellDoc>[] = [];
+        for (const id of ids) {
+          const doc = seen.get(id);
+          const set = next(id, doc);
+          if (set === null) continue;
+          ops.push(doc
+            ? { updateOne: { filter: { _id: id, v: doc.v }, update: { $set: { ...set, v: doc.v + 1 } } } }
+            : { insertOne: { document: insertion(id, set) } });
+        }
+        if (ops.length === 0 || await this.allApplied(ops)) return;
+        if (round === ROUNDS) throw new CellsContendedError([...ids]);
+        await sleep(Math.random() * 20 * round); // another process wrote one of them: read again, a little apart
+      }
+    } finally {
+      release();
+    }
+  }
+
+  // Queues behind this process's writes under way to any of these documents; all are claimed at
+  // once, so two waiters never wait for each other.
+  private async lock(ids: readonly string[]): Promise<() => void> {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const before = ids.map((id) => this.tails.get(id)).filter((p): p is Promise<void> => p !== undefined);
+    for (const id of ids) this.tails.set(id, done);
+    await Promise.all(before);
+    return () => {
+      for (const id of ids) if (this.tails.get(id) === done) this.tails.delete(id);
+      release();
+    };
   }
 
   private async allApplied(ops: AnyBulkWriteOperation<CellDoc>[]): Promise<boolean> {
@@ -124,4 +180,13 @@ export class CellStore {
       return false; // another writer created a document first: read again
     }
   }
+}
+
+function insertion(id: string, set: Record<string, unknown>): CellDoc {
+  const doc: CellDoc = { _id: id, v: 1, o: {}, c: '{}', r: '{}' };
+  for (const [field, value] of Object.entries(set)) {
+    if (field.startsWith('o.')) doc.o[field.slice(2)] = value as number;
+    else Object.assign(doc, { [field]: value });
+  }
+  return doc;
 }
