@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
 import { BlockStore } from '../../src/dispatcher/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import { IdAllocator } from '../../src/processor/id-allocator';
 import { writeAudit } from '../../src/shared/audit';
+import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
+import { apiKeyHash } from '../../src/shared/crypto/tokens';
 import type { Clock } from '../../src/shared/clock';
-import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc } from '../../src/shared/mongo/documents';
+import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc, PartnerDoc } from '../../src/shared/mongo/documents';
+import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ListIndex } from '../../src/shared/store/list-index';
 import { testConfig } from '../support/test-config';
@@ -51,4 +55,19 @@ it('writes a lead block\'s updated_at, an id block\'s taken_at and an audit entr
 
   await writeAudit({ audit: db.collection<AuditDoc>('audit'), auditList: db.collection('audit_list') }, 'manager', 'agent.create', {}, fixed);
   expect(await db.collection<AuditDoc>('audit').findOne({ actor: 'manager' })).toMatchObject({ at: AT });
+});
+
+it('ends a rotated key\'s grace when the directory\'s clock says so', async () => {
+  let now = new Date('2031-02-03T04:00:00.000Z');
+  const until = new Date('2031-02-03T05:00:00.000Z');
+  const partners = db.collection<PartnerDoc>('partners');
+  await partners.insertOne({
+    _id: 'pa-9', api_key_hash: apiKeyHash('new-key'),
+    previous_secrets: { api_key_hash: apiKeyHash('old-key'), hmac_secret_enc: '', callback_secret_enc: '', until },
+  } as unknown as PartnerDoc);
+  const directory = new PartnerDirectory(partners, new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'), 'unused', { now: () => now });
+  expect((await directory.byApiKey('old-key'))?._id).toBe('pa-9');
+  now = until;
+  expect(await directory.byApiKey('old-key')).toBeNull();
+  expect((await directory.byApiKey('new-key'))?._id).toBe('pa-9');
 });

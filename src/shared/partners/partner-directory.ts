@@ -4,6 +4,7 @@ import { apiKeyHash } from '../crypto/tokens';
 import type { CallbackSigning } from '../crypto/callback-signature';
 import type { PartnerDoc, PreviousSecrets } from '../mongo/documents';
 import type { Redis } from '../redis/client';
+import { systemClock, type Clock } from '../clock';
 
 const CACHE_TTL_MS = 30_000;
 // Unknown keys remembered per instance: enough for a flood of repeats, bounded against made-up ones.
@@ -29,6 +30,7 @@ export class PartnerDirectory {
     private readonly partners: Collection<PartnerDoc>,
     private readonly cipher: PiiCipher,
     private readonly channel: string,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async listen(subscriber: Redis): Promise<void> {
@@ -49,11 +51,11 @@ export class PartnerDirectory {
     const hash = apiKeyHash(apiKey);
     const partner = await this.byKeyHashCached(hash);
     if (!partner || partner.api_key_hash === hash) return partner;
-    return inGrace(partner, Date.now())?.api_key_hash === hash ? partner : null;
+    return inGrace(partner, this.nowMs())?.api_key_hash === hash ? partner : null;
   }
 
   private async byKeyHashCached(hash: string): Promise<PartnerDoc | null> {
-    const now = Date.now();
+    const now = this.nowMs();
     const hit = this.byKeyHash.get(hash);
     if (hit && hit.expires > now) return hit.partner;
     if ((this.unknownKeys.get(hash) ?? 0) > now) return null;
@@ -68,9 +70,9 @@ export class PartnerDirectory {
 
   async byId(id: string): Promise<PartnerDoc | null> {
     const hit = this.byIdCache.get(id);
-    if (hit && hit.expires > Date.now()) return hit.partner;
+    if (hit && hit.expires > this.nowMs()) return hit.partner;
     const { value: partner, settled } = await this.load(() => this.partners.findOne({ _id: id }));
-    if (partner && settled) this.byIdCache.set(id, { partner, expires: Date.now() + CACHE_TTL_MS });
+    if (partner && settled) this.byIdCache.set(id, { partner, expires: this.nowMs() + CACHE_TTL_MS });
     return partner;
   }
 
@@ -84,13 +86,13 @@ export class PartnerDirectory {
 
   // The secrets a partner's requests may be signed with: the current one, and the one a rotation
   // replaced while its grace lasts.
-  hmacSecrets(partner: PartnerDoc, nowMs = Date.now()): string[] {
+  hmacSecrets(partner: PartnerDoc, nowMs = this.nowMs()): string[] {
     const previous = inGrace(partner, nowMs);
     return [this.hmacSecret(partner), ...(previous ? [this.cipher.decrypt(previous.hmac_secret_enc)] : [])];
   }
 
   // How callbacks to this partner are signed; during a rotation's grace with the old secret too.
-  callbackSigning(partner: PartnerDoc, nowMs = Date.now()): CallbackSigning {
+  callbackSigning(partner: PartnerDoc, nowMs = this.nowMs()): CallbackSigning {
     const previous = inGrace(partner, nowMs);
     const secrets = [this.callbackSecret(partner), ...(previous ? [this.cipher.decrypt(previous.callback_secret_enc)] : [])];
     return { scheme: partner.signature_scheme ?? 'spec', secrets: [...new Set(secrets)] };
@@ -99,7 +101,7 @@ export class PartnerDirectory {
   private async loadByKeyHash(hash: string): Promise<PartnerDoc | null> {
     const { value: partner, settled } = await this.load(() => this.partners.findOne({ $or: [{ api_key_hash: hash }, { 'previous_secrets.api_key_hash': hash }] }));
     if (!settled) return partner;
-    const expires = Date.now() + CACHE_TTL_MS;
+    const expires = this.nowMs() + CACHE_TTL_MS;
     if (partner) this.byKeyHash.set(hash, { partner, expires });
     else this.rememberUnknown(hash, expires);
     return partner;
@@ -120,6 +122,10 @@ export class PartnerDirectory {
     this.unknownKeys.delete(hash);
     this.unknownKeys.set(hash, expires);
     if (this.unknownKeys.size > MAX_UNKNOWN_KEYS) this.unknownKeys.delete(this.unknownKeys.keys().next().value as string);
+  }
+
+  private nowMs(): number {
+    return this.clock.now().getTime();
   }
 
   // Eviction is coarse on purpose: changes are rare, and a key rotation must drop the old key's entry.
