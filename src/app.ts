@@ -9,7 +9,7 @@ import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
-import { managerRoutes } from './manager';
+import { managerPlugin, type ManagerOptions } from './manager';
 import type { Logger } from './shared/logger';
 import { startProcessor } from './processor';
 import type { RoleHandle } from './shared/role';
@@ -71,7 +71,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);
-  if (config.roles.includes('ingress')) await http.register(managerRoutes(runtime));
+  if (config.roles.includes('ingress')) await http.register(managerPlugin, managerOptions(runtime));
   const url = await http.listen({ host: config.http.host, port: config.http.port });
   logger.info({ url, roles: config.roles }, 'lead intake started');
 
@@ -85,5 +85,18 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
       for (const role of [...roles].reverse()) await role.stop();
       await runtime.close();
     },
+  };
+}
+
+// The manager's part of the runtime: the one place that knows both.
+export function managerOptions(rt: Runtime): ManagerOptions {
+  const { config } = rt;
+  return {
+    config: {
+      managerTokens: config.managerTokens, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
+      bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile,
+    },
+    mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
+    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, metrics: rt.metrics, logger: rt.logger,
   };
 }

@@ -3,9 +3,7 @@ import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } f
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import { RecordBatcher } from '../../src/dispatcher/record-batcher';
 import { decideAfterAttempt, retrySchedule } from '../../src/dispatcher/retry-policy';
-import { createAgent } from '../../src/manager/agent-service';
 import { sealLead } from '../../src/ingress/seal-lead';
-import { createPartner } from '../../src/manager/partner-service';
 import type { KafkaMessage } from 'kafkajs';
 import { processorParts } from '../../src/processor';
 import type { LifecycleMessage } from '../../src/processor/lifecycle';
@@ -25,6 +23,8 @@ import { CpuMeter } from '../lib/proc';
 import { dropScenario } from '../lib/setup';
 import { summarise, r1, r2, type Summary } from '../lib/stats';
 import { ListIndex } from '../../src/shared/store/list-index';
+import { managerOptions } from '../../src/app';
+import { managerServices } from '../../src/manager/services';
 
 // The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
 // the real IntakeBatch and Lifecycle (chunks of CHUNK commands, as their consumers hand them over)
@@ -142,9 +142,9 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const results: Record<string, PatternResult> = {};
   const notes: string[] = [];
   try {
-    const { partner } = await createPartner(rt, { name: 'bench mongo partner' });
-    await createAgent(rt, { name: 'bench agent a' });
-    await createAgent(rt, { name: 'bench agent b' });
+    const { partner } = await managerServices(managerOptions(rt)).partners.create({ name: 'bench mongo partner' });
+    await managerServices(managerOptions(rt)).agents.create({ name: 'bench agent a' });
+    await managerServices(managerOptions(rt)).agents.create({ name: 'bench agent b' });
     const { roster, batch, lifecycle } = processorParts(rt);
     await roster.refresh();
     const accepted: string[] = [];

@@ -1,7 +1,7 @@
+import type { Collection } from 'mongodb';
 import { randomId } from '../shared/ids';
 import { findByIds } from '../shared/mongo/bulk';
-import type { AgentDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import type { AgentActivityDoc, AgentDoc } from '../shared/mongo/documents';
 import type { AgentSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
 
@@ -13,43 +13,49 @@ export function agentView(doc: AgentDoc, lastAssignedAt: Date | null): AgentView
   return { id: _id, ...rest, last_assigned_at: lastAssignedAt };
 }
 
-async function withActivity(rt: Runtime, docs: readonly AgentDoc[]): Promise<AgentView[]> {
-  const activity = await findByIds(rt.mongo.collections.agentActivity, docs.map((d) => d._id));
-  return docs.map((d) => agentView(d, activity.get(d._id)?.last_assigned_at ?? null));
-}
+// Agents as managers change them (the processors only read them; when each last got a lead is
+// kept apart, in agent_activity).
+export class AgentService {
+  constructor(private readonly agents: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>) {}
 
-// A new agent takes leads at once: the processors re-read the agents and ask for waiting leads
-// whose countries and languages fit (an empty list accepts any) to be assigned.
-export async function createAgent(rt: Runtime, settings: AgentSettings & { name: string }): Promise<AgentView> {
-  const now = new Date();
-  const doc: AgentDoc = {
-    active: true,
-    countries: [],
-    languages: [],
-    ...settings,
-    _id: randomId('ag'),
-    created_at: now,
-    updated_at: now,
-  };
-  await rt.mongo.collections.agents.insertOne(doc);
-  return agentView(doc, null);
-}
+  // A new agent takes leads at once: the processors re-read the agents and ask for waiting leads
+  // whose countries and languages fit (an empty list accepts any) to be assigned.
+  async create(settings: AgentSettings & { name: string }): Promise<AgentView> {
+    const now = new Date();
+    const doc: AgentDoc = {
+      active: true,
+      countries: [],
+      languages: [],
+      ...settings,
+      _id: randomId('ag'),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.agents.insertOne(doc);
+    return agentView(doc, null);
+  }
 
-export async function updateAgent(rt: Runtime, id: string, patch: AgentSettings): Promise<AgentView | null> {
-  const updated = await rt.mongo.collections.agents.findOneAndUpdate(
-    { _id: id },
-    { $set: { ...patch, updated_at: new Date() } },
-    { returnDocument: 'after' },
-  );
-  return updated && (await withActivity(rt, [updated]))[0]!;
-}
+  async update(id: string, patch: AgentSettings): Promise<AgentView | null> {
+    const updated = await this.agents.findOneAndUpdate(
+      { _id: id },
+      { $set: { ...patch, updated_at: new Date() } },
+      { returnDocument: 'after' },
+    );
+    return updated && (await this.withActivity([updated]))[0]!;
+  }
 
-export async function findAgent(rt: Runtime, id: string): Promise<AgentView | null> {
-  const doc = await rt.mongo.collections.agents.findOne({ _id: id });
-  return doc && (await withActivity(rt, [doc]))[0]!;
-}
+  async find(id: string): Promise<AgentView | null> {
+    const doc = await this.agents.findOne({ _id: id });
+    return doc && (await this.withActivity([doc]))[0]!;
+  }
 
-export async function listAgents(rt: Runtime, filter: { active?: boolean }, page: PageRequest): Promise<Page<AgentView>> {
-  const docs = await findPage(rt.mongo.collections.agents, filter.active === undefined ? {} : { active: filter.active }, page, (d) => d);
-  return { items: await withActivity(rt, docs.items), next_offset: docs.next_offset };
+  async list(filter: { active?: boolean }, page: PageRequest): Promise<Page<AgentView>> {
+    const docs = await findPage(this.agents, filter.active === undefined ? {} : { active: filter.active }, page, (d) => d);
+    return { items: await this.withActivity(docs.items), next_offset: docs.next_offset };
+  }
+
+  private async withActivity(docs: readonly AgentDoc[]): Promise<AgentView[]> {
+    const activity = await findByIds(this.activity, docs.map((d) => d._id));
+    return docs.map((d) => agentView(d, activity.get(d._id)?.last_assigned_at ?? null));
+  }
 }

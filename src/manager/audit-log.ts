@@ -1,16 +1,10 @@
 import { auditListPrefix, writeAudit, type AuditAction, type AuditCollections, type AuditEntry } from '../shared/audit';
 import { findByIds } from '../shared/mongo/bulk';
 import type { AuditDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
 import { ListIndex } from '../shared/store/list-index';
 import { listPage, type CursorPage, type CursorRequest } from './pagination';
 
 export type { AuditAction } from '../shared/audit';
-
-// Who did what, when, to which partner: one document per manager action.
-export function recordAudit(rt: Runtime, actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
-  return writeAudit(rt.mongo.collections, actor, action, entry);
-}
 
 export interface AuditView {
   id: string;
@@ -26,12 +20,25 @@ export function auditView(doc: AuditDoc): AuditView {
   return { id: doc._id, at: doc.at, actor: doc.actor, action: doc.action, affiliate_id: doc.partner_id, target: doc.target, details: doc.details };
 }
 
-// The log newest first, from its list read model.
-export function listAudit(c: AuditCollections, filter: { affiliate_id?: string; action?: string }, page: CursorRequest): Promise<CursorPage<AuditView>> {
-  return listPage({
-    index: new ListIndex(c.auditList),
-    query: { prefixes: [auditListPrefix({ partnerId: filter.affiliate_id, action: filter.action })], order: 'desc' },
-    load: (ids) => findByIds(c.audit, ids),
-    view: auditView,
-  }, page);
+// Who did what, when, to which partner: one document per manager action, listed newest first from
+// its list read model.
+export class AuditLog {
+  private readonly index: ListIndex;
+
+  constructor(private readonly c: AuditCollections) {
+    this.index = new ListIndex(c.auditList);
+  }
+
+  record(actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+    return writeAudit(this.c, actor, action, entry);
+  }
+
+  list(filter: { affiliate_id?: string; action?: string }, page: CursorRequest): Promise<CursorPage<AuditView>> {
+    return listPage({
+      index: this.index,
+      query: { prefixes: [auditListPrefix({ partnerId: filter.affiliate_id, action: filter.action })], order: 'desc' },
+      load: (ids) => findByIds(this.c.audit, ids),
+      view: auditView,
+    }, page);
+  }
 }

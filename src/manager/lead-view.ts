@@ -1,7 +1,7 @@
+import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { findByIds } from '../shared/mongo/bulk';
-import { LEAD_DETAIL_FIELDS, type LeadDoc, type LeadRisk } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import { LEAD_DETAIL_FIELDS, type DeliveryDoc, type LeadDoc, type LeadRefDoc, type LeadRisk } from '../shared/mongo/documents';
 import { leadRefId } from '../shared/store/lead-refs';
 import { deliveryView, type DeliveryView } from './delivery-queue';
 
@@ -53,25 +53,36 @@ export function leadSummary(lead: LeadDoc): LeadSummary {
   };
 }
 
-export function findLeadDoc(rt: Runtime, id: string): Promise<LeadDoc | null> {
-  return rt.mongo.collections.leads.findOne({ _id: id });
+export interface LeadLookupDeps {
+  leads: Collection<LeadDoc>;
+  leadRefs: Collection<LeadRefDoc>;
+  deliveries: Collection<DeliveryDoc>;
 }
 
-export async function findLead(rt: Runtime, id: string): Promise<LeadView | null> {
-  const lead = await findLeadDoc(rt, id);
-  return lead && withDeliveries(rt, lead);
-}
+// One lead by our id or by its partner's external id, with the callbacks its events made.
+export class LeadLookup {
+  constructor(private readonly d: LeadLookupDeps) {}
 
-// The partner's name for a lead, through the same point read the partner's status lookup uses.
-export async function findLeadByExternalId(rt: Runtime, partnerId: string, externalId: string): Promise<LeadView | null> {
-  const ref = await rt.mongo.collections.leadRefs.findOne({ _id: leadRefId(partnerId, externalId) });
-  return ref && findLead(rt, ref.lead_id);
-}
+  doc(id: string): Promise<LeadDoc | null> {
+    return this.d.leads.findOne({ _id: id });
+  }
 
-async function withDeliveries(rt: Runtime, lead: LeadDoc): Promise<LeadView> {
-  const summary = leadSummary(lead);
-  // Delivery ids follow from (event id, partner): indexed reads by _id, no scan.
-  const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id)]));
-  const found = await findByIds(rt.mongo.collections.deliveries, ids);
-  return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
+  async find(id: string): Promise<LeadView | null> {
+    const lead = await this.doc(id);
+    return lead && this.withDeliveries(lead);
+  }
+
+  // The partner's name for a lead, through the same point read the partner's status lookup uses.
+  async byExternalId(partnerId: string, externalId: string): Promise<LeadView | null> {
+    const ref = await this.d.leadRefs.findOne({ _id: leadRefId(partnerId, externalId) });
+    return ref && this.find(ref.lead_id);
+  }
+
+  private async withDeliveries(lead: LeadDoc): Promise<LeadView> {
+    const summary = leadSummary(lead);
+    // Delivery ids follow from (event id, partner): indexed reads by _id, no scan.
+    const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id)]));
+    const found = await findByIds(this.d.deliveries, ids);
+    return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
+  }
 }

@@ -1,7 +1,11 @@
+import type { Collection } from 'mongodb';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import { apiKeyHash, newCallbackSecret, newSecret } from '../shared/crypto/tokens';
 import { randomId } from '../shared/ids';
 import type { PartnerDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { DocumentLocks } from '../shared/redis/document-locks';
+import type { Redis } from '../shared/redis/client';
 import type { PartnerSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
 
@@ -25,94 +29,99 @@ export function partnerView(doc: PartnerDoc): PartnerView {
   return { id: _id, ...rest, previous_secrets_until: previous?.until ?? null };
 }
 
-// Creates a partner and returns its three secrets: the only time they exist in clear outside the
-// partner's hands. The API key is kept as a hash, the HMAC secrets encrypted (we must sign with them).
-export async function createPartner(
-  rt: Runtime,
-  settings: PartnerSettings & { name: string },
-): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
-  const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newCallbackSecret(settings.signature_scheme) };
-  const now = new Date();
-  const doc: PartnerDoc = {
-    callback_events: [],
-    status_mapping: {},
-    field_mapping: {},
-    blocked_countries: [],
-    blocked_sources: [],
-    blocked_ip_ranges: [],
-    dedup_scope: 'global',
-    ...settings,
-    _id: randomId('pa'),
-    callback_url: settings.callback_url ?? null,
-    disabled: settings.disabled ?? false,
-    api_key_hash: apiKeyHash(secrets.api_key),
-    hmac_secret_enc: rt.cipher.encrypt(secrets.hmac_secret),
-    callback_secret_enc: rt.cipher.encrypt(secrets.callback_secret),
-    created_at: now,
-    updated_at: now,
-    key_rotated_at: null,
-  };
-  await rt.mongo.collections.partners.insertOne(doc);
-  return { partner: partnerView(doc), secrets };
+export interface PartnerServiceDeps {
+  partners: Collection<PartnerDoc>;
+  cipher: PiiCipher;
+  directory: Pick<PartnerDirectory, 'announceChange'>; // every instance's partner cache is evicted through Redis
+  redis: Redis;
+  locks: DocumentLocks;
 }
 
-export async function updatePartner(rt: Runtime, id: string, patch: PartnerSettings): Promise<PartnerView | null> {
+// Partners as managers change them: the only writer of `partners`.
+export class PartnerService {
+  constructor(private readonly d: PartnerServiceDeps) {}
+
+  // Creates a partner and returns its three secrets: the only time they exist in clear outside the
+  // partner's hands. The API key is kept as a hash, the HMAC secrets encrypted (we must sign with them).
+  async create(settings: PartnerSettings & { name: string }): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
+    const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newCallbackSecret(settings.signature_scheme) };
+    const now = new Date();
+    const doc: PartnerDoc = {
+      callback_events: [],
+      status_mapping: {},
+      field_mapping: {},
+      blocked_countries: [],
+      blocked_sources: [],
+      blocked_ip_ranges: [],
+      dedup_scope: 'global',
+      ...settings,
+      _id: randomId('pa'),
+      callback_url: settings.callback_url ?? null,
+      disabled: settings.disabled ?? false,
+      api_key_hash: apiKeyHash(secrets.api_key),
+      hmac_secret_enc: this.d.cipher.encrypt(secrets.hmac_secret),
+      callback_secret_enc: this.d.cipher.encrypt(secrets.callback_secret),
+      created_at: now,
+      updated_at: now,
+      key_rotated_at: null,
+    };
+    await this.d.partners.insertOne(doc);
+    return { partner: partnerView(doc), secrets };
+  }
+
   // Under the partner's lock: FerretDB rewrites whole documents, so a concurrent rotation could
   // otherwise be undone by this write (bringing an old API key back).
-  const updated = await rt.locks.withLock(`partner:${id}`, () => rt.mongo.collections.partners.findOneAndUpdate(
-    { _id: id },
-    { $set: { ...patch, updated_at: new Date() } },
-    { returnDocument: 'after' },
-  ));
-  if (!updated) return null;
-  await rt.partners.announceChange(rt.redis, id);
-  return partnerView(updated);
-}
+  async update(id: string, patch: PartnerSettings): Promise<PartnerView | null> {
+    const updated = await this.d.locks.withLock(`partner:${id}`, () => this.d.partners.findOneAndUpdate(
+      { _id: id },
+      { $set: { ...patch, updated_at: new Date() } },
+      { returnDocument: 'after' },
+    ));
+    if (!updated) return null;
+    await this.d.directory.announceChange(this.d.redis, id);
+    return partnerView(updated);
+  }
 
-// Issues a new API key (and, on request, new HMAC secrets). Without grace the old key stops working
-// at once on every instance: its hash is gone from MongoDB and every partner cache is evicted
-// through Redis. With graceSeconds the replaced key and secrets stay valid that long
-// (previous_secrets; a rotation during a grace ends the earlier grace).
-export async function rotatePartnerSecrets(
-  rt: Runtime,
-  id: string,
-  which: readonly ('hmac_secret' | 'callback_secret')[] = [],
-  graceSeconds = 0,
-): Promise<RotatedSecrets | null> {
-  const now = new Date();
-  const rotated = await rt.locks.withLock(`partner:${id}`, async () => {
-    const partners = rt.mongo.collections.partners;
-    const doc = await partners.findOne({ _id: id });
-    if (!doc) return null;
-    const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
-    const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
-    if (which.includes('hmac_secret')) {
-      issued.hmac_secret = newSecret('hs');
-      set.hmac_secret_enc = rt.cipher.encrypt(issued.hmac_secret);
-    }
-    if (which.includes('callback_secret')) {
-      issued.callback_secret = newCallbackSecret(doc.signature_scheme);
-      set.callback_secret_enc = rt.cipher.encrypt(issued.callback_secret);
-    }
-    set.previous_secrets = graceSeconds > 0
-      ? {
-        api_key_hash: doc.api_key_hash, hmac_secret_enc: doc.hmac_secret_enc, callback_secret_enc: doc.callback_secret_enc,
-        until: new Date(now.getTime() + graceSeconds * 1000),
+  // Issues a new API key (and, on request, new HMAC secrets). Without grace the old key stops working
+  // at once on every instance: its hash is gone from MongoDB and every partner cache is evicted
+  // through Redis. With graceSeconds the replaced key and secrets stay valid that long
+  // (previous_secrets; a rotation during a grace ends the earlier grace).
+  async rotate(id: string, which: readonly ('hmac_secret' | 'callback_secret')[] = [], graceSeconds = 0): Promise<RotatedSecrets | null> {
+    const now = new Date();
+    const rotated = await this.d.locks.withLock(`partner:${id}`, async () => {
+      const { partners } = this.d;
+      const doc = await partners.findOne({ _id: id });
+      if (!doc) return null;
+      const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
+      const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
+      if (which.includes('hmac_secret')) {
+        issued.hmac_secret = newSecret('hs');
+        set.hmac_secret_enc = this.d.cipher.encrypt(issued.hmac_secret);
       }
-      : null;
-    await partners.updateOne({ _id: id }, { $set: set });
-    return issued;
-  });
-  if (!rotated) return null;
-  await rt.partners.announceChange(rt.redis, id);
-  return rotated;
-}
+      if (which.includes('callback_secret')) {
+        issued.callback_secret = newCallbackSecret(doc.signature_scheme);
+        set.callback_secret_enc = this.d.cipher.encrypt(issued.callback_secret);
+      }
+      set.previous_secrets = graceSeconds > 0
+        ? {
+          api_key_hash: doc.api_key_hash, hmac_secret_enc: doc.hmac_secret_enc, callback_secret_enc: doc.callback_secret_enc,
+          until: new Date(now.getTime() + graceSeconds * 1000),
+        }
+        : null;
+      await partners.updateOne({ _id: id }, { $set: set });
+      return issued;
+    });
+    if (!rotated) return null;
+    await this.d.directory.announceChange(this.d.redis, id);
+    return rotated;
+  }
 
-// Read from MongoDB, not the directory cache: a manager must see a change made a moment ago.
-export async function findPartnerDoc(rt: Runtime, id: string): Promise<PartnerDoc | null> {
-  return rt.mongo.collections.partners.findOne({ _id: id });
-}
+  // Read from MongoDB, not the directory cache: a manager must see a change made a moment ago.
+  find(id: string): Promise<PartnerDoc | null> {
+    return this.d.partners.findOne({ _id: id });
+  }
 
-export async function listPartners(rt: Runtime, page: PageRequest): Promise<Page<PartnerView>> {
-  return findPage(rt.mongo.collections.partners, {}, page, partnerView);
+  list(page: PageRequest): Promise<Page<PartnerView>> {
+    return findPage(this.d.partners, {}, page, partnerView);
+  }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditAction } from '../shared/audit';
-import type { Runtime } from '../shared/runtime';
-import { recordAudit } from './audit-log';
+import type { AuditLog } from './audit-log';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,13 +11,13 @@ declare module 'fastify' {
 
 // A manager action that is refused (bad input, unknown partner, wrong state) changes nothing, but
 // who tried what is still written down, with the error code it got; never the body.
-export function auditRefusals(app: FastifyInstance, rt: Runtime): void {
+export function auditRefusals(app: FastifyInstance, audit: AuditLog): void {
   app.addHook('onSend', async (req, reply, payload) => {
     const action = req.routeOptions.config.audit;
     const status = reply.statusCode;
     if (!action || !req.managerActor || status < 400 || status >= 500) return payload;
     const partnerId = (req.params as { id?: unknown }).id;
-    await recordAudit(rt, req.managerActor, action, {
+    await audit.record(req.managerActor, action, {
       partnerId: typeof partnerId === 'string' ? partnerId : null,
       details: { refused: errorCode(payload), http_status: status },
     });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { buildCallbackPayload, classifyAttempt, sendCallback } from '../dispatcher/commands';
 import type { PartnerDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import type { Config } from '../shared/config';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { CallbackPayload } from '../shared/schemas';
 
 // The fictitious lead of a test callback (spec 4.4): no real lead has number 0.
@@ -32,19 +33,25 @@ export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_ma
   );
 }
 
+export interface TestCallbackDeps {
+  callbacks: Config['callbacks'];
+  serviceName: string;
+  signing: Pick<PartnerDirectory, 'callbackSigning'>;
+}
+
 // One attempt, signed with the partner's callback secret, under the same rules as real deliveries
 // (timeout, SSRF guard, https); it is not queued and never retried.
-export async function sendTestCallback(rt: Runtime, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
-  const { callbacks } = rt.config;
+export async function sendTestCallback(d: TestCallbackDeps, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
+  const { callbacks } = d;
   // Each test callback is an event of its own (X-Event-Id le-0:test-<hex>): a partner that drops
   // repeats by X-Event-Id still sees the next test.
   const tag = `test-${randomBytes(6).toString('hex')}`;
   const payload = testCallbackPayload(partner, new Date(), tag);
   const result = await sendCallback({
     url: partner.callback_url,
-    signing: rt.partners.callbackSigning(partner),
+    signing: d.signing.callbackSigning(partner),
     eventId: `${TEST_LEAD_ID}:${tag}`,
-    serviceName: rt.config.serviceName,
+    serviceName: d.serviceName,
     payload,
     timeoutMs: callbacks.timeoutMs,
     allowPrivateNetworks: callbacks.allowPrivateNetworks,

@@ -1,7 +1,7 @@
-import { createPartner } from '../../src/manager/partner-service';
 import { processorParts, type ProcessorParts } from '../../src/processor';
 import { intakeCommand } from '../support/intake-commands';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { servicesOf } from '../support/manager-services';
 
 // Soak on a clock of our own: leads keep coming, day after day, through the processor's real intake
 // and housekeeping against the real MongoDB-wire server. What is kept only for a window (dedup claims:
@@ -15,7 +15,7 @@ let partner: string;
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'processor' });
-  partner = (await createPartner(app.runtime, { name: 'Soak' })).partner.id;
+  partner = (await servicesOf(app.runtime).partners.create({ name: 'Soak' })).partner.id;
   parts = processorParts(app.runtime);
   await parts.roster.refresh();
 });

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, failFirst, type ReceivedCallback } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { opsTools } from '../support/ops-tools';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { servicesOf } from '../support/manager-services';
 
 // The partners' verification snippets (issue 13, item 6), each run by its own language (node, python3,
 // php-cli from Debian) against real callbacks from the dispatcher: a first one, its retry (the same
@@ -24,7 +24,7 @@ let got: ReceivedCallback[];
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
   receiver = await new CallbackReceiver().start();
-  const created = await createPartner(app.runtime, { name: 'verifier', callback_url: receiver.url('/verifier') });
+  const created = await servicesOf(app.runtime).partners.create({ name: 'verifier', callback_url: receiver.url('/verifier') });
   secret = created.secrets.callback_secret;
   receiver.route('/verifier', secret, failFirst(1)); // the first callback is answered 500, so it comes again
   const first = leadEvent(created.partner.id);

@@ -1,6 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
-import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, status } from '../support/callback-receiver';
 import { launchChromium, pageWidths, section, shot, signIn as signInAt, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
@@ -8,6 +7,7 @@ import { PartnerClient } from '../support/partner-client';
 import { MANAGER_TOKEN } from '../support/test-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // The manager console in a real browser (Debian's Chromium through playwright-core), against the
 // whole pipeline: a partner created on the page sends a real lead, its callback endpoint refuses,
@@ -191,7 +191,7 @@ describe('the manager console', () => {
     await expect(health.textContent()).resolves.toContain('active');
 
     // A second partner whose endpoint answers 503 to everything: paused after ENDPOINT_PAUSE_AFTER_S.
-    const down = await createPartner(app.runtime, { name: 'Console down', callback_url: receiver.url('/down') });
+    const down = await servicesOf(app.runtime).partners.create({ name: 'Console down', callback_url: receiver.url('/down') });
     receiver.route('/down', down.secrets.callback_secret, status(503, 'down for maintenance'));
     await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-1', phone: '+447911123999', country: 'GB' });
     const healthOf = async () => (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;

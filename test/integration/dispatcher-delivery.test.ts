@@ -1,10 +1,10 @@
-import { createPartner, updatePartner } from '../../src/manager/partner-service';
 import { deliveryId } from '../../src/shared/ids';
 import type { LeadEvent, PartnerSettings } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // What a partner receives: exact bytes and headers per event kind, status mapping, the whitelist,
 // repeats, and what is recorded. The receiver verifies signatures on its own (node:crypto).
@@ -14,7 +14,7 @@ const secrets: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
 async function partner(name: string, settings: PartnerSettings) {
-  const { partner: p, secrets: s } = await createPartner(app.runtime, { name, ...settings });
+  const { partner: p, secrets: s } = await servicesOf(app.runtime).partners.create({ name, ...settings });
   ids[name] = p.id;
   secrets[name] = s.callback_secret;
   return p.id;
@@ -151,7 +151,7 @@ describe('partner settings and recovery', () => {
     const event = leadEvent(ids.moves!);
     await publishLeadEvents(app.runtime, [event]);
     await receiver.waitFor('/moves-old', 1);
-    await updatePartner(app.runtime, ids.moves!, { callback_url: receiver.url('/moves-new') });
+    await servicesOf(app.runtime).partners.update(ids.moves!, { callback_url: receiver.url('/moves-new') });
     const [got] = await receiver.waitFor('/moves-new', 1, 10000);
     expect(got!.signatureValid).toBe(true);
     expect(receiver.at('/moves-old')).toHaveLength(1);

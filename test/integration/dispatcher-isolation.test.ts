@@ -1,7 +1,7 @@
-import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, hangFirst } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { servicesOf } from '../support/manager-services';
 
 // A partner that hangs holds its own slots only: another partner's callbacks go out at once.
 let app: TestApp;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   });
   receiver = await new CallbackReceiver().start();
   for (const name of ['slow', 'fast']) {
-    const { partner, secrets } = await createPartner(app.runtime, { name, callback_url: receiver.url(`/${name}`) });
+    const { partner, secrets } = await servicesOf(app.runtime).partners.create({ name, callback_url: receiver.url(`/${name}`) });
     receiver.route(`/${name}`, secrets.callback_secret, name === 'slow' ? hangFirst(Infinity) : undefined);
     if (name === 'slow') slow = partner.id;
     else fast = partner.id;

@@ -1,10 +1,10 @@
 import { BlockStore } from '../../src/dispatcher/block-store';
 import type { BlockState } from '../../src/dispatcher/lead-lines';
-import { createPartner } from '../../src/manager/partner-service';
 import { CallbackReceiver, type Responder } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // Issue 12 item 2: one lead's callbacks reach a partner in event order. While an earlier event of
 // a lead is being retried, its later events wait; other leads and other partners do not.
@@ -31,8 +31,8 @@ const failFirstAccepted = (): Responder => {
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
   receiver = await new CallbackReceiver().start();
-  const a = await createPartner(app.runtime, { name: 'ordered', callback_url: receiver.url('/ordered') });
-  const b = await createPartner(app.runtime, { name: 'other', callback_url: receiver.url('/other') });
+  const a = await servicesOf(app.runtime).partners.create({ name: 'ordered', callback_url: receiver.url('/ordered') });
+  const b = await servicesOf(app.runtime).partners.create({ name: 'other', callback_url: receiver.url('/other') });
   partner = a.partner.id;
   other = b.partner.id;
   receiver.route('/ordered', a.secrets.callback_secret, failFirstAccepted());

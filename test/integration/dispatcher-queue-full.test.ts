@@ -1,10 +1,10 @@
-import { createPartner } from '../../src/manager/partner-service';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryTask } from '../../src/shared/schemas';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // A partner slower than its events: one attempt at a time (CALLBACK_PER_PARTNER_CONCURRENCY=1) and
 // at most 2 waiting in memory (CALLBACK_MAX_QUEUED_PER_PARTNER=2). The rest wait on the first retry
@@ -20,7 +20,7 @@ beforeAll(async () => {
     ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', CALLBACK_PER_PARTNER_CONCURRENCY: '1', CALLBACK_MAX_QUEUED_PER_PARTNER: '2',
   });
   receiver = await new CallbackReceiver().start();
-  const created = await createPartner(app.runtime, { name: 'slow', callback_url: receiver.url('/slow') });
+  const created = await servicesOf(app.runtime).partners.create({ name: 'slow', callback_url: receiver.url('/slow') });
   partner = created.partner.id;
   receiver.route('/slow', created.secrets.callback_secret, (_req, res) => {
     setTimeout(() => res.end('ok'), 150);

@@ -1,9 +1,9 @@
-import { createPartner } from '../../src/manager/partner-service';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // Production settings: callbacks only over HTTPS and never to loopback, private or link-local
 // addresses. Each refusal is recorded on the delivery and counted; nothing reaches the receiver.
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function deadDelivery(callbackUrl: string): Promise<DeliveryDoc> {
-  const { partner, secrets } = await createPartner(app.runtime, { name: 'ssrf', callback_url: callbackUrl });
+  const { partner, secrets } = await servicesOf(app.runtime).partners.create({ name: 'ssrf', callback_url: callbackUrl });
   receiver.route(new URL(callbackUrl).pathname, secrets.callback_secret);
   const event = leadEvent(partner.id);
   await publishLeadEvents(app.runtime, [event]);

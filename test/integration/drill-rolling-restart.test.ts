@@ -1,4 +1,3 @@
-import { updatePartner } from '../../src/manager/partner-service';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { DedupClaimDoc } from '../../src/shared/mongo/documents';
 import { decisionId } from '../../src/shared/store/intake-decisions';
@@ -6,6 +5,7 @@ import { DRILL_ENV, drillPartner } from '../support/drill-partner';
 import { SteadyLoad } from '../support/steady-load';
 import { until } from '../support/topic-probe';
 import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
+import { servicesOf } from '../support/manager-services';
 
 // A rolling deploy: two of each role, each dispatcher and each processor stopped gracefully
 // (SIGTERM) and replaced in turn under steady load, while the partner refuses the first attempt of
@@ -51,7 +51,7 @@ it('keeps claims and refs consistent when a rule changes while chunks are decide
   const partner = await drillPartner(app.runtime, receiver, 'Rules drill');
   const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
   await until(async () => (load.runs.filter((r) => r.final).length >= 20 ? true : null), 60_000, 'some leads decided');
-  await Promise.all([updatePartner(app.runtime, partner.id, { blocked_countries: ['GB'] }), drill.replace('processor', 0, 'SIGKILL')]);
+  await Promise.all([servicesOf(app.runtime).partners.update(partner.id, { blocked_countries: ['GB'] }), drill.replace('processor', 0, 'SIGKILL')]);
   await until(async () => (load.runs.filter((r) => r.final?.status === 422).length >= 10 ? true : null), 90_000, 'leads rejected under the new rule');
   await load.stop();
   const answers = load.runs.map((r) => `${r.final?.status} ${String(r.final?.body?.status)}`);

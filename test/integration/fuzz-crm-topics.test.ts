@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { IHeaders } from 'kafkajs';
 import { startApp, type App } from '../../src/app';
-import { createPartner } from '../../src/manager/partner-service';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
 import type { AgentAction, Deposit, LeadEvent } from '../../src/shared/schemas';
@@ -11,6 +10,7 @@ import { intakeCommand, produce } from '../support/intake-commands';
 import { dropTestData } from '../support/test-app';
 import { testEnv } from '../support/test-config';
 import { TopicProbe, until, type Seen } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // Bad input on the CRM topics: generated messages (fast-check) on crm.agent-actions and crm.deposits
 // that the processor (its own OS process, through src/main.ts) cannot apply: random bytes and
@@ -40,7 +40,7 @@ beforeAll(async () => {
   events = await new TopicProbe<LeadEvent>(client.runtime, 'leadEvents').start();
   child = await startChildRole('processor', env);
   // A few real leads (no agent, so they stay `new`): a forbidden move on them must be refused too.
-  const partner = (await createPartner(client.runtime, { name: 'CRM fuzz' })).partner.id;
+  const partner = (await servicesOf(client.runtime).partners.create({ name: 'CRM fuzz' })).partner.id;
   const commands = Array.from({ length: 4 }, (_, i) => intakeCommand(client.runtime, partner, { phone: `+4479114${String(10000 + i)}` }));
   await produce(client.runtime, 'intakeCommands', commands);
   const leads = await until(async () => {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { startApp, type App } from '../../src/app';
-import { createPartner } from '../../src/manager/partner-service';
 import { loadConfig } from '../../src/shared/config';
 import { sign } from '../../src/shared/crypto/signature';
 import { ERRORS } from '../../src/shared/errors';
@@ -12,6 +11,7 @@ import type { PartnerCredentials } from '../support/partner-client';
 import { closeRawAgent, sendRaw, type RawRequest, type RawResponse } from '../support/raw-http';
 import { dropTestData } from '../support/test-app';
 import { MANAGER_TOKEN, testEnv } from '../support/test-config';
+import { servicesOf } from '../support/manager-services';
 
 // Bad input on the partner API: thousands of generated requests (fast-check), mostly malformed, to
 // POST /api/v1/inbound/leads and GET .../leads/{id}/status of a running app (ingress and processor in
@@ -42,7 +42,7 @@ beforeAll(async () => {
   client = await startApp({ ...config, roles: [] } as typeof config, createLogger('silent'));
   const quotas = { rate_limits: { intake_per_minute: 100000, status_per_minute: 100000 } };
   for (const settings of [{ name: 'Fuzz' }, { name: 'Fuzz mapped', field_mapping: { phone: 'contact.phone', first_name: 'profile.first', metadata: 'extra' } }]) {
-    const { partner, secrets } = await createPartner(client.runtime, { ...settings, ...quotas });
+    const { partner, secrets } = await servicesOf(client.runtime).partners.create({ ...settings, ...quotas });
     partners.push({ id: partner.id, creds: secrets });
   }
   child = await startChildRole('ingress,processor', env);

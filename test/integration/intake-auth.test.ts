@@ -1,8 +1,8 @@
-import { createPartner, rotatePartnerSecrets, updatePartner } from '../../src/manager/partner-service';
 import { sign } from '../../src/shared/crypto/signature';
 import { PAST_AUTHENTICATION, PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
+import { servicesOf } from '../support/manager-services';
 
 // Spec 5.1 over a real socket. A body that fails validation (no phone) proves a request got past
 // authentication without needing the processor: 422 validation_error instead of 401/403.
@@ -17,7 +17,7 @@ beforeAll(async () => {
   const config = testConfig({ ROLE: 'ingress' });
   app = await startTestApp({}, config);
   second = await startTestApp({}, config);
-  const created = await createPartner(app.runtime, { name: 'Auth Partner' });
+  const created = await servicesOf(app.runtime).partners.create({ name: 'Auth Partner' });
   creds = created.secrets;
   partnerId = created.partner.id;
   client = new PartnerClient(app.url, creds);
@@ -71,12 +71,12 @@ describe('401: who are you?', () => {
   });
 
   it('a rotated key stops working at once, on every instance', async () => {
-    const partner = await createPartner(app.runtime, { name: 'Rotating' });
+    const partner = await servicesOf(app.runtime).partners.create({ name: 'Rotating' });
     const onFirst = new PartnerClient(app.url, partner.secrets);
     const onSecond = new PartnerClient(second.url, partner.secrets);
     expect(await onFirst.submitLead({})).toMatchObject(PAST_AUTHENTICATION);
     expect(await onSecond.submitLead({})).toMatchObject(PAST_AUTHENTICATION); // now cached on the second instance too
-    const issued = await rotatePartnerSecrets(app.runtime, partner.partner.id);
+    const issued = await servicesOf(app.runtime).partners.rotate(partner.partner.id);
     expectError(await onSecond.submitLead({}), 401, 'invalid_api_key');
     expectError(await onFirst.submitLead({}), 401, 'invalid_api_key');
     const rotated = new PartnerClient(second.url, { ...partner.secrets, api_key: issued!.api_key! });
@@ -86,8 +86,8 @@ describe('401: who are you?', () => {
 
 describe('403: we know you, but not this request', () => {
   it('disabled partner -> partner_disabled', async () => {
-    const partner = await createPartner(app.runtime, { name: 'Disabled' });
-    await updatePartner(app.runtime, partner.partner.id, { disabled: true });
+    const partner = await servicesOf(app.runtime).partners.create({ name: 'Disabled' });
+    await servicesOf(app.runtime).partners.update(partner.partner.id, { disabled: true });
     expectError(await new PartnerClient(app.url, partner.secrets).submitLead({}), 403, 'partner_disabled');
   });
 

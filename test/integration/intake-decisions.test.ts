@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startApp, type App } from '../../src/app';
-import { createPartner } from '../../src/manager/partner-service';
 import { REDACT_PATHS } from '../../src/shared/logger';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { storedLeadCipher } from '../support/lead-keys';
 import { dropTestData } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // Every row of the spec 4.1 table end to end, with the real processor deciding, and the status
 // lookup of spec 4.2 on the leads it stored. The log is captured at debug level to prove that no
@@ -31,10 +31,10 @@ beforeAll(async () => {
   const logger = pino({ level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) });
   app = await startApp(config, logger);
   commands = await new TopicProbe<Buffer>(app.runtime, 'intakeCommands', true).start();
-  const partner = await createPartner(app.runtime, { name: 'Decisions', status_mapping: STATUS_MAPPING, rate_limits: { intake_per_minute: 1000 } });
+  const partner = await servicesOf(app.runtime).partners.create({ name: 'Decisions', status_mapping: STATUS_MAPPING, rate_limits: { intake_per_minute: 1000 } });
   creds = partner.secrets;
   client = new PartnerClient(app.url, creds);
-  other = new PartnerClient(app.url, (await createPartner(app.runtime, { name: 'Someone else' })).secrets);
+  other = new PartnerClient(app.url, (await servicesOf(app.runtime).partners.create({ name: 'Someone else' })).secrets);
 });
 
 afterAll(async () => {
@@ -85,7 +85,7 @@ describe('POST /api/v1/inbound/leads', () => {
   });
 
   it('accepts a lead in the partner\'s own layout through its field_mapping', async () => {
-    const nested = await createPartner(app.runtime, { name: 'Nested', field_mapping: { phone: 'contact.phone', first_name: 'profile.firstName', external_id: 'ref' } });
+    const nested = await servicesOf(app.runtime).partners.create({ name: 'Nested', field_mapping: { phone: 'contact.phone', first_name: 'profile.firstName', external_id: 'ref' } });
     const res = await new PartnerClient(app.url, nested.secrets).submitLead({ ref: 'n-1', contact: { phone: phone() }, profile: { firstName: 'Bo' } });
     expect(res).toMatchObject({ status: 200, body: { status: 'accepted' } });
     const stored = await app.runtime.mongo.collections.leads.findOne({ _id: res.body.id as string });
@@ -127,7 +127,7 @@ describe('personal data beyond phone and email', () => {
   });
 
   it('still decides on the encrypted IP: a lead from a blocked range is rejected', async () => {
-    const blocking = await createPartner(app.runtime, { name: 'Blocks IPs', blocked_ip_ranges: ['192.0.2.0/24'] });
+    const blocking = await servicesOf(app.runtime).partners.create({ name: 'Blocks IPs', blocked_ip_ranges: ['192.0.2.0/24'] });
     const blocked = new PartnerClient(app.url, blocking.secrets);
     expect(await blocked.submitLead({ phone: phone(), ...PERSONAL })).toMatchObject({ status: 422, body: { id: null, status: 'rejected', reason: 'ip_blocked' } });
     expect(await blocked.submitLead({ phone: phone(), ...PERSONAL, ip: '203.0.113.5' })).toMatchObject({ status: 200, body: { status: 'accepted' } });

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createPartner } from '../../src/manager/partner-service';
 import { leadCipher } from '../../src/shared/crypto/data-key';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
@@ -8,6 +7,7 @@ import { PartnerClient, type PartnerCredentials } from '../support/partner-clien
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // The request itself (spec 2.2, 4.1, 8): media type, size, JSON, Idempotency-Key, validation
 // reasons, field mapping and normalisation. Runs the ingress alone: a valid lead is observed as
@@ -25,7 +25,7 @@ beforeAll(async () => {
   app = await startTestApp({}, config);
   proxied = await startTestApp({}, { ...config, http: { ...config.http, trustedProxies: ['127.0.0.1'] } });
   commands = await new TopicProbe<IntakeCommand>(app.runtime, 'intakeCommands').start();
-  const partner = await createPartner(app.runtime, { name: 'HTTP', rate_limits: { intake_per_minute: 1000 } });
+  const partner = await servicesOf(app.runtime).partners.create({ name: 'HTTP', rate_limits: { intake_per_minute: 1000 } });
   partnerId = partner.partner.id;
   creds = partner.secrets;
   client = new PartnerClient(app.url, creds);
@@ -157,7 +157,7 @@ describe('field_mapping', () => {
   let mapped: PartnerClient;
 
   beforeAll(async () => {
-    const partner = await createPartner(app.runtime, {
+    const partner = await servicesOf(app.runtime).partners.create({
       name: 'Nested',
       field_mapping: { first_name: 'profile.firstName', last_name: 'profile.lastName', phone: 'contact.phone', email: 'contact.email', external_id: 'leadRef' },
     });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { IdempotencyStore } from '../../src/ingress/idempotency';
-import { createPartner } from '../../src/manager/partner-service';
 import { sealLead } from '../../src/ingress/seal-lead';
 import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
@@ -9,6 +8,7 @@ import { PartnerClient, type PartnerCredentials } from '../support/partner-clien
 import { ScriptedProcessor } from '../support/scripted-processor';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
+import { servicesOf } from '../support/manager-services';
 
 // Spec 5.2 and the request/reply path, with a scripted stand-in for the processor on the real
 // topics so each test controls the decision and its timing. The decision comes from `source`.
@@ -36,7 +36,7 @@ beforeAll(async () => {
       default: return { outcome: 'accepted', lead_id: `le-${n}`, reason: null };
     }
   }).start();
-  const partner = await createPartner(app.runtime, { name: 'Idem', rate_limits: { intake_per_minute: 1000 } });
+  const partner = await servicesOf(app.runtime).partners.create({ name: 'Idem', rate_limits: { intake_per_minute: 1000 } });
   creds = partner.secrets;
   partnerId = partner.partner.id;
   client = new PartnerClient(app.url, creds);
@@ -98,7 +98,7 @@ describe('replay', () => {
 
   it('keys are per partner: another partner may use the same key', async () => {
     const key = randomUUID();
-    const other = await createPartner(app.runtime, { name: 'Other' });
+    const other = await servicesOf(app.runtime).partners.create({ name: 'Other' });
     expect((await client.submitLead(lead(), { idempotencyKey: key })).status).toBe(200);
     const res = await new PartnerClient(app.url, other.secrets).submitLead(lead(), { idempotencyKey: key });
     expect(res.status).toBe(200);

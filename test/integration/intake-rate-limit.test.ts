@@ -1,7 +1,7 @@
-import { createPartner } from '../../src/manager/partner-service';
 import { PartnerClient, type HttpResult } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
+import { servicesOf } from '../support/manager-services';
 
 // Spec 7.2 and 8: per partner (not per IP), 60 intake and 120 status requests per sliding
 // 60-second window, bursts of parallel requests allowed, quotas raised per partner, one window
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function partnerClient(rateLimits?: { intake_per_minute?: number; status_per_minute?: number }, on: TestApp = app): Promise<PartnerClient> {
-  const { secrets } = await createPartner(app.runtime, { name: 'Limited', ...(rateLimits ? { rate_limits: rateLimits } : {}) });
+  const { secrets } = await servicesOf(app.runtime).partners.create({ name: 'Limited', ...(rateLimits ? { rate_limits: rateLimits } : {}) });
   return new PartnerClient(on.url, secrets);
 }
 
@@ -90,7 +90,7 @@ it('allows 120 status requests a minute, counted apart from intake', async () =>
 });
 
 it('shares one window across ingress instances', async () => {
-  const { secrets } = await createPartner(app.runtime, { name: 'Two doors', rate_limits: { intake_per_minute: 4 } });
+  const { secrets } = await servicesOf(app.runtime).partners.create({ name: 'Two doors', rate_limits: { intake_per_minute: 4 } });
   const viaFirst = new PartnerClient(app.url, secrets);
   const viaSecond = new PartnerClient(second.url, secrets);
   await Promise.all([viaFirst.submitLead({}), viaSecond.submitLead({}), viaFirst.submitLead({}), viaSecond.submitLead({})]);

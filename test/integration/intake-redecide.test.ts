@@ -1,4 +1,3 @@
-import { createPartner, updatePartner } from '../../src/manager/partner-service';
 import { startApp, type App } from '../../src/app';
 import { createLogger } from '../../src/shared/logger';
 import { leadId } from '../../src/shared/ids';
@@ -11,6 +10,7 @@ import { intakeCommand, produce } from '../support/intake-commands';
 import { dropTestData } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // A chunk decided again (after a crash between its claims and its leads, or a failed publish) is
 // decided from its own facts, even when a manager edited the rules in between: a command keeps the
@@ -28,7 +28,7 @@ beforeAll(async () => {
   app = await startApp(config, createLogger('silent'));
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   claims = new DedupClaims(app.runtime.mongo.db);
-  partnerId = (await createPartner(app.runtime, { name: 'Rules change' })).partner.id;
+  partnerId = (await servicesOf(app.runtime).partners.create({ name: 'Rules change' })).partner.id;
 });
 
 afterAll(async () => {
@@ -79,7 +79,7 @@ it('a command accepted under a rule since tightened is rejected now and gives it
   const cmd = newCommand();
   const first = leadId(900_000 + seq);
   await leftBehind(cmd, first, true);
-  await updatePartner(app.runtime, partnerId, { blocked_countries: ['DE'] });
+  await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: ['DE'] });
   try {
     const reply = await decide(cmd);
     expect(reply.decision).toMatchObject({ outcome: 'rejected', lead_id: first, reason: 'country_blocked:DE' });
@@ -87,7 +87,7 @@ it('a command accepted under a rule since tightened is rejected now and gives it
     expect([...(await claims.byIds([k.phone, k.email], new Date())).keys()]).toEqual([]);
     expect(await app.runtime.mongo.collections.leads.findOne({ _id: first })).toMatchObject({ status: 'rejected' });
   } finally {
-    await updatePartner(app.runtime, partnerId, { blocked_countries: [] });
+    await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: [] });
   }
   // The same phone and email from another lead: no false matched_lead against the rejected one.
   const again = intakeCommand(app.runtime, partnerId, { phone: `+4479115${String(10000 + seq)}`, email: `redecide-${seq}@example.com`, country_code: 'DE' });
@@ -101,12 +101,12 @@ it('a command whose lead was created keeps that decision after the rule changed'
   // The decision record lost (as if the chunk died before storing it): decided again, under a rule that would reject it.
   await app.runtime.mongo.db.listCollections().toArray().then((cs) => Promise.all(cs.filter((c) => c.name.startsWith('intake_decisions'))
     .map((c) => app.runtime.mongo.db.collection(c.name).deleteMany({ _id: decisionId(cmd.partner_id, cmd.idempotency_key) } as never))));
-  await updatePartner(app.runtime, partnerId, { blocked_countries: ['DE'] });
+  await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: ['DE'] });
   try {
     const again = { ...cmd, correlation_id: `${cmd.correlation_id}-again` };
     expect((await decide(again)).decision).toMatchObject({ outcome: 'accepted', lead_id: firstReply.decision.lead_id });
   } finally {
-    await updatePartner(app.runtime, partnerId, { blocked_countries: [] });
+    await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: [] });
   }
 });
 

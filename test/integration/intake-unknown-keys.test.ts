@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { CommandStartedEvent } from 'mongodb';
-import { createPartner } from '../../src/manager/partner-service';
 import { PAST_AUTHENTICATION, PartnerClient, type HttpResult } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { serviceEnv } from '../setup/services-env';
+import { servicesOf } from '../support/manager-services';
 
 // A flood of made-up API keys costs the database next to nothing: unknown keys are remembered, and
 // an address with 20 failed authentications in a minute gets 429 before any look-up. Client
@@ -21,7 +21,7 @@ beforeAll(async () => {
   app.runtime.mongo.client.on('commandStarted', (e) => {
     if (e.commandName === 'find' && e.command.find === 'partners') partnerReads.push(e);
   });
-  valid = (await createPartner(app.runtime, { name: 'Real partner' })).secrets;
+  valid = (await servicesOf(app.runtime).partners.create({ name: 'Real partner' })).secrets;
 });
 
 afterAll(async () => {

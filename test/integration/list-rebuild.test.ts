@@ -1,5 +1,5 @@
 import { newDeliveryDoc } from '../../src/dispatcher/delivery-store';
-import { listAudit } from '../../src/manager/audit-log';
+import { AuditLog } from '../../src/manager/audit-log';
 import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { deliveryId } from '../../src/shared/ids';
@@ -58,5 +58,5 @@ it('lists stored leads, deliveries and audit entries that have no entries yet', 
   const dead = await queue.page({ state: 'dead' }, { limit: 200 });
   expect(dead.items).toHaveLength(100);
   expect(dead.items[0]!.id).toBe(deliveryId('le-298:0', 'pa-even'));
-  expect((await listAudit(c, { affiliate_id: 'pa-even' }, { limit: 100 })).items).toHaveLength(50);
+  expect((await new AuditLog(c).list({ affiliate_id: 'pa-even' }, { limit: 100 })).items).toHaveLength(50);
 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createPartner } from '../../src/manager/partner-service';
 import type { AgentDoc } from '../../src/shared/mongo/documents';
 import type { AgentAction, Deposit, IntakeReply } from '../../src/shared/schemas';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // The lead list and an agent's leads, read from the lead_list read model that the lead's one
 // writer keeps with the lead: filters, cursor pages, and entries that follow status and agent.
@@ -23,8 +23,8 @@ beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,processor' });
   manager = new ManagerClient(app.url);
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
-  alpha = (await createPartner(app.runtime, { name: 'Alpha' })).partner.id;
-  beta = (await createPartner(app.runtime, { name: 'Beta' })).partner.id;
+  alpha = (await servicesOf(app.runtime).partners.create({ name: 'Alpha' })).partner.id;
+  beta = (await servicesOf(app.runtime).partners.create({ name: 'Beta' })).partner.id;
   const now = new Date();
   const agent: AgentDoc = { _id: 'ag-list', name: 'Lister', active: true, countries: ['DE'], languages: [], created_at: now, updated_at: now };
   await app.runtime.mongo.collections.agents.insertOne(agent);

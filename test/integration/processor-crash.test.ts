@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createPartner } from '../../src/manager/partner-service';
 import { loadConfig } from '../../src/shared/config';
 import type { AgentAction, IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
 import { startChildRole, type ChildRole } from '../support/child-role';
@@ -9,6 +8,7 @@ import { testEnv } from '../support/test-config';
 import { startApp, type App } from '../../src/app';
 import { createLogger } from '../../src/shared/logger';
 import { TopicProbe, until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // kill -9 of the processor in the middle of a steady stream, then a restart: no accepted lead lost,
 // no lead accepted twice, no lead event lost, and no lead changed twice by one CRM message.
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 it('loses and doubles nothing across a kill -9 and restart', async () => {
-  const partner = (await createPartner(client.runtime, { name: 'Crash' })).partner.id;
+  const partner = (await servicesOf(client.runtime).partners.create({ name: 'Crash' })).partner.id;
   const commands: IntakeCommand[] = [];
   const sendWave = async (count: number) => {
     const wave = Array.from({ length: count }, (_, i) => intakeCommand(client.runtime, partner, { phone: `+4479113${String(10000 + commands.length + i)}` }));

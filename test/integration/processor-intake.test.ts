@@ -1,4 +1,3 @@
-import { createPartner } from '../../src/manager/partner-service';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
@@ -6,6 +5,7 @@ import { storedLeadCipher } from '../support/lead-keys';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // The processor's intake decisions, driven through the real inbound topic (the ingress is tested
 // on its own): dedup, rules, ids, storage, replay, events.
@@ -21,8 +21,8 @@ beforeAll(async () => {
   app = await startTestApp({ ROLE: 'processor', BLOCKED_COUNTRIES: 'KP' });
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
-  partnerA = (await createPartner(app.runtime, { name: 'A', blocked_sources: ['spam-net'], blocked_ip_ranges: ['198.51.100.0/24'] })).partner.id;
-  partnerB = (await createPartner(app.runtime, { name: 'B', blocked_countries: ['RU'] })).partner.id;
+  partnerA = (await servicesOf(app.runtime).partners.create({ name: 'A', blocked_sources: ['spam-net'], blocked_ip_ranges: ['198.51.100.0/24'] })).partner.id;
+  partnerB = (await servicesOf(app.runtime).partners.create({ name: 'B', blocked_countries: ['RU'] })).partner.id;
 });
 
 afterAll(async () => {
@@ -162,7 +162,7 @@ describe('a command the processor fails on (issue 12.10)', () => {
     const dead = await new TopicProbe<Buffer>(app.runtime, 'intakeDeadLetter', true).start();
     try {
       // A partner document the processor cannot read (written around the manager API's validation).
-      const broken = (await createPartner(app.runtime, { name: 'Broken' })).partner.id;
+      const broken = (await servicesOf(app.runtime).partners.create({ name: 'Broken' })).partner.id;
       await app.runtime.mongo.collections.partners.updateOne({ _id: broken }, { $set: { blocked_sources: 5 as unknown as string[] } });
       const p = phone();
       const cmds = [intakeCommand(app.runtime, partnerA, { phone: phone() }), intakeCommand(app.runtime, broken, { phone: p }), intakeCommand(app.runtime, partnerA, { phone: phone() })];

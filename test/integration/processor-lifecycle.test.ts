@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createPartner } from '../../src/manager/partner-service';
 import type { AgentDoc } from '../../src/shared/mongo/documents';
 import type { AgentAction, Deposit, IntakeReply, LeadEvent } from '../../src/shared/schemas';
 import { intakeCommand, produce } from '../support/intake-commands';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
+import { servicesOf } from '../support/manager-services';
 
 // The lead lifecycle from CRM events (spec 3.2, 6.1), over the real topics.
 let app: TestApp;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
   dead = await new TopicProbe<Buffer>(app.runtime, 'crmDeadLetter', true).start();
-  partner = (await createPartner(app.runtime, { name: 'Lifecycle' })).partner.id;
+  partner = (await servicesOf(app.runtime).partners.create({ name: 'Lifecycle' })).partner.id;
   const now = new Date();
   const agent: AgentDoc = { _id: 'ag-any', name: 'Any', active: true, countries: [], languages: [], created_at: now, updated_at: now };
   await app.runtime.mongo.collections.agents.insertOne(agent);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { createPartner } from '../../src/manager/partner-service';
 import type { AgentAction } from '../../src/shared/schemas';
 import { CallbackReceiver, status } from '../support/callback-receiver';
 import { produce } from '../support/intake-commands';
@@ -10,6 +9,7 @@ import { opsTools } from '../support/ops-tools';
 import { PartnerClient } from '../support/partner-client';
 import { PrometheusServer } from '../support/prometheus';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { servicesOf } from '../support/manager-services';
 
 // The dashboard and the alert rules against a real Prometheus (Debian's) scraping the running
 // service: traffic with every intake outcome, a CRM dead letter and a callback that goes dead, then
@@ -59,12 +59,12 @@ afterAll(async () => {
 
 async function driveTraffic(): Promise<string[]> {
   const rt = app.runtime;
-  const good = await createPartner(rt, { name: 'Metrics good', callback_url: receiver.url('/good'), rate_limits: { intake_per_minute: 1000 } });
+  const good = await servicesOf(rt).partners.create({ name: 'Metrics good', callback_url: receiver.url('/good'), rate_limits: { intake_per_minute: 1000 } });
   receiver.route('/good', good.secrets.callback_secret);
-  const failing = await createPartner(rt, { name: 'Metrics failing', callback_url: receiver.url('/failing') });
+  const failing = await servicesOf(rt).partners.create({ name: 'Metrics failing', callback_url: receiver.url('/failing') });
   receiver.route('/failing', failing.secrets.callback_secret, status(500));
-  const limited = await createPartner(rt, { name: 'Metrics limited', rate_limits: { intake_per_minute: 1 } });
-  const capped = await createPartner(rt, { name: 'Metrics capped', caps: { daily: 0 } });
+  const limited = await servicesOf(rt).partners.create({ name: 'Metrics limited', rate_limits: { intake_per_minute: 1 } });
+  const capped = await servicesOf(rt).partners.create({ name: 'Metrics capped', caps: { daily: 0 } });
 
   const client = new PartnerClient(app.url, good.secrets);
   const lead = { external_id: 'm-1', phone: '+4915112345671', country: 'DE', source: 'metrics' };

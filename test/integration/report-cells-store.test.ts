@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId } from '../../src/shared/reports/cell-keys';
 import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
+import { carryOverFormerLayout } from '../../src/processor/reports/report-rebuild';
 import { testConfig } from '../support/test-config';
 
 // The reports' counter documents on the real store: a message's deltas land once whatever chunk it
@@ -70,4 +71,22 @@ it('keeps sources apart whatever they hold, and reads a date range by _id', asyn
   const months: string[] = [];
   for await (const page of store.units('m', '2026-12', '2026-12')) months.push(...page.map((d) => d._id));
   expect(months).toEqual([monthDocId('2026-12-23', 'pa-b')]);
+});
+
+it('carries the refusal counts of the former layout over once, even when run again after an interruption', async () => {
+  const former = mongo.db(config.mongo.db).collection<{ _id: string; o?: number; c: string }>('report_cells');
+  const field = cellField('DE', 'g');
+  const old = [
+    { _id: '2026-11-20|pa-f|i1', o: 4, c: JSON.stringify({ [field]: { received: 2, duplicates: 2 } }) },
+    { _id: '2026-11-21|pa-f|i1', o: 9, c: JSON.stringify({ [field]: { received: 1, validation_errors: 1 } }) },
+    { _id: '2026-11-20|pa-f|p0', o: 7, c: JSON.stringify({ [field]: { received: 5, accepted: 5 } }) },
+  ];
+  await former.insertMany(old);
+  expect(await carryOverFormerLayout(store)).toBe(3);
+  await former.insertOne(old[0]!); // as if interrupted before the removal
+  await carryOverFormerLayout(store);
+  expect(await former.countDocuments({ _id: { $in: old.map((o) => o._id) } })).toBe(0);
+  expect(cellsOf((await doc(dayDocId('2026-11-20', 'pa-f')))!)).toEqual({ lead: {}, refusal: { [field]: { received: 2, duplicates: 2 } } });
+  expect(cellsOf((await doc(monthDocId('2026-11-20', 'pa-f')))!).refusal).toEqual({ [field]: { received: 3, duplicates: 2, validation_errors: 1 } });
+  expect(cellsOf((await doc(cellDocId('tm', '2026-11', 'pa-f')))!).refusal).toEqual({ [ALL_CELLS]: { received: 3, duplicates: 2, validation_errors: 1 } });
 });

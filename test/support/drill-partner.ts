@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPartner } from '../../src/manager/partner-service';
 import type { Runtime } from '../../src/shared/runtime';
 import type { CallbackReceiver, Responder } from './callback-receiver';
 import type { PartnerCredentials } from './partner-client';
+import { servicesOf } from './manager-services';
 
 export const DRILL_PATH = '/drill';
 
@@ -43,7 +43,7 @@ function flakyReceiver(receiver: CallbackReceiver, path = DRILL_PATH): Responder
 
 // A partner with a callback URL on the receiver, every event, and quotas high enough for a drill.
 export async function drillPartner(rt: Runtime, receiver: CallbackReceiver, name = 'Drill'): Promise<{ id: string; creds: PartnerCredentials }> {
-  const { partner, secrets } = await createPartner(rt, {
+  const { partner, secrets } = await servicesOf(rt).partners.create({
     name, callback_url: receiver.url(DRILL_PATH), rate_limits: { intake_per_minute: 100000, status_per_minute: 100000 },
   });
   receiver.route(DRILL_PATH, secrets.callback_secret, flakyReceiver(receiver));

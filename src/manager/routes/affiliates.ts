@@ -1,42 +1,46 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
-import type { Runtime } from '../../shared/runtime';
 import type { PartnerSettings } from '../../shared/schemas';
 import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
-import { recordAudit } from '../audit-log';
 import type { PageRequest } from '../pagination';
-import { createPartner, findPartnerDoc, listPartners, partnerView, rotatePartnerSecrets, updatePartner } from '../partner-service';
+import { partnerView } from '../partner-service';
 import { settingsProblem } from '../partner-settings';
+import type { ManagerServices } from '../services';
 import { sendTestCallback } from '../test-callback';
 import { orNotFound, type IdParams } from './lookup';
 
 // Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL.
-export function affiliateRoutes(rt: Runtime) {
-  const statuses = loadStatuses(rt.config.rules.statusCatalogFile);
-  const bodySchemas = affiliateBodySchemas(statuses.codes(), rt.config.callbacks.allowHttp);
+export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | 'audit' | 'testCallbacks'> {
+  statusCatalogFile: string | null;
+  allowHttp: boolean;
+}
+
+export function affiliateRoutes({ partners, audit, testCallbacks, statusCatalogFile, allowHttp }: AffiliateRouteDeps) {
+  const statuses = loadStatuses(statusCatalogFile);
+  const bodySchemas = affiliateBodySchemas(statuses.codes(), allowHttp);
   const checkSettings = (settings: PartnerSettings): void => {
-    const problem = settingsProblem(settings, statuses, rt.config.callbacks.allowHttp);
+    const problem = settingsProblem(settings, statuses, allowHttp);
     if (problem) throw new ApiError('invalid_request', { detail: problem });
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate, config: { audit: 'partner.create' } }, async (req, reply) => {
       checkSettings(req.body);
-      const { partner, secrets } = await createPartner(rt, req.body);
-      await recordAudit(rt, req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      const { partner, secrets } = await partners.create(req.body);
+      await audit.record(req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return reply.code(201).send({ ...partner, ...secrets });
     });
 
-    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates }, async (req) => listPartners(rt, req.query));
+    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates }, async (req) => partners.list(req.query));
 
     app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate }, async (req) =>
-      partnerView(orNotFound(await findPartnerDoc(rt, req.params.id))));
+      partnerView(orNotFound(await partners.find(req.params.id))));
 
     app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate, config: { audit: 'partner.update' } }, async (req) => {
       checkSettings(req.body);
-      const partner = orNotFound(await updatePartner(rt, req.params.id, req.body));
-      await recordAudit(rt, req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      const partner = orNotFound(await partners.update(req.params.id, req.body));
+      await audit.record(req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return partner;
     });
 
@@ -45,8 +49,8 @@ export function affiliateRoutes(rt: Runtime) {
       { schema: routeSchemas.rotateKey, config: { audit: 'partner.rotate_key' } },
       async (req) => {
         const graceSeconds = req.body?.grace_seconds ?? 0;
-        const rotated = orNotFound(await rotatePartnerSecrets(rt, req.params.id, req.body?.secrets ?? [], graceSeconds));
-        await recordAudit(rt, req.managerActor, 'partner.rotate_key', {
+        const rotated = orNotFound(await partners.rotate(req.params.id, req.body?.secrets ?? [], graceSeconds));
+        await audit.record(req.managerActor, 'partner.rotate_key', {
           partnerId: req.params.id,
           details: { rotated: ['api_key', ...(req.body?.secrets ?? [])], grace_seconds: graceSeconds },
         });
@@ -56,11 +60,11 @@ export function affiliateRoutes(rt: Runtime) {
     );
 
     app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback }, async (req) => {
-      const partner = orNotFound(await findPartnerDoc(rt, req.params.id));
+      const partner = orNotFound(await partners.find(req.params.id));
       const url = partner.callback_url;
       if (!url) throw new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
-      const result = await sendTestCallback(rt, { ...partner, callback_url: url });
-      await recordAudit(rt, req.managerActor, 'partner.test_callback', {
+      const result = await sendTestCallback(testCallbacks, { ...partner, callback_url: url });
+      await audit.record(req.managerActor, 'partner.test_callback', {
         partnerId: partner._id,
         details: { delivered: result.delivered, http_status: result.http_status, error: result.error },
       });

@@ -1,20 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { DispatcherCommands } from '../../dispatcher/commands';
 import { ApiError } from '../../shared/errors';
-import type { Runtime } from '../../shared/runtime';
 import { routeSchemas } from '../api-schemas';
-import { recordAudit } from '../audit-log';
-import { DeliveryQueue, deliveryView, type DeliveryFilter } from '../delivery-queue';
+import { deliveryView, type DeliveryFilter } from '../delivery-queue';
 import type { CursorRequest } from '../pagination';
-import { findPartnerDoc } from '../partner-service';
+import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
 
 // The callback delivery queue (spec 6.3) and the manual retry of dead deliveries.
-export function deliveryRoutes(rt: Runtime) {
-  const dispatcher = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
-  });
-  const queue = new DeliveryQueue(rt.mongo.collections.deliveries, rt.mongo.collections.deliveryList);
+export function deliveryRoutes({ deliveries: queue, dispatcher, partners, audit }: Pick<ManagerServices, 'deliveries' | 'dispatcher' | 'partners' | 'audit'>) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: DeliveryFilter & CursorRequest }>('/api/deliveries', { schema: routeSchemas.listDeliveries }, async (req) =>
       queue.page(req.query, req.query));
@@ -28,14 +21,14 @@ export function deliveryRoutes(rt: Runtime) {
       if (result.outcome === 'not_dead') throw new ApiError('conflict', { detail: 'Only a dead delivery can be retried by hand' });
       // The record as the retry command makes it (the dispatcher may be attempting it already).
       const delivery = deliveryView(result.delivery);
-      await recordAudit(rt, req.managerActor, 'delivery.retry', { partnerId: delivery.affiliate_id, target: delivery.id });
+      await audit.record(req.managerActor, 'delivery.retry', { partnerId: delivery.affiliate_id, target: delivery.id });
       return delivery;
     });
 
     app.post<IdParams>('/api/affiliates/:id/deliveries/retry-dead', { schema: routeSchemas.retryDeadDeliveries }, async (req) => {
-      orNotFound(await findPartnerDoc(rt, req.params.id));
+      orNotFound(await partners.find(req.params.id));
       const requeued = await dispatcher.retryDead(req.params.id, req.managerActor);
-      await recordAudit(rt, req.managerActor, 'delivery.retry_dead', { partnerId: req.params.id, details: { requeued } });
+      await audit.record(req.managerActor, 'delivery.retry_dead', { partnerId: req.params.id, details: { requeued } });
       return { requeued };
     });
   };

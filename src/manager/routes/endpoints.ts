@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { EndpointCommands } from '../../dispatcher/commands';
 import { ApiError } from '../../shared/errors';
 import type { ReplayJobDoc } from '../../shared/mongo/documents';
-import type { Runtime } from '../../shared/runtime';
 import { routeSchemas } from '../api-schemas';
-import { recordAudit } from '../audit-log';
-import { findPartnerDoc } from '../partner-service';
+import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
 
 interface ReplayBody {
@@ -17,35 +14,31 @@ interface ReplayBody {
 // A partner's callback endpoint (issue 13): its health, resuming it after an auto-pause, and
 // replaying its callbacks over a time range. The dispatcher does the work (commands.ts); a refused
 // request changes nothing and is audited (refusal-audit.ts).
-export function endpointRoutes(rt: Runtime) {
-  const endpoints = new EndpointCommands({
-    health: rt.mongo.collections.endpointHealth, jobs: rt.mongo.collections.replayJobs, producer: rt.producer, codec: rt.codec, topics: rt.topics,
-  });
-  const maxRangeS = rt.config.replay.maxRangeS;
+export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<ManagerServices, 'endpoints' | 'partners' | 'audit'> & { maxRangeS: number }) {
 
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<IdParams>('/api/affiliates/:id/endpoint-health', { schema: routeSchemas.endpointHealth }, async (req) => {
-      orNotFound(await findPartnerDoc(rt, req.params.id));
+      orNotFound(await partners.find(req.params.id));
       return endpoints.health(req.params.id);
     });
 
     app.post<IdParams>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { audit: 'endpoint.resume' } }, async (req, reply) => {
-      orNotFound(await findPartnerDoc(rt, req.params.id));
+      orNotFound(await partners.find(req.params.id));
       const result = await endpoints.resume(req.params.id, req.managerActor);
       if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
-      await recordAudit(rt, req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at } });
+      await audit.record(req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at } });
       return reply.code(202).send({ affiliate_id: req.params.id, state: 'resuming', requested_at: result.at });
     });
 
     app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { audit: 'partner.replay' } }, async (req, reply) => {
-      orNotFound(await findPartnerDoc(rt, req.params.id));
+      orNotFound(await partners.find(req.params.id));
       const from = new Date(req.body.from);
       const to = new Date(req.body.to);
       const events = req.body.events ?? [];
       const problem = rangeProblem(from, to, maxRangeS);
       if (problem) throw new ApiError('invalid_request', { detail: problem });
       const job = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.managerActor });
-      await recordAudit(rt, req.managerActor, 'partner.replay', { partnerId: req.params.id, target: job._id, details: { from, to, events } });
+      await audit.record(req.managerActor, 'partner.replay', { partnerId: req.params.id, target: job._id, details: { from, to, events } });
       return reply.code(202).send(replayJobView(job));
     });
 

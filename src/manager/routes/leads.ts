@@ -1,31 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { LeadCommands, leadCommand } from '../../processor/lead-commands';
-import type { Runtime } from '../../shared/runtime';
-import { LeadKeyStore } from '../../shared/store/lead-keys';
-import { findAgent } from '../agent-service';
+import { leadCommand } from '../../processor/lead-commands';
 import { routeSchemas } from '../api-schemas';
-import { recordAudit } from '../audit-log';
-import { LeadList, type LeadListQuery } from '../lead-list';
-import { findLead, findLeadByExternalId, findLeadDoc } from '../lead-view';
+import type { LeadListQuery } from '../lead-list';
 import type { CursorRequest } from '../pagination';
+import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
 
 // Leads as managers and agents see them (by our id or by the partner's external id), and the
 // erasure of a lead's personal data.
-export function leadRoutes(rt: Runtime) {
-  const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
-  const keys = new LeadKeyStore(rt.mongo.db);
-  const list = new LeadList(rt.mongo.collections.leads, rt.mongo.collections.leadList);
+export function leadRoutes(
+  { leads, leadList: list, leadKeys: keys, leadCommands: commands, agents, audit }: Pick<ManagerServices, 'leads' | 'leadList' | 'leadKeys' | 'leadCommands' | 'agents' | 'audit'>,
+) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: LeadListQuery & CursorRequest }>('/api/leads', { schema: routeSchemas.listLeads }, async (req) => list.page(req.query, req.query));
 
-    app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead }, async (req) => orNotFound(await findLead(rt, req.params.id)));
+    app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead }, async (req) => orNotFound(await leads.find(req.params.id)));
 
     app.get<{ Params: { id: string; externalId: string } }>('/api/affiliates/:id/leads/:externalId', { schema: routeSchemas.showPartnerLead }, async (req) =>
-      orNotFound(await findLeadByExternalId(rt, req.params.id, req.params.externalId)));
+      orNotFound(await leads.byExternalId(req.params.id, req.params.externalId)));
 
     app.get<IdParams & { Querystring: CursorRequest }>('/api/agents/:id/leads', { schema: routeSchemas.listAgentLeads }, async (req) => {
-      orNotFound(await findAgent(rt, req.params.id));
+      orNotFound(await agents.find(req.params.id));
       return list.agentPage(req.params.id, req.query);
     });
 
@@ -33,11 +28,11 @@ export function leadRoutes(rt: Runtime) {
     // of its ciphertext (MongoDB, Kafka) can be read; the erase command lets the lead's owner remove
     // its dedup claims, hashes and ciphertexts like any other change to the lead. Repeatable.
     app.delete<IdParams>('/api/leads/:id/personal-data', { schema: routeSchemas.erasePersonalData }, async (req, reply) => {
-      const lead = orNotFound(await findLeadDoc(rt, req.params.id));
+      const lead = orNotFound(await leads.doc(req.params.id));
       const now = new Date();
       await keys.destroy([lead]);
       await commands.publish([leadCommand(lead._id, 'erase', now, { requested_by: req.managerActor })]);
-      await recordAudit(rt, req.managerActor, 'lead.erase_personal_data', { partnerId: lead.partner_id, target: lead._id });
+      await audit.record(req.managerActor, 'lead.erase_personal_data', { partnerId: lead.partner_id, target: lead._id });
       return reply.code(202).send({ id: lead._id, personal_data: 'erasing', key_destroyed_at: now });
     });
   };

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Runtime } from '../../shared/runtime';
-import { CellStore, cellsCollection } from '../../shared/reports/cell-store';
 import { reportCsv } from '../reports/report-csv';
 import { readReport, type ReportQuery } from '../reports/report-reader';
 import { reportSchemas } from '../reports/report-schemas';
+import type { ManagerServices } from '../services';
 
 // The reports: read from the counters the processor keeps (report_cells), one `_id` range a query.
-export function reportRoutes(rt: Runtime) {
-  const cells = new CellStore(cellsCollection(rt.mongo.db));
+export function reportRoutes({ cells }: Pick<ManagerServices, 'cells'>) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: ReportQuery }>('/api/reports', { schema: reportSchemas.report }, async (req) => readReport(cells, req.query, new Date()));
 

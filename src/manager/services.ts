@@ -1,0 +1,70 @@
+import type { Producer } from 'kafkajs';
+import type { Registry } from 'prom-client';
+import { DispatcherCommands, EndpointCommands } from '../dispatcher/commands';
+import { LeadCommands } from '../processor/lead-commands';
+import type { Config } from '../shared/config';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import type { Mongo } from '../shared/mongo/client';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { Redis } from '../shared/redis/client';
+import type { DocumentLocks } from '../shared/redis/document-locks';
+import { CellStore, cellsCollection } from '../shared/reports/cell-store';
+import { LeadKeyStore } from '../shared/store/lead-keys';
+import { AgentService } from './agent-service';
+import { AuditLog } from './audit-log';
+import { DeliveryQueue } from './delivery-queue';
+import { LeadList } from './lead-list';
+import { LeadLookup } from './lead-view';
+import { PartnerService } from './partner-service';
+import type { TestCallbackDeps } from './test-callback';
+
+// What the manager plugin is given (src/app.ts builds it in the process that hosts the manager,
+// the ingress role's): the clients it reads and publishes with, and the settings it answers by.
+export interface ManagerOptions {
+  config: Pick<Config, 'managerTokens' | 'serviceName' | 'callbacks' | 'replay'> & { bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'] };
+  mongo: Mongo;
+  cipher: PiiCipher;
+  partners: PartnerDirectory;
+  redis: Redis;
+  locks: DocumentLocks;
+  kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
+  metrics: Registry;
+  logger: Logger;
+}
+
+// The manager's services, each over the few stores or clients it uses; the routes take the ones they need.
+export interface ManagerServices {
+  partners: PartnerService;
+  agents: AgentService;
+  audit: AuditLog;
+  leads: LeadLookup;
+  leadList: LeadList;
+  leadKeys: LeadKeyStore;
+  leadCommands: LeadCommands;
+  deliveries: DeliveryQueue;
+  dispatcher: DispatcherCommands;
+  endpoints: EndpointCommands;
+  cells: CellStore;
+  testCallbacks: TestCallbackDeps;
+}
+
+export function managerServices(o: ManagerOptions): ManagerServices {
+  const c = o.mongo.collections;
+  return {
+    partners: new PartnerService({ partners: c.partners, cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks }),
+    agents: new AgentService(c.agents, c.agentActivity),
+    audit: new AuditLog(c),
+    leads: new LeadLookup(c),
+    leadList: new LeadList(c.leads, c.leadList),
+    leadKeys: new LeadKeyStore(o.mongo.db),
+    leadCommands: new LeadCommands(o.kafka),
+    deliveries: new DeliveryQueue(c.deliveries, c.deliveryList),
+    dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, retryDelaysS: o.config.callbacks.retryDelaysS }),
+    endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka }),
+    cells: new CellStore(cellsCollection(o.mongo.db)),
+    testCallbacks: { callbacks: o.config.callbacks, serviceName: o.config.serviceName, signing: o.partners },
+  };
+}
