@@ -24,8 +24,11 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   const { intake } = rt.config;
   const refusals = new RefusalReports({ producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger, metrics: rt.metrics });
   const api = partnerApi({
-    rt,
-    flow: new IntakeFlow(rt, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies,
+    partners: rt.partners, intake, logger: rt.logger,
+    flow: new IntakeFlow({
+      hashKey: rt.config.crypto.hashKey, cipher: rt.cipher, codec: rt.codec, producer: rt.producer, topics: rt.topics,
+      replyTimeoutMs: intake.replyTimeoutMs, logger: rt.logger,
+    }, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies,
       new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { requestBodyHash } from '../shared/crypto/lookup-hash';
 import { ApiError } from '../shared/errors';
 import type { PartnerDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import type { KeyObject } from 'node:crypto';
+import type { Producer } from 'kafkajs';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
 import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
@@ -29,12 +34,22 @@ interface Final {
   facts?: RefusalFacts; // the request's country and source, for the reports
 }
 
+export interface IntakeFlowDeps {
+  hashKey: KeyObject;
+  cipher: PiiCipher;
+  codec: TopicCodec;
+  producer: Producer;
+  topics: Pick<TopicNames, 'intakeCommands'>;
+  replyTimeoutMs: number;
+  logger: Logger;
+}
+
 // One partner POST from idempotency claim to answer: parse, map, validate, normalise, seal, send
 // the command to the processor and wait for its decision. Every final answer is stored under
 // the Idempotency-Key; a retryable failure releases the key so the retry can take over at once.
 export class IntakeFlow {
   constructor(
-    private readonly rt: Runtime,
+    private readonly d: IntakeFlowDeps,
     private readonly idempotency: IdempotencyStore,
     private readonly replies: ReplyWaiter,
     private readonly decisions: IntakeDecisionStore,
@@ -46,7 +61,7 @@ export class IntakeFlow {
     if (key === undefined) return this.reported(partner, { stored: validationFailure(reason.missing('idempotency_key')), replay: false }).stored;
     if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
 
-    const bodyHash = requestBodyHash(this.rt.config.crypto.hashKey, req.raw);
+    const bodyHash = requestBodyHash(this.d.hashKey, req.raw);
     const claim = await this.idempotency.claim(partner._id, key, bodyHash);
     switch (claim.kind) {
       case 'done':
@@ -64,7 +79,7 @@ export class IntakeFlow {
       this.reported(partner, final);
       return final.replay ? asReplay(final.stored) : final.stored;
     } catch (err) {
-      await this.idempotency.release(partner._id, key).catch((e: unknown) => this.rt.logger.warn({ err: e }, 'could not release an idempotency key'));
+      await this.idempotency.release(partner._id, key).catch((e: unknown) => this.d.logger.warn({ err: e }, 'could not release an idempotency key'));
       throw err;
     }
   }
@@ -107,7 +122,7 @@ export class IntakeFlow {
       idempotency_key: key,
       body_hash: bodyHash,
       received_at: new Date(req.receivedAtMs).toISOString(),
-      lead: sealLead(normalised.lead, this.rt.cipher, this.rt.config.crypto.hashKey),
+      lead: sealLead(normalised.lead, this.d.cipher, this.d.hashKey),
     });
     return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay, facts: normalised.lead };
   }
@@ -116,24 +131,24 @@ export class IntakeFlow {
   // decided in order by one processor partition.
   private async ask(cmd: IntakeCommand): Promise<IntakeDecision> {
     const log = { correlation_id: cmd.correlation_id, partner_id: cmd.partner_id };
-    const value = await this.rt.codec.encode('intakeCommands', cmd);
-    const timeoutMs = this.rt.config.intake.replyTimeoutMs;
+    const value = await this.d.codec.encode('intakeCommands', cmd);
+    const timeoutMs = this.d.replyTimeoutMs;
     const pending = this.replies.expect(cmd.correlation_id, timeoutMs);
     try {
       // kafkajs keeps retrying a send for up to two minutes while the broker is away; the partner
       // gets its retryable 503 within the reply timeout instead. An abandoned send may still land
       // later, which is safe: the processor answers the retry's command with the decision it made
       // for this one.
-      const send = this.rt.producer.send({ topic: this.rt.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
+      const send = this.d.producer.send({ topic: this.d.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
       await within(send, timeoutMs, `the intake command was not published within ${timeoutMs} ms`);
     } catch (err) {
       pending.cancel();
-      this.rt.logger.error({ ...log, err }, 'could not publish an intake command');
+      this.d.logger.error({ ...log, err }, 'could not publish an intake command');
       throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
     }
     const decision = await pending.decision;
     if (!decision) {
-      this.rt.logger.warn(log, 'no intake decision within the reply timeout');
+      this.d.logger.warn(log, 'no intake decision within the reply timeout');
       throw new ApiError('decision_pending', {}, { 'retry-after': '1' });
     }
     return decision;

@@ -14,20 +14,20 @@ export const PARTNER_API_PREFIX = '/api/v1/inbound';
 // Authorization and X-Timestamp on arrival, before the body is read; the body kept as raw bytes;
 // then X-Signature over those bytes and the partner's rate limit; every error as {error, message}.
 export function partnerApi(deps: PartnerApiDeps) {
-  const { rt } = deps;
+  const { partners, intake, logger } = deps;
   return async function register(app: FastifyInstance): Promise<void> {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: rt.config.intake.bodyLimitBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: intake.bodyLimitBytes }, (_req, body, done) => done(null, body));
     app.decorateRequest('inbound', null);
 
     app.addHook('onRequest', async (req) => {
       req.inbound = { receivedAtMs: Date.now(), partner: null, outcome: 'error' };
-      req.inbound.partner = await identifyPartner(req, { partners: rt.partners, authFailures: deps.authFailures }, rt.config.intake.timestampToleranceS, req.inbound.receivedAtMs);
+      req.inbound.partner = await identifyPartner(req, { partners, authFailures: deps.authFailures }, intake.timestampToleranceS, req.inbound.receivedAtMs);
     });
 
     app.addHook('preHandler', async (req) => {
       const partner = authenticated(req);
-      checkSignature(partner, rt.partners, Buffer.isBuffer(req.body) ? req.body : EMPTY, req.headers);
+      checkSignature(partner, partners, Buffer.isBuffer(req.body) ? req.body : EMPTY, req.headers);
       const verdict = await deps.limiter.consume(partner, endpointOf(req));
       if (!verdict.allowed) {
         throw new ApiError('rate_limit_exceeded', { seconds: verdict.retryAfterS }, { 'retry-after': String(verdict.retryAfterS) });
@@ -35,8 +35,8 @@ export function partnerApi(deps: PartnerApiDeps) {
     });
 
     app.setErrorHandler((err, req, reply) => {
-      const api = toApiError(err, rt.config.intake.bodyLimitBytes);
-      if (api.code === 'internal_error') rt.logger.error({ err, endpoint: endpointOf(req) }, 'partner API request failed');
+      const api = toApiError(err, intake.bodyLimitBytes);
+      if (api.code === 'internal_error') logger.error({ err, endpoint: endpointOf(req) }, 'partner API request failed');
       return answer(req, reply, api.status, api.body(), api.headers);
     });
 
@@ -47,7 +47,7 @@ export function partnerApi(deps: PartnerApiDeps) {
       const ms = Date.now() - ctx.receivedAtMs;
       const partnerId = ctx.partner?._id ?? null;
       deps.metrics.observe(endpointOf(req), ctx.outcome, ctx.partner, ms / 1000);
-      rt.logger.info({ endpoint: endpointOf(req), partner_id: partnerId, outcome: ctx.outcome, http_status: reply.statusCode, ms }, 'partner request');
+      logger.info({ endpoint: endpointOf(req), partner_id: partnerId, outcome: ctx.outcome, http_status: reply.statusCode, ms }, 'partner request');
     });
 
     await app.register(intakeRoutes(deps));

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerDoc } from '../shared/mongo/documents';
-import type { Runtime } from '../shared/runtime';
+import type { Config } from '../shared/config';
+import type { Logger } from '../shared/logger';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { LeadRefStore } from '../shared/store/lead-refs';
 import type { LeadStore } from '../shared/store/leads';
 import type { IntakeFlow } from './intake-flow';
@@ -11,7 +13,9 @@ import type { AuthFailureLimiter, Endpoint, RateLimiter } from './rate-limit';
 // What the partner API plugins share: their dependencies and the per-request context that the
 // hooks fill in (who is calling) and the handlers complete (what the answer was, for metrics).
 export interface PartnerApiDeps {
-  rt: Runtime;
+  partners: PartnerDirectory;
+  intake: Config['intake'];
+  logger: Logger;
   flow: IntakeFlow;
   refs: LeadRefStore;
   leads: LeadStore;

@@ -1,7 +1,11 @@
 import type { Consumer } from 'kafkajs';
 import { createConsumer } from '../shared/kafka/client';
 import { DecodeError } from '../shared/kafka/codec';
-import type { Runtime } from '../shared/runtime';
+import type { Kafka } from 'kafkajs';
+import type { Config } from '../shared/config';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
 import type { IntakeDecision, IntakeReply } from '../shared/schemas';
 import { within } from '../shared/within';
 
@@ -10,6 +14,14 @@ const START_TIMEOUT_MS = 30_000;
 export interface PendingReply {
   decision: Promise<IntakeDecision | null>; // null when none arrived in time
   cancel(): void;
+}
+
+export interface ReplyWaiterDeps {
+  kafka: Kafka;
+  config: Config;
+  topics: Pick<TopicNames, 'intakeReplies'>;
+  codec: TopicCodec;
+  logger: Logger;
 }
 
 // The reply half of request/reply over Kafka. Each ingress instance reads every partition of the
@@ -21,8 +33,8 @@ export class ReplyWaiter {
   private readonly consumer: Consumer;
   private fetching = false;
 
-  constructor(private readonly rt: Runtime, readonly instanceId: string) {
-    this.consumer = createConsumer(rt.kafka, rt.config, `ingress-replies-${instanceId}`);
+  constructor(private readonly d: ReplyWaiterDeps, readonly instanceId: string) {
+    this.consumer = createConsumer(d.kafka, d.config, `ingress-replies-${instanceId}`);
   }
 
   // Resolves once the consumer has joined and finished a first fetch: only then are its start
@@ -39,7 +51,7 @@ export class ReplyWaiter {
     consumer.on(consumer.events.CRASH, ({ payload }) => { if (!payload.restart) this.fetching = false; });
     consumer.on(consumer.events.STOP, () => { this.fetching = false; });
     await consumer.connect();
-    await consumer.subscribe({ topic: this.rt.topics.intakeReplies, fromBeginning: false });
+    await consumer.subscribe({ topic: this.d.topics.intakeReplies, fromBeginning: false });
     await consumer.run({ autoCommit: false, eachMessage: async ({ message }) => this.receive(message.value) });
     await within(firstFetch, START_TIMEOUT_MS, 'the intake reply consumer did not start fetching');
   }
@@ -71,10 +83,10 @@ export class ReplyWaiter {
   private async receive(value: Buffer | null): Promise<void> {
     let reply: IntakeReply;
     try {
-      reply = await this.rt.codec.decode<IntakeReply>('intakeReplies', value);
+      reply = await this.d.codec.decode<IntakeReply>('intakeReplies', value);
     } catch (err) {
       if (!(err instanceof DecodeError)) throw err;
-      this.rt.logger.warn({ reason: err.reason }, 'skipped an undecodable intake reply');
+      this.d.logger.warn({ reason: err.reason }, 'skipped an undecodable intake reply');
       return;
     }
     if (reply.reply_to === this.instanceId) this.pending.get(reply.correlation_id)?.(reply.decision);
