@@ -10,6 +10,7 @@ import type { EndpointGate } from './endpoint-gate';
 import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
 import type { DispatcherMetrics } from './metrics';
 import type { ReplayRunner } from './replay-runner';
+import type { Clock } from '../shared/clock';
 
 // Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
 const IN_CHUNK = 100;
@@ -26,6 +27,7 @@ export interface EndpointKeeperDeps {
   rule: PauseRule;
   metrics: DispatcherMetrics;
   logger: Logger;
+  clock: Clock;
 }
 
 // The one writer of each partner's endpoint_health: callbacks.endpoints is keyed by partner id, so
@@ -67,7 +69,7 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     for (const d of stored) docs.set(d._id, d);
   }
   for (const [partnerId, commands] of byPartner) {
-    const before = docs.get(partnerId) ?? emptyHealth(partnerId, new Date());
+    const before = docs.get(partnerId) ?? emptyHealth(partnerId, deps.clock.now());
     let doc = before;
     for (const command of commands) doc = apply(deps, doc, command, ctx.partition);
     const changed = doc.state !== before.state;
@@ -84,7 +86,7 @@ function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: Endpoi
   const at = new Date(command.at);
   if (command.kind === 'health' && command.report) {
     const next = applyReport(doc, command.report, at);
-    return shouldPause(next, deps.rule) ? paused(next, new Date()) : next;
+    return shouldPause(next, deps.rule) ? paused(next, deps.clock.now()) : next;
   }
   if (command.kind === 'resume') return doc.state === 'paused' ? resumed(doc, at) : doc;
   if (command.kind === 'replay' && command.job_id) deps.replays.start(command.job_id, partition);
@@ -99,7 +101,7 @@ async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, d
     await untilDone(() => writeAudit(deps.audit, DISPATCHER_ACTOR, 'endpoint.paused', {
       partnerId: doc._id,
       details: { consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since, last_failure_at: doc.last_failure_at, gone: doc.gone_at !== null },
-    }), retrying(logger, 'audit a pause'));
+    }, deps.clock), retrying(logger, 'audit a pause'));
   } else {
     logger.info({ partner_id: doc._id, paused_at: before.paused_at }, 'endpoint resumed');
   }

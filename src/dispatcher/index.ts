@@ -50,7 +50,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS,
   });
   owner = leadOwner;
-  const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger });
+  const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger, clock });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 
   // How long a hand-over (a rebalance, a stop) waits for the attempts under way: each is bounded by
@@ -67,7 +67,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays,
-    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger,
+    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger, clock,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.
   const sendReports = async () => {

@@ -4,6 +4,7 @@ import type { ReplayJobDoc } from '../shared/mongo/documents';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
 import { published, type DeliveryTopics } from './delivery-task';
+import type { Clock } from '../shared/clock';
 
 // Progress is saved every this many commands: a restarted job goes on from there (a few repeats of
 // a replay are harmless: each is a fresh round only if the delivery is not under way).
@@ -15,6 +16,7 @@ export interface ReplayRunnerDeps {
   topics: DeliveryTopics;
   ratePerS: number;
   logger: Logger;
+  clock: Clock;
 }
 
 // Runs a manager's replay jobs (issue 13) for the partners whose callbacks.endpoints partitions this
@@ -35,7 +37,7 @@ export class ReplayRunner {
     void this.run(jobId, partition)
       .catch(async (err: unknown) => {
         this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
-        await this.deps.jobs.updateOne({ _id: jobId }, { $set: { state: 'failed', error: (err as Error).message, finished_at: new Date(), updated_at: new Date() } })
+        await this.deps.jobs.updateOne({ _id: jobId }, { $set: { state: 'failed', error: (err as Error).message, finished_at: this.deps.clock.now(), updated_at: this.deps.clock.now() } })
           .catch(() => undefined);
       })
       .finally(() => this.running.delete(jobId));
@@ -56,7 +58,7 @@ export class ReplayRunner {
     const retrying = (err: unknown, attempt: number) => logger.warn({ job_id: jobId, attempt, err: (err as Error).message }, 'replay job: database call failed; trying again');
     const job = await untilDone(() => jobs.findOneAndUpdate(
       { _id: jobId, state: { $in: ['queued', 'running'] } },
-      { $set: { state: 'running', partition, updated_at: new Date() } },
+      { $set: { state: 'running', partition, updated_at: this.deps.clock.now() } },
       { returnDocument: 'after' },
     ), retrying);
     if (!job) return;
@@ -65,7 +67,7 @@ export class ReplayRunner {
     // the range. A restarted job keeps the count it had.
     const counting = job.sent === 0
       ? untilDone(() => store.countInRange(range), retrying).then(async (found) => {
-        await untilDone(() => jobs.updateOne({ _id: jobId, state: 'running' }, { $set: { found, updated_at: new Date() } }), retrying);
+        await untilDone(() => jobs.updateOne({ _id: jobId, state: 'running' }, { $set: { found, updated_at: this.deps.clock.now() } }), retrying);
         return found;
       })
       : Promise.resolve(job.found);
@@ -75,15 +77,15 @@ export class ReplayRunner {
     for await (const d of store.inRange(range, cursor)) {
       if (this.stopping) return; // still running: the partition's next owner goes on
       await published(logger, 'replay command', () => topics.command({
-        kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: new Date().toISOString(), by: jobId,
+        kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: this.deps.clock.now().toISOString(), by: jobId,
       }));
       sent++;
       cursor = d.suffix;
-      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: new Date() } }), retrying);
+      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: this.deps.clock.now() } }), retrying);
       await new Promise((r) => setTimeout(r, gapMs).unref());
     }
     const found = await counting;
-    const now = new Date();
+    const now = this.deps.clock.now();
     await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { state: 'done', sent, cursor, found: Math.max(found, sent), finished_at: now, updated_at: now } }), retrying);
     logger.info({ job_id: jobId, partner_id: job.partner_id, sent }, 'replay job done');
   }
