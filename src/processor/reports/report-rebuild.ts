@@ -4,8 +4,8 @@ import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import { localTime } from '../../shared/local-time';
 import { findByIds } from '../../shared/mongo/bulk';
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
-import { cellField, targetsOf } from '../../shared/reports/cell-keys';
-import type { Cells, CellStore } from '../../shared/reports/cell-store';
+import { cellField, parseFormerId, targetsOf } from '../../shared/reports/cell-keys';
+import type { Cells, CellStore, OffsetDelta } from '../../shared/reports/cell-store';
 import { tallyWholeLead, type StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 import { REPORT_LEAD_PROJECTION, type ReportLeadStore } from './report-lead-store';
@@ -40,6 +40,7 @@ const LEAD_IDS = { first: 'le-', end: 'le.' };
 // meanwhile may be counted twice or not at all. Run again if interrupted.
 export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   const started = Date.now();
+  await carryOverFormerLayout(d.cells);
   const held: string[] = [];
   for await (const ids of d.cells.leadDerivedIds()) held.push(...ids);
 
@@ -72,6 +73,34 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   const summary = { leads, cell_documents_cleared: cleared.length, cell_documents_written: docs.size, took_ms: Date.now() - started };
   d.logger.info(summary, 'reports rebuilt from the stored leads');
   return summary;
+}
+
+const DAY_MS = 86_400_000;
+
+// Moves the refusal counts of the former layout's documents (`<day>|<partner>|i<n>`, the only record of
+// duplicates and validation errors) into the current ones, as writer u<n> with each document's day
+// (epoch day number) as its offset, all days of a partition in one write: run again after an
+// interruption, every document refuses them. Then the former documents go (their lead-derived
+// counts are recomputed from the stored leads anyway).
+export async function carryOverFormerLayout(cells: CellStore): Promise<number> {
+  const byWriter = new Map<string, OffsetDelta[]>();
+  const ids: string[] = [];
+  for await (const page of cells.formerLayout()) {
+    for (const doc of page) {
+      ids.push(doc._id);
+      const { day, partnerId, writer } = parseFormerId(doc._id);
+      if (!/^i\d+$/.test(writer)) continue;
+      const offset = Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+      const deltas = byWriter.get(writer) ?? [];
+      byWriter.set(writer, deltas);
+      for (const [field, delta] of Object.entries(JSON.parse(doc.c || '{}') as Cells)) deltas.push({ offset, day, partnerId, field, delta });
+    }
+  }
+  for (const [writer, deltas] of byWriter) {
+    if (deltas.length > 0) await cells.addOnce(`u${writer.slice(1)}` as `u${number}`, deltas, deltas.reduce((m, x) => Math.max(m, x.offset), -1));
+  }
+  await cells.remove(ids);
+  return ids.length;
 }
 
 function addTo(docs: Map<string, Cells>, id: string, field: string, delta: Counts): void {

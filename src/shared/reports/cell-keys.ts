@@ -12,11 +12,12 @@ export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 // Who writes into a counter document, each keeping its own offset in it (`o.<writer>`): p<n>: the
 // report projector's owner of lead events partition n; i<n>: the owner of intake refusals
 // partition n (docs/managers.md, "Reports").
-export type Writer = `p${number}` | `i${number}`;
+// u<n>: the rebuild carrying refusal partition n's counts over from the former layout (below).
+export type Writer = `p${number}` | `i${number}` | `u${number}`;
 
 export const leadWriter = (partition: number): Writer => `p${partition}`;
 export const refusalWriter = (partition: number): Writer => `i${partition}`;
-export const isRefusalWriter = (writer: string): boolean => writer.startsWith('i');
+export const isRefusalWriter = (writer: string): boolean => writer.startsWith('i') || writer.startsWith('u');
 
 export type Level = 'd' | 'm' | 'td' | 'tm';
 
@@ -76,4 +77,13 @@ export function parseCellField(field: string): { country: string | null; source:
 function encodeSource(source: string | null | undefined): string {
   if (source === null || source === undefined || source === '') return '';
   return encodeURIComponent(source).replace(/[.!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+// The former layout, one document per writer: `<day>|<partner id>|<writer>` (a digit leads, never a level).
+export const FORMER_LAYOUT = { $gt: '0', $lt: '9~' } as const;
+
+export function parseFormerId(id: string): { day: string; partnerId: string; writer: string } {
+  const first = id.indexOf('|');
+  const last = id.lastIndexOf('|');
+  return { day: id.slice(0, first), partnerId: id.slice(first + 1, last), writer: id.slice(last + 1) };
 }

@@ -1,7 +1,7 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
-import { isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
+import { FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
 import { ServiceError } from '../errors';
 
 // A counter document of the reports (report_cells): one day or one month of one partner, its cells
@@ -126,6 +126,21 @@ export class CellStore {
       if (page.length < PAGE) return;
       after = (page[page.length - 1] as CellDoc)._id;
     }
+  }
+
+  // Every document of the former layout (`<day>|<partner>|<writer>`, `{o, c}`), a page at a time.
+  async *formerLayout(): AsyncGenerator<{ _id: string; c: string }[]> {
+    let after: string = FORMER_LAYOUT.$gt;
+    for (;;) {
+      const page = await this.cells.find({ _id: { $gt: after, $lt: FORMER_LAYOUT.$lt } }, { projection: { c: 1 } }).sort({ _id: 1 }).limit(PAGE).toArray();
+      if (page.length > 0) yield page;
+      if (page.length < PAGE) return;
+      after = (page[page.length - 1] as CellDoc)._id;
+    }
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += PAGE) await this.cells.deleteMany({ _id: { $in: ids.slice(i, i + PAGE) } });
   }
 
   // Read, compute each document's new fields (null: nothing to write), write with a compare-and-set
