@@ -148,7 +148,7 @@ describe('exactly once', () => {
       await projector.leadEvents(chunk.slice(0, 3), 0); // the replay, cut differently
       await projector.leadEvents(chunk.slice(3), 0);
       const stored = await db.collection<CellDoc>('report_cells').find({}).toArray();
-      expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['d', 'm', 'td', 'tm']); // the lead's day and month, cells and totals
+      expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['b16', 'b4', 'd', 'm', 'tb16', 'tb4', 'td', 'tm']); // the lead's day, blocks and month, cells and totals
       for (const cell of stored) {
         expect(cellsOf(cell).lead[cell._id.startsWith('t') ? ALL_CELLS : 'DE|google']).toMatchObject({ received: 1, accepted: 1, contacted: 1, ftd: 1, rtd: 2, chargebacks: 1 });
         expect(cell.o).toEqual({ p0: 40 + chunk.length - 1 });

@@ -5,7 +5,7 @@ import { groupCells, type CellRecord } from '../../src/manager/reports/report-ro
 import { leadsToRead, projectLeadEvents, projectRefusals, tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
 import { isAgentOutcome, newReportLead, tally, type ReportLeadDoc } from '../../src/processor/reports/lead-tally';
 import { bucketField, bucketOf, DURATION_BOUNDS_S, medianSeconds, rejectionGroup } from '../../src/shared/reports/cell-counts';
-import { cellField, dayDocId, monthDocId, parseCellDocId, parseCellField, unitRange } from '../../src/shared/reports/cell-keys';
+import { blockOf, cellField, dayDocId, monthDocId, parseCellDocId, parseCellField, unitRange } from '../../src/shared/reports/cell-keys';
 import type { LeadEvent } from '../../src/shared/schemas';
 
 const T0 = new Date('2026-11-20T10:00:00Z');
@@ -239,15 +239,59 @@ describe('report scope', () => {
 });
 
 describe('read plan', () => {
-  it('reads whole months from month documents and the days left from day documents, and every day when grouped by day', () => {
+  const DAY = 86_400_000;
+  const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const daysOf = (from: string, to: string) => {
+    const out: string[] = [];
+    for (let ms = Date.parse(`${from}T00:00:00Z`); ms <= Date.parse(`${to}T00:00:00Z`); ms += DAY) out.push(dayOf(ms));
+    return out;
+  };
+  // Every day a plan's part stands for.
+  const covered = (part: { level: string; from: string; to: string }) => {
+    if (part.level.endsWith('d')) return daysOf(part.from, part.to);
+    const block = /b(\d+)$/.exec(part.level);
+    if (block) return daysOf(part.from, dayOf(Date.parse(`${part.to}T00:00:00Z`) + (Number(block[1]) - 1) * DAY));
+    const last = new Date(Date.parse(`${part.to}-01T00:00:00Z`));
+    return daysOf(`${part.from}-01`, dayOf(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0)));
+  };
+
+  it('reads whole months from month documents, whole blocks from block documents, and the days left from day documents', () => {
     expect(readPlan('2026-10-01', '2026-10-31', false)).toEqual([{ level: 'm', from: '2026-10', to: '2026-10' }]);
     expect(readPlan('2026-09-28', '2026-12-02', false)).toEqual([
       { level: 'd', from: '2026-09-28', to: '2026-09-30' }, { level: 'm', from: '2026-10', to: '2026-11' }, { level: 'd', from: '2026-12-01', to: '2026-12-02' },
     ]);
-    expect(readPlan('2026-02-01', '2026-02-28', false)).toEqual([{ level: 'm', from: '2026-02', to: '2026-02' }]);
-    expect(readPlan('2026-10-02', '2026-10-31', false)).toEqual([{ level: 'd', from: '2026-10-02', to: '2026-10-31' }]);
-    expect(readPlan('2026-12-15', '2027-01-31', false)).toEqual([{ level: 'd', from: '2026-12-15', to: '2026-12-31' }, { level: 'm', from: '2027-01', to: '2027-01' }]);
+    expect(readPlan('2026-02-01', '2026-02-28', false, true)).toEqual([{ level: 'tm', from: '2026-02', to: '2026-02' }]);
     expect(readPlan('2026-10-01', '2026-10-31', true)).toEqual([{ level: 'd', from: '2026-10-01', to: '2026-10-31' }]);
+    for (const size of [4, 16] as const) {
+      const block = blockOf('2026-10-05', size);
+      const next = dayOf(Date.parse(`${block}T00:00:00Z`) + size * DAY);
+      expect(block <= '2026-10-05' && blockOf(block, size) === block && blockOf(next, size) === next).toBe(true);
+    }
+    const b16 = blockOf('2026-10-05', 16);
+    const day = (n: number) => dayOf(Date.parse(`${b16}T00:00:00Z`) + n * DAY);
+    expect(readPlan(day(-5), day(22), false)).toEqual([
+      { level: 'd', from: day(-5), to: day(-5) }, { level: 'b4', from: day(-4), to: day(-4) }, { level: 'b16', from: day(0), to: day(0) },
+      { level: 'b4', from: day(16), to: day(16) }, { level: 'd', from: day(20), to: day(22) },
+    ]);
+  });
+
+  it('covers every day of any range exactly once, with few documents a partner', () => {
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 400; i++) {
+      const from = dayOf(start + ((i * 37) % 500) * DAY);
+      const span = [1, 7, 14, 30, 31, 45, 90, 366][i % 8] as number;
+      const to = dayOf(Date.parse(`${from}T00:00:00Z`) + (span - 1) * DAY);
+      for (const [byDay, totals] of [[false, false], [false, true], [true, false]] as const) {
+        const plan = readPlan(from, to, byDay, totals);
+        expect(plan.flatMap(covered)).toEqual(daysOf(from, to));
+        if (byDay) expect(plan.every((p) => p.level === 'd')).toBe(true);
+        if (totals) expect(plan.every((p) => p.level.startsWith('t'))).toBe(true);
+        // Documents read a partner: within a month, at most 3 days and 3 blocks of 4 at either end.
+        const size = (level: string) => (level.endsWith('d') ? 1 : Number(/b(\d+)$/.exec(level)?.[1] ?? 0));
+        const docs = plan.reduce((n, p) => n + (size(p.level) > 0 ? covered(p).length / size(p.level) : new Set(covered(p).map((d) => d.slice(0, 7))).size), 0);
+        if (!byDay && span <= 30) expect(docs).toBeLessThanOrEqual(Math.min(span, 12 + Math.ceil(span / 16)));
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors';
 import { allCellsOf, type CellStore } from '../../shared/reports/cell-store';
-import { DAY_PATTERN, parseCellDocId, type Level } from '../../shared/reports/cell-keys';
+import { DAY_PATTERN, parseCellDocId, type BlockSize, type Level } from '../../shared/reports/cell-keys';
 import { DIMENSIONS, groupCells, type CellRecord, type Dimension, type Grouped, type ReportFilter } from './report-rows';
 
 export interface ReportQuery extends ReportFilter {
@@ -39,27 +39,58 @@ export function reportScope(q: ReportQuery, now: Date): { from: string; to: stri
   return { from: utcDay(fromMs), to: utcDay(toMs), groupBy: [...new Set(groupBy)] as Dimension[] };
 }
 
+export interface PlanPart {
+  level: Level;
+  from: string;
+  to: string;
+}
+
+// A level coarser than a day: where its units start, and the next unit's start.
+interface Span {
+  level: Level;
+  startAtOrAfter(ms: number): number;
+  next(start: number): number;
+  unit(start: number): string;
+}
+
+const MONTHS: Span = {
+  level: 'm',
+  startAtOrAfter: (ms) => (new Date(ms).getUTCDate() === 1 ? ms : MONTHS.next(ms)),
+  next: (ms) => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth() + 1, 1),
+  unit: (ms) => utcDay(ms).slice(0, 7),
+};
+
+const blocks = (size: BlockSize): Span => ({
+  level: `b${size}`,
+  startAtOrAfter: (ms) => Math.ceil(ms / (size * DAY_MS)) * size * DAY_MS,
+  next: (ms) => ms + size * DAY_MS,
+  unit: utcDay,
+});
+
+const SPANS: readonly Span[] = [MONTHS, blocks(16), blocks(4)];
+
 // The `_id` ranges a report of days `from` to `to` reads: the whole months inside from month
-// documents, the days left at either end from day documents; every day from day documents when the
-// report is grouped by day; the totals documents of either (`td`, `tm`) when it needs no country
-// or source. Pure.
-export function readPlan(from: string, to: string, byDay: boolean, totals = false): { level: Level; from: string; to: string }[] {
-  const [dayLevel, monthLevel]: [Level, Level] = totals ? ['td', 'tm'] : ['d', 'm'];
-  const days = (a: string, b: string) => (a <= b ? [{ level: dayLevel, from: a, to: b }] : []);
-  if (byDay) return days(from, to);
-  const fromMs = Date.parse(`${from}T00:00:00Z`);
-  const toMs = Date.parse(`${to}T00:00:00Z`);
-  const first = new Date(fromMs);
-  // The first whole month starts on `from` if it is a 1st, else on the next 1st; the last whole
-  // month ends on `to` if the day after it is a 1st.
-  const firstStart = first.getUTCDate() === 1 ? fromMs : Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 1);
-  const last = new Date(toMs);
-  const lastEnd = new Date(toMs + DAY_MS).getUTCDate() === 1 ? toMs : Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0);
-  if (firstStart > lastEnd) return days(from, to);
+// documents, the whole blocks of 16 then of 4 days inside what is left at either end from block
+// documents, the days left from day documents; every day from day documents when the report is
+// grouped by day; the totals documents of each level (`t<level>`) when it needs no country or
+// source. Pure.
+export function readPlan(from: string, to: string, byDay: boolean, totals = false): PlanPart[] {
+  const parts = cover(Date.parse(`${from}T00:00:00Z`), Date.parse(`${to}T00:00:00Z`), byDay ? [] : SPANS);
+  return totals ? parts.map((p) => ({ ...p, level: `t${p.level}` as Level })) : parts;
+}
+
+function cover(fromMs: number, toMs: number, spans: readonly Span[]): PlanPart[] {
+  if (fromMs > toMs) return [];
+  const [span, ...finer] = spans;
+  if (!span) return [{ level: 'd', from: utcDay(fromMs), to: utcDay(toMs) }];
+  const first = span.startAtOrAfter(fromMs);
+  let last = -1;
+  for (let start = first; span.next(start) - DAY_MS <= toMs; start = span.next(start)) last = start;
+  if (last === -1) return cover(fromMs, toMs, finer);
   return [
-    ...days(from, utcDay(firstStart - DAY_MS)),
-    { level: monthLevel, from: utcDay(firstStart).slice(0, 7), to: utcDay(lastEnd).slice(0, 7) },
-    ...days(utcDay(lastEnd + DAY_MS), to),
+    ...cover(fromMs, first - DAY_MS, finer),
+    { level: span.level, from: span.unit(first), to: span.unit(last) },
+    ...cover(span.next(last), toMs, finer),
   ];
 }
 

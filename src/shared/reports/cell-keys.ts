@@ -1,8 +1,8 @@
 // Keys of the reports' read model. A counter document's `_id` is `<level>|<unit>|<partner id>`: level
-// `d` for a day (unit yyyy-mm-dd), `m` for a month (unit yyyy-mm), both in the partner's time zone, so
-// a range of days or of months is one `_id` range (the unit leads after the level); inside a
-// document, cells are a map keyed `<country>|<encoded source>`. Levels `td` and `tm` hold the same
-// day's and month's totals as one cell (ALL_CELLS): small documents for the views that group by
+// `d` for a day (unit yyyy-mm-dd), `b4` and `b16` for blocks of days (below), `m` for a month (unit
+// yyyy-mm), all in the partner's time zone, so a range of any is one `_id` range (the unit leads after
+// the level); inside a document, cells are a map keyed `<country>|<encoded source>`. Levels `t<level>`
+// hold the same totals as one cell (ALL_CELLS): small documents for the views that group by
 // neither country nor source (the local store reads every document whole, whatever is projected). Every character of a key lies between
 // '#' (0x23) and '~' (0x7E): the local store orders `_id` strings by their JSON form, which escapes
 // anything outside.
@@ -19,7 +19,19 @@ export const leadWriter = (partition: number): Writer => `p${partition}`;
 export const refusalWriter = (partition: number): Writer => `i${partition}`;
 export const isRefusalWriter = (writer: string): boolean => writer.startsWith('i') || writer.startsWith('u');
 
-export type Level = 'd' | 'm' | 'td' | 'tm';
+export type Level = 'd' | 'b4' | 'b16' | 'm' | 'td' | 'tb4' | 'tb16' | 'tm';
+
+// Levels `b4` and `b16`: blocks of 4 and 16 days aligned on the epoch day number (unit: the block's
+// first day), so a range that is not whole months still reads few documents: at most 3 days and 3
+// blocks of 4 at either end, and the blocks of 16 between.
+export const BLOCK_SIZES = [16, 4] as const;
+export type BlockSize = (typeof BLOCK_SIZES)[number];
+const DAY_MS = 86_400_000;
+
+export function blockOf(day: string, size: BlockSize): string {
+  const epochDay = Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+  return new Date((epochDay - (epochDay % size)) * DAY_MS).toISOString().slice(0, 10);
+}
 
 // The one cell of a totals document.
 export const ALL_CELLS = '|';
@@ -33,12 +45,13 @@ export function cellDocId(level: Level, unit: string, partnerId: string): string
 export const dayDocId = (day: string, partnerId: string): string => cellDocId('d', day, partnerId);
 export const monthDocId = (day: string, partnerId: string): string => cellDocId('m', monthOf(day), partnerId);
 
-// The documents, and their cell, that a count of a partner's day in a cell adds to: the day's, the
-// month's, and their totals.
+// The documents, and their cell, that a count of a partner's day in a cell adds to: the day's, its
+// blocks', the month's, and their totals.
 export function targetsOf(day: string, partnerId: string, field: string): [docId: string, field: string][] {
+  const units: [Level, string][] = [['d', day], ['b4', blockOf(day, 4)], ['b16', blockOf(day, 16)], ['m', monthOf(day)]];
   return [
-    [dayDocId(day, partnerId), field], [monthDocId(day, partnerId), field],
-    [cellDocId('td', day, partnerId), ALL_CELLS], [cellDocId('tm', monthOf(day), partnerId), ALL_CELLS],
+    ...units.map(([level, unit]): [string, string] => [cellDocId(level, unit, partnerId), field]),
+    ...units.map(([level, unit]): [string, string] => [cellDocId(`t${level}` as Level, unit, partnerId), ALL_CELLS]),
   ];
 }
 
