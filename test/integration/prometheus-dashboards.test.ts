@@ -149,10 +149,10 @@ describe('consumer lag', () => {
   it('is reported for every committing group, and the processor and dispatcher catch up', async () => {
     const prefix = app.config.kafka.topicPrefix;
     const groups = (await prometheus.query('max by (group) (lead_intake_kafka_consumer_lag_messages)')).map((s) => s.metric.group).sort();
-    expect(groups).toEqual(['dispatcher', 'dispatcher-endpoints', 'dispatcher-retry', 'processor-crm', 'processor-intake'].map((g) => `${prefix}${g}`));
+    expect(groups).toEqual(['dispatcher', 'dispatcher-endpoints', 'dispatcher-retry', 'processor-crm', 'processor-intake', 'processor-reports'].map((g) => `${prefix}${g}`));
     // Back to 0 proves the gauge reads the groups' real commits: under a wrong group name it would
     // count every message from the beginning. (The retry groups' lag waits for due times.)
-    const working = ['processor-intake', 'processor-crm', 'dispatcher', 'dispatcher-endpoints'].map((g) => `${prefix}${g}`).join('|');
+    const working = ['processor-intake', 'processor-crm', 'processor-reports', 'dispatcher', 'dispatcher-endpoints'].map((g) => `${prefix}${g}`).join('|');
     const behind = `max by (group) (lead_intake_kafka_consumer_lag_messages{group=~"${working}"}) > 0`;
     const deadline = Date.now() + 20_000;
     while ((await prometheus.query(behind)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
