@@ -92,7 +92,7 @@ const REPORTS: [string, number, string][] = [
 ];
 
 // The report counter documents the live projector would hold for these leads: each lead counted
-// whole (as the rebuild counts it) into the documents of its partner's day and month (cells and
+// whole (as the rebuild counts it) into the documents of its partner's day, blocks and month (cells and
 // totals); each document
 // carries the offsets of the writers that counted into it (the lead's lead-events partition, one of
 // 6, at the lead's place in the stream, and the refusals partition of its partner).

@@ -20,7 +20,7 @@ export interface ChunkResult {
 
 // Keeps the reports' read model from lead events and intake refusals, one chunk of one partition
 // at a time; the partition's owner is the only writer of its offset (`o.p<n>`, `o.i<n>`) in each
-// counter document of a partner's day and month.
+// counter document of a partner's day, blocks and month.
 //
 // Exactly once, across crashes, replays and re-announced events:
 // - an event is counted only past the lead's `through` in report_leads (re-announced or replayed

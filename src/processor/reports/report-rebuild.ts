@@ -32,7 +32,7 @@ const LEAD_IDS = { first: 'le-', end: 'le.' };
 // Recomputes every lead-derived number of the reports from the stored leads: their history holds
 // every change the events announced, and the same fold (lead-tally.ts) counts it. Every lead is read
 // by `_id` range, a page at a time, its state written to report_leads and its counts summed in
-// memory into its day and month documents (cells and totals); at the end the lead-derived cells (`c`) of every counter
+// memory into its day, block and month documents (cells and totals); at the end the lead-derived cells (`c`) of every counter
 // document are replaced by these sums (cleared where no lead counts any more), each write a
 // compare-and-set on the document's version. Refusal cells (`r`: duplicates, validation errors)
 // have no other record and are kept, as are the writers' offsets. Run it while the report projector

@@ -4,7 +4,7 @@ import { addCounts, type Counts } from './cell-counts';
 import { FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
 import { ServiceError } from '../errors';
 
-// A counter document of the reports (report_cells): one day or one month of one partner, its cells
+// A counter document of the reports (report_cells): one day, block of days or month of one partner, its cells
 // or their totals (its `_id`, cell-keys.ts), written by every writer that counts into it. Its cells are JSON strings,
 // `{"<country>|<encoded source>": {counter: n}}`: the local store decodes every field of every
 // document it reads (about 7 µs a field), so a month's report reads 20 times faster than with the
@@ -82,7 +82,7 @@ export class CellStore {
     }
   }
 
-  // Adds one chunk of a writer's partition to its day and month documents (cells and totals), exactly once per
+  // Adds one chunk of a writer's partition to its day, block and month documents (cells and totals), exactly once per
   // message: a document takes only the deltas of messages past its `o.<writer>`, and each write is
   // conditional on the version `v` it was computed from (a compare-and-set), so a replayed chunk, a
   // chunk cut differently after a crash, a former owner still finishing its batch, or another
