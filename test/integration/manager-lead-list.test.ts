@@ -102,7 +102,12 @@ describe('lead list', () => {
   });
 
   it("lists an agent's leads from the same read model", async () => {
-    const res = await manager.get<{ items: { id: string; agent_id: string }[]; next_cursor: string | null }>('/api/agents/ag-list/leads?limit=200');
+    // A lead accepted before the processors saw the agent is handed to it by the next distribution.
+    const res = await until(async () => {
+      const r = await manager.get<{ items: { id: string; agent_id: string }[]; next_cursor: string | null }>('/api/agents/ag-list/leads?limit=200');
+      const ids = r.body.items.map((l) => l.id);
+      return ids.includes(leads.a1!) && ids.includes(leads.a3!) ? r : null;
+    }, 20000, "the agent's DE leads");
     expect(res.status).toBe(200);
     const mine = res.body.items.map((l) => l.id);
     // The agent takes DE only.

@@ -61,7 +61,7 @@ it('answers, stores and calls back a sandbox lead like a live one, marked test e
     return found.deliveries ? found : null;
   }, 15000, 'the delivery record');
   // No dedup claim, no waiting lead; every store that names the lead marks it test.
-  expect(Object.keys(stores).sort()).toEqual(['deliveries', 'intake_decisions', 'lead_keys', 'lead_refs', 'leads']);
+  expect(Object.keys(stores).sort()).toEqual(['deliveries', 'delivery_list', 'intake_decisions', 'lead_keys', 'lead_refs', 'leads']);
   for (const [store, docs] of Object.entries(stores)) {
     for (const doc of docs) expect(store === 'deliveries' ? doc.event : doc).toMatchObject({ test: true });
   }
