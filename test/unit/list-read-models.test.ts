@@ -15,6 +15,8 @@ describe('list keys', () => {
     expect(keyPart('social|ads')).toBe('social%7Cads');
     expect(keyPart("it's (new)!~*")).toBe('it%27s%20%28new%29%21%7E%2A');
     expect(keyPart('pa-0123abcd')).toBe('pa-0123abcd');
+    expect(keyPart('a\ud800b\udc00')).toBe('a%EF%BF%BDb%EF%BF%BD'); // lone surrogates: U+FFFD, never a throw
+    expect(keyPart('\ud83d\ude00')).toBe('%F0%9F%98%80');
   });
 
   it('orders the entries of one prefix by time, then item id', () => {

@@ -34,6 +34,8 @@ describe('cell keys', () => {
 
   it('keep an absent country or source apart from any value', () => {
     expect(parseCellField(cellField(null, undefined))).toEqual({ country: null, source: null });
+    // Free text may hold a lone surrogate (the contract fuzzer sent one): it is kept as U+FFFD, never a throw.
+    expect(parseCellField(cellField('DE', 'x\ud800'))).toEqual({ country: 'DE', source: 'x\ufffd' });
     expect(cellField(null, '')).toBe(cellField(undefined, null));
   });
 });

@@ -21,10 +21,16 @@ export interface ListEntry {
   fields?: Record<string, unknown>;
 }
 
+// A lone surrogate (free text may hold one: JSON lets "\ud800" through) would make
+// encodeURIComponent throw; it becomes U+FFFD, as a UTF-8 decoder would make it.
+export function wellFormed(value: string): string {
+  return value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 // A key part may be anything (a partner's `source` is free text): it is escaped so the key is
 // made only of [A-Za-z0-9%._-], which orders by string order in either store and holds no '|'.
 export function keyPart(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(wellFormed(value)).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 export function listPrefix(view: string, ...dims: string[]): string {
