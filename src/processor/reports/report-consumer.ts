@@ -19,7 +19,7 @@ export const REPORTS_GROUP = 'processor-reports';
 export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchConsumer> {
   const messages = new Counter({
     name: 'lead_intake_report_messages_total',
-    help: 'Messages the report projector read, by topic and outcome (counted, unknown_lead: an event of a lead not stored, undecodable)',
+    help: 'Messages the report projector read, by topic and outcome (counted, unknown_lead: an event of a lead not stored, undecodable, poison: failed alone again and again)',
     labelNames: ['topic', 'outcome'], registers: [deps.metrics],
   });
   return startBatchConsumer<LeadEvent | IntakeRefusal>(deps.consumers, {
@@ -36,6 +36,12 @@ export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchCons
         await deps.projector.refusals(records.map((r, i) => ({ offset: offsets[i] as number, refusal: r.value as IntakeRefusal })), ctx.partition);
         messages.inc({ topic: 'intake_refusals', outcome: 'counted' }, records.length);
       }
+    },
+    // A message the projector fails on alone, again and again, for a reason that does not pass (a
+    // bug): counted and logged, and the partition goes on; the rebuild recounts the leads' numbers.
+    async poison(record, err, ctx) {
+      messages.inc({ topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'intake_refusals', outcome: 'poison' });
+      deps.logger.error({ topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err: (err as Error).message }, 'report projector: message skipped after failing alone');
     },
     async undecodable(items, ctx) {
       // Only our own roles write these topics: a bug to see, never retried.
