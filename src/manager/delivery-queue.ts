@@ -3,7 +3,7 @@ import { findByIds } from '../shared/mongo/bulk';
 import type { DeliveryDoc } from '../shared/mongo/documents';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
-import { listPage, type CursorPage, type CursorRequest } from './pagination';
+import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
 
 export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event'> & {
   id: string;
@@ -41,8 +41,7 @@ export class DeliveryQueue {
       index: this.list,
       query: {
         prefixes: deliveryListPrefixes({ state: filter.state, partnerId: filter.affiliate_id, event: filter.event }),
-        from: filter.from === undefined ? undefined : new Date(filter.from),
-        to: filter.to === undefined ? undefined : new Date(filter.to),
+        ...timeRange(filter),
         order: 'desc',
       },
       load: (ids) => findByIds(this.deliveries, ids),

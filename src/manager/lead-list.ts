@@ -4,7 +4,7 @@ import type { LeadDoc } from '../shared/mongo/documents';
 import { leadListPrefix } from '../shared/store/lead-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { leadSummary, type LeadSummary } from './lead-view';
-import { listPage, type CursorPage, type CursorRequest } from './pagination';
+import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
 
 // A row of the lead list: what a manager scans a list by, never personal data (the lead page
 // shows the rest).
@@ -51,8 +51,7 @@ export class LeadList {
       index: this.index,
       query: {
         prefixes: [leadListPrefix({ partnerId: q.affiliate_id, status: q.status, isDepositor: q.is_depositor === true ? true : undefined })],
-        from: q.from === undefined ? undefined : new Date(q.from),
-        to: q.to === undefined ? undefined : new Date(q.to),
+        ...timeRange(q),
         order: 'desc',
       },
       load: (ids) => findByIds(this.leads, ids, { projection: ROW_PROJECTION }),

@@ -45,6 +45,11 @@ export const CURSOR_QUERY = {
   cursor: { type: 'string', pattern: CURSOR_PATTERN, description: 'next_cursor of the page before (`<time>|<item>`, URL-encoded)' },
 } as const;
 
+// A list's time range as the query string gives it (date-times; from inclusive, to exclusive).
+export function timeRange(q: { from?: string; to?: string }): Pick<ListQuery, 'from' | 'to'> {
+  return { from: q.from === undefined ? undefined : new Date(q.from), to: q.to === undefined ? undefined : new Date(q.to) };
+}
+
 export interface CursorRequest {
   limit: number;
   cursor?: string;

@@ -1,4 +1,4 @@
-import { wellFormed } from '../store/list-index';
+import { keyPart } from '../store/list-index';
 // Keys of the reports' read model. A counter document's `_id` is `<level>|<unit>|<partner id>`: level
 // `d` for a day (unit yyyy-mm-dd), `b4` and `b16` for blocks of days (below), `m` for a month (unit
 // yyyy-mm), all in the partner's time zone, so a range of any is one `_id` range (the unit leads after
@@ -90,7 +90,8 @@ export function parseCellField(field: string): { country: string | null; source:
 
 function encodeSource(source: string | null | undefined): string {
   if (source === null || source === undefined || source === '') return '';
-  return encodeURIComponent(wellFormed(source)).replace(/[.!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // A list key part, '.' escaped too.
+  return keyPart(source).replace(/\./g, '%2E');
 }
 
 // The former layout, one document per writer: `<day>|<partner id>|<writer>` (a digit leads, never a level).
