@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { Config } from './shared/config';
@@ -11,6 +13,9 @@ import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
 import { managerPlugin, type ManagerOptions } from './manager';
 import type { Logger } from './shared/logger';
+import { systemClock } from './shared/clock';
+import { MinuteRecorder } from './shared/overview/minute-recorder';
+import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
 import type { RoleHandle } from './shared/role';
 import { startRuntime, type Runtime } from './shared/runtime';
@@ -43,6 +48,11 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     labelNames: ['role'], registers: [runtime.metrics],
   });
   for (const role of config.roles) roleUp.set({ role }, 1);
+  // The overview's minutes (src/shared/overview): written where the charts' counters are counted.
+  const minutes = config.roles.some((r) => r === 'ingress' || r === 'dispatcher')
+    ? new MinuteRecorder(runtime.metrics, minutesCollection(runtime.mongo.db), `${hostname()}-${randomBytes(4).toString('hex')}`, systemClock, logger.child({ component: 'overview-minutes' }))
+    : null;
+  minutes?.start();
   registerConsumerLag(runtime.metrics, runtime.admin, consumerGroupsOf(config.roles, config.kafka.topicPrefix, runtime.topics), logger);
 
   const http = Fastify({
@@ -83,6 +93,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     async stop() {
       await http.close();
       for (const role of [...roles].reverse()) await role.stop();
+      await minutes?.stop();
       await runtime.close();
     },
   };
@@ -97,6 +108,6 @@ export function managerOptions(rt: Runtime): ManagerOptions {
       bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile,
     },
     mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
-    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, metrics: rt.metrics, logger: rt.logger,
+    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, logger: rt.logger,
   };
 }

@@ -336,7 +336,7 @@ export const routeSchemas = {
   },
   overview: {
     tags: ['overview'],
-    summary: "Intake requests and callbacks by outcome per minute over the last hour, from this process's own counters; and the last 14 days per day, from the reports",
+    summary: 'Intake requests and callbacks by outcome per minute over the last hour, every instance summed; and the last 14 days per day, from the reports',
     response: answers({ 200: object({ window_minutes: int, charts: object({ leads: chart, callbacks: chart }), days: dayTrendSchema }) }),
   },
   listAudit: {

@@ -51,7 +51,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await secured.register(agentRoutes(services));
     await secured.register(auditRoutes(services));
     await secured.register(leadRoutes(services));
-    await secured.register(overviewRoutes({ ...services, metrics: o.metrics }));
+    await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
   });
 }

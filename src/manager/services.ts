@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { Registry } from 'prom-client';
+import type { Collection } from 'mongodb';
 import { DispatcherCommands, EndpointCommands } from '../dispatcher/commands';
 import { LeadCommands } from '../processor/lead-commands';
 import type { Config } from '../shared/config';
@@ -11,6 +11,7 @@ import type { Mongo } from '../shared/mongo/client';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { Redis } from '../shared/redis/client';
 import type { DocumentLocks } from '../shared/redis/document-locks';
+import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-counts';
 import { CellStore, cellsCollection } from '../shared/reports/cell-store';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { AgentService } from './agent-service';
@@ -31,7 +32,6 @@ export interface ManagerOptions {
   redis: Redis;
   locks: DocumentLocks;
   kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
-  metrics: Registry;
   logger: Logger;
 }
 
@@ -48,6 +48,7 @@ export interface ManagerServices {
   dispatcher: DispatcherCommands;
   endpoints: EndpointCommands;
   cells: CellStore;
+  minutes: Collection<MinuteDoc>;
   testCallbacks: TestCallbackDeps;
 }
 
@@ -65,6 +66,7 @@ export function managerServices(o: ManagerOptions): ManagerServices {
     dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, retryDelaysS: o.config.callbacks.retryDelaysS }),
     endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka }),
     cells: new CellStore(cellsCollection(o.mongo.db)),
+    minutes: minutesCollection(o.mongo.db),
     testCallbacks: { callbacks: o.config.callbacks, serviceName: o.config.serviceName, signing: o.partners },
   };
 }

@@ -67,26 +67,15 @@ describe('lead lookup', () => {
 });
 
 describe('overview', () => {
-  it("counts intake requests and callbacks by outcome per minute from this process's counters", async () => {
-    const res = await manager.get<{ window_minutes: number; charts: Record<'leads' | 'callbacks', Minutes> }>('/api/overview');
-    expect(res.status).toBe(200);
-    expect(res.body.window_minutes).toBe(60);
+  it('counts intake requests and callbacks by outcome per minute, from the stored minutes every instance writes', async () => {
     const total = (chart: Minutes, outcome: string) => chart.minutes.reduce((n, m) => n + (m.counts[outcome] ?? 0), 0);
-    expect(total(res.body.charts.leads, 'accepted')).toBe(1);
-    expect(total(res.body.charts.callbacks, 'delivered')).toBeGreaterThanOrEqual(1);
+    const overview = async () => (await manager.get<{ window_minutes: number; charts: Record<'leads' | 'callbacks', Minutes> }>('/api/overview')).body;
+    // Each process stores its minutes every few seconds.
+    await until(async () => total((await overview()).charts.callbacks, 'delivered') >= 1, 15000, 'the callback in the overview');
+    const body = await overview();
+    expect(body.window_minutes).toBe(60);
+    expect(body.charts.leads.minutes).toHaveLength(60);
+    expect(total(body.charts.leads, 'accepted')).toBe(1);
     expect((await manager.withToken(null).get('/api/overview')).status).toBe(401);
-  });
-});
-
-describe('console files', () => {
-  it('redirects /console to /console/ and answers another method on a file with 405 and Allow', async () => {
-    const bare = await fetch(`${app.url}/console`, { redirect: 'manual' });
-    expect(bare.status).toBe(302);
-    expect(bare.headers.get('location')).toBe('/console/');
-    const post = await fetch(`${app.url}/console/app.js`, { method: 'POST' });
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET, HEAD');
-    const js = await fetch(`${app.url}/console/app.js`);
-    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   });
 });

@@ -1,51 +1,37 @@
-import { Counter, Registry } from 'prom-client';
-import { keepWindow, minuteBuckets, type CounterSnapshot } from '../../src/manager/overview/counter-minutes';
-import { OverviewSampler } from '../../src/manager/overview/overview-sampler';
+import { hourRange, minuteBuckets, minuteDocId, type MinuteDoc } from '../../src/shared/overview/minute-counts';
 
-const HOUR = 3_600_000;
-const at = (minute: number, totals: Record<string, number>): CounterSnapshot => ({ at: minute * 60_000, totals });
+const at = (iso: string): number => Date.parse(iso);
+const doc = (hour: string, writer: string, charts: MinuteDoc['charts']): MinuteDoc => ({ _id: `${hour}|${writer}`, charts });
 
 describe('minuteBuckets', () => {
-  it('gives what each counter gained between snapshots, and in the minute in progress', () => {
-    const buckets = minuteBuckets([at(0, { accepted: 2 }), at(1, { accepted: 5, duplicate: 1 })], at(1.5, { accepted: 6, duplicate: 1 }), HOUR);
-    expect(buckets.map((b) => b.counts)).toEqual([{ accepted: 3, duplicate: 1 }, { accepted: 1 }]);
-    expect(buckets[0]).toMatchObject({ start: new Date(0).toISOString(), end: new Date(60_000).toISOString() });
+  const now = at('2026-11-24T10:30:20Z');
+  const docs = [
+    doc('2026-11-24T10', 'a', { leads: { m30: { accepted: 2 }, m05: { accepted: 1, duplicate: 1 } }, callbacks: { m30: { delivered: 4 } } }),
+    doc('2026-11-24T10', 'b', { leads: { m30: { accepted: 3 } } }),
+    doc('2026-11-24T09', 'a', { leads: { m31: { accepted: 7 }, m30: { accepted: 100 } } }),
+  ];
+
+  it("gives the window's minutes oldest first, ending with the minute in progress, every writer summed", () => {
+    const leads = minuteBuckets(docs, 'leads', now, 60);
+    expect(leads).toHaveLength(60);
+    expect(leads[0]).toEqual({ start: '2026-11-24T09:31:00.000Z', end: '2026-11-24T09:32:00.000Z', counts: { accepted: 7 } });
+    expect(leads.at(-1)).toEqual({ start: '2026-11-24T10:30:00.000Z', end: '2026-11-24T10:31:00.000Z', counts: { accepted: 5 } });
+    expect(leads.find((m) => m.start === '2026-11-24T10:05:00.000Z')!.counts).toEqual({ accepted: 1, duplicate: 1 });
+    expect(leads.filter((m) => Object.keys(m.counts).length > 0)).toHaveLength(3);
   });
 
-  it('reads a total that went down as a restart: the new value is what happened since', () => {
-    expect(minuteBuckets([at(0, { accepted: 40 })], at(1, { accepted: 3 }), HOUR)[0]!.counts).toEqual({ accepted: 3 });
-  });
-
-  it('leaves out minutes that ended before the window', () => {
-    const buckets = minuteBuckets([at(0, { a: 1 }), at(1, { a: 2 }), at(61, { a: 3 })], at(62, { a: 4 }), HOUR);
-    expect(buckets.map((b) => b.start)).toEqual([new Date(60_000).toISOString(), new Date(61 * 60_000).toISOString()]);
-  });
-});
-
-describe('keepWindow', () => {
-  it('keeps the snapshots inside the window and the one it starts from', () => {
-    const snaps = [at(0, {}), at(1, {}), at(2, {}), at(70, {})];
-    expect(keepWindow(snaps, 70 * 60_000, HOUR).map((s) => s.at / 60_000)).toEqual([2, 70]);
-    expect(keepWindow([at(0, {})], 200 * 60_000, HOUR)).toHaveLength(1);
+  it('leaves out what was counted before the window, and reads each chart apart', () => {
+    expect(minuteBuckets(docs, 'leads', now, 60).some((m) => m.counts.accepted === 100)).toBe(false);
+    expect(minuteBuckets(docs, 'callbacks', now, 60).at(-1)!.counts).toEqual({ delivered: 4 });
   });
 });
 
-describe('OverviewSampler', () => {
-  it("sums this process's intake and callback counters by outcome, since its first snapshot", async () => {
-    const registry = new Registry();
-    const requests = new Counter({ name: 'lead_intake_requests_total', help: 'h', labelNames: ['endpoint', 'outcome', 'partner_id'], registers: [registry] });
-    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-1' }, 5); // before the first snapshot
-    let now = 0;
-    const sampler = new OverviewSampler(registry, () => now);
-    await sampler.start();
-    sampler.stop();
-    now = 30_000;
-    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-1' }, 2);
-    requests.inc({ endpoint: 'intake', outcome: 'accepted', partner_id: 'pa-2' });
-    requests.inc({ endpoint: 'intake', outcome: 'duplicate', partner_id: 'pa-2' });
-    requests.inc({ endpoint: 'status', outcome: 'found', partner_id: 'pa-2' }); // status lookups are not leads
-    const overview = await sampler.overview();
-    expect(overview.charts.leads.minutes.map((m) => m.counts)).toEqual([{ accepted: 3, duplicate: 1 }]);
-    expect(overview.charts.callbacks).toEqual({ metric: 'lead_intake_callback_deliveries_total', minutes: [{ start: expect.any(String), end: expect.any(String), counts: {} }] });
+describe('minute document keys', () => {
+  it('sort by hour, so the hours of a window are one _id range', () => {
+    const range = hourRange(at('2026-11-24T09:30:00Z'), at('2026-11-24T10:30:00Z'));
+    const inside = [minuteDocId(at('2026-11-24T09:59:00Z'), 'host-1'), minuteDocId(at('2026-11-24T10:00:00Z'), 'zz~')];
+    const outside = [minuteDocId(at('2026-11-24T08:59:00Z'), 'host-1'), minuteDocId(at('2026-11-24T11:00:00Z'), 'a')];
+    for (const id of inside) expect(id > range.$gt && id < range.$lt).toBe(true);
+    for (const id of outside) expect(id > range.$gt && id < range.$lt).toBe(false);
   });
 });

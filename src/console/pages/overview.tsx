@@ -16,8 +16,8 @@ export function OverviewPage({ api }: { api: Api }) {
     <section>
       <PageHeading>Overview</PageHeading>
       <p class="muted">
-        The last hour from the service's own counters, sampled each minute in memory by this instance; the last 14 days
-        from the stored reports, every instance's work.
+        The last hour per minute and the last 14 days per day, both stored: every instance's work, kept across
+        restarts (the last hour is a few seconds behind).
       </p>
       <button type="button" onClick={overview.reload} disabled={overview.loading}>Refresh</button>
       <ErrorNote error={overview.error} />
