@@ -1,5 +1,4 @@
-import { buildCallbackPayload } from '../src/dispatcher/callback-payload';
-import { closeCallbackAgents, sendCallback } from '../src/dispatcher/callback-sender';
+import { buildCallbackPayload, closeCallbackAgents, sendCallback } from '../src/dispatcher/callback-wire';
 import { PiiCipher } from '../src/shared/crypto/pii-cipher';
 import type { LeadEvent } from '../src/shared/schemas';
 import { serveHelper } from './lib/roles';

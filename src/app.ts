@@ -13,6 +13,8 @@ import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
 import { managerPlugin, type ManagerOptions } from './manager';
 import type { Logger } from './shared/logger';
+import { ReplyWaiter } from './shared/kafka/reply-waiter';
+import type { CallbackReply } from './shared/schemas';
 import { systemClock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
@@ -34,12 +36,20 @@ export interface App {
 export async function startApp(config: Config, logger: Logger): Promise<App> {
   const runtime = await startRuntime(config, logger);
   const roles: RoleHandle[] = [];
+  // The manager (hosted with the ingress) reads the dispatcher's replies to its commands; its
+  // consumer joins while the roles start.
+  const managerReplies = config.roles.includes('ingress')
+    ? new ReplyWaiter<CallbackReply>(runtime, 'callbackReplies', `manager-${randomBytes(6).toString('hex')}`)
+    : null;
   try {
+    const joined = managerReplies?.start();
+    joined?.catch(() => undefined); // awaited below, after the roles
     if (config.roles.includes('processor')) roles.push(await startProcessor(runtime));
     if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(runtime));
     if (config.roles.includes('ingress')) roles.push(await startIngress(runtime));
+    await joined;
   } catch (err) {
-    await Promise.allSettled(roles.map((r) => r.stop()));
+    await Promise.allSettled([...roles.map((r) => r.stop()), managerReplies?.stop()]);
     await runtime.close();
     throw err;
   }
@@ -81,7 +91,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);
-  if (config.roles.includes('ingress')) await http.register(managerPlugin, managerOptions(runtime));
+  if (managerReplies) await http.register(managerPlugin, managerOptions(runtime, managerReplies));
   const url = await http.listen({ host: config.http.host, port: config.http.port });
   logger.info({ url, roles: config.roles }, 'lead intake started');
 
@@ -92,6 +102,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     routes: allowed,
     async stop() {
       await http.close();
+      await managerReplies?.stop();
       for (const role of [...roles].reverse()) await role.stop();
       await minutes?.stop();
       await runtime.close();
@@ -100,14 +111,14 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
 }
 
 // The manager's part of the runtime: the one place that knows both.
-export function managerOptions(rt: Runtime): ManagerOptions {
+export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>): ManagerOptions {
   const { config } = rt;
   return {
     config: {
-      managerTokens: config.managerTokens, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
+      managerTokens: config.managerTokens, managerCommandTimeoutMs: config.managerCommandTimeoutMs, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
       bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile,
     },
     mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
-    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, logger: rt.logger,
+    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, replies, logger: rt.logger,
   };
 }

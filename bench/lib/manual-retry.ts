@@ -1,7 +1,8 @@
 import { DispatcherCommands } from '../../src/dispatcher/commands';
 import { deliveryId } from '../../src/shared/ids';
 import type { Runtime } from '../../src/shared/runtime';
-import type { LeadEvent } from '../../src/shared/schemas';
+import { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
+import type { CallbackReply, LeadEvent } from '../../src/shared/schemas';
 import { waitForArrivals } from './arrivals';
 import { sleep } from './env';
 import type { Helper } from './roles';
@@ -25,8 +26,10 @@ export async function measureManualRetries(rt: Runtime, receiver: Helper, path: 
     if (dead === ids.length || Date.now() > deadline) break;
     await sleep(250);
   }
+  const replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', `bench-manager-${process.pid}`);
+  await replies.start();
   const commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS,
+    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, replies, replyTimeoutMs: 15_000,
   });
   const latencies: number[] = [];
   for (const [i, id] of ids.entries()) {
@@ -37,5 +40,6 @@ export async function measureManualRetries(rt: Runtime, receiver: Helper, path: 
     const got = arrivals.find((a) => a.path === path && a.lead === lead && a.status === 200);
     if (got) latencies.push(got.t - at);
   }
+  await replies.stop();
   return { deliveries: ids.length, attempted: latencies.length, latencyMs: summarise(latencies) };
 }

@@ -18,8 +18,7 @@ import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess 
 import { dropScenario } from '../lib/setup';
 import { r1, summarise } from '../lib/stats';
 import type { Arrival } from '../receiver';
-import { managerOptions } from '../../src/app';
-import { managerServices } from '../../src/manager/services';
+import { partnerService } from '../../src/manager/services';
 
 // The dispatcher as its own process on the real servers: lead events published straight onto its
 // topic, callbacks to the local receiver. (1) Retries: partners whose endpoint fails the first 3
@@ -70,7 +69,7 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     await joined;
 
     const partner = async (name: string, failFirst: number) => {
-      const { partner: p, secrets } = await managerServices(managerOptions(runtime)).partners.create({ name, callback_url: `${base}/${name}` });
+      const { partner: p, secrets } = await partnerService(runtime).create({ name, callback_url: `${base}/${name}` });
       await receiver.request({ type: 'route', path: `/${name}`, secret: secrets.callback_secret, failFirst });
       return p.id;
     };

@@ -23,8 +23,8 @@ import { CpuMeter } from '../lib/proc';
 import { dropScenario } from '../lib/setup';
 import { summarise, r1, r2, type Summary } from '../lib/stats';
 import { ListIndex } from '../../src/shared/store/list-index';
-import { managerOptions } from '../../src/app';
-import { managerServices } from '../../src/manager/services';
+import { AgentService } from '../../src/manager/agent-service';
+import { partnerService } from '../../src/manager/services';
 
 // The MongoDB-wire server alone, under the processor's and the dispatcher's exact access pattern:
 // the real IntakeBatch and Lifecycle (chunks of CHUNK commands, as their consumers hand them over)
@@ -142,9 +142,10 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const results: Record<string, PatternResult> = {};
   const notes: string[] = [];
   try {
-    const { partner } = await managerServices(managerOptions(rt)).partners.create({ name: 'bench mongo partner' });
-    await managerServices(managerOptions(rt)).agents.create({ name: 'bench agent a' });
-    await managerServices(managerOptions(rt)).agents.create({ name: 'bench agent b' });
+    const { partner } = await partnerService(rt).create({ name: 'bench mongo partner' });
+    const agents = new AgentService(rt.mongo.collections.agents, rt.mongo.collections.agentActivity);
+    await agents.create({ name: 'bench agent a' });
+    await agents.create({ name: 'bench agent b' });
     const { roster, batch, lifecycle } = processorParts(rt);
     await roster.refresh();
     const accepted: string[] = [];

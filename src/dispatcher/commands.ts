@@ -1,68 +1,86 @@
-import type { Producer } from 'kafkajs';
 import type { Collection } from 'mongodb';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicNames } from '../shared/kafka/topics';
 import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { CallbackReply, DeliveryCommand } from '../shared/schemas';
+import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
-import { DeliveryStore } from './delivery-store';
+import { askAll, ask, type CommandChannel, type ReplyAddress } from './command-replies';
 import { DeliveryTopics } from './delivery-task';
-import { retrySchedule } from './retry-policy';
 
-// The dispatcher's public face (STYLE rule 15): what other roles may ask of it. Changes to a
-// delivery go to the dispatcher that owns its lead, as commands on callbacks.commands keyed by lead
-// id; the few pieces of the callback path that the manager's test callback reuses are re-exported.
-export { buildCallbackPayload } from './callback-payload';
-export { sendCallback } from './callback-sender';
-export { classifyAttempt } from './retry-policy';
-export { EndpointCommands, type ReplayRequest } from './endpoint-commands';
+// The dispatcher's public face (STYLE rule 15): the commands other roles may send it. Only the
+// dispatcher writes deliveries, endpoint health and replay jobs; a manager reads them by _id and
+// asks for changes as commands to their one owner (keyed by lead id on callbacks.commands, by
+// partner id on callbacks.endpoints), waiting for the owner's reply on callbacks.replies where its
+// answer depends on the outcome.
+export { EndpointCommands, type ReplayRequest, type ReplayOutcome } from './endpoint-commands';
 export type { EndpointHealthView } from './endpoint-health';
+export type { TestCallbackResult } from './test-callback';
+export type { CommandChannel } from './command-replies';
 
-export type RetryOutcome = { outcome: 'requeued'; delivery: DeliveryDoc } | { outcome: 'not_found' } | { outcome: 'not_dead' };
+// Retry commands published, and waited for, at a time by a retry of every dead delivery.
+const RETRY_CHUNK = 200;
 
-export interface DispatcherCommandsDeps {
+export type RetryOutcome =
+  | { outcome: 'requeued'; delivery: DeliveryDoc }
+  | { outcome: 'not_found' }
+  | { outcome: 'not_dead' }
+  | { outcome: 'pending' }; // no reply in time: the owner applies the command when it can
+
+export interface DispatcherCommandsDeps extends CommandChannel {
   deliveries: Collection<DeliveryDoc>;
   deliveryList: Collection<ListEntryDoc>;
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
-  retryDelaysS: readonly number[];
 }
 
 export class DispatcherCommands {
-  private readonly store: DeliveryStore;
   private readonly publish: DeliveryTopics;
-  private readonly maxAttempts: number;
+  private readonly list: ListIndex;
 
-  constructor(deps: DispatcherCommandsDeps) {
-    this.store = new DeliveryStore(deps.deliveries, new ListIndex(deps.deliveryList));
+  constructor(private readonly deps: DispatcherCommandsDeps) {
     this.publish = new DeliveryTopics(deps);
-    this.maxAttempts = retrySchedule(deps.retryDelaysS).maxAttempts;
+    this.list = new ListIndex(deps.deliveryList);
   }
 
   // A manager's retry of a dead delivery (spec 6.3): a fresh round of attempts, recorded in
-  // manual_retries. The command goes first, so the owner applies it even if this process dies
-  // now; the record is then requeued here too, so the answer (and a second request) sees it at
-  // once. The owner attempts a round only once, whoever requeued it (the entry carries `at`).
+  // manual_retries by the lead's owner, which answers once the record is requeued.
   async retry(deliveryId: string, by: string): Promise<RetryOutcome> {
-    const doc = await this.store.get(deliveryId);
+    const doc = await this.deps.deliveries.findOne({ _id: deliveryId });
     if (!doc) return { outcome: 'not_found' };
     if (doc.state !== 'dead') return { outcome: 'not_dead' };
-    const at = new Date();
-    await this.publish.command({ kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: at.toISOString(), by });
-    const requeued = await this.store.requeue(doc._id, ['dead'], this.maxAttempts, by, at);
-    if (requeued) return { outcome: 'requeued', delivery: requeued };
-    // The owner may have applied the command first.
-    const now = await this.store.get(deliveryId);
-    const last = now?.manual_retries[now.manual_retries.length - 1];
-    return now && last?.at.getTime() === at.getTime() && last.by === by ? { outcome: 'requeued', delivery: now } : { outcome: 'not_dead' };
+    const reply = await ask(this.deps, (address) => this.publish.command(this.retryCommand(doc, by, address)));
+    return this.outcomeOf(deliveryId, reply);
   }
 
-  // Every dead delivery of one partner; returns how many were requeued.
-  async retryDead(partnerId: string, by: string): Promise<number> {
-    let requeued = 0;
-    for await (const id of this.store.deadIds(partnerId)) {
-      if ((await this.retry(id, by)).outcome === 'requeued') requeued++;
+  // Every dead delivery of one partner (read from the delivery list), in chunks: how many were
+  // requeued, and how many commands had no reply in time (they are applied when the owner can).
+  async retryDead(partnerId: string, by: string): Promise<{ requeued: number; pending: number }> {
+    const counts = { requeued: 0, pending: 0 };
+    let chunk: DeliveryDoc[] = [];
+    const flush = async () => {
+      const outcomes = await this.retryChunk(chunk, by);
+      for (const o of outcomes) if (o === 'requeued' || o === 'pending') counts[o]++;
+      chunk = [];
+    };
+    for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) {
+      const doc = await this.deps.deliveries.findOne({ _id: entry.ref });
+      if (doc?.state === 'dead') chunk.push(doc);
+      if (chunk.length >= RETRY_CHUNK) await flush();
     }
-    return requeued;
+    if (chunk.length > 0) await flush();
+    return counts;
+  }
+
+  private async retryChunk(docs: readonly DeliveryDoc[], by: string): Promise<(CallbackReply['outcome'] | 'pending')[]> {
+    const replies = await askAll(this.deps, docs.length, (addresses) => this.publish.commands(docs.map((doc, i) => this.retryCommand(doc, by, addresses[i]!))));
+    return replies.map((r) => r?.outcome ?? 'pending');
+  }
+
+  private retryCommand(doc: DeliveryDoc, by: string, address: ReplyAddress): DeliveryCommand {
+    return { kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(), by, ...address };
+  }
+
+  private async outcomeOf(deliveryId: string, reply: CallbackReply | null): Promise<RetryOutcome> {
+    if (!reply) return { outcome: 'pending' };
+    if (reply.outcome !== 'requeued') return { outcome: reply.outcome === 'not_found' ? 'not_found' : 'not_dead' };
+    const delivery = await this.deps.deliveries.findOne({ _id: deliveryId });
+    return delivery ? { outcome: 'requeued', delivery } : { outcome: 'not_found' };
   }
 }

@@ -6,8 +6,7 @@ import type { LeadEvent } from '../shared/schemas';
 import {
   classifyAttempt, decideAfterAttempt, failedAttempt, type AttemptResult, type DeliveryCounters, type DeliveryDecision, type RetrySchedule,
 } from './retry-policy';
-import { buildCallbackPayload } from './callback-payload';
-import { sendCallback } from './callback-sender';
+import { buildCallbackPayload, sendCallback } from './callback-wire';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';

@@ -3,7 +3,7 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicKey, TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { untilDone } from '../shared/retriable';
-import type { DeliveryCommand, DeliveryTask, EndpointCommand } from '../shared/schemas';
+import type { CallbackReply, DeliveryCommand, DeliveryTask, EndpointCommand } from '../shared/schemas';
 
 // DeliveryTask messages on the retry and dead topics, keyed by delivery id. When the task is due
 // (epoch ms) and which attempt it is for travel in headers, so a retry consumer can decide to wait
@@ -41,7 +41,8 @@ export interface DeliveryTopicsDeps {
 }
 
 // What the dispatcher publishes: retry and dead tasks, commands to a lead's owner (keyed by lead id
-// on callbacks.commands) and to an endpoint's keeper (keyed by partner id on callbacks.endpoints).
+// on callbacks.commands) and to an endpoint's keeper (keyed by partner id on callbacks.endpoints),
+// and the outcome of a manager's command to the instance waiting for it (keyed by reply_to).
 export class DeliveryTopics {
   constructor(private readonly deps: DeliveryTopicsDeps) {}
 
@@ -54,11 +55,14 @@ export class DeliveryTopics {
   }
 
   async command(command: DeliveryCommand): Promise<void> {
+    await this.commands([command]);
+  }
+
+  async commands(commands: readonly DeliveryCommand[]): Promise<void> {
+    if (commands.length === 0) return;
     const { producer, codec, topics } = this.deps;
-    await producer.send({
-      topic: topics.callbackCommands,
-      messages: [{ key: command.lead_id, value: await codec.encode('callbackCommands', command) }],
-    });
+    const messages = await Promise.all(commands.map(async (c) => ({ key: c.lead_id, value: await codec.encode('callbackCommands', c) })));
+    await producer.send({ topic: topics.callbackCommands, messages });
   }
 
   async endpointCommands(commands: readonly EndpointCommand[]): Promise<void> {
@@ -66,6 +70,13 @@ export class DeliveryTopics {
     const { producer, codec, topics } = this.deps;
     const messages = await Promise.all(commands.map(async (c) => ({ key: c.partner_id, value: await codec.encode('endpointCommands', c) })));
     await producer.send({ topic: topics.endpointCommands, messages });
+  }
+
+  async replies(replies: readonly CallbackReply[]): Promise<void> {
+    if (replies.length === 0) return;
+    const { producer, codec, topics } = this.deps;
+    const messages = await Promise.all(replies.map(async (r) => ({ key: r.reply_to, value: await codec.encode('callbackReplies', r) })));
+    await producer.send({ topic: topics.callbackReplies, messages });
   }
 }
 

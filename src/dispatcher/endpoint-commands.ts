@@ -1,18 +1,18 @@
-import type { Producer } from 'kafkajs';
 import type { Collection } from 'mongodb';
 import { randomId } from '../shared/ids';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicNames } from '../shared/kafka/topics';
 import type { EndpointHealthDoc, ReplayJobDoc } from '../shared/mongo/documents';
+import { ask, type CommandChannel } from './command-replies';
 import { DeliveryTopics } from './delivery-task';
 import { emptyHealth, healthView, type EndpointHealthView } from './endpoint-health';
+import type { TestCallbackResult } from './test-callback';
 
-export interface EndpointCommandsDeps {
+// A test callback waits this much longer than its attempt may take.
+const TEST_CALLBACK_MARGIN_MS = 10_000;
+
+export interface EndpointCommandsDeps extends CommandChannel {
   health: Collection<EndpointHealthDoc>;
   jobs: Collection<ReplayJobDoc>;
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
+  callbackTimeoutMs: number;
 }
 
 export interface ReplayRequest {
@@ -24,10 +24,13 @@ export interface ReplayRequest {
 }
 
 export type ResumeOutcome = { outcome: 'resuming'; at: Date } | { outcome: 'not_paused' };
+export type ReplayOutcome = { outcome: 'created'; job: ReplayJobDoc } | { outcome: 'pending'; jobId: string };
+export type TestCallbackOutcome = { outcome: 'sent'; result: TestCallbackResult } | { outcome: 'not_found' } | { outcome: 'pending' };
 
-// What a manager may ask of a partner's endpoint: its health, a resume, a replay. Reads are by _id;
-// changes go as commands (keyed by partner id on callbacks.endpoints) to the one dispatcher that
-// keeps the endpoint, which alone writes its health and runs its replays.
+// What a manager may ask of a partner's endpoint: its health, a resume, a replay, a test callback.
+// Reads are by _id; changes go as commands (keyed by partner id on callbacks.endpoints) to the one
+// dispatcher that keeps the endpoint, which alone writes its health and replay jobs and sends its
+// test callbacks.
 export class EndpointCommands {
   private readonly publish: DeliveryTopics;
 
@@ -48,19 +51,25 @@ export class EndpointCommands {
     return { outcome: 'resuming', at };
   }
 
-  // The job is stored first (so it can be followed at once), then handed to the endpoint's keeper.
-  async replay(request: ReplayRequest): Promise<ReplayJobDoc> {
-    const now = new Date();
-    const job: ReplayJobDoc = {
-      _id: randomId('rp'), partner_id: request.partnerId, partition: -1, from: request.from, to: request.to, events: [...request.events],
-      state: 'queued', found: 0, sent: 0, requested_by: request.by, created_at: now, updated_at: now, finished_at: null, error: null,
-    };
-    await this.deps.jobs.insertOne(job);
-    await this.publish.endpointCommands([{ kind: 'replay', partner_id: request.partnerId, at: now.toISOString(), by: request.by, job_id: job._id }]);
-    return job;
+  // The keeper stores the job and starts it, then replies; the job is then read by _id.
+  async replay(request: ReplayRequest): Promise<ReplayOutcome> {
+    const jobId = randomId('rp');
+    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{
+      kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: jobId,
+      from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events], ...address,
+    }]));
+    const job = reply ? await this.replayJob(jobId) : null;
+    return job ? { outcome: 'created', job } : { outcome: 'pending', jobId };
   }
 
   replayJob(id: string): Promise<ReplayJobDoc | null> {
     return this.deps.jobs.findOne({ _id: id });
+  }
+
+  async testCallback(partnerId: string, by: string): Promise<TestCallbackOutcome> {
+    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ kind: 'test_callback', partner_id: partnerId, at: new Date().toISOString(), by, ...address }]),
+      this.deps.callbackTimeoutMs + TEST_CALLBACK_MARGIN_MS);
+    if (!reply) return { outcome: 'pending' };
+    return reply.test ? { outcome: 'sent', result: reply.test } : { outcome: 'not_found' };
   }
 }

@@ -5,11 +5,13 @@ import type { Logger } from '../shared/logger';
 import type { AuditDoc, EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
-import type { EndpointCommand } from '../shared/schemas';
+import type { CallbackReply, EndpointCommand } from '../shared/schemas';
+import type { DeliveryTopics } from './delivery-task';
 import type { EndpointGate } from './endpoint-gate';
 import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
 import type { DispatcherMetrics } from './metrics';
-import type { ReplayRunner } from './replay-runner';
+import { replayJobOf, type ReplayRunner } from './replay-runner';
+import { sendTestCallback, type TestCallbackDeps } from './test-callback';
 import type { Clock } from '../shared/clock';
 
 // Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
@@ -24,14 +26,17 @@ export interface EndpointKeeperDeps {
   gate: EndpointGate;
   publisher: Redis;
   replays: ReplayRunner;
+  testCallbacks: TestCallbackDeps;
+  topics: DeliveryTopics;
   rule: PauseRule;
   metrics: DispatcherMetrics;
   logger: Logger;
   clock: Clock;
 }
 
-// The one writer of each partner's endpoint_health: callbacks.endpoints is keyed by partner id, so
-// one dispatcher applies every report, resume and replay of a partner, in order. A batch costs one
+// The one writer of each partner's endpoint_health and replay jobs: callbacks.endpoints is keyed by
+// partner id, so one dispatcher applies every report, resume, replay and test callback of a
+// partner, in order, and replies to the manager that waits for a replay or a test callback. A batch costs one
 // read ($in by _id, per 100 partners) and one write per partner, however many attempts the reports sum up. When an
 // endpoint's state changes it says so on Redis (every dispatcher's gate reads it again), and a pause
 // is written to the audit log and counted.
@@ -59,8 +64,12 @@ export async function startEndpointKeeper(kafka: BatchConsumerDeps, deps: Endpoi
 
 async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<EndpointCommand>[], ctx: BatchContext): Promise<void> {
   const { health, logger } = deps;
+  const commands = records.map((r) => r.value);
+  // A replay's job is stored before it runs (again after a crash: it is kept as first stored).
+  const jobs = commands.flatMap((c) => replayJobOf(c, deps.clock.now()) ?? []);
+  if (jobs.length > 0) await untilDone(() => deps.replays.create(jobs), retrying(logger, 'store replay jobs'));
   const byPartner = new Map<string, EndpointCommand[]>();
-  for (const { value } of records) byPartner.set(value.partner_id, [...(byPartner.get(value.partner_id) ?? []), value]);
+  for (const command of commands) byPartner.set(command.partner_id, [...(byPartner.get(command.partner_id) ?? []), command]);
   const ids = [...byPartner.keys()];
   const docs = new Map<string, EndpointHealthDoc>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
@@ -68,10 +77,10 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     const stored = await untilDone(() => health.find({ _id: { $in: chunk } }).toArray(), retrying(logger, 'read endpoint health'));
     for (const d of stored) docs.set(d._id, d);
   }
-  for (const [partnerId, commands] of byPartner) {
+  for (const [partnerId, partnerCommands] of byPartner) {
     const before = docs.get(partnerId) ?? emptyHealth(partnerId, deps.clock.now());
     let doc = before;
-    for (const command of commands) doc = apply(deps, doc, command, ctx.partition);
+    for (const command of partnerCommands) doc = apply(deps, doc, command, ctx.partition);
     const changed = doc.state !== before.state;
     // Told before it is written: a crash in between tells again rather than never.
     if (changed) await noteChange(deps, before, doc);
@@ -80,6 +89,7 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     deps.metrics.endpointConsecutiveFailures.set({ partner_id: partnerId }, doc.consecutive_failures);
     if (doc.last_success_at) deps.metrics.endpointLastSuccess.set({ partner_id: partnerId }, doc.last_success_at.getTime() / 1000);
   }
+  await reply(deps, commands.flatMap((c) => (c.kind === 'replay' ? replyTo(c, { kind: 'replay', outcome: 'created' }) : [])));
 }
 
 function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: EndpointCommand, partition: number): EndpointHealthDoc {
@@ -90,7 +100,29 @@ function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: Endpoi
   }
   if (command.kind === 'resume') return doc.state === 'paused' ? resumed(doc, at) : doc;
   if (command.kind === 'replay' && command.job_id) deps.replays.start(command.job_id, partition);
+  if (command.kind === 'test_callback') void testCallback(deps, command);
   return doc;
+}
+
+// Sent beside the batch, not in it: an attempt may take the whole callback timeout, and nothing
+// of it is stored. A keeper that dies meanwhile leaves the manager to its reply timeout.
+async function testCallback(deps: EndpointKeeperDeps, command: EndpointCommand): Promise<void> {
+  try {
+    const test = await sendTestCallback(deps.testCallbacks, command.partner_id);
+    await reply(deps, replyTo(command, test ? { kind: 'test_callback', outcome: 'sent', test } : { kind: 'test_callback', outcome: 'not_found' }));
+  } catch (err) {
+    deps.logger.error({ partner_id: command.partner_id, err: (err as Error).message }, 'test callback failed');
+  }
+}
+
+function replyTo(command: EndpointCommand, outcome: Omit<CallbackReply, 'reply_to' | 'correlation_id'>): CallbackReply[] {
+  return command.reply_to && command.correlation_id ? [{ reply_to: command.reply_to, correlation_id: command.correlation_id, ...outcome }] : [];
+}
+
+// The manager waits for these; a reply lost here is a timeout there (what was done stands).
+async function reply(deps: EndpointKeeperDeps, replies: CallbackReply[]): Promise<void> {
+  await deps.topics.replies(replies).catch((err: unknown) =>
+    deps.logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands'));
 }
 
 async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, doc: EndpointHealthDoc): Promise<void> {

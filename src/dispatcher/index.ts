@@ -2,7 +2,7 @@ import { everyInterval } from '../shared/periodic-task';
 import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
 import { BlockStore } from './block-store';
-import { closeCallbackAgents } from './callback-sender';
+import { closeCallbackAgents } from './callback-wire';
 import { CallbackAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryStore } from './delivery-store';
@@ -66,7 +66,8 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const events = await startEventConsumer(kafka, leadOwner, handOverMs, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
-    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays,
+    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays, topics,
+    testCallbacks: { callbacks: cfg, serviceName: rt.config.serviceName, partners: rt.partners },
     rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger, clock,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.

@@ -3,7 +3,7 @@ import { deliveryId } from '../shared/ids';
 import { testLabel, type DeliveryDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { untilDone } from '../shared/retriable';
-import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
+import type { CallbackReply, DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { BlockStore } from './block-store';
 import { callbackEligibility } from './callback-eligibility';
 import type { Attempted } from './delivery-attempt';
@@ -22,6 +22,8 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
   batcher: RecordBatcher;
   resumeRatePerS: number; // parked leads released per second when their endpoint resumes
 }
+
+type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
 function recordOf(item: Item): DeliveryDoc {
@@ -87,6 +89,7 @@ export class LeadOwner {
     const a = this.current;
     await this.load(a, ctx.partition);
     const recording: (Promise<void> | undefined)[] = [];
+    const replies: CallbackReply[] = [];
     for (const { value: command } of records) {
       const key = leadKey(command.partner_id, command.lead_id);
       if (command.kind === 'released') {
@@ -97,33 +100,40 @@ export class LeadOwner {
         this.parkedLead(a, command.partner_id, key, ctx.partition);
         recording.push(undefined);
       } else {
-        recording.push((await this.freshRound(a, command, key, ctx.partition)).recorded);
+        const round = await this.freshRound(a, command, key, ctx.partition);
+        recording.push(round.recorded);
+        if (command.reply_to && command.correlation_id) {
+          replies.push({ reply_to: command.reply_to, correlation_id: command.correlation_id, kind: 'retry', outcome: round.outcome });
+        }
       }
     }
+    // The manager waits for these; a reply lost here is a timeout there (the round stands).
+    await this.deps.topics.replies(replies).catch((err: unknown) =>
+      this.deps.logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands'));
     return recording;
   }
 
   // A manager's retry of a dead delivery, or a replay of one that ended (delivered or dead): a fresh
   // round, in its lead's line like any other. A delivery still under way is not replayed: it is
-  // going out anyway.
-  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void> }> {
+  // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
+  // finds its own round and goes on with it.
+  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome }> {
     const { store, schedule, logger } = this.deps;
-    if (a.isActive(command.delivery_id)) return {};
+    if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
     let doc = await this.read(command.delivery_id);
     if (doc && (from as readonly string[]).includes(doc.state)) {
-      // The manager's API requeues a retry too: whichever of us does it, the round is this command's.
       doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'))
         ?? await this.read(command.delivery_id);
     }
     if (!doc || !isFreshRound(doc, command.at)) {
       logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
-      return {};
+      return { outcome: doc ? 'not_dead' : 'not_found' };
     }
     const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred(), assignment: a };
     a.activate(item);
     this.apply(a, key, partition, a.lines.arrive(key, item));
-    return { recorded: item.recorded?.promise };
+    return { recorded: item.recorded?.promise, outcome: 'requeued' };
   }
 
   // Partitions just assigned: their blocks are read back at once, not with their first batch.

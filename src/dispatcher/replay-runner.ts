@@ -1,10 +1,22 @@
 import type { Collection } from 'mongodb';
 import type { Logger } from '../shared/logger';
+import { insertAllNew } from '../shared/mongo/bulk';
 import type { ReplayJobDoc } from '../shared/mongo/documents';
+import type { EndpointCommand } from '../shared/schemas';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { Clock } from '../shared/clock';
+
+// The job a manager's `replay` command asks for, or null for another command (or one from a
+// manager that stored its job itself, before this was the keeper's).
+export function replayJobOf(command: EndpointCommand, now: Date): ReplayJobDoc | null {
+  if (command.kind !== 'replay' || !command.job_id || !command.from || !command.to) return null;
+  return {
+    _id: command.job_id, partner_id: command.partner_id, partition: -1, from: new Date(command.from), to: new Date(command.to), events: command.events ?? [],
+    state: 'queued', found: 0, sent: 0, requested_by: command.by ?? 'unknown', created_at: new Date(command.at), updated_at: now, finished_at: null, error: null,
+  };
+}
 
 // Progress is saved every this many commands: a restarted job goes on from there (a few repeats of
 // a replay are harmless: each is a fresh round only if the delivery is not under way).
@@ -30,6 +42,11 @@ export class ReplayRunner {
   private stopping = false;
 
   constructor(private readonly deps: ReplayRunnerDeps) {}
+
+  // Stores jobs not stored yet: a command seen again keeps its job as it is.
+  async create(jobs: readonly ReplayJobDoc[]): Promise<void> {
+    await insertAllNew(this.deps.jobs, jobs);
+  }
 
   start(jobId: string, partition: number): void {
     if (this.stopping || this.running.has(jobId)) return;

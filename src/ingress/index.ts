@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { RoleHandle } from '../shared/role';
 import type { Runtime } from '../shared/runtime';
+import { ReplyWaiter } from '../shared/kafka/reply-waiter';
+import type { IntakeReply } from '../shared/schemas';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadStore } from '../shared/store/leads';
@@ -12,13 +14,12 @@ import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
 import { AuthFailureLimiter, RateLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
-import { ReplyWaiter } from './reply-waiter';
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
 // id of its own, which names the reply consumer and is the reply_to of its intake commands.
 export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
-  const replies = new ReplyWaiter(rt, instanceId);
+  const replies = new ReplyWaiter<IntakeReply>(rt, 'intakeReplies', instanceId);
   await replies.start();
 
   const { intake } = rt.config;

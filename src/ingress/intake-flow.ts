@@ -10,13 +10,13 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
-import type { IntakeCommand, IntakeDecision } from '../shared/schemas';
+import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
 import { readInboundLead } from './inbound-lead';
 import { refusalOf, type RefusalFacts, type RefusalReports } from './refusal-reports';
 import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';
 import { normaliseLead } from './normalise-lead';
-import type { ReplyWaiter } from './reply-waiter';
+import type { ReplyWaiter } from '../shared/kafka/reply-waiter';
 import { sealLead } from './seal-lead';
 import { reason } from './validation-reasons';
 
@@ -51,7 +51,7 @@ export class IntakeFlow {
   constructor(
     private readonly d: IntakeFlowDeps,
     private readonly idempotency: IdempotencyStore,
-    private readonly replies: ReplyWaiter,
+    private readonly replies: ReplyWaiter<IntakeReply>,
     private readonly decisions: IntakeDecisionStore,
     private readonly refusals?: RefusalReports,
   ) {}
@@ -146,7 +146,7 @@ export class IntakeFlow {
       this.d.logger.error({ ...log, err }, 'could not publish an intake command');
       throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
     }
-    const decision = await pending.decision;
+    const decision = (await pending.reply)?.decision;
     if (!decision) {
       this.d.logger.warn(log, 'no intake decision within the reply timeout');
       throw new ApiError('decision_pending', {}, { 'retry-after': '1' });

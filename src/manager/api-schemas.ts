@@ -44,6 +44,8 @@ function answers(success: Record<number, JsonSchema>, ...errors: number[]): Reco
 // What a route that reads a JSON body may also answer: malformed_json, payload_too_large,
 // unsupported_media_type, invalid_request.
 const BODY_ERRORS = [400, 413, 415, 422];
+// command_pending: the dispatcher did not confirm a command in time (it still carries it out).
+const COMMAND_PENDING = 503;
 
 const page = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_offset: nullable('integer') });
 const cursorPage = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_cursor: nullable('string') });
@@ -235,7 +237,7 @@ export const routeSchemas = {
     params: idParams,
     response: answers({
       200: object({ delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string') }),
-    }, ...ID_ERRORS, 409),
+    }, ...ID_ERRORS, 409, COMMAND_PENDING),
   },
   endpointHealth: {
     tags: AFFILIATES, summary: "The partner's callback endpoint: success rate, failures in a row, last success, gone, paused and held callbacks",
@@ -258,14 +260,14 @@ export const routeSchemas = {
         events: { type: 'array', uniqueItems: true, items: { enum: EVENT_NAMES }, description: 'Only these events (default: all)' },
       },
     },
-    response: answers({ 202: replayJob }, ...ID_ERRORS, ...BODY_ERRORS),
+    response: answers({ 202: replayJob }, ...ID_ERRORS, ...BODY_ERRORS, COMMAND_PENDING),
   },
   showReplay: {
     tags: AFFILIATES, summary: 'A replay job and its progress', params: idParams, response: answers({ 200: replayJob }, ...ID_ERRORS),
   },
   retryDeadDeliveries: {
-    tags: DELIVERIES, summary: 'Give every dead delivery of a partner a fresh round of attempts, starting now',
-    params: idParams, response: answers({ 200: object({ requeued: int }) }, ...ID_ERRORS),
+    tags: DELIVERIES, summary: 'Give every dead delivery of a partner a fresh round of attempts, starting now: requeued, and pending (commands the dispatcher had not confirmed in time; they are carried out when it can)',
+    params: idParams, response: answers({ 200: object({ requeued: int, pending: int }) }, ...ID_ERRORS),
   },
   listDeliveries: {
     tags: DELIVERIES, summary: 'The callback delivery queue, newest first by when each record was created (from and to filter on it)',
@@ -280,7 +282,7 @@ export const routeSchemas = {
   },
   retryDelivery: {
     tags: DELIVERIES, summary: 'Give a dead delivery a fresh round of attempts, starting now (409 if it is not dead)', params: idParams,
-    response: answers({ 200: delivery }, ...ID_ERRORS, 409),
+    response: answers({ 200: delivery }, ...ID_ERRORS, 409, COMMAND_PENDING),
   },
   createAgent: {
     tags: AGENTS, summary: 'Create an agent; leads waiting for one are distributed to it', body: withName('agent.json'),

@@ -5,6 +5,8 @@ import { LeadCommands } from '../processor/lead-commands';
 import type { Config } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { TopicCodec } from '../shared/kafka/codec';
+import type { ReplyWaiter } from '../shared/kafka/reply-waiter';
+import type { CallbackReply } from '../shared/schemas';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import type { Mongo } from '../shared/mongo/client';
@@ -20,18 +22,19 @@ import { DeliveryQueue } from './delivery-queue';
 import { LeadList } from './lead-list';
 import { LeadLookup } from './lead-view';
 import { PartnerService } from './partner-service';
-import type { TestCallbackDeps } from './test-callback';
 
 // What the manager plugin is given (src/app.ts builds it in the process that hosts the manager,
 // the ingress role's): the clients it reads and publishes with, and the settings it answers by.
 export interface ManagerOptions {
-  config: Pick<Config, 'managerTokens' | 'serviceName' | 'callbacks' | 'replay'> & { bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'] };
+  config: Pick<Config, 'managerTokens' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'> & { bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'] };
   mongo: Mongo;
   cipher: PiiCipher;
   partners: PartnerDirectory;
   redis: Redis;
   locks: DocumentLocks;
   kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
+  // This instance's reader of callbacks.replies: the dispatcher's answers to its commands.
+  replies: ReplyWaiter<CallbackReply>;
   logger: Logger;
 }
 
@@ -49,13 +52,17 @@ export interface ManagerServices {
   endpoints: EndpointCommands;
   cells: CellStore;
   minutes: Collection<MinuteDoc>;
-  testCallbacks: TestCallbackDeps;
+}
+
+// Partners as the manager keeps them (also what tests and benches create theirs with).
+export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>): PartnerService {
+  return new PartnerService({ partners: o.mongo.collections.partners, cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks });
 }
 
 export function managerServices(o: ManagerOptions): ManagerServices {
   const c = o.mongo.collections;
   return {
-    partners: new PartnerService({ partners: c.partners, cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks }),
+    partners: partnerService(o),
     agents: new AgentService(c.agents, c.agentActivity),
     audit: new AuditLog(c),
     leads: new LeadLookup(c),
@@ -63,10 +70,9 @@ export function managerServices(o: ManagerOptions): ManagerServices {
     leadKeys: new LeadKeyStore(o.mongo.db),
     leadCommands: new LeadCommands(o.kafka),
     deliveries: new DeliveryQueue(c.deliveries, c.deliveryList),
-    dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, retryDelaysS: o.config.callbacks.retryDelaysS }),
-    endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka }),
+    dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs }),
+    endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs, callbackTimeoutMs: o.config.callbacks.timeoutMs }),
     cells: new CellStore(cellsCollection(o.mongo.db)),
     minutes: minutesCollection(o.mongo.db),
-    testCallbacks: { callbacks: o.config.callbacks, serviceName: o.config.serviceName, signing: o.partners },
   };
 }

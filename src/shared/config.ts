@@ -30,6 +30,8 @@ export interface Config {
     readonly hashKey: KeyObject;
   };
   readonly managerTokens: readonly string[];
+  // How long a manager request waits for the dispatcher to confirm a command (retry, replay).
+  readonly managerCommandTimeoutMs: number;
   readonly intake: {
     readonly timestampToleranceS: number;
     readonly replyTimeoutMs: number;
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     redis: { url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:') },
     crypto: { encryptionKeys, activeKeyId, hashKey },
     managerTokens,
+    managerCommandTimeoutMs: r.int('MANAGER_COMMAND_TIMEOUT_MS', 15000, 100, 120000),
     intake: {
       timestampToleranceS: r.int('INTAKE_TIMESTAMP_TOLERANCE_S', 300, 1, 3600),
       replyTimeoutMs: r.int('INTAKE_REPLY_TIMEOUT_MS', 5000, 100, 60000),

@@ -21,6 +21,7 @@ export const ERRORS = {
   method_not_allowed: { status: 405, retriable: false, message: 'This path does not take {method}; the Allow header lists the methods it takes' },
   decision_pending: { status: 503, retriable: true, message: 'The lead was received but not decided in time; retry with the same Idempotency-Key' },
   service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },
+  command_pending: { status: 503, retriable: true, message: 'The dispatcher has not confirmed the {command} in time; the command stands and will be carried out: look again in a moment' },
   manager_unauthorized: { status: 401, retriable: false, message: 'Send Authorization: Bearer <manager token>' },
   invalid_request: { status: 422, retriable: false, message: 'The request is not valid: {detail}' },
   conflict: { status: 409, retriable: false, message: '{detail}' },

@@ -4,6 +4,6 @@ import { createHash, randomBytes } from 'node:crypto';
 export const leadId = (seq: number): string => `le-${seq}`;
 export const leadSeq = (id: string): number => Number(id.slice(3));
 export const clientIdForLead = (lead: string): string => `cl-${leadSeq(lead)}`;
-export const randomId = (prefix: 'pa' | 'ag' | 'au' | 'rp'): string => `${prefix}-${randomBytes(8).toString('hex')}`;
+export const randomId = (prefix: 'pa' | 'ag' | 'au' | 'rp' | 'cr'): string => `${prefix}-${randomBytes(8).toString('hex')}`;
 export const deliveryId = (eventId: string, partnerId: string): string =>
   `dl-${createHash('sha256').update(`${eventId}|${partnerId}`).digest('hex').slice(0, 24)}`;

@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 //
 // The service runs without the dispatcher, and test-callback is left out of the run: no request a
 // generated callback_url names can leave this machine (the callback paths have tests of their own).
+// A replay for a real partner answers its documented 503 command_pending, soon (no dispatcher replies).
 const HOOKS_DIR = join(__dirname, '..', 'contract');
 const SEED = process.env.CONTRACT_SEED ?? '20';
 // Examples per operation: the whole file stays under two minutes on a shared 2-core machine.
@@ -24,7 +25,7 @@ let partner: { api_key: string; hmac_secret: string };
 let workDir: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress,processor', CALLBACK_ALLOW_HTTP: 'false', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'false' });
+  app = await startTestApp({ ROLE: 'ingress,processor', CALLBACK_ALLOW_HTTP: 'false', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'false', MANAGER_COMMAND_TIMEOUT_MS: '200' });
   const created = await new ManagerClient(app.url).post<{ api_key: string; hmac_secret: string }>('/api/affiliates', {
     name: 'contract-test',
     // The fuzzer sends hundreds of requests a minute; the rate limit has tests of its own.

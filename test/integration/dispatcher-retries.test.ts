@@ -1,7 +1,8 @@
 import { DispatcherCommands } from '../../src/dispatcher/commands';
+import { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
-import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
+import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, hangFirst, status, type ReceivedCallback } from '../support/callback-receiver';
 import { deliveryRecord, publishLeadEvents } from '../support/lead-events';
 import { scenarioPartners } from '../support/scenario-partners';
@@ -19,6 +20,7 @@ let app: TestApp;
 let receiver: CallbackReceiver;
 let dead: TopicProbe<DeliveryTask>;
 let commands: DispatcherCommands;
+let replies: ReplyWaiter<CallbackReply>;
 const events: Record<string, LeadEvent> = {};
 
 beforeAll(async () => {
@@ -26,8 +28,11 @@ beforeAll(async () => {
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
   const rt = app.runtime;
+  // The manager's side of the commands: it waits for the lead owner's reply.
+  replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', 'retries-test-manager');
+  await replies.start();
   commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, retryDelaysS: rt.config.callbacks.retryDelaysS,
+    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, replies, replyTimeoutMs: 15_000,
   });
   const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
   Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));
@@ -36,6 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await replies?.stop();
   await dead?.stop();
   await receiver?.stop();
   await app?.destroy();
@@ -119,7 +125,7 @@ it('delivers a dead delivery again when a manager retries it: a fresh round, rec
 it('retries every dead delivery of a partner at once', async () => {
   await finalRecord('answers-404', 'dead');
   receiver.respond('/answers-404', status(204));
-  expect(await commands.retryDead(events['answers-404']!.partner_id, 'manager:bob')).toBe(1);
+  expect(await commands.retryDead(events['answers-404']!.partner_id, 'manager:bob')).toEqual({ requeued: 1, pending: 0 });
   await finalRecord('answers-404', 'delivered', 10000);
   expect(receiver.at('/answers-404')).toHaveLength(3);
 });

@@ -225,7 +225,7 @@ describe('action endpoints with Content-Type: application/json and no body', () 
     expect(rotated).toEqual({ status: 200, body: { id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String), grace_until: null } });
     const tested = await emptyPost(`/api/affiliates/${created.id}/test-callback`, withLength);
     expect(tested).toEqual({ status: 409, body: { error: 'conflict', message: expect.stringContaining('callback_url') } });
-    expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({ status: 200, body: { requeued: 0 } });
+    expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({ status: 200, body: { requeued: 0, pending: 0 } });
     expect((await emptyPost('/api/deliveries/dl-000000000000000000000000/retry', withLength)).status).toBe(404);
   });
 

@@ -114,7 +114,9 @@ describe('manual retry', () => {
 
     const res = await manager.post(`/api/deliveries/${record._id}/retry`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: record._id, state: 'queued', attempts_made: 0, manual_retries: [{ at: expect.any(String), by: expect.stringMatching(/^token:/) }] });
+    // As it stands once the lead's owner requeued it: its fresh round may have delivered it already.
+    expect(res.body).toMatchObject({ id: record._id, manual_retries: [{ at: expect.any(String), by: expect.stringMatching(/^token:/) }] });
+    expect(['queued', 'delivered']).toContain((res.body as { state: string }).state);
 
     await receiver.waitFor('/retry-one', before + 1);
     const delivered = await recordIn(event, 'delivered');
@@ -139,9 +141,9 @@ describe('manual retry', () => {
     receiver.respond('/retry-all', status(204));
     const res = await manager.post(`/api/affiliates/${partner.id}/deliveries/retry-dead`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ requeued: 2 });
+    expect(res.body).toEqual({ requeued: 2, pending: 0 });
     for (const event of partner.events) await recordIn(event, 'delivered');
-    expect((await manager.post(`/api/affiliates/${partner.id}/deliveries/retry-dead`)).body).toEqual({ requeued: 0 });
+    expect((await manager.post(`/api/affiliates/${partner.id}/deliveries/retry-dead`)).body).toEqual({ requeued: 0, pending: 0 });
     expect((await manager.post('/api/affiliates/pa-0000000000000000/deliveries/retry-dead')).status).toBe(404);
   });
 });

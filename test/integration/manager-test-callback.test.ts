@@ -9,7 +9,7 @@ let manager: ManagerClient;
 let receiver: CallbackReceiver;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress', SERVICE_NAME: 'Acme' });
+  app = await startTestApp({ ROLE: 'ingress,dispatcher', SERVICE_NAME: 'Acme' });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
 });

@@ -1,6 +1,6 @@
-import { managerOptions } from '../../src/app';
-import { managerServices, type ManagerServices } from '../../src/manager/services';
+import { partnerService } from '../../src/manager/services';
+import type { PartnerService } from '../../src/manager/partner-service';
 import type { Runtime } from '../../src/shared/runtime';
 
-// The manager's services over a test app's runtime, as the manager plugin builds them.
-export const servicesOf = (rt: Runtime): ManagerServices => managerServices(managerOptions(rt));
+// Partners over a test app's runtime, as the manager keeps them.
+export const servicesOf = (rt: Runtime): { partners: PartnerService } => ({ partners: partnerService(rt) });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeCallbackAgents, sendCallback, type SendCallbackOptions } from '../../src/dispatcher/callback-sender';
+import { closeCallbackAgents, sendCallback, type SendCallbackOptions } from '../../src/dispatcher/callback-wire';
 import type { CallbackPayload } from '../../src/shared/schemas';
 import { Webhook } from 'standardwebhooks';
 

@@ -1,7 +1,7 @@
 import { actorFor } from '../../src/manager/auth';
 import { toPage } from '../../src/manager/pagination';
 import { partnerView } from '../../src/manager/partner-service';
-import { testCallbackPayload, TEST_LEAD_ID } from '../../src/manager/test-callback';
+import { testCallbackPayload, TEST_LEAD_ID } from '../../src/dispatcher/test-callback';
 import { validatorFor, type CallbackPayload } from '../../src/shared/schemas';
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
 

@@ -14,12 +14,12 @@ const STATES = ['queued', 'delivered', 'dead'] as const;
 export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const [draft, setDraft] = useState(filter);
-  const [requeued, setRequeued] = useState<number | null>(null);
+  const [requeued, setRequeued] = useState<{ requeued: number; pending: number } | null>(null);
   const deliveries = useCursorPages((cursor) => api.get<CursorPage<Delivery>>(`/api/deliveries${query({
     ...filter, from: utcInstant(filter.from), to: utcInstant(filter.to), limit: 50, cursor,
   })}`), params.toString());
   const retryDead = useAction(async () => {
-    setRequeued((await api.post<{ requeued: number }>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}/deliveries/retry-dead`)).requeued);
+    setRequeued(await api.post<{ requeued: number; pending: number }>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}/deliveries/retry-dead`));
     deliveries.reload();
   });
   const set = (f: (typeof FILTERS)[number]) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
@@ -43,7 +43,7 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
             <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead of {filter.affiliate_id}</button>
           </div>
           <ErrorNote error={retryDead.error} />
-          {requeued !== null && <Notice>{requeued} dead deliveries queued again.</Notice>}
+          {requeued !== null && <Notice>{requeued.requeued} dead deliveries queued again{requeued.pending > 0 ? `; ${requeued.pending} more not confirmed yet (they will be)` : ''}.</Notice>}
           <EndpointHealth api={api} partnerId={filter.affiliate_id} />
         </>
       )}

@@ -7,16 +7,15 @@ import type { PageRequest } from '../pagination';
 import { partnerView } from '../partner-service';
 import { settingsProblem } from '../partner-settings';
 import type { ManagerServices } from '../services';
-import { sendTestCallback } from '../test-callback';
 import { orNotFound, type IdParams } from './lookup';
 
 // Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL.
-export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | 'audit' | 'testCallbacks'> {
+export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | 'audit' | 'endpoints'> {
   statusCatalogFile: string | null;
   allowHttp: boolean;
 }
 
-export function affiliateRoutes({ partners, audit, testCallbacks, statusCatalogFile, allowHttp }: AffiliateRouteDeps) {
+export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile, allowHttp }: AffiliateRouteDeps) {
   const statuses = loadStatuses(statusCatalogFile);
   const bodySchemas = affiliateBodySchemas(statuses.codes(), allowHttp);
   const checkSettings = (settings: PartnerSettings): void => {
@@ -61,9 +60,13 @@ export function affiliateRoutes({ partners, audit, testCallbacks, statusCatalogF
 
     app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
-      const url = partner.callback_url;
-      if (!url) throw new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
-      const result = await sendTestCallback(testCallbacks, { ...partner, callback_url: url });
+      const noUrl = new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
+      if (!partner.callback_url) throw noUrl;
+      // Sent by the dispatcher that keeps the partner's endpoint, with the code real deliveries use.
+      const sent = await endpoints.testCallback(partner._id, req.managerActor);
+      if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test callback' }, { 'retry-after': '5' });
+      if (sent.outcome === 'not_found') throw noUrl;
+      const result = sent.result;
       await audit.record(req.managerActor, 'partner.test_callback', {
         partnerId: partner._id,
         details: { delivered: result.delivered, http_status: result.http_status, error: result.error },

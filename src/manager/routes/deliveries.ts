@@ -19,7 +19,8 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, partners, audit 
       const result = await dispatcher.retry(req.params.id, req.managerActor);
       if (result.outcome === 'not_found') throw new ApiError('not_found');
       if (result.outcome === 'not_dead') throw new ApiError('conflict', { detail: 'Only a dead delivery can be retried by hand' });
-      // The record as the retry command makes it (the dispatcher may be attempting it already).
+      if (result.outcome === 'pending') throw new ApiError('command_pending', { command: 'retry' }, { 'retry-after': '5' });
+      // The record as the owner requeued it (it may be attempting it already).
       const delivery = deliveryView(result.delivery);
       await audit.record(req.managerActor, 'delivery.retry', { partnerId: delivery.affiliate_id, target: delivery.id });
       return delivery;
@@ -27,9 +28,9 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, partners, audit 
 
     app.post<IdParams>('/api/affiliates/:id/deliveries/retry-dead', { schema: routeSchemas.retryDeadDeliveries }, async (req) => {
       orNotFound(await partners.find(req.params.id));
-      const requeued = await dispatcher.retryDead(req.params.id, req.managerActor);
-      await audit.record(req.managerActor, 'delivery.retry_dead', { partnerId: req.params.id, details: { requeued } });
-      return { requeued };
+      const { requeued, pending } = await dispatcher.retryDead(req.params.id, req.managerActor);
+      await audit.record(req.managerActor, 'delivery.retry_dead', { partnerId: req.params.id, details: { requeued, pending } });
+      return { requeued, pending };
     });
   };
 }

@@ -37,9 +37,11 @@ export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<M
       const events = req.body.events ?? [];
       const problem = rangeProblem(from, to, maxRangeS);
       if (problem) throw new ApiError('invalid_request', { detail: problem });
-      const job = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.managerActor });
-      await audit.record(req.managerActor, 'partner.replay', { partnerId: req.params.id, target: job._id, details: { from, to, events } });
-      return reply.code(202).send(replayJobView(job));
+      const result = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.managerActor });
+      const jobId = result.outcome === 'created' ? result.job._id : result.jobId;
+      await audit.record(req.managerActor, 'partner.replay', { partnerId: req.params.id, target: jobId, details: { from, to, events } });
+      if (result.outcome === 'pending') throw new ApiError('command_pending', { command: `replay (job ${jobId})` }, { 'retry-after': '5' });
+      return reply.code(202).send(replayJobView(result.job));
     });
 
     app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay }, async (req) =>

@@ -17,7 +17,7 @@ export interface TopicSpec {
 
 export type TopicKey =
   | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'idleChecks' | 'crmDeadLetter' | 'leadEvents' | 'intakeRefusals'
-  | 'callbackCommands' | 'endpointCommands'
+  | 'callbackCommands' | 'endpointCommands' | 'callbackReplies'
   | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;

@@ -84,7 +84,27 @@ export interface CallbackPayload {
 }
 
 /**
- * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead). replay: a fresh round for a delivery a manager's replay job re-sends (by: the job id). parked: a delivery on the retry path was held because its endpoint is paused (the retry consumer hands it to the lead's owner, which sends it on resume).
+ * Value of the callbacks.replies topic, keyed by reply_to: what the dispatcher did with a manager's command, read by the manager instance named in reply_to. retry: requeued (a fresh round of attempts starts), not_dead (the delivery is not dead, or is already going out) or not_found. replay: created (the job is stored and running). test_callback: sent, with the attempt's result.
+ */
+export interface CallbackReply {
+  correlation_id: string;
+  reply_to: string;
+  kind: 'retry' | 'replay' | 'test_callback';
+  outcome: 'requeued' | 'not_dead' | 'not_found' | 'created' | 'sent';
+  /**
+   * test_callback: the one attempt, as the manager API answers it
+   */
+  test?: {
+    delivered: boolean;
+    http_status: number | null;
+    duration_ms: number;
+    error: string | null;
+    response_body: string | null;
+  };
+}
+
+/**
+ * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead). replay: a fresh round for a delivery a manager's replay job re-sends (by: the job id). parked: a delivery on the retry path was held because its endpoint is paused (the retry consumer hands it to the lead's owner, which sends it on resume). A retry from the manager carries reply_to and correlation_id: the owner answers on callbacks.replies.
  */
 export interface DeliveryCommand {
   kind: 'retry' | 'released' | 'replay' | 'parked';
@@ -99,6 +119,14 @@ export interface DeliveryCommand {
    * retry: the manager who asked; replay: the replay job
    */
   by?: string;
+  /**
+   * retry: the manager instance that waits for the outcome (callbacks.replies)
+   */
+  reply_to?: string;
+  /**
+   * retry: names the waiting request in the reply
+   */
+  correlation_id?: string;
 }
 
 /**
@@ -129,10 +157,10 @@ export interface Deposit {
 }
 
 /**
- * Value of the callbacks.endpoints topic, keyed by partner id: applied by the one dispatcher that owns the partner's partition, the only writer of the partner's endpoint_health. health: one dispatcher's attempts to the partner since its last report. resume: a manager resumes a paused endpoint. replay: a manager's replay job to run.
+ * Value of the callbacks.endpoints topic, keyed by partner id: applied by the one dispatcher that owns the partner's partition, the only writer of the partner's endpoint_health and replay jobs. health: one dispatcher's attempts to the partner since its last report. resume: a manager resumes a paused endpoint. replay: a manager's replay job to store (from, to, events) and run. test_callback: a manager's test callback to send now. replay and test_callback carry reply_to and correlation_id: the keeper answers on callbacks.replies.
  */
 export interface EndpointCommand {
-  kind: 'health' | 'resume' | 'replay';
+  kind: 'health' | 'resume' | 'replay' | 'test_callback';
   partner_id: string;
   at: string;
   /**
@@ -143,6 +171,26 @@ export interface EndpointCommand {
    * replay: the job (replay_jobs)
    */
   job_id?: string;
+  /**
+   * replay: the range's start (inclusive)
+   */
+  from?: string;
+  /**
+   * replay: the range's end (exclusive)
+   */
+  to?: string;
+  /**
+   * replay: the event names to re-send (empty: all)
+   */
+  events?: string[];
+  /**
+   * replay and test_callback: the manager instance that waits for the outcome
+   */
+  reply_to?: string;
+  /**
+   * replay and test_callback: names the waiting request in the reply
+   */
+  correlation_id?: string;
   report?: EndpointHealthReport;
 }
 

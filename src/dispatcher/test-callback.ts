@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { buildCallbackPayload, classifyAttempt, sendCallback } from '../dispatcher/commands';
+import { buildCallbackPayload, classifyAttempt, sendCallback } from './callback-wire';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
@@ -36,12 +36,16 @@ export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_ma
 export interface TestCallbackDeps {
   callbacks: Config['callbacks'];
   serviceName: string;
-  signing: Pick<PartnerDirectory, 'callbackSigning'>;
+  partners: Pick<PartnerDirectory, 'byId' | 'callbackSigning'>;
 }
 
-// One attempt, signed with the partner's callback secret, under the same rules as real deliveries
-// (timeout, SSRF guard, https); it is not queued and never retried.
-export async function sendTestCallback(d: TestCallbackDeps, partner: PartnerDoc & { callback_url: string }): Promise<TestCallbackResult> {
+// A manager's test callback (a `test_callback` command to the endpoint's keeper): one attempt,
+// signed with the partner's callback secret, under the same rules and code as real deliveries
+// (timeout, SSRF guard, https); it is not queued and never retried. Null: the partner, or its
+// callback_url, is gone since the manager asked.
+export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): Promise<TestCallbackResult | null> {
+  const partner = await d.partners.byId(partnerId);
+  if (!partner?.callback_url) return null;
   const { callbacks } = d;
   // Each test callback is an event of its own (X-Event-Id le-0:test-<hex>): a partner that drops
   // repeats by X-Event-Id still sees the next test.
@@ -49,7 +53,7 @@ export async function sendTestCallback(d: TestCallbackDeps, partner: PartnerDoc 
   const payload = testCallbackPayload(partner, new Date(), tag);
   const result = await sendCallback({
     url: partner.callback_url,
-    signing: d.signing.callbackSigning(partner),
+    signing: d.partners.callbackSigning(partner),
     eventId: `${TEST_LEAD_ID}:${tag}`,
     serviceName: d.serviceName,
     payload,

@@ -1,4 +1,4 @@
-import type { CallbackPayload, LeadEvent } from '../shared/schemas';
+import type { CallbackPayload, LeadEvent } from '../../shared/schemas';
 
 // The body a partner receives (spec 2.4). `status` is in the partner's terms (status_mapping; a code
 // with no entry is sent unchanged), everything else in ours, from_status included (3.3 maps only

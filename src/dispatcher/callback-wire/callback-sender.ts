@@ -2,14 +2,14 @@ import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
-import { describeErrors, validatorFor, type CallbackPayload } from '../shared/schemas';
+import { describeErrors, validatorFor, type CallbackPayload } from '../../shared/schemas';
 import { refusedAddressRange } from './address-guard';
-import { failedAttempt, RETRY_AFTER_STATUSES, retryAfterMs, type AttemptFailure, type AttemptResult } from './retry-policy';
-import { ServiceError } from '../shared/errors';
-import { signatureHeaders, type CallbackSigning } from '../shared/crypto/callback-signature';
+import { failedAttempt, RETRY_AFTER_STATUSES, retryAfterMs, type AttemptFailure, type AttemptResult } from '../retry-policy';
+import { ServiceError } from '../../shared/errors';
+import { signatureHeaders, type CallbackSigning } from '../../shared/crypto/callback-signature';
 import { findMoneyField } from './money-guard';
 
-export type { AttemptResult } from './retry-policy';
+export type { AttemptResult } from '../retry-policy';
 
 export interface SendCallbackOptions {
   url: string;
