@@ -20,7 +20,7 @@ export type { CommandChannel } from './command-replies';
 const RETRY_CHUNK = 200;
 
 export type RetryOutcome =
-  | { outcome: 'requeued'; delivery: DeliveryDoc }
+  | { outcome: 'requeued'; delivery: DeliveryDoc } // dates as ISO strings when it comes from the owner's reply
   | { outcome: 'not_found' }
   | { outcome: 'not_dead' }
   | { outcome: 'pending' }; // no reply in time: the owner applies the command when it can
@@ -80,6 +80,8 @@ export class DispatcherCommands {
   private async outcomeOf(deliveryId: string, reply: CallbackReply | null): Promise<RetryOutcome> {
     if (!reply) return { outcome: 'pending' };
     if (reply.outcome !== 'requeued') return { outcome: reply.outcome === 'not_found' ? 'not_found' : 'not_dead' };
+    // The record as the owner requeued it (a read now might find the round's first attempt made).
+    if (reply.delivery) return { outcome: 'requeued', delivery: reply.delivery as unknown as DeliveryDoc };
     const delivery = await this.deps.deliveries.findOne({ _id: deliveryId });
     return delivery ? { outcome: 'requeued', delivery } : { outcome: 'not_found' };
   }

@@ -2,7 +2,9 @@ import type { Collection } from 'mongodb';
 import { randomId } from '../shared/ids';
 import type { EndpointHealthDoc, ReplayJobDoc } from '../shared/mongo/documents';
 import { ask, type CommandChannel } from './command-replies';
+import type { EndpointCommand } from '../shared/schemas';
 import { DeliveryTopics } from './delivery-task';
+import { replayJobOf } from './replay-runner';
 import { emptyHealth, healthView, type EndpointHealthView } from './endpoint-health';
 import type { TestCallbackResult } from './test-callback';
 
@@ -51,14 +53,18 @@ export class EndpointCommands {
     return { outcome: 'resuming', at };
   }
 
-  // The keeper stores the job and starts it, then replies; the job is then read by _id.
+  // The keeper stores the job and starts it, then replies; the answer is the job as it was stored.
   async replay(request: ReplayRequest): Promise<ReplayOutcome> {
     const jobId = randomId('rp');
-    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{
-      kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: jobId,
-      from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events], ...address,
-    }]));
-    const job = reply ? await this.replayJob(jobId) : null;
+    let command: EndpointCommand | undefined;
+    const reply = await ask(this.deps, async (address) => {
+      command = {
+        kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: jobId,
+        from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events], ...address,
+      };
+      await this.publish.endpointCommands([command]);
+    });
+    const job = reply && command ? replayJobOf(command, new Date(command.at)) : null;
     return job ? { outcome: 'created', job } : { outcome: 'pending', jobId };
   }
 

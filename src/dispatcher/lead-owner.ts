@@ -25,6 +25,9 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
 
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
+// A record as JSON carries it (dates as ISO strings), for a reply.
+const asJson = (doc: DeliveryDoc): Record<string, unknown> => JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
 function recordOf(item: Item): DeliveryDoc {
   if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
@@ -103,7 +106,7 @@ export class LeadOwner {
         const round = await this.freshRound(a, command, key, ctx.partition);
         recording.push(round.recorded);
         if (command.reply_to && command.correlation_id) {
-          replies.push({ reply_to: command.reply_to, correlation_id: command.correlation_id, kind: 'retry', outcome: round.outcome });
+          replies.push({ reply_to: command.reply_to, correlation_id: command.correlation_id, kind: 'retry', outcome: round.outcome, ...(round.requeued && { delivery: asJson(round.requeued) }) });
         }
       }
     }
@@ -117,7 +120,7 @@ export class LeadOwner {
   // round, in its lead's line like any other. A delivery still under way is not replayed: it is
   // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
   // finds its own round and goes on with it.
-  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome }> {
+  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
     const { store, schedule, logger } = this.deps;
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
@@ -133,7 +136,7 @@ export class LeadOwner {
     const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred(), assignment: a };
     a.activate(item);
     this.apply(a, key, partition, a.lines.arrive(key, item));
-    return { recorded: item.recorded?.promise, outcome: 'requeued' };
+    return { recorded: item.recorded?.promise, outcome: 'requeued', requeued: doc };
   }
 
   // Partitions just assigned: their blocks are read back at once, not with their first batch.

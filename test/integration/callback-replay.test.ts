@@ -50,7 +50,7 @@ it('re-sends every callback of the range with the same event ids, each lead in o
   const sentBefore = receiver.at('/replayed').length;
   const res = await manager.post<Job>(`/api/affiliates/${partnerId}/replay`, window);
   expect(res.status).toBe(202);
-  expect(res.body).toMatchObject({ id: expect.stringMatching(/^rp-[0-9a-f]+$/), affiliate_id: partnerId, state: expect.stringMatching(/^(queued|running)$/), events: [] }); // the keeper stores and starts the job before it answers
+  expect(res.body).toMatchObject({ id: expect.stringMatching(/^rp-[0-9a-f]+$/), affiliate_id: partnerId, state: 'queued', events: [] });
   const job = await jobDone(res.body.id);
   expect(job).toMatchObject({ found: 6, sent: 6 });
   const replayed = (await receiver.waitFor('/replayed', sentBefore + 6)).slice(sentBefore);

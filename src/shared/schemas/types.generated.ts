@@ -92,6 +92,10 @@ export interface CallbackReply {
   kind: 'retry' | 'replay' | 'test_callback';
   outcome: 'requeued' | 'not_dead' | 'not_found' | 'created' | 'sent';
   /**
+   * retry, requeued: the delivery record as its owner requeued it (dates as ISO strings), which the manager API answers with
+   */
+  delivery?: {};
+  /**
    * test_callback: the one attempt, as the manager API answers it
    */
   test?: {
