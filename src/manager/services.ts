@@ -1,7 +1,7 @@
 import type { Producer } from 'kafkajs';
 import type { Collection } from 'mongodb';
 import { DispatcherCommands, EndpointCommands } from '../dispatcher/commands';
-import { LeadCommands } from '../processor/lead-commands';
+import { LeadCommands } from '../processor/commands';
 import type { Config } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { TopicCodec } from '../shared/kafka/codec';

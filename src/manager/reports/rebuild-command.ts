@@ -1,4 +1,4 @@
-import { rebuildReportsOf, type RebuildSummary } from '../../processor/reports';
+import { rebuildReportsOf, type RebuildSummary } from '../../processor/commands';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { connectMongo } from '../../shared/mongo/client';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { leadCommand } from '../../processor/lead-commands';
+import { leadCommand } from '../../processor/commands';
 import { routeSchemas } from '../api-schemas';
 import type { LeadListQuery } from '../lead-list';
 import type { CursorRequest } from '../pagination';

@@ -1,6 +1,6 @@
 import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import type { Logger } from '../logger';
-import type { Decoded, Recording, Undecodable } from './batch-consumer';
+import type { Decoded, Recording, Undecodable } from './batch-types';
 import { handingOver } from './hand-over';
 import { OffsetWatermark } from './offset-watermark';
 

@@ -7,36 +7,13 @@ import { chunkHandler, mergedChunkHandler } from './chunk-handler';
 import { createConsumer } from './client';
 import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigner';
 import { DecodeError, type TopicCodec } from './codec';
+import type { BatchContext, Decoded, Recording, Undecodable } from './batch-types';
 import { consumerReadiness } from './consumer-health';
 import { PartitionPauses } from './partition-pauses';
 import { PartitionTurns } from './partition-turns';
 import type { TopicKey, TopicNames } from './topics';
 
-export interface Decoded<T> {
-  topic: TopicKey;
-  message: KafkaMessage;
-  value: T;
-}
-
-export interface Undecodable {
-  topic: TopicKey;
-  message: KafkaMessage;
-  error: DecodeError;
-}
-
-export interface BatchContext {
-  topic: TopicKey;
-  partition: number;
-  // Counts the group joins of this member: a new value means the partition may have been away
-  // (and its uncommitted records come again).
-  generation: number;
-  heartbeat(): Promise<void>;
-}
-
-// With commit 'recorded', what `handle` returns: per record (same order), a promise that resolves
-// once the record's work is recorded for good, or undefined when it already is. Such promises
-// should not reject (retry inside): a record never done holds its partition's commits back.
-export type Recording = readonly (Promise<unknown> | undefined)[];
+export type { BatchContext, Decoded, Recording, Undecodable } from './batch-types';
 
 export interface BatchConsumerDeps {
   kafka: Kafka;

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger';
 import { isRetriable } from '../retriable';
-import type { BatchContext, Decoded, Recording } from './batch-consumer';
+import type { BatchContext, Decoded, Recording } from './batch-types';
 import { PartitionMerger } from './partition-merger';
 
 const POISON_TRIES = 2;

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+// The layout is the architecture (issue 30): a role reaches another role only through its face of
+// commands (`<role>/commands.ts`), shared code imports no role, and nothing imports in a cycle.
+// The entry point (src/app.ts, src/main.ts) wires the roles and may import them whole; the console is
+// the manager's page and uses its pure modules.
+const SRC = resolve(__dirname, '..', '..', 'src');
+const ROLES = ['ingress', 'processor', 'dispatcher', 'manager'];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+function resolveImport(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = resolve(dirname(from), spec);
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch { /* next */ }
+  }
+  return null;
+}
+
+const area = (file: string): string => {
+  const [top] = relative(SRC, file).split('/');
+  return top!.replace(/\.tsx?$/, '');
+};
+
+const graph = new Map<string, string[]>();
+for (const file of files(SRC)) {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
+  graph.set(file, specs.flatMap((s) => resolveImport(file, s) ?? []));
+}
+
+it('lets a role reach another only through its commands face, and shared code reach no role', () => {
+  const crossings: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = area(file);
+    if (from === 'app' || from === 'main') continue;
+    for (const target of imports) {
+      const to = area(target);
+      if (!ROLES.includes(to) || to === from || (from === 'console' && to === 'manager')) continue;
+      const face = relative(SRC, target) === `${to}/commands.ts`;
+      if (from === 'shared' || !face) crossings.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    }
+  }
+  expect(crossings).toEqual([]);
+});
+
+it('has no import cycle', () => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  expect(cycles).toEqual([]);
+});
