@@ -54,9 +54,13 @@ export class TopicCodec {
     const spec = this.specs.find((s) => s.key === topic);
     if (!spec?.schema) throw new Error(`topic ${topic} has no schema`);
     if (!buffer || buffer.length < 6 || buffer[0] !== 0) throw new DecodeError('not_wire_format', 'value is not in the schema registry wire format');
+    // The writer's schema id must be registered (the library caches it); the value is then checked
+    // once, against this reader's schema: the library's decode would check it against the writer's
+    // first, a second full validation of every message.
     let value: unknown;
     try {
-      value = await this.registry.decode(buffer);
+      await this.registry.getSchema(buffer.readInt32BE(1));
+      value = JSON.parse(buffer.subarray(5).toString('utf8'));
     } catch (err) {
       throw new DecodeError('schema_violation', (err as Error).message);
     }

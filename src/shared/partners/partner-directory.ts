@@ -11,6 +11,8 @@ const CACHE_TTL_MS = 30_000;
 const MAX_UNKNOWN_KEYS = 10_000;
 // A load that sees an eviction land while it reads reads again; more than this in a row is not cached.
 const MAX_LOADS = 3;
+// Decrypted secrets kept: a few per partner.
+const MAX_SECRETS = 10_000;
 
 type Entry = { partner: PartnerDoc; expires: number };
 
@@ -24,6 +26,7 @@ export class PartnerDirectory {
   private readonly unknownKeys = new Map<string, number>(); // key hash -> expiry, oldest first
   private readonly byIdCache = new Map<string, Entry>();
   private readonly loadsByKeyHash = new Map<string, Promise<PartnerDoc | null>>();
+  private readonly secrets = new Map<string, string>(); // sealed secret -> the secret
   private generation = 0;
 
   constructor(
@@ -77,24 +80,24 @@ export class PartnerDirectory {
   }
 
   hmacSecret(partner: PartnerDoc): string {
-    return this.cipher.decrypt(partner.hmac_secret_enc);
+    return this.decrypt(partner.hmac_secret_enc);
   }
 
   callbackSecret(partner: PartnerDoc): string {
-    return this.cipher.decrypt(partner.callback_secret_enc);
+    return this.decrypt(partner.callback_secret_enc);
   }
 
   // The secrets a partner's requests may be signed with: the current one, and the one a rotation
   // replaced while its grace lasts.
   hmacSecrets(partner: PartnerDoc, nowMs = this.nowMs()): string[] {
     const previous = inGrace(partner, nowMs);
-    return [this.hmacSecret(partner), ...(previous ? [this.cipher.decrypt(previous.hmac_secret_enc)] : [])];
+    return [this.hmacSecret(partner), ...(previous ? [this.decrypt(previous.hmac_secret_enc)] : [])];
   }
 
   // How callbacks to this partner are signed; during a rotation's grace with the old secret too.
   callbackSigning(partner: PartnerDoc, nowMs = this.nowMs()): CallbackSigning {
     const previous = inGrace(partner, nowMs);
-    const secrets = [this.callbackSecret(partner), ...(previous ? [this.cipher.decrypt(previous.callback_secret_enc)] : [])];
+    const secrets = [this.callbackSecret(partner), ...(previous ? [this.decrypt(previous.callback_secret_enc)] : [])];
     return { scheme: partner.signature_scheme ?? 'spec', secrets: [...new Set(secrets)] };
   }
 
@@ -124,6 +127,18 @@ export class PartnerDirectory {
     if (this.unknownKeys.size > MAX_UNKNOWN_KEYS) this.unknownKeys.delete(this.unknownKeys.keys().next().value as string);
   }
 
+  // A secret decrypted once per sealed value, not on every request or callback (AES-GCM each time):
+  // a rotation seals a new value, and every change to a partner empties the cache.
+  private decrypt(sealed: string): string {
+    let secret = this.secrets.get(sealed);
+    if (secret === undefined) {
+      secret = this.cipher.decrypt(sealed);
+      if (this.secrets.size >= MAX_SECRETS) this.secrets.clear();
+      this.secrets.set(sealed, secret);
+    }
+    return secret;
+  }
+
   private nowMs(): number {
     return this.clock.now().getTime();
   }
@@ -131,6 +146,7 @@ export class PartnerDirectory {
   // Eviction is coarse on purpose: changes are rare, and a key rotation must drop the old key's entry.
   private evictAll(): void {
     this.generation++;
+    this.secrets.clear();
     this.byKeyHash.clear();
     this.unknownKeys.clear();
     this.byIdCache.clear();
