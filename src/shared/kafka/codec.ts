@@ -6,6 +6,9 @@ import { bundledSchema, describeErrors, validatorFor } from '../schemas';
 import type { TopicKey, TopicSpec } from './topics';
 import { ServiceError } from '../errors';
 
+// Schema ids whose subjects are remembered: the pipeline's few, and a bound against made-up ones.
+const MAX_SCHEMA_IDS = 1000;
+
 export class DecodeError extends ServiceError {
   constructor(readonly reason: string, detail: string) {
     super('undecodable', `${reason}: ${detail}`, { retriable: false });
@@ -18,6 +21,7 @@ export class DecodeError extends ServiceError {
 // typed object or a DecodeError: nothing downstream handles raw bytes.
 export class TopicCodec {
   private readonly ids = new Map<TopicKey, number>();
+  private readonly subjects = new Map<number, Promise<Set<string>>>();
   private readonly registry: SchemaRegistry;
 
   constructor(private readonly registryUrl: string, private readonly specs: readonly TopicSpec[]) {
@@ -54,12 +58,14 @@ export class TopicCodec {
     const spec = this.specs.find((s) => s.key === topic);
     if (!spec?.schema) throw new Error(`topic ${topic} has no schema`);
     if (!buffer || buffer.length < 6 || buffer[0] !== 0) throw new DecodeError('not_wire_format', 'value is not in the schema registry wire format');
-    // The writer's schema id must be registered (the library caches it); the value is then checked
-    // once, against this reader's schema: the library's decode would check it against the writer's
-    // first, a second full validation of every message.
+    // The writer's schema must be a version of this topic's subject (a message framed with another
+    // topic's schema is refused, whatever it holds); the value is then checked once, against this
+    // reader's schema. The library's decode would check it against the writer's schema first: a
+    // second full validation of every message.
     let value: unknown;
     try {
-      await this.registry.getSchema(buffer.readInt32BE(1));
+      const id = buffer.readInt32BE(1);
+      if (!(await this.subjectsOf(id)).has(`${spec.name}-value`)) throw new Error(`schema ${id} is not a version of ${spec.name}-value`);
       value = JSON.parse(buffer.subarray(5).toString('utf8'));
     } catch (err) {
       throw new DecodeError('schema_violation', (err as Error).message);
@@ -67,6 +73,26 @@ export class TopicCodec {
     const validate = validatorFor<T>(spec.schema);
     if (!validate(value)) throw new DecodeError('schema_violation', describeErrors(validate.errors));
     return value;
+  }
+
+  // The subjects a schema id is a version of, asked once per id (a registry gives one id to the same
+  // schema in several subjects); an unknown id has none.
+  private subjectsOf(id: number): Promise<Set<string>> {
+    let subjects = this.subjects.get(id);
+    if (!subjects) {
+      subjects = this.fetchSubjects(id);
+      subjects.catch(() => this.subjects.delete(id));
+      if (this.subjects.size >= MAX_SCHEMA_IDS) this.subjects.clear();
+      this.subjects.set(id, subjects);
+    }
+    return subjects;
+  }
+
+  private async fetchSubjects(id: number): Promise<Set<string>> {
+    const res = await fetch(`${this.registryUrl}/schemas/ids/${id}/versions`);
+    if (res.status === 404) return new Set();
+    if (!res.ok) throw new Error(`schema registry answered HTTP ${res.status} for schema ${id}`);
+    return new Set(((await res.json()) as { subject: string }[]).map((v) => v.subject));
   }
 
   // Instances starting together race to create the subject's rule: Apicurio answers the loser 409
