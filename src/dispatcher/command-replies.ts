@@ -23,7 +23,7 @@ function expectReply(channel: CommandChannel, timeoutMs?: number): { address: Re
 }
 
 // Commands sent in one publish, and their owners' replies (null: none in time).
-export async function askAll<C>(channel: CommandChannel, count: number, send: (addresses: ReplyAddress[]) => Promise<C>, timeoutMs?: number): Promise<(CallbackReply | null)[]> {
+export async function askAll(channel: CommandChannel, count: number, send: (addresses: ReplyAddress[]) => Promise<unknown>, timeoutMs?: number): Promise<(CallbackReply | null)[]> {
   const asked = Array.from({ length: count }, () => expectReply(channel, timeoutMs));
   try {
     await send(asked.map((a) => a.address));

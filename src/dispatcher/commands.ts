@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb';
+import { findByIds } from '../shared/mongo/bulk';
 import type { DeliveryDoc } from '../shared/mongo/documents';
 import type { CallbackReply, DeliveryCommand } from '../shared/schemas';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
@@ -53,18 +54,18 @@ export class DispatcherCommands {
   // requeued, and how many commands had no reply in time (they are applied when the owner can).
   async retryDead(partnerId: string, by: string): Promise<{ requeued: number; pending: number }> {
     const counts = { requeued: 0, pending: 0 };
-    let chunk: DeliveryDoc[] = [];
+    let refs: string[] = [];
     const flush = async () => {
-      const outcomes = await this.retryChunk(chunk, by);
-      for (const o of outcomes) if (o === 'requeued' || o === 'pending') counts[o]++;
-      chunk = [];
+      // A chunk's records in one read by _id; an entry whose record is no longer dead is stale.
+      const dead = [...(await findByIds(this.deps.deliveries, refs)).values()].filter((doc) => doc.state === 'dead');
+      for (const o of await this.retryChunk(dead, by)) if (o === 'requeued' || o === 'pending') counts[o]++;
+      refs = [];
     };
     for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) {
-      const doc = await this.deps.deliveries.findOne({ _id: entry.ref });
-      if (doc?.state === 'dead') chunk.push(doc);
-      if (chunk.length >= RETRY_CHUNK) await flush();
+      refs.push(entry.ref);
+      if (refs.length >= RETRY_CHUNK) await flush();
     }
-    if (chunk.length > 0) await flush();
+    if (refs.length > 0) await flush();
     return counts;
   }
 

@@ -72,12 +72,23 @@ export class DeliveryTopics {
     await producer.send({ topic: topics.endpointCommands, messages });
   }
 
-  async replies(replies: readonly CallbackReply[]): Promise<void> {
+  // The manager waits for these; a reply lost here is a timeout there (what was done stands), so a
+  // failed send is logged, not retried.
+  async replies(replies: readonly CallbackReply[], logger: Logger): Promise<void> {
     if (replies.length === 0) return;
     const { producer, codec, topics } = this.deps;
-    const messages = await Promise.all(replies.map(async (r) => ({ key: r.reply_to, value: await codec.encode('callbackReplies', r) })));
-    await producer.send({ topic: topics.callbackReplies, messages });
+    try {
+      const messages = await Promise.all(replies.map(async (r) => ({ key: r.reply_to, value: await codec.encode('callbackReplies', r) })));
+      await producer.send({ topic: topics.callbackReplies, messages });
+    } catch (err) {
+      logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands');
+    }
   }
+}
+
+// The reply to a manager's command, when it asked for one (its reply_to and correlation id).
+export function replyTo(command: { reply_to?: string; correlation_id?: string }, outcome: Omit<CallbackReply, 'reply_to' | 'correlation_id'>): CallbackReply[] {
+  return command.reply_to && command.correlation_id ? [{ reply_to: command.reply_to, correlation_id: command.correlation_id, ...outcome }] : [];
 }
 
 // A publish the delivery cannot go on without (its token, or the release of its lead): tried until

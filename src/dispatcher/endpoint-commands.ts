@@ -55,17 +55,13 @@ export class EndpointCommands {
 
   // The keeper stores the job and starts it, then replies; the answer is the job as it was stored.
   async replay(request: ReplayRequest): Promise<ReplayOutcome> {
-    const jobId = randomId('rp');
-    let command: EndpointCommand | undefined;
-    const reply = await ask(this.deps, async (address) => {
-      command = {
-        kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: jobId,
-        from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events], ...address,
-      };
-      await this.publish.endpointCommands([command]);
-    });
-    const job = reply && command ? replayJobOf(command, new Date(command.at)) : null;
-    return job ? { outcome: 'created', job } : { outcome: 'pending', jobId };
+    const command: EndpointCommand = {
+      kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: randomId('rp'),
+      from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events],
+    };
+    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ ...command, ...address }]));
+    const job = replayJobOf(command, new Date(command.at))!;
+    return reply ? { outcome: 'created', job } : { outcome: 'pending', jobId: job._id };
   }
 
   replayJob(id: string): Promise<ReplayJobDoc | null> {

@@ -5,8 +5,8 @@ import type { Logger } from '../shared/logger';
 import type { AuditDoc, EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
-import type { CallbackReply, EndpointCommand } from '../shared/schemas';
-import type { DeliveryTopics } from './delivery-task';
+import type { EndpointCommand } from '../shared/schemas';
+import { replyTo, type DeliveryTopics } from './delivery-task';
 import type { EndpointGate } from './endpoint-gate';
 import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
 import type { DispatcherMetrics } from './metrics';
@@ -89,7 +89,7 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     deps.metrics.endpointConsecutiveFailures.set({ partner_id: partnerId }, doc.consecutive_failures);
     if (doc.last_success_at) deps.metrics.endpointLastSuccess.set({ partner_id: partnerId }, doc.last_success_at.getTime() / 1000);
   }
-  await reply(deps, commands.flatMap((c) => (c.kind === 'replay' ? replyTo(c, { kind: 'replay', outcome: 'created' }) : [])));
+  await deps.topics.replies(commands.flatMap((c) => (c.kind === 'replay' ? replyTo(c, { kind: 'replay', outcome: 'created' }) : [])), logger);
 }
 
 function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: EndpointCommand, partition: number): EndpointHealthDoc {
@@ -109,21 +109,12 @@ function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: Endpoi
 async function testCallback(deps: EndpointKeeperDeps, command: EndpointCommand): Promise<void> {
   try {
     const test = await sendTestCallback(deps.testCallbacks, command.partner_id);
-    await reply(deps, replyTo(command, test ? { kind: 'test_callback', outcome: 'sent', test } : { kind: 'test_callback', outcome: 'not_found' }));
+    await deps.topics.replies(replyTo(command, test ? { kind: 'test_callback', outcome: 'sent', test } : { kind: 'test_callback', outcome: 'not_found' }), deps.logger);
   } catch (err) {
     deps.logger.error({ partner_id: command.partner_id, err: (err as Error).message }, 'test callback failed');
   }
 }
 
-function replyTo(command: EndpointCommand, outcome: Omit<CallbackReply, 'reply_to' | 'correlation_id'>): CallbackReply[] {
-  return command.reply_to && command.correlation_id ? [{ reply_to: command.reply_to, correlation_id: command.correlation_id, ...outcome }] : [];
-}
-
-// The manager waits for these; a reply lost here is a timeout there (what was done stands).
-async function reply(deps: EndpointKeeperDeps, replies: CallbackReply[]): Promise<void> {
-  await deps.topics.replies(replies).catch((err: unknown) =>
-    deps.logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands'));
-}
 
 async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, doc: EndpointHealthDoc): Promise<void> {
   const { logger, metrics } = deps;

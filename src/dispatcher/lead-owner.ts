@@ -9,7 +9,7 @@ import { callbackEligibility } from './callback-eligibility';
 import type { Attempted } from './delivery-attempt';
 import type { DeliveryCounters } from './retry-policy';
 import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
-import { published } from './delivery-task';
+import { published, replyTo } from './delivery-task';
 import { deferred, LeadAssignment, leadKey, type Item } from './lead-assignment';
 import type { BlockState, LinePlan } from './lead-lines';
 import type { RecordBatcher } from './record-batcher';
@@ -105,14 +105,10 @@ export class LeadOwner {
       } else {
         const round = await this.freshRound(a, command, key, ctx.partition);
         recording.push(round.recorded);
-        if (command.reply_to && command.correlation_id) {
-          replies.push({ reply_to: command.reply_to, correlation_id: command.correlation_id, kind: 'retry', outcome: round.outcome, ...(round.requeued && { delivery: asJson(round.requeued) }) });
-        }
+        replies.push(...replyTo(command, { kind: 'retry', outcome: round.outcome, ...(round.requeued && { delivery: asJson(round.requeued) }) }));
       }
     }
-    // The manager waits for these; a reply lost here is a timeout there (the round stands).
-    await this.deps.topics.replies(replies).catch((err: unknown) =>
-      this.deps.logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands'));
+    await this.deps.topics.replies(replies, this.deps.logger);
     return recording;
   }
 
