@@ -8,15 +8,16 @@ import { systemClock, type Clock } from '../shared/clock';
 export class BlockStore {
   constructor(private readonly blocks: Collection<DeliveryBlockDoc>, private readonly clock: Clock = systemClock) {}
 
-  async save(key: { partnerId: string; leadId: string }, partition: number, block: BlockState | null): Promise<void> {
-    const _id = `${key.partnerId}:${key.leadId}`;
+  // Keyed by endpoint (delivery-kind.ts): a callback's is its partner id, as before postbacks.
+  async save(key: { endpoint: string; leadId: string }, partition: number, block: BlockState | null): Promise<void> {
+    const _id = `${key.endpoint}:${key.leadId}`;
     if (!block) {
       await this.blocks.deleteOne({ _id });
       return;
     }
     await this.blocks.replaceOne(
       { _id },
-      { partner_id: key.partnerId, lead_id: key.leadId, partition, blocker: block.blocker, held: block.held, updated_at: this.clock.now() },
+      { partner_id: key.endpoint, lead_id: key.leadId, partition, blocker: block.blocker, held: block.held, updated_at: this.clock.now() },
       { upsert: true },
     );
   }

@@ -6,7 +6,9 @@ import type { LeadEvent } from '../shared/schemas';
 import {
   classifyAttempt, decideAfterAttempt, failedAttempt, type AttemptResult, type DeliveryCounters, type DeliveryDecision, type RetrySchedule,
 } from './retry-policy';
-import { buildCallbackPayload, sendCallback } from './callback-wire';
+import { buildCallbackPayload, sendCallback, sendPostback } from './callback-wire';
+import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
+import { postbackFor } from '../shared/postbacks/postback-template';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
@@ -30,36 +32,38 @@ export interface Attempted {
   decision: DeliveryDecision;
 }
 
-// One HTTP attempt of one delivery and what follows from it: the decision (delivered, queued for a
+// One HTTP attempt of one delivery (a callback or a postback) and what follows from it: the decision (delivered, queued for a
 // retry tier, dead), metrics and a log line, and the task that carries it on (retry tier or dead topic).
 export class CallbackAttempts {
   constructor(private readonly deps: AttemptDeps) {}
 
-  async attempt(deliveryId: string, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
+  async attempt(deliveryId: string, kind: DeliveryKind, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
-    const result = await this.send(event);
+    const result = kind === 'postback' ? await this.sendPostback(event) : await this.send(event);
     const verdict = classifyAttempt(result);
     const nowMs = clock.now().getTime();
     const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
-    // A partner with no callback_url any more has no endpoint to judge.
-    if (result.failure?.kind !== 'no_callback_url') this.deps.health.record(event.partner_id, verdict, result.httpStatus, nowMs);
+    // A partner with no callback_url (or template) any more has no endpoint to judge.
+    if (result.failure?.kind !== 'no_callback_url' && result.failure?.kind !== 'no_postback_url') {
+      this.deps.health.record(endpointId(event.partner_id, kind), verdict, result.httpStatus, nowMs);
+    }
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
     logger[level]({
-      delivery_id: deliveryId, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
+      delivery_id: deliveryId, kind, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
       http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs), state: decision.state,
-    }, 'callback attempt');
+    }, `${kind} attempt`);
     return { at, result, decision };
   }
 
   // The retry task (the delivery's token from now on) or the dead task. Published before the record
   // is written: a crash in between replays the attempt, never strands the record without a task.
-  async carryOn(deliveryId: string, event: LeadEvent, { result, decision }: Attempted): Promise<void> {
+  async carryOn(deliveryId: string, kind: DeliveryKind, event: LeadEvent, { result, decision }: Attempted): Promise<void> {
     const { topics, metrics, logger } = this.deps;
     if (decision.state === 'delivered') return;
-    const task = { delivery_id: deliveryId, event, last_error: result.error ?? `http_${result.httpStatus}` };
+    const task = { delivery_id: deliveryId, event, last_error: result.error ?? `http_${result.httpStatus}`, ...kindField(kind) };
     if (decision.state === 'queued') {
       await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }));
       metrics.retries.inc({ tier: decision.tier.replace('retry', '') });
@@ -80,6 +84,24 @@ export class CallbackAttempts {
       eventId: event.event_id,
       serviceName: this.deps.serviceName,
       payload: buildCallbackPayload(event, partner.status_mapping ?? {}),
+      timeoutMs: callbacks.timeoutMs,
+      allowPrivateNetworks: callbacks.allowPrivateNetworks,
+      allowHttp: callbacks.allowHttp,
+      responseBodyLimit: callbacks.responseBodyLimit,
+    });
+  }
+
+  private async sendPostback(event: LeadEvent): Promise<AttemptResult> {
+    const { partners, callbacks } = this.deps;
+    const partner = await partners.byId(event.partner_id);
+    const postback = partner ? postbackFor(partner.postbacks, partner.status_mapping, event.event) : null;
+    if (!partner || !postback) return failedAttempt({ kind: 'no_postback_url' }, 0);
+    return sendPostback({
+      ...postback,
+      token: partners.postbackToken(partner),
+      sign: partner.postbacks?.sign === true,
+      event,
+      serviceName: this.deps.serviceName,
       timeoutMs: callbacks.timeoutMs,
       allowPrivateNetworks: callbacks.allowPrivateNetworks,
       allowHttp: callbacks.allowHttp,

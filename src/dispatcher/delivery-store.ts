@@ -1,5 +1,6 @@
 import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
+import { kindField, type DeliveryKind } from '../shared/delivery-kind';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
@@ -15,7 +16,7 @@ export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
 // Longest `_id: {$in}` list FerretDB serves from the _id index (scripts/services/ferretdb/patches).
 const IN_CHUNK = 100;
 
-// The delivery records: one per (lead event, partner), the source of truth for what was sent, and
+// The delivery records: one per (lead event, partner, kind), the source of truth for what was sent, and
 // their list (delivery_list, the manager's queue and a replay's range). The only code that writes
 // either. No locks: a record is created once (its deterministic _id fences replays), and after that
 // only the holder of its retry task, its held turn or a manager's retry of a dead one changes it,
@@ -129,9 +130,11 @@ function rangeQuery(r: DeliveryRange) {
 export function newDeliveryDoc(
   event: LeadEvent, maxAttempts: number, now: Date,
   first: { at: Date; result: RecordedAttempt; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
+  kind: DeliveryKind = 'callback',
 ): DeliveryDoc {
   const base: DeliveryDoc = {
-    _id: deliveryId(event.event_id, event.partner_id),
+    _id: deliveryId(event.event_id, event.partner_id, kind),
+    ...kindField(kind),
     event_id: event.event_id,
     event_name: event.event,
     partner_id: event.partner_id,
@@ -170,5 +173,6 @@ function attemptOf(at: Date, result: RecordedAttempt, decision: DeliveryDecision
   return {
     attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs),
     response_body: result.responseBody,
+    ...(result.url !== undefined && { url: result.url }),
   };
 }

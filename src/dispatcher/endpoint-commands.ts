@@ -2,7 +2,8 @@ import type { Collection } from 'mongodb';
 import { randomId } from '../shared/ids';
 import type { EndpointHealthDoc, ReplayJobDoc } from '../shared/mongo/documents';
 import { ask, type CommandChannel } from './command-replies';
-import type { EndpointCommand } from '../shared/schemas';
+import type { EndpointCommand, LeadEvent } from '../shared/schemas';
+import { endpointId, type DeliveryKind } from '../shared/delivery-kind';
 import { DeliveryTopics } from './delivery-task';
 import { replayJobOf } from './replay-runner';
 import { emptyHealth, healthView, type EndpointHealthView } from './endpoint-health';
@@ -29,7 +30,7 @@ export type ResumeOutcome = { outcome: 'resuming'; at: Date } | { outcome: 'not_
 export type ReplayOutcome = { outcome: 'created'; job: ReplayJobDoc } | { outcome: 'pending'; jobId: string };
 export type TestCallbackOutcome = { outcome: 'sent'; result: TestCallbackResult } | { outcome: 'not_found' } | { outcome: 'pending' };
 
-// What a manager may ask of a partner's endpoint: its health, a resume, a replay, a test callback.
+// What a manager may ask of a partner's endpoints: health, a resume, a replay, a test callback or postback.
 // Reads are by _id; changes go as commands (keyed by partner id on callbacks.endpoints) to the one
 // dispatcher that keeps the endpoint, which alone writes its health and replay jobs and sends its
 // test callbacks.
@@ -40,16 +41,19 @@ export class EndpointCommands {
     this.publish = new DeliveryTopics(deps);
   }
 
-  async health(partnerId: string): Promise<EndpointHealthView> {
-    const doc = await this.deps.health.findOne({ _id: partnerId });
-    return healthView(doc ?? emptyHealth(partnerId, new Date()), Date.now());
+  async health(partnerId: string, kind: DeliveryKind = 'callback'): Promise<EndpointHealthView> {
+    const endpoint = endpointId(partnerId, kind);
+    const doc = await this.deps.health.findOne({ _id: endpoint });
+    return healthView(doc ?? emptyHealth(endpoint, new Date()), Date.now());
   }
 
-  async resume(partnerId: string, by: string): Promise<ResumeOutcome> {
-    const doc = await this.deps.health.findOne({ _id: partnerId }, { projection: { state: 1 } });
+  // An endpoint's commands are keyed by its endpoint id: one keeper per endpoint.
+  async resume(partnerId: string, by: string, kind: DeliveryKind = 'callback'): Promise<ResumeOutcome> {
+    const endpoint = endpointId(partnerId, kind);
+    const doc = await this.deps.health.findOne({ _id: endpoint }, { projection: { state: 1 } });
     if (doc?.state !== 'paused') return { outcome: 'not_paused' };
     const at = new Date();
-    await this.publish.endpointCommands([{ kind: 'resume', partner_id: partnerId, at: at.toISOString(), by }]);
+    await this.publish.endpointCommands([{ kind: 'resume', partner_id: endpoint, at: at.toISOString(), by }]);
     return { outcome: 'resuming', at };
   }
 
@@ -68,9 +72,16 @@ export class EndpointCommands {
     return this.deps.jobs.findOne({ _id: id });
   }
 
-  async testCallback(partnerId: string, by: string): Promise<TestCallbackOutcome> {
-    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ kind: 'test_callback', partner_id: partnerId, at: new Date().toISOString(), by, ...address }]),
-      this.deps.callbackTimeoutMs + TEST_CALLBACK_MARGIN_MS);
+  testCallback(partnerId: string, by: string): Promise<TestCallbackOutcome> {
+    return this.test({ kind: 'test_callback', partner_id: partnerId, at: new Date().toISOString(), by });
+  }
+
+  testPostback(partnerId: string, event: LeadEvent['event'], by: string): Promise<TestCallbackOutcome> {
+    return this.test({ kind: 'test_postback', partner_id: partnerId, event, at: new Date().toISOString(), by });
+  }
+
+  private async test(command: EndpointCommand): Promise<TestCallbackOutcome> {
+    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ ...command, ...address }]), this.deps.callbackTimeoutMs + TEST_CALLBACK_MARGIN_MS);
     if (!reply) return { outcome: 'pending' };
     return reply.test ? { outcome: 'sent', result: reply.test } : { outcome: 'not_found' };
   }

@@ -1,3 +1,4 @@
+import { endpointOwner, type DeliveryKind } from '../shared/delivery-kind';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { EndpointHealthReport } from '../shared/schemas';
 
@@ -70,6 +71,7 @@ export function resumed(doc: EndpointHealthDoc, at: Date): EndpointHealthDoc {
 }
 
 export interface EndpointHealthView {
+  kind: DeliveryKind;
   affiliate_id: string;
   state: 'active' | 'paused';
   success_rate: number | null; // delivered / attempted over the last 24 hours; null without attempts
@@ -89,8 +91,10 @@ export function healthView(doc: EndpointHealthDoc, nowMs: number): EndpointHealt
   const recent = doc.hours.filter((h) => h.hour > hour - HOURS_KEPT);
   const ok = recent.reduce((n, h) => n + h.ok, 0);
   const attempts = recent.reduce((n, h) => n + h.ok + h.failed, 0);
+  const { partnerId, kind } = endpointOwner(doc._id);
   return {
-    affiliate_id: doc._id,
+    affiliate_id: partnerId,
+    kind,
     state: doc.state,
     success_rate: attempts === 0 ? null : Math.round((ok / attempts) * 10000) / 10000,
     attempts_24h: attempts,

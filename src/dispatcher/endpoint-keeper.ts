@@ -11,7 +11,7 @@ import type { EndpointGate } from './endpoint-gate';
 import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
 import type { DispatcherMetrics } from './metrics';
 import { replayJobOf, type ReplayRunner } from './replay-runner';
-import { sendTestCallback, type TestCallbackDeps } from './test-callback';
+import { sendTestCallback, sendTestPostback, type TestCallbackDeps } from './test-callback';
 import type { Clock } from '../shared/clock';
 
 // Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
@@ -100,18 +100,20 @@ function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: Endpoi
   }
   if (command.kind === 'resume') return doc.state === 'paused' ? resumed(doc, at) : doc;
   if (command.kind === 'replay' && command.job_id) deps.replays.start(command.job_id, partition);
-  if (command.kind === 'test_callback') void testCallback(deps, command);
+  if (command.kind === 'test_callback' || command.kind === 'test_postback') void sendTest(deps, command, command.kind);
   return doc;
 }
 
 // Sent beside the batch, not in it: an attempt may take the whole callback timeout, and nothing
 // of it is stored. A keeper that dies meanwhile leaves the manager to its reply timeout.
-async function testCallback(deps: EndpointKeeperDeps, command: EndpointCommand): Promise<void> {
+async function sendTest(deps: EndpointKeeperDeps, command: EndpointCommand, kind: 'test_callback' | 'test_postback'): Promise<void> {
   try {
-    const test = await sendTestCallback(deps.testCallbacks, command.partner_id);
-    await deps.topics.replies(replyTo(command, test ? { kind: 'test_callback', outcome: 'sent', test } : { kind: 'test_callback', outcome: 'not_found' }), deps.logger);
+    const test = kind === 'test_callback'
+      ? await sendTestCallback(deps.testCallbacks, command.partner_id)
+      : await sendTestPostback(deps.testCallbacks, command.partner_id, command.event ?? 'lead.accepted');
+    await deps.topics.replies(replyTo(command, test ? { kind, outcome: 'sent', test } : { kind, outcome: 'not_found' }), deps.logger);
   } catch (err) {
-    deps.logger.error({ partner_id: command.partner_id, err: (err as Error).message }, 'test callback failed');
+    deps.logger.error({ partner_id: command.partner_id, kind, err: (err as Error).message }, 'test failed');
   }
 }
 

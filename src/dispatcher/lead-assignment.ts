@@ -1,13 +1,16 @@
 import { AssignmentWork } from '../shared/kafka/assignment-work';
 import type { DeliveryDoc } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
+import type { DeliveryKind } from '../shared/delivery-kind';
 import { LeadLines } from './lead-lines';
 import { ParkedLeads } from './parked-leads';
 
-// One delivery of a lead to a partner, in memory while it is not recorded.
+// One delivery of a lead to one of its partner's endpoints, in memory while it is not recorded.
 export interface Item {
   id: string;
-  key: string;
+  kind: DeliveryKind;
+  endpoint: string; // endpointId(partner, kind): its slots, pause and line
+  key: string; // leadKey(endpoint, lead)
   partition: number;
   event: LeadEvent;
   doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
@@ -26,7 +29,8 @@ export function deferred(): Deferred {
   return { promise, resolve };
 }
 
-export const leadKey = (partnerId: string, leadId: string): string => `${partnerId}:${leadId}`;
+// One line per lead and endpoint: a lead's callbacks and its postbacks wait for their own kind only.
+export const leadKey = (endpoint: string, leadId: string): string => `${endpoint}:${leadId}`;
 
 // What the lead owner keeps for the partitions of one assignment of its group. kafkajs's eager
 // rebalances revoke every partition at each join, so all of it is dropped at the hand-over before

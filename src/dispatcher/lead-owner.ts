@@ -5,7 +5,8 @@ import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { untilDone } from '../shared/retriable';
 import type { CallbackReply, DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { BlockStore } from './block-store';
-import { callbackEligibility } from './callback-eligibility';
+import { deliveryKinds } from './callback-eligibility';
+import { endpointId, kindField, kindOf, type DeliveryKind } from '../shared/delivery-kind';
 import type { Attempted } from './delivery-attempt';
 import type { DeliveryCounters } from './retry-policy';
 import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
@@ -43,10 +44,10 @@ function recordOf(item: Item): DeliveryDoc {
 // it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
 export class LeadOwner {
   private current = new LeadAssignment();
-  private readonly releasing = new Set<string>(); // partners whose parked leads are being released
+  private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
 
   constructor(private readonly deps: LeadOwnerDeps) {
-    deps.gate.onResume((partnerId) => this.release(partnerId));
+    deps.gate.onResume((endpoint) => this.release(endpoint));
   }
 
   blockedLeads(): number {
@@ -63,28 +64,29 @@ export class LeadOwner {
     const { partners, metrics, logger } = this.deps;
     const a = this.current;
     await this.load(a, ctx.partition);
-    const eligible: (LeadEvent | null)[] = [];
+    const wanted: { event: LeadEvent; kind: DeliveryKind }[][] = [];
     for (const { value: event } of records) {
       const partner = await partners.byId(event.partner_id);
-      const eligibility = partner ? callbackEligibility(partner, event.event) : 'unknown_partner';
-      if (eligibility === 'send') eligible.push(event);
-      else {
-        eligible.push(null);
+      const kinds = partner ? deliveryKinds(partner, event.event) : [];
+      wanted.push(kinds.map((kind) => ({ event, kind })));
+      if (kinds.length === 0) {
         metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id, test: testLabel(event.test) });
-        logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: eligibility }, 'no callback for this event');
+        logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: partner ? 'not_wanted' : 'unknown_partner' }, 'no callback or postback for this event');
       }
     }
-    const known = await this.recorded(a, eligible);
-    return eligible.map((event) => {
-      if (!event) return undefined;
-      const id = deliveryId(event.event_id, event.partner_id);
-      if (known.has(id)) return undefined; // a repeat, or replayed after a crash: never sent again
-      const pending = a.activeItem(id);
-      if (pending) return pending.recorded?.promise;
-      const item: Item = { id, key: leadKey(event.partner_id, event.lead_id), partition: ctx.partition, event, doc: null, recorded: deferred(), assignment: a };
-      a.activate(item);
-      this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
-      return item.recorded?.promise;
+    const known = await this.recorded(a, wanted.flat().map(({ event, kind }) => deliveryId(event.event_id, event.partner_id, kind)));
+    return wanted.map((deliveries) => {
+      const recorded = deliveries.flatMap(({ event, kind }) => {
+        const id = deliveryId(event.event_id, event.partner_id, kind);
+        if (known.has(id)) return []; // a repeat, or replayed after a crash: never sent again
+        const pending = a.activeItem(id);
+        if (pending) return pending.recorded ? [pending.recorded.promise] : [];
+        const item = newItem(a, id, kind, event, ctx.partition, null);
+        a.activate(item);
+        this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
+        return item.recorded ? [item.recorded.promise] : [];
+      });
+      return recorded.length === 0 ? undefined : recorded.length === 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);
     });
   }
 
@@ -94,16 +96,17 @@ export class LeadOwner {
     const recording: (Promise<void> | undefined)[] = [];
     const replies: CallbackReply[] = [];
     for (const { value: command } of records) {
-      const key = leadKey(command.partner_id, command.lead_id);
+      const endpoint = endpointId(command.partner_id, command.delivery_kind ?? 'callback');
+      const key = leadKey(endpoint, command.lead_id);
       if (command.kind === 'released') {
         this.apply(a, key, ctx.partition, a.lines.released(key, command.delivery_id));
         recording.push(a.lineWritten(key));
       } else if (command.kind === 'parked') {
         // The retry consumer held the lead's blocker: its endpoint is paused.
-        this.parkedLead(a, command.partner_id, key, ctx.partition);
+        this.parkedLead(a, endpoint, key, ctx.partition);
         recording.push(undefined);
       } else {
-        const round = await this.freshRound(a, command, key, ctx.partition);
+        const round = await this.freshRound(a, command, ctx.partition);
         recording.push(round.recorded);
         replies.push(...replyTo(command, { kind: 'retry', outcome: round.outcome, ...(round.requeued && { delivery: asJson(round.requeued) }) }));
       }
@@ -116,7 +119,7 @@ export class LeadOwner {
   // round, in its lead's line like any other. A delivery still under way is not replayed: it is
   // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
   // finds its own round and goes on with it.
-  private async freshRound(a: LeadAssignment, command: DeliveryCommand, key: string, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
+  private async freshRound(a: LeadAssignment, command: DeliveryCommand, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
     const { store, schedule, logger } = this.deps;
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
@@ -129,9 +132,9 @@ export class LeadOwner {
       logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
       return { outcome: doc ? 'not_dead' : 'not_found' };
     }
-    const item: Item = { id: doc._id, key, partition, event: doc.event, doc, recorded: deferred(), assignment: a };
+    const item = newItem(a, doc._id, kindOf(doc), doc.event, partition, doc);
     a.activate(item);
-    this.apply(a, key, partition, a.lines.arrive(key, item));
+    this.apply(a, item.key, partition, a.lines.arrive(item.key, item));
     return { recorded: item.recorded?.promise, outcome: 'requeued', requeued: doc };
   }
 
@@ -178,8 +181,8 @@ export class LeadOwner {
 
   // Eligible events whose record exists already: a repeat of an event (the processor republishes
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
-  private async recorded(a: LeadAssignment, events: (LeadEvent | null)[]): Promise<Set<string>> {
-    const ids = events.flatMap((e) => (e ? [deliveryId(e.event_id, e.partner_id)] : [])).filter((id) => !a.isActive(id));
+  private async recorded(a: LeadAssignment, deliveryIds: string[]): Promise<Set<string>> {
+    const ids = deliveryIds.filter((id) => !a.isActive(id));
     return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check recorded'));
   }
 
@@ -200,7 +203,7 @@ export class LeadOwner {
     await a.lineWritten(item.key); // the block lists it before its record says held
     if (this.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
-    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }));
+    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind));
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
@@ -216,7 +219,7 @@ export class LeadOwner {
       this.apply(a, key, partition, a.lines.finished(key, id, 'ended'));
       return;
     }
-    const item: Item = { id, key, partition, event: doc.event, doc, recorded: null, assignment: a };
+    const item: Item = { ...newItem(a, id, kindOf(doc), doc.event, partition, doc), recorded: null };
     a.activate(item);
     this.submit(item);
   }
@@ -224,7 +227,7 @@ export class LeadOwner {
   private submit(item: Item): void {
     const { work } = item.assignment;
     const accepted = this.deps.scheduler.submit({
-      deliveryId: item.id, partnerId: item.event.partner_id,
+      deliveryId: item.id, partnerId: item.endpoint,
       // Not started before the hand-over: left to the next owner (its offset is uncommitted).
       fenced: () => !work.open,
       run: () => (work.open ? work.track(this.attempt(item)) : Promise.resolve()),
@@ -235,13 +238,13 @@ export class LeadOwner {
 
   private async attempt(item: Item): Promise<void> {
     const a = item.assignment;
-    if (this.deps.gate.isPaused(item.event.partner_id)) return this.park(item);
-    const done = await this.deps.attempts.attempt(item.id, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
+    if (this.deps.gate.isPaused(item.endpoint)) return this.park(item);
+    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
     if (this.fenced(item, 'attempt')) return;
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
     const plan = a.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
-    const carried = this.deps.attempts.carryOn(item.id, item.event, done);
+    const carried = this.deps.attempts.carryOn(item.id, item.kind, item.event, done);
     // A held delivery's event is committed already: no replay brings it back after a crash. So its
     // record (after its task) is written before any later block of its lead, which may leave it out:
     // a crash in between would strand it queued and held, in no block.
@@ -265,8 +268,8 @@ export class LeadOwner {
     const before = countersOf(item.doc, schedule.maxAttempts);
     const wait = schedule.waitBefore(2);
     const dueAt = this.deps.clock.now().getTime() + wait.delayMs;
-    logger.info({ delivery_id: item.id, partner_id: item.event.partner_id }, 'partner queue full: the delivery waits on the retry tier');
-    await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full' }, { dueAt, attempt: before.attemptsMade + 1 }));
+    logger.info({ delivery_id: item.id, endpoint: item.endpoint }, 'partner queue full: the delivery waits on the retry tier');
+    await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full', ...kindField(item.kind) }, { dueAt, attempt: before.attemptsMade + 1 }));
     await this.setAside(item, { dueAt: new Date(dueAt) });
   }
 
@@ -275,7 +278,7 @@ export class LeadOwner {
   private async park(item: Item): Promise<void> {
     await this.setAside(item, { heldBy: HELD_FOR_PAUSED_ENDPOINT });
     this.deps.metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id });
-    this.parkedLead(item.assignment, item.event.partner_id, item.key, item.partition);
+    this.parkedLead(item.assignment, item.endpoint, item.key, item.partition);
   }
 
   // A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
@@ -287,34 +290,34 @@ export class LeadOwner {
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
     await a.lineWritten(item.key);
     if (this.fenced(item, 'set aside')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how));
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind));
     else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
     else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
 
-  private parkedLead(a: LeadAssignment, partnerId: string, key: string, partition: number): void {
-    a.parked.add(partnerId, key, partition);
-    if (!this.deps.gate.isPaused(partnerId)) this.release(partnerId); // resumed meanwhile
+  private parkedLead(a: LeadAssignment, endpoint: string, key: string, partition: number): void {
+    a.parked.add(endpoint, key, partition);
+    if (!this.deps.gate.isPaused(endpoint)) this.release(endpoint); // resumed meanwhile
   }
 
   // The endpoint resumed: its parked leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S;
   // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again,
   // or at a hand-over (the next assignment reads the parked leads back from their blocks).
-  private release(partnerId: string): void {
-    if (this.releasing.has(partnerId)) return;
-    this.releasing.add(partnerId);
+  private release(endpoint: string): void {
+    if (this.releasing.has(endpoint)) return;
+    this.releasing.add(endpoint);
     const a = this.current;
     const gapMs = 1000 / this.deps.resumeRatePerS;
     void (async () => {
-      while (!this.deps.gate.isPaused(partnerId) && a.work.open) {
-        const next = a.parked.take(partnerId);
+      while (!this.deps.gate.isPaused(endpoint) && a.work.open) {
+        const next = a.parked.take(endpoint);
         if (!next) break;
         this.apply(a, next.key, next.partition, a.lines.resumeBlocker(next.key));
         await new Promise((r) => setTimeout(r, gapMs).unref());
       }
-    })().finally(() => this.releasing.delete(partnerId));
+    })().finally(() => this.releasing.delete(endpoint));
   }
 
   // The first attempt of a round is done: the lead's line moves on, the record is written.
@@ -325,7 +328,7 @@ export class LeadOwner {
     // (a held delivery's record is written in its lead's turn, in attempt()).
     await a.lineWritten(item.key);
     if (this.fenced(item, 'record')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done));
+    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind));
     else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
@@ -345,7 +348,7 @@ export class LeadOwner {
 
   private saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
     const cut = key.indexOf(':');
-    const ref = { partnerId: key.slice(0, cut), leadId: key.slice(cut + 1) };
+    const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
     this.inTurn(a, key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
   }
 
@@ -361,6 +364,11 @@ export class LeadOwner {
   private retrying(what: string) {
     return (err: unknown, attempt: number) => this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
   }
+}
+
+function newItem(a: LeadAssignment, id: string, kind: DeliveryKind, event: LeadEvent, partition: number, doc: DeliveryDoc | null): Item {
+  const endpoint = endpointId(event.partner_id, kind);
+  return { id, kind, endpoint, key: leadKey(endpoint, event.lead_id), partition, event, doc, recorded: deferred(), assignment: a };
 }
 
 function countersOf(doc: DeliveryDoc | null, maxAttempts: number): DeliveryCounters {

@@ -14,6 +14,7 @@ import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
 import type { Clock } from '../shared/clock';
+import { endpointId, kindOf } from '../shared/delivery-kind';
 
 // A message due within this window is held in memory instead of pausing its partition. It must
 // exceed one fetch round trip (FETCH_MAX_WAIT_MS plus latency), so that a partition resumed this
@@ -59,7 +60,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
       .then((doc) => new Promise<void>((resolve) => {
         if (!work.open) return; // handed over: uncommitted, the next owner runs it
         const accepted = deps.scheduler.submit({
-          deliveryId: id, partnerId: task.event.partner_id, fenced: () => !work.open,
+          deliveryId: id, partnerId: endpointId(task.event.partner_id, kindOf(task)), fenced: () => !work.open,
           run: () => (work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve()),
         });
         if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
@@ -140,13 +141,14 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
     return;
   }
   const id = doc._id;
-  if (deps.gate.isPaused(doc.partner_id)) return park(deps, doc);
+  const kind = kindOf(doc);
+  if (deps.gate.isPaused(endpointId(doc.partner_id, kind))) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
-  const done = await attempts.attempt(id, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
+  const done = await attempts.attempt(id, kind, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
-  await attempts.carryOn(id, doc.event, done);
+  await attempts.carryOn(id, kind, doc.event, done);
   await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
   if (done.decision.state !== 'queued') await release(deps, doc);
@@ -161,21 +163,24 @@ async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
     logger.warn({ delivery_id: doc._id, attempt, err: (err as Error).message }, 'could not hold a delivery; trying again'));
   metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
   await published(logger, 'parked', () => topics.command({
-    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(),
+    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(), ...deliveryKindOf(doc),
   }));
 }
 
 // The delivery ended (delivered or dead): its lead's later callbacks may go.
-function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id'>): Promise<void> {
+function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id' | 'kind'>): Promise<void> {
   return published(deps.logger, 'release', () => deps.topics.command({
-    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(),
+    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(), ...deliveryKindOf(doc),
   }));
 }
+
+// A command names a postback's line by delivery_kind (absent: a callback's).
+const deliveryKindOf = (doc: Pick<DeliveryDoc, 'kind'>) => (doc.kind ? { delivery_kind: doc.kind } : {});
 
 // The partner's queue is full: the task goes back on its tier, one tier delay later, unattempted.
 async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
   const { schedule, topics, logger, clock } = deps;
   const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
-  logger.info({ delivery_id: task.delivery_id, partner_id: task.event.partner_id }, 'partner queue full: the retry waits one more tier delay');
+  logger.info({ delivery_id: task.delivery_id, endpoint: endpointId(task.event.partner_id, kindOf(task)) }, 'partner queue full: the retry waits one more tier delay');
   await published(logger, 'deferred task', () => topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }));
 }

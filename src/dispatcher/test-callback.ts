@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { buildCallbackPayload, classifyAttempt, sendCallback } from './callback-wire';
+import { buildCallbackPayload, classifyAttempt, sendCallback, sendPostback } from './callback-wire';
+import type { AttemptResult } from './retry-policy';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
-import type { CallbackPayload } from '../shared/schemas';
+import { postbackFor } from '../shared/postbacks/postback-template';
+import { SAMPLE_LEAD_ID, sampleLeadEvent } from '../shared/postbacks/sample-event';
+import type { CallbackPayload, LeadEvent } from '../shared/schemas';
 
-// The fictitious lead of a test callback (spec 4.4): no real lead has number 0.
-export const TEST_LEAD_ID = 'le-0';
+// The fictitious lead of a test callback (spec 4.4).
+export const TEST_LEAD_ID = SAMPLE_LEAD_ID;
 
 export interface TestCallbackResult {
   delivered: boolean;
@@ -14,30 +17,23 @@ export interface TestCallbackResult {
   duration_ms: number;
   error: string | null;
   response_body: string | null;
+  url?: string; // a test postback's: the URL called, the token masked
 }
 
 // A lead.accepted exactly as a real one would be built for this partner (status mapping included).
 export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_mapping'>, now: Date, externalId: string): CallbackPayload {
-  return buildCallbackPayload(
-    {
-      event_id: `${TEST_LEAD_ID}:test`,
-      event: 'lead.accepted',
-      lead_id: TEST_LEAD_ID,
-      partner_id: partner._id,
-      external_lead_id: externalId,
-      our_status: 'new',
-      is_depositor: false,
-      occurred_at: now.toISOString(),
-    },
-    partner.status_mapping ?? {},
-  );
+  return buildCallbackPayload(sampleLeadEvent(partner._id, 'lead.accepted', now, externalId), partner.status_mapping ?? {});
 }
 
 export interface TestCallbackDeps {
   callbacks: Config['callbacks'];
   serviceName: string;
-  partners: Pick<PartnerDirectory, 'byId' | 'callbackSigning'>;
+  partners: Pick<PartnerDirectory, 'byId' | 'callbackSigning' | 'postbackToken'>;
 }
+
+// Each test is an event of its own (X-Event-Id le-0:test-<hex>): a receiver that drops repeats by
+// X-Event-Id still sees the next test.
+const testTag = (): string => `test-${randomBytes(6).toString('hex')}`;
 
 // A manager's test callback (a `test_callback` command to the endpoint's keeper): one attempt,
 // signed with the partner's callback secret, under the same rules and code as real deliveries
@@ -46,22 +42,44 @@ export interface TestCallbackDeps {
 export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): Promise<TestCallbackResult | null> {
   const partner = await d.partners.byId(partnerId);
   if (!partner?.callback_url) return null;
-  const { callbacks } = d;
-  // Each test callback is an event of its own (X-Event-Id le-0:test-<hex>): a partner that drops
-  // repeats by X-Event-Id still sees the next test.
-  const tag = `test-${randomBytes(6).toString('hex')}`;
-  const payload = testCallbackPayload(partner, new Date(), tag);
+  const tag = testTag();
   const result = await sendCallback({
+    ...wireRules(d),
     url: partner.callback_url,
     signing: d.partners.callbackSigning(partner),
     eventId: `${TEST_LEAD_ID}:${tag}`,
-    serviceName: d.serviceName,
-    payload,
+    payload: testCallbackPayload(partner, new Date(), tag),
+  });
+  return testResult(result);
+}
+
+// A manager's test postback (`test_postback`): the partner's template for `event` filled for the
+// sample lead and sent once, like the test callback. Null: no template for that event any more.
+export async function sendTestPostback(d: TestCallbackDeps, partnerId: string, event: LeadEvent['event']): Promise<TestCallbackResult | null> {
+  const partner = await d.partners.byId(partnerId);
+  const postback = partner ? postbackFor(partner.postbacks, partner.status_mapping, event) : null;
+  if (!partner || !postback) return null;
+  const result = await sendPostback({
+    ...wireRules(d),
+    ...postback,
+    token: d.partners.postbackToken(partner),
+    sign: partner.postbacks?.sign === true,
+    event: sampleLeadEvent(partner._id, event, new Date(), testTag()),
+  });
+  return { ...testResult(result), url: result.url };
+}
+
+function wireRules({ callbacks, serviceName }: TestCallbackDeps) {
+  return {
+    serviceName,
     timeoutMs: callbacks.timeoutMs,
     allowPrivateNetworks: callbacks.allowPrivateNetworks,
     allowHttp: callbacks.allowHttp,
     responseBodyLimit: callbacks.responseBodyLimit,
-  });
+  };
+}
+
+function testResult(result: AttemptResult): TestCallbackResult {
   return {
     delivered: classifyAttempt(result) === 'delivered',
     http_status: result.httpStatus,

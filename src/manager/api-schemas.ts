@@ -1,4 +1,5 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
+import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 import { dayTrendSchema } from './reports/report-schemas';
@@ -16,6 +17,12 @@ function propertiesOf(id: string): Record<string, unknown> {
 
 export const EVENT_NAMES = (propertiesOf('callback-payload.json').event as { enum: string[] }).enum;
 export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const satisfies readonly DeliveryState[];
+export const DELIVERY_KINDS = ['callback', 'postback'] as const satisfies readonly DeliveryKind[];
+// Which of a partner's two endpoints a route is about (default: the callback endpoint).
+const KIND_QUERY = {
+  type: 'object', additionalProperties: false,
+  properties: { kind: { enum: DELIVERY_KINDS, default: 'callback', description: 'callback (default) or postback' } },
+} as const;
 export const ROTATABLE_SECRETS = ['hmac_secret', 'callback_secret'] as const;
 // A rotation's grace: at most a week (partners roll a key out within days).
 export const MAX_GRACE_SECONDS = 604800;
@@ -67,8 +74,9 @@ const partnerProperties = {
   previous_secrets_until: nullable('string', {
     format: 'date-time', description: 'Until when the api_key and secrets a rotation with grace_seconds replaced still work',
   }),
+  postback_token_set: { type: 'boolean', description: 'Whether a postback token (postbacks.token, write-only) is set' },
 };
-const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at', 'updated_at', 'key_rotated_at', 'previous_secrets_until'];
+const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at', 'updated_at', 'key_rotated_at', 'previous_secrets_until', 'postback_token_set'];
 const partner = object(partnerProperties, partnerRequired);
 const partnerWithSecrets = object({ ...partnerProperties, ...secrets }, [...partnerRequired, ...Object.keys(secrets)]);
 
@@ -87,10 +95,12 @@ const attemptRequired = ['attempt', 'at', 'http_status', 'error', 'duration_ms']
 const attempt = object({
   attempt: int, at: dateTime, http_status: nullable('integer'), error: nullable('string'), duration_ms: int,
   response_body: nullable('string', { description: "The receiver's answer, first CALLBACK_RESPONSE_BODY_LIMIT characters (absent in older records)" }),
+  url: { type: 'string', description: "A postback's: the URL called, the token masked (***)" },
 }, attemptRequired);
 
 const deliveryProperties = {
-  id: str, event: { enum: EVENT_NAMES }, event_id: str, affiliate_id: str, lead_id: str, state: { enum: DELIVERY_STATES },
+  id: str, kind: { enum: DELIVERY_KINDS, description: 'callback: a signed JSON POST to callback_url; postback: a GET of the postback template' },
+  event: { enum: EVENT_NAMES }, event_id: str, affiliate_id: str, lead_id: str, state: { enum: DELIVERY_STATES },
   attempts_made: int, attempts_left: int, next_attempt_at: nullable('string', { format: 'date-time' }),
   last_http_status: nullable('integer'), last_response_body: nullable('string'), last_error: nullable('string'),
   attempts: { type: 'array', items: attempt },
@@ -104,6 +114,12 @@ const delivery = object(
   { ...deliveryProperties, held_by: { type: 'string', description: 'The delivery of the same lead this one waits for, or endpoint_paused while its partner\'s endpoint is paused' } },
   Object.keys(deliveryProperties),
 );
+
+// What a test callback or test postback answers: its one attempt.
+const testAttempt = (postback: boolean) => object({
+  delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string'),
+  ...(postback && { url: { type: 'string', description: 'The URL called, the token masked (***)' } }),
+});
 
 const risk = object({
   score: { type: 'integer', minimum: 0, maximum: 100 },
@@ -151,6 +167,7 @@ const nonEmpty = (id: SharedSchemaId, ...more: JsonSchema[]) => ({ type: 'object
 
 const endpointHealth = object({
   affiliate_id: str,
+  kind: { enum: DELIVERY_KINDS, description: 'callback: the callback_url; postback: the tracker the postbacks go to' },
   state: { enum: ['active', 'paused'], description: 'paused: new callbacks are held (not sent, not dead) until a manager resumes the endpoint' },
   success_rate: nullable('number', { minimum: 0, maximum: 1, description: 'Delivered share of the attempts of the last 24 hours; null without attempts' }),
   attempts_24h: int,
@@ -235,17 +252,37 @@ export const routeSchemas = {
   testCallback: {
     tags: AFFILIATES, summary: 'Send a signed synthetic lead.accepted (internal_id le-0) to the callback URL and report the attempt',
     params: idParams,
-    response: answers({
-      200: object({ delivered: { type: 'boolean' }, http_status: nullable('integer'), duration_ms: int, error: nullable('string'), response_body: nullable('string') }),
-    }, ...ID_ERRORS, 409, COMMAND_PENDING),
+    response: answers({ 200: testAttempt(false) }, ...ID_ERRORS, 409, COMMAND_PENDING),
+  },
+  testPostback: {
+    tags: AFFILIATES, summary: "Send the partner's postback for a sample lead (internal_id le-0) once, and report the attempt and the URL called (token masked)",
+    params: idParams,
+    body: {
+      type: ['object', 'null'], additionalProperties: false,
+      properties: { event: { enum: EVENT_NAMES, default: 'lead.accepted', description: 'The event whose template is tried' } },
+    },
+    response: answers({ 200: testAttempt(true) }, ...ID_ERRORS, ...BODY_ERRORS, 409, COMMAND_PENDING),
+  },
+  postbackPreview: {
+    tags: AFFILIATES, summary: 'The URL a postback template yields for a sample lead (token masked); 422 naming a macro that may not be used',
+    params: idParams,
+    body: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        template: { type: 'string', minLength: 1, maxLength: 2048, description: "Default: the partner's saved template for the event" },
+        event: { enum: EVENT_NAMES, default: 'lead.accepted' },
+        status_mapping: { type: 'object', additionalProperties: { type: 'string' }, description: "Default: the saved mapping for the event's postbacks" },
+      },
+    },
+    response: answers({ 200: object({ url: str, event: { enum: EVENT_NAMES } }) }, ...ID_ERRORS, ...BODY_ERRORS, 409),
   },
   endpointHealth: {
-    tags: AFFILIATES, summary: "The partner's callback endpoint: success rate, failures in a row, last success, gone, paused and held callbacks",
-    params: idParams, response: answers({ 200: endpointHealth }, ...ID_ERRORS),
+    tags: AFFILIATES, summary: "The partner's callback (or, with kind=postback, tracker) endpoint: success rate, failures in a row, last success, gone, paused and held deliveries",
+    params: idParams, querystring: KIND_QUERY, response: answers({ 200: endpointHealth }, ...ID_ERRORS),
   },
   resumeEndpoint: {
-    tags: AFFILIATES, summary: 'Resume a paused endpoint: its held callbacks go out in order, at ENDPOINT_RESUME_RATE_PER_S (409 if it is not paused)',
-    params: idParams,
+    tags: AFFILIATES, summary: 'Resume a paused endpoint (kind=postback: the tracker): its held deliveries go out in order, at ENDPOINT_RESUME_RATE_PER_S (409 if it is not paused)',
+    params: idParams, querystring: KIND_QUERY,
     response: answers({ 202: object({ affiliate_id: str, state: { enum: ['resuming'] }, requested_at: dateTime }) }, ...ID_ERRORS, 409),
   },
   replay: {

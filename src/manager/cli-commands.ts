@@ -42,6 +42,7 @@ const PARTNER_FLAGS: Record<string, Flag> = {
   mode: { kind: 'text', field: 'mode' },
   'risk-threshold': { kind: 'nullable-int', field: 'risk_threshold' },
   'signature-scheme': { kind: 'text', field: 'signature_scheme' },
+  postbacks: { kind: 'json', field: 'postbacks' },
 };
 
 const AGENT_FLAGS: Record<string, Flag> = {
@@ -78,6 +79,8 @@ const REPORT_FLAGS: Record<string, Flag> = {
   source: { kind: 'text', field: 'source' },
 };
 
+const KIND_FLAGS: Record<string, Flag> = { kind: { kind: 'text', field: 'kind' } };
+
 interface Command {
   summary: string;
   method: CliRequest['method'];
@@ -100,10 +103,13 @@ export const COMMANDS: Record<string, Command> = {
     flags: { secrets: { kind: 'list', field: 'secrets' }, 'grace-seconds': { kind: 'int', field: 'grace_seconds' } }, sends: 'body',
   },
   'endpoint-health': {
-    summary: "Show a partner's callback endpoint: success rate, failures in a row, paused, held callbacks", method: 'GET',
-    path: (id) => `/api/affiliates/${enc(id)}/endpoint-health`, needsId: 'partner id',
+    summary: "Show a partner's callback endpoint (--kind postback: its tracker): success rate, failures in a row, paused, held deliveries", method: 'GET',
+    path: (id) => `/api/affiliates/${enc(id)}/endpoint-health`, needsId: 'partner id', flags: KIND_FLAGS, sends: 'query',
   },
-  'resume-endpoint': { summary: 'Resume a paused endpoint: its held callbacks go out', method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/endpoint/resume`, needsId: 'partner id' },
+  'resume-endpoint': {
+    summary: 'Resume a paused endpoint (--kind postback: the tracker): its held deliveries go out', method: 'POST',
+    path: (id) => `/api/affiliates/${enc(id)}/endpoint/resume`, needsId: 'partner id', flags: KIND_FLAGS, sends: 'query',
+  },
   replay: {
     summary: "Re-send a partner's callbacks created between --from and --to (ISO times; --events a,b for some only)", method: 'POST',
     path: (id) => `/api/affiliates/${enc(id)}/replay`, needsId: 'partner id', sends: 'body',
@@ -111,6 +117,15 @@ export const COMMANDS: Record<string, Command> = {
   },
   'show-replay': { summary: 'Show a replay job and its progress', method: 'GET', path: (id) => `/api/replays/${enc(id)}`, needsId: 'replay job id' },
   'test-callback': { summary: "Send a synthetic lead.accepted to the partner's callback URL", method: 'POST', path: (id) => `/api/affiliates/${enc(id)}/test-callback`, needsId: 'partner id' },
+  'test-postback': {
+    summary: "Send the partner's postback for a sample lead once (--event lead.ftd: that event's template; default lead.accepted)", method: 'POST',
+    path: (id) => `/api/affiliates/${enc(id)}/test-postback`, needsId: 'partner id', flags: { event: { kind: 'text', field: 'event' } }, sends: 'body',
+  },
+  'postback-preview': {
+    summary: 'Print the URL a postback template yields for a sample lead, token masked (--template URL, default the saved one; --event)', method: 'POST',
+    path: (id) => `/api/affiliates/${enc(id)}/postback-preview`, needsId: 'partner id', sends: 'body',
+    flags: { template: { kind: 'text', field: 'template' }, event: { kind: 'text', field: 'event' }, 'status-mapping': { kind: 'json', field: 'status_mapping' } },
+  },
   'list-deliveries': {
     summary: 'List callback deliveries, newest first by when each record was created (--from, --to: ISO times)', method: 'GET', path: () => '/api/deliveries', sends: 'query',
     flags: {

@@ -1,12 +1,14 @@
 import type { Collection } from 'mongodb';
 import { findByIds } from '../shared/mongo/bulk';
 import type { DeliveryDoc } from '../shared/mongo/documents';
+import { kindOf, type DeliveryKind } from '../shared/delivery-kind';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
 
-export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event'> & {
+export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event' | 'kind'> & {
   id: string;
+  kind: DeliveryKind;
   event: string;
   affiliate_id: string;
   test: boolean;
@@ -15,8 +17,8 @@ export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id'
 // The delivery queue as managers see it (spec 6.3); held_by appears while a delivery waits for an
 // earlier one of its lead; test marks a sandbox partner's lead (its event says so).
 export function deliveryView(doc: DeliveryDoc): DeliveryView {
-  const { _id, event_name, partner_id, event, ...rest } = doc;
-  return { id: _id, event: event_name, affiliate_id: partner_id, ...rest, test: event.test === true };
+  const { _id, event_name, partner_id, event, kind, ...rest } = doc;
+  return { id: _id, kind: kindOf({ kind }), event: event_name, affiliate_id: partner_id, ...rest, test: event.test === true };
 }
 
 export interface DeliveryFilter {

@@ -80,8 +80,8 @@ export class LeadLookup {
 
   private async withDeliveries(lead: LeadDoc): Promise<LeadView> {
     const summary = leadSummary(lead);
-    // Delivery ids follow from (event id, partner): indexed reads by _id, no scan.
-    const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id)]));
+    // Delivery ids follow from (event id, partner, kind): indexed reads by _id, no scan.
+    const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id), deliveryId(h.event_id, lead.partner_id, 'postback')]));
     const found = await findByIds(this.d.deliveries, ids);
     return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
   }

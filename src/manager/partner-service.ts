@@ -17,16 +17,27 @@ export interface IssuedSecrets {
 
 export type RotatedSecrets = IssuedSecrets & { api_key: string; key_rotated_at: Date };
 
-export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'previous_secrets'> & {
+export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'postback_secret_enc' | 'previous_secrets'> & {
   id: string;
   previous_secrets_until: Date | null;
+  postback_token_set: boolean;
 };
 
 // What managers see of a partner: settings, never secrets (not even their hashes); when a rotation's
-// grace ends.
+// grace ends; whether a postback token is set.
 export function partnerView(doc: PartnerDoc): PartnerView {
-  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, previous_secrets: previous, ...rest } = doc;
-  return { id: _id, ...rest, previous_secrets_until: previous?.until ?? null };
+  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, postback_secret_enc: token, previous_secrets: previous, ...rest } = doc;
+  return { id: _id, ...rest, previous_secrets_until: previous?.until ?? null, postback_token_set: token !== undefined };
+}
+
+// Settings as stored: a postback token leaves `postbacks` and is sealed apart (postback_secret_enc),
+// kept when not given, removed when given as null.
+function sealedSettings(settings: PartnerSettings, cipher: PiiCipher): { set: Partial<PartnerDoc>; unset: boolean } {
+  if (!settings.postbacks || settings.postbacks.token === undefined) return { set: settings as Partial<PartnerDoc>, unset: false };
+  const { token, ...postbacks } = settings.postbacks;
+  const set: Partial<PartnerDoc> = { ...(settings as Partial<PartnerDoc>), postbacks };
+  if (token !== null) set.postback_secret_enc = cipher.encrypt(token);
+  return { set, unset: token === null };
 }
 
 export interface PartnerServiceDeps {
@@ -54,7 +65,8 @@ export class PartnerService {
       blocked_sources: [],
       blocked_ip_ranges: [],
       dedup_scope: 'global',
-      ...settings,
+      ...sealedSettings(settings, this.d.cipher).set,
+      name: settings.name,
       _id: randomId('pa'),
       callback_url: settings.callback_url ?? null,
       disabled: settings.disabled ?? false,
@@ -72,9 +84,10 @@ export class PartnerService {
   // Under the partner's lock: FerretDB rewrites whole documents, so a concurrent rotation could
   // otherwise be undone by this write (bringing an old API key back).
   async update(id: string, patch: PartnerSettings): Promise<PartnerView | null> {
+    const { set, unset } = sealedSettings(patch, this.d.cipher);
     const updated = await this.d.locks.withLock(`partner:${id}`, () => this.d.partners.findOneAndUpdate(
       { _id: id },
-      { $set: { ...patch, updated_at: new Date() } },
+      { $set: { ...set, updated_at: new Date() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
       { returnDocument: 'after' },
     ));
     if (!updated) return null;

@@ -5,7 +5,7 @@ import { ListIndex, listPrefix, type ListEntry, type ListEntryDoc } from './stor
 import { systemClock, type Clock } from './clock';
 
 export type AuditAction =
-  | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.replay'
+  | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.test_postback' | 'partner.replay'
   | 'endpoint.paused' | 'endpoint.resume'
   | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data';
 

@@ -47,7 +47,7 @@ it('writes a delivery record\'s updated_at from the clock', async () => {
 });
 
 it('writes a lead block\'s updated_at, an id block\'s taken_at and an audit entry\'s time from the clock', async () => {
-  await new BlockStore(db.collection<DeliveryBlockDoc>('delivery_blocks'), fixed).save({ partnerId: 'pa-1', leadId: 'le-7' }, 0, { blocker: 'dl-1', held: [] });
+  await new BlockStore(db.collection<DeliveryBlockDoc>('delivery_blocks'), fixed).save({ endpoint: 'pa-1', leadId: 'le-7' }, 0, { blocker: 'dl-1', held: [] });
   expect(await db.collection<DeliveryBlockDoc>('delivery_blocks').findOne({ _id: 'pa-1:le-7' })).toMatchObject({ updated_at: AT });
 
   await new IdAllocator(db.collection<IdBlockDoc>('id_blocks'), 'lead', 10, fixed).allocate();

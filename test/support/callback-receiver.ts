@@ -3,7 +3,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedCallback {
-  path: string;
+  path: string; // without the query
+  url: string; // path and query, as requested (a postback's macros are in the query)
+  method: string;
   at: number; // epoch ms when the request was complete
   headers: IncomingHttpHeaders;
   raw: string;
@@ -15,7 +17,8 @@ export type Responder = (req: IncomingMessage, res: ServerResponse, nth: number)
 
 // A partner's callback endpoint on loopback, as a partner would write it: it checks X-Signature
 // itself with node:crypto (HMAC-SHA256 of the raw body, constant-time, prefix optional) and keeps
-// everything it got. Each path is one partner, with its own secret and answer.
+// everything it got. Each path is one partner, with its own secret and answer. A postback (a GET)
+// is kept the same way, its query in `url`.
 export class CallbackReceiver {
   readonly received: ReceivedCallback[] = [];
   private readonly routes = new Map<string, { secret: string; respond: Responder }>();
@@ -67,7 +70,8 @@ export class CallbackReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
-    const path = req.url ?? '/';
+    const url = req.url ?? '/';
+    const path = url.split('?', 1)[0] as string;
     const route = this.routes.get(path);
     let body: Record<string, unknown> = {};
     try {
@@ -76,7 +80,7 @@ export class CallbackReceiver {
       // kept as raw only
     }
     const signatureValid = route ? verify(route.secret, raw, req.headers['x-signature']) : false;
-    this.received.push({ path, at: Date.now(), headers: req.headers, raw, body, signatureValid });
+    this.received.push({ path, url, method: req.method ?? 'GET', at: Date.now(), headers: req.headers, raw, body, signatureValid });
     if (!route) {
       res.writeHead(404).end();
       return;

@@ -31,7 +31,7 @@ describe('partner view', () => {
       disabled: false, created_at: now, updated_at: now, key_rotated_at: null,
     };
     expect(partnerView(doc)).toEqual({
-      id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null, previous_secrets_until: null,
+      id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null, previous_secrets_until: null, postback_token_set: false,
     });
   });
 

@@ -15,7 +15,7 @@ interface AuditEntry {
 }
 
 const ACTIONS = [
-  'partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'partner.replay', 'endpoint.paused', 'endpoint.resume',
+  'partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'partner.test_postback', 'partner.replay', 'endpoint.paused', 'endpoint.resume',
   'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update', 'lead.erase_personal_data',
 ];
 

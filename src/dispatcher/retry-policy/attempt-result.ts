@@ -8,12 +8,14 @@ export type AttemptFailure =
   | { kind: 'https_required' } // an http:// URL where only https is allowed
   | { kind: 'invalid_url'; scheme?: string }
   | { kind: 'no_callback_url' } // the partner's URL was removed after the event was queued
+  | { kind: 'no_postback_url' } // the partner's postback template for the event was removed after it was queued
   | { kind: 'payload_refused'; reason: 'money_field' | 'schema'; detail: string }; // failed the money guard or the schema: never sent
 
 export type AttemptFailureKind = AttemptFailure['kind'];
 
-export type AttemptResult =
-  | {
+// A postback's result also carries the URL it called, the token masked: what is recorded and shown.
+export type AttemptResult = ({
+
     httpStatus: number;
     failure: null;
     error: null;
@@ -21,18 +23,17 @@ export type AttemptResult =
     durationMs: number;
     // What a 429 or 503 asked for in Retry-After (ms from the end of the attempt); null otherwise.
     retryAfterMs: number | null;
-  }
-  | {
+  } | {
     httpStatus: number | null; // set when the answer's status came but its body did not
     failure: AttemptFailure;
     error: string; // failure's text
     responseBody: null;
     durationMs: number;
     retryAfterMs?: undefined;
-  };
+  }) & { url?: string };
 
 // What a delivery record keeps of an attempt: the failure as its text.
-export type RecordedAttempt = Pick<AttemptResult, 'httpStatus' | 'error' | 'responseBody' | 'durationMs'>;
+export type RecordedAttempt = Pick<AttemptResult, 'httpStatus' | 'error' | 'responseBody' | 'durationMs' | 'url'>;
 
 export function failedAttempt(failure: AttemptFailure, durationMs: number, httpStatus: number | null = null): AttemptResult {
   return { httpStatus, failure, error: failureText(failure), responseBody: null, durationMs };

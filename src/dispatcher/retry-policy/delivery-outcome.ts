@@ -14,6 +14,7 @@ const FAILURE_VERDICTS: Record<AttemptFailureKind, AttemptVerdict> = {
   https_required: 'permanent',
   invalid_url: 'permanent',
   no_callback_url: 'permanent',
+  no_postback_url: 'permanent',
   payload_refused: 'unsendable',
 };
 

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
-import type { PartnerSettings } from '../../shared/schemas';
+import type { LeadEvent, PartnerSettings } from '../../shared/schemas';
+import { fillTemplate, MASKED_TOKEN, postbackFor, postbackValues, templateProblem } from '../../shared/postbacks/postback-template';
+import { sampleLeadEvent } from '../../shared/postbacks/sample-event';
 import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
 import type { PageRequest } from '../pagination';
@@ -9,7 +11,8 @@ import { settingsProblem } from '../partner-settings';
 import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
 
-// Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL.
+// Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL and the
+// postback templates.
 export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | 'audit' | 'endpoints'> {
   statusCatalogFile: string | null;
   allowHttp: boolean;
@@ -18,14 +21,21 @@ export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | '
 export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile, allowHttp }: AffiliateRouteDeps) {
   const statuses = loadStatuses(statusCatalogFile);
   const bodySchemas = affiliateBodySchemas(statuses.codes(), allowHttp);
-  const checkSettings = (settings: PartnerSettings): void => {
-    const problem = settingsProblem(settings, statuses, allowHttp);
+  const checkSettings = (settings: PartnerSettings, tokenSet = false): void => {
+    const problem = settingsProblem(settings, statuses, allowHttp, tokenSet);
     if (problem) throw new ApiError('invalid_request', { detail: problem });
+  };
+  // Whether the partner has a postback token once the settings are saved: a token given wins, else the stored one.
+  const tokenSetAfter = async (id: string, patch: PartnerSettings): Promise<boolean> => {
+    const given = patch.postbacks?.token;
+    if (given !== undefined) return given !== null;
+    if (!patch.postbacks) return false;
+    return (await partners.find(id))?.postback_secret_enc !== undefined;
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate, config: { audit: 'partner.create' } }, async (req, reply) => {
-      checkSettings(req.body);
+      checkSettings(req.body, typeof req.body.postbacks?.token === 'string');
       const { partner, secrets } = await partners.create(req.body);
       await audit.record(req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return reply.code(201).send({ ...partner, ...secrets });
@@ -37,7 +47,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
       partnerView(orNotFound(await partners.find(req.params.id))));
 
     app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate, config: { audit: 'partner.update' } }, async (req) => {
-      checkSettings(req.body);
+      checkSettings(req.body, await tokenSetAfter(req.params.id, req.body));
       const partner = orNotFound(await partners.update(req.params.id, req.body));
       await audit.record(req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return partner;
@@ -73,5 +83,41 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
       });
       return result;
     });
+
+    app.post<IdParams & { Body: { event?: LeadEvent['event'] } | null }>('/api/affiliates/:id/test-postback', { schema: routeSchemas.testPostback }, async (req) => {
+      const partner = orNotFound(await partners.find(req.params.id));
+      const event = req.body?.event ?? 'lead.accepted';
+      const noTemplate = new ApiError('conflict', { detail: `This partner has no postback template for ${event}; set postbacks with PATCH first` });
+      if (!postbackFor(partner.postbacks, partner.status_mapping, event)) throw noTemplate;
+      const sent = await endpoints.testPostback(partner._id, event, req.managerActor);
+      if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test postback' }, { 'retry-after': '5' });
+      if (sent.outcome === 'not_found') throw noTemplate;
+      const result = sent.result;
+      await audit.record(req.managerActor, 'partner.test_postback', {
+        partnerId: partner._id,
+        details: { event, delivered: result.delivered, http_status: result.http_status, error: result.error },
+      });
+      return result;
+    });
+
+    // The URL a template yields for the sample lead, checked as a save would check it; the token masked.
+    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: routeSchemas.postbackPreview }, async (req) => {
+      const partner = orNotFound(await partners.find(req.params.id));
+      const event = req.body.event ?? 'lead.accepted';
+      const saved = postbackFor(partner.postbacks, partner.status_mapping, event);
+      const template = req.body.template ?? saved?.template;
+      if (!template) throw new ApiError('conflict', { detail: `This partner has no postback template for ${event}; give one as template` });
+      const problem = templateProblem(template, { allowHttp, tokenSet: partner.postback_secret_enc !== undefined });
+      if (problem) throw new ApiError('invalid_request', { detail: `/template ${problem}` });
+      const mapping = req.body.status_mapping ?? saved?.statusMapping ?? partner.postbacks?.status_mapping ?? partner.status_mapping ?? {};
+      const { masked } = fillTemplate(template, postbackValues(sampleLeadEvent(partner._id, event, new Date(), 'preview'), mapping, MASKED_TOKEN));
+      return { url: masked, event };
+    });
   };
+}
+
+interface PreviewBody {
+  template?: string;
+  event?: LeadEvent['event'];
+  status_mapping?: Record<string, string>;
 }

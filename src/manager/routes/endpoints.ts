@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
 import type { ReplayJobDoc } from '../../shared/mongo/documents';
+import type { DeliveryKind } from '../../shared/delivery-kind';
 import { routeSchemas } from '../api-schemas';
 import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
+
+interface KindQuery {
+  Querystring: { kind: DeliveryKind };
+}
 
 interface ReplayBody {
   from: string;
@@ -11,22 +16,22 @@ interface ReplayBody {
   events?: string[];
 }
 
-// A partner's callback endpoint (issue 13): its health, resuming it after an auto-pause, and
+// A partner's callback endpoint (issue 13) and tracker (issue 32): their health, resuming it after an auto-pause, and
 // replaying its callbacks over a time range. The dispatcher does the work (commands.ts); a refused
 // request changes nothing and is audited (refusal-audit.ts).
 export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<ManagerServices, 'endpoints' | 'partners' | 'audit'> & { maxRangeS: number }) {
 
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<IdParams>('/api/affiliates/:id/endpoint-health', { schema: routeSchemas.endpointHealth }, async (req) => {
+    app.get<IdParams & KindQuery>('/api/affiliates/:id/endpoint-health', { schema: routeSchemas.endpointHealth }, async (req) => {
       orNotFound(await partners.find(req.params.id));
-      return endpoints.health(req.params.id);
+      return endpoints.health(req.params.id, req.query.kind);
     });
 
-    app.post<IdParams>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { audit: 'endpoint.resume' } }, async (req, reply) => {
+    app.post<IdParams & KindQuery>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { audit: 'endpoint.resume' } }, async (req, reply) => {
       orNotFound(await partners.find(req.params.id));
-      const result = await endpoints.resume(req.params.id, req.managerActor);
+      const result = await endpoints.resume(req.params.id, req.managerActor, req.query.kind);
       if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
-      await audit.record(req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at } });
+      await audit.record(req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at, kind: req.query.kind } });
       return reply.code(202).send({ affiliate_id: req.params.id, state: 'resuming', requested_at: result.at });
     });
 

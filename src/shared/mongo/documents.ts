@@ -10,12 +10,13 @@ export const testMark = (test: boolean | undefined): { test?: true } => (test ? 
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
 
-export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
+export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url' | 'postbacks'> {
   _id: string; // pa-<hex>
   name: string;
   api_key_hash: string;
   hmac_secret_enc: string;
   callback_secret_enc: string;
+  postback_secret_enc?: string; // postbacks.token, sealed; never part of `postbacks`
   callback_url: string | null;
   disabled: boolean;
   created_at: Date;
@@ -24,6 +25,7 @@ export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url'> {
   // What a rotation with grace_seconds replaced: still accepted (and, with standard-webhooks, still
   // signed with) until `until`. Absent or null when the last rotation had no grace.
   previous_secrets?: PreviousSecrets | null;
+  postbacks?: Omit<NonNullable<PartnerSettings['postbacks']>, 'token'> | null;
 }
 
 export interface PreviousSecrets {
@@ -203,12 +205,14 @@ export interface DeliveryAttempt {
   // The receiver's answer (first CALLBACK_RESPONSE_BODY_LIMIT characters); absent in records written
   // before attempts kept it.
   response_body?: string | null;
+  url?: string; // a postback's: the URL called, the token masked
 }
 
 // One per (lead event, partner), written once when its first attempt is done (in bulk with others),
 // then updated by _id by whoever holds its retry task (or its held turn): one writer at a time.
 export interface DeliveryDoc {
-  _id: string; // dl-<hex of event id and partner>
+  _id: string; // dl-<hex of event id, partner and kind>
+  kind?: 'postback'; // absent: a callback (delivery-kind.ts)
   event_id: string;
   event_name: string;
   partner_id: string;
@@ -234,8 +238,8 @@ export interface DeliveryDoc {
 // being attempted). Written only when a delivery fails or is held, read back when the lead's
 // partition is assigned; removed once nothing is held.
 export interface DeliveryBlockDoc {
-  _id: string; // <partner id>:<lead id>
-  partner_id: string;
+  _id: string; // <endpoint>:<lead id>
+  partner_id: string; // the endpoint: the partner id for callbacks, "<partner id>.postback" for postbacks
   lead_id: string;
   partition: number; // of the lead on leads.events: the owner reads its partitions' blocks
   blocker: string; // delivery id

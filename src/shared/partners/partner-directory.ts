@@ -87,6 +87,11 @@ export class PartnerDirectory {
     return this.decrypt(partner.callback_secret_enc);
   }
 
+  // The postback secret the manager set (issue 32), or null.
+  postbackToken(partner: PartnerDoc): string | null {
+    return partner.postback_secret_enc ? this.decrypt(partner.postback_secret_enc) : null;
+  }
+
   // The secrets a partner's requests may be signed with: the current one, and the one a rotation
   // replaced while its grace lasts.
   hmacSecrets(partner: PartnerDoc, nowMs = this.nowMs()): string[] {

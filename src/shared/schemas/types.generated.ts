@@ -89,14 +89,14 @@ export interface CallbackPayload {
 export interface CallbackReply {
   correlation_id: string;
   reply_to: string;
-  kind: 'retry' | 'replay' | 'test_callback';
+  kind: 'retry' | 'replay' | 'test_callback' | 'test_postback';
   outcome: 'requeued' | 'not_dead' | 'not_found' | 'created' | 'sent';
   /**
    * retry, requeued: the delivery record as its owner requeued it (dates as ISO strings), which the manager API answers with
    */
   delivery?: {};
   /**
-   * test_callback: the one attempt, as the manager API answers it
+   * test_callback and test_postback: the one attempt, as the manager API answers it
    */
   test?: {
     delivered: boolean;
@@ -104,6 +104,10 @@ export interface CallbackReply {
     duration_ms: number;
     error: string | null;
     response_body: string | null;
+    /**
+     * test_postback: the URL called, the token masked
+     */
+    url?: string;
   };
 }
 
@@ -131,6 +135,10 @@ export interface DeliveryCommand {
    * retry: names the waiting request in the reply
    */
   correlation_id?: string;
+  /**
+   * released and parked: the delivery is a postback (its lead's postbacks wait in a line of their own); absent: a callback
+   */
+  delivery_kind?: 'postback';
 }
 
 /**
@@ -140,6 +148,10 @@ export interface DeliveryTask {
   delivery_id: string;
   event: LeadEvent;
   last_error?: string;
+  /**
+   * Absent: a signed JSON callback; postback: a GET to the partner's tracker
+   */
+  kind?: 'postback';
 }
 
 /**
@@ -161,10 +173,10 @@ export interface Deposit {
 }
 
 /**
- * Value of the callbacks.endpoints topic, keyed by partner id: applied by the one dispatcher that owns the partner's partition, the only writer of the partner's endpoint_health and replay jobs. health: one dispatcher's attempts to the partner since its last report. resume: a manager resumes a paused endpoint. replay: a manager's replay job to store (from, to, events) and run. test_callback: a manager's test callback to send now. replay and test_callback carry reply_to and correlation_id: the keeper answers on callbacks.replies.
+ * Value of the callbacks.endpoints topic, keyed by partner id: applied by the one dispatcher that owns the partner's partition, the only writer of the partner's endpoint_health and replay jobs. health: one dispatcher's attempts to the partner since its last report. resume: a manager resumes a paused endpoint. replay: a manager's replay job to store (from, to, events) and run. test_callback and test_postback: a manager's test callback or test postback to send now. partner_id of a postback endpoint's health and resume is "<partner id>.postback". replay, test_callback and test_postback carry reply_to and correlation_id: the keeper answers on callbacks.replies.
  */
 export interface EndpointCommand {
-  kind: 'health' | 'resume' | 'replay' | 'test_callback';
+  kind: 'health' | 'resume' | 'replay' | 'test_callback' | 'test_postback';
   partner_id: string;
   at: string;
   /**
@@ -196,6 +208,10 @@ export interface EndpointCommand {
    */
   correlation_id?: string;
   report?: EndpointHealthReport;
+  /**
+   * test_postback: the event whose template is tried (default lead.accepted)
+   */
+  event?: 'lead.accepted' | 'lead.rejected' | 'lead.status_changed' | 'lead.ftd' | 'lead.rtd';
 }
 
 /**
@@ -377,6 +393,15 @@ export interface LeadEvent {
    * Present on a sandbox partner's leads only; never sent in a callback
    */
   test?: true;
+  /**
+   * The lead's tracking fields from intake, only those it has: for postback macros, never in a callback body
+   */
+  tracking?: {
+    sub_id?: string;
+    click_id?: string;
+    source?: string;
+    funnel?: string;
+  };
 }
 
 /**
@@ -469,6 +494,45 @@ export interface PartnerSettings {
    * Reject leads whose risk score reaches this (reason risk_rejected); null never rejects on risk
    */
   risk_threshold?: number | null;
+  /**
+   * GET postbacks to the partner's tracker, beside or instead of JSON callbacks (docs/partners/postbacks.md); null or absent: none. Replaced whole on PATCH, except token, which is kept unless given (null removes it)
+   */
+  postbacks?: {
+    /**
+     * The URL template for every event without one of its own in templates: https, {macro} names in the path and query only
+     */
+    url?: string | null;
+    /**
+     * A URL template of its own per event name (at most one each), optionally with its own status mapping; a list, as event names hold dots, which stored field names may not
+     *
+     * @maxItems 5
+     */
+    templates?: {
+      event: 'lead.accepted' | 'lead.rejected' | 'lead.status_changed' | 'lead.ftd' | 'lead.rtd';
+      url: string;
+      status_mapping?: {
+        [k: string]: string;
+      };
+    }[];
+    /**
+     * Whitelist of event names; empty or absent: every event with a template
+     */
+    events?: ('lead.accepted' | 'lead.rejected' | 'lead.status_changed' | 'lead.ftd' | 'lead.rtd')[];
+    /**
+     * {status} in postbacks; absent: the partner's status_mapping
+     */
+    status_mapping?: {
+      [k: string]: string;
+    };
+    /**
+     * Write-only: the postback secret, filled into {token} and keying the HMAC; never shown (postback_token_set)
+     */
+    token?: string | null;
+    /**
+     * Send X-Postback-Signature: sha256=<hex HMAC-SHA256(final URL, token)>; needs a token
+     */
+    sign?: boolean;
+  } | null;
   /**
    * How callbacks are signed: spec (X-Signature and X-Timestamp, the default) or standard-webhooks (webhook-id, webhook-timestamp, webhook-signature v1 with a whsec_ secret)
    */

@@ -22,7 +22,7 @@ export interface DeliveryListFilter {
   event?: string;
 }
 
-export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at'> & { event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id' | 'test'> };
+export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at' | 'kind'> & { event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id' | 'test'> };
 
 // Event ids `<lead>:<n>` with n padded, so a lead's events of one millisecond sort in event order.
 const tie = (eventId: string): string => eventId.replace(/:(\d+)$/, (_, n: string) => `:${n.padStart(6, '0')}`);
@@ -42,8 +42,8 @@ function steadyEntries(d: ListedDelivery): ListEntry[] {
   const base = { at: d.created_at, ref: d._id, tie: tie(d.event.event_id) };
   return [
     { ...base, prefix: listPrefix('d', d.event.event) },
-    // A replay's command names the lead; an entry that names a sandbox lead is marked like every store.
-    { ...base, prefix: listPrefix('dp', d.event.partner_id, d.event.event), fields: { lead_id: d.event.lead_id, ...testMark(d.event.test) } },
+    // A replay's command names the lead and the kind; an entry that names a sandbox lead is marked like every store.
+    { ...base, prefix: listPrefix('dp', d.event.partner_id, d.event.event), fields: { lead_id: d.event.lead_id, ...testMark(d.event.test), ...(d.kind && { kind: d.kind }) } },
   ];
 }
 

@@ -1,0 +1,34 @@
+import { createHmac } from 'node:crypto';
+import { fillTemplate, postbackValues } from '../../shared/postbacks/postback-template';
+import type { LeadEvent } from '../../shared/schemas';
+import type { AttemptResult } from '../retry-policy';
+import { attemptRequest } from './http-attempt';
+
+export const POSTBACK_SIGNATURE_HEADER = 'x-postback-signature';
+
+export interface SendPostbackOptions {
+  template: string;
+  statusMapping: Readonly<Record<string, string>>;
+  token: string | null;
+  sign: boolean;
+  event: LeadEvent;
+  serviceName: string;
+  timeoutMs: number;
+  allowPrivateNetworks: boolean;
+  allowHttp: boolean;
+  responseBodyLimit: number;
+}
+
+// One postback (issue 32): a GET of the partner's template filled with the event's macros, under the
+// rules callbacks have (http-attempt.ts). With `sign`, X-Postback-Signature carries the HMAC-SHA256 of
+// the final URL keyed with the token. The result carries the URL with the token masked, which is all
+// that is ever recorded or shown of it. Never throws.
+export async function sendPostback(opts: SendPostbackOptions): Promise<AttemptResult> {
+  const { url, masked } = fillTemplate(opts.template, postbackValues(opts.event, opts.statusMapping, opts.token));
+  const headers: Record<string, string> = {
+    'user-agent': `${opts.serviceName}-Postback/1.0`,
+    'x-event-id': opts.event.event_id,
+  };
+  if (opts.sign && opts.token) headers[POSTBACK_SIGNATURE_HEADER] = `sha256=${createHmac('sha256', opts.token).update(url).digest('hex')}`;
+  return { ...(await attemptRequest({ ...opts, url, method: 'GET', headers })), url: masked };
+}
