@@ -13,6 +13,7 @@ import type { DispatcherMetrics } from './metrics';
 import { replayJobOf, type ReplayRunner } from './replay-runner';
 import { sendTestCallback, sendTestPostback, type TestCallbackDeps } from './test-callback';
 import type { Clock } from '../shared/clock';
+import { endpointOwner } from '../shared/delivery-kind';
 
 // Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
 const IN_CHUNK = 100;
@@ -123,9 +124,10 @@ async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, d
   if (doc.state === 'paused') {
     metrics.endpointPauses.inc({ partner_id: doc._id });
     logger.warn({ partner_id: doc._id, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since }, 'endpoint paused after sustained failure');
+    const { partnerId, kind } = endpointOwner(doc._id);
     await untilDone(() => writeAudit(deps.audit, DISPATCHER_ACTOR, 'endpoint.paused', {
-      partnerId: doc._id,
-      details: { consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since, last_failure_at: doc.last_failure_at, gone: doc.gone_at !== null },
+      partnerId,
+      details: { kind, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since, last_failure_at: doc.last_failure_at, gone: doc.gone_at !== null },
     }, deps.clock), retrying(logger, 'audit a pause'));
   } else {
     logger.info({ partner_id: doc._id, paused_at: before.paused_at }, 'endpoint resumed');

@@ -269,7 +269,7 @@ export const routeSchemas = {
     body: {
       type: 'object', additionalProperties: false,
       properties: {
-        template: { type: 'string', minLength: 1, maxLength: 2048, description: "Default: the partner's saved template for the event" },
+        template: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^/?#]+([/?#].*)?$', description: "Default: the partner's saved template for the event" },
         event: { enum: EVENT_NAMES, default: 'lead.accepted' },
         status_mapping: { type: 'object', additionalProperties: { type: 'string' }, description: "Default: the saved mapping for the event's postbacks" },
       },

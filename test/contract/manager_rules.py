@@ -8,6 +8,10 @@ request still fails the run:
   its shape (a pattern), any other zone is answered 422 invalid_request naming /time_zone;
 - a replay's range must run forwards and span at most REPLAY_MAX_RANGE_S (a relation between two
   fields);
+- a postback template (partner settings, or the preview's template) must name only known macros,
+  never money or personal data, none in the host, no stray brace, an https URL without
+  credentials, and {token} or sign only with a token set: any other is answered 422
+  invalid_request naming /postbacks/... or /template;
 - a report's days must run forwards (from not after to) and span at most 366 days, and a date the
   default (today, or 6 days before to) supplies counts (GET /api/reports and /api/reports.csv).
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry) is documented
@@ -23,6 +27,7 @@ REPLAY_PATH = re.compile(r"^/api/affiliates/[^/]+/replay$")
 RANGE_RULE = re.compile(r"(/from must be before /to|the range is longer than REPLAY_MAX_RANGE_S)")
 REPORT_PATHS = ("/api/reports", "/api/reports.csv")
 REPORT_RULE = re.compile(r"(from is after to|a report spans at most \d+ days)")
+PREVIEW_PATH = re.compile(r"^/api/affiliates/[^/]+/postback-preview$")
 
 
 def documented_refusal(path, message):
@@ -30,7 +35,9 @@ def documented_refusal(path, message):
         return RANGE_RULE.search(message) is not None
     if path in REPORT_PATHS:
         return REPORT_RULE.search(message) is not None
-    return path.startswith(SETTINGS_PATHS) and "/time_zone " in message
+    if PREVIEW_PATH.match(path):
+        return "/template " in message
+    return path.startswith(SETTINGS_PATHS) and ("/time_zone " in message or "/postbacks/" in message)
 
 
 def body_of(response):

@@ -53,7 +53,7 @@ describe('delivery queue', () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(3);
     expect(res.body.items[0]).toEqual({
-      id: expect.stringMatching(/^dl-/), event: expect.any(String), event_id: expect.any(String), affiliate_id: partner.id,
+      id: expect.stringMatching(/^dl-/), kind: 'callback', event: expect.any(String), event_id: expect.any(String), affiliate_id: partner.id,
       lead_id: expect.stringMatching(/^le-/), state: 'dead', attempts_made: 2, attempts_left: 0, next_attempt_at: null,
       last_http_status: 404, last_response_body: 'no such hook', last_error: null,
       attempts: expect.any(Array), manual_retries: [], test: false, created_at: expect.any(String), updated_at: expect.any(String),
