@@ -67,6 +67,11 @@ describe('lead events', () => {
     expect(eventForHistoryEntry(lead, 2)).not.toHaveProperty('from_status');
     expect(eventForHistoryEntry(lead, 2)).toMatchObject({ event: 'lead.ftd', is_depositor: true });
   });
+  it('carries the lead\'s non-empty tracking fields, for postback macros, and nothing personal', () => {
+    const tracked = { ...lead, click_id: 'c-1', sub_id: '', source: 'fb', funnel: undefined } as unknown as LeadDoc;
+    expect(eventForHistoryEntry(tracked, 0)?.tracking).toEqual({ click_id: 'c-1', source: 'fb' });
+    expect(eventForHistoryEntry(lead, 0)).not.toHaveProperty('tracking');
+  });
   it('lists the events of the entries from a given one on: what a change added', () => {
     expect(eventsOf(lead, 1).map((e) => e.event_id)).toEqual(['le-7:1', 'le-7:2']);
     expect(eventsOf(lead).map((e) => e.event_id)).toEqual(['le-7:0', 'le-7:1', 'le-7:2']);
