@@ -1,11 +1,12 @@
-import { DispatcherCommands } from '../../src/dispatcher/commands';
-import { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
+import type { DispatcherCommands } from '../../src/dispatcher/commands';
+import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, hangFirst, status, type ReceivedCallback } from '../support/callback-receiver';
 import { deliveryRecord, publishLeadEvents } from '../support/lead-events';
 import { scenarioPartners } from '../support/scenario-partners';
+import { managerSide } from '../support/manager-side';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
@@ -28,12 +29,7 @@ beforeAll(async () => {
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
   const rt = app.runtime;
-  // The manager's side of the commands: it waits for the lead owner's reply.
-  replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', 'retries-test-manager');
-  await replies.start();
-  commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, replies, replyTimeoutMs: 15_000,
-  });
+  ({ commands, replies } = await managerSide(rt, 'retries-test-manager'));
   const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
   Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));
   // All scenarios run at once; each test waits for its own.

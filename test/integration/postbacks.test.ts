@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { DispatcherCommands } from '../../src/dispatcher/commands';
+import type { DispatcherCommands } from '../../src/dispatcher/commands';
 import { deliveryId } from '../../src/shared/ids';
-import { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
+import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, status, type ReceivedCallback } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
+import { managerSide } from '../support/manager-side';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
@@ -29,11 +30,7 @@ beforeAll(async () => {
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
   const rt = app.runtime;
-  replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', 'postbacks-test-manager');
-  await replies.start();
-  commands = new DispatcherCommands({
-    deliveries: rt.mongo.collections.deliveries, deliveryList: rt.mongo.collections.deliveryList, producer: rt.producer, codec: rt.codec, topics: rt.topics, replies, replyTimeoutMs: 15_000,
-  });
+  ({ commands, replies } = await managerSide(rt, 'postbacks-test-manager'));
 });
 
 afterAll(async () => {

@@ -2,21 +2,16 @@ import { describeErrors, validatorFor, type CallbackPayload } from '../../shared
 import { failedAttempt, type AttemptFailure, type AttemptResult } from '../retry-policy';
 import { signatureHeaders, type CallbackSigning } from '../../shared/crypto/callback-signature';
 import { findMoneyField } from './money-guard';
-import { attemptRequest } from './http-attempt';
+import { attemptRequest, type WireRules } from './http-attempt';
 
 export type { AttemptResult } from '../retry-policy';
 
-export interface SendCallbackOptions {
+export interface SendCallbackOptions extends WireRules {
   url: string;
   signing: CallbackSigning;
   eventId: string; // X-Event-Id: the same on every attempt, so a partner can drop repeats
   serviceName: string;
   payload: CallbackPayload;
-  timeoutMs: number;
-  allowPrivateNetworks: boolean;
-  allowHttp: boolean;
-  responseBodyLimit: number;
-  now?: () => number;
 }
 
 // One signed POST to a partner (spec 5.3 and 6): the body is serialised once and those exact bytes

@@ -6,16 +6,20 @@ import { refusedAddressRange } from './address-guard';
 import { failedAttempt, RETRY_AFTER_STATUSES, retryAfterMs, type AttemptFailure, type AttemptResult } from '../retry-policy';
 import { ServiceError } from '../../shared/errors';
 
-export interface HttpAttemptOptions {
-  url: string;
-  method: 'POST' | 'GET';
-  headers: Record<string, string>;
-  body?: Buffer;
+// What every attempt to a partner's endpoint obeys (CALLBACK_* settings).
+export interface WireRules {
   timeoutMs: number;
   allowPrivateNetworks: boolean;
   allowHttp: boolean;
   responseBodyLimit: number;
   now?: () => number;
+}
+
+export interface HttpAttemptOptions extends WireRules {
+  url: string;
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: Buffer;
 }
 
 // One request to a partner's endpoint (a callback or a postback) under the rules both share: https

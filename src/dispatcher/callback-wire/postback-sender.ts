@@ -2,21 +2,17 @@ import { createHmac } from 'node:crypto';
 import { fillTemplate, postbackValues } from '../../shared/postbacks/postback-template';
 import type { LeadEvent } from '../../shared/schemas';
 import type { AttemptResult } from '../retry-policy';
-import { attemptRequest } from './http-attempt';
+import { attemptRequest, type WireRules } from './http-attempt';
 
 export const POSTBACK_SIGNATURE_HEADER = 'x-postback-signature';
 
-export interface SendPostbackOptions {
+export interface SendPostbackOptions extends WireRules {
   template: string;
   statusMapping: Readonly<Record<string, string>>;
   token: string | null;
   sign: boolean;
   event: LeadEvent;
   serviceName: string;
-  timeoutMs: number;
-  allowPrivateNetworks: boolean;
-  allowHttp: boolean;
-  responseBodyLimit: number;
 }
 
 // One postback (issue 32): a GET of the partner's template filled with the event's macros, under the
