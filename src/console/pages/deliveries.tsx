@@ -3,9 +3,10 @@ import { query, type Api, type CursorPage } from '../api';
 import { CursorPager, useCursorPages } from '../parts/cursor-pages';
 import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { EndpointHealth } from '../parts/endpoint-health';
-import { EVENTS } from '../parts/partner-settings-form';
+import { EVENTS, type Partner } from '../parts/partner-settings-form';
+import { hasPostbacks } from '../parts/postbacks-panel';
 import { TimeRange, utcInstant } from '../parts/time-range';
-import { ChoiceField, ErrorNote, Notice, PageHeading, useAction } from '../parts/ui';
+import { ChoiceField, ErrorNote, Notice, PageHeading, useAction, useLoad } from '../parts/ui';
 import { go } from '../router';
 
 const FILTERS = ['state', 'affiliate_id', 'event', 'from', 'to'] as const;
@@ -22,6 +23,8 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
     setRequeued(await api.post<{ requeued: number; pending: number }>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}/deliveries/retry-dead`));
     deliveries.reload();
   });
+  // The tracker's health too when the partner has postbacks (an unknown partner id shows neither).
+  const partner = useLoad(async () => (filter.affiliate_id ? (await api.answer<Partner>(`/api/affiliates/${encodeURIComponent(filter.affiliate_id)}`)).body : null), [filter.affiliate_id]);
   const set = (f: (typeof FILTERS)[number]) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
 
   return (
@@ -44,7 +47,10 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
           </div>
           <ErrorNote error={retryDead.error} />
           {requeued !== null && <Notice>{requeued.requeued} dead deliveries queued again{requeued.pending > 0 ? `; ${requeued.pending} more not confirmed yet (they will be)` : ''}.</Notice>}
-          <EndpointHealth api={api} partnerId={filter.affiliate_id} />
+          <div class="two">
+            <EndpointHealth api={api} partnerId={filter.affiliate_id} />
+            {partner.data && hasPostbacks(partner.data) && <EndpointHealth api={api} partnerId={filter.affiliate_id} kind="postback" />}
+          </div>
         </>
       )}
       <ErrorNote error={deliveries.error} />

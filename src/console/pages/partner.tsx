@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
+import { hasPostbacks, PostbacksPanel } from '../parts/postbacks-panel';
 import { SecretsOnce, type Secrets } from '../parts/secrets-once';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
 import { href } from '../router';
@@ -75,7 +76,12 @@ export function PartnerPage({ api, id }: { api: Api; id: string }) {
             )}
           </section>
 
-          <EndpointHealth api={api} partnerId={p.id} />
+          <div class="two">
+            <EndpointHealth api={api} partnerId={p.id} />
+            {hasPostbacks(p) && <EndpointHealth api={api} partnerId={p.id} kind="postback" />}
+          </div>
+
+          <PostbacksPanel api={api} partner={p} onChange={partner.reload} />
 
           <section class="panel" aria-labelledby="settings-title">
             <h2 id="settings-title">Settings</h2>

@@ -4,6 +4,7 @@ import { ErrorNote, Notice, ScrollTable, useAction, when } from './ui';
 
 export interface Delivery {
   id: string;
+  kind?: 'callback' | 'postback'; // absent from a service before postbacks: a callback
   event: string;
   event_id: string;
   affiliate_id: string;
@@ -15,7 +16,7 @@ export interface Delivery {
   last_http_status: number | null;
   last_response_body: string | null;
   last_error: string | null;
-  attempts: { attempt: number; at: string; http_status: number | null; error: string | null; duration_ms: number; response_body?: string | null }[];
+  attempts: { attempt: number; at: string; http_status: number | null; error: string | null; duration_ms: number; response_body?: string | null; url?: string }[];
   manual_retries: { at: string; by: string }[];
   held_by?: string;
   created_at: string;
@@ -57,7 +58,7 @@ function DeliveryRows({ api, d, open, onToggle, onRetried }: { api: Api; d: Deli
   return (
     <>
       <tr>
-        <td>{d.event}</td>
+        <td>{d.event} <span class={`tag ${d.kind ?? 'callback'}`}>{d.kind ?? 'callback'}</span></td>
         <td class="mono"><a href={`#/leads?id=${encodeURIComponent(d.lead_id)}`}>{d.lead_id}</a></td>
         <td class="mono"><a href={`#/partners/${encodeURIComponent(d.affiliate_id)}`}>{d.affiliate_id}</a></td>
         <td><span class={`state ${d.state}`}>{d.state}</span>{d.held_by ? ' (held)' : ''}</td>
@@ -87,17 +88,20 @@ function answerOf(a: Delivery['attempts'][number], d: Delivery, i: number): stri
   return body || '(empty)';
 }
 
+// A postback's attempts show the URL each one called (its token masked as ***).
 function Attempts({ d }: { d: Delivery }) {
+  const urls = d.kind === 'postback' || d.attempts.some((a) => a.url !== undefined);
   return (
     <div>
-      <p class="mono">{d.id} · event {d.event_id}{d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}</p>
+      <p class="mono">{d.id} · {d.kind ?? 'callback'} · event {d.event_id}{d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}</p>
       <table class="inner">
         <caption>Attempts</caption>
-        <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">HTTP</th><th scope="col">Error</th><th scope="col">Duration</th><th scope="col">Answer body</th></tr></thead>
+        <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">HTTP</th><th scope="col">Error</th><th scope="col">Duration</th>{urls && <th scope="col">URL</th>}<th scope="col">Answer body</th></tr></thead>
         <tbody>
           {d.attempts.map((a, i) => (
             <tr key={i}>
               <td>{a.attempt}</td><td>{when(a.at)}</td><td>{a.http_status ?? '—'}</td><td>{a.error ?? '—'}</td><td>{a.duration_ms} ms</td>
+              {urls && <td class="mono wrap">{a.url ?? '—'}</td>}
               <td><pre class="body">{answerOf(a, d, i)}</pre></td>
             </tr>
           ))}

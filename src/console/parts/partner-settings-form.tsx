@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { Postbacks } from './postbacks-panel';
 import { ErrorNote } from './ui';
 
 export const EVENTS = ['lead.accepted', 'lead.rejected', 'lead.status_changed', 'lead.ftd', 'lead.rtd'] as const;
@@ -16,6 +17,8 @@ export interface Partner {
   blocked_ip_ranges?: string[];
   dedup_scope?: 'global' | 'partner';
   dedup_window_days?: number;
+  postbacks?: Postbacks | null;
+  postback_token_set?: boolean; // the token itself is write-only
   disabled: boolean;
   created_at: string;
   updated_at: string;
@@ -45,7 +48,7 @@ function draftOf(p: Partial<Partner>): Draft {
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const int = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
 
-function mapping(label: string, text: string): Record<string, string> {
+export function mapping(label: string, text: string): Record<string, string> {
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as Record<string, string>;

@@ -12,10 +12,14 @@ export function PageHeading({ children }: { children: ComponentChildren }) {
   return <h1 tabIndex={-1} ref={ref}>{children}</h1>;
 }
 
+// An error as the page words it: the API's own message and code, else the message.
+export function errorText(error: unknown): string {
+  return error instanceof ApiFailure ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+}
+
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  const text = error instanceof ApiFailure ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
-  return <p class="error" role="alert">{text}</p>;
+  return <p class="error" role="alert">{errorText(error)}</p>;
 }
 
 export function Notice({ children }: { children: ComponentChildren }) {
