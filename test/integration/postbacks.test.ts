@@ -164,6 +164,18 @@ describe('delivery', () => {
     expect(await finalRecord(notFound, 'dead', 20_000)).toMatchObject({ attempts_made: 2, last_http_status: 404 });
     expect(await finalRecord(odd, 'delivered')).toMatchObject({ attempts_made: 1, last_http_status: 204 });
   });
+  it('re-sends a postback in a replay of the partner\'s range, with the same event id', async () => {
+    const partner = await trackerPartner('/replayed', { url: `${receiver.url('/replayed')}?eid={event_id}` });
+    const event = leadEvent(partner);
+    await publishLeadEvents(app.runtime, [event]);
+    const first = await finalRecord(event, 'delivered');
+    const from = new Date(first.created_at.getTime() - 60_000).toISOString();
+    const res = await manager.post(`/api/affiliates/${partner}/replay`, { from, to: new Date(Date.now() + 60_000).toISOString() });
+    expect(res.status).toBe(202);
+    const got = await receiver.waitFor('/replayed', 2);
+    expect(got.map((g) => query(g).get('eid'))).toEqual([event.event_id, event.event_id]);
+    await until(async () => ((await postbackRecord(event))?.manual_retries.length === 1 ? true : null), 20_000, 'the replay recorded');
+  });
 });
 
 describe('manager API', () => {
