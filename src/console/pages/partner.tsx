@@ -2,18 +2,10 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
-import { hasPostbacks, PostbacksPanel } from '../parts/postbacks-panel';
+import { hasPostbacks, PostbacksPanel, type TestResult } from '../parts/postbacks-panel';
 import { SecretsOnce, type Secrets } from '../parts/secrets-once';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
 import { href } from '../router';
-
-interface TestResult {
-  delivered: boolean;
-  http_status: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_body: string | null;
-}
 
 export function PartnerPage({ api, id }: { api: Api; id: string }) {
   const path = `/api/affiliates/${encodeURIComponent(id)}`;

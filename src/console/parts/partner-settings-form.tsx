@@ -1,8 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { Postbacks } from './postbacks-panel';
+import type { PartnerSettings } from '../../shared/schemas/types.generated';
 import { ErrorNote } from './ui';
 
 export const EVENTS = ['lead.accepted', 'lead.rejected', 'lead.status_changed', 'lead.ftd', 'lead.rtd'] as const;
+
+// A partner's postbacks as the API shows them (docs/partners/postbacks.md): the token is write-only
+// and never in here (postback_token_set says whether there is one).
+export type Postbacks = Omit<NonNullable<PartnerSettings['postbacks']>, 'token'>;
 
 export interface Partner {
   id: string;

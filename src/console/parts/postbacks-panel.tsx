@@ -1,28 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api';
-import { EVENTS, mapping, type Partner } from './partner-settings-form';
+import type { CallbackReply } from '../../shared/schemas/types.generated';
+import { EVENTS, mapping, type Partner, type Postbacks } from './partner-settings-form';
 import { ErrorNote, errorText, Notice, useAction } from './ui';
 
 type EventName = (typeof EVENTS)[number];
 
-// A partner's postbacks as the API shows them (docs/partners/postbacks.md); the token is write-only
-// and never in here (postback_token_set says whether there is one).
-export interface Postbacks {
-  url?: string | null;
-  templates?: { event: EventName; url: string; status_mapping?: Record<string, string> }[];
-  events?: EventName[];
-  status_mapping?: Record<string, string>;
-  sign?: boolean;
-}
 
-interface TestResult {
-  delivered: boolean;
-  http_status: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_body: string | null;
-  url?: string;
-}
+// What a test callback or test postback answers (a postback's also the URL it called, token masked):
+// the dispatcher's reply as the schema types it (a type only: nothing of the server is bundled).
+export type TestResult = NonNullable<CallbackReply['test']>;
 
 // Whether any event of the partner gets a postback: a template for every event, or one of its own.
 export const hasPostbacks = (p: Partial<Partner>): boolean => Boolean(p.postbacks?.url || (p.postbacks?.templates ?? []).length > 0);
@@ -137,8 +124,7 @@ function PostbackForm({ api, partner, onSubmit }: { api: Api; partner: Partner; 
   const [draft, setDraft] = useState<Draft>(() => draftOf(partner.postbacks));
   const [nextKey, setNextKey] = useState(draft.templates.length);
   const [previewEvent, setPreviewEvent] = useState<EventName>('lead.accepted');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useAction(() => onSubmit(postbacksOf(draft)));
   const path = `/api/affiliates/${encodeURIComponent(partner.id)}`;
 
   const set = (field: 'url' | 'status_mapping' | 'token' | 'sign') => (e: Event) => {
@@ -168,17 +154,9 @@ function PostbackForm({ api, partner, onSubmit }: { api: Api; partner: Partner; 
     return Object.keys(shared).length > 0 ? shared : partner.status_mapping ?? {};
   };
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      await onSubmit(postbacksOf(draft));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    void save.act();
   };
 
   return (
@@ -244,8 +222,8 @@ function PostbackForm({ api, partner, onSubmit }: { api: Api; partner: Partner; 
       </div>
       <label class="check"><input type="checkbox" checked={draft.sign} onChange={set('sign')} /> Sign each postback (X-Postback-Signature; needs a token)</label>
       <p class="muted small">A save replaces the postbacks whole (the token stays unless a new one is typed); everything empty turns postbacks off.</p>
-      <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save postbacks'}</button>
+      <ErrorNote error={save.error} />
+      <button type="submit" disabled={save.busy}>{save.busy ? 'Saving…' : 'Save postbacks'}</button>
     </form>
   );
 }
