@@ -10,6 +10,7 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
+import { boundedRead } from '../shared/mongo/bounded-read';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
 import { readInboundLead } from './inbound-lead';
@@ -95,9 +96,10 @@ export class IntakeFlow {
   }
 
   // A taken-over key may already be decided (the first instance died after sending the command):
-  // the processor's durable decision answers without another round trip.
+  // the processor's durable decision answers without another round trip (or a 503 within the reply
+  // timeout when MongoDB does not answer).
   private async storedDecision(partnerId: string, key: string, bodyHash: string): Promise<Final | null> {
-    const doc = await this.decisions.byId(decisionId(partnerId, key), new Date());
+    const doc = await boundedRead(this.d.replyTimeoutMs, 'stored decision', (signal) => this.decisions.byId(decisionId(partnerId, key), new Date(), signal));
     if (!doc) return null;
     if (doc.body_hash !== bodyHash) return { stored: fromError(new ApiError('idempotency_key_reused')), replay: false };
     return { stored: fromDecision(doc), replay: true };

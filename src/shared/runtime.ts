@@ -9,6 +9,7 @@ import { topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
 import type { Logger } from './logger';
 import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
 import { PartnerDirectory } from './partners/partner-directory';
+import { systemClock } from './clock';
 import { createRedis, type Redis } from './redis/client';
 import { DocumentLocks } from './redis/document-locks';
 import type { ReadinessCheck } from './http/ops-routes';
@@ -54,7 +55,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   const redis = createRedis(config, 'commands');
   const subscriber = createRedis(config, 'subscriber');
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
-  const partners = new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`);
+  // A partner look-up that MongoDB does not answer fails within the time a partner's request waits
+  // for its decision, so a silent database answers the partner API 503 instead of holding it.
+  const partners = new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`, systemClock, config.intake.replyTimeoutMs);
   await partners.listen(subscriber);
 
   const readiness: ReadinessCheck[] = [

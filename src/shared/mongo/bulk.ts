@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type Collection, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId } from 'mongodb';
+import { MongoBulkWriteError, type Abortable, type Collection, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId } from 'mongodb';
 
 // Longest `_id: {$in: [...]}` the MongoDB-wire test server serves from its _id index
 // (scripts/services/ferretdb/patches: maxIDPushdownIn); longer lists are read in slices.
@@ -26,7 +26,7 @@ export async function insertAllNew<T extends Document & { _id: string }>(collect
 
 // Documents by _id, in as many index look-ups as the id list needs.
 export async function findByIds<T extends Document & { _id: string }>(
-  collection: Collection<T>, ids: Iterable<string>, options?: FindOptions,
+  collection: Collection<T>, ids: Iterable<string>, options?: FindOptions & Abortable,
 ): Promise<Map<string, WithId<T>>> {
   const unique = [...new Set(ids)];
   const found = new Map<string, WithId<T>>();

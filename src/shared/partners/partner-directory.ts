@@ -5,6 +5,7 @@ import type { CallbackSigning } from '../crypto/callback-signature';
 import type { PartnerDoc, PreviousSecrets } from '../mongo/documents';
 import type { Redis } from '../redis/client';
 import { systemClock, type Clock } from '../clock';
+import { boundedRead } from '../mongo/bounded-read';
 
 const CACHE_TTL_MS = 30_000;
 // Unknown keys remembered per instance: enough for a flood of repeats, bounded against made-up ones.
@@ -13,6 +14,9 @@ const MAX_UNKNOWN_KEYS = 10_000;
 const MAX_LOADS = 3;
 // Decrypted secrets kept: a few per partner.
 const MAX_SECRETS = 10_000;
+// A read MongoDB does not answer in this long fails (503 on the partner API) instead of holding
+// every request that shares it; the runtime passes the intake reply timeout.
+const DEFAULT_READ_TIMEOUT_MS = 5_000;
 
 type Entry = { partner: PartnerDoc; expires: number };
 
@@ -34,6 +38,7 @@ export class PartnerDirectory {
     private readonly cipher: PiiCipher,
     private readonly channel: string,
     private readonly clock: Clock = systemClock,
+    private readonly readTimeoutMs: number = DEFAULT_READ_TIMEOUT_MS,
   ) {}
 
   async listen(subscriber: Redis): Promise<void> {
@@ -74,7 +79,7 @@ export class PartnerDirectory {
   async byId(id: string): Promise<PartnerDoc | null> {
     const hit = this.byIdCache.get(id);
     if (hit && hit.expires > this.nowMs()) return hit.partner;
-    const { value: partner, settled } = await this.load(() => this.partners.findOne({ _id: id }));
+    const { value: partner, settled } = await this.load((signal) => this.partners.findOne({ _id: id }, { signal }));
     if (partner && settled) this.byIdCache.set(id, { partner, expires: this.nowMs() + CACHE_TTL_MS });
     return partner;
   }
@@ -107,7 +112,7 @@ export class PartnerDirectory {
   }
 
   private async loadByKeyHash(hash: string): Promise<PartnerDoc | null> {
-    const { value: partner, settled } = await this.load(() => this.partners.findOne({ $or: [{ api_key_hash: hash }, { 'previous_secrets.api_key_hash': hash }] }));
+    const { value: partner, settled } = await this.load((signal) => this.partners.findOne({ $or: [{ api_key_hash: hash }, { 'previous_secrets.api_key_hash': hash }] }, { signal }));
     if (!settled) return partner;
     const expires = this.nowMs() + CACHE_TTL_MS;
     if (partner) this.byKeyHash.set(hash, { partner, expires });
@@ -116,11 +121,12 @@ export class PartnerDirectory {
   }
 
   // Reads until no eviction lands during the read (settled); the change an eviction announces is in
-  // MongoDB before it is published, so the read after it sees the change.
-  private async load<T>(read: () => Promise<T>): Promise<{ value: T; settled: boolean }> {
+  // MongoDB before it is published, so the read after it sees the change. Each read is bounded: a
+  // look-up by key is shared by every request with that key while it runs.
+  private async load<T>(read: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; settled: boolean }> {
     for (let attempt = 1; ; attempt++) {
       const generation = this.generation;
-      const value = await read();
+      const value = await boundedRead(this.readTimeoutMs, 'partner look-up', read);
       if (generation === this.generation) return { value, settled: true };
       if (attempt === MAX_LOADS) return { value, settled: false };
     }

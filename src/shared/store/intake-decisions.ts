@@ -25,16 +25,16 @@ export class IntakeDecisionStore {
 
   // The newest stored decision of each id, from today back to the start of the window (the days
   // are read at once: one round trip, not one a day).
-  async byIds(ids: readonly string[], now: Date): Promise<Map<string, IntakeDecisionDoc>> {
+  async byIds(ids: readonly string[], now: Date, signal?: AbortSignal): Promise<Map<string, IntakeDecisionDoc>> {
     const unique = [...new Set(ids)];
-    const days = await Promise.all(this.daysInWindow(now).map((day) => findByIds(this.collection(day), unique)));
+    const days = await Promise.all(this.daysInWindow(now).map((day) => findByIds(this.collection(day), unique, signal ? { signal } : undefined)));
     const found = new Map<string, IntakeDecisionDoc>();
     for (const day of days) for (const [id, doc] of day) if (!found.has(id)) found.set(id, doc);
     return found;
   }
 
-  async byId(id: string, now: Date): Promise<IntakeDecisionDoc | null> {
-    return (await this.byIds([id], now)).get(id) ?? null;
+  async byId(id: string, now: Date, signal?: AbortSignal): Promise<IntakeDecisionDoc | null> {
+    return (await this.byIds([id], now, signal)).get(id) ?? null;
   }
 
   // Drops the day collections wholly outside the window; returns their names.

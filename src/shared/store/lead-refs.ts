@@ -17,8 +17,8 @@ export class LeadRefStore {
     return findByIds(this.refs, ids);
   }
 
-  async leadIdOf(partnerId: string, externalId: string): Promise<string | null> {
-    return (await this.refs.findOne({ _id: leadRefId(partnerId, externalId) }))?.lead_id ?? null;
+  async leadIdOf(partnerId: string, externalId: string, signal?: AbortSignal): Promise<string | null> {
+    return (await this.refs.findOne({ _id: leadRefId(partnerId, externalId) }, { signal }))?.lead_id ?? null;
   }
 
   // Gives back refs a command made but did not use (it lost a later claim).

@@ -51,8 +51,8 @@ export class LeadStore {
 
   // The few fields the partner's status lookup shows: not the history, and not the personal data
   // (ciphertexts and hashes), which the ingress has no reason to hold.
-  statusOf(id: string): Promise<LeadStatusFields | null> {
-    return this.leads.findOne<LeadStatusFields>({ _id: id }, { projection: STATUS_PROJECTION });
+  statusOf(id: string, signal?: AbortSignal): Promise<LeadStatusFields | null> {
+    return this.leads.findOne<LeadStatusFields>({ _id: id }, { projection: STATUS_PROJECTION, signal });
   }
 
   // Applies every change (concurrently: the store serves point writes by _id one at a time anyway,
