@@ -6,9 +6,8 @@ import type { LeadEvent } from '../shared/schemas';
 import {
   classifyAttempt, decideAfterAttempt, failedAttempt, type AttemptResult, type DeliveryCounters, type DeliveryDecision, type RetrySchedule,
 } from './retry-policy';
-import { buildCallbackPayload, sendCallback, sendPostback } from './callback-wire';
+import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
 import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
-import { postbackFor } from '../shared/postbacks/postback-template';
 import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
@@ -84,29 +83,16 @@ export class CallbackAttempts {
       eventId: event.event_id,
       serviceName: this.deps.serviceName,
       payload: buildCallbackPayload(event, partner.status_mapping ?? {}),
-      timeoutMs: callbacks.timeoutMs,
-      allowPrivateNetworks: callbacks.allowPrivateNetworks,
-      allowHttp: callbacks.allowHttp,
-      responseBodyLimit: callbacks.responseBodyLimit,
+      ...wireRules(callbacks),
     });
   }
 
   private async sendPostback(event: LeadEvent): Promise<AttemptResult> {
     const { partners, callbacks } = this.deps;
     const partner = await partners.byId(event.partner_id);
-    const postback = partner ? postbackFor(partner.postbacks, partner.status_mapping, event.event) : null;
-    if (!partner || !postback) return failedAttempt({ kind: 'no_postback_url' }, 0);
-    return sendPostback({
-      ...postback,
-      token: partners.postbackToken(partner),
-      sign: partner.postbacks?.sign === true,
-      event,
-      serviceName: this.deps.serviceName,
-      timeoutMs: callbacks.timeoutMs,
-      allowPrivateNetworks: callbacks.allowPrivateNetworks,
-      allowHttp: callbacks.allowHttp,
-      responseBodyLimit: callbacks.responseBodyLimit,
-    });
+    const postback = partner && partnerPostback(partners, partner, event);
+    if (!postback) return failedAttempt({ kind: 'no_postback_url' }, 0);
+    return sendPostback({ ...postback, serviceName: this.deps.serviceName, ...wireRules(callbacks) });
   }
 }
 

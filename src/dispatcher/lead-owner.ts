@@ -64,29 +64,24 @@ export class LeadOwner {
     const { partners, metrics, logger } = this.deps;
     const a = this.current;
     await this.load(a, ctx.partition);
-    const wanted: { event: LeadEvent; kind: DeliveryKind }[][] = [];
+    const wanted: { id: string; event: LeadEvent; kind: DeliveryKind }[][] = [];
     for (const { value: event } of records) {
       const partner = await partners.byId(event.partner_id);
       const kinds = partner ? deliveryKinds(partner, event.event) : [];
-      wanted.push(kinds.map((kind) => ({ event, kind })));
+      wanted.push(kinds.map((kind) => ({ id: deliveryId(event.event_id, event.partner_id, kind), event, kind })));
       if (kinds.length === 0) {
         metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id, test: testLabel(event.test) });
         logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: partner ? 'not_wanted' : 'unknown_partner' }, 'no callback or postback for this event');
       }
     }
-    const known = await this.recorded(a, wanted.flat().map(({ event, kind }) => deliveryId(event.event_id, event.partner_id, kind)));
+    const known = await this.recorded(a, wanted.flat().map((w) => w.id));
     return wanted.map((deliveries) => {
-      const recorded = deliveries.flatMap(({ event, kind }) => {
-        const id = deliveryId(event.event_id, event.partner_id, kind);
+      const recorded = deliveries.flatMap(({ id, event, kind }) => {
         if (known.has(id)) return []; // a repeat, or replayed after a crash: never sent again
-        const pending = a.activeItem(id);
-        if (pending) return pending.recorded ? [pending.recorded.promise] : [];
-        const item = newItem(a, id, kind, event, ctx.partition, null);
-        a.activate(item);
-        this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
+        const item = a.activeItem(id) ?? this.arrive(a, newItem(a, id, kind, event, ctx.partition, null, deferred()));
         return item.recorded ? [item.recorded.promise] : [];
       });
-      return recorded.length === 0 ? undefined : recorded.length === 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);
+      return recorded.length <= 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);
     });
   }
 
@@ -132,10 +127,15 @@ export class LeadOwner {
       logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
       return { outcome: doc ? 'not_dead' : 'not_found' };
     }
-    const item = newItem(a, doc._id, kindOf(doc), doc.event, partition, doc);
-    a.activate(item);
-    this.apply(a, item.key, partition, a.lines.arrive(item.key, item));
+    const item = this.arrive(a, newItem(a, doc._id, kindOf(doc), doc.event, partition, doc, deferred()));
     return { recorded: item.recorded?.promise, outcome: 'requeued', requeued: doc };
+  }
+
+  // A delivery taken under this assignment joins its lead's line.
+  private arrive(a: LeadAssignment, item: Item): Item {
+    a.activate(item);
+    this.apply(a, item.key, item.partition, a.lines.arrive(item.key, item));
+    return item;
   }
 
   // Partitions just assigned: their blocks are read back at once, not with their first batch.
@@ -219,7 +219,7 @@ export class LeadOwner {
       this.apply(a, key, partition, a.lines.finished(key, id, 'ended'));
       return;
     }
-    const item: Item = { ...newItem(a, id, kindOf(doc), doc.event, partition, doc), recorded: null };
+    const item = newItem(a, id, kindOf(doc), doc.event, partition, doc, null);
     a.activate(item);
     this.submit(item);
   }
@@ -366,9 +366,9 @@ export class LeadOwner {
   }
 }
 
-function newItem(a: LeadAssignment, id: string, kind: DeliveryKind, event: LeadEvent, partition: number, doc: DeliveryDoc | null): Item {
+function newItem(a: LeadAssignment, id: string, kind: DeliveryKind, event: LeadEvent, partition: number, doc: DeliveryDoc | null, recorded: Item['recorded']): Item {
   const endpoint = endpointId(event.partner_id, kind);
-  return { id, kind, endpoint, key: leadKey(endpoint, event.lead_id), partition, event, doc, recorded: deferred(), assignment: a };
+  return { id, kind, endpoint, key: leadKey(endpoint, event.lead_id), partition, event, doc, recorded, assignment: a };
 }
 
 function countersOf(doc: DeliveryDoc | null, maxAttempts: number): DeliveryCounters {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { buildCallbackPayload, classifyAttempt, sendCallback, sendPostback } from './callback-wire';
+import { buildCallbackPayload, classifyAttempt, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
 import type { AttemptResult } from './retry-policy';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
-import { postbackFor } from '../shared/postbacks/postback-template';
 import { SAMPLE_LEAD_ID, sampleLeadEvent } from '../shared/postbacks/sample-event';
 import type { CallbackPayload, LeadEvent } from '../shared/schemas';
 
@@ -44,7 +43,8 @@ export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): 
   if (!partner?.callback_url) return null;
   const tag = testTag();
   const result = await sendCallback({
-    ...wireRules(d),
+    ...wireRules(d.callbacks),
+    serviceName: d.serviceName,
     url: partner.callback_url,
     signing: d.partners.callbackSigning(partner),
     eventId: `${TEST_LEAD_ID}:${tag}`,
@@ -57,26 +57,10 @@ export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): 
 // sample lead and sent once, like the test callback. Null: no template for that event any more.
 export async function sendTestPostback(d: TestCallbackDeps, partnerId: string, event: LeadEvent['event']): Promise<TestCallbackResult | null> {
   const partner = await d.partners.byId(partnerId);
-  const postback = partner ? postbackFor(partner.postbacks, partner.status_mapping, event) : null;
-  if (!partner || !postback) return null;
-  const result = await sendPostback({
-    ...wireRules(d),
-    ...postback,
-    token: d.partners.postbackToken(partner),
-    sign: partner.postbacks?.sign === true,
-    event: sampleLeadEvent(partner._id, event, new Date(), testTag()),
-  });
+  const postback = partner && partnerPostback(d.partners, partner, sampleLeadEvent(partner._id, event, new Date(), testTag()));
+  if (!postback) return null;
+  const result = await sendPostback({ ...postback, serviceName: d.serviceName, ...wireRules(d.callbacks) });
   return { ...testResult(result), url: result.url };
-}
-
-function wireRules({ callbacks, serviceName }: TestCallbackDeps) {
-  return {
-    serviceName,
-    timeoutMs: callbacks.timeoutMs,
-    allowPrivateNetworks: callbacks.allowPrivateNetworks,
-    allowHttp: callbacks.allowHttp,
-    responseBodyLimit: callbacks.responseBodyLimit,
-  };
 }
 
 function testResult(result: AttemptResult): TestCallbackResult {

@@ -15,6 +15,11 @@ export interface WireRules {
   now?: () => number;
 }
 
+// The rules alone, from the dispatcher's callbacks config (which holds more).
+export function wireRules(c: WireRules): WireRules {
+  return { timeoutMs: c.timeoutMs, allowPrivateNetworks: c.allowPrivateNetworks, allowHttp: c.allowHttp, responseBodyLimit: c.responseBodyLimit };
+}
+
 export interface HttpAttemptOptions extends WireRules {
   url: string;
   method: 'POST' | 'GET';

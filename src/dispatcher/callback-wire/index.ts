@@ -3,6 +3,6 @@
 // deliveries (delivery-attempt.ts) and a manager's tests (test-callback.ts) all go through it.
 export { buildCallbackPayload } from './callback-payload';
 export { sendCallback, type SendCallbackOptions } from './callback-sender';
-export { sendPostback, POSTBACK_SIGNATURE_HEADER, type SendPostbackOptions } from './postback-sender';
-export { closeCallbackAgents } from './http-attempt';
+export { partnerPostback, sendPostback, POSTBACK_SIGNATURE_HEADER, type SendPostbackOptions } from './postback-sender';
+export { closeCallbackAgents, wireRules } from './http-attempt';
 export { classifyAttempt, type AttemptVerdict } from '../retry-policy';

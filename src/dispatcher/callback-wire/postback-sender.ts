@@ -1,18 +1,30 @@
 import { createHmac } from 'node:crypto';
-import { fillTemplate, postbackValues } from '../../shared/postbacks/postback-template';
+import type { PartnerDoc } from '../../shared/mongo/documents';
+import type { PartnerDirectory } from '../../shared/partners/partner-directory';
+import { fillTemplate, postbackFor, postbackValues } from '../../shared/postbacks/postback-template';
 import type { LeadEvent } from '../../shared/schemas';
 import type { AttemptResult } from '../retry-policy';
 import { attemptRequest, type WireRules } from './http-attempt';
 
 export const POSTBACK_SIGNATURE_HEADER = 'x-postback-signature';
 
-export interface SendPostbackOptions extends WireRules {
+// What a partner's settings make of one event's postback.
+export interface PartnerPostback {
   template: string;
   statusMapping: Readonly<Record<string, string>>;
   token: string | null;
   sign: boolean;
   event: LeadEvent;
+}
+
+export interface SendPostbackOptions extends WireRules, PartnerPostback {
   serviceName: string;
+}
+
+// The partner's postback for this event (template, mapping, token, signing), or null when none goes.
+export function partnerPostback(partners: Pick<PartnerDirectory, 'postbackToken'>, partner: PartnerDoc, event: LeadEvent): PartnerPostback | null {
+  const postback = postbackFor(partner.postbacks, partner.status_mapping, event.event);
+  return postback && { ...postback, token: partners.postbackToken(partner), sign: partner.postbacks?.sign === true, event };
 }
 
 // One postback (issue 32): a GET of the partner's template filled with the event's macros, under the

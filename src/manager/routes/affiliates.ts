@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
 import type { LeadEvent, PartnerSettings } from '../../shared/schemas';
-import { fillTemplate, MASKED_TOKEN, postbackFor, postbackValues, templateProblem } from '../../shared/postbacks/postback-template';
+import { fillTemplate, MASKED_TOKEN, postbackFor, postbackMapping, postbackValues, templateProblem } from '../../shared/postbacks/postback-template';
 import { sampleLeadEvent } from '../../shared/postbacks/sample-event';
 import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
@@ -109,7 +109,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
       if (!template) throw new ApiError('conflict', { detail: `This partner has no postback template for ${event}; give one as template` });
       const problem = templateProblem(template, { allowHttp, tokenSet: partner.postback_secret_enc !== undefined });
       if (problem) throw new ApiError('invalid_request', { detail: `/template ${problem}` });
-      const mapping = req.body.status_mapping ?? saved?.statusMapping ?? partner.postbacks?.status_mapping ?? partner.status_mapping ?? {};
+      const mapping = req.body.status_mapping ?? postbackMapping(partner.postbacks, partner.status_mapping, event);
       const { masked } = fillTemplate(template, postbackValues(sampleLeadEvent(partner._id, event, new Date(), 'preview'), mapping, MASKED_TOKEN));
       return { url: masked, event };
     });

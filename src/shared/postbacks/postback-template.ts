@@ -64,10 +64,16 @@ export function postbackFor(
   if (!postbacks) return null;
   const whitelist = postbacks.events ?? [];
   if (whitelist.length > 0 && !whitelist.includes(event)) return null;
-  const own = postbacks.templates?.find((t) => t.event === event);
-  const template = own?.url ?? postbacks.url;
+  const template = postbacks.templates?.find((t) => t.event === event)?.url ?? postbacks.url;
   if (!template) return null;
-  return { template, statusMapping: own?.status_mapping ?? postbacks.status_mapping ?? partnerMapping ?? {} };
+  return { template, statusMapping: postbackMapping(postbacks, partnerMapping, event) };
+}
+
+// {status} of this event's postbacks: the event's own mapping, else the postbacks', else the partner's.
+export function postbackMapping(
+  postbacks: Postbacks | null | undefined, partnerMapping: Readonly<Record<string, string>> | undefined, event: LeadEvent['event'],
+): Readonly<Record<string, string>> {
+  return postbacks?.templates?.find((t) => t.event === event)?.status_mapping ?? postbacks?.status_mapping ?? partnerMapping ?? {};
 }
 
 // The macro values of one event: status mapped (a code with no entry is sent unchanged), tracking
