@@ -4,15 +4,18 @@ import type { Decoded, Recording, Undecodable } from './batch-types';
 import { handingOver } from './hand-over';
 import { OffsetWatermark } from './offset-watermark';
 
-// How a consumer's offsets move: the two strategies of startBatchConsumer.
-//   handled:  a chunk's offsets move once its handler returned (kafkajs commits them).
-//   recorded: the handler may return before its work is done (a Recording); offsets are committed
-//             by hand, only up to the first record not yet recorded, and the work under way is
-//             handed over before every join of the group and at a stop.
+// How a consumer's offsets move. Offsets are committed by hand (autoCommit off), every
+// COMMIT_EVERY_MS, only up to the first record not yet done (offset-watermark.ts), before every
+// join of the group and at a stop. kafkajs's own auto-commit sends one OffsetCommit after every
+// partition's batch: at 200 leads a second that was about as many commit requests to the broker as
+// half the leads, each a replicated write to __consumer_offsets. Handlers are idempotent (unique
+// _id as the fence), so a crash replays at most the last interval's work.
+//   handled:  a chunk's records are done once its handler returned.
+//   recorded: the handler may return before its work is done (a Recording): each record is done
+//             once recorded, and the work under way is handed over before every join and at a stop.
 export interface CommitStrategy {
-  readonly autoCommit: boolean;
-  // The assigners the consumer is created with; undefined: kafkajs's default.
-  assigners(assigner: PartitionAssigner, chosen: boolean): PartitionAssigner[] | undefined;
+  // The assigners the consumer is created with, each running the hand-over before every join.
+  assigners(assigner: PartitionAssigner): PartitionAssigner[];
   // Called once the consumer exists, before any batch.
   attach(consumer: Consumer): void;
   forBatch(topic: string, partition: number): BatchCommits;
@@ -24,28 +27,11 @@ export interface CommitStrategy {
 export interface BatchCommits {
   // Before a chunk: waits while the partition has too much uncommitted; false when the batch must end.
   ready(live: () => boolean, heartbeat: () => Promise<void>): Promise<boolean>;
-  // After a chunk was handled: what of it is recorded, now or later.
+  // After a chunk was handled: what of it is done, now or later.
   handled(messages: readonly KafkaMessage[], bad: readonly Undecodable[], good: readonly Decoded<unknown>[], recording: void | Recording): void;
-  // After its offset was resolved.
-  afterChunk(commitOffsetsIfNecessary: () => Promise<void>): Promise<void>;
 }
 
-export function handledCommits(): CommitStrategy {
-  const batch: BatchCommits = {
-    ready: async () => true,
-    handled: () => undefined,
-    afterChunk: (commitOffsetsIfNecessary) => commitOffsetsIfNecessary(),
-  };
-  return {
-    autoCommit: true,
-    assigners: (assigner, chosen) => (chosen ? [assigner] : undefined),
-    attach: () => undefined,
-    forBatch: () => batch,
-    beforeLeave: async () => undefined,
-  };
-}
-
-export interface RecordedCommitOptions {
+export interface CommitOptions {
   group: string;
   // Tracked offsets a partition may have uncommitted; beyond, its batch waits.
   maxUncommitted?: number;
@@ -53,16 +39,15 @@ export interface RecordedCommitOptions {
   handOver?(): Promise<void>;
 }
 
-export function recordedCommits(opts: RecordedCommitOptions, logger: Logger): CommitStrategy {
+export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrategy {
   let marks: Watermarks | null = null;
-  // Then what is recorded is committed, so the next owner starts exactly after it.
+  // Then what is done is committed, so the next owner starts exactly after it.
   const handOver = async (): Promise<void> => {
     await opts.handOver?.();
     await marks?.commit();
   };
   const max = opts.maxUncommitted ?? Infinity;
   return {
-    autoCommit: false,
     assigners: (assigner) => [handingOver(assigner, handOver)],
     attach(consumer) {
       marks = new Watermarks(consumer, logger.child({ group: opts.group }));
@@ -89,7 +74,6 @@ export function recordedCommits(opts: RecordedCommitOptions, logger: Logger): Co
             else pending.then(() => mark.done(record.message.offset), (err: unknown) => logger.error({ group: opts.group, err }, 'a record was never recorded; its partition commits no further'));
           });
         },
-        afterChunk: async () => undefined,
       };
     },
     async beforeLeave(consumer, topics) {

@@ -2,7 +2,7 @@ import { PartitionAssigners, type Admin, type Consumer, type ConsumerConfig, typ
 import type { Config } from '../config';
 import type { ReadinessCheck } from '../http/ops-routes';
 import type { Logger } from '../logger';
-import { handledCommits, recordedCommits, type CommitStrategy } from './batch-commit';
+import { offsetCommits } from './batch-commit';
 import { chunkHandler, mergedChunkHandler } from './chunk-handler';
 import { createConsumer } from './client';
 import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigner';
@@ -46,7 +46,8 @@ interface CommonOptions<T> {
   poison?(record: Decoded<T>, err: unknown, ctx: BatchContext): Promise<void>;
 }
 
-// Strategy 'handled' (the default): a chunk's offsets move once `handle` returned.
+// Strategy 'handled' (the default): a chunk's records are done once `handle` returned; offsets are
+// committed on a timer, before every join and at a stop (batch-commit.ts).
 export interface HandledOptions<T> extends CommonOptions<T> {
   commit?: 'handled';
   // Partition p of every topic goes to one member and its batches run one at a time (one owner per key).
@@ -71,8 +72,8 @@ export interface MergedOptions<T> extends CommonOptions<T> {
 }
 
 // Strategy 'recorded': `handle` may return before the work is done (a Recording); offsets are
-// committed by hand (autoCommit off), only up to the first record not yet recorded
-// (offset-watermark.ts), so a slow record never holds up the batch but a crash replays it.
+// committed only up to the first record not yet recorded (offset-watermark.ts), so a slow record
+// never holds up the batch but a crash replays it.
 export interface RecordedOptions<T> extends CommonOptions<T> {
   commit: 'recorded';
   coPartitioned?: boolean;
@@ -106,10 +107,9 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const keyOf = new Map<string, TopicKey>(opts.topics.map((k) => [topicNames[k], k]));
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK;
   if (opts.coPartitioned) await checkPartitionCounts(deps.admin, opts.topics.map((k) => topicNames[k]));
-  const commits: CommitStrategy = opts.commit === 'recorded' ? recordedCommits(opts, logger) : handledCommits();
-  const assigners = commits.assigners(opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin, opts.coPartitioned === true);
+  const commits = offsetCommits(opts, logger);
   const consumer = createConsumer(deps.kafka, deps.config, opts.group, {
-    ...(assigners ? { partitionAssigners: assigners } : {}),
+    partitionAssigners: commits.assigners(opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin),
     ...opts.consumer,
   });
   const readiness = consumerReadiness(opts.group, consumer);
@@ -132,7 +132,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     opts.assigned(assignment, generation);
   });
 
-  const eachBatch = async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload): Promise<void> => {
+  const eachBatch = async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
     const topic = keyOf.get(batch.topic);
     if (!topic) throw new Error(`consumer ${opts.group} got a batch of unexpected topic ${batch.topic}`);
     const ctx: BatchContext = { topic, partition: batch.partition, generation, heartbeat };
@@ -165,13 +165,12 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       batchCommits.handled(messages, bad, good, recording);
       resolveOffset((messages[messages.length - 1] as KafkaMessage).offset);
       await heartbeat();
-      await batchCommits.afterChunk(commitOffsetsIfNecessary);
     }
   };
 
   await consumer.connect();
   await consumer.subscribe({ topics: opts.topics.map((k) => topicNames[k]), fromBeginning: opts.fromBeginning ?? true });
-  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: 6, eachBatch, ...(commits.autoCommit ? {} : { autoCommit: false }) });
+  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: 6, eachBatch, autoCommit: false });
   return {
     consumer,
     readiness,
