@@ -9,44 +9,63 @@ import type { AuthFailureLimiter } from './rate-limit';
 // Partner authentication (spec 5.1). 401 means "we cannot tell who you are" (no or unknown key);
 // 403 means "we know you, but this request is not acceptable" (disabled partner, stale or missing
 // timestamp, bad signature). Each answer names what to fix and nothing about the partner. An
-// address with too many 401s in a minute gets 429 before its key is looked up.
+// address with too many 401s in a minute gets 429 whatever its key: before an unknown key is looked
+// up; for a key the cache knows, with the request's admission (admission.ts) or before a 403.
 
 export interface Caller {
   headers: IncomingHttpHeaders;
   ip: string;
 }
 
-export async function identifyPartner(
-  caller: Caller,
-  deps: { partners: PartnerDirectory; authFailures: AuthFailureLimiter },
-  toleranceS: number,
-  nowMs: number,
-): Promise<PartnerDoc> {
+export interface AuthDeps {
+  partners: PartnerDirectory;
+  authFailures: AuthFailureLimiter;
+}
+
+export interface Identified {
+  partner: PartnerDoc;
+  authFailuresChecked: boolean;
+}
+
+export async function identifyPartner(caller: Caller, deps: AuthDeps, toleranceS: number, nowMs: number): Promise<Identified> {
   const { headers } = caller;
-  const admitted = await deps.authFailures.admits(caller.ip);
-  if (!admitted.allowed) {
-    throw new ApiError('too_many_auth_failures', { seconds: admitted.retryAfterS }, { 'retry-after': String(admitted.retryAfterS) });
-  }
   const apiKey = bearerToken(headers.authorization);
-  const partner = apiKey ? await deps.partners.byApiKey(apiKey) : null;
+  const known = apiKey ? deps.partners.cachedByApiKey(apiKey) : undefined;
+  if (!known) await refuseIfThrottled(deps, caller.ip);
+  const partner = known ?? (apiKey ? await deps.partners.byApiKey(apiKey) : null);
   if (!partner) {
     await deps.authFailures.recordFailure(caller.ip);
     throw new ApiError(apiKey ? 'invalid_api_key' : 'missing_api_key');
   }
-  if (partner.disabled) throw new ApiError('partner_disabled');
+  const identified = { partner, authFailuresChecked: !known };
+  if (partner.disabled) return refused(identified, deps, caller.ip, new ApiError('partner_disabled'));
   if (!timestampFresh(single(headers['x-timestamp']), nowMs, toleranceS)) {
-    throw new ApiError('invalid_timestamp', { tolerance: toleranceS });
+    return refused(identified, deps, caller.ip, new ApiError('invalid_timestamp', { tolerance: toleranceS }));
   }
-  return partner;
+  return identified;
+}
+
+// A refusal of a known partner's request: 429 instead when the address is over its failed
+// authentications and that was not checked yet.
+export async function refused(who: Identified, deps: AuthDeps, ip: string, err: ApiError): Promise<never> {
+  if (!who.authFailuresChecked) await refuseIfThrottled(deps, ip);
+  throw err;
+}
+
+async function refuseIfThrottled(deps: AuthDeps, ip: string): Promise<void> {
+  const admitted = await deps.authFailures.admits(ip);
+  if (!admitted.allowed) throw tooManyAuthFailures(admitted.retryAfterS);
+}
+
+export function tooManyAuthFailures(retryAfterS: number): ApiError {
+  return new ApiError('too_many_auth_failures', { seconds: retryAfterS }, { 'retry-after': String(retryAfterS) });
 }
 
 // Over the exact bytes received, before anything parses them; constant-time, "sha256=" optional.
 // During a rotation's grace the replaced hmac_secret still signs.
-export function checkSignature(partner: PartnerDoc, partners: PartnerDirectory, raw: Buffer, headers: IncomingHttpHeaders): void {
+export function signedCorrectly(partner: PartnerDoc, partners: PartnerDirectory, raw: Buffer, headers: IncomingHttpHeaders): boolean {
   const header = single(headers['x-signature']);
-  if (!partners.hmacSecrets(partner).some((secret) => verifySignature(secret, raw, header))) {
-    throw new ApiError('invalid_signature');
-  }
+  return partners.hmacSecrets(partner).some((secret) => verifySignature(secret, raw, header));
 }
 
 // A header sent twice is ambiguous: treated as absent.

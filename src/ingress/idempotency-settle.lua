@@ -1,5 +1,5 @@
 --[[
-  Ends the processing of an Idempotency-Key claimed with idempotency-claim.lua.
+  Ends the processing of an Idempotency-Key claimed with admission.lua.
 
   Input:
     KEYS[1]  the record, "<prefix>idem:<partner id>:<key>"

@@ -16,22 +16,21 @@ export function isValidIdempotencyKey(key: string): boolean {
   return /^[\x20-\x7e]{1,255}$/.test(key);
 }
 
+// The claim a script answered (idempotency-record.lua).
+export function claimOf(reply: readonly string[]): Claim {
+  const [kind, http, response] = reply;
+  if (kind === 'done') return { kind, stored: { http: Number(http), body: JSON.parse(response ?? '{}') as StoredOutcome['body'] } };
+  if (kind === 'claimed' || kind === 'taken_over' || kind === 'in_use' || kind === 'mismatch') return { kind };
+  throw new Error(`an idempotency claim answered ${String(kind)}`);
+}
+
 // Idempotency records in Redis, one per (partner, Idempotency-Key), shared by every ingress
-// instance (idempotency-claim.lua, idempotency-settle.lua).
+// instance: claimed with the request's admission (admission.lua), settled here (idempotency-settle.lua).
 export class IdempotencyStore {
-  private readonly claimScript: LuaScript;
   private readonly settleScript: LuaScript;
 
-  constructor(redis: Redis, private readonly windowS: number, private readonly staleAfterMs: number) {
-    this.claimScript = luaScript(redis, 'leadIntakeIdempotencyClaim', join(LUA_DIR, 'idempotency-claim.lua'), 1);
+  constructor(redis: Redis) {
     this.settleScript = luaScript(redis, 'leadIntakeIdempotencySettle', join(LUA_DIR, 'idempotency-settle.lua'), 1);
-  }
-
-  async claim(partnerId: string, key: string, bodyHash: string): Promise<Claim> {
-    const [kind, http, response] = (await this.claimScript([recordKey(partnerId, key)], [bodyHash, this.staleAfterMs, this.windowS])) as string[];
-    if (kind === 'done') return { kind, stored: { http: Number(http), body: JSON.parse(response ?? '{}') as StoredOutcome['body'] } };
-    if (kind === 'claimed' || kind === 'taken_over' || kind === 'in_use' || kind === 'mismatch') return { kind };
-    throw new Error(`idempotency-claim.lua returned ${String(kind)}`);
   }
 
   async complete(partnerId: string, key: string, stored: StoredOutcome): Promise<void> {
@@ -43,6 +42,6 @@ export class IdempotencyStore {
   }
 }
 
-function recordKey(partnerId: string, key: string): string {
+export function recordKey(partnerId: string, key: string): string {
   return `idem:${partnerId}:${key}`;
 }

@@ -7,12 +7,13 @@ import type { IntakeReply } from '../shared/schemas';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadStore } from '../shared/store/leads';
+import { Admissions } from './admission';
 import { IdempotencyStore } from './idempotency';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
 import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
-import { AuthFailureLimiter, RateLimiter } from './rate-limit';
+import { AuthFailureLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
@@ -25,15 +26,15 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   const { intake } = rt.config;
   const refusals = new RefusalReports({ producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger, metrics: rt.metrics });
   const api = partnerApi({
-    partners: rt.partners, intake, logger: rt.logger,
+    partners: rt.partners, intake, hashKey: rt.config.crypto.hashKey, logger: rt.logger,
     flow: new IntakeFlow({
       hashKey: rt.config.crypto.hashKey, cipher: rt.cipher, codec: rt.codec, producer: rt.producer, topics: rt.topics,
       replyTimeoutMs: intake.replyTimeoutMs, logger: rt.logger,
-    }, new IdempotencyStore(rt.redis, intake.idempotencyTtlS, intake.replyTimeoutMs), replies,
+    }, new IdempotencyStore(rt.redis), replies,
       new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),
-    limiter: new RateLimiter(rt.redis, instanceId, intake),
+    admissions: new Admissions(rt.redis, instanceId, { ...intake, idempotencyWindowS: intake.idempotencyTtlS, staleClaimMs: intake.replyTimeoutMs }),
     authFailures: new AuthFailureLimiter(rt.redis, instanceId, intake.authFailuresPerMinute),
     metrics: new IngressMetrics(rt.metrics),
   });

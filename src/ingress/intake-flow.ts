@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { requestBodyHash } from '../shared/crypto/lookup-hash';
 import { ApiError } from '../shared/errors';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { KeyObject } from 'node:crypto';
@@ -13,6 +12,7 @@ import { within } from '../shared/within';
 import { boundedRead } from '../shared/mongo/bounded-read';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
+import type { IntakeClaim } from './partner-context';
 import { readInboundLead } from './inbound-lead';
 import { refusalOf, type RefusalFacts, type RefusalReports } from './refusal-reports';
 import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';
@@ -25,6 +25,7 @@ export interface IntakeRequest {
   partner: PartnerDoc;
   idempotencyKey: string | undefined;
   raw: Buffer; // exactly the bytes whose signature was checked
+  claim: IntakeClaim | null; // taken with the request's admission (partner-api.ts)
   requestIp: string;
   receivedAtMs: number;
 }
@@ -45,7 +46,7 @@ export interface IntakeFlowDeps {
   logger: Logger;
 }
 
-// One partner POST from idempotency claim to answer: parse, map, validate, normalise, seal, send
+// One partner POST from its Idempotency-Key's claim to answer: parse, map, validate, normalise, seal, send
 // the command to the processor and wait for its decision. Every final answer is stored under
 // the Idempotency-Key; a retryable failure releases the key so the retry can take over at once.
 export class IntakeFlow {
@@ -62,8 +63,8 @@ export class IntakeFlow {
     if (key === undefined) return this.reported(partner, { stored: validationFailure(reason.missing('idempotency_key')), replay: false }).stored;
     if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
 
-    const bodyHash = requestBodyHash(this.d.hashKey, req.raw);
-    const claim = await this.idempotency.claim(partner._id, key, bodyHash);
+    if (req.claim?.key !== key) throw new Error('an intake request with an Idempotency-Key reached the flow without its claim');
+    const { claim, bodyHash } = req.claim;
     switch (claim.kind) {
       case 'done':
         return asReplay(claim.stored);

@@ -14,6 +14,7 @@ export function intakeRoutes(deps: PartnerApiDeps) {
         partner: authenticated(req),
         idempotencyKey: key,
         raw: req.body,
+        claim: req.inbound?.claim ?? null,
         requestIp: req.ip,
         receivedAtMs: req.inbound?.receivedAtMs ?? Date.now(),
       });

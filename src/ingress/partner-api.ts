@@ -1,7 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { KeyObject } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors';
 import { toApiError } from '../shared/http/fastify-errors';
-import { checkSignature, identifyPartner } from './auth';
+import { requestBodyHash } from '../shared/crypto/lookup-hash';
+import { identifyPartner, refused, signedCorrectly, tooManyAuthFailures } from './auth';
+import { isValidIdempotencyKey } from './idempotency';
 import { intakeRoutes } from './intake-routes';
 import { answer, authenticated, endpointOf, type PartnerApiDeps } from './partner-context';
 import { statusRoutes } from './status-routes';
@@ -12,26 +15,38 @@ export const PARTNER_API_PREFIX = '/api/v1/inbound';
 
 // The partner API context (spec 4.1, 4.2, 5.1, 8), shared by the intake and status plugins:
 // Authorization and X-Timestamp on arrival, before the body is read; the body kept as raw bytes;
-// then X-Signature over those bytes and the partner's rate limit; every error as {error, message}.
+// then X-Signature over those bytes, and the admission (failed authentications of the address, the
+// partner's rate limit and the Idempotency-Key's claim, one Redis round trip); every error as
+// {error, message}. A badly signed request never spends quota or claims a key.
 export function partnerApi(deps: PartnerApiDeps) {
   const { partners, intake, logger } = deps;
+  const authDeps = { partners, authFailures: deps.authFailures };
   return async function register(app: FastifyInstance): Promise<void> {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: intake.bodyLimitBytes }, (_req, body, done) => done(null, body));
     app.decorateRequest('inbound', null);
 
     app.addHook('onRequest', async (req) => {
-      req.inbound = { receivedAtMs: Date.now(), partner: null, outcome: 'error' };
-      req.inbound.partner = await identifyPartner(req, { partners, authFailures: deps.authFailures }, intake.timestampToleranceS, req.inbound.receivedAtMs);
+      const inbound = { receivedAtMs: Date.now(), partner: null, authFailuresChecked: false, claim: null, outcome: 'error' as const };
+      req.inbound = inbound;
+      const who = await identifyPartner(req, authDeps, intake.timestampToleranceS, inbound.receivedAtMs);
+      req.inbound.partner = who.partner;
+      req.inbound.authFailuresChecked = who.authFailuresChecked;
     });
 
     app.addHook('preHandler', async (req) => {
       const partner = authenticated(req);
-      checkSignature(partner, partners, Buffer.isBuffer(req.body) ? req.body : EMPTY, req.headers);
-      const verdict = await deps.limiter.consume(partner, endpointOf(req));
-      if (!verdict.allowed) {
-        throw new ApiError('rate_limit_exceeded', { seconds: verdict.retryAfterS }, { 'retry-after': String(verdict.retryAfterS) });
+      const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
+      if (!signedCorrectly(partner, partners, raw, req.headers)) {
+        await refused({ partner, authFailuresChecked: req.inbound?.authFailuresChecked ?? false }, authDeps, req.ip, new ApiError('invalid_signature'));
       }
+      const claim = claimable(req, raw, deps.hashKey);
+      const admission = await deps.admissions.admit(req.ip, partner, endpointOf(req), claim ?? undefined);
+      if (admission.kind === 'auth_failures') throw tooManyAuthFailures(admission.retryAfterS);
+      if (admission.kind === 'rate_limited') {
+        throw new ApiError('rate_limit_exceeded', { seconds: admission.retryAfterS }, { 'retry-after': String(admission.retryAfterS) });
+      }
+      if (claim && admission.claim && req.inbound) req.inbound.claim = { ...claim, claim: admission.claim };
     });
 
     app.setErrorHandler((err, req, reply) => {
@@ -53,4 +68,12 @@ export function partnerApi(deps: PartnerApiDeps) {
     await app.register(intakeRoutes(deps));
     await app.register(statusRoutes(deps));
   };
+}
+
+// What an intake request's admission claims: its Idempotency-Key (when it is one valid key) and
+// the hash of its body. Anything else is answered by the intake flow without a claim.
+function claimable(req: FastifyRequest, raw: Buffer, hashKey: KeyObject): { key: string; bodyHash: string } | null {
+  const key = req.headers['idempotency-key'];
+  if (endpointOf(req) !== 'intake' || !Buffer.isBuffer(req.body) || typeof key !== 'string' || !isValidIdempotencyKey(key)) return null;
+  return { key, bodyHash: requestBodyHash(hashKey, raw) };
 }

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';
@@ -8,18 +9,21 @@ import type { LeadStore } from '../shared/store/leads';
 import type { IntakeFlow } from './intake-flow';
 import { outcomeLabel, type OutcomeLabel } from './intake-result';
 import type { IngressMetrics } from './metrics';
-import type { AuthFailureLimiter, Endpoint, RateLimiter } from './rate-limit';
+import type { Admissions } from './admission';
+import type { Claim } from './idempotency';
+import type { AuthFailureLimiter, Endpoint } from './rate-limit';
 
 // What the partner API plugins share: their dependencies and the per-request context that the
 // hooks fill in (who is calling) and the handlers complete (what the answer was, for metrics).
 export interface PartnerApiDeps {
   partners: PartnerDirectory;
   intake: Config['intake'];
+  hashKey: KeyObject; // the request body's hash, for the Idempotency-Key's claim
   logger: Logger;
   flow: IntakeFlow;
   refs: LeadRefStore;
   leads: LeadStore;
-  limiter: RateLimiter;
+  admissions: Admissions;
   authFailures: AuthFailureLimiter;
   metrics: IngressMetrics;
 }
@@ -27,7 +31,18 @@ export interface PartnerApiDeps {
 export interface InboundContext {
   receivedAtMs: number;
   partner: PartnerDoc | null;
+  // Whether the address's failed authentications were checked before the key was looked up (an API
+  // key the cache did not know); otherwise the admission checks them.
+  authFailuresChecked: boolean;
+  // The Idempotency-Key's claim, taken with the admission (intake with a valid key only).
+  claim: IntakeClaim | null;
   outcome: OutcomeLabel;
+}
+
+export interface IntakeClaim {
+  key: string;
+  bodyHash: string;
+  claim: Claim;
 }
 
 declare module 'fastify' {

@@ -27,51 +27,33 @@ export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
-// Sliding 60-second windows shared by every ingress instance through Redis (rate-limit.lua).
-class SlidingWindows {
+// Failed authentications (no or unknown API key) per client address, in a sliding 60-second
+// window shared by every ingress instance through Redis (auth-failures.lua). An address at the limit is
+// refused before its key is looked up, so guessing keys costs the database nothing; a known key's
+// request is checked with its admission (admission.ts), in the same round trip as its rate limit.
+export class AuthFailureLimiter {
   private readonly script: LuaScript;
   private seq = 0;
 
-  constructor(redis: Redis, private readonly instanceId: string) {
-    this.script = luaScript(redis, 'leadIntakeRateLimit', join(LUA_DIR, 'rate-limit.lua'), 1);
+  constructor(redis: Redis, private readonly instanceId: string, private readonly perMinute: number) {
+    this.script = luaScript(redis, 'leadIntakeRateLimit', join(LUA_DIR, 'auth-failures.lua'), 1, [join(LUA_DIR, 'sliding-window.lua')]);
   }
 
-  // Records one request in the window when it fits, unless record is false (only ask).
-  async take(window: string, limit: number, record = true): Promise<Verdict> {
+  admits(clientIp: string): Promise<Verdict> {
+    return this.take(clientIp, false);
+  }
+
+  async recordFailure(clientIp: string): Promise<void> {
+    await this.take(clientIp, true);
+  }
+
+  private async take(clientIp: string, record: boolean): Promise<Verdict> {
     const member = record ? `${this.instanceId}:${++this.seq}` : '';
-    const [allowed, retryMs] = (await this.script([window], [limit, WINDOW_MS, member])) as number[];
+    const [allowed, retryMs] = (await this.script([authFailuresKey(clientIp)], [this.perMinute, WINDOW_MS, member])) as number[];
     return allowed === 1 ? { allowed: true } : { allowed: false, retryAfterS: retryAfterSeconds(retryMs ?? WINDOW_MS) };
   }
 }
 
-// One window per partner and endpoint. No per-second sub-limit: a burst of parallel requests is
-// fine while the window total holds.
-export class RateLimiter {
-  private readonly windows: SlidingWindows;
-
-  constructor(redis: Redis, instanceId: string, private readonly defaults: DefaultQuotas) {
-    this.windows = new SlidingWindows(redis, instanceId);
-  }
-
-  consume(partner: PartnerDoc, endpoint: Endpoint): Promise<Verdict> {
-    return this.windows.take(`rl:${endpoint}:${partner._id}`, quotaFor(partner, endpoint, this.defaults));
-  }
-}
-
-// Failed authentications (no or unknown API key) per client address: an address at the limit is
-// refused before its key is looked up, so guessing keys costs the database nothing.
-export class AuthFailureLimiter {
-  private readonly windows: SlidingWindows;
-
-  constructor(redis: Redis, instanceId: string, private readonly perMinute: number) {
-    this.windows = new SlidingWindows(redis, instanceId);
-  }
-
-  admits(clientIp: string): Promise<Verdict> {
-    return this.windows.take(`af:${clientIp}`, this.perMinute, false);
-  }
-
-  async recordFailure(clientIp: string): Promise<void> {
-    await this.windows.take(`af:${clientIp}`, this.perMinute);
-  }
+export function authFailuresKey(clientIp: string): string {
+  return `af:${clientIp}`;
 }

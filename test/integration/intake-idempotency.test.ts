@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IdempotencyStore } from '../../src/ingress/idempotency';
+import { Admissions } from '../../src/ingress/admission';
 import { sealLead } from '../../src/ingress/seal-lead';
 import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
@@ -171,7 +171,10 @@ describe('no decision in time', () => {
     const raw = JSON.stringify(lead());
     const bodyHash = requestBodyHash(app.config.crypto.hashKey, Buffer.from(raw));
     // What the dead instance left behind: its claim on the key and its command on the topic.
-    await new IdempotencyStore(app.runtime.redis, app.config.intake.idempotencyTtlS, REPLY_TIMEOUT_MS).claim(partnerId, key, bodyHash);
+    const { intake } = app.config;
+    const admissions = new Admissions(app.runtime.redis, 'ingress-dead', { ...intake, idempotencyWindowS: intake.idempotencyTtlS, staleClaimMs: REPLY_TIMEOUT_MS });
+    const partner = await app.runtime.partners.byId(partnerId);
+    expect(await admissions.admit('127.0.0.1', partner!, 'intake', { key, bodyHash })).toEqual({ kind: 'admitted', claim: { kind: 'claimed' } });
     const phone = (JSON.parse(raw) as { phone: string }).phone;
     const cmd: IntakeCommand = {
       correlation_id: randomUUID(), reply_to: 'ingress-dead', partner_id: partnerId, idempotency_key: key, body_hash: bodyHash,

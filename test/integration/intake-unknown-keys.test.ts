@@ -61,3 +61,34 @@ it('counts a request without any API key as a failure too', async () => {
   for (let i = 0; i < 20; i++) expect(await bare()).toMatchObject({ status: 401, body: { error: 'missing_api_key' } });
   expect(await bare()).toMatchObject({ status: 429, body: { error: 'too_many_auth_failures' } });
 });
+
+// A key the cache knows skips the look-up, so its request's failed-authentication check rides on its
+// admission (one Redis round trip with the rate limit and the key's claim): the answers must be the
+// ones an unknown key's address gets, and a refused request must spend none of the partner's quota.
+it('refuses a throttled address with 429 for a cached key too, whatever else is wrong with the request, spending no quota', async () => {
+  const partner = new PartnerClient(app.url, valid);
+  expect(await partner.submitLead({}, { headers: { 'x-forwarded-for': '203.0.113.8' } })).toMatchObject(PAST_AUTHENTICATION); // cached now
+  const reads = partnerReads.length;
+  const partnerId = (await app.runtime.partners.byApiKey(valid.api_key))?._id;
+  const quotaUsed = () => app.runtime.redis.zcard(`rl:intake:${partnerId}`);
+  const used = await quotaUsed();
+
+  const throttled = '198.51.100.88';
+  for (let i = 0; i < 20; i++) expect((await from(throttled, madeUpKey())).status).toBe(401);
+  const headers = { 'x-forwarded-for': throttled };
+  const tooMany = { status: 429, body: { error: 'too_many_auth_failures' } };
+  expect(await partner.submitLead({}, { headers })).toMatchObject(tooMany);
+  expect(await partner.submitLead({}, { headers, signature: 'sha256=00' })).toMatchObject(tooMany);
+  expect(await partner.submitLead({}, { headers, timestamp: 1 })).toMatchObject(tooMany);
+  expect(await partner.submitLead({}, { headers, idempotencyKey: null })).toMatchObject(tooMany);
+  expect(partnerReads.length).toBe(reads + 20); // each made-up key once; the cached key never
+  expect(await quotaUsed()).toBe(used);
+
+  // From a clean address the same mistakes get their own answers, and only the signed request spends quota.
+  const clean = { 'x-forwarded-for': '203.0.113.9' };
+  expect(await partner.submitLead({}, { headers: clean, signature: 'sha256=00' })).toMatchObject({ status: 403, body: { error: 'invalid_signature' } });
+  expect(await partner.submitLead({}, { headers: clean, timestamp: 1 })).toMatchObject({ status: 403, body: { error: 'invalid_timestamp' } });
+  expect(await quotaUsed()).toBe(used);
+  expect(await partner.submitLead({}, { headers: clean })).toMatchObject(PAST_AUTHENTICATION);
+  expect(await quotaUsed()).toBe(used + 1);
+});

@@ -57,7 +57,17 @@ export class PartnerDirectory {
   // rotation's grace lasts (checked on every call, so the old key stops on the dot).
   async byApiKey(apiKey: string): Promise<PartnerDoc | null> {
     const hash = apiKeyHash(apiKey);
-    const partner = await this.byKeyHashCached(hash);
+    return this.keyOwner(await this.byKeyHashCached(hash), hash);
+  }
+
+  // The partner of this key when the cache holds it (no read, no wait), else undefined.
+  cachedByApiKey(apiKey: string): PartnerDoc | undefined {
+    const hash = apiKeyHash(apiKey);
+    const hit = this.byKeyHash.get(hash);
+    return hit && hit.expires > this.nowMs() ? this.keyOwner(hit.partner, hash) ?? undefined : undefined;
+  }
+
+  private keyOwner(partner: PartnerDoc | null, hash: string): PartnerDoc | null {
     if (!partner || partner.api_key_hash === hash) return partner;
     return inGrace(partner, this.nowMs())?.api_key_hash === hash ? partner : null;
   }
