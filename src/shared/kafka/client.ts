@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
 import { coalesceSends } from './send-batcher';
+import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
 export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {
