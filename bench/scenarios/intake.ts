@@ -38,6 +38,9 @@ interface Step {
   processorChunkMean?: number | null;
   cpuPerLead: CpuPerLead;
   rssMb: Record<string, number>; // each role's RSS at the end of the step
+  // Documents the roles wrote per accepted lead during the step and its drain, by collection
+  // (their lead_intake_mongo_documents_written_total): where the store's work comes from.
+  writesPerLead?: Record<string, number>;
 }
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24, soak: 24 } as const;
@@ -138,6 +141,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const processor = roles.find((r) => r.role === 'processor');
       const decideBefore = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
       const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
+      const writesBefore = await documentsWritten(roles);
       meter.start();
       const from = monotonicUs();
       const res = await go();
@@ -152,6 +156,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         ? r1((chunkAfter.sum - chunkBefore.sum) / (chunkAfter.count - chunkBefore.count)) : null;
       // A soak goes straight on to its next minute: the backlog is only read.
       const backlog = await drain(env, mode, mode === 'soak' ? 0 : opts.quick ? 20 : 40);
+      const writes = await documentsWritten(roles);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
@@ -160,7 +165,9 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
       const rssMb = Object.fromEntries(roles.map((r) => [r.role, r1(memOf(r.pid)?.rssMb ?? 0)]));
-      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), rssMb, load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
+      const writesPerLead = accepted.length === 0 ? undefined
+        : Object.fromEntries([...writes].map(([c, n]) => [c, r2((n - (writesBefore.get(c) ?? 0)) / accepted.length)]).filter(([, n]) => Number(n) > 0));
+      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), rssMb, ...(writesPerLead ? { writesPerLead } : {}), load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
         + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms, chunk mean ${processorChunkMean} commands` : ''}${saturated ? ' (saturated)' : ''}`);
@@ -222,6 +229,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       // The read before also restarts the ingress's event-loop delay window (prom-client resets it on each read).
       const before = await metricsText(ingress.url);
       const meter = new CpuMeter(watched);
+      const writesBefore = await documentsWritten(roles);
       meter.start();
       const from = monotonicUs();
       const lookups = await openLoop({
@@ -255,7 +263,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     title: full
       ? `Intake, full pipeline (ingress + processor + dispatcher${opts.instances > 1 && mode !== 'soak' ? `, ${opts.instances} instances of each` : ''}, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(mode === 'ingress' ? [] : [writesTable(steps)]), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
       steps, instances: mode === 'soak' ? 1 : opts.instances, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
@@ -315,6 +323,31 @@ function cpuTable(steps: Step[]): Table {
     ]),
     note: 'CPU time of each process over the step divided by the leads accepted in it (with their callbacks where a receiver runs); "others" = CPU used outside the benchmark, which skews every figure',
   };
+}
+
+// Documents written per accepted lead, by collection, summed over the roles, one column a step.
+function writesTable(steps: Step[]): Table {
+  const measured = steps.filter((s) => s.writesPerLead);
+  const total = (s: Step) => Object.values(s.writesPerLead ?? {}).reduce((a, b) => a + b, 0);
+  const collections = [...new Set(measured.flatMap((s) => Object.keys(s.writesPerLead ?? {})))]
+    .sort((a, b) => (measured.at(-1)?.writesPerLead?.[b] ?? 0) - (measured.at(-1)?.writesPerLead?.[a] ?? 0));
+  return {
+    title: 'Documents written per accepted lead, by collection (every role)',
+    columns: ['collection', ...measured.map((s) => s.label)],
+    rows: [['all', ...measured.map((s) => r2(total(s)))], ...collections.map((c) => [c, ...measured.map((s) => s.writesPerLead?.[c] ?? 0)])],
+    note: 'inserts, update and delete statements during the step and its drain, from the roles\' lead_intake_mongo_documents_written_total, divided by the leads accepted in the step; the local store charges per document',
+  };
+}
+
+async function documentsWritten(roles: readonly RoleProcess[]): Promise<Map<string, number>> {
+  const byCollection = new Map<string, number>();
+  for (const role of roles) {
+    for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
+      const m = /^lead_intake_mongo_documents_written_total\{[^}]*collection="([^"]+)"[^}]*\} (\S+)$/.exec(line);
+      if (m) byCollection.set(m[1] as string, (byCollection.get(m[1] as string) ?? 0) + Number(m[2]));
+    }
+  }
+  return byCollection;
 }
 
 function stepTable(mode: IntakeMode, steps: Step[]): Table {

@@ -117,7 +117,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const { opts } = ctx;
   const { env } = scenarioEnv('mongo', 'warn', { ...opts.roleEnv, ROLE: 'processor' });
   const config = loadConfig(env);
-  const mongo = await connectMongo(config, { monitorCommands: true });
+  const mongo = await connectMongo(config);
   await ensureIndexes(mongo.collections);
   // Listening only from here on: the index creation above is not part of any pattern.
   const log = new CommandLog();

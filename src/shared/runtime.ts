@@ -8,6 +8,7 @@ import { provisionTopics } from './kafka/provision';
 import { topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
 import type { Logger } from './logger';
 import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
+import { countMongoCommands } from './mongo/command-metrics';
 import { PartnerDirectory } from './partners/partner-directory';
 import { systemClock } from './clock';
 import { createRedis, type Redis } from './redis/client';
@@ -50,6 +51,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   const producer = await connectProducer(kafka);
 
   const mongo = await connectMongo(config);
+  countMongoCommands(mongo.client, metrics);
   await ensureIndexes(mongo.collections);
 
   const redis = createRedis(config, 'commands');

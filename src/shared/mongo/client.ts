@@ -34,10 +34,11 @@ export interface Mongo {
   collections: Collections;
 }
 
-// extra: options added to (or overriding) ours, e.g. monitorCommands for the benchmark.
+// extra: options added to (or overriding) ours.
 export async function connectMongo(config: Config, extra?: MongoClientOptions): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
-  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, ...extra });
+  // monitorCommands: the commands and documents of each collection are metrics (command-metrics.ts).
+  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true, ...extra });
   await client.connect();
   const db = client.db(config.mongo.db);
   const collections: Collections = {
