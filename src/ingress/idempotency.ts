@@ -11,6 +11,13 @@ export type Claim =
   | { kind: 'mismatch' }
   | { kind: 'done'; stored: StoredOutcome };
 
+// An intake request's Idempotency-Key, the hash of its body and the claim its admission took.
+export interface IntakeClaim {
+  key: string;
+  bodyHash: string;
+  claim: Claim;
+}
+
 // 1 to 255 printable ASCII characters (headers are trimmed by the HTTP parser).
 export function isValidIdempotencyKey(key: string): boolean {
   return /^[\x20-\x7e]{1,255}$/.test(key);

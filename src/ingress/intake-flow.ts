@@ -11,8 +11,7 @@ import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-dec
 import { within } from '../shared/within';
 import { boundedRead } from '../shared/mongo/bounded-read';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
-import { isValidIdempotencyKey, type IdempotencyStore } from './idempotency';
-import type { IntakeClaim } from './partner-context';
+import { isValidIdempotencyKey, type IdempotencyStore, type IntakeClaim } from './idempotency';
 import { readInboundLead } from './inbound-lead';
 import { refusalOf, type RefusalFacts, type RefusalReports } from './refusal-reports';
 import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';

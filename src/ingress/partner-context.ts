@@ -10,7 +10,7 @@ import type { IntakeFlow } from './intake-flow';
 import { outcomeLabel, type OutcomeLabel } from './intake-result';
 import type { IngressMetrics } from './metrics';
 import type { Admissions } from './admission';
-import type { Claim } from './idempotency';
+import type { IntakeClaim } from './idempotency';
 import type { AuthFailureLimiter, Endpoint } from './rate-limit';
 
 // What the partner API plugins share: their dependencies and the per-request context that the
@@ -37,12 +37,6 @@ export interface InboundContext {
   // The Idempotency-Key's claim, taken with the admission (intake with a valid key only).
   claim: IntakeClaim | null;
   outcome: OutcomeLabel;
-}
-
-export interface IntakeClaim {
-  key: string;
-  bodyHash: string;
-  claim: Claim;
 }
 
 declare module 'fastify' {
