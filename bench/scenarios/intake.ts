@@ -229,7 +229,6 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       // The read before also restarts the ingress's event-loop delay window (prom-client resets it on each read).
       const before = await metricsText(ingress.url);
       const meter = new CpuMeter(watched);
-      const writesBefore = await documentsWritten(roles);
       meter.start();
       const from = monotonicUs();
       const lookups = await openLoop({

@@ -1,40 +1,36 @@
 import { join } from 'node:path';
+import type { Config } from '../shared/config';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { luaScript, type LuaScript } from '../shared/redis/lua-script';
 import { claimOf, recordKey, type Claim } from './idempotency';
 import { LUA_DIR } from './lua-dir';
-import { authFailuresKey, quotaFor, retryAfterSeconds, WINDOW_MS, type DefaultQuotas, type Endpoint } from './rate-limit';
+import { authFailuresKey, quotaFor, retryAfterSeconds, WINDOW_MS, type Endpoint } from './rate-limit';
 
 export type Admission =
   | { kind: 'auth_failures'; retryAfterS: number }
   | { kind: 'rate_limited'; retryAfterS: number }
   | { kind: 'admitted'; claim: Claim | null };
 
-export interface AdmissionSettings extends DefaultQuotas {
-  authFailuresPerMinute: number;
-  idempotencyWindowS: number;
-  // A processing record older than this was given up on (the decision timeout).
-  staleClaimMs: number;
-}
-
 // An authenticated, correctly signed request's admission in one Redis round trip (admission.lua):
 // the address's failed authentications, the partner's sliding window per endpoint (spec 8: per
 // partner, never per IP) and, for an intake request with a valid Idempotency-Key, its claim
-// (spec 5.2). Shared by every ingress instance through Redis.
+// (spec 5.2), a processing claim older than the decision timeout being given up on. Shared by every
+// ingress instance through Redis.
 export class Admissions {
   private readonly script: LuaScript;
   private seq = 0;
 
-  constructor(redis: Redis, private readonly instanceId: string, private readonly s: AdmissionSettings) {
+  constructor(redis: Redis, private readonly instanceId: string, private readonly intake: Config['intake']) {
     this.script = luaScript(redis, 'leadIntakeAdmission', join(LUA_DIR, 'admission.lua'), 3,
       [join(LUA_DIR, 'sliding-window.lua'), join(LUA_DIR, 'idempotency-record.lua')]);
   }
 
   async admit(clientIp: string, partner: PartnerDoc, endpoint: Endpoint, claim?: { key: string; bodyHash: string }): Promise<Admission> {
     const keys = [authFailuresKey(clientIp), `rl:${endpoint}:${partner._id}`, claim ? recordKey(partner._id, claim.key) : authFailuresKey(clientIp)];
-    const args = [this.s.authFailuresPerMinute, WINDOW_MS, quotaFor(partner, endpoint, this.s), `${this.instanceId}:${++this.seq}`,
-      claim ? '1' : '0', claim?.bodyHash ?? '', this.s.staleClaimMs, this.s.idempotencyWindowS];
+    const { intake } = this;
+    const args = [intake.authFailuresPerMinute, WINDOW_MS, quotaFor(partner, endpoint, intake), `${this.instanceId}:${++this.seq}`,
+      claim ? '1' : '0', claim?.bodyHash ?? '', intake.replyTimeoutMs, intake.idempotencyTtlS];
     const reply = (await this.script(keys, args)) as string[];
     const [kind, retryMs] = reply;
     if (kind === 'auth_failures' || kind === 'rate_limited') return { kind, retryAfterS: retryAfterSeconds(Number(retryMs ?? WINDOW_MS)) };

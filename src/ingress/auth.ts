@@ -37,18 +37,18 @@ export async function identifyPartner(caller: Caller, deps: AuthDeps, toleranceS
     await deps.authFailures.recordFailure(caller.ip);
     throw new ApiError(apiKey ? 'invalid_api_key' : 'missing_api_key');
   }
-  const identified = { partner, authFailuresChecked: !known };
-  if (partner.disabled) return refused(identified, deps, caller.ip, new ApiError('partner_disabled'));
+  const authFailuresChecked = !known;
+  if (partner.disabled) return refused(authFailuresChecked, deps, caller.ip, new ApiError('partner_disabled'));
   if (!timestampFresh(single(headers['x-timestamp']), nowMs, toleranceS)) {
-    return refused(identified, deps, caller.ip, new ApiError('invalid_timestamp', { tolerance: toleranceS }));
+    return refused(authFailuresChecked, deps, caller.ip, new ApiError('invalid_timestamp', { tolerance: toleranceS }));
   }
-  return identified;
+  return { partner, authFailuresChecked };
 }
 
 // A refusal of a known partner's request: 429 instead when the address is over its failed
 // authentications and that was not checked yet.
-export async function refused(who: Identified, deps: AuthDeps, ip: string, err: ApiError): Promise<never> {
-  if (!who.authFailuresChecked) await refuseIfThrottled(deps, ip);
+export async function refused(authFailuresChecked: boolean, deps: AuthDeps, ip: string, err: ApiError): Promise<never> {
+  if (!authFailuresChecked) await refuseIfThrottled(deps, ip);
   throw err;
 }
 

@@ -34,7 +34,7 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
       new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),
-    admissions: new Admissions(rt.redis, instanceId, { ...intake, idempotencyWindowS: intake.idempotencyTtlS, staleClaimMs: intake.replyTimeoutMs }),
+    admissions: new Admissions(rt.redis, instanceId, intake),
     authFailures: new AuthFailureLimiter(rt.redis, instanceId, intake.authFailuresPerMinute),
     metrics: new IngressMetrics(rt.metrics),
   });

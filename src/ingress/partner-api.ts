@@ -27,18 +27,16 @@ export function partnerApi(deps: PartnerApiDeps) {
     app.decorateRequest('inbound', null);
 
     app.addHook('onRequest', async (req) => {
-      const inbound = { receivedAtMs: Date.now(), partner: null, authFailuresChecked: false, claim: null, outcome: 'error' as const };
-      req.inbound = inbound;
-      const who = await identifyPartner(req, authDeps, intake.timestampToleranceS, inbound.receivedAtMs);
-      req.inbound.partner = who.partner;
-      req.inbound.authFailuresChecked = who.authFailuresChecked;
+      const receivedAtMs = Date.now();
+      req.inbound = { receivedAtMs, partner: null, authFailuresChecked: false, claim: null, outcome: 'error' };
+      Object.assign(req.inbound, await identifyPartner(req, authDeps, intake.timestampToleranceS, receivedAtMs));
     });
 
     app.addHook('preHandler', async (req) => {
       const partner = authenticated(req);
       const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
       if (!signedCorrectly(partner, partners, raw, req.headers)) {
-        await refused({ partner, authFailuresChecked: req.inbound?.authFailuresChecked ?? false }, authDeps, req.ip, new ApiError('invalid_signature'));
+        await refused(req.inbound?.authFailuresChecked ?? false, authDeps, req.ip, new ApiError('invalid_signature'));
       }
       const claim = claimable(req, raw, deps.hashKey);
       const admission = await deps.admissions.admit(req.ip, partner, endpointOf(req), claim ?? undefined);

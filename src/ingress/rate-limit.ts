@@ -36,7 +36,7 @@ export class AuthFailureLimiter {
   private seq = 0;
 
   constructor(redis: Redis, private readonly instanceId: string, private readonly perMinute: number) {
-    this.script = luaScript(redis, 'leadIntakeRateLimit', join(LUA_DIR, 'auth-failures.lua'), 1, [join(LUA_DIR, 'sliding-window.lua')]);
+    this.script = luaScript(redis, 'leadIntakeAuthFailures', join(LUA_DIR, 'auth-failures.lua'), 1, [join(LUA_DIR, 'sliding-window.lua')]);
   }
 
   admits(clientIp: string): Promise<Verdict> {

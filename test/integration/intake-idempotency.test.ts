@@ -171,8 +171,7 @@ describe('no decision in time', () => {
     const raw = JSON.stringify(lead());
     const bodyHash = requestBodyHash(app.config.crypto.hashKey, Buffer.from(raw));
     // What the dead instance left behind: its claim on the key and its command on the topic.
-    const { intake } = app.config;
-    const admissions = new Admissions(app.runtime.redis, 'ingress-dead', { ...intake, idempotencyWindowS: intake.idempotencyTtlS, staleClaimMs: REPLY_TIMEOUT_MS });
+    const admissions = new Admissions(app.runtime.redis, 'ingress-dead', app.config.intake);
     const partner = await app.runtime.partners.byId(partnerId);
     expect(await admissions.admit('127.0.0.1', partner!, 'intake', { key, bodyHash })).toEqual({ kind: 'admitted', claim: { kind: 'claimed' } });
     const phone = (JSON.parse(raw) as { phone: string }).phone;

@@ -11,12 +11,13 @@ interface RequestQueue {
   pending: unknown[];
   throttleCheckTimeoutId: NodeJS.Timeout | null;
   scheduleCheckPendingRequests(): void;
+  checkPendingRequests(): void;
 }
 
 const CHECK_PENDING_REQUESTS_INTERVAL = 10; // kafkajs's own, when requests wait for an in-flight slot
 
-const RequestQueueClass = require('kafkajs/src/network/requestQueue') as { prototype: RequestQueue & { checkPendingRequests(): void } };
-RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnlyWhenDue(this: RequestQueue & { checkPendingRequests(): void }) {
+const RequestQueueClass = require('kafkajs/src/network/requestQueue') as { prototype: RequestQueue };
+RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnlyWhenDue(this: RequestQueue) {
   if (this.throttleCheckTimeoutId) return;
   const throttledForMs = this.throttledUntil - Date.now();
   if (this.pending.length === 0 && throttledForMs <= 0) return;
