@@ -38,9 +38,11 @@ interface Step {
   processorChunkMean?: number | null;
   cpuPerLead: CpuPerLead;
   rssMb: Record<string, number>; // each role's RSS at the end of the step
-  // Documents the roles wrote per accepted lead during the step and its drain, by collection
-  // (their lead_intake_mongo_documents_written_total): where the store's work comes from.
+  // Per accepted lead during the step and its drain, summed over the roles: documents written by
+  // collection, and commands sent by command and collection (their lead_intake_mongo_* counters):
+  // where the store's work comes from.
   writesPerLead?: Record<string, number>;
+  commandsPerLead?: Record<string, number>;
 }
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24, soak: 24 } as const;
@@ -141,7 +143,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const processor = roles.find((r) => r.role === 'processor');
       const decideBefore = processor ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds') : null;
       const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
-      const writesBefore = await documentsWritten(roles);
+      const storeBefore = await storeWork(roles);
       meter.start();
       const from = monotonicUs();
       const res = await go();
@@ -156,7 +158,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         ? r1((chunkAfter.sum - chunkBefore.sum) / (chunkAfter.count - chunkBefore.count)) : null;
       // A soak goes straight on to its next minute: the backlog is only read.
       const backlog = await drain(env, mode, mode === 'soak' ? 0 : opts.quick ? 20 : 40);
-      const writes = await documentsWritten(roles);
+      const store = await storeWork(roles);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
@@ -165,9 +167,11 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         load.acceptedPerS < 0.8 * expectedPerS || failures > 0.01 * Math.max(1, load.sent) || load.latencyMs.p99 > 5000 || (backlog ?? 0) > 0
       );
       const rssMb = Object.fromEntries(roles.map((r) => [r.role, r1(memOf(r.pid)?.rssMb ?? 0)]));
-      const writesPerLead = accepted.length === 0 ? undefined
-        : Object.fromEntries([...writes].map(([c, n]) => [c, r2((n - (writesBefore.get(c) ?? 0)) / accepted.length)]).filter(([, n]) => Number(n) > 0));
-      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), rssMb, ...(writesPerLead ? { writesPerLead } : {}), load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
+      const perLead = (after: Map<string, number>, before: Map<string, number>) => (accepted.length === 0 ? undefined
+        : Object.fromEntries([...after].map(([c, n]) => [c, r2((n - (before.get(c) ?? 0)) / accepted.length)]).filter(([, n]) => Number(n) > 0)));
+      const writesPerLead = perLead(store.documents, storeBefore.documents);
+      const commandsPerLead = perLead(store.commands, storeBefore.commands);
+      const step: Step = { label, load, cpu, cpuPerLead: cpuPerLead(cpu, load.acceptedPerS), rssMb, ...(writesPerLead ? { writesPerLead } : {}), ...(commandsPerLead ? { commandsPerLead } : {}), load1Before: r1(before), saturated, backlogAfter: backlog, ...(commandDelayMs ? { commandDelayMs } : {}), ...(processor ? { processorDecideMeanMs, processorChunkMean } : {}) };
       steps.push(step);
       ctx.log(`${mode} ${label}: accepted ${load.acceptedPerS}/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, `
         + `outcomes ${JSON.stringify(load.byOutcome)}${commandDelayMs ? `, command delay p50 ${commandDelayMs.p50} p99 ${commandDelayMs.p99} ms` : ''}${processor ? `, processor decide mean ${processorDecideMeanMs} ms, chunk mean ${processorChunkMean} commands` : ''}${saturated ? ' (saturated)' : ''}`);
@@ -262,7 +266,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
     title: full
       ? `Intake, full pipeline (ingress + processor + dispatcher${opts.instances > 1 && mode !== 'soak' ? `, ${opts.instances} instances of each` : ''}, MongoDB-wire at ${env.MONGO_URL})${seeded ? `, ${seeded.count} leads already stored` : ''}`
       : 'Intake, ingress alone (stand-in processor on the real Kafka topics, no MongoDB in the decision)',
-    tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(mode === 'ingress' ? [] : [writesTable(steps)]), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
+    tables: [...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []), ...(mode === 'ingress' ? [] : [cpuTable(steps)]), stepTable(mode, steps), ...(mode === 'ingress' ? [] : [writesTable(steps), commandsTable(steps)]), ...(status ? [statusTable(status)] : []), ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []), memoryTable(memory), ...profileTables(profiles)],
     data: {
       steps, instances: mode === 'soak' ? 1 : opts.instances, memory, callbackLagMs: callbackLag, callbackLagMsByStep: callbackLagByStep, callbacks, profiles, partners: opts.partners, duplicateShare: opts.duplicateShare, status,
       ...(seeded ? { stored: { leads: seeded.count, seedSeconds: seeded.seconds } } : {}),
@@ -326,27 +330,49 @@ function cpuTable(steps: Step[]): Table {
 
 // Documents written per accepted lead, by collection, summed over the roles, one column a step.
 function writesTable(steps: Step[]): Table {
-  const measured = steps.filter((s) => s.writesPerLead);
-  const total = (s: Step) => Object.values(s.writesPerLead ?? {}).reduce((a, b) => a + b, 0);
-  const collections = [...new Set(measured.flatMap((s) => Object.keys(s.writesPerLead ?? {})))]
-    .sort((a, b) => (measured.at(-1)?.writesPerLead?.[b] ?? 0) - (measured.at(-1)?.writesPerLead?.[a] ?? 0));
-  return {
+  return perLeadTable(steps, (s) => s.writesPerLead, {
     title: 'Documents written per accepted lead, by collection (every role)',
-    columns: ['collection', ...measured.map((s) => s.label)],
-    rows: [['all', ...measured.map((s) => r2(total(s)))], ...collections.map((c) => [c, ...measured.map((s) => s.writesPerLead?.[c] ?? 0)])],
+    first: 'collection',
     note: 'inserts, update and delete statements during the step and its drain, from the roles\' lead_intake_mongo_documents_written_total, divided by the leads accepted in the step; the local store charges per document',
+  });
+}
+
+// Commands (round trips) per accepted lead, by command and collection, summed over the roles.
+function commandsTable(steps: Step[]): Table {
+  return perLeadTable(steps, (s) => s.commandsPerLead, {
+    title: 'MongoDB commands per accepted lead, by command and collection (every role)',
+    first: 'command collection',
+    note: 'commands sent during the step and its drain, from the roles\' lead_intake_mongo_commands_total, divided by the leads accepted in the step; each is a round trip and a socket write on both sides',
+  });
+}
+
+function perLeadTable(steps: Step[], of: (s: Step) => Record<string, number> | undefined, t: { title: string; first: string; note: string }): Table {
+  const measured = steps.filter((s) => of(s));
+  const total = (s: Step) => Object.values(of(s) ?? {}).reduce((a, b) => a + b, 0);
+  const keys = [...new Set(measured.flatMap((s) => Object.keys(of(s) ?? {})))]
+    .sort((a, b) => (of(measured.at(-1) as Step)?.[b] ?? 0) - (of(measured.at(-1) as Step)?.[a] ?? 0));
+  return {
+    title: t.title,
+    columns: [t.first, ...measured.map((s) => s.label)],
+    rows: [['all', ...measured.map((s) => r2(total(s)))], ...keys.map((k) => [k, ...measured.map((s) => of(s)?.[k] ?? 0)])],
+    note: t.note,
   };
 }
 
-async function documentsWritten(roles: readonly RoleProcess[]): Promise<Map<string, number>> {
-  const byCollection = new Map<string, number>();
+// The roles' MongoDB counters, summed: documents written by collection, commands by command and collection.
+async function storeWork(roles: readonly RoleProcess[]): Promise<{ documents: Map<string, number>; commands: Map<string, number> }> {
+  const documents = new Map<string, number>();
+  const commands = new Map<string, number>();
+  const add = (m: Map<string, number>, key: string, n: number) => m.set(key, (m.get(key) ?? 0) + n);
   for (const role of roles) {
     for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
-      const m = /^lead_intake_mongo_documents_written_total\{[^}]*collection="([^"]+)"[^}]*\} (\S+)$/.exec(line);
-      if (m) byCollection.set(m[1] as string, (byCollection.get(m[1] as string) ?? 0) + Number(m[2]));
+      const m = /^lead_intake_mongo_(documents_written|commands)_total\{command="([^"]+)",collection="([^"]+)"\} (\S+)$/.exec(line);
+      if (!m) continue;
+      if (m[1] === 'documents_written') add(documents, m[3] as string, Number(m[4]));
+      else add(commands, `${m[2]} ${m[3]}`, Number(m[4]));
     }
   }
-  return byCollection;
+  return { documents, commands };
 }
 
 function stepTable(mode: IntakeMode, steps: Step[]): Table {
