@@ -194,7 +194,8 @@ export interface DepositDoc {
   test?: true;
 }
 
-export type DeliveryState = 'queued' | 'delivered' | 'dead';
+export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface DeliveryAttempt {
   attempt: number;
