@@ -101,23 +101,13 @@ export class DeliveryStore {
   // `after` (a replay job's cursor): one _id range of the list per event name.
   inRange(range: DeliveryRange, after: string | null): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
     // Pages small enough that the first callback goes at once (a replay sends REPLAY_RATE_PER_S).
-    return onceEach(this.list.all({ ...rangeQuery(range), after }, 50));
+    return this.list.all({ ...rangeQuery(range), after }, 50);
   }
 
   async countInRange(range: DeliveryRange): Promise<number> {
     let n = 0;
-    for await (const _ of onceEach(this.list.all(rangeQuery(range), 1000))) n++;
+    for await (const _ of this.list.all(rangeQuery(range), 1000)) n++;
     return n;
-  }
-}
-
-// A record whose state is moving is listed under both states for a moment (the new entry is put
-// before the old one is removed); merged, the two come one after the other: the record goes once.
-async function* onceEach<E extends { ref: string; suffix: string }>(entries: AsyncIterable<E>): AsyncIterable<E> {
-  let last: E | null = null;
-  for await (const entry of entries) {
-    if (last?.ref !== entry.ref || last.suffix !== entry.suffix) yield entry;
-    last = entry;
   }
 }
 

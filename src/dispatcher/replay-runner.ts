@@ -93,15 +93,10 @@ export class ReplayRunner {
     let cursor = job.cursor ?? null;
     for await (const d of store.inRange(range, cursor)) {
       if (this.stopping) return; // still running: the partition's next owner goes on
-      // An entry listed before entries carried the lead (docs/operators.md, "Upgrading to two delivery
-      // entries") leaves it to the record.
-      const leadId = typeof d.lead_id === 'string' ? d.lead_id : (await untilDone(() => store.get(d.ref), retrying))?.lead_id;
-      if (leadId !== undefined) {
-        await published(logger, 'replay command', () => topics.command({
-          kind: 'replay', delivery_id: d.ref, lead_id: leadId, partner_id: job.partner_id, at: this.deps.clock.now().toISOString(), by: jobId,
-        }));
-        sent++;
-      }
+      await published(logger, 'replay command', () => topics.command({
+        kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: this.deps.clock.now().toISOString(), by: jobId,
+      }));
+      sent++;
       cursor = d.suffix;
       if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: this.deps.clock.now() } }), retrying);
       await new Promise((r) => setTimeout(r, gapMs).unref());

@@ -1,4 +1,4 @@
-import { DELIVERY_STATES, LEAD_DETAIL_FIELDS } from '../shared/mongo/documents';
+import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
@@ -16,6 +16,7 @@ function propertiesOf(id: string): Record<string, unknown> {
 }
 
 export const EVENT_NAMES = (propertiesOf('callback-payload.json').event as { enum: string[] }).enum;
+export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const satisfies readonly DeliveryState[];
 export const DELIVERY_KINDS = ['callback', 'postback'] as const satisfies readonly DeliveryKind[];
 // Which of a partner's two endpoints a route is about (default: the callback endpoint).
 const KIND_QUERY = {

@@ -194,8 +194,7 @@ export interface DepositDoc {
   test?: true;
 }
 
-export const DELIVERY_STATES = ['queued', 'delivered', 'dead'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export type DeliveryState = 'queued' | 'delivered' | 'dead';
 
 export interface DeliveryAttempt {
   attempt: number;
