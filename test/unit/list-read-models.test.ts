@@ -52,6 +52,14 @@ describe('delivery list', () => {
     expect(of(2)).toBe('d|lead.ftd|2026-11-24T10:00:00.000Z|le-7%3A000002');
   });
 
+  it("keeps an event's postback apart from its callback when both are recorded in the same millisecond", () => {
+    const callback = deliveryEntries({ ...record, state: 'delivered' }).map(entryId);
+    const postback = deliveryEntries({ ...record, _id: 'dl-2', kind: 'postback', state: 'delivered' }).map(entryId);
+    expect(postback.filter((id) => callback.includes(id))).toEqual([]);
+    expect(postback[0]).toBe('d|lead.ftd|2026-11-24T10:00:00.000Z|le-7%3A000002%3Apostback');
+    expect([postback[0], callback[0]].sort()).toEqual([callback[0], postback[0]]);
+  });
+
   it('reads one range per event name unless the event is filtered on', () => {
     expect(deliveryListPrefixes({ state: 'dead', partnerId: 'pa-1', event: 'lead.rtd' })).toEqual(['dsp|dead|pa-1|lead.rtd']);
     expect(deliveryListPrefixes({ state: 'dead' })).toEqual(LEAD_EVENT_NAMES.map((e) => `ds|dead|${e}`));

@@ -24,8 +24,11 @@ export interface DeliveryListFilter {
 
 export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at' | 'kind'> & { event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id' | 'test'> };
 
-// Event ids `<lead>:<n>` with n padded, so a lead's events of one millisecond sort in event order.
-const tie = (eventId: string): string => eventId.replace(/:(\d+)$/, (_, n: string) => `:${n.padStart(6, '0')}`);
+// Event ids `<lead>:<n>` with n padded, so a lead's events of one millisecond sort in event order; a
+// postback's after its callback's: the two deliveries of one event, recorded in the same millisecond,
+// would otherwise share every entry, and the postback would be missing from the queue and from replays.
+const tie = (d: ListedDelivery): string =>
+  d.event.event_id.replace(/:(\d+)$/, (_, n: string) => `:${n.padStart(6, '0')}`) + (d.kind ? `:${d.kind}` : '');
 
 export function deliveryListPrefixes(f: DeliveryListFilter): string[] {
   const events = f.event ? [f.event] : LEAD_EVENT_NAMES;
@@ -39,7 +42,7 @@ export function deliveryListPrefixes(f: DeliveryListFilter): string[] {
 
 // The entries that do not depend on the state: written once, with the first record.
 function steadyEntries(d: ListedDelivery): ListEntry[] {
-  const base = { at: d.created_at, ref: d._id, tie: tie(d.event.event_id) };
+  const base = { at: d.created_at, ref: d._id, tie: tie(d) };
   return [
     { ...base, prefix: listPrefix('d', d.event.event) },
     // A replay's command names the lead and the kind; an entry that names a sandbox lead is marked like every store.
@@ -48,7 +51,7 @@ function steadyEntries(d: ListedDelivery): ListEntry[] {
 }
 
 export function stateEntries(d: ListedDelivery, state: DeliveryState): ListEntry[] {
-  const base = { at: d.created_at, ref: d._id, tie: tie(d.event.event_id), fields: { state } };
+  const base = { at: d.created_at, ref: d._id, tie: tie(d), fields: { state } };
   return [
     { ...base, prefix: listPrefix('ds', state, d.event.event) },
     { ...base, prefix: listPrefix('dsp', state, d.event.partner_id, d.event.event) },
