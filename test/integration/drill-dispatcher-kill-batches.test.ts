@@ -31,7 +31,16 @@ it('sends nothing twice but what a kill cut off, and loses nothing, across repea
     const first = successes[0]!;
     if (!kills.some((k) => first - k <= RECEIVER_LAG_MS && k - first <= UNRECORDED_WINDOW_MS)) unexplained.push({ event, at });
   }
-  if (process.env.DRILL_REPORT) process.stderr.write(`kills at ${JSON.stringify(kills)}; repeats ${repeats}; ${JSON.stringify(report)}\n`);
+  if (process.env.DRILL_REPORT) {
+    process.stderr.write(`kills at ${JSON.stringify(kills)}; repeats ${repeats}; ${JSON.stringify(report)}\n`);
+    // What the records of an unexplained repeat say about each attempt (when, the answer, how long).
+    for (const { event } of unexplained) {
+      const [leadId, status] = event.split('|');
+      const records = await drill.app.runtime.mongo.collections.deliveries.find({ lead_id: leadId }).toArray();
+      const mine = records.filter((r) => r.event.our_status === status).map(({ event: _e, ...r }) => r);
+      process.stderr.write(`UNEXPLAINED ${event}: ${JSON.stringify(mine)}\n`);
+    }
+  }
   expect(unexplained).toEqual([]);
   expect(report.events).toBeGreaterThan(40);
 }, 300_000);
