@@ -333,7 +333,7 @@ function writesTable(steps: Step[]): Table {
   return perLeadTable(steps, (s) => s.writesPerLead, {
     title: 'Documents written per accepted lead, by collection (every role)',
     first: 'collection',
-    note: 'inserts, update and delete statements during the step and its drain, from the roles\' lead_intake_mongo_documents_written_total, divided by the leads accepted in the step; the local store charges per document',
+    note: 'inserts, update and delete statements during the step and its drain, from the roles\' lead_intake_mongo_documents_written_total, divided by the leads accepted in the step',
   });
 }
 

@@ -7,9 +7,6 @@ import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { SAMPLE_LEAD_ID, sampleLeadEvent } from '../shared/postbacks/sample-event';
 import type { CallbackPayload, LeadEvent } from '../shared/schemas';
 
-// The fictitious lead of a test callback (spec 4.4).
-export const TEST_LEAD_ID = SAMPLE_LEAD_ID;
-
 export interface TestCallbackResult {
   delivered: boolean;
   http_status: number | null;
@@ -47,7 +44,7 @@ export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): 
     serviceName: d.serviceName,
     url: partner.callback_url,
     signing: d.partners.callbackSigning(partner),
-    eventId: `${TEST_LEAD_ID}:${tag}`,
+    eventId: `${SAMPLE_LEAD_ID}:${tag}`,
     payload: testCallbackPayload(partner, new Date(), tag),
   });
   return testResult(result);

@@ -1,7 +1,8 @@
 import { actorFor } from '../../src/manager/auth';
 import { toPage } from '../../src/manager/pagination';
 import { partnerView } from '../../src/manager/partner-service';
-import { testCallbackPayload, TEST_LEAD_ID } from '../../src/dispatcher/test-callback';
+import { testCallbackPayload } from '../../src/dispatcher/test-callback';
+import { SAMPLE_LEAD_ID } from '../../src/shared/postbacks/sample-event';
 import { validatorFor, type CallbackPayload } from '../../src/shared/schemas';
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
 
@@ -55,7 +56,7 @@ describe('test callback payload', () => {
   it('is a valid lead.accepted for the fictitious lead, status mapped like a real one', () => {
     const payload = testCallbackPayload({ _id: 'pa-1', status_mapping: { new: 'FRESH' } }, now, 'test-abc');
     expect(payload).toEqual({
-      event: 'lead.accepted', external_lead_id: 'test-abc', internal_id: TEST_LEAD_ID, status: 'FRESH', our_status: 'new',
+      event: 'lead.accepted', external_lead_id: 'test-abc', internal_id: SAMPLE_LEAD_ID, status: 'FRESH', our_status: 'new',
       is_depositor: false, timestamp: '2026-01-02T03:04:05.000Z',
     });
     expect(validatorFor<CallbackPayload>('callback-payload.json')(payload)).toBe(true);

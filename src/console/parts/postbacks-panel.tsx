@@ -6,7 +6,6 @@ import { ErrorNote, errorText, Notice, useAction } from './ui';
 
 type EventName = (typeof EVENTS)[number];
 
-
 // What a test callback or test postback answers (a postback's also the URL it called, token masked):
 // the dispatcher's reply as the schema types it (a type only: nothing of the server is bundled).
 export type TestResult = NonNullable<CallbackReply['test']>;

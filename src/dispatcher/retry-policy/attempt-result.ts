@@ -15,7 +15,6 @@ export type AttemptFailureKind = AttemptFailure['kind'];
 
 // A postback's result also carries the URL it called, the token masked: what is recorded and shown.
 export type AttemptResult = ({
-
     httpStatus: number;
     failure: null;
     error: null;

@@ -6,9 +6,8 @@ const STATEMENTS = { insert: 'documents', update: 'updates', delete: 'deletes' }
 const COUNTED = new Set(['find', 'getMore', 'aggregate', 'count', 'distinct', 'findAndModify', ...Object.keys(STATEMENTS)]);
 
 // Where the database's work comes from, by collection: the commands each role sends and the
-// documents it writes (a document inserted, an update or a delete statement each). The local store
-// charges per document, so this is what to cut first (docs/benchmarks.md, "Documents per lead").
-// Needs the client created with monitorCommands.
+// documents it writes (a document inserted, an update or a delete statement each), for operators and
+// the bench (docs/benchmarks.md, "Documents per lead"). Needs the client created with monitorCommands.
 export function countMongoCommands(client: MongoClient, registry: Registry): void {
   const commands = new Counter({
     name: 'lead_intake_mongo_commands_total', help: 'MongoDB commands sent, by command and collection',
