@@ -17,6 +17,7 @@ export interface LinePlan<T> {
 interface Line<T> {
   running: string | null; // the one attempt under way
   waiting: T[]; // arrived while it runs, in order (memory only: they are not recorded yet)
+  replay: T | null; // the running delivery's own event, come again while its held record was read
   blocker: string | null;
   held: string[];
 }
@@ -27,7 +28,10 @@ export class LeadLines<T extends { id: string }> {
   // A delivery arrives: a new event, a replay of one, or a manual retry.
   arrive(key: string, item: T): LinePlan<T> {
     const line = this.line(key);
-    if (line.running === item.id) return {};
+    if (line.running === item.id) {
+      line.replay = item;
+      return {};
+    }
     if (line.blocker !== null) {
       // The blocker's own event again (a replay after a crash lost its record): attempt it.
       if (line.blocker === item.id && line.running === null) return this.start(line, item);
@@ -47,6 +51,7 @@ export class LeadLines<T extends { id: string }> {
     const line = this.line(key);
     if (line.running !== id) return {};
     line.running = null;
+    line.replay = null;
     if (outcome === 'retrying') {
       line.blocker = id;
       const hold = line.waiting.splice(0);
@@ -58,6 +63,19 @@ export class LeadLines<T extends { id: string }> {
     if (waiting) return this.start(line, waiting);
     this.lines.delete(key);
     return {};
+  }
+
+  // A held delivery whose turn came has no record: a kill came between its lead's block and its
+  // held record, so its event is uncommitted and comes again. If it came while the record was read
+  // (a replay after a restart), that one is attempted in its place; else the line moves on and the
+  // event, when it comes, is a new delivery.
+  recordMissing(key: string, id: string): LinePlan<T> {
+    const line = this.lines.get(key);
+    if (!line || line.running !== id) return {};
+    const replay = line.replay;
+    if (replay === null) return this.finished(key, id, 'ended');
+    line.replay = null;
+    return { run: replay };
   }
 
   // The blocker ended on the retry path: the next held delivery goes.
@@ -120,7 +138,7 @@ export class LeadLines<T extends { id: string }> {
   private line(key: string): Line<T> {
     let line = this.lines.get(key);
     if (!line) {
-      line = { running: null, waiting: [], blocker: null, held: [] };
+      line = { running: null, waiting: [], replay: null, blocker: null, held: [] };
       this.lines.set(key, line);
     }
     return line;

@@ -214,8 +214,13 @@ export class LeadOwner {
     await a.activeItem(id)?.recorded?.promise;
     const doc = await this.read(id);
     if (!a.work.open) return; // handed over: the next owner reads the lead's block
-    if (!doc || doc.state !== 'queued') {
-      // Its record ended already (a crash after its attempt), or is not written yet (its event comes again).
+    if (!doc) {
+      // Not written yet: its event comes again (lead-lines.ts), or came while this read ran.
+      this.apply(a, key, partition, a.lines.recordMissing(key, id));
+      return;
+    }
+    if (doc.state !== 'queued') {
+      // Its record ended already (a crash after its attempt).
       this.apply(a, key, partition, a.lines.finished(key, id, 'ended'));
       return;
     }

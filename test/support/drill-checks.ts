@@ -63,6 +63,7 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
     records = await deliveries.find({ partner_id: partnerId }).toArray();
     return records.length >= ids.length && records.every((d) => d.state === 'delivered');
   }, timeoutMs, 'every delivery to be delivered').catch(() => undefined);
+  if (process.env.DRILL_REPORT) await reportMissing(opts, ids, eventIds, records);
   expect(records.map((d) => d._id).sort()).toEqual([...ids].sort());
   const stuck = records.filter((d) => d.state !== 'delivered');
   // With DRILL_REPORT, what a stuck delivery's lead left: its records and its block.
@@ -95,4 +96,19 @@ export function expectOnlyRetryableFailures(runs: readonly LeadRun[]): void {
   const bad = runs.flatMap((r) => r.attempts).filter((a) => a.status !== null && a.status !== 200 &&
     !(a.status === 503 && a.retryAfter) && !(a.status === 409 && a.body?.error === 'idempotency_key_in_use' && a.retryAfter));
   expect(bad.map((a) => ({ status: a.status, body: a.body, retryAfter: a.retryAfter }))).toEqual([]);
+}
+
+// With DRILL_REPORT, what is known of a delivery with no record: its event, the lead's other
+// records and block, and what the partner received of the lead.
+async function reportMissing(opts: NothingLostOptions, ids: string[], eventIds: string[], records: DeliveryDoc[]): Promise<void> {
+  const have = new Set(records.map((d) => d._id));
+  for (const [i, id] of ids.entries()) {
+    if (have.has(id)) continue;
+    const eventId = eventIds[i] as string;
+    const leadId = eventId.slice(0, eventId.lastIndexOf(':'));
+    const sameLead = records.filter((d) => d.lead_id === leadId).map(({ event: _e, ...d }) => d);
+    const blocks = await opts.rt.mongo.collections.deliveryBlocks.find({ lead_id: leadId }).toArray();
+    const got = opts.receiver.at(opts.path).filter((c) => drillEventOf(c.body).startsWith(`${leadId}|`)).map((c) => ({ event: drillEventOf(c.body), at: c.at }));
+    process.stderr.write(`MISSING ${id} (event ${eventId}): records ${JSON.stringify(sameLead)} blocks ${JSON.stringify(blocks)} received ${JSON.stringify(got)}\n`);
+  }
 }

@@ -57,6 +57,25 @@ describe('one lead, one partner: callbacks in event order', () => {
     expect(lines.finished(K, 'b', 'ended')).toEqual({ runHeld: 'c', block: { blocker: 'c', held: [] } });
   });
 
+  // A kill between a lead's block (listing b held) and b's held record: b's event is uncommitted.
+  it('attempts a held delivery without a record through its own event when that came again while the record was read', () => {
+    const lines = new LeadLines<{ id: string }>();
+    lines.load(K, { blocker: 'a', held: ['b', 'c'] });
+    expect(lines.released(K, 'a')).toEqual({ runHeld: 'b', block: { blocker: 'b', held: ['c'] } });
+    expect(lines.arrive(K, item('b'))).toEqual({}); // its event again, while b's record is read
+    expect(lines.recordMissing(K, 'b')).toEqual({ run: item('b') });
+    // Attempted in its turn, the line goes on in event order.
+    expect(lines.finished(K, 'b', 'ended')).toEqual({ runHeld: 'c', block: { blocker: 'c', held: [] } });
+  });
+
+  it('moves on from a held delivery without a record when its event has not come again', () => {
+    const lines = new LeadLines<{ id: string }>();
+    lines.load(K, { blocker: 'a', held: ['b', 'c'] });
+    lines.released(K, 'a');
+    expect(lines.recordMissing(K, 'b')).toEqual({ runHeld: 'c', block: { blocker: 'c', held: [] } });
+    expect(lines.recordMissing(K, 'b')).toEqual({}); // no longer its turn
+  });
+
   it('lets memory win over a block read back while the lead is busy', () => {
     const lines = new LeadLines<{ id: string }>();
     lines.arrive(K, item('a'));
