@@ -16,8 +16,6 @@ export interface Config {
     readonly clientId: string;
     readonly topicPrefix: string;
     readonly sessionTimeoutMs: number;
-    // How long a send on an idle producer waits for others to share its request (send-batcher.ts).
-    readonly lingerMs: number;
     // Of the topics this service creates: 1 on a laptop, 3 and 2 in production (the chart's values).
     readonly replicationFactor: number;
     readonly minInsyncReplicas: number;
@@ -279,7 +277,6 @@ function setupSettings(r: Reader): SetupConfig {
       clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'),
       topicPrefix: r.string('TOPIC_PREFIX', ''),
       sessionTimeoutMs: r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000),
-      lingerMs: r.int('KAFKA_LINGER_MS', 0, 0, 50),
       replicationFactor,
       minInsyncReplicas,
     },

@@ -51,27 +51,6 @@ describe('coalesceSends', () => {
     await fourth;
   });
 
-  it('with a linger, waits that long on an idle producer so that sends a little apart share the request', async () => {
-    const { producer, requests } = fakeProducer();
-    const p = coalesceSends(producer, 20);
-    const first = p.send({ topic: 'a', messages: [msg('1')] });
-    await tick();
-    expect(requests).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 5));
-    const second = p.send({ topic: 'a', messages: [msg('2')] });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.batch.topicMessages).toEqual([{ topic: 'a', messages: [msg('1'), msg('2')] }]);
-    requests[0]?.finish();
-    await Promise.all([first, second]);
-    // Idle again: the next send waits its linger again.
-    void p.send({ topic: 'a', messages: [msg('3')] });
-    await tick();
-    expect(requests).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(requests).toHaveLength(2);
-  });
-
   it('fails every send of a failed request, and carries on with the next', async () => {
     const { producer, requests } = fakeProducer();
     const p = coalesceSends(producer);

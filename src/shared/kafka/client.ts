@@ -26,12 +26,12 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
 // idempotent producer use acks=all (-1, its default, and it refuses any other), so a send succeeds
 // only once min.insync.replicas replicas have the message. Concurrent sends share produce requests
 // (send-batcher.ts): with one request in flight, one each would queue.
-export async function connectProducer(kafka: Kafka, lingerMs = 0): Promise<Producer> {
+export async function connectProducer(kafka: Kafka): Promise<Producer> {
   const producer = kafka.producer({
     idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
-  return coalesceSends(producer, lingerMs);
+  return coalesceSends(producer);
 }
 
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its

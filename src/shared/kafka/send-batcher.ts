@@ -15,11 +15,9 @@ interface Pending {
 // request per send(): concurrent sends (one per intake request in the ingress) wait in line for a
 // broker round trip each. This lets the sends that arrive while a request is in flight leave
 // together in the next one (sendBatch), in call order. A send on an idle producer leaves at once,
-// as before, unless `lingerMs` is set: then it waits that long for company, so sends a few
-// milliseconds apart (an ingress at a few hundred requests a second) share a request too. Each
-// caller's promise settles with its own request's outcome, as before; a send with its own acks,
-// timeout or compression is passed through unchanged.
-export function coalesceSends(producer: Producer, lingerMs = 0): Producer {
+// as before. Each caller's promise settles with its own request's outcome, as before; a send with
+// its own acks, timeout or compression is passed through unchanged.
+export function coalesceSends(producer: Producer): Producer {
   const queue: Pending[] = [];
   let flushing = false;
 
@@ -50,12 +48,7 @@ export function coalesceSends(producer: Producer, lingerMs = 0): Producer {
     if (record.acks !== undefined || record.timeout !== undefined || record.compression !== undefined) return producer.send(record);
     return new Promise<RecordMetadata[]>((resolve, reject) => {
       queue.push({ record, bytes: sizeOf(record.messages), resolve, reject });
-      if (flushing) return;
-      if (lingerMs <= 0) void flush();
-      else {
-        flushing = true; // the later sends join this request
-        setTimeout(() => void flush(), lingerMs);
-      }
+      if (!flushing) void flush();
     });
   };
 
