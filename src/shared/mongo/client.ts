@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Collection, type Db, type MongoClientOptions } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config';
 import type {
   AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
@@ -34,11 +34,10 @@ export interface Mongo {
   collections: Collections;
 }
 
-// extra: options added to (or overriding) ours.
-export async function connectMongo(config: Config, extra?: MongoClientOptions): Promise<Mongo> {
+export async function connectMongo(config: Config): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
   // monitorCommands: the commands and documents of each collection are metrics (command-metrics.ts).
-  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true, ...extra });
+  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true });
   await client.connect();
   const db = client.db(config.mongo.db);
   const collections: Collections = {

@@ -63,8 +63,13 @@ export class PartnerDirectory {
   // The partner of this key when the cache holds it (no read, no wait), else undefined.
   cachedByApiKey(apiKey: string): PartnerDoc | undefined {
     const hash = apiKeyHash(apiKey);
+    const hit = this.freshByKeyHash(hash, this.nowMs());
+    return hit ? this.keyOwner(hit.partner, hash) ?? undefined : undefined;
+  }
+
+  private freshByKeyHash(hash: string, now: number): Entry | undefined {
     const hit = this.byKeyHash.get(hash);
-    return hit && hit.expires > this.nowMs() ? this.keyOwner(hit.partner, hash) ?? undefined : undefined;
+    return hit && hit.expires > now ? hit : undefined;
   }
 
   private keyOwner(partner: PartnerDoc | null, hash: string): PartnerDoc | null {
@@ -74,8 +79,8 @@ export class PartnerDirectory {
 
   private async byKeyHashCached(hash: string): Promise<PartnerDoc | null> {
     const now = this.nowMs();
-    const hit = this.byKeyHash.get(hash);
-    if (hit && hit.expires > now) return hit.partner;
+    const hit = this.freshByKeyHash(hash, now);
+    if (hit) return hit.partner;
     if ((this.unknownKeys.get(hash) ?? 0) > now) return null;
     // Concurrent requests with one key share a read.
     let load = this.loadsByKeyHash.get(hash);
