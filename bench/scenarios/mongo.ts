@@ -188,6 +188,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       a += ids.length;
       const records = ids.map((lead_id, i): Decoded<LifecycleMessage> => ({
         topic: 'agentActions',
+        partition: 0,
         message: { offset: String(i) } as KafkaMessage,
         value: { action_id: randomUUID(), lead_id, status: 'contacted', occurred_at: new Date().toISOString() } satisfies AgentAction,
       }));

@@ -327,9 +327,9 @@ function parkedDoc(record: Decoded<AgentAction | Deposit>, reason: string, parti
 
 // The parked message as the record it came in as (its original bytes, for a dead letter).
 function recordOf(parked: ParkedMessageDoc): Decoded<LifecycleMessage> {
-  const { key, value, offset } = parked.source;
+  const { partition, key, value, offset } = parked.source;
   const message = { key: key === null ? null : Buffer.from(key, 'base64'), value: Buffer.from(value, 'base64'), offset } as KafkaMessage;
-  return { topic: parked.topic, message, value: parked.value };
+  return { topic: parked.topic, partition, message, value: parked.value };
 }
 
 // Which message a history entry comes from, why, and when it happened.

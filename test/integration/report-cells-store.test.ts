@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb';
-import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId } from '../../src/shared/reports/cell-keys';
-import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
+import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId, type Writer } from '../../src/shared/reports/cell-keys';
+import { CellStore, cellsCollection, cellsOf, type CellDoc, type OffsetDelta, type WriterChunk } from '../../src/shared/reports/cell-store';
 import { carryOverFormerLayout } from '../../src/processor/reports/report-rebuild';
 import { testConfig } from '../support/test-config';
 
@@ -20,18 +20,19 @@ afterAll(async () => {
   await mongo.close();
 });
 
+const chunk = (writer: Writer, deltas: OffsetDelta[], lastOffset: number): WriterChunk[] => [{ writer, deltas, lastOffset }];
 const doc = async (id: string) => mongo.db(config.mongo.db).collection<CellDoc>('report_cells').findOne({ _id: id });
 
 it('adds a chunk once to its day and month: a replay, or the same messages cut into other chunks, add nothing again', async () => {
   const field = cellField('DE', 'google.ads!');
   const deltas = [10, 11, 12].map((offset) => ({ offset, day: '2026-11-20', partnerId: 'pa-a', field, delta: { received: 1, accepted: 1, tc3: 1 } }));
-  await store.addOnce('p0', deltas, 12);
-  await store.addOnce('p0', deltas, 12); // the same chunk again
-  await store.addOnce('p0', deltas.slice(1), 12); // cut differently after a crash
+  await store.addOnce(chunk('p0', deltas, 12));
+  await store.addOnce(chunk('p0', deltas, 12)); // the same chunk again
+  await store.addOnce(chunk('p0', deltas.slice(1), 12)); // cut differently after a crash
   for (const id of [dayDocId('2026-11-20', 'pa-a'), monthDocId('2026-11-20', 'pa-a')]) {
     expect(cellsOf((await doc(id))!).lead).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3 } });
   }
-  await store.addOnce('p0', [...deltas.slice(2), { offset: 13, day: '2026-11-20', partnerId: 'pa-a', field, delta: { rtd: 1 } }], 13); // half old, half new
+  await store.addOnce(chunk('p0', [...deltas.slice(2), { offset: 13, day: '2026-11-20', partnerId: 'pa-a', field, delta: { rtd: 1 } }], 13)); // half old, half new
   const day = (await doc(dayDocId('2026-11-20', 'pa-a')))!;
   expect(cellsOf(day).lead).toEqual({ [field]: { received: 3, accepted: 3, tc3: 3, rtd: 1 } });
   expect(day.o).toEqual({ p0: 13 });
@@ -47,8 +48,8 @@ it('lets many writers share a document, each fenced by its own offset, none losi
   const other = new CellStore(cellsCollection(mongo.db(config.mongo.db)));
   for (let pass = 0; pass < 2; pass++) {
     await Promise.all([
-      store.addOnce('p0', [one(1), one(2)], 2), store.addOnce('p1', [one(7)], 7),
-      other.addOnce('p2', [one(3)], 3), other.addOnce('i0', [one(5)], 5), other.addOnce('p3', [one(4)], 4),
+      store.addOnce(chunk('p0', [one(1), one(2)], 2)), store.addOnce(chunk('p1', [one(7)], 7)),
+      other.addOnce(chunk('p2', [one(3)], 3)), other.addOnce(chunk('i0', [one(5)], 5)), other.addOnce(chunk('p3', [one(4)], 4)),
     ]);
   }
   const d = (await doc(dayDocId('2026-11-22', 'pa-w')))!;
@@ -58,12 +59,31 @@ it('lets many writers share a document, each fenced by its own offset, none losi
   expect(d.o).toEqual({ p0: 2, p1: 7, p2: 3, i0: 5, p3: 4 });
 });
 
+it('writes the chunks of several writers in one pass, and a replay joined or cut otherwise adds nothing again', async () => {
+  const field = cellField('ES', 'm');
+  const one = (offset: number, delta: OffsetDelta['delta'] = { received: 1 }) => ({ offset, day: '2026-11-23', partnerId: 'pa-m', field, delta });
+  const joined: WriterChunk[] = [
+    { writer: 'p0', deltas: [one(1), one(2)], lastOffset: 2 },
+    { writer: 'p4', deltas: [one(9, { accepted: 1 })], lastOffset: 9 },
+    { writer: 'i2', deltas: [one(5, { received: 1, duplicates: 1 })], lastOffset: 5 },
+  ];
+  await store.addOnce(joined);
+  const v = (await doc(dayDocId('2026-11-23', 'pa-m')))!.v;
+  expect(v).toBe(1); // every writer's part in the one insert
+  await store.addOnce([joined[2]!, { writer: 'p0', deltas: [one(2)], lastOffset: 2 }]); // the replay, joined otherwise
+  await store.addOnce([joined[1]!]);
+  const d = (await doc(dayDocId('2026-11-23', 'pa-m')))!;
+  expect(d.v).toBe(v); // nothing written again
+  expect(cellsOf(d)).toEqual({ lead: { [field]: { received: 2, accepted: 1 } }, refusal: { [field]: { received: 1, duplicates: 1 } } });
+  expect(d.o).toEqual({ p0: 2, p4: 9, i2: 5 });
+});
+
 it('keeps sources apart whatever they hold, and reads a date range by _id', async () => {
   const sources = ['a.b', 'a$b', 'ä b', 'x|y', null];
   for (const [i, source] of sources.entries()) {
-    await store.addOnce('p1', [{ offset: 100 + i, day: '2026-11-21', partnerId: 'pa-b', field: cellField(null, source), delta: { received: 1 } }], 100 + i);
+    await store.addOnce(chunk('p1', [{ offset: 100 + i, day: '2026-11-21', partnerId: 'pa-b', field: cellField(null, source), delta: { received: 1 } }], 100 + i));
   }
-  await store.addOnce('p1', [{ offset: 1, day: '2026-12-23', partnerId: 'pa-b', field: cellField('FR', 'x'), delta: { received: 1 } }], 200);
+  await store.addOnce(chunk('p1', [{ offset: 1, day: '2026-12-23', partnerId: 'pa-b', field: cellField('FR', 'x'), delta: { received: 1 } }], 200));
   const days: string[] = [];
   for await (const page of store.units('d', '2026-11-21', '2026-11-21')) days.push(...page.map((d) => d._id));
   expect(days).toEqual([dayDocId('2026-11-21', 'pa-b')]);

@@ -8,7 +8,7 @@ import { localTime } from '../../src/shared/local-time';
 import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
 import { ALL_CELLS } from '../../src/shared/reports/cell-keys';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
-import type { AgentAction, LeadEvent } from '../../src/shared/schemas';
+import type { AgentAction, IntakeRefusal, LeadEvent } from '../../src/shared/schemas';
 import { produce } from '../support/intake-commands';
 import { publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
@@ -142,16 +142,19 @@ describe('exactly once', () => {
       const projector = new ReportProjector({ cells, leads: store, partnerById: async () => ({ time_zone: ZONES.a }), logger: app.runtime.logger });
       const doc = scenarioLeadDoc(SCENARIO_LEADS[0]!, 'pa-crash');
       await db.collection<LeadDoc>('leads').insertOne(doc);
-      const chunk = eventsOf(doc).map((event: LeadEvent, i) => ({ offset: 40 + i, event }));
-      await projector.leadEvents(chunk, 0);
+      const chunk = eventsOf(doc).map((event: LeadEvent, i) => ({ partition: 0, offset: 40 + i, event }));
+      const refusal = { partition: 3, offset: 7, refusal: { refusal_id: 'r-1', partner_id: 'pa-crash', status: 'duplicate', reason: 'phone', country_code: 'DE', source: 'google', at: doc.created_at.toISOString() } satisfies IntakeRefusal };
+      await projector.project(chunk, [refusal]); // joined with another topic's partition
       await store.states.deleteMany({ _id: doc._id }); // as if report_leads had never been written
-      await projector.leadEvents(chunk.slice(0, 3), 0); // the replay, cut differently
-      await projector.leadEvents(chunk.slice(3), 0);
+      await projector.project(chunk.slice(0, 3), []); // the replay, cut and joined differently
+      await projector.project(chunk.slice(3), [refusal]);
       const stored = await db.collection<CellDoc>('report_cells').find({}).toArray();
       expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['b16', 'b4', 'd', 'm', 'tb16', 'tb4', 'td', 'tm']); // the lead's day, blocks and month, cells and totals
       for (const cell of stored) {
-        expect(cellsOf(cell).lead[cell._id.startsWith('t') ? ALL_CELLS : 'DE|google']).toMatchObject({ received: 1, accepted: 1, contacted: 1, ftd: 1, rtd: 2, chargebacks: 1 });
-        expect(cell.o).toEqual({ p0: 40 + chunk.length - 1 });
+        const field = cell._id.startsWith('t') ? ALL_CELLS : 'DE|google';
+        expect(cellsOf(cell).lead[field]).toMatchObject({ received: 1, accepted: 1, contacted: 1, ftd: 1, rtd: 2, chargebacks: 1 });
+        expect(cellsOf(cell).refusal[field]).toEqual({ received: 1, duplicates: 1 });
+        expect(cell.o).toEqual({ p0: 40 + chunk.length - 1, i3: 7 });
       }
       expect((await store.byIds([doc._id])).get(doc._id)?.through).toBe(doc.history.length - 1);
     } finally {

@@ -126,7 +126,7 @@ describe('projecting lead events', () => {
   const whole = tallyWholeLead(stored, '2026-11-20');
 
   it('counts every entry once, into the lead\'s cell, and the rebuild counts the same', () => {
-    const p = projectLeadEvents(events.map((event, i) => ({ offset: i, event })), new Map(), new Map([['le-7', stored]]), dayOf);
+    const p = projectLeadEvents(events.map((event, i) => ({ partition: 0, offset: i, event })), new Map(), new Map([['le-7', stored]]), dayOf);
     expect(p.contributions.every((c) => c.day === '2026-11-20' && c.partnerId === 'pa-1' && c.field === cellField('DE', 'google.ads'))).toBe(true);
     expect(sum(p.contributions)).toEqual({
       received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1, rtd: 1, chargebacks: 1,
@@ -136,32 +136,32 @@ describe('projecting lead events', () => {
   });
 
   it('skips events already counted (re-announced, replayed): the per-lead fence', () => {
-    const p = projectLeadEvents([...events, ...events].map((event, i) => ({ offset: i, event })), new Map([['le-7', whole.state]]), new Map(), dayOf);
+    const p = projectLeadEvents([...events, ...events].map((event, i) => ({ partition: 0, offset: i, event })), new Map([['le-7', whole.state]]), new Map(), dayOf);
     expect(p.contributions).toEqual([]);
   });
 
   it('fills a gap from the stored history, never past the event, and asks to read only what it needs', () => {
     const known = new Map<string, ReportLeadDoc>();
-    const late = [{ offset: 5, event: events[3] as LeadEvent }]; // the ftd arrives first: accepted, assigned, contacted are on their way
+    const late = [{ partition: 0, offset: 5, event: events[3] as LeadEvent }]; // the ftd arrives first: accepted, assigned, contacted are on their way
     expect(leadsToRead(late, known)).toEqual(['le-7']);
     const p = projectLeadEvents(late, known, new Map([['le-7', stored]]), dayOf);
     expect(sum(p.contributions)).toEqual({ received: 1, accepted: 1, contacted: 1, [bucketField('tc', 11)]: 1, ftd: 1, [bucketField('tf', bucketOf(5400))]: 1 });
     expect(p.changed.get('le-7')?.through).toBe(3);
-    const rest = events.map((event, i) => ({ offset: 10 + i, event }));
+    const rest = events.map((event, i) => ({ partition: 0, offset: 10 + i, event }));
     const state = new Map([['le-7', p.changed.get('le-7') as ReportLeadDoc]]);
     expect(leadsToRead(rest, state)).toEqual([]);
     expect(sum(projectLeadEvents(rest, state, new Map(), dayOf).contributions)).toEqual({ rtd: 1, chargebacks: 1 });
   });
 
   it('leaves sandbox leads out and reports events of leads it cannot find', () => {
-    const p = projectLeadEvents([{ offset: 1, event: ev('le-8', 0, 'lead.accepted', 'new', T0, { test: true }) }, { offset: 2, event: ev('le-9', 0, 'lead.accepted', 'new', T0) }], new Map(), new Map(), dayOf);
+    const p = projectLeadEvents([{ partition: 0, offset: 1, event: ev('le-8', 0, 'lead.accepted', 'new', T0, { test: true }) }, { partition: 0, offset: 2, event: ev('le-9', 0, 'lead.accepted', 'new', T0) }], new Map(), new Map(), dayOf);
     expect(p.contributions).toEqual([]);
     expect(p.unknown).toEqual(['le-9:0']);
   });
 
   it('counts a rejection by its reason group', () => {
     const lead: StoredLead = { _id: 'le-3', partner_id: 'pa-1', created_at: T0, history: [{ event: 'lead.rejected', to: 'rejected', at: T0, reason: 'cap_reached:daily' }] };
-    const p = projectLeadEvents([{ offset: 0, event: ev('le-3', 0, 'lead.rejected', 'rejected', T0, { reason: 'cap_reached:daily' }) }], new Map(), new Map([['le-3', lead]]), dayOf);
+    const p = projectLeadEvents([{ partition: 0, offset: 0, event: ev('le-3', 0, 'lead.rejected', 'rejected', T0, { reason: 'cap_reached:daily' }) }], new Map(), new Map([['le-3', lead]]), dayOf);
     expect(p.contributions[0]).toMatchObject({ field: cellField(null, null), delta: { received: 1, rejected_cap: 1 } });
   });
 });
@@ -169,7 +169,7 @@ describe('projecting lead events', () => {
 describe('refusals', () => {
   it('count one received and one duplicate or validation error each, on the partner\'s day', () => {
     const r = (status: 'duplicate' | 'validation_error') => refusalOf('pa-1', status, 'x', { country_code: 'FR', source: 's' }, T0, 'id');
-    const cs = projectRefusals([{ offset: 4, refusal: r('duplicate') }, { offset: 5, refusal: r('validation_error') }], () => '2026-11-21');
+    const cs = projectRefusals([{ partition: 0, offset: 4, refusal: r('duplicate') }, { partition: 0, offset: 5, refusal: r('validation_error') }], () => '2026-11-21');
     expect(cs.map((c) => [c.day, c.partnerId, c.field, c.delta])).toEqual([
       ['2026-11-21', 'pa-1', 'FR|s', { received: 1, duplicates: 1 }],
       ['2026-11-21', 'pa-1', 'FR|s', { received: 1, validation_errors: 1 }],

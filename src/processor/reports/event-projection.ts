@@ -9,6 +9,7 @@ import { entryOfEvent, entryOfHistory, eventIndex, newReportLead, tally, type Le
 export type Contribution = OffsetDelta;
 
 export interface OffsetEvent {
+  partition: number;
   offset: number;
   event: LeadEvent;
 }
@@ -85,6 +86,7 @@ export function projectLeadEvents(
 }
 
 export interface OffsetRefusal {
+  partition: number;
   offset: number;
   refusal: IntakeRefusal;
 }

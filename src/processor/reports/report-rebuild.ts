@@ -97,7 +97,7 @@ export async function carryOverFormerLayout(cells: CellStore): Promise<number> {
     }
   }
   for (const [writer, deltas] of byWriter) {
-    if (deltas.length > 0) await cells.addOnce(`u${writer.slice(1)}` as `u${number}`, deltas, deltas.reduce((m, x) => Math.max(m, x.offset), -1));
+    if (deltas.length > 0) await cells.addOnce([{ writer: `u${writer.slice(1)}` as `u${number}`, deltas, lastOffset: deltas.reduce((m, x) => Math.max(m, x.offset), -1) }]);
   }
   await cells.remove(ids);
   return ids.length;

@@ -97,6 +97,10 @@ export interface BatchConsumer {
 }
 
 const DEFAULT_CHUNK = 200;
+// Partitions whose batches are handled at once; a merging consumer takes every partition a fetch
+// brings, so their chunks can be joined.
+const CONCURRENCY = 6;
+const MERGED_CONCURRENCY = 64;
 
 // The consume-decode-handle skeleton of every committing consumer: a Kafka batch is decoded at the
 // edge (schema-checked, typed), cut into chunks, each chunk handled as a whole (chunk-handler.ts),
@@ -153,7 +157,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
       if (!live()) return;
       const messages = admitted.slice(i, i + chunkSize);
       if (!(await batchCommits.ready(live, heartbeat))) return;
-      const decoded = await Promise.all(messages.map((m) => decode<T>(codec, topic, m)));
+      const decoded = await Promise.all(messages.map((m) => decode<T>(codec, topic, batch.partition, m)));
       const bad = decoded.filter((d): d is Undecodable => 'error' in d);
       const good = decoded.filter((d): d is Decoded<T> => !('error' in d));
       const work = async (): Promise<void | Recording> => {
@@ -170,7 +174,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
 
   await consumer.connect();
   await consumer.subscribe({ topics: opts.topics.map((k) => topicNames[k]), fromBeginning: opts.fromBeginning ?? true });
-  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: 6, eachBatch, autoCommit: false });
+  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: opts.mergePartitionsMs === undefined ? CONCURRENCY : MERGED_CONCURRENCY, eachBatch, autoCommit: false });
   return {
     consumer,
     readiness,
@@ -186,11 +190,11 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   };
 }
 
-async function decode<T>(codec: TopicCodec, topic: TopicKey, message: KafkaMessage): Promise<Decoded<T> | Undecodable> {
+async function decode<T>(codec: TopicCodec, topic: TopicKey, partition: number, message: KafkaMessage): Promise<Decoded<T> | Undecodable> {
   try {
-    return { topic, message, value: await codec.decode<T>(topic, message.value) };
+    return { topic, partition, message, value: await codec.decode<T>(topic, message.value) };
   } catch (err) {
-    if (err instanceof DecodeError) return { topic, message, error: err };
+    if (err instanceof DecodeError) return { topic, partition, message, error: err };
     throw err;
   }
 }

@@ -6,12 +6,14 @@ import type { TopicKey } from './topics';
 
 export interface Decoded<T> {
   topic: TopicKey;
+  partition: number;
   message: KafkaMessage;
   value: T;
 }
 
 export interface Undecodable {
   topic: TopicKey;
+  partition: number;
   message: KafkaMessage;
   error: DecodeError;
 }

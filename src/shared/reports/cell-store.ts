@@ -46,6 +46,14 @@ export interface OffsetDelta {
   delta: Counts;
 }
 
+// One writer's part of a chunk: the deltas of its partition's messages up to `lastOffset` (messages
+// that count nothing still move the offset).
+export interface WriterChunk {
+  writer: Writer;
+  deltas: readonly OffsetDelta[];
+  lastOffset: number;
+}
+
 export class CellsContendedError extends ServiceError {
   constructor(ids: string[]) {
     super('cells_contended', `report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`, { retriable: true });
@@ -82,29 +90,39 @@ export class CellStore {
     }
   }
 
-  // Adds one chunk of a writer's partition to its day, block and month documents (cells and totals), exactly once per
-  // message: a document takes only the deltas of messages past its `o.<writer>`, and each write is
-  // conditional on the version `v` it was computed from (a compare-and-set), so a replayed chunk, a
-  // chunk cut differently after a crash, a former owner still finishing its batch, or another
-  // writer of the same document in between adds nothing twice and loses nothing. The deltas come
-  // from the messages themselves, so whoever applies a message applies the same numbers.
-  async addOnce(writer: Writer, deltas: readonly OffsetDelta[], lastOffset: number): Promise<void> {
-    const byDoc = new Map<string, { offset: number; field: string; delta: Counts }[]>();
-    for (const d of deltas) {
-      for (const [id, field] of targetsOf(d.day, d.partnerId, d.field)) {
-        let list = byDoc.get(id);
-        if (!list) byDoc.set(id, (list = []));
-        list.push({ offset: d.offset, field, delta: d.delta });
+  // Adds chunks of writers' partitions to their days', blocks' and months' documents (cells and totals),
+  // exactly once per message, all in one read and one bulk write: a document takes only the deltas of
+  // each writer's messages past its `o.<writer>`, and each write is conditional on the version `v` it
+  // was computed from (a compare-and-set), so a replayed chunk, a chunk cut or merged differently after
+  // a crash, a former owner still finishing its batch, or another writer of the same document in
+  // between adds nothing twice and loses nothing. The deltas come from the messages themselves, so
+  // whoever applies a message applies the same numbers.
+  async addOnce(chunks: readonly WriterChunk[]): Promise<void> {
+    const byDoc = new Map<string, Map<WriterChunk, { offset: number; field: string; delta: Counts }[]>>();
+    for (const chunk of chunks) {
+      for (const d of chunk.deltas) {
+        for (const [id, field] of targetsOf(d.day, d.partnerId, d.field)) {
+          let writers = byDoc.get(id);
+          if (!writers) byDoc.set(id, (writers = new Map()));
+          let list = writers.get(chunk);
+          if (!list) writers.set(chunk, (list = []));
+          list.push({ offset: d.offset, field, delta: d.delta });
+        }
       }
     }
-    const key = isRefusalWriter(writer) ? 'r' : 'c';
     await this.rounds([...byDoc.keys()], (id, doc) => {
-      const o = doc?.o[writer] ?? -1;
-      if (lastOffset <= o) return null;
       const cells = cellsOf(doc ?? {});
-      const mine = key === 'r' ? cells.refusal : cells.lead;
-      for (const d of byDoc.get(id) ?? []) if (d.offset > o) addCounts((mine[d.field] ??= {}), d.delta);
-      return { [key]: JSON.stringify(mine), [`o.${writer}`]: lastOffset };
+      const set: Record<string, unknown> = {};
+      for (const [{ writer, lastOffset }, deltas] of byDoc.get(id) ?? []) {
+        const o = doc?.o[writer] ?? -1;
+        if (lastOffset <= o) continue;
+        const key = isRefusalWriter(writer) ? 'r' : 'c';
+        const mine = key === 'r' ? cells.refusal : cells.lead;
+        for (const d of deltas) if (d.offset > o) addCounts((mine[d.field] ??= {}), d.delta);
+        set[key] = JSON.stringify(mine);
+        set[`o.${writer}`] = lastOffset;
+      }
+      return Object.keys(set).length > 0 ? set : null;
     });
   }
 
