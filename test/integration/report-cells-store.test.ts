@@ -1,11 +1,15 @@
 import { MongoClient } from 'mongodb';
 import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId, type Writer } from '../../src/shared/reports/cell-keys';
 import { CellStore, cellsCollection, cellsOf, type CellDoc, type OffsetDelta, type WriterChunk } from '../../src/shared/reports/cell-store';
+import type { ReportLeadDoc } from '../../src/processor/reports/lead-tally';
+import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
 import { carryOverFormerLayout } from '../../src/processor/reports/report-rebuild';
+import type { LeadDoc } from '../../src/shared/mongo/documents';
 import { testConfig } from '../support/test-config';
 
-// The reports' counter documents on the real store: a message's deltas land once whatever chunk it
-// comes in again with, whichever writers share the document, and a date range is one `_id` range.
+// The reports' stores on the real store: a message's deltas land once whatever chunk it comes in again
+// with, whichever writers share the document, a date range is one `_id` range, and a lead's state never
+// goes back.
 const config = testConfig();
 let mongo: MongoClient;
 let store: CellStore;
@@ -76,6 +80,20 @@ it('writes the chunks of several writers in one pass, and a replay joined or cut
   expect(d.v).toBe(v); // nothing written again
   expect(cellsOf(d)).toEqual({ lead: { [field]: { received: 2, accepted: 1 } }, refusal: { [field]: { received: 1, duplicates: 1 } } });
   expect(d.o).toEqual({ p0: 2, p4: 9, i2: 5 });
+});
+
+it('stores report_leads states so that `through` only grows, new leads inserted in one batch', async () => {
+  const leads = new ReportLeadStore(mongo.db(config.mongo.db), mongo.db(config.mongo.db).collection<LeadDoc>('leads'));
+  const state = (id: string, through: number): ReportLeadDoc => ({
+    _id: id, partner_id: 'pa-s', country_code: 'DE', source: null, created_at: new Date('2026-11-20T10:00:00Z'), day: '2026-11-20',
+    through, accepted_at: null, rejected: false, contacted_at: null, ftd_at: null,
+  });
+  await leads.states.insertMany([state('le-s2', 5), state('le-s3', 1), state('le-s4', 2)]);
+  // le-s1 is new; le-s2 and le-s3 were stored after this chunk read them (a former owner), ahead and behind;
+  // le-s4 was read, and a replay brings an older state.
+  await leads.save([state('le-s1', 0), state('le-s2', 3), state('le-s3', 3), state('le-s4', 1)], new Map([['le-s4', state('le-s4', 0)]]));
+  const stored = await leads.byIds(['le-s1', 'le-s2', 'le-s3', 'le-s4']);
+  expect(Object.fromEntries([...stored].map(([id, s]) => [id, s.through]))).toEqual({ 'le-s1': 0, 'le-s2': 5, 'le-s3': 3, 'le-s4': 2 });
 });
 
 it('keeps sources apart whatever they hold, and reads a date range by _id', async () => {

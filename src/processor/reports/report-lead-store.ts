@@ -1,10 +1,9 @@
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
-import { findByIds } from '../../shared/mongo/bulk';
+import type { Collection, Db } from 'mongodb';
+import { findByIds, insertAllNew } from '../../shared/mongo/bulk';
 import type { LeadDoc } from '../../shared/mongo/documents';
 import type { StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 
-const DUPLICATE_KEY = 11000;
 // What the reports read of a lead: never phone, email, names, IP or personal_enc.
 export const REPORT_LEAD_PROJECTION = { partner_id: 1, country_code: 1, source: 1, created_at: 1, test: 1, history: 1 } as const;
 
@@ -25,20 +24,22 @@ export class ReportLeadStore {
   }
 
   // Stores each state unless the stored one has counted as far already (a former owner, a replay):
-  // `through` only grows. The upsert of a document that exists with a higher `through` collides on
-  // its `_id`, which is the answer "already there".
-  async save(states: Iterable<ReportLeadDoc>): Promise<void> {
-    const ops: AnyBulkWriteOperation<ReportLeadDoc>[] = [...states].map(({ _id, ...rest }) => ({
-      updateOne: { filter: { _id, through: { $lt: rest.through } }, update: { $set: rest }, upsert: true },
-    }));
-    if (ops.length === 0) return;
-    try {
-      await this.states.bulkWrite(ops, { ordered: false });
-    } catch (err) {
-      if (!(err instanceof MongoBulkWriteError)) throw err;
-      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
-    }
+  // `through` only grows. A lead with no state when the chunk read them is inserted, all in one
+  // command (the local store runs each update as a transaction of its own, an insert batch as one);
+  // one stored meanwhile collides on its `_id` and is updated like those read. A state is never
+  // removed, so these updates need no upsert: one that matches nothing met a `through` as high,
+  // the answer "already there". (No duplicate-key error is left to expect: on an update command
+  // the local store stops at the first error, even unordered: docs/mongodb-ferretdb.md.)
+  async save(states: Iterable<ReportLeadDoc>, known: ReadonlyMap<string, ReportLeadDoc>): Promise<void> {
+    const fresh: ReportLeadDoc[] = [];
+    const moved: ReportLeadDoc[] = [];
+    for (const state of states) (known.has(state._id) ? moved : fresh).push(state);
+    const collided = await insertAllNew(this.states, fresh);
+    moved.push(...fresh.filter((s) => collided.has(s._id)));
+    if (moved.length === 0) return;
+    await this.states.bulkWrite(moved.map(({ _id, ...rest }) => ({
+      updateOne: { filter: { _id, through: { $lt: rest.through } }, update: { $set: rest } },
+    })), { ordered: false });
   }
 
   // The rebuild's states, whole.

@@ -58,7 +58,7 @@ export class ReportProjector {
     if (unknown.length > 0) this.d.logger.warn({ events: unknown.slice(0, 5), count: unknown.length }, 'report projector: events of leads not stored, not counted');
     const counting = chunks.filter((c) => c.deltas.length > 0);
     if (counting.length > 0) await this.d.cells.addOnce(counting);
-    await this.d.leads.save(changed.values());
+    await this.d.leads.save(changed.values(), known);
     return { counted: changed.size, unknown: unknown.length };
   }
 }
