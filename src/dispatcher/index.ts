@@ -63,7 +63,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     await Promise.allSettled(started.map((c) => c.stop()));
     throw err;
   };
-  const events = await startEventConsumer(kafka, leadOwner, cfg.gatherMs, handOverMs, metrics, logger).catch(stopStarted);
+  const events = await startEventConsumer(kafka, leadOwner, handOverMs, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays, topics,

@@ -66,9 +66,6 @@ export interface Config {
     readonly concurrency: number;
     readonly perPartnerConcurrency: number;
     readonly maxQueuedPerPartner: number;
-    // How long the dispatcher lets lead events gather before a fetch returns (0: as soon as one is
-    // there): a callback waits up to this long, and each chunk's store commands serve more of them.
-    readonly gatherMs: number;
   };
   // Endpoint health and auto-pause (issue 13): a partner's endpoint is paused once every attempt has
   // failed for pauseAfterS (and at least pauseMinFailures attempts in a row).
@@ -246,7 +243,6 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: r.int('CALLBACK_CONCURRENCY', 128, 1, 10000),
       perPartnerConcurrency: r.int('CALLBACK_PER_PARTNER_CONCURRENCY', 16, 1, 1000),
       maxQueuedPerPartner: r.int('CALLBACK_MAX_QUEUED_PER_PARTNER', 1000, 1, 100000),
-      gatherMs: r.int('CALLBACK_GATHER_MS', 50, 0, 1000),
     },
     endpoints: {
       pauseAfterS: r.int('ENDPOINT_PAUSE_AFTER_S', 86400, 1, 2592000),
