@@ -8,7 +8,7 @@ import { eventsOf } from '../lead-events';
 import type { AssessedLead } from '../risk-assessment';
 import type { Candidate } from './candidates';
 import { ClaimStep, type ClaimDeps } from './claim';
-import { answersOf, assignmentsOf, decision, dedupKeys, newCandidate, outcomeOf } from './decide';
+import { answersOf, assignmentsOf, decision, newCandidate, outcomeOf } from './decide';
 import { PersistStep, type PersistDeps } from './persist';
 
 export interface IntakeBatchDeps extends ClaimDeps, PersistDeps {
@@ -35,9 +35,8 @@ export interface DecidedChunk {
 
 // Decides a chunk of intake commands the way they would be decided one by one in offset order,
 // with a handful of bulk commands instead of a dozen round trips each:
-//   stored decisions, with the claims and refs the first claim pass reads (one round of look-ups)
-//   -> claim (claim.ts: phone claims, external-id refs, email claims, one insert each, conflicts read
-//   back in one look-up) -> decide (decide.ts, pure) -> persist
+//   stored decisions (one look-up) -> claim (claim.ts: phone claims, external-id refs, email claims,
+//   one insert each, conflicts read back in one look-up) -> decide (decide.ts, pure) -> persist
 //   (persist.ts: leads, waiting leads, then decisions, one insert each).
 // The unique _id of every document is what keeps a redelivered chunk, a zombie or a racing
 // partition from deciding twice: a command finds its own claims (same owner) and carries on with
@@ -53,16 +52,7 @@ export class IntakeBatch {
 
   async decide(cmds: readonly IntakeCommand[], now: Date): Promise<DecidedChunk> {
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
-    const partners = new Map<string, PartnerDoc | null>();
-    for (const { partner_id: id } of cmds) if (!partners.has(id)) partners.set(id, await this.d.partners.byId(id));
-    const keys = cmds.flatMap((cmd) => {
-      const partner = partners.get(cmd.partner_id);
-      return partner ? [dedupKeys(cmd, partner, this.d.rules)] : [];
-    });
-    const [stored, ahead] = await Promise.all([
-      this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now),
-      this.claims.readAhead(keys, now),
-    ]);
+    const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
     const leaders: { cmd: IntakeCommand; id: string; partner: PartnerDoc }[] = [];
     const seen = new Set<string>();
@@ -70,7 +60,7 @@ export class IntakeBatch {
       const id = decisionId(cmd.partner_id, cmd.idempotency_key);
       if (stored.has(id) || seen.has(id)) continue;
       seen.add(id);
-      const partner = partners.get(cmd.partner_id);
+      const partner = await this.d.partners.byId(cmd.partner_id);
       // Only possible if a partner vanished between authentication and decision; never retried.
       if (!partner) {
         decided.set(id, decision(cmd, 'rejected', null, 'partner_unknown'));
@@ -85,7 +75,7 @@ export class IntakeBatch {
       candidates.push(newCandidate(cmd, id, partner, assessed[i] as AssessedLead, leadId, this.d.rules, now));
     }
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
-    await this.claims.run(candidates, now, ahead);
+    await this.claims.run(candidates, now);
 
     const created = await this.persist.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
     for (const c of candidates) decided.set(c.owner, outcomeOf(c, created));

@@ -1,4 +1,4 @@
-import type { DedupClaimDoc, LeadRefDoc, LeadRisk, PartnerDoc } from '../../shared/mongo/documents';
+import type { DedupClaimDoc, LeadRisk, PartnerDoc } from '../../shared/mongo/documents';
 import type { IntakeCommand } from '../../shared/schemas';
 
 export type Via = 'phone' | 'email' | 'ref';
@@ -19,33 +19,20 @@ export interface ClaimsRead {
   current: ReadonlyMap<string, DedupClaimDoc>;
 }
 
-// A command's dedup keys (dedupKeys in decide.ts): known before anything about it is decided.
-export interface DedupKeys {
-  test: boolean; // a sandbox partner's: no dedup claims, no agent
-  windowMs: number;
-  phoneKey: string;
-  emailKey: string | null;
-  refKey: string;
-}
-
-// What the first pass of a chunk reads, read for every command of the chunk while its stored
-// decisions are read (ClaimStep.readAhead): the current period's claims and the refs (for resume),
-// and the earlier periods' claims.
-export interface ClaimsAhead {
-  current: Map<string, DedupClaimDoc>;
-  refs: Map<string, LeadRefDoc>;
-  prior: ReadonlyMap<string, DedupClaimDoc>;
-}
-
 // One command of the chunk while it is decided: the claim steps fill in its fate.
-export interface Candidate extends DedupKeys {
+export interface Candidate {
   cmd: IntakeCommand;
   owner: string; // decision id: <partner>:<idempotency key>
   partner: PartnerDoc;
   leadId: string;
   reject: string | null;
   risk: LeadRisk;
+  test: boolean; // a sandbox partner's: no dedup claims, no agent
   overCap: boolean; // rejected by a cap after its dedup claims were taken: they are given back
+  windowMs: number;
+  phoneKey: string;
+  emailKey: string | null;
+  refKey: string;
   heldClaims: string[];
   heldRef: string | null;
   // When its lead was first decided (an earlier run's, for a chunk decided again): the lead's

@@ -4,7 +4,7 @@ import type { LeadStore } from '../../shared/store/leads';
 import type { CapGate } from '../cap-gate';
 import { capCounters, capReason } from '../caps';
 import type { DedupClaims } from '../dedup-claims';
-import type { Candidate, ClaimsAhead, ClaimsRead, DedupKeys, Fate, Via } from './candidates';
+import type { Candidate, ClaimsRead, Fate, Via } from './candidates';
 import { afterBlocker } from './decide';
 
 // A claim whose lead does not exist yet belongs to a command another partition is deciding right
@@ -28,29 +28,14 @@ export interface ClaimDeps {
 export class ClaimStep {
   constructor(private readonly d: ClaimDeps) {}
 
-  // What the first pass reads, for every command of a chunk whose partner is known: read while the
-  // chunk's stored decisions are (a command answered from those needs none of it), so the chunk's
-  // chain of round trips is two shorter. A superset of the keys changes nothing: each candidate looks
-  // up only its own, and a claim older than its own window is tested against that window.
-  async readAhead(keys: readonly DedupKeys[], now: Date): Promise<ClaimsAhead> {
-    const live = keys.filter((k) => !k.test);
-    const claimKeys = live.flatMap((k) => (k.emailKey ? [k.phoneKey, k.emailKey] : [k.phoneKey]));
-    const [current, refs, prior] = await Promise.all([
-      this.d.claims.byIds(claimKeys, now),
-      this.d.refs.byIds(keys.map((k) => k.refKey)),
-      this.d.claims.prior(claimKeys, now, Math.max(0, ...live.map((k) => k.windowMs))),
-    ]);
-    return { current, refs, prior };
-  }
-
-  // Every candidate's fate, in passes until none needs another; the first starts from what was read
-  // ahead (resume() may have given some of the current claims back since).
-  async run(candidates: Candidate[], now: Date, ahead: ClaimsAhead): Promise<void> {
-    let first: ClaimsRead | undefined = { prior: ahead.prior, current: await this.resume(candidates, ahead, now) };
+  // Every candidate's fate, in passes until none needs another.
+  async run(candidates: Candidate[], now: Date): Promise<void> {
+    // The first pass starts from the claims resume() read: one read of the current period, not two.
+    let current: ReadonlyMap<string, DedupClaimDoc> | undefined = await this.resume(candidates, now);
     let open = candidates;
     while (open.length > 0) {
-      open = await this.pass(open, now, first);
-      first = undefined;
+      open = await this.pass(open, now, current);
+      current = undefined;
     }
   }
 
@@ -61,7 +46,9 @@ export class ClaimStep {
   // lead does not exist yet is decided now, by the rules as they are: if they reject it, it gives
   // back the dedup claims it took when they did not (a rejected lead holds none). Returns the
   // current period's claims of the chunk's keys as they are now.
-  private async resume(cands: Candidate[], { current: claims, refs }: ClaimsAhead, now: Date): Promise<Map<string, DedupClaimDoc>> {
+  private async resume(cands: Candidate[], now: Date): Promise<Map<string, DedupClaimDoc>> {
+    const claimKeys = cands.filter((c) => !c.test).flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
+    const [claims, refs] = await Promise.all([this.d.claims.byIds(claimKeys, now), this.d.refs.byIds(cands.map((c) => c.refKey))]);
     const resumed = cands.flatMap((c) => {
       const ref = refs.get(c.refKey);
       const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, ref].find((h) => h?.owner === c.owner);
@@ -87,7 +74,7 @@ export class ClaimStep {
 
   // One round over the undecided candidates; returns those to go round again (an earlier command of
   // the chunk held their key and then gave it back, or a claim vanished while being read).
-  private async pass(open: Candidate[], now: Date, read?: ClaimsRead): Promise<Candidate[]> {
+  private async pass(open: Candidate[], now: Date, read?: ReadonlyMap<string, DedupClaimDoc>): Promise<Candidate[]> {
     for (const c of open) {
       c.fate = null;
       c.passes++;
@@ -99,7 +86,10 @@ export class ClaimStep {
     // partner's leads neither read nor take claims: they never meet live leads in dedup.
     const claimants = open.filter((c) => !c.reject && !c.test);
     const keys = claimants.flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
-    const { prior, current } = read ?? await this.readClaims(claimants, keys, now);
+    const [prior, current] = await Promise.all([
+      this.d.claims.prior(keys, now, Math.max(0, ...claimants.map((c) => c.windowMs))),
+      read ?? this.d.claims.byIds(keys, now),
+    ]);
     await this.claim(claimants, 'phone', { prior, current }, now);
     await this.reference(open.filter(alive), now);
     await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', { prior, current }, now);
@@ -119,14 +109,6 @@ export class ClaimStep {
     const again = open.filter((c) => c.fate?.kind === 'retry');
     for (const c of again) if (c.passes >= MAX_PASSES) c.fate = { kind: 'undecided' };
     return again.filter((c) => c.fate?.kind === 'retry');
-  }
-
-  private async readClaims(claimants: Candidate[], keys: string[], now: Date): Promise<ClaimsRead> {
-    const [prior, current] = await Promise.all([
-      this.d.claims.prior(keys, now, Math.max(0, ...claimants.map((c) => c.windowMs))),
-      this.d.claims.byIds(keys, now),
-    ]);
-    return { prior, current };
   }
 
   // Leads that would be created accepted take their place under their partner's caps, in offset

@@ -6,32 +6,20 @@ import { leadRefId } from '../../shared/store/lead-refs';
 import { rejectionReason, type RuleSet } from '../business-rules';
 import { pendingAssignment, type Assignment } from '../idle-redistribution';
 import type { AssessedLead } from '../risk-assessment';
-import type { Candidate, DedupKeys, Fate } from './candidates';
+import type { Candidate, Fate } from './candidates';
 
 // The pure part of an intake chunk's decision: the rules' verdict on each command, what a command's
 // fate answers, and the replies and decisions of the chunk. No I/O; the time is passed in.
 
 const DAY_MS = 86_400_000;
 
-// A command's dedup keys in its partner's scope, and how far back its claims count.
-export function dedupKeys(cmd: IntakeCommand, partner: PartnerDoc, rules: { dedupWindowDays: number }): DedupKeys {
-  const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
-  return {
-    test: partner.mode === 'test',
-    windowMs: (partner.dedup_window_days ?? rules.dedupWindowDays) * DAY_MS,
-    phoneKey: `${scope}:phone:${cmd.lead.phone_hash}`,
-    emailKey: cmd.lead.email_hash ? `${scope}:email:${cmd.lead.email_hash}` : null,
-    refKey: leadRefId(partner._id, cmd.lead.external_id),
-  };
-}
-
 // A command as the claim steps take it: the rules' verdict now, its dedup keys in its partner's scope.
 export function newCandidate(
   cmd: IntakeCommand, owner: string, partner: PartnerDoc, { ip, risk }: AssessedLead, leadId: string,
   rules: RuleSet & { dedupWindowDays: number }, now: Date,
 ): Candidate {
+  const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
   return {
-    ...dedupKeys(cmd, partner, rules),
     cmd,
     owner,
     partner,
@@ -44,6 +32,11 @@ export function newCandidate(
       riskThreshold: partner.risk_threshold,
     }),
     risk,
+    test: partner.mode === 'test',
+    windowMs: (partner.dedup_window_days ?? rules.dedupWindowDays) * DAY_MS,
+    phoneKey: `${scope}:phone:${cmd.lead.phone_hash}`,
+    emailKey: cmd.lead.email_hash ? `${scope}:email:${cmd.lead.email_hash}` : null,
+    refKey: leadRefId(partner._id, cmd.lead.external_id),
     heldClaims: [],
     heldRef: null,
     firstAt: now,
