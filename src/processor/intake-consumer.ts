@@ -37,7 +37,6 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
     // A chunk costs the same few database commands whatever its size: under light load the six
     // partitions' one-or-two-command batches are decided together.
     mergePartitionsMs: 5,
-    mergeLanes: deps.consumers.config.rules.intakeLanes,
     async handle(records) {
       const timer = metrics.intakeDecisionSeconds.startTimer();
       metrics.intakeChunkSize.observe(records.length);

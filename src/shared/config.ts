@@ -49,8 +49,6 @@ export interface Config {
     readonly statusCatalogFile: string | null;
     readonly idBlockSize: number;
     readonly distributionIntervalMs: number;
-    // Intake chunks a processor decides side by side (its partitions shared out among them).
-    readonly intakeLanes: number;
     readonly crmParkMaxMs: number;
     // 0: personal data is kept; otherwise erased (keys dropped by day) once a lead is this old.
     readonly personalDataRetentionDays: number;
@@ -228,7 +226,6 @@ export function loadConfig(env: Env = process.env): Config {
       statusCatalogFile: r.string('STATUS_CATALOG_FILE', '') || null,
       idBlockSize: r.int('ID_BLOCK_SIZE', 1000, 1, 100000),
       distributionIntervalMs: r.int('DISTRIBUTION_INTERVAL_MS', 5000, 100, 600000),
-      intakeLanes: r.int('INTAKE_LANES', 1, 1, 64),
       crmParkMaxMs: r.int('CRM_PARK_MAX_MS', 900000, 1000, 604800000),
       personalDataRetentionDays: r.int('PERSONAL_DATA_RETENTION_DAYS', 0, 0, 36500),
       riskBurstWindowMs: r.int('RISK_BURST_WINDOW_S', 600, 1, 86400) * 1000,

@@ -53,7 +53,6 @@ export interface HandledOptions<T> extends CommonOptions<T> {
   // Partition p of every topic goes to one member and its batches run one at a time (one owner per key).
   coPartitioned?: boolean;
   mergePartitionsMs?: never;
-  mergeLanes?: never;
   maxUncommitted?: never;
   handOver?: never;
   // Decides and stores a chunk in bulk, publishes what it produced, and returns: then the offsets move.
@@ -66,8 +65,6 @@ export interface HandledOptions<T> extends CommonOptions<T> {
 export interface MergedOptions<T> extends CommonOptions<T> {
   commit?: 'handled';
   mergePartitionsMs: number;
-  // Mergers whose chunks run side by side, each taking the partitions p with p % lanes its own (1).
-  mergeLanes?: number;
   coPartitioned?: never;
   maxUncommitted?: never;
   handOver?: never;
@@ -81,7 +78,6 @@ export interface RecordedOptions<T> extends CommonOptions<T> {
   commit: 'recorded';
   coPartitioned?: boolean;
   mergePartitionsMs?: never;
-  mergeLanes?: never;
   // Tracked offsets a partition may have uncommitted; beyond, its batch waits.
   maxUncommitted?: number;
   // Runs before every join of the group (each revokes all this member's partitions) and at a
@@ -127,7 +123,7 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   const pauses = new PartitionPauses(consumer, logger);
   const handle = opts.mergePartitionsMs === undefined
     ? chunkHandler<T>(opts, logger)
-    : mergedChunkHandler<T>(opts, opts.mergePartitionsMs, chunkSize, opts.mergeLanes ?? 1, logger);
+    : mergedChunkHandler<T>(opts, opts.mergePartitionsMs, chunkSize, logger);
   let generation = 0;
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     generation++;

@@ -44,15 +44,14 @@ export function chunkHandler<T>(opts: ChunkHandlerOptions<T>, logger: Logger): H
 }
 
 // Chunks of different partitions arriving within `windowMs` handled as one (partition-merger.ts),
-// with the first part's context; partitions are shared out among `lanes` mergers (partition modulo
-// lanes), whose chunks run side by side. A merged chunk that fails otherwise than passingly is
-// handled again part by part (then record by record).
-export function mergedChunkHandler<T>(opts: ChunkHandlerOptions<T>, windowMs: number, chunkSize: number, lanes: number, logger: Logger): HandleChunk<T> {
+// with the first part's context. A merged chunk that fails otherwise than passingly is handled
+// again part by part (then record by record).
+export function mergedChunkHandler<T>(opts: ChunkHandlerOptions<T>, windowMs: number, chunkSize: number, logger: Logger): HandleChunk<T> {
   const alone = chunkHandler(opts, logger);
-  const mergers = Array.from({ length: lanes }, () => new PartitionMerger<Decoded<T>, BatchContext>(windowMs, chunkSize, async (records, first) => {
+  const merger = new PartitionMerger<Decoded<T>, BatchContext>(windowMs, chunkSize, async (records, first) => {
     await opts.handle(records, first);
-  }));
-  return (records, ctx) => inParts(opts, logger, ctx, () => (mergers[ctx.partition % lanes] as (typeof mergers)[number]).submit(records, ctx), () => alone(records, ctx), 'a merged chunk failed; handling its parts alone');
+  });
+  return (records, ctx) => inParts(opts, logger, ctx, () => merger.submit(records, ctx), () => alone(records, ctx), 'a merged chunk failed; handling its parts alone');
 }
 
 // `whole`, or, when it fails otherwise than passingly and a poison hook can take what fails alone, `parts`.
