@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { argValue } from './lib/args';
+import { renderTable, writeJson } from './lib/report';
 
 // What one database command costs the client process, apart from the server: CPU (user and system,
 // process.cpuUsage) and wall time per command, one command at a time after a warm-up, for the shapes
@@ -16,11 +17,6 @@ const DOCS = 20;
 const DOC_BYTES = 1200; // about a lead document with its sealed personal data
 
 interface Cost { kind: string; userUs: number; sysUs: number; wallUs: number }
-
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? (process.argv[i + 1] as string) : dflt;
-};
 
 async function measure(kind: string, n: number, once: (i: number) => Promise<unknown>): Promise<Cost> {
   for (let i = 0; i < Math.min(500, n); i++) await once(-1 - i); // warm-up: JIT, pool, buffers
@@ -55,7 +51,7 @@ async function echoRoundTrips(n: number): Promise<Cost> {
 
 async function main(): Promise<void> {
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  const n = Number(arg('--commands', '3000'));
+  const n = Number(argValue('--commands', '3000'));
   const mongo = await MongoClient.connect(url);
   const db = mongo.db('driver_cost');
   const col = db.collection<{ _id: string; body: string; at: Date }>('docs');
@@ -68,16 +64,18 @@ async function main(): Promise<void> {
     costs.push(await measure('ping', n, () => db.command({ ping: 1 })));
     costs.push(await measure(`find, ${DOCS} ids by $in (none stored)`, n, (i) => col.find({ _id: { $in: Array.from({ length: DOCS }, (_, j) => `none-${i}-${j}`) } }).toArray()));
     costs.push(await measure(`insertMany, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) => col.insertMany(docs(i), { ordered: false })));
-    costs.push(await measure(`insert command, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) => db.command({ insert: 'docs', documents: docs(n + 1000 + i), ordered: false })));
+    costs.push(await measure(`insert command, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) => db.command({ insert: col.collectionName, documents: docs(n + 1000 + i), ordered: false })));
   } finally {
     await db.dropDatabase().catch(() => undefined);
     await mongo.close();
   }
-  process.stdout.write(`client cost per command, ${n} one at a time against ${url}\n`);
-  process.stdout.write(`${'command'.padEnd(48)} ${'user us'.padStart(8)} ${'sys us'.padStart(8)} ${'wall us'.padStart(8)}\n`);
-  for (const c of costs) process.stdout.write(`${c.kind.padEnd(48)} ${String(c.userUs).padStart(8)} ${String(c.sysUs).padStart(8)} ${String(c.wallUs).padStart(8)}\n`);
+  process.stdout.write(`${renderTable({
+    title: `Client cost per command, ${n} one at a time against ${url}`,
+    columns: ['command', 'user us', 'sys us', 'wall us'],
+    rows: costs.map((c) => [c.kind, c.userUs, c.sysUs, c.wallUs]),
+  })}\n`);
   const out = join('bench', 'results', `driver-cost-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify({ url, commands: n, node: process.version, costs }, null, 2));
+  writeJson(out, { url, commands: n, node: process.version, costs });
   process.stdout.write(`results: ${out}\n`);
 }
 

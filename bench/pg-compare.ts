@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { argValue } from './lib/args';
 import { summarise, type Summary } from './lib/stats';
 
 // What the `views` scenario leaves out when comparing FerretDB's backends (docs/mongodb-ferretdb.md,
@@ -12,11 +13,6 @@ import { summarise, type Summary } from './lib/stats';
 const STATES = ['dead', 'queued', 'delivered'];
 const PARTNERS = 50;
 const PAGE = 20;
-
-const arg = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] !== undefined ? (process.argv[i + 1] as string) : dflt;
-};
 
 async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<Summary> {
   const ms: number[] = [];
@@ -30,9 +26,9 @@ async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<Su
 
 async function main(): Promise<void> {
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  const docs = Number(arg('--docs', '200000'));
-  const pages = Number(arg('--pages', '20'));
-  const label = arg('--label', new URL(url).port || 'mongo');
+  const docs = Number(argValue('--docs', '200000'));
+  const pages = Number(argValue('--pages', '20'));
+  const label = argValue('--label', new URL(url).port || 'mongo');
   const mongo = await MongoClient.connect(url);
   const db = mongo.db('backend_compare');
   const out: Record<string, unknown> = { url, docs, pages, label, startedAt: new Date().toISOString() };
