@@ -213,7 +213,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       const now = new Date();
       const t0 = performance.now();
       const decision = decideAfterAttempt({ attemptsMade: 0, attemptsLeft: schedule.maxAttempts }, 'delivered', Date.now(), schedule);
-      await batcher.add(newDeliveryDoc(event, schedule.maxAttempts, now, { at: now, result: { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 1 }, decision }));
+      await batcher.add(newDeliveryDoc(event, schedule.maxAttempts, now, { at: now, result: { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 1 }, decision }), () => false);
       (stages.record ??= []).push(performance.now() - t0);
     };
     ctx.log(`mongo: dispatcher pattern for ${seconds} s at concurrency 32`);

@@ -1,4 +1,5 @@
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
+import type { MembershipLease } from '../shared/kafka/membership-lease';
 import type { Logger } from '../shared/logger';
 import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { LeadOwner } from './lead-owner';
@@ -9,13 +10,14 @@ const MAX_UNCOMMITTED = 2000;
 
 // Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.
-export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, handOverMs: number, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
+export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, lease: MembershipLease, handOverMs: number, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
   return startBatchConsumer<LeadEvent | DeliveryCommand>(kafka, {
     group: 'dispatcher',
     topics: ['leadEvents', 'callbackCommands'],
     coPartitioned: true,
     commit: 'recorded',
     maxUncommitted: MAX_UNCOMMITTED,
+    lease,
     // From the beginning for a new group: an event published before the first start is still owed.
     fromBeginning: true,
     // Held leads are read back as soon as a partition is assigned: a quiet partition's held

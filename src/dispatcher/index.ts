@@ -17,6 +17,7 @@ import { RecordBatcher } from './record-batcher';
 import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule } from './retry-policy';
+import { MembershipLease } from '../shared/kafka/membership-lease';
 import { ListIndex } from '../shared/store/list-index';
 import { systemClock } from '../shared/clock';
 
@@ -45,9 +46,12 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     (err, job) => logger.error({ delivery_id: job.deliveryId, err: (err as Error).message }, 'delivery attempt failed; its offset stays uncommitted'),
   );
   const attempts = new CallbackAttempts({ partners: rt.partners, health, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger, clock });
+  // The event consumer's lease on its partitions: a dispatcher that was frozen or cut off from Kafka
+  // for most of a session starts and records nothing more until it has joined again.
+  const lease = MembershipLease.forSession(rt.config.kafka.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
     partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, clock), batcher, scheduler, attempts, topics,
-    schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS,
+    schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS, lease,
   });
   owner = leadOwner;
   const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger, clock });
@@ -63,7 +67,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     await Promise.allSettled(started.map((c) => c.stop()));
     throw err;
   };
-  const events = await startEventConsumer(kafka, leadOwner, handOverMs, metrics, logger).catch(stopStarted);
+  const events = await startEventConsumer(kafka, leadOwner, lease, handOverMs, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays, topics,

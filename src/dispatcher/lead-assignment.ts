@@ -1,4 +1,5 @@
 import { AssignmentWork } from '../shared/kafka/assignment-work';
+import type { Lease } from '../shared/kafka/membership-lease';
 import type { DeliveryDoc } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
 import type { DeliveryKind } from '../shared/delivery-kind';
@@ -37,12 +38,17 @@ export const leadKey = (endpoint: string, leadId: string): string => `${endpoint
 // the join (once the attempts under way are recorded, or fenced) and a partition's leads are read
 // back from the store when it is assigned again, never taken from an older assignment's memory.
 export class LeadAssignment {
-  readonly work = new AssignmentWork();
+  readonly work: AssignmentWork;
   readonly lines = new LeadLines<Item>();
   readonly parked = new ParkedLeads();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
   private readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
   private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
+
+  // `lease`: the event consumer's (membership-lease.ts); its work is fenced once it runs out.
+  constructor(lease?: Lease) {
+    this.work = new AssignmentWork(lease);
+  }
 
   // The delivery taken under this assignment and not yet recorded, if any.
   activeItem(id: string): Item | undefined {

@@ -1,4 +1,5 @@
 import type { BatchContext, Decoded, Recording } from '../shared/kafka/batch-consumer';
+import type { Lease } from '../shared/kafka/membership-lease';
 import { deliveryId } from '../shared/ids';
 import { testLabel, type DeliveryDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
@@ -22,6 +23,7 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
   blocks: BlockStore;
   batcher: RecordBatcher;
   resumeRatePerS: number; // parked leads released per second when their endpoint resumes
+  lease: Lease; // the event consumer's lease on its partitions
 }
 
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
@@ -43,10 +45,11 @@ function recordOf(item: Item): DeliveryDoc {
 // promise per record: the consumer commits an offset only once its record is written. Everything
 // it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
 export class LeadOwner {
-  private current = new LeadAssignment();
+  private current: LeadAssignment;
   private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
 
   constructor(private readonly deps: LeadOwnerDeps) {
+    this.current = new LeadAssignment(deps.lease);
     deps.gate.onResume((endpoint) => this.release(endpoint));
   }
 
@@ -152,7 +155,7 @@ export class LeadOwner {
   // any still running after that are refused), and everything kept for this assignment is dropped.
   async handOver(deadlineMs: number): Promise<void> {
     const a = this.current;
-    this.current = new LeadAssignment();
+    this.current = new LeadAssignment(this.deps.lease);
     const closing = a.work.close(deadlineMs);
     this.deps.scheduler.dropFenced();
     const started = Date.now();
@@ -203,7 +206,7 @@ export class LeadOwner {
     await a.lineWritten(item.key); // the block lists it before its record says held
     if (this.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
-    else await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind));
+    else if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind), this.fence(item)))) return;
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
@@ -295,8 +298,9 @@ export class LeadOwner {
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
     await a.lineWritten(item.key);
     if (this.fenced(item, 'set aside')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind));
-    else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
+    if (!item.doc) {
+      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind), this.fence(item)))) return;
+    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
     else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
@@ -333,8 +337,9 @@ export class LeadOwner {
     // (a held delivery's record is written in its lead's turn, in attempt()).
     await a.lineWritten(item.key);
     if (this.fenced(item, 'record')) return;
-    if (!item.doc) await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind));
-    else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
+    if (!item.doc) {
+      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind), this.fence(item)))) return;
+    } else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
@@ -349,6 +354,11 @@ export class LeadOwner {
     if (!item.assignment.work.fenced) return false;
     this.deps.logger.warn({ delivery_id: item.id, what }, 'write of a handed-over assignment refused');
     return true;
+  }
+
+  // The check a batched write of the item makes as it goes (the batcher waits a few milliseconds).
+  private fence(item: Item): () => boolean {
+    return () => this.fenced(item, 'batched record');
   }
 
   private saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {

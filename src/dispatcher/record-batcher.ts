@@ -10,7 +10,8 @@ const FLUSH_AT = 200;
 
 interface Waiting {
   doc: DeliveryDoc;
-  resolve(): void;
+  fenced: () => boolean;
+  resolve(written: boolean): void;
 }
 
 export class RecordBatcher {
@@ -20,11 +21,13 @@ export class RecordBatcher {
 
   constructor(private readonly store: DeliveryStore, private readonly logger: Logger) {}
 
-  // Resolves once the record is stored (or known to exist). Never rejects: a passing failure is
-  // tried again; a record the store refuses for good is logged and given up.
-  add(doc: DeliveryDoc): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.queue.push({ doc, resolve });
+  // Resolves true once the record is stored (or known to exist), false when `fenced` says, as the
+  // write is about to go, that its assignment was handed over or its lease ran out (a process frozen
+  // between the two): it is not written. Never rejects: a passing failure is tried again; a record
+  // the store refuses for good is logged and given up.
+  add(doc: DeliveryDoc, fenced: () => boolean): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      this.queue.push({ doc, fenced, resolve });
       if (this.queue.length >= FLUSH_AT) this.flushNow();
       else this.timer ??= setTimeout(() => this.flushNow(), FLUSH_AFTER_MS);
     });
@@ -45,13 +48,16 @@ export class RecordBatcher {
     this.flushing = this.flushing.then(() => this.write(batch));
   }
 
-  private async write(batch: Waiting[]): Promise<void> {
+  private async write(all: Waiting[]): Promise<void> {
+    const batch = all.filter((w) => !w.fenced());
+    for (const w of all) if (!batch.includes(w)) w.resolve(false);
+    if (batch.length === 0) return;
     try {
       await untilDone(() => this.store.insertNew(batch.map((w) => w.doc)), (err, attempt) =>
         this.logger.warn({ records: batch.length, attempt, err: (err as Error).message }, 'could not write delivery records; trying again'));
     } catch (err) {
       this.logger.error({ ids: batch.map((w) => w.doc._id), err: (err as Error).message }, 'the store refused delivery records');
     }
-    for (const w of batch) w.resolve();
+    for (const w of batch) w.resolve(true);
   }
 }

@@ -1,4 +1,5 @@
 import { AssignmentWork } from '../shared/kafka/assignment-work';
+import { MembershipLease } from '../shared/kafka/membership-lease';
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
@@ -49,7 +50,9 @@ export interface RetryConsumerDeps {
 export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps, handOverMs: number): Promise<BatchConsumer> {
   const { logger, metrics } = deps;
   // The tasks of this assignment of the tier partitions; replaced at every hand-over.
-  let current = { work: new AssignmentWork(), chains: new Map<string, Promise<void>>() }; // chains: one task of a delivery at a time
+  // Its lease on the tier partitions (membership-lease.ts): past it, no attempt starts or is recorded.
+  const lease = MembershipLease.forSession(kafka.config.kafka.sessionTimeoutMs);
+  let current = { work: new AssignmentWork(lease), chains: new Map<string, Promise<void>>() }; // chains: one task of a delivery at a time
 
   const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {
     const { work, chains } = current;
@@ -77,6 +80,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     topics: RETRY_TIERS,
     commit: 'recorded',
     maxUncommitted: MAX_UNCOMMITTED,
+    lease,
     consumer: { maxWaitTimeInMs: FETCH_MAX_WAIT_MS },
     // Never early: a task not due within the hold window pauses its partition until it nearly is.
     admit: (message) => {
@@ -98,7 +102,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     // under way are recorded first.
     handOver: async () => {
       const { work } = current;
-      current = { work: new AssignmentWork(), chains: new Map() };
+      current = { work: new AssignmentWork(lease), chains: new Map() };
       const closing = work.close(handOverMs);
       deps.scheduler.dropFenced();
       const cut = await closing;

@@ -3,7 +3,7 @@ import { CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startChildRole, type ChildRole } from './child-role';
 import { expectNothingLost, expectOnlyRetryableFailures, type DrillReport } from './drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillEventOf, drillPartner, refusedFirst } from './drill-partner';
-import { SteadyLoad } from './steady-load';
+import { SteadyLoad, type SteadyLoadOptions } from './steady-load';
 import { startTestApp, type TestApp } from './test-app';
 import { testEnv } from './test-config';
 
@@ -15,9 +15,11 @@ export interface RollingDrill {
   // Steady intake for a new drill partner while `step` runs once per entry of `steps` (each once 10
   // more callbacks have arrived); then checks that nothing was lost and returns the report and the
   // callbacks this partner received.
-  underLoad(steps: readonly (() => Promise<void>)[]): Promise<{ report: DrillReport; got: ReceivedCallback[] }>;
+  underLoad(steps: readonly (() => Promise<void>)[], load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight'>>): Promise<{ report: DrillReport; got: ReceivedCallback[] }>;
   // Ends instance `n` of `role` with `signal` and starts a new one in its place, as a deploy does.
   replace(role: DrillRole, n: number, signal: NodeJS.Signals): Promise<void>;
+  // The OS process of instance `n` of `role` (to freeze it with SIGSTOP, thaw it with SIGCONT).
+  pid(role: DrillRole, n: number): number;
 }
 
 // Two processors and two dispatchers as OS processes of their own (src/main.ts), as the Helm chart
@@ -31,10 +33,15 @@ export function rollingDrill(extraEnv: Record<string, string> = {}): RollingDril
       await roles[role][n]?.kill(signal);
       roles[role][n] = await startChildRole(role, env);
     },
-    async underLoad(steps: readonly (() => Promise<void>)[]) {
+    pid(role: DrillRole, n: number) {
+      const pid = roles[role][n]?.process.pid;
+      if (pid === undefined) throw new Error(`no ${role} #${n}`);
+      return pid;
+    },
+    async underLoad(steps: readonly (() => Promise<void>)[], rate: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight'>> = {}) {
       const { app, receiver } = drill;
       const partner = await drillPartner(app.runtime, receiver);
-      const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
+      const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8, ...rate }).start();
       const before = receiver.at(DRILL_PATH).length;
       let expected = before + 10;
       for (const step of steps) {

@@ -1,22 +1,29 @@
+import { NO_LEASE, type Lease } from './membership-lease';
+
 // The work a consumer started under one assignment of its partitions, for work that outlives its
 // batch (an HTTP attempt recorded later). While the assignment is open, work starts and writes. At a
 // hand-over it is closed in two steps: no new work starts (what was only queued is left to the next
 // owner, its offsets uncommitted), and the work under way gets until the deadline to finish and
 // write what it did; after that, anything it still tries to write is refused (`fenced`), because
-// the next owner may already be doing the same work from the committed offsets.
+// the next owner may already be doing the same work from the committed offsets. The same holds, at
+// once, when the member's lease on its partitions ran out (membership-lease.ts): it may have been
+// evicted without knowing.
+
 export type AssignmentPhase = 'open' | 'closing' | 'closed';
 
 export class AssignmentWork {
   private phase: AssignmentPhase = 'open';
   private readonly underWay = new Set<Promise<unknown>>();
 
+  constructor(private readonly lease: Lease = NO_LEASE) {}
+
   get open(): boolean {
-    return this.phase === 'open';
+    return this.phase === 'open' && this.lease.held;
   }
 
   // Writes of this assignment's work are refused from now on.
   get fenced(): boolean {
-    return this.phase === 'closed';
+    return this.phase === 'closed' || !this.lease.held;
   }
 
   // Work the hand-over waits for.

@@ -2,6 +2,7 @@ import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import type { Logger } from '../logger';
 import type { Decoded, Recording, Undecodable } from './batch-types';
 import { handingOver } from './hand-over';
+import type { MembershipLease } from './membership-lease';
 import { OffsetWatermark } from './offset-watermark';
 
 // How a consumer's offsets move. Offsets are committed by hand (autoCommit off), every
@@ -37,6 +38,8 @@ export interface CommitOptions {
   maxUncommitted?: number;
   // Ends the work started under the assignment (hand-over.ts, assignment-work.ts). Must not reject.
   handOver?(): Promise<void>;
+  // The member's lease on its partitions, kept by its heartbeats and joins (membership-lease.ts).
+  lease?: MembershipLease;
 }
 
 export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrategy {
@@ -48,7 +51,7 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
   };
   const max = opts.maxUncommitted ?? Infinity;
   return {
-    assigners: (assigner) => [handingOver(assigner, handOver)],
+    assigners: (assigner) => [handingOver(assigner, handOver, opts.lease)],
     attach(consumer) {
       marks = new Watermarks(consumer, logger.child({ group: opts.group }));
     },

@@ -9,6 +9,7 @@ import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigne
 import { DecodeError, type TopicCodec } from './codec';
 import type { BatchContext, Decoded, Recording, Undecodable } from './batch-types';
 import { consumerReadiness } from './consumer-health';
+import type { MembershipLease } from './membership-lease';
 import { PartitionPauses } from './partition-pauses';
 import { PartitionTurns } from './partition-turns';
 import type { TopicKey, TopicNames } from './topics';
@@ -55,6 +56,7 @@ export interface HandledOptions<T> extends CommonOptions<T> {
   mergePartitionsMs?: never;
   maxUncommitted?: never;
   handOver?: never;
+  lease?: never;
   // Decides and stores a chunk in bulk, publishes what it produced, and returns: then the offsets move.
   handle(records: Decoded<T>[], ctx: BatchContext): Promise<void>;
 }
@@ -68,6 +70,7 @@ export interface MergedOptions<T> extends CommonOptions<T> {
   coPartitioned?: never;
   maxUncommitted?: never;
   handOver?: never;
+  lease?: never;
   handle(records: Decoded<T>[], ctx: BatchContext): Promise<void>;
 }
 
@@ -85,6 +88,9 @@ export interface RecordedOptions<T> extends CommonOptions<T> {
   // (hand-over.ts, assignment-work.ts); then what is recorded is committed, so the next owner
   // starts exactly after it. Must not reject.
   handOver?(): Promise<void>;
+  // The member's lease (membership-lease.ts): once it ran out, no chunk starts and the member
+  // rejoins. The work `handle` started checks it too (AssignmentWork).
+  lease?: MembershipLease;
   handle(records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording>;
 }
 
@@ -125,8 +131,14 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     ? chunkHandler<T>(opts, logger)
     : mergedChunkHandler<T>(opts, opts.mergePartitionsMs, chunkSize, logger);
   let generation = 0;
+  const lease = opts.commit === 'recorded' ? opts.lease : undefined;
+  // This member's partitions in its current generation: a batch fetched before a rejoin and handed
+  // over after it (a process thawed after a freeze) may be of a partition that is now another's.
+  let owned = new Set<string>();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    lease?.joined();
     generation++;
+    owned = new Set(Object.entries(event.payload.memberAssignment).flatMap(([name, partitions]) => partitions.map((p) => `${name}:${p}`)));
     if (!opts.assigned) return;
     const assignment: Partial<Record<TopicKey, number[]>> = {};
     for (const [name, partitions] of Object.entries(event.payload.memberAssignment)) {
@@ -140,7 +152,8 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     const topic = keyOf.get(batch.topic);
     if (!topic) throw new Error(`consumer ${opts.group} got a batch of unexpected topic ${batch.topic}`);
     const ctx: BatchContext = { topic, partition: batch.partition, generation, heartbeat };
-    const live = () => isRunning() && !isStale() && !stopping;
+    const ours = `${batch.topic}:${batch.partition}`;
+    const live = () => isRunning() && !isStale() && !stopping && (lease?.held ?? true) && ctx.generation === generation && owned.has(ours);
     const batchCommits = commits.forBatch(batch.topic, batch.partition);
     let admitted = batch.messages;
     if (opts.admit) {

@@ -1,4 +1,6 @@
-import type { PartitionAssigner } from 'kafkajs';
+import { performance } from 'node:perf_hooks';
+import { KafkaJSProtocolError, type PartitionAssigner } from 'kafkajs';
+import type { MembershipLease } from './membership-lease';
 
 // kafkajs 2.x has no "partitions revoked" callback. Its only protocol is eager: every rejoin of a
 // member revokes all its partitions, and it rejoins the moment it hears of a rebalance. A member
@@ -10,22 +12,61 @@ import type { PartitionAssigner } from 'kafkajs';
 // in is ConsumerGroup.joinAndSync; kafkajs is frozen at 2.2.4 (no release since 2023), so the
 // internal it wraps does not move. Members are told apart by their cluster object, which kafkajs
 // creates per consumer and hands to the consumer's partition assigners.
-type JoinAndSync = (this: { cluster: object }) => Promise<unknown>;
-const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync: JoinAndSync } };
+//
+// The same two internals keep the member's lease (membership-lease.ts): the time each answered
+// heartbeat was sent renews it, and a member whose lease ran out while the coordinator still counts
+// it in (a partition from Kafka that healed within the session) is made to rejoin, so that it hands
+// its fenced work over and starts again from the committed offsets.
+interface Group {
+  cluster: object;
+  memberId: string | null;
+  lastRequest: number;
+}
+type JoinAndSync = (this: Group) => Promise<unknown>;
+type Heartbeat = (this: Group, args: { interval: number }) => Promise<unknown>;
+const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } };
 
-const handOvers = new WeakMap<object, () => Promise<void>>();
+interface Member {
+  handOver(): Promise<void>;
+  lease?: MembershipLease;
+}
+const members = new WeakMap<object, Member>();
+const pendingSince = new WeakMap<object, number>(); // when the heartbeat under way was started
+
 const joinAndSync = ConsumerGroup.prototype.joinAndSync;
-ConsumerGroup.prototype.joinAndSync = async function handOverThenJoin(this: { cluster: object }) {
-  await handOvers.get(this.cluster)?.();
+ConsumerGroup.prototype.joinAndSync = async function handOverThenJoin(this: Group) {
+  const member = members.get(this.cluster);
+  await member?.handOver();
+  member?.lease?.joining();
   return joinAndSync.call(this);
 };
 
-// The assigner a consumer is created with, registering `handOver` to run before each of its joins.
-// `handOver` must not reject, and must end well within the session timeout: the member sends no
-// heartbeat meanwhile.
-export function handingOver(assigner: PartitionAssigner, handOver: () => Promise<void>): PartitionAssigner {
+const heartbeat = ConsumerGroup.prototype.heartbeat;
+ConsumerGroup.prototype.heartbeat = async function heartbeatOnLease(this: Group, args: { interval: number }) {
+  const lease = members.get(this.cluster)?.lease;
+  if (!lease) return heartbeat.call(this, args);
+  if (!lease.held && this.memberId) {
+    throw new KafkaJSProtocolError(Object.assign(new Error('this member\'s lease ran out: it rejoins before it acts again'), { type: 'REBALANCE_IN_PROGRESS', code: 27, retriable: false }));
+  }
+  // kafkajs shares one heartbeat between concurrent callers and skips it within its interval: the
+  // lease moves only when a request was sent and answered, from the moment the first caller started.
+  const before = this.lastRequest;
+  const sentAt = pendingSince.get(this) ?? performance.now();
+  pendingSince.set(this, sentAt);
+  try {
+    await heartbeat.call(this, args);
+  } finally {
+    if (pendingSince.get(this) === sentAt) pendingSince.delete(this);
+  }
+  if (this.lastRequest !== before) lease.confirmed(sentAt);
+};
+
+// The assigner a consumer is created with, registering `handOver` to run before each of its joins
+// and `lease` (if any) to be kept by its heartbeats and joins. `handOver` must not reject, and must
+// end well within the session timeout: the member sends no heartbeat meanwhile.
+export function handingOver(assigner: PartitionAssigner, handOver: () => Promise<void>, lease?: MembershipLease): PartitionAssigner {
   return (config) => {
-    handOvers.set(config.cluster, handOver);
+    members.set(config.cluster, { handOver, lease });
     return assigner(config);
   };
 }

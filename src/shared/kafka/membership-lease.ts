@@ -1,0 +1,57 @@
+import { performance } from 'node:perf_hooks';
+
+// What a member of a consumer group may take for granted about its membership: that the
+// coordinator has not given its partitions away. The coordinator evicts a member no sooner than a
+// session after the last heartbeat it received, and every heartbeat it received was sent after the
+// member started it; so the member holds its partitions for sure only until `sessionTimeout` after
+// it started its last heartbeat that was answered (or its last join). A member that was frozen (a
+// GC pause, a throttled container, SIGSTOP) or cut off from Kafka cannot know it was evicted; what
+// it can know is that this lease ran out. It then starts nothing and writes nothing more for its
+// assignment, until it has joined the group again (a forced rejoin when the coordinator, asked
+// again, still counts it a member). `margin` is kept for the time between a check and the write it
+// allows, and for clocks that run a little apart.
+export interface Lease {
+  // False once the lease ran out; stays false until the next join, even if a heartbeat then passes.
+  readonly held: boolean;
+}
+
+export const NO_LEASE: Lease = { held: true };
+
+// The share of the session a member acts on after its last answered heartbeat.
+export const LEASE_SHARE = 0.8;
+
+export class MembershipLease implements Lease {
+  private confirmedAt = Number.NEGATIVE_INFINITY; // performance.now() when the last answered request was sent
+  private lapsed = true; // no join yet
+  private joinSentAt: number | null = null;
+
+  constructor(private readonly leaseMs: number) {}
+
+  static forSession(sessionTimeoutMs: number): MembershipLease {
+    return new MembershipLease(Math.floor(sessionTimeoutMs * LEASE_SHARE));
+  }
+
+  get held(): boolean {
+    if (this.lapsed) return false;
+    if (performance.now() < this.confirmedAt + this.leaseMs) return true;
+    this.lapsed = true;
+    return false;
+  }
+
+  // A join request is about to be sent (after the hand-over).
+  joining(): void {
+    this.joinSentAt = performance.now();
+  }
+
+  // The join (and sync) that started at joining() succeeded: a fresh assignment, a fresh lease.
+  joined(): void {
+    this.confirmedAt = this.joinSentAt ?? performance.now();
+    this.joinSentAt = null;
+    this.lapsed = false;
+  }
+
+  // A heartbeat sent at `sentAt` was answered: the member was still in the group then.
+  confirmed(sentAt: number): void {
+    if (!this.lapsed) this.confirmedAt = Math.max(this.confirmedAt, sentAt);
+  }
+}

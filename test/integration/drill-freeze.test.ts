@@ -1,0 +1,29 @@
+import { DRILL_ENV } from '../support/drill-partner';
+import { outOfOrder, repeatedEvents, rollingDrill, type DrillRole } from '../support/rolling-drill';
+
+// A process frozen past its group session (a long GC pause, a throttled container, a live-migrated
+// VM: SIGSTOP here), then thawed (SIGCONT) after the other instance of its role took its
+// partitions, under a load that keeps attempts in flight and queued. What the thawed process still
+// had under way must not be committed past, written over the new owner's work, or sent again
+// beyond the attempts that were in flight when it froze (docs/delivery-guarantees.md).
+const SESSION_MS = 10_000;
+const FREEZE_MS = SESSION_MS * 1.5;
+const drill = rollingDrill({ KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) });
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it.each<DrillRole>(['dispatcher', 'processor'])('a %s frozen past its session and thawed loses, repeats and reorders nothing', async (role) => {
+  let frozenAt = 0;
+  const { got, report } = await drill.underLoad([() => wait(5000), async () => {
+    const pid = drill.pid(role, 0);
+    process.kill(pid, 'SIGSTOP');
+    frozenAt = Date.now();
+    await wait(FREEZE_MS);
+    process.kill(pid, 'SIGCONT');
+  }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
+  expect(report.leads).toBeGreaterThan(500);
+  // A repeat is only of an attempt in flight when the freeze began: its answer was lost with the session.
+  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
+  const unexplained = [...repeatedEvents(got)].filter(([, at]) => !at.some((t) => t <= frozenAt + window && t >= frozenAt - window));
+  expect(unexplained).toEqual([]);
+  expect(outOfOrder(got)).toEqual([]);
+}, 300_000);
