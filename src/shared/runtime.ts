@@ -48,7 +48,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   const admin = kafka.admin();
   await admin.connect();
   const { topicSpecs, codec } = await provisionTopics(admin, config, logger);
-  const producer = await connectProducer(kafka);
+  const producer = await connectProducer(kafka, logger);
 
   const mongo = await connectMongo(config);
   countMongoCommands(mongo.client, metrics);

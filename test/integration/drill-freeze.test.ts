@@ -9,7 +9,7 @@ import { outOfOrder, repeatedEvents, rollingDrill, type DrillRole } from '../sup
 const SESSION_MS = 10_000;
 const FREEZE_MS = SESSION_MS * 1.5;
 const drill = rollingDrill({ KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) });
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 it.each<DrillRole>(['dispatcher', 'processor'])('a %s frozen past its session and thawed loses, repeats and reorders nothing', async (role) => {
   let frozenAt = 0;

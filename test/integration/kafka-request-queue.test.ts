@@ -28,7 +28,7 @@ it('leaves an idle connection without a timer loop, and still sends and answers 
   const kafka = createKafka(testConfig(), pino({ level: 'silent' }), 'request-queue-test');
   admin = kafka.admin();
   await admin.connect();
-  const producer = await connectProducer(kafka);
+  const producer = await connectProducer(kafka, pino({ level: 'silent' }));
   try {
     // Many requests at once on one connection each: some wait in the queue and must still go.
     const answers = await Promise.all(Array.from({ length: 50 }, () => admin.listTopics()));

@@ -2,6 +2,7 @@ import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
+import { renewingProducer } from './renewing-producer';
 import { coalesceSends } from './send-batcher';
 import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
 
@@ -26,12 +27,16 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
 // idempotent producer use acks=all (-1, its default, and it refuses any other), so a send succeeds
 // only once min.insync.replicas replicas have the message. Concurrent sends share produce requests
 // (send-batcher.ts): with one request in flight, one each would queue.
-export async function connectProducer(kafka: Kafka): Promise<Producer> {
-  const producer = kafka.producer({
-    idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  await producer.connect();
-  return coalesceSends(producer);
+// A producer the broker refuses after a leader change is replaced (renewing-producer.ts).
+export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Producer> {
+  const make = async (): Promise<Producer> => {
+    const producer = kafka.producer({
+      idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    return producer;
+  };
+  return coalesceSends(await renewingProducer(make, logger.child({ component: 'producer' })));
 }
 
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its
