@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -38,6 +39,28 @@ export class PrivateService {
       env.MONGO_PORT = String(port);
     }
     return new PrivateService(kind, dir, env, port);
+  }
+
+  // The nodes of one KRaft cluster of `n` brokers, each also a controller, on free ports: internal
+  // topics replicated to all `n`, min ISR 2 (start them together: a node waits for its quorum).
+  static async kafkaCluster(n: number): Promise<PrivateService[]> {
+    const ports: number[] = [];
+    for (let i = 0; i < 2 * n; i++) ports.push(await freePrivatePort(ports));
+    const voters = Array.from({ length: n }, (_, i) => `${i + 1}@127.0.0.1:${ports[2 * i + 1]}`).join(',');
+    const clusterId = randomBytes(16).toString('base64url');
+    return Array.from({ length: n }, (_, i) => {
+      const dir = mkdtempSync(join(process.env.LEADS_PRIVATE_ROOT ?? tmpdir(), `drill-kafka${i + 1}-`));
+      return new PrivateService('kafka', dir, {
+        LEADS_RUN: dir, KAFKA_PORT: String(ports[2 * i]), KAFKA_CONTROLLER_PORT: String(ports[2 * i + 1]), KAFKA_NODE_ID: String(i + 1),
+        KAFKA_QUORUM_VOTERS: voters, KAFKA_CLUSTER_ID: clusterId, KAFKA_REPLICATION: String(n), KAFKA_MIN_ISR: '2',
+      }, ports[2 * i] as number);
+    });
+  }
+
+  // kill -9 of the server (a lost machine), not the script's graceful stop.
+  kill(): void {
+    const pid = Number(readFileSync(join(this.dir, `${this.kind}.pid`), 'utf8'));
+    process.kill(pid, 'SIGKILL');
   }
 
   // The variables that point the app at this instance.

@@ -25,8 +25,8 @@ export interface RollingDrill {
 // Two processors and two dispatchers as OS processes of their own (src/main.ts), as the Helm chart
 // deploys them, and the ingress in this process: the setup of the drills that move partitions
 // between live instances. Registers its jest hooks.
-export function rollingDrill(extraEnv: Record<string, string> = {}): RollingDrill {
-  const env = testEnv({ ...DRILL_ENV, ...extraEnv });
+export function rollingDrill(extraEnv: Record<string, string> | (() => Record<string, string>) = {}): RollingDrill {
+  let env: Record<string, string> = {};
   const roles: Record<DrillRole, ChildRole[]> = { processor: [], dispatcher: [] };
   const drill = {
     async replace(role: DrillRole, n: number, signal: NodeJS.Signals) {
@@ -57,7 +57,9 @@ export function rollingDrill(extraEnv: Record<string, string> = {}): RollingDril
     },
   } as Omit<RollingDrill, 'app' | 'receiver'> as RollingDrill;
 
+  // A function gives the env once the suite's earlier beforeAll hooks ran (servers of its own).
   beforeAll(async () => {
+    env = testEnv({ ...DRILL_ENV, ...(typeof extraEnv === 'function' ? extraEnv() : extraEnv) });
     drill.receiver = await new CallbackReceiver().start();
     drill.app = await startTestApp({}, loadConfig({ ...env, ROLE: 'ingress' }));
     const started = await Promise.all([

