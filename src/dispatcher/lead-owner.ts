@@ -77,11 +77,18 @@ export class LeadOwner {
         logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: partner ? 'not_wanted' : 'unknown_partner' }, 'no callback or postback for this event');
       }
     }
-    const known = await this.recorded(a, wanted.flat().map((w) => w.id));
+    const ids = wanted.flat().map((w) => w.id);
+    // Under way when the records were looked up: not looked up. One that is no longer under way by
+    // the time the answer comes was recorded meanwhile (an item leaves the active set only once
+    // recorded), and a replayed event of it must not start it again.
+    const underWay = new Set(ids.filter((id) => a.isActive(id)));
+    const known = await this.recorded(a, ids);
     return wanted.map((deliveries) => {
       const recorded = deliveries.flatMap(({ id, event, kind }) => {
         if (known.has(id)) return []; // a repeat, or replayed after a crash: never sent again
-        const item = a.activeItem(id) ?? this.arrive(a, newItem(a, id, kind, event, ctx.partition, null, deferred()));
+        const active = a.activeItem(id);
+        if (!active && underWay.has(id)) return []; // recorded while the look-up ran
+        const item = active ?? this.arrive(a, newItem(a, id, kind, event, ctx.partition, null, deferred()));
         return item.recorded ? [item.recorded.promise] : [];
       });
       return recorded.length <= 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);

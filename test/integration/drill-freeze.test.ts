@@ -19,6 +19,7 @@ it.each<DrillRole>(['dispatcher', 'processor'])('a %s frozen past its session an
     frozenAt = Date.now();
     await wait(FREEZE_MS);
     process.kill(pid, 'SIGCONT');
+    if (process.env.DRILL_REPORT) process.stderr.write(`froze ${role} #0 (pid ${pid}) at ${frozenAt} for ${FREEZE_MS} ms\n`);
   }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
   expect(report.leads).toBeGreaterThan(500);
   // A repeat is only of an attempt in flight when the freeze began: its answer was lost with the session.

@@ -16,7 +16,7 @@ const ROOT = join(__dirname, '..', '..');
 export async function startChildRole(role: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildRole> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];
