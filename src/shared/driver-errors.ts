@@ -1,5 +1,6 @@
 import { MongoError, MongoServerError } from 'mongodb';
 import { DependencyError, ServiceError } from './errors';
+import { refusesProducer } from './kafka/renewing-producer';
 
 // The one adapter from what the drivers throw (kafkajs, mongodb, ioredis, undici and Node's sockets)
 // to the service's error tree: the retry helper reads `retriable`, the HTTP mapping answers a
@@ -28,6 +29,9 @@ const MONGO_REQUEST_ERRORS = new Set([
 // trying again; anything else (a bug, a document the store refuses) fails the same way every time.
 // Errors carry their own verdict where they can (kafkajs' have `retriable`).
 function driverRetriable(err: object): boolean {
+  // A broker failover: a producer the new leader refuses is replaced (renewing-producer.ts), and a
+  // broker out of reach comes back; kafkajs flags both non-retriable once its own retries are spent.
+  if (refusesProducer(err) || kafkaOutOfReach(err)) return true;
   const flagged = (err as { retriable?: unknown }).retriable;
   if (typeof flagged === 'boolean') return flagged;
   if (err instanceof MongoServerError) return !MONGO_REQUEST_ERRORS.has(Number(err.code));
@@ -37,6 +41,17 @@ function driverRetriable(err: object): boolean {
   if (name === 'MaxRetriesPerRequestError') return true;
   const message = (err as { message?: unknown }).message;
   return typeof message === 'string' && /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed out|within \d+ ms/.test(message);
+}
+
+// kafkajs gave up on a broker it could not reach (its retries spent, a connection refused or timed
+// out), however deep in the causes that lies.
+function kafkaOutOfReach(err: object): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { name } = e as { name?: unknown };
+    if (name === 'KafkaJSConnectionError' || name === 'KafkaJSRequestTimeoutError' || name === 'KafkaJSConnectionClosedError') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 // Kafka, MongoDB or Redis out of reach: the same request may succeed in a moment.
