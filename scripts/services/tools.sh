@@ -10,7 +10,8 @@
 #   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
 #   virtual environment of its own (Python 3 with venv must be on the machine);
 #   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
-#   test/integration/callback-verification-snippets.test.ts (with node and python3).
+#   test/integration/callback-verification-snippets.test.ts (with node and python3);
+#   socat, Debian's package: the network partition drill forwards a namespace's ports through it.
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
@@ -97,7 +98,7 @@ install_schemathesis() {
 }
 
 install() {
-  apt_install prometheus php-cli
+  apt_install prometheus php-cli socat
   apt_install chromium fonts-liberation
   /usr/bin/chromium --version >/dev/null 2>&1 || die "chromium is installed but /usr/bin/chromium --version fails"
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
@@ -114,6 +115,7 @@ print_env() {
   [[ -n "$prometheus" ]] || missing+=("prometheus")
   php="$(command -v php || true)"
   [[ -n "$php" ]] || missing+=("php-cli")
+  command -v socat >/dev/null || missing+=("socat")
   [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")

@@ -11,10 +11,18 @@ export interface ChildRole {
 
 const ROOT = join(__dirname, '..', '..');
 
+// Where a child role runs: `wrap` gives the command line that runs it (in a network namespace of its
+// own, say), `reachAt` the address this process reaches its HTTP port at.
+export interface ChildPlace {
+  wrap(argv: string[]): string[];
+  reachAt(url: string): string;
+}
+
 // Runs a role as its own OS process through the real entry point (src/main.ts), so fault tests can
 // kill -9 it. Resolves once it logs that it listens and /readyz answers 200.
-export async function startChildRole(role: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ChildRole> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+export async function startChildRole(role: string, env: Record<string, string>, timeoutMs = 60_000, place?: ChildPlace): Promise<ChildRole> {
+  const [command, ...args] = (place?.wrap ?? ((a: string[]) => a))([process.execPath, '--import', 'tsx', 'src/main.ts', role]);
+  const child = spawn(command as string, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +40,7 @@ export async function startChildRole(role: string, env: Record<string, string>, 
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'lead intake started' && entry.url) {
           clearTimeout(timer);
-          resolve(entry.url);
+          resolve(place ? place.reachAt(entry.url) : entry.url);
         }
       } catch {
         // not a log line

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/shared/config';
 import { CallbackReceiver, type ReceivedCallback } from './callback-receiver';
-import { startChildRole, type ChildRole } from './child-role';
+import { startChildRole, type ChildPlace, type ChildRole } from './child-role';
 import { expectNothingLost, expectOnlyRetryableFailures, type DrillReport } from './drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillEventOf, drillPartner, refusedFirst } from './drill-partner';
 import { SteadyLoad, type SteadyLoadOptions } from './steady-load';
@@ -25,13 +25,21 @@ export interface RollingDrill {
 // Two processors and two dispatchers as OS processes of their own (src/main.ts), as the Helm chart
 // deploys them, and the ingress in this process: the setup of the drills that move partitions
 // between live instances. Registers its jest hooks.
-export function rollingDrill(extraEnv: Record<string, string> | (() => Record<string, string>) = {}): RollingDrill {
+// `where` may give an instance env of its own and a place (a network namespace) to run in.
+type Placement = { env?: Record<string, string>; place?: ChildPlace } | undefined;
+export type InstancePlace = (role: DrillRole, n: number) => Placement | Promise<Placement>;
+
+export function rollingDrill(extraEnv: Record<string, string> | (() => Record<string, string>) = {}, where: InstancePlace = () => undefined): RollingDrill {
   let env: Record<string, string> = {};
   const roles: Record<DrillRole, ChildRole[]> = { processor: [], dispatcher: [] };
+  const start = async (role: DrillRole, n: number): Promise<ChildRole> => {
+    const at = await where(role, n);
+    return startChildRole(role, { ...env, ...at?.env }, 60_000, at?.place);
+  };
   const drill = {
     async replace(role: DrillRole, n: number, signal: NodeJS.Signals) {
       await roles[role][n]?.kill(signal);
-      roles[role][n] = await startChildRole(role, env);
+      roles[role][n] = await start(role, n);
     },
     pid(role: DrillRole, n: number) {
       const pid = roles[role][n]?.process.pid;
@@ -62,10 +70,7 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
     env = testEnv({ ...DRILL_ENV, ...(typeof extraEnv === 'function' ? extraEnv() : extraEnv) });
     drill.receiver = await new CallbackReceiver().start();
     drill.app = await startTestApp({}, loadConfig({ ...env, ROLE: 'ingress' }));
-    const started = await Promise.all([
-      startChildRole('processor', env), startChildRole('processor', env),
-      startChildRole('dispatcher', env), startChildRole('dispatcher', env),
-    ]);
+    const started = await Promise.all([start('processor', 0), start('processor', 1), start('dispatcher', 0), start('dispatcher', 1)]);
     roles.processor = started.slice(0, 2);
     roles.dispatcher = started.slice(2);
   }, 120_000);

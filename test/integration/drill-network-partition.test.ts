@@ -1,0 +1,54 @@
+import { DRILL_ENV } from '../support/drill-partner';
+import { NetworkNamespace } from '../support/network-namespace';
+import { freePrivatePort } from '../support/private-service';
+import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
+import { serviceEnv } from '../setup/services-env';
+
+// A network partition from Kafka only: dispatcher #0 runs in a network namespace of its own and
+// reaches MongoDB, Redis, the schema registry and the partner through forwarders; the Kafka
+// forwarder is frozen for one and a half sessions (its traffic silently dropped, as a partition
+// does) under load, then thawed. The cut-off dispatcher must stop attempting and recording once its
+// lease runs out, the other one takes its partitions, and after the heal nothing is lost, repeated
+// beyond the attempts in flight at the cut, or out of order.
+const SESSION_MS = 10_000;
+const CUT_MS = SESSION_MS * 1.5;
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const portOf = (url: string) => Number(new URL(url.includes('://') ? url : `tcp://${url}`).port);
+
+let ns: NetworkNamespace;
+let httpPort = 0;
+const services = serviceEnv();
+const kafkaPort = portOf(services.KAFKA_BROKERS as string);
+
+beforeAll(async () => {
+  ns = NetworkNamespace.create();
+  for (const url of [services.KAFKA_BROKERS, services.MONGO_URL, services.REDIS_URL, services.SCHEMA_REGISTRY_URL]) await ns.forwardIn(portOf(url as string));
+  httpPort = await freePrivatePort();
+  await ns.forwardOut(httpPort, httpPort);
+});
+afterAll(() => ns?.destroy());
+
+let receiverForwarded = false;
+const drill = rollingDrill({ KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) }, async (role, n) => {
+  if (role !== 'dispatcher' || n !== 0) return undefined;
+  if (!receiverForwarded) {
+    await ns.forwardIn(portOf(drill.receiver.url('/')));
+    receiverForwarded = true;
+  }
+  return { env: { HTTP_PORT: String(httpPort) }, place: { wrap: (argv) => ns.wrap(argv), reachAt: (url) => url } };
+});
+
+it('a dispatcher cut off from Kafka (but not from the store and the partner) loses, repeats and reorders nothing', async () => {
+  let cutAt = 0;
+  const { got, report } = await drill.underLoad([() => wait(5000), async () => {
+    ns.cut(kafkaPort);
+    cutAt = Date.now();
+    await wait(CUT_MS);
+    ns.heal(kafkaPort);
+  }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
+  expect(report.leads).toBeGreaterThan(300);
+  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
+  const unexplained = [...repeatedEvents(got)].filter(([, at]) => !at.some((t) => t <= cutAt + window && t >= cutAt - window));
+  expect(unexplained).toEqual([]);
+  expect(outOfOrder(got)).toEqual([]);
+}, 300_000);
