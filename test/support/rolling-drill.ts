@@ -94,6 +94,17 @@ export function repeatedEvents(got: readonly ReceivedCallback[]): Map<string, nu
   return new Map([...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1)));
 }
 
+// What a partner may see after a fault from outside a process (a freeze, a partition) that began at
+// `faultAt`: a repeat only of an attempt in flight then (its answer was lost with the membership,
+// docs/delivery-guarantees.md), so some reception of every repeated event lies within one callback
+// timeout of it; and no lead's callbacks out of order.
+export function expectRepeatsOnlyAround(got: readonly ReceivedCallback[], faultAt: number): void {
+  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
+  const unexplained = [...repeatedEvents(got)].filter(([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window));
+  expect(unexplained).toEqual([]);
+  expect(outOfOrder(got)).toEqual([]);
+}
+
 // Leads whose callbacks reached the partner out of event order: some reception of a status came
 // after a reception of the status that follows it in `history`.
 export function outOfOrder(got: readonly ReceivedCallback[], history: readonly string[] = ['new', 'assigned']): string[] {
