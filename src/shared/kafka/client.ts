@@ -24,20 +24,15 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
   });
 }
 
-// One produce request in flight (send order kept), acks=all (kafkajs's default: a send succeeds only
-// once min.insync.replicas replicas have the message), and no retries inside kafkajs: kafkajs 2.2.4
-// retries a request that failed in part only towards the brokers that did not answer, so messages
-// whose partition leader moved to a broker that had answered are never sent and the send succeeds
-// without them (sendMessages.js; the 3-broker failover drill lost lead events that way). A failed send
-// rejects whole and its caller sends it all again. Not idempotent: kafkajs refuses an idempotent
-// producer without retries, and its sequence numbers wedge after a leader change (renewing-producer.ts);
-// a message written twice is fenced by the `_id`s its consumers write under. Concurrent sends share
-// produce requests (send-batcher.ts): with one request in flight, one each would queue.
+// Idempotent producer: a retried send never writes a message twice into the log. kafkajs makes an
+// idempotent producer use acks=all (-1, its default, and it refuses any other), so a send succeeds
+// only once min.insync.replicas replicas have the message. Concurrent sends share produce requests
+// (send-batcher.ts): with one request in flight, one each would queue.
+// A producer the broker refuses after a leader change is replaced (renewing-producer.ts).
 export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Producer> {
   const make = async (): Promise<Producer> => {
     const producer = kafka.producer({
-      idempotent: false, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: 0 },
+      idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
     });
     await producer.connect();
     return producer;
