@@ -8,7 +8,7 @@ import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-dri
 // answered once, every event's callback delivered, nothing repeated beyond the receiver's refusals,
 // nothing out of order.
 //
-// Not yet passing, so it runs only with DRILL_BROKER_FAILOVER=1 (issue 45). With the producer
+// Not yet passing, so it runs only with DRILL_BROKER_FAILOVER=1. With the producer
 // renewal, the commit coordinator look-up and failovers counted as passing errors, every lead is
 // answered, but most runs lose both callbacks of 1 to 16 leads: their events are not in
 // leads.events at all (read back in full after the run), although the intake chunk that published
