@@ -1,6 +1,5 @@
 import { MongoError, MongoServerError } from 'mongodb';
 import { DependencyError, ServiceError } from './errors';
-import { refusesProducer } from './kafka/renewing-producer';
 
 // The one adapter from what the drivers throw (kafkajs, mongodb, ioredis, undici and Node's sockets)
 // to the service's error tree: the retry helper reads `retriable`, the HTTP mapping answers a
@@ -29,9 +28,8 @@ const MONGO_REQUEST_ERRORS = new Set([
 // trying again; anything else (a bug, a document the store refuses) fails the same way every time.
 // Errors carry their own verdict where they can (kafkajs' have `retriable`).
 function driverRetriable(err: object): boolean {
-  // A broker failover: a producer the new leader refuses is replaced (renewing-producer.ts), and a
-  // broker out of reach comes back; kafkajs flags both non-retriable once its own retries are spent.
-  if (refusesProducer(err) || kafkaOutOfReach(err)) return true;
+  // A broker out of reach comes back; kafkajs flags it non-retriable once its own retries are spent.
+  if (kafkaOutOfReach(err)) return true;
   const flagged = (err as { retriable?: unknown }).retriable;
   if (typeof flagged === 'boolean') return flagged;
   if (err instanceof MongoServerError) return !MONGO_REQUEST_ERRORS.has(Number(err.code));

@@ -15,7 +15,7 @@ import { createRedis, type Redis } from './redis/client';
 import { DocumentLocks } from './redis/document-locks';
 import type { ReadinessCheck } from './http/ops-routes';
 
-// Everything the roles share, connected once per process: Kafka (admin, one idempotent producer,
+// Everything the roles share, connected once per process: Kafka (admin, one producer,
 // the schema codec), MongoDB, Redis (with per-document locks), the PII cipher, the partner directory
 // and the metrics registry.
 export interface Runtime {

@@ -2,10 +2,14 @@ import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
-import { renewingProducer } from './renewing-producer';
 import { coalesceSends } from './send-batcher';
+import { retryWholeSends, type SendRetry } from './whole-send-retry';
 import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
 import './commit-coordinator'; // a commit refused by a coordinator that moved looks it up again (see there)
+
+// How often and how patiently a failed send is tried again (whole-send-retry.ts); the client's
+// requests other than produce keep kafkajs's own retries, with the same numbers.
+const SEND_RETRY: SendRetry = { retries: 8, initialMs: 200, maxMs: 30_000 };
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
 export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {
@@ -14,7 +18,7 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
     clientId: `${config.kafka.clientId}-${clientSuffix}`,
     brokers: [...config.kafka.brokers],
     connectionTimeout: 3000,
-    retry: { initialRetryTime: 200, retries: 8 },
+    retry: { initialRetryTime: SEND_RETRY.initialMs, retries: SEND_RETRY.retries, maxRetryTime: SEND_RETRY.maxMs },
     logLevel: logLevel.WARN,
     logCreator: () => ({ level, log: entry }: LogEntry) => {
       const { message, ...extra } = entry;
@@ -24,20 +28,21 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
   });
 }
 
-// Idempotent producer: a retried send never writes a message twice into the log. kafkajs makes an
-// idempotent producer use acks=all (-1, its default, and it refuses any other), so a send succeeds
-// only once min.insync.replicas replicas have the message. Concurrent sends share produce requests
-// (send-batcher.ts): with one request in flight, one each would queue.
-// A producer the broker refuses after a leader change is replaced (renewing-producer.ts).
+// One produce request in flight per broker (send order kept), acks=all (kafkajs's default: a send
+// succeeds only once min.insync.replicas replicas have it). Not idempotent, and no retries inside
+// kafkajs: its retry of a partly failed request drops messages, so a failed send is sent again whole
+// (whole-send-retry.ts), which an idempotent producer refuses. kafkajs's idempotent producer also
+// keeps its producer id and sequences across a leader change, and a new leader may refuse them for
+// good ("out of order sequence number"): a producer without that state cannot wedge. A message
+// written twice is fenced by the `_id`s its consumers write under. Concurrent sends share produce
+// requests (send-batcher.ts): with one request in flight, one each would queue.
 export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Producer> {
-  const make = async (): Promise<Producer> => {
-    const producer = kafka.producer({
-      idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
-    });
-    await producer.connect();
-    return producer;
-  };
-  return coalesceSends(await renewingProducer(make, logger.child({ component: 'producer' })));
+  const producer = kafka.producer({
+    idempotent: false, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: 0 },
+  });
+  await producer.connect();
+  return coalesceSends(retryWholeSends(producer, SEND_RETRY, logger.child({ component: 'producer' })));
 }
 
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its

@@ -11,7 +11,7 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-// The idempotent producer allows one produce request in flight per broker, and kafkajs makes one
+// The producer allows one produce request in flight per broker (client.ts), and kafkajs makes one
 // request per send(): concurrent sends (one per intake request in the ingress) wait in line for a
 // broker round trip each. This lets the sends that arrive while a request is in flight leave
 // together in the next one (sendBatch), in call order. A send on an idle producer leaves at once,
