@@ -55,15 +55,20 @@ export class DeliveryStore {
 
   // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round):
   // attempts are made only on queued records, so an attempt that ends the round moves the record's
-  // entries out of `queued`.
-  async recordAttempt(record: ListedDelivery, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<void> {
+  // entries out of `queued`. The store fences it: it is written only while the record is still as
+  // the attempt found it (queued, that many attempts made). An instance that lost its partitions
+  // without knowing (frozen, or cut off from Kafka) may record late an attempt that the new owner
+  // made and recorded again meanwhile: false, nothing written, and its retry task is stale.
+  async recordAttempt(record: ListedDelivery & Pick<DeliveryDoc, 'attempts_made'>, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<boolean> {
     const moved = decision.state !== 'queued';
     if (moved) await this.list.put(stateEntries(record, decision.state));
-    await this.deliveries.updateOne(
-      { _id: record._id },
+    const { matchedCount } = await this.deliveries.updateOne(
+      { _id: record._id, state: 'queued', attempts_made: record.attempts_made },
       { $set: { ...stateAfter(result, decision), updated_at: this.clock.now() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
     );
+    if (matchedCount === 0) return false; // an entry it put is stale: readers drop it
     if (moved) await this.list.remove(stateEntries(record, 'queued'));
+    return true;
   }
 
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.

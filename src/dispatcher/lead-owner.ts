@@ -265,7 +265,7 @@ export class LeadOwner {
     // a crash in between would strand it queued and held, in no block.
     if (!item.recorded) this.inTurn(a, item.key, async () => {
       await carried;
-      await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
+      if (!this.fenced(item, 'record')) await this.recordAttempt(item, done);
     });
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
@@ -338,7 +338,7 @@ export class LeadOwner {
 
   // The first attempt of a round is done: the lead's line moves on, the record is written.
   private async finish(item: Item, done: Attempted, plan: LinePlan<Item>): Promise<void> {
-    const { store, batcher, schedule } = this.deps;
+    const { batcher, schedule } = this.deps;
     const a = item.assignment;
     // The block and the task before the record: a crash in between replays the event, attempted again
     // (a held delivery's record is written in its lead's turn, in attempt()).
@@ -346,9 +346,16 @@ export class LeadOwner {
     if (this.fenced(item, 'record')) return;
     if (!item.doc) {
       if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind), this.fence(item)))) return;
-    } else if (item.recorded) await untilDone(() => store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
+    } else if (item.recorded) await this.recordAttempt(item, done);
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
+  }
+
+  // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
+  // assignment was handed over without knowing, and its retry task is stale.
+  private async recordAttempt(item: Item, done: Attempted): Promise<void> {
+    const written = await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
+    if (!written) this.deps.logger.warn({ delivery_id: item.id }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
   }
 
   private settle(item: Item): void {

@@ -153,8 +153,10 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
   await attempts.carryOn(id, kind, doc.event, done);
-  await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
+  if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
+  const written = await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
+  if (!written) return logger.warn({ delivery_id: id, attempt: timing.attempt }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
   if (done.decision.state !== 'queued') await release(deps, doc);
 }
 
