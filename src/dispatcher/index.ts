@@ -50,7 +50,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   // for most of a session starts and records nothing more until it has joined again.
   const lease = MembershipLease.forSession(rt.config.kafka.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
-    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, clock), batcher, scheduler, attempts, topics,
+    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, rt.mongo.collections.blockEpochs, clock), batcher, scheduler, attempts, topics,
     schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS, lease,
   });
   owner = leadOwner;

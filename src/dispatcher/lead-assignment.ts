@@ -43,6 +43,7 @@ export class LeadAssignment {
   readonly parked = new ParkedLeads();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
   private readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
+  private readonly epochs = new Map<number, number>(); // this owner's epoch of each partition (block-store.ts)
   private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
 
   // `lease`: the event consumer's (membership-lease.ts); its work is fenced once it runs out.
@@ -78,6 +79,17 @@ export class LeadAssignment {
       this.loaded.set(partition, loaded);
     }
     return loaded;
+  }
+
+  claimed(partition: number, epoch: number): void {
+    this.epochs.set(partition, epoch);
+  }
+
+  // The epoch this owner's block writes carry: taken before the partition's blocks were read back.
+  epochOf(partition: number): number {
+    const epoch = this.epochs.get(partition);
+    if (epoch === undefined) throw new Error(`partition ${partition} was not claimed by this assignment`);
+    return epoch;
   }
 
   // The last write of the lead's line so far (undefined: none under way).

@@ -177,6 +177,7 @@ export class LeadOwner {
   }
 
   private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
+    a.claimed(partition, await untilDone(() => this.deps.blocks.claim(partition), this.retrying('claim partition')));
     const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.retrying('load blocks'));
     for (const b of blocks) {
       const key = leadKey(b.partner_id, b.lead_id);
@@ -212,7 +213,7 @@ export class LeadOwner {
     const a = item.assignment;
     await a.lineWritten(item.key); // the block lists it before its record says held
     if (this.fenced(item, 'hold')) return;
-    if (item.doc) await untilDone(() => store.markHeld(item.id, blocker), this.retrying('hold'));
+    if (item.doc) await untilDone(() => store.markHeld(recordOf(item), blocker), this.retrying('hold'));
     else if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind), this.fence(item)))) return;
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
@@ -307,8 +308,8 @@ export class LeadOwner {
     if (this.fenced(item, 'set aside')) return;
     if (!item.doc) {
       if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind), this.fence(item)))) return;
-    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(item.id, how.dueAt), this.retrying('overflow'));
-    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(item.id, how.heldBy), this.retrying('park'));
+    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(recordOf(item), how.dueAt), this.retrying('overflow'));
+    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(recordOf(item), how.heldBy), this.retrying('park'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
@@ -378,7 +379,12 @@ export class LeadOwner {
   private saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
     const cut = key.indexOf(':');
     const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
-    this.inTurn(a, key, () => untilDone(() => this.deps.blocks.save(ref, partition, block), this.retrying('save block')));
+    this.inTurn(a, key, async () => {
+      const epoch = a.epochOf(partition);
+      if (!(await untilDone(() => this.deps.blocks.save(ref, partition, block, epoch), this.retrying('save block')))) {
+        this.deps.logger.warn({ key, partition, epoch }, 'block write refused: a later owner holds the partition');
+      }
+    });
   }
 
   // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.

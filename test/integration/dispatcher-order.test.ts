@@ -91,7 +91,7 @@ it('never saves a lead block that leaves out a delivery still recorded as held',
   const stranded: { block: BlockState | null; left_out: string }[] = [];
   let saves = 0;
   const save = BlockStore.prototype.save;
-  const spy = jest.spyOn(BlockStore.prototype, 'save').mockImplementation(async function (this: BlockStore, key, partition, block) {
+  const spy = jest.spyOn(BlockStore.prototype, 'save').mockImplementation(async function (this: BlockStore, key, partition, block, epoch) {
     if (key.leadId === lead) {
       saves++;
       for (const doc of await Promise.all(events.map((e) => deliveryRecord(app.runtime, e)))) {
@@ -99,7 +99,7 @@ it('never saves a lead block that leaves out a delivery still recorded as held',
         if (doc?.state === 'queued' && doc.held_by !== undefined && !listed) stranded.push({ block, left_out: doc._id });
       }
     }
-    return save.call(this, key, partition, block);
+    return save.call(this, key, partition, block, epoch);
   });
   try {
     await publishLeadEvents(app.runtime, events);

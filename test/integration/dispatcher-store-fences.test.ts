@@ -1,13 +1,15 @@
 import { MongoClient, type Db } from 'mongodb';
+import { BlockStore } from '../../src/dispatcher/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
-import type { DeliveryDoc } from '../../src/shared/mongo/documents';
+import type { DeliveryBlockDoc, DeliveryDoc, PartitionEpochDoc } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ListIndex } from '../../src/shared/store/list-index';
 import { testConfig } from '../support/test-config';
 
 // The store, not the instance's memory, decides whose attempt is recorded: an instance that lost
 // its partitions without knowing (frozen, or cut off from Kafka) and records late an attempt the new
-// owner already made and recorded is refused, on the real MongoDB-wire server.
+// owner already made and recorded, or writes a lead's block the new owner holds, is refused, on the
+// real MongoDB-wire server.
 const config = testConfig();
 let mongo: MongoClient;
 let db: Db;
@@ -39,10 +41,33 @@ it('records an attempt only while the record is as the attempt found it', async 
   // The new owner's attempt is recorded; the old owner's attempt of the same turn comes after it.
   expect(await store.recordAttempt(read, new Date('2026-11-27T10:00:41.000Z'), ok, { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 })).toBe(true);
   expect(await store.recordAttempt(read, new Date('2026-11-27T10:00:22.000Z'), later, {
-    state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: Date.parse('2026-11-27T10:00:23.000Z'), tier: 'retry1m',
+    state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: Date.parse('2026-11-27T10:00:23.000Z'), tier: 'retry1',
   })).toBe(false);
 
   expect(await deliveries.findOne({ _id: held._id })).toMatchObject({
     state: 'delivered', attempts_made: 1, last_http_status: 200, attempts: [{ attempt: 1, http_status: 200 }],
   });
+});
+
+it('refuses a block write of an owner once a later owner claimed the partition', async () => {
+  const blocks = db.collection<DeliveryBlockDoc>('delivery_blocks');
+  const store = new BlockStore(blocks, db.collection<PartitionEpochDoc>('delivery_block_epochs'));
+  const lead = { endpoint: 'pa-1', leadId: 'le-9' };
+  await blocks.insertOne({ _id: 'pa-1:le-8', partner_id: 'pa-1', lead_id: 'le-8', partition: 3, blocker: 'dl-8', held: [], updated_at: new Date() }); // from before epochs
+
+  const old = await store.claim(3);
+  expect(await store.save(lead, 3, { blocker: 'dl-a', held: ['dl-b'] }, old)).toBe(true);
+  const next = await store.claim(3); // the partition moved: the new owner stamps its blocks
+  expect(next).toBe(old + 1);
+  expect(await blocks.findOne({ _id: 'pa-1:le-8' })).toMatchObject({ epoch: next });
+
+  // The old owner, thawed, still writes: a change and a removal, both refused.
+  expect(await store.save(lead, 3, { blocker: 'dl-b', held: [] }, old)).toBe(false);
+  await store.save(lead, 3, null, old);
+  expect(await blocks.findOne({ _id: 'pa-1:le-9' })).toMatchObject({ blocker: 'dl-a', held: ['dl-b'], epoch: next });
+
+  // The new owner writes as it decides.
+  expect(await store.save(lead, 3, { blocker: 'dl-b', held: [] }, next)).toBe(true);
+  await store.save(lead, 3, null, next);
+  expect(await blocks.findOne({ _id: 'pa-1:le-9' })).toBeNull();
 });

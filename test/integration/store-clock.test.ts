@@ -42,12 +42,12 @@ it('writes a delivery record\'s updated_at from the clock', async () => {
   const created = new Date('2026-11-24T10:00:01.000Z');
   const doc = newDeliveryDoc(event, 5, created, { heldBy: 'dl-other' });
   await store.insertNew([doc]);
-  await store.awaitRetry(doc._id, new Date('2031-02-03T05:00:00.000Z'));
+  await store.awaitRetry(doc, new Date('2031-02-03T05:00:00.000Z'));
   expect(await deliveries.findOne({ _id: doc._id })).toMatchObject({ created_at: created, updated_at: AT });
 });
 
 it('writes a lead block\'s updated_at, an id block\'s taken_at and an audit entry\'s time from the clock', async () => {
-  await new BlockStore(db.collection<DeliveryBlockDoc>('delivery_blocks'), fixed).save({ endpoint: 'pa-1', leadId: 'le-7' }, 0, { blocker: 'dl-1', held: [] });
+  await new BlockStore(db.collection<DeliveryBlockDoc>('delivery_blocks'), db.collection('delivery_block_epochs'), fixed).save({ endpoint: 'pa-1', leadId: 'le-7' }, 0, { blocker: 'dl-1', held: [] }, 1);
   expect(await db.collection<DeliveryBlockDoc>('delivery_blocks').findOne({ _id: 'pa-1:le-7' })).toMatchObject({ updated_at: AT });
 
   await new IdAllocator(db.collection<IdBlockDoc>('id_blocks'), 'lead', 10, fixed).allocate();

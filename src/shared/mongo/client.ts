@@ -1,7 +1,7 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, PartitionEpochDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
   EndpointHealthDoc, ParkedMessageDoc, PartnerDoc, ReplayJobDoc, WaitingLeadDoc,
 } from './documents';
 import type { ListEntryDoc } from '../store/list-index';
@@ -19,6 +19,7 @@ export interface Collections {
   deposits: Collection<DepositDoc>;
   deliveries: Collection<DeliveryDoc>;
   deliveryBlocks: Collection<DeliveryBlockDoc>;
+  blockEpochs: Collection<PartitionEpochDoc>;
   endpointHealth: Collection<EndpointHealthDoc>;
   replayJobs: Collection<ReplayJobDoc>;
   audit: Collection<AuditDoc>;
@@ -53,6 +54,7 @@ export async function connectMongo(config: Config): Promise<Mongo> {
     deposits: db.collection('deposits'),
     deliveries: db.collection('deliveries'),
     deliveryBlocks: db.collection('delivery_blocks'),
+    blockEpochs: db.collection('delivery_block_epochs'),
     endpointHealth: db.collection('endpoint_health'),
     replayJobs: db.collection('replay_jobs'),
     audit: db.collection('audit_log'),

@@ -244,7 +244,14 @@ export interface DeliveryBlockDoc {
   partition: number; // of the lead on leads.events: the owner reads its partitions' blocks
   blocker: string; // delivery id
   held: string[]; // delivery ids, in event order
+  epoch?: number; // of the partition's owner that wrote it last (block-store.ts); absent before epochs
   updated_at: Date;
+}
+
+// The owner epoch of a partition of leads.events: taken by each new owner of the partition.
+export interface PartitionEpochDoc {
+  _id: string; // p<partition>
+  epoch: number;
 }
 
 // A partner endpoint's health and pause state, one per partner, written only by the dispatcher that
