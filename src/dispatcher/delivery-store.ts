@@ -59,11 +59,11 @@ export class DeliveryStore {
   // the attempt found it (queued, that many attempts made). An instance that lost its partitions
   // without knowing (frozen, or cut off from Kafka) may record late an attempt that the new owner
   // made and recorded again meanwhile: false, nothing written, and its retry task is stale.
-  async recordAttempt(record: ListedDelivery & Pick<DeliveryDoc, 'attempts_made'>, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<boolean> {
+  async recordAttempt(record: ListedDelivery & Unchanged, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<boolean> {
     const moved = decision.state !== 'queued';
     if (moved) await this.list.put(stateEntries(record, decision.state));
     const { matchedCount } = await this.deliveries.updateOne(
-      { _id: record._id, state: 'queued', attempts_made: record.attempts_made },
+      unchanged(record),
       { $set: { ...stateAfter(result, decision), updated_at: this.clock.now() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
     );
     if (matchedCount === 0) return false; // an entry it put is stale: readers drop it
@@ -72,13 +72,14 @@ export class DeliveryStore {
   }
 
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
-  async markHeld(id: string, blocker: string): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { held_by: blocker, next_attempt_at: null, updated_at: this.clock.now() } });
+  // Fenced like an attempt's record: only while it is still as its writer read it.
+  async markHeld(record: Unchanged, blocker: string): Promise<void> {
+    await this.deliveries.updateOne(unchanged(record), { $set: { held_by: blocker, next_attempt_at: null, updated_at: this.clock.now() } });
   }
 
   // A delivery recorded already whose attempt now waits on a retry tier (its partner's queue was full).
-  async awaitRetry(id: string, dueAt: Date): Promise<void> {
-    await this.deliveries.updateOne({ _id: id }, { $set: { next_attempt_at: dueAt, updated_at: this.clock.now() }, $unset: { held_by: '' } });
+  async awaitRetry(record: Unchanged, dueAt: Date): Promise<void> {
+    await this.deliveries.updateOne(unchanged(record), { $set: { next_attempt_at: dueAt, updated_at: this.clock.now() }, $unset: { held_by: '' } });
   }
 
   // A manager's retry of a dead delivery, or a replay of one that ended: a fresh round of attempts,
@@ -114,6 +115,14 @@ export class DeliveryStore {
     for await (const _ of this.list.all(rangeQuery(range), 1000)) n++;
     return n;
   }
+}
+
+// What a writer read of a record: a write is made only while the record is still queued with as
+// many attempts made (a later owner's attempt, or the end of the round, moved it on).
+type Unchanged = Pick<DeliveryDoc, '_id' | 'attempts_made'>;
+
+function unchanged(record: Unchanged) {
+  return { _id: record._id, state: 'queued' as const, attempts_made: record.attempts_made };
 }
 
 export interface DeliveryRange {

@@ -165,7 +165,7 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
 // lead's block back finds it held.
 async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
   const { store, topics, metrics, logger } = deps;
-  await untilDone(() => store.markHeld(doc._id, HELD_FOR_PAUSED_ENDPOINT), (err, attempt) =>
+  await untilDone(() => store.markHeld(doc, HELD_FOR_PAUSED_ENDPOINT), (err, attempt) =>
     logger.warn({ delivery_id: doc._id, attempt, err: (err as Error).message }, 'could not hold a delivery; trying again'));
   metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
   await published(logger, 'parked', () => topics.command({
