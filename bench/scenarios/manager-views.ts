@@ -9,7 +9,6 @@ import { auditListEntries } from '../../src/shared/audit';
 import { addCounts, isEmpty } from '../../src/shared/reports/cell-counts';
 import { cellField, leadWriter, refusalWriter, targetsOf } from '../../src/shared/reports/cell-keys';
 import { CellStore, cellsCollection, counterDoc, type Cells } from '../../src/shared/reports/cell-store';
-import { deliveryId } from '../../src/shared/ids';
 import { connectMongo } from '../../src/shared/mongo/client';
 import type { AuditDoc, DeliveryDoc, LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';

@@ -2,7 +2,7 @@ import type { Collection } from 'mongodb';
 import { writeAudit, type AuditCollections } from '../shared/audit';
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded, type BatchContext } from '../shared/kafka/batch-consumer';
 import type { Logger } from '../shared/logger';
-import type { AuditDoc, EndpointHealthDoc } from '../shared/mongo/documents';
+import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
 import type { EndpointCommand } from '../shared/schemas';

@@ -13,8 +13,9 @@ import type { DeliveryCounters } from './retry-policy';
 import { HELD_FOR_PAUSED_ENDPOINT, newDeliveryDoc } from './delivery-store';
 import { published, replyTo } from './delivery-task';
 import { deferred, LeadAssignment, leadKey, type Item } from './lead-assignment';
-import type { BlockState, LinePlan } from './lead-lines';
+import type { LinePlan } from './lead-lines';
 import type { RecordBatcher } from './record-batcher';
+import { LeadWrites, recordOf } from './lead-writes';
 import type { RetryConsumerDeps } from './retry-consumer';
 
 // The retry consumer's dependencies, and the few the first attempts need on top.
@@ -31,12 +32,6 @@ type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 
 // A record as JSON carries it (dates as ISO strings), for a reply.
 const asJson = (doc: DeliveryDoc): Record<string, unknown> => JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 
-// The record of a held delivery or of a fresh round: it exists (read before the item was made).
-function recordOf(item: Item): DeliveryDoc {
-  if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
-  return item.doc;
-}
-
 // The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
 // co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
 // writes its record once that first attempt is done, in bulk with others. A lead's deliveries go
@@ -46,10 +41,12 @@ function recordOf(item: Item): DeliveryDoc {
 // it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
 export class LeadOwner {
   private current: LeadAssignment;
+  private readonly writes: LeadWrites;
   private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
 
   constructor(private readonly deps: LeadOwnerDeps) {
     this.current = new LeadAssignment(deps.lease);
+    this.writes = new LeadWrites(deps);
     deps.gate.onResume((endpoint) => this.release(endpoint));
   }
 
@@ -128,10 +125,10 @@ export class LeadOwner {
     const { store, schedule, logger } = this.deps;
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
-    let doc = await this.read(command.delivery_id);
+    let doc = await this.writes.read(command.delivery_id);
     if (doc && (from as readonly string[]).includes(doc.state)) {
-      doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.retrying('requeue'))
-        ?? await this.read(command.delivery_id);
+      doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.writes.retrying('requeue'))
+        ?? await this.writes.read(command.delivery_id);
     }
     if (!doc || !isFreshRound(doc, command.at)) {
       logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
@@ -177,12 +174,12 @@ export class LeadOwner {
   }
 
   private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
-    a.claimed(partition, await untilDone(() => this.deps.blocks.claim(partition), this.retrying('claim partition')));
-    const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.retrying('load blocks'));
+    a.claimed(partition, await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')));
+    const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.writes.retrying('load blocks'));
     for (const b of blocks) {
       const key = leadKey(b.partner_id, b.lead_id);
       a.lines.load(key, { blocker: b.blocker, held: b.held });
-      const blocker = await this.read(b.blocker);
+      const blocker = await this.writes.read(b.blocker);
       if (!blocker) continue; // its event is uncommitted and comes again
       if (blocker.state !== 'queued') this.apply(a, key, partition, a.lines.released(key, b.blocker));
       else if (blocker.held_by !== undefined) this.apply(a, key, partition, a.lines.resumeBlocker(key));
@@ -194,12 +191,12 @@ export class LeadOwner {
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
   private async recorded(a: LeadAssignment, deliveryIds: string[]): Promise<Set<string>> {
     const ids = deliveryIds.filter((id) => !a.isActive(id));
-    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.retrying('check recorded'));
+    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.writes.retrying('check recorded'));
   }
 
   // Carries out what the lead's line decided.
   private apply(a: LeadAssignment, key: string, partition: number, plan: LinePlan<Item>): void {
-    if (plan.block !== undefined) this.saveBlock(a, key, partition, plan.block);
+    if (plan.block !== undefined) this.writes.saveBlock(a, key, partition, plan.block);
     if (plan.hold && plan.hold.length > 0) {
       const blocker = plan.block?.blocker ?? a.lines.blocked(key)?.blocker;
       for (const item of plan.hold) void a.work.track(this.hold(item, blocker as string));
@@ -212,9 +209,9 @@ export class LeadOwner {
     const { store, batcher, schedule, metrics } = this.deps;
     const a = item.assignment;
     await a.lineWritten(item.key); // the block lists it before its record says held
-    if (this.fenced(item, 'hold')) return;
-    if (item.doc) await untilDone(() => store.markHeld(recordOf(item), blocker), this.retrying('hold'));
-    else if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind), this.fence(item)))) return;
+    if (this.writes.fenced(item, 'hold')) return;
+    if (item.doc) await untilDone(() => store.markHeld(recordOf(item), blocker), this.writes.retrying('hold'));
+    else if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind), this.writes.fence(item)))) return;
     metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
     this.settle(item);
   }
@@ -223,7 +220,7 @@ export class LeadOwner {
     // Its held record may still be on its way to the store (the blocker can end that fast): read it
     // once written, or it would look never written and the line would move on without it.
     await a.activeItem(id)?.recorded?.promise;
-    const doc = await this.read(id);
+    const doc = await this.writes.read(id);
     if (!a.work.open) return; // handed over: the next owner reads the lead's block
     if (!doc) {
       // Not written yet: its event comes again (lead-lines.ts), or came while this read ran.
@@ -256,7 +253,7 @@ export class LeadOwner {
     const a = item.assignment;
     if (this.deps.gate.isPaused(item.endpoint)) return this.park(item);
     const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
-    if (this.fenced(item, 'attempt')) return;
+    if (this.writes.fenced(item, 'attempt')) return;
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
     const plan = a.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
@@ -264,12 +261,12 @@ export class LeadOwner {
     // A held delivery's event is committed already: no replay brings it back after a crash. So its
     // record (after its task) is written before any later block of its lead, which may leave it out:
     // a crash in between would strand it queued and held, in no block.
-    if (!item.recorded) this.inTurn(a, item.key, async () => {
+    if (!item.recorded) this.writes.inTurn(a, item.key, async () => {
       await carried;
-      if (!this.fenced(item, 'record')) await this.recordAttempt(item, done);
+      if (!this.writes.fenced(item, 'record')) await this.writes.recordAttempt(item, done);
     });
     // Saved in the order decided (a release may change the block again right after).
-    if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
+    if (plan.block !== undefined) this.writes.saveBlock(a, item.key, item.partition, plan.block);
     await carried;
     // The record is written outside the partner's slot: the slots cap requests to the partner, and
     // a slot held for the bulk write would leave the next callback waiting on the database.
@@ -303,13 +300,13 @@ export class LeadOwner {
     const { store, batcher, schedule } = this.deps;
     const a = item.assignment;
     const plan = a.lines.finished(item.key, item.id, 'retrying');
-    if (plan.block !== undefined) this.saveBlock(a, item.key, item.partition, plan.block);
+    if (plan.block !== undefined) this.writes.saveBlock(a, item.key, item.partition, plan.block);
     await a.lineWritten(item.key);
-    if (this.fenced(item, 'set aside')) return;
+    if (this.writes.fenced(item, 'set aside')) return;
     if (!item.doc) {
-      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind), this.fence(item)))) return;
-    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(recordOf(item), how.dueAt), this.retrying('overflow'));
-    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(recordOf(item), how.heldBy), this.retrying('park'));
+      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind), this.writes.fence(item)))) return;
+    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(recordOf(item), how.dueAt), this.writes.retrying('overflow'));
+    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(recordOf(item), how.heldBy), this.writes.retrying('park'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
@@ -344,61 +341,18 @@ export class LeadOwner {
     // The block and the task before the record: a crash in between replays the event, attempted again
     // (a held delivery's record is written in its lead's turn, in attempt()).
     await a.lineWritten(item.key);
-    if (this.fenced(item, 'record')) return;
+    if (this.writes.fenced(item, 'record')) return;
     if (!item.doc) {
-      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind), this.fence(item)))) return;
-    } else if (item.recorded) await this.recordAttempt(item, done);
+      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind), this.writes.fence(item)))) return;
+    } else if (item.recorded) await this.writes.recordAttempt(item, done);
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
-  }
-
-  // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
-  // assignment was handed over without knowing, and its retry task is stale.
-  private async recordAttempt(item: Item, done: Attempted): Promise<void> {
-    const written = await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
-    if (!written) this.deps.logger.warn({ delivery_id: item.id }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
   }
 
   private settle(item: Item): void {
     item.assignment.settle(item);
   }
 
-  // An item of an assignment handed over past its deadline writes nothing more: the next owner may
-  // already be sending it again from the committed offsets.
-  private fenced(item: Item, what: string): boolean {
-    if (!item.assignment.work.fenced) return false;
-    this.deps.logger.warn({ delivery_id: item.id, what }, 'write of a handed-over assignment refused');
-    return true;
-  }
-
-  // The check a batched write of the item makes as it goes (the batcher waits a few milliseconds).
-  private fence(item: Item): () => boolean {
-    return () => this.fenced(item, 'batched record');
-  }
-
-  private saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
-    const cut = key.indexOf(':');
-    const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
-    this.inTurn(a, key, async () => {
-      const epoch = a.epochOf(partition);
-      if (!(await untilDone(() => this.deps.blocks.save(ref, partition, block, epoch), this.retrying('save block')))) {
-        this.deps.logger.warn({ key, partition, epoch }, 'block write refused: a later owner holds the partition');
-      }
-    });
-  }
-
-  // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.
-  private inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
-    a.inTurn(key, write, (err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
-  }
-
-  private read(id: string): Promise<DeliveryDoc | null> {
-    return untilDone(() => this.deps.store.get(id), this.retrying('read record'));
-  }
-
-  private retrying(what: string) {
-    return (err: unknown, attempt: number) => this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
-  }
 }
 
 function newItem(a: LeadAssignment, id: string, kind: DeliveryKind, event: LeadEvent, partition: number, doc: DeliveryDoc | null, recorded: Item['recorded']): Item {

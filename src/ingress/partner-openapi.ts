@@ -1,5 +1,5 @@
 import { ERRORS, type ErrorCode } from '../shared/errors';
-import { schemas, type JsonSchema } from '../shared/schemas';
+import { schemas } from '../shared/schemas';
 import { VALIDATION_REASONS } from './validation-reasons';
 
 export const PARTNER_OPENAPI_PATH = '/api/v1/inbound/openapi.json';

@@ -1,0 +1,65 @@
+import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { Logger } from '../shared/logger';
+import { untilDone } from '../shared/retriable';
+import type { BlockStore } from './block-store';
+import type { Attempted } from './delivery-attempt';
+import type { DeliveryStore } from './delivery-store';
+import type { Item, LeadAssignment } from './lead-assignment';
+import type { BlockState } from './lead-lines';
+
+// The record of a held delivery or of a fresh round: it exists (read before the item was made).
+export function recordOf(item: Item): DeliveryDoc {
+  if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
+  return item.doc;
+}
+
+// The lead owner's writes to the store and the fences they pass: its assignment's (in memory, the
+// lease and the hand-over) and the store's (an attempt's record, a lead's block: delivery-store.ts,
+// block-store.ts), which refuse what an owner that lost its partitions without knowing still writes.
+export class LeadWrites {
+  constructor(private readonly deps: { store: DeliveryStore; blocks: BlockStore; logger: Logger }) {}
+
+  // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
+  // assignment was handed over without knowing, and its retry task is stale.
+  async recordAttempt(item: Item, done: Attempted): Promise<void> {
+    const written = await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
+    if (!written) this.deps.logger.warn({ delivery_id: item.id }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
+  }
+
+  // An item of an assignment handed over past its deadline writes nothing more: the next owner may
+  // already be sending it again from the committed offsets.
+  fenced(item: Item, what: string): boolean {
+    if (!item.assignment.work.fenced) return false;
+    this.deps.logger.warn({ delivery_id: item.id, what }, 'write of a handed-over assignment refused');
+    return true;
+  }
+
+  // The check a batched write of the item makes as it goes (the batcher waits a few milliseconds).
+  fence(item: Item): () => boolean {
+    return () => this.fenced(item, 'batched record');
+  }
+
+  saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
+    const cut = key.indexOf(':');
+    const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
+    this.inTurn(a, key, async () => {
+      const epoch = a.epochOf(partition);
+      if (!(await untilDone(() => this.deps.blocks.save(ref, partition, block, epoch), this.retrying('save block')))) {
+        this.deps.logger.warn({ key, partition, epoch }, 'block write refused: a later owner holds the partition');
+      }
+    });
+  }
+
+  // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.
+  inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
+    a.inTurn(key, write, (err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
+  }
+
+  read(id: string): Promise<DeliveryDoc | null> {
+    return untilDone(() => this.deps.store.get(id), this.retrying('read record'));
+  }
+
+  retrying(what: string) {
+    return (err: unknown, attempt: number) => this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
+  }
+}
