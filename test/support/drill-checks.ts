@@ -1,4 +1,6 @@
+import { readReport } from '../../src/manager/reports/report-reader';
 import { deliveryId } from '../../src/shared/ids';
+import { CellStore, cellsCollection } from '../../src/shared/reports/cell-store';
 import type { DeliveryDoc, LeadDoc } from '../../src/shared/mongo/documents';
 import type { Runtime } from '../../src/shared/runtime';
 import type { CallbackReceiver } from './callback-receiver';
@@ -32,7 +34,8 @@ export interface NothingLostOptions {
 //    fully published (outbox drained), and each of its events reached the dispatcher, which
 //    made one delivery record per (event, partner);
 //  - every delivery ends delivered, and the partner received each event with a valid signature
-//    (a repeat is allowed: delivery is at least once).
+//    (a repeat is allowed: delivery is at least once);
+//  - the reports' read model counted each lead once, received and accepted.
 export async function expectNothingLost(opts: NothingLostOptions): Promise<DrillReport> {
   const { rt, partnerId, runs, receiver, path } = opts;
   const history = opts.history ?? ['new', 'assigned'];
@@ -55,6 +58,8 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   for (const lead of stored) {
     expect({ id: lead._id, history: lead.history.map((h) => h.to) }).toEqual({ id: lead._id, history });
   }
+
+  await expectCountedOnce(rt, partnerId, runs.length, timeoutMs);
 
   const eventIds = stored.flatMap((l) => l.history.map((_, i) => `${l._id}:${i}`));
   const ids = eventIds.map((e) => deliveryId(e, partnerId));
@@ -111,4 +116,20 @@ async function reportMissing(opts: NothingLostOptions, ids: string[], eventIds: 
     const got = opts.receiver.at(opts.path).filter((c) => drillEventOf(c.body).startsWith(`${leadId}|`)).map((c) => ({ event: drillEventOf(c.body), at: c.at }));
     process.stderr.write(`MISSING ${id} (event ${eventId}): records ${JSON.stringify(sameLead)} blocks ${JSON.stringify(blocks)} received ${JSON.stringify(got)}\n`);
   }
+}
+
+// The partner's report over yesterday and today (UTC, the drill partner's zone) once the projector
+// caught up: every lead counted, none twice, however the fault moved the projector's partitions.
+async function expectCountedOnce(rt: Runtime, partnerId: string, leads: number, timeoutMs: number): Promise<void> {
+  const cells = new CellStore(cellsCollection(rt.mongo.db));
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  let counted = { received: 0, accepted: 0 };
+  const read = async () => {
+    const { totals } = await readReport(cells, { from: day(Date.now() - 86_400_000), to: day(Date.now()), affiliate_id: partnerId }, new Date());
+    counted = { received: Number(totals.received ?? 0), accepted: Number(totals.accepted ?? 0) };
+    return counted.accepted >= leads;
+  };
+  await until(read, timeoutMs, 'the reports to count every lead').catch(() => undefined);
+  await read();
+  expect(counted).toEqual({ received: leads, accepted: leads });
 }
