@@ -1,3 +1,5 @@
+import { startChildRole } from '../support/child-role';
+import { DRILL_ENV } from '../support/drill-partner';
 import { NetworkNamespace } from '../support/network-namespace';
 import { freePrivatePort } from '../support/private-service';
 import { expectRepeatsOnlyAround, rollingDrill } from '../support/rolling-drill';
@@ -8,7 +10,9 @@ import { serviceEnv } from '../setup/services-env';
 // forwarder is frozen for one and a half sessions (its traffic silently dropped, as a partition
 // does) under load, then thawed. The cut-off dispatcher must stop attempting and recording once its
 // lease runs out, the other one takes its partitions, and after the heal nothing is lost, repeated
-// beyond the attempts in flight at the cut, or out of order.
+// beyond the attempts in flight at the cut, or out of order. Then an ingress joins it there and both
+// are cut off together: the ingress answers a retryable 503 within its reply timeout while it cannot
+// reach Kafka, and takes leads again once healed.
 const SESSION_MS = 10_000;
 const CUT_MS = SESSION_MS * 1.5;
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -47,4 +51,33 @@ it('a dispatcher cut off from Kafka (but not from the store and the partner) los
   }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
   expect(report.leads).toBeGreaterThan(300);
   expectRepeatsOnlyAround(got, cutAt);
+}, 300_000);
+
+it('an ingress cut off from Kafka answers 503 promptly and takes leads again once healed', async () => {
+  const port = await freePrivatePort();
+  await ns.forwardOut(port, port);
+  const ingress = await startChildRole('ingress', { ...drill.env(), HTTP_PORT: String(port) }, 60_000, { wrap: (argv) => ns.wrap(argv), reachAt: (url) => url });
+  try {
+    let cutAt = 0;
+    let healedAt = 0;
+    const { got, runs } = await drill.underLoad([() => wait(3000), async () => {
+      ns.cut(kafkaPort);
+      cutAt = Date.now();
+      await wait(CUT_MS);
+      ns.heal(kafkaPort);
+      healedAt = Date.now();
+    }, () => wait(8000)], { perSecond: 40, maxInFlight: 24, targets: () => [drill.app.url, ingress.url] });
+    const attempts = runs.flatMap((r) => r.attempts).filter((a) => a.target === ingress.url);
+    // Started once the cut was sure to be felt: each answered within the reply timeout (and a
+    // little), a retryable 503, or a decision already stored for its key.
+    const cut = attempts.filter((a) => a.startedAt > cutAt + 1000 && a.startedAt < healedAt);
+    const replyTimeoutMs = Number(DRILL_ENV.INTAKE_REPLY_TIMEOUT_MS);
+    expect(cut.length).toBeGreaterThan(10);
+    expect(cut.filter((a) => a.ms > replyTimeoutMs + 1500 || (a.status !== 503 && a.status !== 200))
+      .map((a) => `${a.status ?? a.error} after ${a.ms} ms`)).toEqual([]);
+    expect(attempts.filter((a) => a.startedAt > healedAt + 5000 && a.status === 200).length).toBeGreaterThan(10);
+    expectRepeatsOnlyAround(got, cutAt);
+  } finally {
+    await ingress.kill();
+  }
 }, 300_000);

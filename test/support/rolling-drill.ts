@@ -3,7 +3,7 @@ import { CallbackReceiver, type ReceivedCallback } from './callback-receiver';
 import { startChildRole, type ChildPlace, type ChildRole } from './child-role';
 import { expectNothingLost, expectOnlyRetryableFailures, type DrillReport } from './drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillEventOf, drillPartner, refusedFirst } from './drill-partner';
-import { SteadyLoad, type SteadyLoadOptions } from './steady-load';
+import { SteadyLoad, type LeadRun, type SteadyLoadOptions } from './steady-load';
 import { startTestApp, type TestApp } from './test-app';
 import { testEnv } from './test-config';
 
@@ -15,7 +15,10 @@ export interface RollingDrill {
   // Steady intake for a new drill partner while `step` runs once per entry of `steps` (each once 10
   // more callbacks have arrived); then checks that nothing was lost and returns the report and the
   // callbacks this partner received.
-  underLoad(steps: readonly (() => Promise<void>)[], load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight'>>): Promise<{ report: DrillReport; got: ReceivedCallback[] }>;
+  // `targets`: the ingress instances the load goes to (default: `app` alone).
+  underLoad(steps: readonly (() => Promise<void>)[], load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>>): Promise<{ report: DrillReport; got: ReceivedCallback[]; runs: LeadRun[] }>;
+  // The environment the drill's roles run with (for another instance the test starts itself).
+  env(): Record<string, string>;
   // Ends instance `n` of `role` with `signal` and starts a new one in its place, as a deploy does.
   replace(role: DrillRole, n: number, signal: NodeJS.Signals): Promise<void>;
   // The OS process of instance `n` of `role` (to freeze it with SIGSTOP, thaw it with SIGCONT).
@@ -46,7 +49,8 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
       if (pid === undefined) throw new Error(`no ${role} #${n}`);
       return pid;
     },
-    async underLoad(steps: readonly (() => Promise<void>)[], rate: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight'>> = {}) {
+    env: () => env,
+    async underLoad(steps: readonly (() => Promise<void>)[], rate: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>> = {}) {
       const { app, receiver } = drill;
       const partner = await drillPartner(app.runtime, receiver);
       const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8, ...rate }).start();
@@ -61,7 +65,7 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
       await load.stop();
       expectOnlyRetryableFailures(load.runs);
       const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
-      return { report, got: receiver.at(DRILL_PATH).slice(before) };
+      return { report, got: receiver.at(DRILL_PATH).slice(before), runs: load.runs };
     },
   } as Omit<RollingDrill, 'app' | 'receiver'> as RollingDrill;
 
