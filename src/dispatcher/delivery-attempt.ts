@@ -12,6 +12,7 @@ import { published, type DeliveryTopics } from './delivery-task';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
 import type { Clock } from '../shared/clock';
+import { isRetriable } from '../shared/retriable';
 
 export interface AttemptDeps {
   partners: PartnerDirectory;
@@ -39,7 +40,7 @@ export class CallbackAttempts {
   async attempt(deliveryId: string, kind: DeliveryKind, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
-    const result = kind === 'postback' ? await this.sendPostback(event) : await this.send(event);
+    const result = await this.sendGuarded(kind, event);
     const verdict = classifyAttempt(result);
     const nowMs = clock.now().getTime();
     const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
@@ -69,6 +70,21 @@ export class CallbackAttempts {
     } else {
       await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: this.deps.clock.now().getTime(), attempt: decision.attemptsMade }));
       metrics.deadLetters.inc();
+    }
+  }
+
+  // Whatever throws while the request is prepared or made is this attempt's failure, recorded like
+  // any other: never an attempt that never settles, whose offset would hold its partition for good.
+  // The log keeps the exception's name only: its message may echo the lead's data.
+  private async sendGuarded(kind: DeliveryKind, event: LeadEvent): Promise<AttemptResult> {
+    const started = performance.now();
+    try {
+      return kind === 'postback' ? await this.sendPostback(event) : await this.send(event);
+    } catch (err) {
+      const error = err instanceof Error ? err.name : typeof err;
+      const passing = isRetriable(err);
+      this.deps.logger.error({ event_id: event.event_id, partner_id: event.partner_id, kind, error, passing }, 'preparing or making an attempt threw');
+      return failedAttempt({ kind: passing ? 'internal_unavailable' : 'unpreparable', error }, performance.now() - started);
     }
   }
 

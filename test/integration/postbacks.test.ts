@@ -137,6 +137,20 @@ describe('delivery', () => {
     for (const event of events) await finalRecord(event, 'delivered');
   });
 
+  // A lone surrogate is valid JSON and a URL cannot carry it: filling the template throws. That
+  // postback is dead at once with the reason, and the lead's later ones, and the partition, go on.
+  it('records a postback that cannot be prepared as dead with its reason, and the lead\'s next one goes', async () => {
+    const partner = await trackerPartner('/hostile', { url: `${receiver.url('/hostile')}?eid={event_id}&cid={click_id}` });
+    const lead = 'le-880009';
+    const hostile = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0`, tracking: { click_id: '\ud800' } });
+    const next = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', tracking: { click_id: 'c-1' } });
+    await publishLeadEvents(app.runtime, [hostile, next]);
+    const [got] = await receiver.waitFor('/hostile', 1, 30_000);
+    expect(query(got!).get('eid')).toBe(`${lead}:1`);
+    expect(await finalRecord(hostile, 'dead')).toMatchObject({ attempts_made: 1, last_error: 'unpreparable:URIError' });
+    await finalRecord(next, 'delivered');
+  });
+
   it('declares a postback dead after the schedule, on the dead topic, and a manager retries it', async () => {
     const partner = await trackerPartner('/dead', { url: `${receiver.url('/dead')}?eid={event_id}` });
     receiver.respond('/dead', status(500, 'boom'));

@@ -9,7 +9,12 @@ export type AttemptFailure =
   | { kind: 'invalid_url'; scheme?: string }
   | { kind: 'no_callback_url' } // the partner's URL was removed after the event was queued
   | { kind: 'no_postback_url' } // the partner's postback template for the event was removed after it was queued
-  | { kind: 'payload_refused'; reason: 'money_field' | 'schema'; detail: string }; // failed the money guard or the schema: never sent
+  | { kind: 'payload_refused'; reason: 'money_field' | 'schema'; detail: string } // failed the money guard or the schema: never sent
+  // Preparing or making the request threw. `unpreparable`: it would throw again (a value no URL can
+  // carry, say), so the delivery is dead at once with the exception's name; `internal_unavailable`:
+  // something of ours was out of reach (the partner directory's store), retried like a timeout.
+  | { kind: 'unpreparable'; error: string }
+  | { kind: 'internal_unavailable'; error: string };
 
 export type AttemptFailureKind = AttemptFailure['kind'];
 
@@ -48,6 +53,9 @@ export function failureText(failure: AttemptFailure): string {
       return failure.scheme ? `${failure.kind}:${failure.scheme}` : failure.kind;
     case 'payload_refused':
       return `${failure.kind}:${failure.reason}:${failure.detail}`;
+    case 'unpreparable':
+    case 'internal_unavailable':
+      return `${failure.kind}:${failure.error}`;
     default:
       return failure.kind;
   }

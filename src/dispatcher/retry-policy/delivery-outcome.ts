@@ -16,6 +16,8 @@ const FAILURE_VERDICTS: Record<AttemptFailureKind, AttemptVerdict> = {
   no_callback_url: 'permanent',
   no_postback_url: 'permanent',
   payload_refused: 'unsendable',
+  unpreparable: 'unsendable',
+  internal_unavailable: 'retriable',
 };
 
 export function classifyAttempt(result: Pick<AttemptResult, 'httpStatus' | 'failure'>): AttemptVerdict {
