@@ -3,20 +3,13 @@ import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-dri
 
 // A broker failover under load: a private 3-node KRaft cluster (the same Kafka jars, replication 3,
 // min ISR 2), two of each role against it, and each broker killed (kill -9) in turn and started
-// again 6 s later, so every partition leader and the group coordinators move. Producers whose
-// sequence a new leader refuses are replaced; consumers rejoin. As a partner sees it: every lead
-// answered once, every event's callback delivered, nothing repeated beyond the receiver's refusals,
-// nothing out of order.
-//
-// Not yet passing, so it runs only with DRILL_BROKER_FAILOVER=1. With the producer
-// renewal, the commit coordinator look-up and failovers counted as passing errors, every lead is
-// answered, but most runs lose both callbacks of 1 to 16 leads: their events are not in
-// leads.events at all (read back in full after the run), although the intake chunk that published
-// them had its sendBatch resolve (acks=all); the same happened with a non-idempotent producer.
-const run = process.env.DRILL_BROKER_FAILOVER === '1' ? describe : describe.skip;
+// again 6 s later, so every partition leader and the group coordinators move. As a partner sees it:
+// every lead answered once, every event's callback delivered, nothing repeated beyond the receiver's
+// refusals, nothing out of order. It found kafkajs's partial produce retry dropping lead events and
+// its idempotent producer wedging on a new leader (docs/delivery-guarantees.md).
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-run('broker failover', () => {
+describe('broker failover', () => {
   const nodes: PrivateService[] = [];
   beforeAll(async () => {
     nodes.push(...await PrivateService.kafkaCluster(3));
@@ -40,7 +33,7 @@ run('broker failover', () => {
       await wait(4000);
     };
     const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], { perSecond: 40, maxInFlight: 24 });
-    expect(report.leads).toBeGreaterThan(200);
+    expect(report.leads).toBeGreaterThan(100);
     expect([...repeatedEvents(got).keys()]).toEqual([]);
     expect(outOfOrder(got)).toEqual([]);
   }, 600_000);
