@@ -1,4 +1,5 @@
 import { validatorFor, type InboundLead } from '../shared/schemas';
+import { isWellFormed } from '../shared/unicode';
 import { toCanonical, type FieldMapping } from './field-mapping';
 import { reason, reasonFromAjv, type ValidationReason } from './validation-reasons';
 
@@ -21,7 +22,30 @@ export function readInboundLead(body: unknown, mapping: FieldMapping): ReadResul
   if (mapped.lead.metadata !== undefined && nestingDepth(mapped.lead.metadata) > METADATA_MAX_DEPTH) {
     return { ok: false, reason: reason.tooLong('metadata') };
   }
+  const illFormed = fieldNotUnicode(mapped.lead);
+  if (illFormed) return { ok: false, reason: reason.invalidFormat(illFormed) };
   return { ok: true, lead: mapped.lead };
+}
+
+// The first field holding a string (or, in metadata, a key) that is not well-formed Unicode: the
+// store and the topics would keep U+FFFD for it, so the lead stored and the events built from the
+// request would differ, and a postback could not carry it.
+function fieldNotUnicode(lead: InboundLead): string | null {
+  for (const [field, value] of Object.entries(lead)) {
+    const stack: unknown[] = [value];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (typeof node === 'string') {
+        if (!isWellFormed(node)) return field;
+      } else if (node !== null && typeof node === 'object') {
+        for (const [key, child] of Object.entries(node)) {
+          if (!isWellFormed(key)) return field;
+          stack.push(child);
+        }
+      }
+    }
+  }
+  return null;
 }
 
 // Levels of objects and arrays, counted without recursion; stops counting past the limit.

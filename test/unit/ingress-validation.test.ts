@@ -31,11 +31,20 @@ describe('readInboundLead reasons', () => {
     [{ phone: '+4915112345678', external_id: 'x'.repeat(129) }, 'too_long:external_id'],
     [{ phone: '+4915112345678', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 'too_long:metadata'],
     [{ phone: '+4915112345678', nickname: 'x' }, 'unknown_field:nickname'],
+    // Not well-formed Unicode (a lone surrogate): in a value, in metadata's values and keys.
+    [{ phone: '+4915112345678', click_id: '\ud800' }, 'invalid_format:click_id'],
+    [{ phone: '+4915112345678', first_name: 'a\udc00b' }, 'invalid_format:first_name'],
+    [{ phone: '+4915112345678', metadata: { note: ['ok', '\udbff'] } }, 'invalid_format:metadata'],
+    [{ phone: '+4915112345678', metadata: { '\ud800': 1 } }, 'invalid_format:metadata'],
     [[{ phone: '+4915112345678' }], 'invalid_type:body'],
     ['text', 'invalid_type:body'],
     [null, 'invalid_type:body'],
   ])('%j -> %s', (body, expected) => {
     expect(reasonOf(body)).toBe(expected);
+  });
+
+  it('accepts paired surrogates (an emoji), NUL and bidi marks: well-formed Unicode', () => {
+    expect(read({ phone: '+4915112345678', click_id: '\ud83d\ude00', first_name: 'a\u0000b', source: '\u202eevil' }).ok).toBe(true);
   });
 
   it('applies required fields to the mapped lead and names the canonical field', () => {

@@ -1,5 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import { insertAllNew, MAX_IDS_PER_READ } from '../mongo/bulk';
+import { wellFormed } from '../unicode';
 
 // A list read model: one small entry per (view, item) whose _id sorts in the view's order,
 // `<view>|<dimension values...>|<time ISO>|<item id>`, so a page of a view is one _id range read
@@ -21,13 +22,7 @@ export interface ListEntry {
   fields?: Record<string, unknown>;
 }
 
-// A lone surrogate (free text may hold one: JSON lets "\ud800" through) would make
-// encodeURIComponent throw; it becomes U+FFFD, as a UTF-8 decoder would make it.
-export function wellFormed(value: string): string {
-  return value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
-// A key part may be anything (a partner's `source` is free text): it is escaped so the key is
+// A key part may be anything (a partner's `source` is free text, a lone surrogate made U+FFFD): it is escaped so the key is
 // made only of [A-Za-z0-9%._-], which orders by string order in either store and holds no '|'.
 export function keyPart(value: string): string {
   return encodeURIComponent(wellFormed(value)).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
