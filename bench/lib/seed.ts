@@ -45,10 +45,11 @@ export async function seedLeads(env: Record<string, string>, partners: PartnerCr
         const cmd: IntakeCommand = {
           correlation_id: `seed-${n}`, reply_to: 'seed', partner_id: partner.id, idempotency_key: `seed-${tag}-${n}`, body_hash: '0'.repeat(64),
           received_at: now.toISOString(),
+          // Stored as leads directly: their data keys are not needed.
           lead: sealLead({
             external_id: `stored-${tag}-${n}`, ip: '203.0.113.9', country_code: 'DE', language: 'de', source: 'benchmark', first_name: 'Stored', last_name: `Lead${n}`,
             phone, email,
-          }, cipher, config.crypto.hashKey),
+          }, cipher, config.crypto.hashKey, now).record,
         };
         const lead = newLeadDoc(cmd, leadId(n), { decidedAt: now, createdAt: now }, { kind: 'accepted', agent: { _id: 'ag-seeded' } }, { risk: { score: 0, reasons: [], ip_country: null }, test: false });
         const owner = `${partner.id}:${cmd.idempotency_key}`;

@@ -9,6 +9,7 @@ import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadStore } from '../shared/store/leads';
 import { Admissions } from './admission';
 import { IdempotencyStore } from './idempotency';
+import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
 import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
@@ -29,7 +30,7 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
     partners: rt.partners, intake, hashKey: rt.config.crypto.hashKey, logger: rt.logger,
     flow: new IntakeFlow({
       hashKey: rt.config.crypto.hashKey, cipher: rt.cipher, codec: rt.codec, producer: rt.producer, topics: rt.topics,
-      replyTimeoutMs: intake.replyTimeoutMs, logger: rt.logger,
+      replyTimeoutMs: intake.replyTimeoutMs, intakeKeys: new IntakeKeyStore(rt.mongo.db), logger: rt.logger,
     }, new IdempotencyStore(rt.redis), replies,
       new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),

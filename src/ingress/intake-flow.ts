@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors';
-import type { PartnerDoc } from '../shared/mongo/documents';
+import type { IntakeKeyDoc, PartnerDoc } from '../shared/mongo/documents';
 import type { KeyObject } from 'node:crypto';
 import type { Producer } from 'kafkajs';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
@@ -10,6 +10,7 @@ import type { Logger } from '../shared/logger';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
 import { boundedRead } from '../shared/mongo/bounded-read';
+import type { IntakeKeyStore } from '../shared/store/intake-keys';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore, type IntakeClaim } from './idempotency';
 import { readInboundLead } from './inbound-lead';
@@ -42,6 +43,7 @@ export interface IntakeFlowDeps {
   producer: Producer;
   topics: Pick<TopicNames, 'intakeCommands'>;
   replyTimeoutMs: number;
+  intakeKeys: Pick<IntakeKeyStore, 'put'>;
   logger: Logger;
 }
 
@@ -117,6 +119,8 @@ export class IntakeFlow {
     const normalised = normaliseLead(read.lead, { idempotencyKey: key, requestIp: req.requestIp });
     if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
 
+    const sealed = sealLead(normalised.lead, this.d.cipher, this.d.hashKey, new Date(req.receivedAtMs));
+    await this.storeKey(sealed.key);
     const decision = await this.ask({
       correlation_id: randomUUID(),
       reply_to: this.replies.instanceId,
@@ -124,9 +128,21 @@ export class IntakeFlow {
       idempotency_key: key,
       body_hash: bodyHash,
       received_at: new Date(req.receivedAtMs).toISOString(),
-      lead: sealLead(normalised.lead, this.d.cipher, this.d.hashKey),
+      lead: sealed.record,
     });
     return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay, facts: normalised.lead };
+  }
+
+  // The lead's data key is stored before the command that refers to it leaves; a MongoDB that does
+  // not take it within the reply timeout gets the partner a retryable 503 (a key written late is
+  // never referred to, and is dropped with its hour).
+  private async storeKey(doc: IntakeKeyDoc): Promise<void> {
+    try {
+      await within(this.d.intakeKeys.put(doc), this.d.replyTimeoutMs, `the lead's data key was not stored within ${this.d.replyTimeoutMs} ms`);
+    } catch (err) {
+      this.d.logger.error({ err: (err as Error).message }, 'could not store a lead\'s data key');
+      throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
+    }
   }
 
   // Request/reply over Kafka: the command is keyed by phone hash, so commands about one phone are

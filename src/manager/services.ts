@@ -16,6 +16,7 @@ import type { DocumentLocks } from '../shared/redis/document-locks';
 import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-counts';
 import { CellStore, cellsCollection } from '../shared/reports/cell-store';
 import { LeadKeyStore } from '../shared/store/lead-keys';
+import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { AgentService } from './agent-service';
 import { AuditLog } from './audit-log';
 import { DeliveryQueue } from './delivery-queue';
@@ -67,7 +68,7 @@ export function managerServices(o: ManagerOptions): ManagerServices {
     audit: new AuditLog(c),
     leads: new LeadLookup(c),
     leadList: new LeadList(c.leads, c.leadList),
-    leadKeys: new LeadKeyStore(o.mongo.db),
+    leadKeys: new LeadKeyStore(o.mongo.db, new IntakeKeyStore(o.mongo.db)),
     leadCommands: new LeadCommands(o.kafka),
     deliveries: new DeliveryQueue(c.deliveries, c.deliveryList),
     dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs }),

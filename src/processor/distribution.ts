@@ -7,6 +7,7 @@ import type { DedupClaims } from './dedup-claims';
 import { leadCommand, type LeadCommands } from './lead-commands';
 import type { ParkedMessages } from './parked-messages';
 import type { Retention } from './retention';
+import type { IntakeKeyStore } from '../shared/store/intake-keys';
 import type { WaitingLeads } from './waiting-leads';
 
 const LIST_LIMIT = 500;
@@ -21,6 +22,8 @@ export interface DistributionDeps {
   decisions: IntakeDecisionStore;
   claims: DedupClaims;
   fences: Pick<LeadFences, 'dropExpired'>;
+  intakeKeys: Pick<IntakeKeyStore, 'dropExpired'>;
+  intakeKeyHours: number;
   longestDedupWindowMs: () => Promise<number>;
   commands: LeadCommands;
   retention: Retention;
@@ -30,7 +33,8 @@ export interface DistributionDeps {
 // The processor's clock: re-reads the agents, asks the owners of waiting leads that an agent now
 // fits to assign them and the owners of parked CRM messages to try them again (commands on the
 // lead's topic: the owner is the only writer of a lead), and once an hour drops the intake
-// decisions past the idempotency window and the dedup claims past the longest dedup window, and
+// decisions past the idempotency window, the dedup claims past the longest dedup window and the
+// intake data keys past INTAKE_KEY_HOURS, and
 // erases the personal data of leads past the retention (Retention). Reads only small collections
 // (agents, waiting leads, parked messages, one day's keys): nothing it does grows with the leads stored.
 export class Distribution {
@@ -78,6 +82,7 @@ export class Distribution {
       ...(await this.d.decisions.dropExpired(now)),
       ...(await this.d.claims.dropExpired(now, await this.d.longestDedupWindowMs())),
       ...(await this.d.fences.dropExpired(now)),
+      ...(await this.d.intakeKeys.dropExpired(now, this.d.intakeKeyHours)),
     ];
     if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped collections past their window');
     const erased = await this.d.retention.run(now);

@@ -23,6 +23,7 @@ import { processorMetrics } from './metrics';
 import { startReports } from './reports';
 import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
+import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 import { ListIndex } from '../shared/store/list-index';
@@ -50,12 +51,13 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const claims = new DedupClaims(rt.mongo.db);
   const decisions = new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS);
   const roster = new AgentRoster(c.agents, c.agentActivity);
-  const keys = new LeadKeyStore(rt.mongo.db);
+  const intakeKeys = new IntakeKeyStore(rt.mongo.db);
+  const keys = new LeadKeyStore(rt.mongo.db, intakeKeys);
   const risk = new RiskAssessment(rt.cipher, new BurstCounter(rt.redis, rt.config.crypto.hashKey, rules.riskBurstWindowMs),
     { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet });
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, rules, risk,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
     caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });
@@ -64,11 +66,11 @@ export function processorParts(rt: Runtime): ProcessorParts {
     keys, claims,
   });
   const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
-  const retention = new Retention(keys, commands, rules.personalDataRetentionDays);
+  const retention = new Retention(keys, intakeKeys, commands, rules.personalDataRetentionDays);
   // Partners are few: the longest window is read whole, once an hour.
   const longestDedupWindowMs = async () => DAY_MS * Math.max(rules.dedupWindowDays,
     ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map((p) => p.dedup_window_days ?? 0));
-  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, fences, longestDedupWindowMs, commands, retention, logger: rt.logger });
+  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, fences, intakeKeyHours: intake.keyHours, intakeKeys, longestDedupWindowMs, commands, retention, logger: rt.logger });
   return { roster, batch, lifecycle, distribution, retention };
 }
 

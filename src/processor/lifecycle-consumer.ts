@@ -1,13 +1,13 @@
-import type { Message, Producer } from 'kafkajs';
-import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type BatchContext } from '../shared/kafka/batch-consumer';
+import type { KafkaMessage, Message, Producer } from 'kafkajs';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type BatchContext, type Decoded } from '../shared/kafka/batch-consumer';
 import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
-import type { LeadCommand } from '../shared/schemas';
+import type { AgentAction, LeadCommand } from '../shared/schemas';
 import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
-import type { Lifecycle, LifecycleMessage } from './lifecycle';
+import { withoutNote, type Lifecycle, type LifecycleMessage } from './lifecycle';
 import type { ProcessorMetrics } from './metrics';
 import type { Clock } from '../shared/clock';
 
@@ -38,6 +38,10 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
     if (topicMessages.length > 0) await deps.producer.sendBatch({ topicMessages });
   };
   const label = (ctx: BatchContext) => LABEL[ctx.topic as LifecycleTopic];
+  // What a dead letter keeps of a refused message: its bytes as they came, but an agent action
+  // encoded again without its note (names and numbers; the CRM's own topic has it).
+  const keptMessage = async (record: Decoded<LifecycleMessage>): Promise<KafkaMessage> => (record.topic !== 'agentActions' ? record.message
+    : { ...record.message, value: await deps.codec.encode('agentActions', withoutNote(record.value as AgentAction)) });
 
   const started = await startBatchConsumer<LifecycleMessage>(deps.consumers, {
     group: 'processor-crm',
@@ -47,7 +51,8 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       const now = deps.clock.now();
       const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
       const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
-      const dead = chunk.refused.map(({ record, reason, partition }) => deadLetterMessage(topics[record.topic], partition ?? ctx.partition, record.message, reason, reason, now));
+      const dead = await Promise.all(chunk.refused.map(async ({ record, reason, partition }) =>
+        deadLetterMessage(topics[record.topic], partition ?? ctx.partition, await keptMessage(record), reason, reason, now)));
       await publish(events, dead, await deps.idleChecks.messages(chunk.idle, now));
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       const commands = (kind: LeadCommand['kind'], outcome: string) =>

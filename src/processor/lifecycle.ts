@@ -315,14 +315,22 @@ function isErase(record: Decoded<LifecycleMessage>): boolean {
 
 const PARKED_ID = { agentActions: (v: AgentAction) => v.action_id, deposits: (v: Deposit) => v.deposit_id };
 
+// Never the agent's note, neither parsed nor in the message's bytes: agents write names and numbers
+// there. A parked agent action is dead-lettered from its parsed value (lifecycle-consumer.ts).
 function parkedDoc(record: Decoded<AgentAction | Deposit>, reason: string, partition: number, now: Date): ParkedMessageDoc {
   const topic = record.topic as ParkedMessageDoc['topic'];
-  const id = topic === 'agentActions' ? PARKED_ID.agentActions(record.value as AgentAction) : PARKED_ID.deposits(record.value as Deposit);
+  const action = topic === 'agentActions';
+  const id = action ? PARKED_ID.agentActions(record.value as AgentAction) : PARKED_ID.deposits(record.value as Deposit);
   const { key, value, offset } = record.message;
   return {
-    _id: `${topic}:${id}`, lead_id: record.value.lead_id, topic, value: record.value, reason, parked_at: now,
-    source: { partition, offset, key: key ? key.toString('base64') : null, value: (value ?? Buffer.alloc(0)).toString('base64') },
+    _id: `${topic}:${id}`, lead_id: record.value.lead_id, topic, value: action ? withoutNote(record.value as AgentAction) : record.value, reason, parked_at: now,
+    source: { partition, offset, key: key ? key.toString('base64') : null, value: action ? '' : (value ?? Buffer.alloc(0)).toString('base64') },
   };
+}
+
+export function withoutNote(action: AgentAction): AgentAction {
+  const { note: _note, ...rest } = action;
+  return rest;
 }
 
 // The parked message as the record it came in as (its original bytes, for a dead letter).

@@ -1,3 +1,4 @@
+import type { IntakeKeyStore } from '../shared/store/intake-keys';
 import type { LeadKeyStore } from '../shared/store/lead-keys';
 import { leadCommand, type LeadCommands } from './lead-commands';
 
@@ -8,8 +9,14 @@ const DAY_MS = 86_400_000;
 // command on its keyed topic (its owner removes hashes, claims and ciphertexts), then the day's
 // keys are dropped at once, which already makes every ciphertext of that day unreadable. A run cut
 // short leaves the collection, so the next run sends the day's commands again (they are idempotent).
+// The intake keys of that time go too (INTAKE_KEY_HOURS normally dropped them long before).
 export class Retention {
-  constructor(private readonly keys: LeadKeyStore, private readonly commands: LeadCommands, private readonly retentionDays: number) {}
+  constructor(
+    private readonly keys: LeadKeyStore,
+    private readonly intakeKeys: Pick<IntakeKeyStore, 'dropExpired'>,
+    private readonly commands: LeadCommands,
+    private readonly retentionDays: number,
+  ) {}
 
   async run(now: Date): Promise<{ days: string[]; leads: number }> {
     if (this.retentionDays === 0) return { days: [], leads: 0 };
@@ -22,6 +29,7 @@ export class Retention {
       }
       await this.keys.dropDay(day);
     }
+    await this.intakeKeys.dropExpired(now, this.retentionDays * 24);
     return { days, leads };
   }
 }

@@ -40,6 +40,8 @@ export interface Config {
     readonly statusPerMinute: number;
     readonly authFailuresPerMinute: number;
     readonly idempotencyTtlS: number;
+    // How long a lead's data key stays readable for its intake command on Kafka (intake-keys.ts).
+    readonly keyHours: number;
   };
   readonly rules: {
     readonly dedupWindowDays: number;
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
       statusPerMinute: r.int('RATE_STATUS_PER_MINUTE', 120, 1, 1000000),
       authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 20, 1, 1000000),
       idempotencyTtlS: r.int('IDEMPOTENCY_TTL_S', 86400, 60, 604800),
+      keyHours: r.int('INTAKE_KEY_HOURS', 24, 1, 168),
     },
     rules: {
       dedupWindowDays: r.int('DEDUP_WINDOW_DAYS', 30, 1, 3650),

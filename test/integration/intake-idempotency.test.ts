@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Admissions } from '../../src/ingress/admission';
 import { sealLead } from '../../src/ingress/seal-lead';
+import { keyInline } from '../support/intake-commands';
 import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
 import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
@@ -178,7 +179,7 @@ describe('no decision in time', () => {
     const cmd: IntakeCommand = {
       correlation_id: randomUUID(), reply_to: 'ingress-dead', partner_id: partnerId, idempotency_key: key, body_hash: bodyHash,
       received_at: new Date().toISOString(),
-      lead: sealLead({ external_id: key, ip: '127.0.0.1', phone }, app.runtime.cipher, app.config.crypto.hashKey),
+      lead: keyInline(sealLead({ external_id: key, ip: '127.0.0.1', phone }, app.runtime.cipher, app.config.crypto.hashKey, new Date())),
     };
     await app.runtime.producer.send({ topic: app.runtime.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value: await app.runtime.codec.encode('intakeCommands', cmd) }] });
     expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({ status: 409, body: { error: 'idempotency_key_in_use' } });

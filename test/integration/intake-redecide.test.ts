@@ -5,6 +5,7 @@ import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply } from '../../src/shared/schemas';
 import { decisionId } from '../../src/shared/store/intake-decisions';
 import { LeadKeyStore } from '../../src/shared/store/lead-keys';
+import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { leadRefId } from '../../src/shared/store/lead-refs';
 import { intakeCommand, produce } from '../support/intake-commands';
 import { dropTestData } from '../support/test-app';
@@ -54,7 +55,7 @@ async function leftBehind(cmd: IntakeCommand, id: string, accepted: boolean, at 
   const k = keysOf(cmd);
   await app.runtime.mongo.collections.leadRefs.insertOne({ _id: k.ref, lead_id: id, owner, created_at: at });
   if (accepted) await claims.insertNew([k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: at })), at);
-  if (key) await new LeadKeyStore(app.runtime.mongo.db).insertNew([{ _id: id, dek_enc: cmd.lead.dek_enc as string, created_at: at }]);
+  if (key) await new LeadKeyStore(app.runtime.mongo.db, new IntakeKeyStore(app.runtime.mongo.db)).insertNew([{ _id: id, dek_enc: cmd.lead.dek_enc as string, created_at: at }]);
 }
 
 const newCommand = () => {

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { openDataKey } from '../../src/shared/crypto/data-key';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
-import type { LeadDoc, LeadKeyDoc } from '../../src/shared/mongo/documents';
+import type { IntakeKeyDoc, LeadDoc, LeadKeyDoc, ParkedMessageDoc } from '../../src/shared/mongo/documents';
+import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { processorParts } from '../../src/processor';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
@@ -47,9 +48,10 @@ function strings(value: unknown): string[] {
   return [];
 }
 
-// Every cipher that could still open something: the keyring, and every lead key left in any day.
+// Every cipher that could still open something: the keyring, and every data key left in any day's
+// lead keys or any hour's intake keys.
 async function remainingCiphers(): Promise<PiiCipher[]> {
-  const keys = (await everyDocument()).filter((d) => d.collection.startsWith('lead_keys_')).map((d) => d.doc as LeadKeyDoc);
+  const keys = (await everyDocument()).filter((d) => /^(lead|intake)_keys_/.test(d.collection)).map((d) => d.doc as LeadKeyDoc | IntakeKeyDoc);
   return [app.runtime.cipher, ...keys.map((k) => openDataKey(app.runtime.cipher, k.dek_enc))];
 }
 
@@ -203,15 +205,46 @@ describe('what an erasure leaves', () => {
 
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
-    // The CRM's own topics hold what the CRM sent, and the intake command carries the wrapped key until its
-    // retention (docs/managers.md, Erasure and retention): every other topic is ours to keep clean.
-    const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter((t) => !['agentActions', 'deposits', 'intakeCommands'].includes(t));
+    // The CRM's own topics hold what the CRM sent: every other topic is ours to keep clean, the intake
+    // commands included (they carry only where the lead's key was).
+    const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter((t) => !['agentActions', 'deposits'].includes(t));
     const texts = [
       ...(await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text }))),
       ...(await everyRedisText()),
       ...(await everyMessage(ours)),
     ];
     expect(await readableIn(texts, PLAIN)).toEqual([]);
+  });
+});
+
+describe('copies on Kafka of other submissions (INTAKE_KEY_HOURS)', () => {
+  it('leaves a refused submission of the same person readable on no topic once the intake keys\' hours are dropped', async () => {
+    const p = phone();
+    const PLAIN = [p, 'Bartholomew', 'dup.scan@example.com'];
+    const id = await submit({ phone: p, first_name: 'Bartholomew', external_id: 'keys-1' });
+    // The same person again: a duplicate, never a lead of its own, so no erasure reaches its command.
+    expect(await partner.submitLead({ phone: p, email: 'dup.scan@example.com', first_name: 'Bartholomew', external_id: 'keys-2' }))
+      .toMatchObject({ status: 409, body: { status: 'duplicate', id } });
+    expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
+    await erased(id);
+    const commands = async () => everyMessage(['intakeCommands', 'intakeDeadLetter']);
+    expect(await readableIn(await commands(), PLAIN)).not.toEqual([]); // the duplicate's own key is still there
+    const hours = async () => (await db().listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('intake_keys_'));
+    expect(await hours()).not.toEqual([]);
+    await new IntakeKeyStore(db()).dropExpired(new Date(Date.now() + 25 * 3_600_000), app.config.intake.keyHours);
+    expect(await hours()).toEqual([]);
+    expect(await readableIn(await commands(), PLAIN)).toEqual([]);
+  });
+});
+
+describe('parked CRM messages', () => {
+  it('keeps no agent\'s note while an action waits for its lead', async () => {
+    const note = `Call Ermengarde back on ${phone()}`;
+    const action = { action_id: randomUUID(), lead_id: 'le-987654321', agent_id: 'ag-scan', status: 'contacted', note, occurred_at: new Date().toISOString() };
+    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: action.lead_id, value: await app.runtime.codec.encode('agentActions', action) }] });
+    const parked = await until(async () => app.runtime.mongo.collections.parkedMessages.findOne({ _id: `agentActions:${action.action_id}` }), 20000, 'the action to be parked') as ParkedMessageDoc;
+    expect(parked.value).not.toHaveProperty('note');
+    expect(await readableAnywhere(['Ermengarde'])).toEqual([]);
   });
 });
 

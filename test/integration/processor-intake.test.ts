@@ -1,5 +1,7 @@
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
+import { sealLead } from '../../src/ingress/seal-lead';
+import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
 import { storedLeadCipher } from '../support/lead-keys';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -129,6 +131,30 @@ describe('business rules', () => {
     const p = phone();
     expect((await submit(partnerA, { phone: p, country_code: 'KP' })).outcome).toBe('rejected');
     expect((await submit(partnerA, { phone: p, country_code: 'DE' })).outcome).toBe('accepted');
+  });
+});
+
+describe('data keys the commands refer to', () => {
+  it('opens a command by its stored key, and leaves one whose key is gone undecided without holding the partition', async () => {
+    const sealedWith = async (p: string, keep: boolean, external = `ref-${p}`): Promise<IntakeCommand> => {
+      const { record, key } = sealLead({ phone: p, external_id: external, ip: '203.0.113.10' }, app.runtime.cipher, app.config.crypto.hashKey, new Date());
+      if (keep) await new IntakeKeyStore(app.runtime.mongo.db).put(key);
+      const cmd = intakeCommand(app.runtime, partnerA, { phone: p });
+      return { ...cmd, lead: record };
+    };
+    const p = phone();
+    const lost = await sealedWith(p, false); // its key's hour was dropped while it waited
+    const kept = await sealedWith(phone(), true);
+    await produce(app.runtime, 'intakeCommands', [lost, kept], (v) => (v as IntakeCommand).lead.phone_hash);
+    // The partner's retry of the lost one, on the same partition behind it, is decided: nothing held.
+    const decided = await decide(await sealedWith(p, true, `retry-${p}`));
+    expect(decided).toMatchObject({ outcome: 'accepted' });
+    const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === kept.correlation_id))).filter((r) => r.correlation_id === kept.correlation_id);
+    expect(reply!.decision).toMatchObject({ outcome: 'accepted' });
+    const stored = (await app.runtime.mongo.collections.leads.findOne({ _id: reply!.decision.lead_id! }))!;
+    expect((await storedLeadCipher(app.runtime, stored))!.decrypt(stored.phone_enc!)).toMatch(/^\+44/);
+    expect(replies.values().some((r) => r.correlation_id === lost.correlation_id)).toBe(false);
+    expect(await app.runtime.mongo.collections.leadRefs.findOne({ _id: `${partnerA}:${lost.lead.external_id}` })).toBeNull();
   });
 });
 

@@ -3,7 +3,8 @@ import { sealLead } from '../../src/ingress/seal-lead';
 import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { Runtime } from '../../src/shared/runtime';
-import type { IntakeCommand } from '../../src/shared/schemas';
+import type { IntakeCommand, LeadRecord } from '../../src/shared/schemas';
+import type { IntakeKeyDoc } from '../../src/shared/mongo/documents';
 
 export interface LeadInput {
   phone: string;
@@ -16,10 +17,12 @@ export interface LeadInput {
 }
 
 // Builds intake commands as the ingress would (PII encrypted and hashed), for driving the
-// processor directly through its real topic.
+// processor directly through its real topic. The lead's data key travels in the command (dek_enc),
+// as commands did before key_ref, so nothing needs storing first; the processor still opens such
+// commands. Commands that refer to a stored key come from the HTTP intake.
 export function intakeCommand(rt: Runtime, partnerId: string, input: LeadInput, idempotencyKey: string = randomUUID()): IntakeCommand {
   const { ip = '203.0.113.10', external_id = idempotencyKey, ...rest } = input;
-  const lead = sealLead({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey);
+  const lead = keyInline(sealLead({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey, new Date()));
   return {
     correlation_id: randomUUID(),
     reply_to: 'test-runner',
@@ -29,6 +32,11 @@ export function intakeCommand(rt: Runtime, partnerId: string, input: LeadInput, 
     received_at: new Date().toISOString(),
     lead,
   };
+}
+
+export function keyInline({ record, key }: { record: LeadRecord; key: IntakeKeyDoc }): LeadRecord {
+  const { key_ref: _ref, ...lead } = record;
+  return { ...lead, dek_enc: key.dek_enc };
 }
 
 export async function produce(rt: Runtime, topic: TopicKey, values: object[], key: (v: object, i: number) => string = (_v, i) => String(i)): Promise<void> {

@@ -10,10 +10,14 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 const keyring = new PiiCipher(new Map([['k1', randomBytes(32)]]), 'k1');
 
 describe('per-lead data keys (crypto-shredding)', () => {
-  it('seals a lead with a key of its own that only its wrapped key opens', () => {
-    const record = sealLead({ phone: '+4915112345678', email: 'ann@example.com', ip: '192.0.2.1', first_name: 'Ann', external_id: 'x' }, keyring, createSecretKey(randomBytes(32)));
-    expect(record.dek_enc).toMatch(/^k1\./);
-    const cipher = leadCipher(keyring, record);
+  it('seals a lead with a key of its own that only its wrapped key opens; the record carries where the key is, never the key', () => {
+    const at = new Date('2026-11-27T16:45:00.000Z');
+    const { record, key } = sealLead({ phone: '+4915112345678', email: 'ann@example.com', ip: '192.0.2.1', first_name: 'Ann', external_id: 'x' }, keyring, createSecretKey(randomBytes(32)), at);
+    expect(key).toEqual({ _id: expect.stringMatching(/^ik-2026112716-[0-9a-f]{24}$/), dek_enc: expect.stringMatching(/^k1\./), created_at: at });
+    expect(record.key_ref).toBe(key._id);
+    expect(record.dek_enc).toBeUndefined();
+    expect(JSON.stringify(record)).not.toContain(key.dek_enc);
+    const cipher = leadCipher(keyring, key);
     expect(cipher.decrypt(record.phone_enc)).toBe('+4915112345678');
     expect(cipher.decrypt(record.email_enc as string)).toBe('ann@example.com');
     expect(openPersonal(cipher, record.personal_enc)).toMatchObject({ ip: '192.0.2.1', first_name: 'Ann' });

@@ -75,15 +75,17 @@ describe('sealLead', () => {
 
   it('encrypts and hashes phone and email, encrypts the personal details, and drops them in clear', () => {
     const personal = { first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '10.0.0.1', user_agent: 'Agent/1', metadata: { ref: 'x' } };
-    const record = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal }, cipher, hashKey);
-    // Sealed with the lead's own data key ("dek."), itself wrapped by the keyring ("k1.").
+    const { record, key: dataKey } = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal }, cipher, hashKey, new Date());
+    // Sealed with the lead's own data key ("dek."), itself wrapped by the keyring ("k1.") and stored
+    // apart: the record names it only.
+    expect(dataKey.dek_enc).toMatch(/^k1\./);
     expect(record).toEqual({
-      external_id: 'e', country_code: 'US', source: 'fb', dek_enc: expect.stringMatching(/^k1\./),
+      external_id: 'e', country_code: 'US', source: 'fb', key_ref: dataKey._id,
       phone_enc: expect.stringMatching(/^dek\./), phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
       email_enc: expect.stringMatching(/^dek\./), email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
       personal_enc: expect.stringMatching(/^dek\./),
     });
-    const own = leadCipher(cipher, record);
+    const own = leadCipher(cipher, dataKey);
     expect(own.decrypt(record.phone_enc)).toBe('+14155552671');
     expect(own.decrypt(record.email_enc as string)).toBe('a@b.de');
     expect(openPersonal(own, record.personal_enc)).toEqual(personal);
@@ -91,7 +93,7 @@ describe('sealLead', () => {
   });
 
   it('has no email fields without an email', () => {
-    const record = sealLead({ external_id: 'e', phone: '+14155552671', ip: '10.0.0.1' }, cipher, hashKey);
+    const { record } = sealLead({ external_id: 'e', phone: '+14155552671', ip: '10.0.0.1' }, cipher, hashKey, new Date());
     expect(record).not.toHaveProperty('email_enc');
     expect(record).not.toHaveProperty('email_hash');
   });

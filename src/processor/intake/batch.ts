@@ -2,6 +2,7 @@ import { leadId as formatLeadId } from '../../shared/ids';
 import type { IntakeDecisionDoc, PartnerDoc } from '../../shared/mongo/documents';
 import type { IntakeCommand, IntakeDecision, LeadEvent } from '../../shared/schemas';
 import { decisionId } from '../../shared/store/intake-decisions';
+import type { IntakeKeyStore } from '../../shared/store/intake-keys';
 import type { RuleSet } from '../business-rules';
 import type { Assignment } from '../idle-redistribution';
 import { eventsOf } from '../lead-events';
@@ -17,7 +18,11 @@ export interface IntakeBatchDeps extends ClaimDeps, PersistDeps {
   rules: RuleSet & { dedupWindowDays: number };
   // Opens each lead's personal data for the IP rule and the fraud signals.
   risk: { assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> };
+  // The leads' data keys, which the commands only refer to (intake-keys.ts).
+  intakeKeys: Pick<IntakeKeyStore, 'byRefs'>;
 }
+
+type Leader = { cmd: IntakeCommand; id: string; partner: PartnerDoc };
 
 export interface DecidedChunk {
   replies: { cmd: IntakeCommand; decision: IntakeDecision; test: boolean }[];
@@ -54,7 +59,7 @@ export class IntakeBatch {
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
     const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
 
-    const leaders: { cmd: IntakeCommand; id: string; partner: PartnerDoc }[] = [];
+    const found: Leader[] = [];
     const seen = new Set<string>();
     for (const cmd of cmds) {
       const id = decisionId(cmd.partner_id, cmd.idempotency_key);
@@ -66,8 +71,9 @@ export class IntakeBatch {
         decided.set(id, decision(cmd, 'rejected', null, 'partner_unknown'));
         continue;
       }
-      leaders.push({ cmd, id, partner });
+      found.push({ cmd, id, partner });
     }
+    const leaders = await this.withDataKeys(found, decided);
     const assessed = await this.d.risk.assess(leaders.map((l) => l.cmd), now);
     const candidates: Candidate[] = [];
     for (const [i, { cmd, id, partner }] of leaders.entries()) {
@@ -82,6 +88,24 @@ export class IntakeBatch {
     const { replies, decisions, undecided } = answersOf(cmds, stored, decided, testOwners, now);
     const events = [...created.values()].flatMap((lead) => eventsOf(lead));
     return { replies, events, decisions, ...assignmentsOf(created), undecided };
+  }
+
+  // Each command with the data key it refers to, read in one look-up. A command whose key is gone
+  // (INTAKE_KEY_HOURS passed while it waited) cannot be opened: it is left undecided, the partner's
+  // retry decides it. A command from before key_ref carries its key, or none.
+  private async withDataKeys(leaders: readonly Leader[], decided: Map<string, IntakeDecision | null>): Promise<Leader[]> {
+    const refs = leaders.flatMap((l) => (l.cmd.lead.key_ref === undefined ? [] : [l.cmd.lead.key_ref]));
+    const keys = refs.length > 0 ? await this.d.intakeKeys.byRefs(refs) : new Map<string, string>();
+    return leaders.flatMap((l) => {
+      const ref = l.cmd.lead.key_ref;
+      if (ref === undefined) return [l];
+      const dek = keys.get(ref);
+      if (dek === undefined) {
+        decided.set(l.id, null);
+        return [];
+      }
+      return [{ ...l, cmd: { ...l.cmd, lead: { ...l.cmd.lead, dek_enc: dek } } }];
+    });
   }
 
   abandon(cmd: IntakeCommand, now: Date): Promise<void> {

@@ -95,8 +95,17 @@ export interface LeadRisk {
 export interface LeadKeyDoc {
   _id: string; // lead id
   dek_enc: string;
+  key_ref?: string; // the key's intake reference (intake-keys.ts): destroyed with it
   created_at: Date;
   test?: true;
+}
+
+// A lead's data key (wrapped by the keyring) while its intake command is retained on Kafka; one
+// collection per UTC hour (intake_keys_<yyyymmddhh>), dropped whole after INTAKE_KEY_HOURS.
+export interface IntakeKeyDoc {
+  _id: string; // ik-<yyyymmddhh>-<random>: the reference the command carries
+  dek_enc: string;
+  created_at: Date;
 }
 
 // The partner's name for a lead: one per (partner, external_id), so it is both the uniqueness of

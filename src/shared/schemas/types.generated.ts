@@ -417,7 +417,11 @@ export interface LeadRecord {
   email_enc?: string;
   email_hash?: string;
   /**
-   * The lead's own data key (AES-256), wrapped by the active ENCRYPTION_KEYS key; phone_enc, email_enc and personal_enc are sealed with it. Absent in commands from before per-lead keys (then sealed with the keyring itself)
+   * Where the lead's own data key (AES-256, wrapped by the active ENCRYPTION_KEYS key) is stored while the command is retained: phone_enc, email_enc and personal_enc are sealed with it. The key never travels on Kafka; it is destroyed when the lead is erased and, for every command, INTAKE_KEY_HOURS after intake
+   */
+  key_ref?: string;
+  /**
+   * Commands from before key_ref carried the wrapped data key itself; no longer written
    */
   dek_enc?: string;
   /**

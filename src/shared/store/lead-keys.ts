@@ -2,6 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadKeyDoc } from '../mongo/documents';
 import { dayOf } from './intake-decisions';
+import type { IntakeKeyStore } from './intake-keys';
 
 const PREFIX = 'lead_keys_';
 const PAGE = 500;
@@ -12,7 +13,8 @@ type KeyedLead = { _id: string; created_at: Date };
 // of the lead's creation: one lead is erased by deleting its key by _id, and a whole day past the
 // retention is erased by dropping its collection at once (no scan, no TTL index).
 export class LeadKeyStore {
-  constructor(private readonly db: Db) {}
+  // `intakeKeys`: where each key also lies while its intake command is retained (intake-keys.ts).
+  constructor(private readonly db: Db, private readonly intakeKeys: Pick<IntakeKeyStore, 'destroy'>) {}
 
   // Keys are inserted before their leads: a lead never exists without its key (a crash in between
   // leaves a key without a lead, dropped with its day).
@@ -28,8 +30,11 @@ export class LeadKeyStore {
     return found;
   }
 
-  // Crypto-shredding: with the key gone, the lead's ciphertexts can never be opened again.
+  // Crypto-shredding: with the key gone, the lead's ciphertexts can never be opened again, neither
+  // in the store nor on Kafka (its intake command's copy of the key goes first).
   async destroy(leads: readonly KeyedLead[]): Promise<void> {
+    const refs = [...(await this.byLeads(leads)).values()].flatMap((k) => (k.key_ref === undefined ? [] : [k.key_ref]));
+    await this.intakeKeys.destroy(refs);
     for (const [day, group] of groupByDay(leads)) await this.collection(day).deleteMany({ _id: { $in: group.map((l) => l._id) } });
   }
 
