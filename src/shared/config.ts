@@ -22,7 +22,8 @@ export interface Config {
   };
   readonly schemaRegistryUrl: string;
   readonly mongo: { readonly url: string; readonly db: string };
-  readonly redis: { readonly url: string; readonly prefix: string };
+  // commandTimeoutMs: how long any Redis command may wait for its answer (queued while reconnecting included).
+  readonly redis: { readonly url: string; readonly prefix: string; readonly commandTimeoutMs: number };
   readonly crypto: {
     readonly encryptionKeys: ReadonlyMap<string, Buffer>;
     readonly activeKeyId: string;
@@ -207,7 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
       trustedProxies: r.list('TRUSTED_PROXIES'),
     },
     mongo: { url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']), db: r.string('MONGO_DB', 'lead_intake') },
-    redis: { url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:') },
+    redis: {
+      url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:'),
+      commandTimeoutMs: r.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60000),
+    },
     crypto: { encryptionKeys, activeKeyId, hashKey },
     managerTokens,
     managerCommandTimeoutMs: r.int('MANAGER_COMMAND_TIMEOUT_MS', 15000, 100, 120000),

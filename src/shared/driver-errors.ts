@@ -62,7 +62,7 @@ const OUTAGE_ERRORS = new Set([
 function isOutage(err: object): err is Error {
   if (!(err instanceof Error)) return false;
   return OUTAGE_ERRORS.has(err.name) || OUTAGE_ERRORS.has(err.constructor.name)
-    || /^(Connection is closed|Stream isn't writeable)/.test(err.message);
+    || /^(Connection is closed|Stream isn't writeable|Command timed out)/.test(err.message);
 }
 
 function driverCode(err: Error): string {

@@ -59,8 +59,12 @@ export class PrivateService {
 
   // kill -9 of the server (a lost machine), not the script's graceful stop.
   kill(): void {
-    const pid = Number(readFileSync(join(this.dir, `${this.kind}.pid`), 'utf8'));
-    process.kill(pid, 'SIGKILL');
+    this.signal('SIGKILL');
+  }
+
+  // SIGSTOP: the server keeps its connections open and answers nothing; SIGCONT: it carries on.
+  signal(signal: NodeJS.Signals): void {
+    process.kill(Number(readFileSync(join(this.dir, `${this.kind}.pid`), 'utf8')), signal);
   }
 
   // The variables that point the app at this instance.

@@ -13,6 +13,10 @@ export function createRedis(config: Config, purpose: string): Redis {
     enableOfflineQueue: true,
     lazyConnect: false,
     enableAutoPipelining: true,
+    // A Redis that takes connections but answers nothing must not hold every intake and status
+    // request (admission, rate limit, idempotency): each command gives up, and the request answers
+    // 503 (driver-errors.ts).
+    commandTimeout: config.redis.commandTimeoutMs,
   });
 }
 
