@@ -131,5 +131,31 @@ async function expectCountedOnce(rt: Runtime, partnerId: string, leads: number, 
   };
   await until(read, timeoutMs, 'the reports to count every lead').catch(() => undefined);
   await read();
-  expect(counted).toEqual({ received: leads, accepted: leads });
+  // A miss says whether the projector is behind (messages left to read) or lost counts (none left).
+  const behind = counted.accepted === leads ? 0 : await reportsLag(rt);
+  if (process.env.DRILL_REPORT && counted.accepted !== leads) await reportMissingCounts(rt, partnerId);
+  expect({ ...counted, behind }).toEqual({ received: leads, accepted: leads, behind: 0 });
+}
+
+async function reportsLag(rt: Runtime): Promise<number> {
+  const groupId = `${rt.config.kafka.topicPrefix}processor-reports`;
+  let lag = 0;
+  for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
+    const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
+    for (const end of await rt.admin.fetchTopicOffsets(topic)) {
+      const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+      lag += Number(end.high) - Math.max(at, 0);
+    }
+  }
+  return lag;
+}
+
+// With DRILL_REPORT: whether the leads the reports miss were never projected (no report_leads state)
+// or projected without their counts reaching the counter documents.
+async function reportMissingCounts(rt: Runtime, partnerId: string): Promise<void> {
+  const ids = (await rt.mongo.collections.leads.find({ partner_id: partnerId }, { projection: { _id: 1 } }).toArray()).map((l) => l._id);
+  const states = await rt.mongo.db.collection<{ _id: string; through: number }>('report_leads').find({ _id: { $in: ids } }).toArray();
+  const known = new Set(states.map((s) => s._id));
+  const unprojected = ids.filter((id) => !known.has(id));
+  process.stderr.write(`REPORTS leads ${ids.length}, states ${states.length}, unprojected ${JSON.stringify(unprojected.slice(0, 20))}, through<0 ${states.filter((s) => s.through < 0).length}\n`);
 }
