@@ -1,5 +1,5 @@
 import { asReplay, fromDecision, outcomeLabel, validationFailure } from '../../src/ingress/intake-result';
-import { quotaFor, retryAfterSeconds } from '../../src/ingress/rate-limit';
+import { authFailuresKey, quotaFor, retryAfterSeconds } from '../../src/ingress/rate-limit';
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
 import type { IntakeDecision } from '../../src/shared/schemas';
 
@@ -57,6 +57,17 @@ describe('outcomeLabel', () => {
     [409, { error: 'idempotency_key_in_use' }, 'refused'],
     [503, { error: 'decision_pending' }, 'error'],
   ])('%i %j -> %s', (http, body, label) => expect(outcomeLabel(http, body)).toBe(label));
+});
+
+describe('failed-authentication limit key', () => {
+  it('counts an IPv6 client per /64 (one host routinely has a whole /64), an IPv4 one per address', () => {
+    const key = authFailuresKey('2001:db8:1:2:aaaa::1');
+    expect(key).toBe('af:2001:db8:1:2::/64');
+    expect(authFailuresKey('2001:0db8:0001:0002:ffff:ffff:ffff:ffff')).toBe(key);
+    expect(authFailuresKey('2001:db8:1:3::1')).not.toBe(key);
+    expect(authFailuresKey('203.0.113.7')).toBe('af:203.0.113.7');
+    expect(authFailuresKey('::ffff:203.0.113.7')).toBe('af:203.0.113.7');
+  });
 });
 
 describe('rate-limit arithmetic', () => {
