@@ -6,6 +6,7 @@ import { decideAfterAttempt, retrySchedule } from '../../src/dispatcher/retry-po
 import { sealLead } from '../../src/ingress/seal-lead';
 import type { IntakeKeyDoc } from '../../src/shared/mongo/documents';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
+import { PartnerKeys } from '../../src/shared/partners/partner-keys';
 import type { KafkaMessage } from 'kafkajs';
 import { processorParts } from '../../src/processor';
 import type { LifecycleMessage } from '../../src/processor/lifecycle';
@@ -136,7 +137,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const redis = createRedis(config, 'bench-mongo');
   const rt = {
     config, logger: createLogger('error'), mongo, cipher, redis,
-    partners: new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`),
+    partners: new PartnerDirectory(mongo.collections.partners, new PartnerKeys(mongo.collections.partnerKeys), cipher, `${config.redis.prefix}partner-changed`),
     ...noKafka,
   } as unknown as Runtime;
   const meter = new CpuMeter(() => ctx.services());

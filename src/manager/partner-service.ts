@@ -4,6 +4,7 @@ import { apiKeyHash, newCallbackSecret, newSecret } from '../shared/crypto/token
 import { randomId } from '../shared/ids';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { PartnerKeys } from '../shared/partners/partner-keys';
 import type { DocumentLocks } from '../shared/redis/document-locks';
 import type { Redis } from '../shared/redis/client';
 import type { PartnerSettings } from '../shared/schemas';
@@ -42,6 +43,7 @@ function sealedSettings(settings: PartnerSettings, cipher: PiiCipher): { set: Pa
 
 export interface PartnerServiceDeps {
   partners: Collection<PartnerDoc>;
+  keys: Pick<PartnerKeys, 'add' | 'remove'>;
   cipher: PiiCipher;
   directory: Pick<PartnerDirectory, 'announceChange'>; // every instance's partner cache is evicted through Redis
   redis: Redis;
@@ -77,6 +79,7 @@ export class PartnerService {
       updated_at: now,
       key_rotated_at: null,
     };
+    await this.d.keys.add(doc.api_key_hash, doc._id, now);
     await this.d.partners.insertOne(doc);
     return { partner: partnerView(doc), secrets };
   }
@@ -121,7 +124,10 @@ export class PartnerService {
           until: new Date(now.getTime() + graceSeconds * 1000),
         }
         : null;
+      await this.d.keys.add(set.api_key_hash as string, id, now);
       await partners.updateOne({ _id: id }, { $set: set });
+      // The hashes that no longer authenticate: the grace this rotation ended, and without a grace the old key.
+      await this.d.keys.remove([...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []), ...(graceSeconds > 0 ? [] : [doc.api_key_hash])]);
       return issued;
     });
     if (!rotated) return null;

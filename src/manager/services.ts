@@ -17,6 +17,7 @@ import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-cou
 import { CellStore, cellsCollection } from '../shared/reports/cell-store';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
+import { PartnerKeys } from '../shared/partners/partner-keys';
 import { AgentService } from './agent-service';
 import { AuditLog } from './audit-log';
 import { DeliveryQueue } from './delivery-queue';
@@ -57,7 +58,8 @@ export interface ManagerServices {
 
 // Partners as the manager keeps them (also what tests and benches create theirs with).
 export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>): PartnerService {
-  return new PartnerService({ partners: o.mongo.collections.partners, cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks });
+  const c = o.mongo.collections;
+  return new PartnerService({ partners: c.partners, keys: new PartnerKeys(c.partnerKeys), cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks });
 }
 
 export function managerServices(o: ManagerOptions): ManagerServices {

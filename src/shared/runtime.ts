@@ -9,6 +9,7 @@ import { topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
 import type { Logger } from './logger';
 import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
 import { countMongoCommands } from './mongo/command-metrics';
+import { PartnerKeys } from './partners/partner-keys';
 import { PartnerDirectory } from './partners/partner-directory';
 import { systemClock } from './clock';
 import { createRedis, type Redis } from './redis/client';
@@ -59,7 +60,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   // A partner look-up that MongoDB does not answer fails within the time a partner's request waits
   // for its decision, so a silent database answers the partner API 503 instead of holding it.
-  const partners = new PartnerDirectory(mongo.collections.partners, cipher, `${config.redis.prefix}partner-changed`, systemClock, config.intake.replyTimeoutMs);
+  const partnerKeys = new PartnerKeys(mongo.collections.partnerKeys);
+  await partnerKeys.backfill(mongo.collections.partners, new Date());
+  const partners = new PartnerDirectory(mongo.collections.partners, partnerKeys, cipher, `${config.redis.prefix}partner-changed`, systemClock, config.intake.replyTimeoutMs);
   await partners.listen(subscriber);
 
   const readiness: ReadinessCheck[] = [

@@ -7,8 +7,9 @@ import { writeAudit } from '../../src/shared/audit';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { apiKeyHash } from '../../src/shared/crypto/tokens';
 import type { Clock } from '../../src/shared/clock';
-import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc, PartnerDoc } from '../../src/shared/mongo/documents';
+import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc, PartnerDoc, PartnerKeyDoc } from '../../src/shared/mongo/documents';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
+import { PartnerKeys } from '../../src/shared/partners/partner-keys';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ListIndex } from '../../src/shared/store/list-index';
 import { testConfig } from '../support/test-config';
@@ -65,7 +66,9 @@ it('ends a rotated key\'s grace when the directory\'s clock says so', async () =
     _id: 'pa-9', api_key_hash: apiKeyHash('new-key'),
     previous_secrets: { api_key_hash: apiKeyHash('old-key'), hmac_secret_enc: '', callback_secret_enc: '', until },
   } as unknown as PartnerDoc);
-  const directory = new PartnerDirectory(partners, new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'), 'unused', { now: () => now });
+  const keys = new PartnerKeys(db.collection<PartnerKeyDoc>('partner_keys'));
+  await keys.backfill(partners, now);
+  const directory = new PartnerDirectory(partners, keys, new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'), 'unused', { now: () => now });
   expect((await directory.byApiKey('old-key'))?._id).toBe('pa-9');
   now = until;
   expect(await directory.byApiKey('old-key')).toBeNull();

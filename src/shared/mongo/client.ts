@@ -1,13 +1,14 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, PartitionEpochDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
+  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, PartitionEpochDoc, PartnerKeyDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
   EndpointHealthDoc, ParkedMessageDoc, PartnerDoc, ReplayJobDoc, WaitingLeadDoc,
 } from './documents';
 import type { ListEntryDoc } from '../store/list-index';
 
 export interface Collections {
   partners: Collection<PartnerDoc>;
+  partnerKeys: Collection<PartnerKeyDoc>;
   leads: Collection<LeadDoc>;
   leadRefs: Collection<LeadRefDoc>;
   waitingLeads: Collection<WaitingLeadDoc>;
@@ -43,6 +44,7 @@ export async function connectMongo(config: Config): Promise<Mongo> {
   const db = client.db(config.mongo.db);
   const collections: Collections = {
     partners: db.collection('partners'),
+    partnerKeys: db.collection('partner_keys'),
     leads: db.collection('leads'),
     leadRefs: db.collection('lead_refs'),
     waitingLeads: db.collection('waiting_leads'),

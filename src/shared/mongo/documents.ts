@@ -100,6 +100,13 @@ export interface LeadKeyDoc {
   test?: true;
 }
 
+// An API key hash that authenticates, and its partner (partner-keys.ts).
+export interface PartnerKeyDoc {
+  _id: string; // api key hash
+  partner_id: string;
+  created_at: Date;
+}
+
 // A lead's data key (wrapped by the keyring) while its intake command is retained on Kafka; one
 // collection per UTC hour (intake_keys_<yyyymmddhh>), dropped whole after INTAKE_KEY_HOURS.
 export interface IntakeKeyDoc {

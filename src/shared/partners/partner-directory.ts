@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb';
+import type { PartnerKeys } from './partner-keys';
 import type { PiiCipher } from '../crypto/pii-cipher';
 import { apiKeyHash } from '../crypto/tokens';
 import type { CallbackSigning } from '../crypto/callback-signature';
@@ -35,6 +36,7 @@ export class PartnerDirectory {
 
   constructor(
     private readonly partners: Collection<PartnerDoc>,
+    private readonly keys: Pick<PartnerKeys, 'partnerOf'>,
     private readonly cipher: PiiCipher,
     private readonly channel: string,
     private readonly clock: Clock = systemClock,
@@ -127,7 +129,11 @@ export class PartnerDirectory {
   }
 
   private async loadByKeyHash(hash: string): Promise<PartnerDoc | null> {
-    const { value: partner, settled } = await this.load((signal) => this.partners.findOne({ $or: [{ api_key_hash: hash }, { 'previous_secrets.api_key_hash': hash }] }, { signal }));
+    // Two point reads: the key's partner, then the partner (partner-keys.ts).
+    const { value: partner, settled } = await this.load(async (signal) => {
+      const id = await this.keys.partnerOf(hash, signal);
+      return id === null ? null : this.partners.findOne({ _id: id }, { signal });
+    });
     if (!settled) return partner;
     const expires = this.nowMs() + CACHE_TTL_MS;
     if (partner) this.byKeyHash.set(hash, { partner, expires });
