@@ -47,6 +47,7 @@ export async function startEndpointKeeper(kafka: BatchConsumerDeps, deps: Endpoi
     group: 'dispatcher-endpoints',
     topics: ['endpointCommands'],
     fromBeginning: true,
+    assigned: () => deps.replays.handOver(),
     handle: async (records, ctx) => {
       if (generations.get(ctx.partition) !== ctx.generation) {
         generations.set(ctx.partition, ctx.generation);

@@ -126,6 +126,12 @@ export class LeadOwner {
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
     let doc = await this.writes.read(command.delivery_id);
+    // One round per replay job and delivery, however often its command comes (a job resumed by a
+    // partition's next owner repeats the commands since its last saved progress).
+    if (command.kind === 'replay' && doc?.manual_retries.some((r) => r.by === command.by)) {
+      logger.info({ delivery_id: command.delivery_id, job_id: command.by }, 'replayed by this job already: nothing to do');
+      return { outcome: 'not_dead' };
+    }
     if (doc && (from as readonly string[]).includes(doc.state)) {
       doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.writes.retrying('requeue'))
         ?? await this.writes.read(command.delivery_id);

@@ -38,8 +38,9 @@ export interface ReplayRunnerDeps {
 // document is written only here, by _id; a job cut short by a restart or a rebalance is picked up
 // by the partition's next owner from its saved progress.
 export class ReplayRunner {
-  private readonly running = new Set<string>();
+  private readonly running = new Map<string, number>(); // job id -> the assignment its run belongs to
   private stopping = false;
+  private assignment = 0; // the endpoint consumer's join: a run stops once it changes
 
   constructor(private readonly deps: ReplayRunnerDeps) {}
 
@@ -48,16 +49,20 @@ export class ReplayRunner {
     await insertAllNew(this.deps.jobs, jobs);
   }
 
+  // A run of an earlier assignment may still be finishing its last command: this one starts anyway.
   start(jobId: string, partition: number): void {
-    if (this.stopping || this.running.has(jobId)) return;
-    this.running.add(jobId);
-    void this.run(jobId, partition)
+    const assignment = this.assignment;
+    if (this.stopping || this.running.get(jobId) === assignment) return;
+    this.running.set(jobId, assignment);
+    void this.run(jobId, partition, assignment)
       .catch(async (err: unknown) => {
         this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
         await this.deps.jobs.updateOne({ _id: jobId }, { $set: { state: 'failed', error: (err as Error).message, finished_at: this.deps.clock.now(), updated_at: this.deps.clock.now() } })
           .catch(() => undefined);
       })
-      .finally(() => this.running.delete(jobId));
+      .finally(() => {
+        if (this.running.get(jobId) === assignment) this.running.delete(jobId);
+      });
   }
 
   // Jobs of a partition this dispatcher was just given (a small collection, read on assignment).
@@ -70,7 +75,13 @@ export class ReplayRunner {
     this.stopping = true;
   }
 
-  private async run(jobId: string, partition: number): Promise<void> {
+  // The endpoint consumer joined its group again: every partition may have moved, so the runs of
+  // the assignment before stop at their next command and the partitions' owners resume them.
+  handOver(): void {
+    this.assignment++;
+  }
+
+  private async run(jobId: string, partition: number, assignment: number): Promise<void> {
     const { jobs, store, topics, logger } = this.deps;
     const retrying = (err: unknown, attempt: number) => logger.warn({ job_id: jobId, attempt, err: (err as Error).message }, 'replay job: database call failed; trying again');
     const job = await untilDone(() => jobs.findOneAndUpdate(
@@ -92,7 +103,8 @@ export class ReplayRunner {
     let sent = job.sent;
     let cursor = job.cursor ?? null;
     for await (const d of store.inRange(range, cursor)) {
-      if (this.stopping) return; // still running: the partition's next owner goes on
+      // Still running: the partition's next owner goes on from the saved progress.
+      if (this.stopping || assignment !== this.assignment) return;
       await published(logger, 'replay command', () => topics.command({
         kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: this.deps.clock.now().toISOString(), by: jobId,
       }));

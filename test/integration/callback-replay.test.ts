@@ -1,3 +1,4 @@
+import { deliveryId } from '../../src/shared/ids';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
@@ -100,3 +101,31 @@ it('refuses a range over REPLAY_MAX_RANGE_S, an empty range, unknown events or p
   );
   expect(await app.runtime.mongo.collections.replayJobs.countDocuments({ partner_id: partnerId })).toBe(2);
 });
+
+it('gives each delivery one replay round per job: a dispatcher joining during the replay, the job\'s commands seen again', async () => {
+  const created = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: 'replayed twice?', callback_url: receiver.url('/joined') });
+  receiver.route('/joined', created.body.callback_secret);
+  const from = new Date(Date.now() - 1000).toISOString();
+  const many = Array.from({ length: 40 }, () => leadEvent(created.body.id));
+  await publishLeadEvents(app.runtime, many);
+  await until(async () => (await Promise.all(many.map((e) => deliveryRecord(app.runtime, e)))).every((r) => r?.state === 'delivered'), 30000, 'every delivery');
+  const res = await manager.post<Job>(`/api/affiliates/${created.body.id}/replay`, { from, to: new Date(Date.now() + 1000).toISOString() });
+  expect(res.status).toBe(202);
+  // A second dispatcher joins: every group of the dispatcher rebalances while the job runs.
+  const second = await startTestApp({}, { ...app.config, roles: ['dispatcher'] } as typeof app.config);
+  try {
+    await until(async () => ((await manager.get<Job>(`/api/replays/${res.body.id}`)).body.state === 'done' ? true : null), 60000, 'the replay done');
+    await until(async () => (await Promise.all(many.map((e) => deliveryRecord(app.runtime, e)))).every((r) => r?.state === 'delivered' && r.attempts.length >= 2), 30000, 'every replayed round');
+    // The same job's commands once more, as a runner resumed from its last saved progress (or one
+    // that lost its partition without knowing) sends them: no second round.
+    const again = many.map((e) => ({ kind: 'replay' as const, delivery_id: deliveryId(e.event_id, e.partner_id), lead_id: e.lead_id, partner_id: e.partner_id, at: new Date().toISOString(), by: res.body.id }));
+    await app.runtime.producer.send({ topic: app.runtime.topics.callbackCommands, messages: await Promise.all(again.map(async (c) => ({ key: c.lead_id, value: await app.runtime.codec.encode('callbackCommands', c) }))) });
+    await new Promise((r) => setTimeout(r, 3000));
+    const rounds = await Promise.all(many.map(async (e) => (await deliveryRecord(app.runtime, e))!.manual_retries.filter((m) => m.by === res.body.id).length));
+    expect(rounds).toEqual(many.map(() => 1));
+    const received = receiver.at('/joined').map((r) => String(r.headers['x-event-id']));
+    expect(many.filter((e) => received.filter((id) => id === e.event_id).length !== 2).map((e) => e.event_id)).toEqual([]);
+  } finally {
+    await second.stop();
+  }
+}, 120_000);
