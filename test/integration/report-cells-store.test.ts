@@ -5,6 +5,8 @@ import type { ReportLeadDoc } from '../../src/processor/reports/lead-tally';
 import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
 import { carryOverFormerLayout } from '../../src/processor/reports/report-rebuild';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
+import { createRedis, type Redis } from '../../src/shared/redis/client';
+import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import { testConfig } from '../support/test-config';
 
 // The reports' stores on the real store: a message's deltas land once whatever chunk it comes in again
@@ -12,16 +14,20 @@ import { testConfig } from '../support/test-config';
 // goes back.
 const config = testConfig();
 let mongo: MongoClient;
+let redis: Redis;
 let store: CellStore;
+const storeOf = () => new CellStore(cellsCollection(mongo.db(config.mongo.db)), new DocumentLocks(redis));
 
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
-  store = new CellStore(cellsCollection(mongo.db(config.mongo.db)));
+  redis = createRedis(config, 'report-cells-test');
+  store = storeOf();
 });
 
 afterAll(async () => {
   await mongo.db(config.mongo.db).dropDatabase();
   await mongo.close();
+  redis.disconnect();
 });
 
 const chunk = (writer: Writer, deltas: OffsetDelta[], lastOffset: number): WriterChunk[] => [{ writer, deltas, lastOffset }];
@@ -49,7 +55,7 @@ it('lets many writers share a document, each fenced by its own offset, none losi
   const field = cellField('FR', 's');
   const one = (offset: number) => ({ offset, day: '2026-11-22', partnerId: 'pa-w', field, delta: { received: 1 } });
   // Two processes (two stores) and two partitions each, at once, twice over (the second time a replay).
-  const other = new CellStore(cellsCollection(mongo.db(config.mongo.db)));
+  const other = storeOf();
   for (let pass = 0; pass < 2; pass++) {
     await Promise.all([
       store.addOnce(chunk('p0', [one(1), one(2)], 2)), store.addOnce(chunk('p1', [one(7)], 7)),
@@ -127,4 +133,19 @@ it('carries the refusal counts of the former layout over once, even when run aga
   expect(cellsOf((await doc(dayDocId('2026-11-20', 'pa-f')))!)).toEqual({ lead: {}, refusal: { [field]: { received: 2, duplicates: 2 } } });
   expect(cellsOf((await doc(monthDocId('2026-11-20', 'pa-f')))!).refusal).toEqual({ [field]: { received: 3, duplicates: 2, validation_errors: 1 } });
   expect(cellsOf((await doc(cellDocId('tm', '2026-11', 'pa-f')))!).refusal).toEqual({ [ALL_CELLS]: { received: 3, duplicates: 2, validation_errors: 1 } });
+});
+
+// The drills lost report counts: two processors' writes to one counter document both passed the `v`
+// check (the local store runs an update as read-then-rewrite), and one was lost.
+it('loses no count when many writers of several processes write one document at once', async () => {
+  const field = cellField('DE', 'race');
+  const stores = [storeOf(), storeOf(), storeOf()];
+  const writers = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'i0', 'i1'] as Writer[];
+  const passes = 25;
+  for (let pass = 1; pass <= passes; pass++) {
+    await Promise.all(writers.map((w, i) => stores[i % stores.length]!.addOnce(chunk(w, [{ offset: pass, day: '2026-11-23', partnerId: 'pa-race', field, delta: { received: 1 } }], pass))));
+  }
+  const d = (await doc(dayDocId('2026-11-23', 'pa-race')))!;
+  expect(cellsOf(d).lead[field]?.received ?? 0).toBe(6 * passes);
+  expect(cellsOf(d).refusal[field]?.received ?? 0).toBe(2 * passes);
 });

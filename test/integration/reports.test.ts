@@ -137,7 +137,7 @@ describe('exactly once', () => {
   it('counts a chunk once when the projector dies between its counter write and its report_leads write', async () => {
     const db = app.runtime.mongo.client.db(`${app.config.mongo.db}_crash`);
     try {
-      const cells = new CellStore(cellsCollection(db));
+      const cells = new CellStore(cellsCollection(db), app.runtime.locks);
       const store = new ReportLeadStore(db, db.collection<LeadDoc>('leads'));
       const projector = new ReportProjector({ cells, leads: store, partnerById: async () => ({ time_zone: ZONES.a }), logger: app.runtime.logger });
       const doc = scenarioLeadDoc(SCENARIO_LEADS[0]!, 'pa-crash');

@@ -10,7 +10,7 @@ import { rebuildReports, type RebuildSummary } from './report-rebuild';
 // (the manager CLI's rebuild-reports, and tests).
 export function startReports(rt: Runtime): Promise<BatchConsumer> {
   const projector = new ReportProjector({
-    cells: new CellStore(cellsCollection(rt.mongo.db)),
+    cells: new CellStore(cellsCollection(rt.mongo.db), rt.locks),
     leads: new ReportLeadStore(rt.mongo.db, rt.mongo.collections.leads),
     partnerById: (id) => rt.partners.byId(id),
     logger: rt.logger.child({ component: 'reports' }),
@@ -19,9 +19,9 @@ export function startReports(rt: Runtime): Promise<BatchConsumer> {
   return startReportConsumer({ consumers, projector, metrics: rt.metrics, logger: rt.logger });
 }
 
-export function rebuildReportsOf(rt: Pick<Runtime, 'mongo' | 'logger'>): Promise<RebuildSummary> {
+export function rebuildReportsOf(rt: Pick<Runtime, 'mongo' | 'logger' | 'locks'>): Promise<RebuildSummary> {
   return rebuildReports({
-    cells: new CellStore(cellsCollection(rt.mongo.db)),
+    cells: new CellStore(cellsCollection(rt.mongo.db), rt.locks),
     leads: new ReportLeadStore(rt.mongo.db, rt.mongo.collections.leads),
     leadDocs: rt.mongo.collections.leads,
     partners: rt.mongo.collections.partners,

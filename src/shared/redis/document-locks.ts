@@ -14,8 +14,8 @@ export class LockTimeoutError extends DependencyError {
 // Per-document mutual exclusion across every instance. FerretDB 1.x performs an update as
 // read-then-rewrite of the whole document, so concurrent updates of one document (even with a
 // compare-and-set filter) can both "succeed" and one is lost. Every read-modify-write of a shared
-// document (lead, dedup claim, delivery, partner) therefore runs under its lock. On MongoDB 7 the
-// locks are merely redundant.
+// document (lead, dedup claim, delivery, partner, report counter) therefore runs under its lock. On
+// MongoDB 7 the locks are merely redundant.
 export class DocumentLocks {
   private readonly release: LuaScript;
 
@@ -24,6 +24,22 @@ export class DocumentLocks {
   }
 
   async withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.withLocks([key], work);
+  }
+
+  // Every key's lock, taken in one order (sorted) so two holders of overlapping sets never wait
+  // for each other.
+  async withLocks<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    const held: (() => Promise<void>)[] = [];
+    try {
+      for (const key of [...new Set(keys)].sort()) held.push(await this.acquire(key));
+      return await work();
+    } finally {
+      for (const release of held.reverse()) await release();
+    }
+  }
+
+  private async acquire(key: string): Promise<() => Promise<void>> {
     const lockKey = `lock:${key}`;
     const token = randomBytes(12).toString('hex');
     const deadline = Date.now() + this.waitMs;
@@ -33,10 +49,8 @@ export class DocumentLocks {
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(pause * 2, 50);
     }
-    try {
-      return await work();
-    } finally {
+    return async () => {
       await this.release([lockKey], [token]).catch(() => undefined);
-    }
+    };
   }
 }

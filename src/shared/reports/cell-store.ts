@@ -2,6 +2,7 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type 
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
 import { FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
+import type { DocumentLocks } from '../redis/document-locks';
 import { ServiceError } from '../errors';
 
 // A counter document of the reports (report_cells): one day, block of days or month of one partner, its cells
@@ -75,7 +76,11 @@ export class CellStore {
   // of contending (other processes are fenced by the version).
   private readonly tails = new Map<string, Promise<void>>();
 
-  constructor(private readonly cells: Collection<CellDoc>) {}
+  // `locks`: the counter documents' compare-and-set is one atomic update on MongoDB, but FerretDB 1.x
+  // runs an update as read-then-rewrite, so two processes' writes to one document could both pass
+  // the `v` check and one be lost (the drills saw leads missing from the reports): each round runs
+  // under the documents' locks (docs/mongodb-ferretdb.md). Only reads may go without.
+  constructor(private readonly cells: Collection<CellDoc>, private readonly locks?: Pick<DocumentLocks, 'withLocks'>) {}
 
   // The counter documents of one level, units `from` to `to`, in `_id` order, a page at a time.
   async *units(level: Level, from: string, to: string): AsyncGenerator<CellDoc[]> {
@@ -164,25 +169,31 @@ export class CellStore {
   // Read, compute each document's new fields (null: nothing to write), write with a compare-and-set
   // on `v` (insert when absent), again for those another process changed meanwhile.
   private async rounds(ids: readonly string[], next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null): Promise<void> {
+    if (!this.locks) throw new Error('report counters are written under their locks: this store was made to read only');
+    const locks = this.locks;
     const release = await this.lock(ids);
     try {
-      for (let round = 1; ; round++) {
-        const seen = await findByIds(this.cells, ids);
-        const ops: AnyBulkWriteOperation<CellDoc>[] = [];
-        for (const id of ids) {
-          const doc = seen.get(id);
-          const set = next(id, doc);
-          if (set === null) continue;
-          ops.push(doc
-            ? { updateOne: { filter: { _id: id, v: doc.v }, update: { $set: { ...set, v: doc.v + 1 } } } }
-            : { insertOne: { document: insertion(id, set) } });
-        }
-        if (ops.length === 0 || await this.allApplied(ops)) return;
-        if (round === ROUNDS) throw new CellsContendedError([...ids]);
-        await sleep(Math.random() * 20 * round); // another process wrote one of them: read again, a little apart
-      }
+      await locks.withLocks(ids.map((id) => `report-cells:${id}`), () => this.casRounds(ids, next));
     } finally {
       release();
+    }
+  }
+
+  private async casRounds(ids: readonly string[], next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null): Promise<void> {
+    for (let round = 1; ; round++) {
+      const seen = await findByIds(this.cells, ids);
+      const ops: AnyBulkWriteOperation<CellDoc>[] = [];
+      for (const id of ids) {
+        const doc = seen.get(id);
+        const set = next(id, doc);
+        if (set === null) continue;
+        ops.push(doc
+          ? { updateOne: { filter: { _id: id, v: doc.v }, update: { $set: { ...set, v: doc.v + 1 } } } }
+          : { insertOne: { document: insertion(id, set) } });
+      }
+      if (ops.length === 0 || await this.allApplied(ops)) return;
+      if (round === ROUNDS) throw new CellsContendedError([...ids]);
+      await sleep(Math.random() * 20 * round); // another process wrote one of them: read again, a little apart
     }
   }
 
