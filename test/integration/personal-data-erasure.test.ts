@@ -4,6 +4,9 @@ import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { IntakeKeyDoc, LeadDoc, LeadKeyDoc, ParkedMessageDoc } from '../../src/shared/mongo/documents';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
+import { dayOf, decisionId } from '../../src/shared/store/intake-decisions';
+import { recordKey } from '../../src/ingress/idempotency';
+import { storedLeadCipher } from '../support/lead-keys';
 import { processorParts } from '../../src/processor';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
@@ -214,6 +217,28 @@ describe('what an erasure leaves', () => {
       ...(await everyMessage(ours)),
     ];
     expect(await readableIn(texts, PLAIN)).toEqual([]);
+  });
+});
+
+describe('the same request after the idempotency window', () => {
+  it('answers with the erased lead as decided, and brings back neither its dedup claims nor a data key', async () => {
+    const p = phone();
+    const body = { phone: p, email: 'come.back@example.com', external_id: 'erase-again' };
+    const key = `erase-again-${seq}`;
+    const first = await partner.submitLead(body, { idempotencyKey: key });
+    expect(first).toMatchObject({ status: 200, body: { status: 'accepted' } });
+    const id = first.body.id as string;
+    expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
+    await erased(id);
+    // 24 h on: the stored answer and the stored decision are gone; the external-id ref stays.
+    await app.runtime.redis.del(recordKey(partnerId, key));
+    await app.runtime.mongo.db.collection<{ _id: string }>(`intake_decisions_${dayOf(new Date())}`).deleteOne({ _id: decisionId(partnerId, key) });
+    const again = await partner.submitLead(body, { idempotencyKey: key });
+    expect(again).toMatchObject({ status: 200, body: { id } });
+    expect(await readableAnywhere([p, 'come.back@example.com'])).toEqual([]);
+    expect(await storedLeadCipher(app.runtime, await leadDoc(id))).toBeNull();
+    // The phone is new again: the erased lead matches no one.
+    expect(await partner.submitLead({ phone: p, external_id: 'erase-again-2' })).toMatchObject({ status: 200, body: { status: 'accepted' } });
   });
 });
 

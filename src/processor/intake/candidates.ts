@@ -29,6 +29,9 @@ export interface Candidate {
   risk: LeadRisk;
   test: boolean; // a sandbox partner's: no dedup claims, no agent
   overCap: boolean; // rejected by a cap after its dedup claims were taken: they are given back
+  // Its lead exists (decided before) and its personal data was erased: answered as decided, taking
+  // no dedup claim and storing no data key, so the erased lead never matches dedup again.
+  erased: boolean;
   windowMs: number;
   phoneKey: string;
   emailKey: string | null;

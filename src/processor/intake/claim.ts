@@ -32,7 +32,10 @@ export class ClaimStep {
   async run(candidates: Candidate[], now: Date): Promise<void> {
     // The first pass starts from the claims resume() read: one read of the current period, not two.
     let current: ReadonlyMap<string, DedupClaimDoc> | undefined = await this.resume(candidates, now);
-    let open = candidates;
+    let open = candidates.filter((c) => {
+      if (c.erased) c.fate = { kind: 'create' }; // its lead is there: nothing to claim
+      return !c.erased;
+    });
     while (open.length > 0) {
       open = await this.pass(open, now, current);
       current = undefined;
@@ -62,7 +65,10 @@ export class ClaimStep {
     const leads = await this.d.leads.byIds(resumed.map((c) => c.leadId));
     for (const c of resumed) {
       const lead = leads.get(c.leadId);
-      if (lead) c.reject = lead.history[0]?.to === 'rejected' ? lead.reason : null;
+      if (lead) {
+        c.reject = lead.history[0]?.to === 'rejected' ? lead.reason : null;
+        c.erased = lead.personal_erased_at !== undefined && lead.personal_erased_at !== null;
+      }
       else if (c.reject) {
         const ownClaims = [c.phoneKey, c.emailKey].filter((k): k is string => k !== null && claims.get(k)?.owner === c.owner);
         await this.d.claims.release(ownClaims, c.owner, now);

@@ -25,6 +25,7 @@ export function newCandidate(
     partner,
     leadId,
     overCap: false,
+    erased: false,
     reject: rejectionReason({ ...cmd.lead, ip, risk }, rules, {
       blockedCountries: partner.blocked_countries ?? [],
       blockedSources: partner.blocked_sources ?? [],

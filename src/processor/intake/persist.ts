@@ -32,7 +32,7 @@ export class PersistStep {
     const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, { decidedAt: now, createdAt: c.firstAt }, c.reject
       ? { kind: 'rejected', reason: c.reject }
       : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) }, { risk: c.risk, test: c.test }));
-    await this.d.keys.insertNew(creators.flatMap((c) => (c.cmd.lead.dek_enc === undefined ? []
+    await this.d.keys.insertNew(creators.flatMap((c) => (c.cmd.lead.dek_enc === undefined || c.erased ? []
       : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, ...(c.cmd.lead.key_ref !== undefined && { key_ref: c.cmd.lead.key_ref }), created_at: c.firstAt, ...testMark(c.test) }])));
     const existed = await this.d.leads.insertNew(docs);
     const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
