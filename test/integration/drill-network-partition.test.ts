@@ -41,16 +41,20 @@ const drill = rollingDrill({ KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) }, asy
   return { env: { HTTP_PORT: String(httpPort) }, place: { wrap: (argv) => ns.wrap(argv), reachAt: (url) => url } };
 });
 
+// Everything in the namespace loses Kafka for CUT_MS: when the cut began and when it healed.
+const cut = { at: 0, healedAt: 0 };
+const cutKafka = async (): Promise<void> => {
+  ns.cut(kafkaPort);
+  cut.at = Date.now();
+  await wait(CUT_MS);
+  ns.heal(kafkaPort);
+  cut.healedAt = Date.now();
+};
+
 it('a dispatcher cut off from Kafka (but not from the store and the partner) loses, repeats and reorders nothing', async () => {
-  let cutAt = 0;
-  const { got, report } = await drill.underLoad([() => wait(5000), async () => {
-    ns.cut(kafkaPort);
-    cutAt = Date.now();
-    await wait(CUT_MS);
-    ns.heal(kafkaPort);
-  }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
+  const { got, report } = await drill.underLoad([() => wait(5000), cutKafka, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
   expect(report.leads).toBeGreaterThan(300);
-  expectRepeatsOnlyAround(got, cutAt);
+  expectRepeatsOnlyAround(got, cut.at);
 }, 300_000);
 
 it('an ingress cut off from Kafka answers 503 promptly and takes leads again once healed', async () => {
@@ -58,25 +62,17 @@ it('an ingress cut off from Kafka answers 503 promptly and takes leads again onc
   await ns.forwardOut(port, port);
   const ingress = await startChildRole('ingress', { ...drill.env(), HTTP_PORT: String(port) }, 60_000, { wrap: (argv) => ns.wrap(argv), reachAt: (url) => url });
   try {
-    let cutAt = 0;
-    let healedAt = 0;
-    const { got, runs } = await drill.underLoad([() => wait(3000), async () => {
-      ns.cut(kafkaPort);
-      cutAt = Date.now();
-      await wait(CUT_MS);
-      ns.heal(kafkaPort);
-      healedAt = Date.now();
-    }, () => wait(8000)], { perSecond: 40, maxInFlight: 24, targets: () => [drill.app.url, ingress.url] });
+    const { got, runs } = await drill.underLoad([() => wait(3000), cutKafka, () => wait(8000)], { perSecond: 40, maxInFlight: 24, targets: () => [drill.app.url, ingress.url] });
     const attempts = runs.flatMap((r) => r.attempts).filter((a) => a.target === ingress.url);
     // Started once the cut was sure to be felt: each answered within the reply timeout (and a
     // little), a retryable 503, or a decision already stored for its key.
-    const cut = attempts.filter((a) => a.startedAt > cutAt + 1000 && a.startedAt < healedAt);
+    const whileCut = attempts.filter((a) => a.startedAt > cut.at + 1000 && a.startedAt < cut.healedAt);
     const replyTimeoutMs = Number(DRILL_ENV.INTAKE_REPLY_TIMEOUT_MS);
-    expect(cut.length).toBeGreaterThan(10);
-    expect(cut.filter((a) => a.ms > replyTimeoutMs + 1500 || (a.status !== 503 && a.status !== 200))
+    expect(whileCut.length).toBeGreaterThan(10);
+    expect(whileCut.filter((a) => a.ms > replyTimeoutMs + 1500 || (a.status !== 503 && a.status !== 200))
       .map((a) => `${a.status ?? a.error} after ${a.ms} ms`)).toEqual([]);
-    expect(attempts.filter((a) => a.startedAt > healedAt + 5000 && a.status === 200).length).toBeGreaterThan(10);
-    expectRepeatsOnlyAround(got, cutAt);
+    expect(attempts.filter((a) => a.startedAt > cut.healedAt + 5000 && a.status === 200).length).toBeGreaterThan(10);
+    expectRepeatsOnlyAround(got, cut.at);
   } finally {
     await ingress.kill();
   }
