@@ -115,7 +115,9 @@ export class IntakeFlow {
       return { stored: fromError(new ApiError('malformed_json')), replay: false };
     }
     const read = readInboundLead(body, req.partner.field_mapping ?? {});
-    if (!read.ok) return { stored: validationFailure(read.reason), replay: false, facts: asFacts(body) };
+    // A body that failed validation gives the reports its country at most: its source could be
+    // anything, and every distinct source is a report cell.
+    if (!read.ok) return { stored: validationFailure(read.reason), replay: false, facts: { country_code: asFacts(body).country_code } };
     const normalised = normaliseLead(read.lead, { idempotencyKey: key, requestIp: req.requestIp });
     if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
 

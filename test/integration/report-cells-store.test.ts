@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { ALL_CELLS, cellDocId, cellField, dayDocId, monthDocId, type Writer } from '../../src/shared/reports/cell-keys';
+import { ALL_CELLS, cellDocId, cellField, dayDocId, MAX_CELLS, monthDocId, parseCellField, OTHER_SOURCES, type Writer } from '../../src/shared/reports/cell-keys';
 import { CellStore, cellsCollection, cellsOf, type CellDoc, type OffsetDelta, type WriterChunk } from '../../src/shared/reports/cell-store';
 import type { ReportLeadDoc } from '../../src/processor/reports/lead-tally';
 import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
@@ -149,3 +149,27 @@ it('loses no count when many writers of several processes write one document at 
   expect(cellsOf(d).lead[field]?.received ?? 0).toBe(6 * passes);
   expect(cellsOf(d).refusal[field]?.received ?? 0).toBe(2 * passes);
 });
+
+// Every distinct source a partner sends was a cell of its day, block and month documents, until a
+// month document passed MongoDB's 16 MB limit and its writes failed (the reports stopped counting).
+it('keeps 50,000 distinct sources of one partner\'s day in small documents, totals exact', async () => {
+  const SOURCES = 50_000;
+  const CHUNK = 2_500;
+  for (let from = 0; from < SOURCES; from += CHUNK) {
+    const deltas = Array.from({ length: CHUNK }, (_, i) => ({
+      offset: from + i, day: '2026-11-24', partnerId: 'pa-sources', field: cellField('DE', `utm-${from + i}-${'x'.repeat(40)}`), delta: { received: 1 },
+    }));
+    await store.addOnce(chunk('p0', deltas, from + CHUNK - 1));
+  }
+  for (const id of [dayDocId('2026-11-24', 'pa-sources'), monthDocId('2026-11-24', 'pa-sources')]) {
+    const d = (await doc(id))!;
+    const { lead } = cellsOf(d);
+    expect(Object.keys(lead).length).toBeLessThanOrEqual(MAX_CELLS + 1);
+    expect(JSON.stringify(d).length).toBeLessThan(256 * 1024);
+    expect(Object.values(lead).reduce((n, c) => n + (c.received ?? 0), 0)).toBe(SOURCES);
+    const other = Object.entries(lead).find(([field]) => parseCellField(field).source === OTHER_SOURCES);
+    expect(other?.[1].received).toBe(SOURCES - MAX_CELLS);
+  }
+  const totals = cellsOf((await doc(cellDocId('tm', '2026-11', 'pa-sources')))!).lead[ALL_CELLS];
+  expect(totals?.received).toBe(SOURCES);
+}, 120_000);

@@ -4,7 +4,7 @@ import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import { localTime } from '../../shared/local-time';
 import { findByIds } from '../../shared/mongo/bulk';
 import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-counts';
-import { cellField, parseFormerId, targetsOf } from '../../shared/reports/cell-keys';
+import { boundedField, cellField, parseFormerId, targetsOf } from '../../shared/reports/cell-keys';
 import type { Cells, CellStore, OffsetDelta } from '../../shared/reports/cell-store';
 import { tallyWholeLead, type StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
@@ -109,5 +109,5 @@ function addTo(docs: Map<string, Cells>, id: string, field: string, delta: Count
     cells = {};
     docs.set(id, cells);
   }
-  addCounts((cells[field] ??= {}), delta);
+  addCounts((cells[boundedField(cells, field)] ??= {}), delta);
 }

@@ -81,11 +81,26 @@ export function cellField(country: string | null | undefined, source: string | n
   return `${country ?? ''}|${encodeSource(source)}`;
 }
 
+// A counter document keeps at most this many cells of each kind (lead-derived, refusals): a
+// partner may send any number of distinct sources, and every one was a cell of its day, block and
+// month documents until a month document passed MongoDB's 16 MB and its writes failed. Past the
+// bound a new source is counted in its country's "other sources" cell: totals and countries stay
+// exact, and the sources counted first keep their own cells. About 250 bytes a cell.
+export const MAX_CELLS = 500;
+const OTHER = '~other'; // '~' is never in an encoded source (keyPart: [A-Za-z0-9%_-])
+export const OTHER_SOURCES = '(other sources)';
+
+// The cell `field` goes to in `cells`: its own, or its country's "other sources" once the bound is met.
+export function boundedField(cells: Readonly<Record<string, unknown>>, field: string): string {
+  if (field in cells || Object.keys(cells).length < MAX_CELLS) return field;
+  return `${field.slice(0, field.indexOf('|'))}|${OTHER}`;
+}
+
 export function parseCellField(field: string): { country: string | null; source: string | null } {
   const bar = field.indexOf('|');
   const country = field.slice(0, bar);
   const source = field.slice(bar + 1);
-  return { country: country === '' ? null : country, source: source === '' ? null : decodeURIComponent(source) };
+  return { country: country === '' ? null : country, source: source === '' ? null : source === OTHER ? OTHER_SOURCES : decodeURIComponent(source) };
 }
 
 function encodeSource(source: string | null | undefined): string {

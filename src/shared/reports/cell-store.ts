@@ -1,7 +1,7 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
-import { FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
+import { boundedField, FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
 import type { DocumentLocks } from '../redis/document-locks';
 import { ServiceError } from '../errors';
 
@@ -123,7 +123,7 @@ export class CellStore {
         if (lastOffset <= o) continue;
         const key = isRefusalWriter(writer) ? 'r' : 'c';
         const mine = key === 'r' ? cells.refusal : cells.lead;
-        for (const d of deltas) if (d.offset > o) addCounts((mine[d.field] ??= {}), d.delta);
+        for (const d of deltas) if (d.offset > o) addCounts((mine[boundedField(mine, d.field)] ??= {}), d.delta);
         set[key] = JSON.stringify(mine);
         set[`o.${writer}`] = lastOffset;
       }
