@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { leadCipher } from '../../src/shared/crypto/data-key';
+import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
 import type { IntakeCommand } from '../../src/shared/schemas';
@@ -44,7 +45,12 @@ async function commandFor(key: string): Promise<IntakeCommand> {
   return values.find((c) => c.idempotency_key === key) as IntakeCommand;
 }
 
-const personal = (cmd: IntakeCommand) => openPersonal(leadCipher(app.runtime.cipher, cmd.lead), cmd.lead.personal_enc);
+// The command carries where the lead's data key is (key_ref), never the key: read it from the store.
+async function cipherOf(cmd: IntakeCommand) {
+  const dek = (await new IntakeKeyStore(app.runtime.mongo.db).byRefs([cmd.lead.key_ref as string])).get(cmd.lead.key_ref as string);
+  return leadCipher(app.runtime.cipher, { dek_enc: dek });
+}
+const personal = async (cmd: IntakeCommand) => openPersonal(await cipherOf(cmd), cmd.lead.personal_enc);
 
 describe('body checks', () => {
   it('415 for a content type other than JSON', async () => {
@@ -114,13 +120,13 @@ describe('normalisation, as the processor receives it', () => {
     expect(cmd).toMatchObject({ partner_id: partnerId, idempotency_key: key, reply_to: expect.stringMatching(/^ingress-/) });
     expect(cmd.lead).toEqual({
       external_id: key, // falls back to the Idempotency-Key
-      country: 'United Kingdom', country_code: 'GB', source: 'fb', dek_enc: expect.any(String),
+      country: 'United Kingdom', country_code: 'GB', source: 'fb', key_ref: expect.stringMatching(/^ik-\d{10}-[0-9a-f]{24}$/),
       phone_enc: expect.any(String), phone_hash: lookupHash(hashKey, 'phone', '+442079460958'),
       email_enc: expect.any(String), email_hash: lookupHash(hashKey, 'email', 'ann.lee@example.com'),
       personal_enc: expect.any(String),
     });
-    expect(leadCipher(app.runtime.cipher, cmd.lead).decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
-    expect(personal(cmd)).toEqual({ first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '127.0.0.1' }); // ip from the connection
+    expect((await cipherOf(cmd)).decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
+    expect(await personal(cmd)).toEqual({ first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '127.0.0.1' }); // ip from the connection
     const onTheWire = JSON.stringify(commands.seen.find((s) => s.value.idempotency_key === key));
     // The whole number, in either form: a fragment such as "7946" turns up by chance in hex hashes.
     expect(onTheWire).not.toMatch(/2079460958|7946 0958|ann\.lee|Ann\.Lee|"Ann"|"Lee"|127\.0\.0\.1/);
@@ -138,18 +144,18 @@ describe('normalisation, as the processor receives it', () => {
   it('ignores X-Forwarded-For from an untrusted peer and honours it from a trusted proxy', async () => {
     const direct = randomUUID();
     await client.submitLead({ phone: '+4915112345678' }, { idempotencyKey: direct, headers: { 'x-forwarded-for': '198.51.100.23' } });
-    expect(personal(await commandFor(direct)).ip).toBe('127.0.0.1');
+    expect((await personal(await commandFor(direct))).ip).toBe('127.0.0.1');
 
     const viaProxy = randomUUID();
     const behindProxy = new PartnerClient(proxied.url, creds);
     await behindProxy.submitLead({ phone: '+4915112345678' }, { idempotencyKey: viaProxy, headers: { 'x-forwarded-for': '198.51.100.23' } });
-    expect(personal(await commandFor(viaProxy)).ip).toBe('198.51.100.23');
+    expect((await personal(await commandFor(viaProxy))).ip).toBe('198.51.100.23');
   });
 
   it('keeps the ip the partner sent', async () => {
     const key = randomUUID();
     await client.submitLead({ phone: '+4915112345678', ip: '2001:db8::1' }, { idempotencyKey: key });
-    expect(personal(await commandFor(key)).ip).toBe('2001:db8::1');
+    expect((await personal(await commandFor(key))).ip).toBe('2001:db8::1');
   });
 });
 
@@ -172,7 +178,7 @@ describe('field_mapping', () => {
     );
     const cmd = await commandFor(key);
     expect(cmd.lead).toMatchObject({ external_id: 'N-1', country: 'SE', country_code: 'SE' });
-    expect(personal(cmd)).toMatchObject({ first_name: 'Bo', last_name: 'Ek', full_name: 'Bo Ek' });
+    expect(await personal(cmd)).toMatchObject({ first_name: 'Bo', last_name: 'Ek', full_name: 'Bo Ek' });
     expect(cmd.lead.phone_hash).toBe(lookupHash(app.config.crypto.hashKey, 'phone', '+46701234567'));
     expect(cmd.lead.email_hash).toBe(lookupHash(app.config.crypto.hashKey, 'email', 'bo@ek.se'));
   });

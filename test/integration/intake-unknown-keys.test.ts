@@ -19,7 +19,8 @@ beforeAll(async () => {
   mongoUrl.searchParams.set('monitorCommands', 'true');
   app = await startTestApp({}, testConfig({ ROLE: 'ingress', TRUSTED_PROXIES: '127.0.0.1', MONGO_URL: mongoUrl.toString() }));
   app.runtime.mongo.client.on('commandStarted', (e) => {
-    if (e.commandName === 'find' && e.command.find === 'partners') partnerReads.push(e);
+    // A partner is found by its key through partner_keys (partner-keys.ts): one read there per key.
+    if (e.commandName === 'find' && e.command.find === 'partner_keys') partnerReads.push(e);
   });
   valid = (await servicesOf(app.runtime).partners.create({ name: 'Real partner' })).secrets;
 });
