@@ -1,3 +1,4 @@
+import { kafkajsInternal } from './kafkajs-internals';
 // kafkajs 2.2.4 keeps the coordinator an offset manager commits to for the manager's whole life and
 // looks for another only once that broker's connection drops. After a coordinator moves to another
 // broker that stays up (a failover of the broker holding __consumer_offsets' leader, then its
@@ -11,7 +12,7 @@ interface OffsetManager {
   cluster: { findGroupCoordinator(args: { groupId: string }): Promise<unknown> };
   commitOffsets(...args: unknown[]): Promise<unknown>;
 }
-const OffsetManagerClass = require('kafkajs/src/consumer/offsetManager') as { prototype: OffsetManager };
+const OffsetManagerClass = kafkajsInternal<{ prototype: OffsetManager }>('consumer/offsetManager');
 
 const MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'COORDINATOR_NOT_AVAILABLE']);
 

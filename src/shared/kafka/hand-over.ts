@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { KafkaJSProtocolError, type PartitionAssigner } from 'kafkajs';
 import type { MembershipLease } from './membership-lease';
+import { kafkajsInternal } from './kafkajs-internals';
 
 // kafkajs 2.x has no "partitions revoked" callback. Its only protocol is eager: every rejoin of a
 // member revokes all its partitions, and it rejoins the moment it hears of a rebalance. A member
@@ -10,7 +11,7 @@ import type { MembershipLease } from './membership-lease';
 // member's hand-over (finish or fence that work, commit its offsets): the group waits for the
 // member's JoinGroup, so no other member gets its partitions until it has committed. The only way
 // in is ConsumerGroup.joinAndSync; kafkajs is frozen at 2.2.4 (no release since 2023), so the
-// internal it wraps does not move. Members are told apart by their cluster object, which kafkajs
+// internal it wraps does not move (kafkajs-internals.ts refuses any other version). Members are told apart by their cluster object, which kafkajs
 // creates per consumer and hands to the consumer's partition assigners.
 //
 // The same two internals keep the member's lease (membership-lease.ts): the time each answered
@@ -24,7 +25,7 @@ interface Group {
 }
 type JoinAndSync = (this: Group) => Promise<unknown>;
 type Heartbeat = (this: Group, args: { interval: number }) => Promise<unknown>;
-const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } };
+const ConsumerGroup = kafkajsInternal<{ prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } }>('consumer/consumerGroup');
 
 interface Member {
   handOver(): Promise<void>;

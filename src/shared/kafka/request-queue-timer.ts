@@ -1,3 +1,4 @@
+import { kafkajsInternal } from './kafkajs-internals';
 // kafkajs 2.2.4 (frozen: no release since 2023) re-arms a "check pending requests" timer after every
 // check, even with nothing pending and no throttle: the delay is then `-1 - Date.now()`, which Node
 // runs after 1 ms (Node 24 also prints a TimeoutNegativeWarning). So every broker connection that
@@ -16,7 +17,7 @@ interface RequestQueue {
 
 const CHECK_PENDING_REQUESTS_INTERVAL = 10; // kafkajs's own, when requests wait for an in-flight slot
 
-const RequestQueueClass = require('kafkajs/src/network/requestQueue') as { prototype: RequestQueue };
+const RequestQueueClass = kafkajsInternal<{ prototype: RequestQueue }>('network/requestQueue');
 RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnlyWhenDue(this: RequestQueue) {
   if (this.throttleCheckTimeoutId) return;
   const throttledForMs = this.throttledUntil - Date.now();
