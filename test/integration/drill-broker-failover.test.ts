@@ -33,7 +33,9 @@ describe('broker failover', () => {
       await wait(4000);
     };
     const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], { perSecond: 40, maxInFlight: 24 });
-    expect(report.leads).toBeGreaterThan(100);
+    // Intake stalls for a few seconds at each failover (until the controller moves the leaders and
+    // kafkajs's metadata follows): the count shows the load ran throughout, not a speed.
+    expect(report.leads).toBeGreaterThan(50);
     expect([...repeatedEvents(got).keys()]).toEqual([]);
     expect(outOfOrder(got)).toEqual([]);
   }, 600_000);
