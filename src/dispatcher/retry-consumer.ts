@@ -138,9 +138,11 @@ async function recordFor(deps: RetryConsumerDeps, id: string, timing: TaskTiming
 async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, timing: TaskTiming, work: AssignmentWork): Promise<void> {
   const { store, attempts, metrics, logger } = deps;
   if (!doc || doc.state !== 'queued' || doc.attempts_made !== timing.attempt - 1) {
-    // A task whose attempt is recorded already (a crash after the record, before this offset was
-    // committed): the release may not have gone out yet, so it goes (again).
-    if (doc && doc.state !== 'queued' && doc.attempts_made === timing.attempt) await release(deps, doc);
+    // A task whose record ended: its own attempt recorded already (a crash after the record, before
+    // this offset was committed), or another owner's record won (an owner that lost its partitions
+    // without knowing recorded the same delivery first). Its lead's line may wait for this release
+    // either way, so it goes (again); a release of a delivery the line no longer waits for is ignored.
+    if (doc && doc.state !== 'queued') await release(deps, doc);
     else logger.debug({ attempt: timing.attempt, state: doc?.state ?? null }, 'stale retry task');
     return;
   }

@@ -111,3 +111,22 @@ it('never saves a lead block that leaves out a delivery still recorded as held',
   expect(saves).toBeGreaterThanOrEqual(3); // blocked, then two held deliveries in turn
   expect(stranded).toEqual([]);
 });
+
+// An owner that lost its partitions without knowing may record a delivery first (a first record is
+// inserted once: the first writer wins). The new owner, whose own attempt failed, holds the lead's
+// later events behind it and publishes its retry task; when that task finds the record ended by the
+// other owner, it still releases the lead, or the later events would wait for ever.
+it('releases the lead when its blocker\'s retry task finds the record ended by another owner', async () => {
+  const lead = 'le-9004';
+  const accepted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` });
+  const contacted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' });
+  await publishLeadEvents(app.runtime, [accepted, contacted]);
+  const queued = await until(async () => {
+    const r = await deliveryRecord(app.runtime, accepted);
+    return r?.state === 'queued' && r.attempts_made === 1 ? r : null;
+  }, 5000, 'the first attempt refused');
+  // The other owner's record, delivered, won (its retry task, due in a second, is now stale).
+  await app.runtime.mongo.collections.deliveries.updateOne({ _id: queued._id }, { $set: { state: 'delivered', next_attempt_at: null, attempts_left: 0 } });
+  await until(async () => (await deliveryRecord(app.runtime, contacted))?.state === 'delivered', 15000, 'the later event released');
+  expect(receiver.at('/ordered').filter((r) => r.body.internal_id === lead).map((r) => r.body.our_status)).toEqual(['new', 'contacted']);
+});
