@@ -6,6 +6,7 @@ import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { askAll, ask, type CommandChannel, type ReplyAddress } from './command-replies';
 import { DeliveryTopics } from './delivery-task';
+import { systemClock, type Clock } from '../shared/clock';
 
 // The dispatcher's public face (STYLE rule 15): the commands other roles may send it. Only the
 // dispatcher writes deliveries, endpoint health and replay jobs; a manager reads them by _id and
@@ -27,6 +28,7 @@ export type RetryOutcome =
   | { outcome: 'pending' }; // no reply in time: the owner applies the command when it can
 
 export interface DispatcherCommandsDeps extends CommandChannel {
+  clock?: Clock; // when a manager's retry was asked for (the system's unless a test gives its own)
   deliveries: Collection<DeliveryDoc>;
   deliveryList: Collection<ListEntryDoc>;
 }
@@ -75,7 +77,7 @@ export class DispatcherCommands {
   }
 
   private retryCommand(doc: DeliveryDoc, by: string, address: ReplyAddress): DeliveryCommand {
-    return { kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: new Date().toISOString(), by, ...address };
+    return { kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: (this.deps.clock ?? systemClock).now().toISOString(), by, ...address };
   }
 
   private async outcomeOf(deliveryId: string, reply: CallbackReply | null): Promise<RetryOutcome> {

@@ -86,7 +86,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     admit: (message) => {
       const timing = readTaskHeaders(message.headers);
       if (!timing) return 0;
-      const action = dueAction(timing.dueAt, Date.now(), HOLD_WINDOW_MS);
+      const action = dueAction(timing.dueAt, deps.clock.now().getTime(), HOLD_WINDOW_MS);
       return action.kind === 'pause' ? action.resumeInMs : 0;
     },
     handle: async (records: Decoded<DeliveryTask>[], ctx) => records.map((r) => {
@@ -150,7 +150,7 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   const kind = kindOf(doc);
   if (deps.gate.isPaused(endpointId(doc.partner_id, kind))) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
-  if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (Date.now() - doc.next_attempt_at.getTime()) / 1000);
+  if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (deps.clock.now().getTime() - doc.next_attempt_at.getTime()) / 1000);
   const done = await attempts.attempt(id, kind, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');

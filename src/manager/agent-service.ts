@@ -4,6 +4,7 @@ import { findByIds } from '../shared/mongo/bulk';
 import type { AgentActivityDoc, AgentDoc } from '../shared/mongo/documents';
 import type { AgentSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
+import { systemClock, type Clock } from '../shared/clock';
 
 export type AgentView = Omit<AgentDoc, '_id'> & { id: string; last_assigned_at: Date | null };
 
@@ -16,12 +17,12 @@ export function agentView(doc: AgentDoc, lastAssignedAt: Date | null): AgentView
 // Agents as managers change them (the processors only read them; when each last got a lead is
 // kept apart, in agent_activity).
 export class AgentService {
-  constructor(private readonly agents: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>) {}
+  constructor(private readonly agents: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>, private readonly clock: Clock = systemClock) {}
 
   // A new agent takes leads at once: the processors re-read the agents and ask for waiting leads
   // whose countries and languages fit (an empty list accepts any) to be assigned.
   async create(settings: AgentSettings & { name: string }): Promise<AgentView> {
-    const now = new Date();
+    const now = this.clock.now();
     const doc: AgentDoc = {
       active: true,
       countries: [],
@@ -38,7 +39,7 @@ export class AgentService {
   async update(id: string, patch: AgentSettings): Promise<AgentView | null> {
     const updated = await this.agents.findOneAndUpdate(
       { _id: id },
-      { $set: { ...patch, updated_at: new Date() } },
+      { $set: { ...patch, updated_at: this.clock.now() } },
       { returnDocument: 'after' },
     );
     return updated && (await this.withActivity([updated]))[0]!;

@@ -9,6 +9,7 @@ import type { DocumentLocks } from '../shared/redis/document-locks';
 import type { Redis } from '../shared/redis/client';
 import type { PartnerSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
+import { systemClock, type Clock } from '../shared/clock';
 
 export interface IssuedSecrets {
   api_key?: string;
@@ -48,17 +49,22 @@ export interface PartnerServiceDeps {
   directory: Pick<PartnerDirectory, 'announceChange'>; // every instance's partner cache is evicted through Redis
   redis: Redis;
   locks: DocumentLocks;
+  clock?: Clock; // what stored timestamps read (the system's unless a test gives its own)
 }
 
 // Partners as managers change them: the only writer of `partners`.
 export class PartnerService {
   constructor(private readonly d: PartnerServiceDeps) {}
 
+  private now(): Date {
+    return (this.d.clock ?? systemClock).now();
+  }
+
   // Creates a partner and returns its three secrets: the only time they exist in clear outside the
   // partner's hands. The API key is kept as a hash, the HMAC secrets encrypted (we must sign with them).
   async create(settings: PartnerSettings & { name: string }): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
     const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newCallbackSecret(settings.signature_scheme) };
-    const now = new Date();
+    const now = this.now();
     const doc: PartnerDoc = {
       callback_events: [],
       status_mapping: {},
@@ -90,7 +96,7 @@ export class PartnerService {
     const { set, unset } = sealedSettings(patch, this.d.cipher);
     const updated = await this.d.locks.withLock(`partner:${id}`, () => this.d.partners.findOneAndUpdate(
       { _id: id },
-      { $set: { ...set, updated_at: new Date() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
+      { $set: { ...set, updated_at: this.now() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
       { returnDocument: 'after' },
     ));
     if (!updated) return null;
@@ -103,7 +109,7 @@ export class PartnerService {
   // through Redis. With graceSeconds the replaced key and secrets stay valid that long
   // (previous_secrets; a rotation during a grace ends the earlier grace).
   async rotate(id: string, which: readonly ('hmac_secret' | 'callback_secret')[] = [], graceSeconds = 0): Promise<RotatedSecrets | null> {
-    const now = new Date();
+    const now = this.now();
     const rotated = await this.d.locks.withLock(`partner:${id}`, async () => {
       const { partners } = this.d;
       const doc = await partners.findOne({ _id: id });

@@ -7,7 +7,11 @@ import { writeAudit } from '../../src/shared/audit';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { apiKeyHash } from '../../src/shared/crypto/tokens';
 import type { Clock } from '../../src/shared/clock';
-import type { AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc, PartnerDoc, PartnerKeyDoc } from '../../src/shared/mongo/documents';
+import type { AgentActivityDoc, AgentDoc, AuditDoc, DeliveryBlockDoc, DeliveryDoc, IdBlockDoc, PartnerDoc, PartnerKeyDoc } from '../../src/shared/mongo/documents';
+import { AgentService } from '../../src/manager/agent-service';
+import { PartnerService } from '../../src/manager/partner-service';
+import { createRedis, type Redis } from '../../src/shared/redis/client';
+import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import { PartnerKeys } from '../../src/shared/partners/partner-keys';
 import type { LeadEvent } from '../../src/shared/schemas';
@@ -21,15 +25,18 @@ const AT = new Date('2031-02-03T04:05:06.789Z');
 const fixed: Clock = { now: () => new Date(AT) };
 let mongo: MongoClient;
 let db: Db;
+let redis: Redis;
 
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
   db = mongo.db(config.mongo.db);
+  redis = createRedis(config, 'store-clock-test');
 });
 
 afterAll(async () => {
   await db.dropDatabase();
   await mongo.close();
+  redis.disconnect();
 });
 
 const event: LeadEvent = {
@@ -73,4 +80,20 @@ it('ends a rotated key\'s grace when the directory\'s clock says so', async () =
   now = until;
   expect(await directory.byApiKey('old-key')).toBeNull();
   expect((await directory.byApiKey('new-key'))?._id).toBe('pa-9');
+});
+
+it('writes an agent\'s and a partner\'s created_at and updated_at, and a rotation\'s time, from the clock', async () => {
+  const agents = new AgentService(db.collection<AgentDoc>('agents'), db.collection<AgentActivityDoc>('agent_activity'), fixed);
+  const agent = await agents.create({ name: 'Clocked agent' });
+  await agents.update(agent.id, { name: 'Clocked again' });
+  expect(await db.collection<AgentDoc>('agents').findOne({ _id: agent.id })).toMatchObject({ created_at: AT, updated_at: AT });
+
+  const partners = new PartnerService({
+    partners: db.collection<PartnerDoc>('partners'), keys: new PartnerKeys(db.collection<PartnerKeyDoc>('partner_keys')),
+    cipher: new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'), directory: { announceChange: async () => undefined },
+    redis, locks: new DocumentLocks(redis), clock: fixed,
+  });
+  const { partner } = await partners.create({ name: 'Clocked partner' });
+  expect((await partners.rotate(partner.id))?.key_rotated_at).toEqual(AT);
+  expect(await db.collection<PartnerDoc>('partners').findOne({ _id: partner.id })).toMatchObject({ created_at: AT, updated_at: AT, key_rotated_at: AT });
 });
