@@ -11,9 +11,9 @@ import { until } from '../support/topic-probe';
 // surrogates, NUL, bidi marks, macro and path look-alikes, 64 KiB values, in every field. Every
 // answer is a documented intake result (accepted, duplicate, or 422/413 naming what is wrong),
 // never a 5xx; afterwards every consumer group's committed offset reaches the end of every
-// partition it reads: no record holds a partition. HOSTILE_RUNS sets the number of leads (CI: 150;
+// partition it reads: no record holds a partition. HOSTILE_RUNS sets the number of leads (CI: 300;
 // docs/testing.md gives the longer run).
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 150);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 300);
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261127);
 
 let app: TestApp;
