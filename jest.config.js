@@ -1,9 +1,10 @@
 // Two projects: fast pure-logic unit tests, and integration tests against the real services
 // that test/setup/global-setup.ts finds (or starts in Docker through testcontainers).
 const transform = { '^.+\\.(ts|js)$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
-// openid-client and the two it stands on ship ES modules only; node requires them, jest's loader does
-// not, so they are compiled to CommonJS like the tests.
-const transformIgnorePatterns = ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'];
+// openid-client and the two it stands on ship ES modules only, and @fastify/cookie imports the
+// ES-only cookie package dynamically; node loads them, jest's loader does not (without its
+// experimental ES module support), so they are compiled to CommonJS like the tests.
+const transformIgnorePatterns = ['/node_modules/(?!(openid-client|oauth4webapi|jose|cookie|@fastify/cookie)/)'];
 
 module.exports = {
   testTimeout: 60000,

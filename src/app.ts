@@ -115,7 +115,7 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
   const { config } = rt;
   return {
     config: {
-      managerTokens: config.managerTokens, managerCommandTimeoutMs: config.managerCommandTimeoutMs, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
+      managerTokens: config.managerTokens, accounts: config.accounts, managerCommandTimeoutMs: config.managerCommandTimeoutMs, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
       bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile,
     },
     mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,

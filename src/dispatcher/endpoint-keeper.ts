@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { writeAudit, type AuditCollections } from '../shared/audit';
+import { systemActor, writeAudit, type AuditCollections } from '../shared/audit';
 import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded, type BatchContext } from '../shared/kafka/batch-consumer';
 import type { Logger } from '../shared/logger';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
@@ -19,7 +19,7 @@ import { endpointOwner } from '../shared/delivery-kind';
 const IN_CHUNK = 100;
 
 // The dispatcher's own actor in the audit log.
-export const DISPATCHER_ACTOR = 'system:dispatcher';
+export const DISPATCHER_ACTOR = systemActor('system:dispatcher');
 
 export interface EndpointKeeperDeps {
   health: Collection<EndpointHealthDoc>;

@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { clientNetwork } from '../shared/net/client-network';
 import { join } from 'node:path';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
@@ -55,15 +55,7 @@ export class AuthFailureLimiter {
   }
 }
 
-// Failed authentications count per client address, an IPv6 client per /64: one host is routinely
-// given a whole /64, and rotating through it must not reset the count.
+// Failed authentications count per client network (an IPv6 client per /64).
 export function authFailuresKey(clientIp: string): string {
   return `af:${clientNetwork(clientIp)}`;
-}
-
-export function clientNetwork(clientIp: string): string {
-  if (!ipaddr.isValid(clientIp)) return clientIp;
-  const addr = ipaddr.process(clientIp);
-  if (addr.kind() === 'ipv4') return addr.toString();
-  return `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
 }

@@ -1,6 +1,7 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
+import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, str } from './schema-parts';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 import { dayTrendSchema } from './reports/report-schemas';
 
@@ -26,33 +27,6 @@ const KIND_QUERY = {
 export const ROTATABLE_SECRETS = ['hmac_secret', 'callback_secret'] as const;
 // A rotation's grace: at most a week (partners roll a key out within days).
 export const MAX_GRACE_SECONDS = 604800;
-
-const str = { type: 'string' } as const;
-const int = { type: 'integer' } as const;
-const dateTime = { type: 'string', format: 'date-time' } as const;
-const nullable = (type: 'string' | 'integer' | 'number', extra: JsonSchema = {}) => ({ type: [type, 'null'], ...extra });
-const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
-  ({ type: 'object', required, properties });
-
-const errorBody = object({ error: str, message: str });
-const ID_MAX = 64;
-const idParam = { type: 'string', minLength: 1, maxLength: ID_MAX } as const;
-const idParams = object({ id: idParam });
-// A route with an id in its path: 404 for an unknown id, 422 for one no id can be (over ID_MAX characters).
-const ID_ERRORS = [404, 422];
-
-// The {error, message} answers a route can give besides its success.
-function answers(success: Record<number, JsonSchema>, ...errors: number[]): Record<number, JsonSchema> {
-  const out: Record<number, JsonSchema> = { ...success, 401: errorBody };
-  for (const status of errors) out[status] = errorBody;
-  return out;
-}
-
-// What a route that reads a JSON body may also answer: malformed_json, payload_too_large,
-// unsupported_media_type, invalid_request.
-const BODY_ERRORS = [400, 413, 415, 422];
-// command_pending: the dispatcher did not confirm a command in time (it still carries it out).
-const COMMAND_PENDING = 503;
 
 const page = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_offset: nullable('integer') });
 const cursorPage = (item: JsonSchema) => object({ items: { type: 'array', items: item }, next_cursor: nullable('string') });

@@ -1,4 +1,4 @@
-import { auditListPrefix, writeAudit, type AuditAction, type AuditCollections, type AuditEntry } from '../shared/audit';
+import { auditListPrefix, writeAudit, type AuditAction, type AuditActor, type AuditCollections, type AuditEntry } from '../shared/audit';
 import { findByIds } from '../shared/mongo/bulk';
 import type { AuditDoc } from '../shared/mongo/documents';
 import { ListIndex } from '../shared/store/list-index';
@@ -10,6 +10,9 @@ export interface AuditView {
   id: string;
   at: Date;
   actor: string;
+  actor_name: string;
+  auth_method: string | null;
+  client_address: string | null;
   action: string;
   affiliate_id: string | null;
   target: string | null;
@@ -17,7 +20,9 @@ export interface AuditView {
 }
 
 export function auditView(doc: AuditDoc): AuditView {
-  return { id: doc._id, at: doc.at, actor: doc.actor, action: doc.action, affiliate_id: doc.partner_id, target: doc.target, details: doc.details };
+  return {
+    id: doc._id, at: doc.at, actor: doc.actor, actor_name: doc.actor_name ?? doc.actor, auth_method: doc.auth_method ?? null, client_address: doc.client_address ?? null, action: doc.action, affiliate_id: doc.partner_id, target: doc.target, details: doc.details,
+  };
 }
 
 // Who did what, when, to which partner: one document per manager action, listed newest first from
@@ -29,7 +34,7 @@ export class AuditLog {
     this.index = new ListIndex(c.auditList);
   }
 
-  record(actor: string, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
+  record(actor: AuditActor, action: AuditAction, entry: AuditEntry = {}): Promise<void> {
     return writeAudit(this.c, actor, action, entry);
   }
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { toApiError } from '../shared/http/fastify-errors';
 import { schemas } from '../shared/schemas';
+import { systemClock } from '../shared/clock';
 import { SHARED_SCHEMA_IDS } from './api-schemas';
-import { requireManagerToken } from './auth';
 import { registerConsole } from './console-static';
+import { registerIdentity } from './identity';
 import { registerOpenApi } from './openapi';
 import { auditRefusals } from './refusal-audit';
 import { affiliateRoutes } from './routes/affiliates';
@@ -43,7 +44,10 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
   await registerConsole(app, o.logger);
 
   await app.register(async (secured) => {
-    requireManagerToken(secured, o.config.managerTokens);
+    await registerIdentity(secured, {
+      config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock, logger: o.logger,
+      partnerExists: async (id) => (await services.partners.find(id)) !== null,
+    });
     auditRefusals(secured, services.audit);
     await secured.register(affiliateRoutes({ ...services, statusCatalogFile: o.config.statusCatalogFile, allowHttp: o.config.callbacks.allowHttp }));
     await secured.register(deliveryRoutes(services));

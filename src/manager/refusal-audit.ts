@@ -15,9 +15,9 @@ export function auditRefusals(app: FastifyInstance, audit: AuditLog): void {
   app.addHook('onSend', async (req, reply, payload) => {
     const action = req.routeOptions.config.audit;
     const status = reply.statusCode;
-    if (!action || !req.managerActor || status < 400 || status >= 500) return payload;
+    if (!action || !req.actor || status < 400 || status >= 500) return payload;
     const partnerId = (req.params as { id?: unknown }).id;
-    await audit.record(req.managerActor, action, {
+    await audit.record(req.actor, action, {
       partnerId: typeof partnerId === 'string' ? partnerId : null,
       details: { refused: errorCode(payload), http_status: status },
     });

@@ -7,7 +7,24 @@ import { systemClock, type Clock } from './clock';
 export type AuditAction =
   | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.test_postback' | 'partner.replay'
   | 'endpoint.paused' | 'endpoint.resume'
-  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data';
+  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data'
+  | 'account.sign_in' | 'account.sign_in_failed' | 'account.locked' | 'account.sign_out' | 'account.sessions_revoked'
+  | 'account.invite' | 'account.update' | 'account.password_reset_link' | 'account.password_set'
+  | 'account.second_factor_added' | 'account.second_factor_removed'
+  | 'service_account.create' | 'service_account.revoke';
+
+// Who did something, as the audit log names them: an account or a service account (id and display
+// name), how they signed in and from which address; or the service itself ('system').
+export interface AuditActor {
+  id: string;
+  name: string;
+  method: 'password' | 'passkey' | 'sso' | 'token' | 'break_glass' | 'system';
+  address: string | null;
+}
+
+export function systemActor(id: string): AuditActor {
+  return { id, name: id, method: 'system', address: null };
+}
 
 export interface AuditEntry {
   partnerId?: string | null;
@@ -34,15 +51,19 @@ export function auditListEntries(doc: AuditDoc): ListEntry[] {
   return partners.flatMap((partnerId) => [undefined, doc.action].map((action) => ({ prefix: auditListPrefix({ partnerId, action }), at: doc.at, ref: doc._id })));
 }
 
-// Who did what, when, to which partner: one document per action (a manager's, or the dispatcher's
-// own when it pauses an endpoint), listed before it is written.
+// Who did what, when, to which partner: one document per action (a person's, a machine's, or the
+// dispatcher's own when it pauses an endpoint), listed before it is written. Nothing edits or
+// deletes an entry.
 export async function writeAudit(
-  c: AuditCollections, actor: string, action: AuditAction, entry: AuditEntry = {}, clock: Clock = systemClock,
+  c: AuditCollections, actor: AuditActor, action: AuditAction, entry: AuditEntry = {}, clock: Clock = systemClock,
 ): Promise<void> {
   const doc: AuditDoc = {
     _id: randomId('au'),
     at: clock.now(),
-    actor,
+    actor: actor.id,
+    actor_name: actor.name,
+    auth_method: actor.method,
+    client_address: actor.address,
     action,
     partner_id: entry.partnerId ?? null,
     target: entry.target ?? null,

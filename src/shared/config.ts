@@ -1,7 +1,8 @@
 // Typed configuration, read once from the environment at start, validated, then frozen.
 // A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
-import { createSecretKey, KeyObject } from 'node:crypto';
-import { ServiceError } from './errors';
+import { createHmac, createSecretKey, KeyObject } from 'node:crypto';
+import { ConfigError } from './errors';
+import { parseSsoConfig, type SsoConfig } from './identity/sso-config';
 
 export type Role = 'ingress' | 'processor' | 'dispatcher';
 export const ROLES: readonly Role[] = ['ingress', 'processor', 'dispatcher'];
@@ -33,6 +34,16 @@ export interface Config {
   readonly managerTokens: readonly string[];
   // How long a manager request waits for the dispatcher to confirm a command (retry, replay).
   readonly managerCommandTimeoutMs: number;
+  // People signing in to the console (src/manager/identity): sessions and single sign-on.
+  readonly accounts: {
+    // Signs the session cookie (SESSION_SECRET; else derived from HASH_KEY).
+    readonly sessionSecret: string;
+    readonly idleTimeoutS: number;
+    readonly absoluteTimeoutS: number;
+    // Where the console is reached, to show one-time links whole (else the console builds them).
+    readonly consoleUrl: string | null;
+    readonly sso: SsoConfig | null;
+  };
   readonly intake: {
     readonly timestampToleranceS: number;
     readonly replyTimeoutMs: number;
@@ -88,12 +99,7 @@ export interface Config {
 // so the chart's pre-install Job runs before any Secret of the release exists.
 export type SetupConfig = Pick<Config, 'kafka' | 'schemaRegistryUrl' | 'logLevel'>;
 
-export class ConfigError extends ServiceError {
-  constructor(readonly variable: string, detail: string) {
-    super('invalid_config', `Invalid configuration: ${variable} ${detail}`, { retriable: false });
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -183,6 +189,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (hashKeyBytes.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
   const hashKey = createSecretKey(hashKeyBytes);
 
+  const sessionSecret = r.string('SESSION_SECRET', createHmac('sha256', hashKey).update('session-cookie').digest('base64url'));
+  if (sessionSecret.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters');
+
   const managerTokens = r.list('MANAGER_TOKENS');
   if (roles.includes('ingress')) {
     if (managerTokens.length === 0) throw new ConfigError('MANAGER_TOKENS', 'is required for the ingress role');
@@ -215,6 +224,13 @@ export function loadConfig(env: Env = process.env): Config {
     crypto: { encryptionKeys, activeKeyId, hashKey },
     managerTokens,
     managerCommandTimeoutMs: r.int('MANAGER_COMMAND_TIMEOUT_MS', 15000, 100, 120000),
+    accounts: {
+      sessionSecret,
+      idleTimeoutS: r.int('SESSION_IDLE_TIMEOUT_S', 1800, 60, 86400),
+      absoluteTimeoutS: r.int('SESSION_ABSOLUTE_TIMEOUT_S', 43200, 300, 604800),
+      consoleUrl: env.CONSOLE_URL?.trim() ? r.url('CONSOLE_URL', '', ['http:', 'https:']) : null,
+      sso: parseSsoConfig(env),
+    },
     intake: {
       timestampToleranceS: r.int('INTAKE_TIMESTAMP_TOLERANCE_S', 300, 1, 3600),
       replyTimeoutMs: r.int('INTAKE_REPLY_TIMEOUT_MS', 5000, 100, 60000),

@@ -22,7 +22,17 @@ export const ERRORS = {
   decision_pending: { status: 503, retriable: true, message: 'The lead was received but not decided in time; retry with the same Idempotency-Key' },
   service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },
   command_pending: { status: 503, retriable: true, message: 'The dispatcher has not confirmed the {command} in time; the command stands and will be carried out: look again in a moment' },
-  manager_unauthorized: { status: 401, retriable: false, message: 'Send Authorization: Bearer <manager token>' },
+  manager_unauthorized: { status: 401, retriable: false, message: 'Sign in, or send Authorization: Bearer <service account token>' },
+  session_expired: { status: 401, retriable: false, message: 'Your session has ended; sign in again' },
+  forbidden: { status: 403, retriable: false, message: 'Your role may not do this (it needs {permission})' },
+  csrf_invalid: { status: 403, retriable: false, message: 'A request that changes something with a session cookie needs the X-CSRF-Token the session gave' },
+  invalid_credentials: { status: 401, retriable: false, message: 'The email or the password is not right' },
+  second_factor_invalid: { status: 401, retriable: false, message: 'The code or the passkey is not right, or was used already' },
+  sign_in_step_missing: { status: 401, retriable: false, message: 'Start again from the email and the password (this step has expired or was not reached)' },
+  account_disabled: { status: 403, retriable: false, message: 'This account is disabled; ask an owner or an admin' },
+  sign_in_throttled: { status: 429, retriable: true, message: 'Too many failed sign-ins; try again in {seconds} seconds' },
+  link_invalid: { status: 410, retriable: false, message: 'This link is unknown, used or expired; ask for a new one' },
+  sso_failed: { status: 403, retriable: false, message: 'Single sign-on did not succeed: {reason}' },
   invalid_request: { status: 422, retriable: false, message: 'The request is not valid: {detail}' },
   conflict: { status: 409, retriable: false, message: '{detail}' },
   internal_error: { status: 500, retriable: true, message: 'Internal error; it has been logged' },
@@ -44,6 +54,14 @@ export class ServiceError extends Error {
 // Kafka, MongoDB or Redis out of reach, or a lock on them not obtained in time: the request may
 // succeed when retried, so the HTTP API answers 503 service_unavailable, not 500.
 export class DependencyError extends ServiceError {}
+
+// A setting that is missing or wrong: the process does not start.
+export class ConfigError extends ServiceError {
+  constructor(readonly variable: string, detail: string) {
+    super('invalid_config', `Invalid configuration: ${variable} ${detail}`, { retriable: false });
+    this.name = 'ConfigError';
+  }
+}
 
 // An answer of the HTTP API, from the registry above.
 export class ApiError extends ServiceError {

@@ -244,7 +244,7 @@ describe('audit log', () => {
     expect(log.status).toBe(200);
     expect(log.body.items.map((e) => e.action)).toEqual(['partner.rotate_key', 'partner.update', 'partner.create']);
     for (const entry of log.body.items) {
-      expect(entry).toMatchObject({ affiliate_id: created.id, actor: expect.stringMatching(/^token:[0-9a-f]{6}$/), at: expect.any(String) });
+      expect(entry).toMatchObject({ affiliate_id: created.id, actor: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/), actor_name: 'break-glass token', auth_method: 'break_glass', client_address: '127.0.0.1', at: expect.any(String) });
     }
     expect(log.body.items[1]?.details).toEqual({ fields: ['callback_url'] });
     const everything = JSON.stringify(await app.runtime.mongo.collections.audit.find().toArray());

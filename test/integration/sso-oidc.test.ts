@@ -1,4 +1,4 @@
-import { parseSsoConfig, type SsoConfig } from '../../src/manager/identity/sso-config';
+import { parseSsoConfig, type SsoConfig } from '../../src/shared/identity/sso-config';
 import { PENDING_MAX_AGE_MS, SingleSignOn, SsoError, type SsoFailure, type SsoOptions } from '../../src/manager/identity/sso';
 import {
   abortAtProvider, jwtClaims, redeemCode, resignedByStranger, signInAtProvider, startOidcProvider, tamperTokenAnswer,

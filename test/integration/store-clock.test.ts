@@ -3,7 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { BlockStore } from '../../src/dispatcher/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import { IdAllocator } from '../../src/processor/id-allocator';
-import { writeAudit } from '../../src/shared/audit';
+import { systemActor, writeAudit } from '../../src/shared/audit';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { apiKeyHash } from '../../src/shared/crypto/tokens';
 import type { Clock } from '../../src/shared/clock';
@@ -61,7 +61,7 @@ it('writes a lead block\'s updated_at, an id block\'s taken_at and an audit entr
   await new IdAllocator(db.collection<IdBlockDoc>('id_blocks'), 'lead', 10, fixed).allocate();
   expect(await db.collection<IdBlockDoc>('id_blocks').findOne({ sequence: 'lead' })).toMatchObject({ taken_at: AT });
 
-  await writeAudit({ audit: db.collection<AuditDoc>('audit'), auditList: db.collection('audit_list') }, 'manager', 'agent.create', {}, fixed);
+  await writeAudit({ audit: db.collection<AuditDoc>('audit'), auditList: db.collection('audit_list') }, systemActor('manager'), 'agent.create', {}, fixed);
   expect(await db.collection<AuditDoc>('audit').findOne({ actor: 'manager' })).toMatchObject({ at: AT });
 });
 

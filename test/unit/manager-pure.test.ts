@@ -1,20 +1,9 @@
-import { actorFor } from '../../src/manager/auth';
 import { toPage } from '../../src/manager/pagination';
 import { partnerView } from '../../src/manager/partner-service';
 import { testCallbackPayload } from '../../src/dispatcher/test-callback';
 import { SAMPLE_LEAD_ID } from '../../src/shared/postbacks/sample-event';
 import { validatorFor, type CallbackPayload } from '../../src/shared/schemas';
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
-
-describe('manager actor', () => {
-  it('names a token by a short digest, never by the token', () => {
-    const token = 'manager-token-0123456789abcdef';
-    expect(actorFor(token)).toMatch(/^token:[0-9a-f]{6}$/);
-    expect(actorFor(token)).toBe(actorFor(token));
-    expect(actorFor(token)).not.toBe(actorFor(`${token}x`));
-    expect(actorFor(token)).not.toContain(token.slice(0, 6));
-  });
-});
 
 describe('pages', () => {
   it('tells whether another page follows from the extra row', () => {

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../src/shared/config';
-import { parseRoleMap, parseSsoConfig, roleFromClaims, type SsoEnv } from '../../src/manager/identity/sso-config';
+import { parseRoleMap, parseSsoConfig, roleFromClaims, type SsoEnv } from '../../src/shared/identity/sso-config';
 
 const base: SsoEnv = {
   SSO_ISSUER: 'https://login.example.com/tenant',

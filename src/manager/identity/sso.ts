@@ -5,8 +5,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { ConfigError } from '../../shared/config';
-import type { Role } from './roles';
-import { isLoopbackHttp, roleFromClaims, type SsoConfig } from './sso-config';
+import type { Role } from '../../shared/identity/roles';
+import { isLoopbackHttp, roleFromClaims, type SsoConfig } from '../../shared/identity/sso-config';
 
 // A sign-in started longer ago than this is refused: the provider's code lives about a minute, and a
 // pending sign-in lying around longer is more likely a replayed callback than a slow user.

@@ -34,32 +34,32 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate, config: { audit: 'partner.create' } }, async (req, reply) => {
+    app.post<{ Body: PartnerSettings & { name: string } }>('/api/affiliates', { schema: bodySchemas.createAffiliate, config: { access: 'partners.create', audit: 'partner.create' } }, async (req, reply) => {
       checkSettings(req.body, typeof req.body.postbacks?.token === 'string');
       const { partner, secrets } = await partners.create(req.body);
-      await audit.record(req.managerActor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      await audit.record(req.actor, 'partner.create', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return reply.code(201).send({ ...partner, ...secrets });
     });
 
-    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates }, async (req) => partners.list(req.query));
+    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates, config: { access: 'partners.read' } }, async (req) => partners.list(req.query));
 
-    app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate }, async (req) =>
+    app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate, config: { access: 'partners.read', partnerParam: true } }, async (req) =>
       partnerView(orNotFound(await partners.find(req.params.id))));
 
-    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate, config: { audit: 'partner.update' } }, async (req) => {
+    app.patch<IdParams & { Body: PartnerSettings }>('/api/affiliates/:id', { schema: bodySchemas.updateAffiliate, config: { access: 'partners.settings', partnerParam: true, audit: 'partner.update' } }, async (req) => {
       checkSettings(req.body, await tokenSetAfter(req.params.id, req.body));
       const partner = orNotFound(await partners.update(req.params.id, req.body));
-      await audit.record(req.managerActor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
+      await audit.record(req.actor, 'partner.update', { partnerId: partner.id, details: { fields: Object.keys(req.body) } });
       return partner;
     });
 
     app.post<IdParams & { Body: { secrets?: (typeof ROTATABLE_SECRETS)[number][]; grace_seconds?: number } | undefined }>(
       '/api/affiliates/:id/rotate-key',
-      { schema: routeSchemas.rotateKey, config: { audit: 'partner.rotate_key' } },
+      { schema: routeSchemas.rotateKey, config: { access: 'partners.secrets', partnerParam: true, audit: 'partner.rotate_key' } },
       async (req) => {
         const graceSeconds = req.body?.grace_seconds ?? 0;
         const rotated = orNotFound(await partners.rotate(req.params.id, req.body?.secrets ?? [], graceSeconds));
-        await audit.record(req.managerActor, 'partner.rotate_key', {
+        await audit.record(req.actor, 'partner.rotate_key', {
           partnerId: req.params.id,
           details: { rotated: ['api_key', ...(req.body?.secrets ?? [])], grace_seconds: graceSeconds },
         });
@@ -68,32 +68,32 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
       },
     );
 
-    app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback }, async (req) => {
+    app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
       const noUrl = new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
       if (!partner.callback_url) throw noUrl;
       // Sent by the dispatcher that keeps the partner's endpoint, with the code real deliveries use.
-      const sent = await endpoints.testCallback(partner._id, req.managerActor);
+      const sent = await endpoints.testCallback(partner._id, req.actor.id);
       if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test callback' }, { 'retry-after': '5' });
       if (sent.outcome === 'not_found') throw noUrl;
       const result = sent.result;
-      await audit.record(req.managerActor, 'partner.test_callback', {
+      await audit.record(req.actor, 'partner.test_callback', {
         partnerId: partner._id,
         details: { delivered: result.delivered, http_status: result.http_status, error: result.error },
       });
       return result;
     });
 
-    app.post<IdParams & { Body: { event?: LeadEvent['event'] } | null }>('/api/affiliates/:id/test-postback', { schema: routeSchemas.testPostback }, async (req) => {
+    app.post<IdParams & { Body: { event?: LeadEvent['event'] } | null }>('/api/affiliates/:id/test-postback', { schema: routeSchemas.testPostback, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
       const event = req.body?.event ?? 'lead.accepted';
       const noTemplate = new ApiError('conflict', { detail: `This partner has no postback template for ${event}; set postbacks with PATCH first` });
       if (!postbackFor(partner.postbacks, partner.status_mapping, event)) throw noTemplate;
-      const sent = await endpoints.testPostback(partner._id, event, req.managerActor);
+      const sent = await endpoints.testPostback(partner._id, event, req.actor.id);
       if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test postback' }, { 'retry-after': '5' });
       if (sent.outcome === 'not_found') throw noTemplate;
       const result = sent.result;
-      await audit.record(req.managerActor, 'partner.test_postback', {
+      await audit.record(req.actor, 'partner.test_postback', {
         partnerId: partner._id,
         details: { event, delivered: result.delivered, http_status: result.http_status, error: result.error },
       });
@@ -101,7 +101,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
     });
 
     // The URL a template yields for the sample lead, checked as a save would check it; the token masked.
-    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: routeSchemas.postbackPreview }, async (req) => {
+    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: routeSchemas.postbackPreview, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
       const event = req.body.event ?? 'lead.accepted';
       const saved = postbackFor(partner.postbacks, partner.status_mapping, event);

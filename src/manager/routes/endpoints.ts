@@ -22,34 +22,34 @@ interface ReplayBody {
 export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<ManagerServices, 'endpoints' | 'partners' | 'audit'> & { maxRangeS: number }) {
 
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<IdParams & KindQuery>('/api/affiliates/:id/endpoint-health', { schema: routeSchemas.endpointHealth }, async (req) => {
+    app.get<IdParams & KindQuery>('/api/affiliates/:id/endpoint-health', { schema: routeSchemas.endpointHealth, config: { access: 'endpoints.read', partnerParam: true } }, async (req) => {
       orNotFound(await partners.find(req.params.id));
       return endpoints.health(req.params.id, req.query.kind);
     });
 
-    app.post<IdParams & KindQuery>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { audit: 'endpoint.resume' } }, async (req, reply) => {
+    app.post<IdParams & KindQuery>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { access: 'endpoints.resume', partnerParam: true, audit: 'endpoint.resume' } }, async (req, reply) => {
       orNotFound(await partners.find(req.params.id));
-      const result = await endpoints.resume(req.params.id, req.managerActor, req.query.kind);
+      const result = await endpoints.resume(req.params.id, req.actor.id, req.query.kind);
       if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
-      await audit.record(req.managerActor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at, kind: req.query.kind } });
+      await audit.record(req.actor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at, kind: req.query.kind } });
       return reply.code(202).send({ affiliate_id: req.params.id, state: 'resuming', requested_at: result.at });
     });
 
-    app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { audit: 'partner.replay' } }, async (req, reply) => {
+    app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { access: 'replays', partnerParam: true, audit: 'partner.replay' } }, async (req, reply) => {
       orNotFound(await partners.find(req.params.id));
       const from = new Date(req.body.from);
       const to = new Date(req.body.to);
       const events = req.body.events ?? [];
       const problem = rangeProblem(from, to, maxRangeS);
       if (problem) throw new ApiError('invalid_request', { detail: problem });
-      const result = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.managerActor });
+      const result = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.actor.id });
       const jobId = result.outcome === 'created' ? result.job._id : result.jobId;
-      await audit.record(req.managerActor, 'partner.replay', { partnerId: req.params.id, target: jobId, details: { from, to, events } });
+      await audit.record(req.actor, 'partner.replay', { partnerId: req.params.id, target: jobId, details: { from, to, events } });
       if (result.outcome === 'pending') throw new ApiError('command_pending', { command: `replay (job ${jobId})` }, { 'retry-after': '5' });
       return reply.code(202).send(replayJobView(result.job));
     });
 
-    app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay }, async (req) =>
+    app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay, config: { access: 'replays' } }, async (req) =>
       replayJobView(orNotFound(await endpoints.replayJob(req.params.id))));
   };
 }

@@ -309,7 +309,11 @@ export interface ReplayJobDoc {
 export interface AuditDoc {
   _id: string;
   at: Date;
-  actor: string;
+  actor: string; // an account, service account or break-glass id, or system:<role>
+  // Absent on entries written before people had accounts.
+  actor_name?: string;
+  auth_method?: string;
+  client_address?: string | null;
   action: string;
   partner_id: string | null;
   target: string | null;

@@ -1,6 +1,6 @@
 // Single sign-on settings, read from SSO_* variables: which OpenID Provider, this service as its client,
 // and how the provider's group claim becomes a manager role. Pure, so the rules are unit-tested.
-import { ConfigError } from '../../shared/config';
+import { ConfigError } from '../errors';
 import { isRole, ROLES, type Role } from './roles';
 
 export interface SsoConfig {

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../shared/clock';
+import { ApiError } from '../../shared/errors';
+import type { AuditLog } from '../audit-log';
+import { orNotFound, type IdParams } from '../routes/lookup';
+import { accountView, type AccountPatch, type AccountStore, type NewAccount } from './accounts';
+import type { AccountDoc } from './identity-store';
+import { accountSchemas } from './identity-schemas';
+import type { OneTimeLinks } from './links';
+import { mayGrant, type Role } from '../../shared/identity/roles';
+import type { RedisSessionStore } from './session-store';
+
+export interface AccountRouteDeps {
+  accounts: AccountStore;
+  links: OneTimeLinks;
+  sessions: RedisSessionStore;
+  audit: AuditLog;
+  clock: Clock;
+  // Whether a partner exists (an affiliate manager is given existing partners only).
+  partnerExists(id: string): Promise<boolean>;
+  // Where the console is served, so a link can be shown whole; null: the console makes it from its own address.
+  consoleUrl: string | null;
+}
+
+// Where a one-time link opens the console (the token after #, so it reaches no server log).
+export const linkPath = (token: string): string => `/console/#/link/${token}`;
+
+// Accounts as owners and admins keep them: invitations (a one-time link shown once), roles and
+// assigned partners, disabling, password-reset links. Any change of an account's rights ends its
+// sessions; an admin neither makes nor changes owners and admins.
+export function accountRoutes(d: AccountRouteDeps) {
+  const linkAnswer = (made: { token: string; expires_at: Date }) => ({
+    token: made.token, path: linkPath(made.token), url: d.consoleUrl ? `${d.consoleUrl.replace(/\/$/, '')}${linkPath(made.token)}` : null, expires_at: made.expires_at,
+  });
+  const checkPartners = async (ids: readonly string[]): Promise<void> => {
+    for (const id of ids) if (!(await d.partnerExists(id))) throw new ApiError('invalid_request', { detail: `/partner_ids: no partner ${id}` });
+  };
+  const mayChange = (req: FastifyRequest, account: AccountDoc, newRole?: Role): void => {
+    const actor = req.principal.role;
+    if (!mayGrant(actor, account.role) || (newRole !== undefined && !mayGrant(actor, newRole))) {
+      throw new ApiError('forbidden', { permission: 'accounts.manage (an owner, for owners and admins)' });
+    }
+  };
+
+  return async function register(app: FastifyInstance): Promise<void> {
+    const read = { access: 'accounts.read' } as const;
+    const manage = { access: 'accounts.manage' } as const;
+
+    app.get('/api/accounts', { schema: accountSchemas.list, config: read }, async () => ({ items: (await d.accounts.list()).map(accountView) }));
+
+    app.get<IdParams>('/api/accounts/:id', { schema: accountSchemas.show, config: read }, async (req) => accountView(orNotFound(await d.accounts.find(req.params.id))));
+
+    app.post<{ Body: NewAccount }>('/api/accounts', { schema: accountSchemas.invite, config: { ...manage, audit: 'account.invite' } }, async (req, reply) => {
+      if (!mayGrant(req.principal.role, req.body.role)) throw new ApiError('forbidden', { permission: `accounts.manage (an owner, to make ${req.body.role}s)` });
+      await checkPartners(req.body.partner_ids ?? []);
+      const account = await d.accounts.create({ ...req.body, partner_ids: req.body.partner_ids ?? [] }, req.actor.id);
+      if (!account) throw new ApiError('conflict', { detail: 'An account with this email exists' });
+      const link = await d.links.create('invitation', account._id, req.actor.id);
+      await d.audit.record(req.actor, 'account.invite', { target: account._id, details: { role: account.role, partner_ids: account.partner_ids } });
+      return reply.code(201).send({ account: accountView(account), invitation: linkAnswer(link) });
+    });
+
+    app.patch<IdParams & { Body: AccountPatch }>('/api/accounts/:id', { schema: accountSchemas.update, config: { ...manage, audit: 'account.update' } }, async (req) => {
+      const account = orNotFound(await d.accounts.find(req.params.id));
+      mayChange(req, account, req.body.role);
+      if (account._id === req.principal.id && (req.body.role !== undefined || req.body.status === 'disabled')) {
+        throw new ApiError('conflict', { detail: 'You cannot change your own role or disable yourself; ask another owner' });
+      }
+      if (req.body.partner_ids) await checkPartners(req.body.partner_ids);
+      const updated = orNotFound(await d.accounts.update(account._id, req.body));
+      // A change of rights ends the account's sessions: each is a snapshot of the rights it was given.
+      await d.sessions.revokeAll(account._id);
+      const changes = Object.fromEntries(Object.keys(req.body).map((k) => [k, { from: account[k as keyof AccountPatch], to: updated[k as keyof AccountPatch] }]));
+      await d.audit.record(req.actor, 'account.update', { target: account._id, details: changes });
+      return accountView(updated);
+    });
+
+    // A new one-time link: an invitation again for an account never set up, else a password reset.
+    app.post<IdParams>('/api/accounts/:id/link', { schema: accountSchemas.link, config: manage }, async (req, reply) => {
+      const account = orNotFound(await d.accounts.find(req.params.id));
+      mayChange(req, account);
+      if (account.sso) throw new ApiError('conflict', { detail: 'This account signs in through single sign-on; its provider keeps its password' });
+      const kind = account.status === 'invited' ? 'invitation' : 'password_reset';
+      const link = await d.links.create(kind, account._id, req.actor.id);
+      await d.audit.record(req.actor, kind === 'invitation' ? 'account.invite' : 'account.password_reset_link', { target: account._id });
+      return reply.code(201).send({ kind, ...linkAnswer(link) });
+    });
+  };
+}

@@ -1,0 +1,111 @@
+import Tokens from '@fastify/csrf';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../../shared/crypto/lookup-hash';
+import { constantTimeIncludes } from '../../shared/crypto/tokens';
+import { ApiError } from '../../shared/errors';
+import { bearerToken } from '../../shared/http/bearer-token';
+import type { Clock } from '../../shared/clock';
+import type { AuditActor } from '../../shared/audit';
+import { auditActor, inScope, type Principal } from './principal';
+import { can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../shared/identity/roles';
+import type { ServiceTokens } from './service-tokens';
+import type { RedisSessionStore, SessionTimeouts } from './session-store';
+import './session-state';
+
+// What a route asks of who calls it: a permission of the role matrix (roles.ts), only to be signed
+// in (the account's own settings), or nothing (the sign-in steps, which read the session themselves).
+export type RouteAccess = Permission | 'signed_in' | 'public';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    // The route's :id is a partner's: outside an affiliate manager's partners it is unknown (404).
+    partnerParam?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+    // Who made the request, as the audit log names them.
+    actor: AuditActor;
+  }
+}
+
+export interface AuthenticateDeps {
+  breakGlassTokens: readonly string[];
+  serviceTokens: ServiceTokens;
+  sessions: RedisSessionStore;
+  timeouts: SessionTimeouts;
+  clock: Clock;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CSRF_HEADER = 'x-csrf-token';
+export const csrfTokens = new Tokens({});
+
+// Every route registered in `app` after this states its access, or the server does not start; the
+// access is published in the OpenAPI document (x-roles). Each request is then authenticated (a
+// bearer token, or the session cookie with a CSRF token on any request that changes something)
+// and authorised before its body is read.
+export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void {
+  const breakGlass = deps.breakGlassTokens.map((t) => sha256Hex(t));
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('actor', null as unknown as AuditActor);
+
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`);
+    if (access === 'public') return;
+    const roles = access === 'signed_in' ? 'any signed-in account' : rolesWith(access);
+    const response = (route.schema?.response ?? {}) as Record<string, unknown>;
+    route.schema = { ...route.schema, 'x-access': access, 'x-roles': roles, response: { ...response, 401: response[401] ?? ERROR_BODY, 403: ERROR_BODY } } as typeof route.schema;
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const { access, partnerParam } = req.routeOptions.config;
+    if (access === 'public' || access === undefined) return;
+    const principal = await principalOf(req, deps, breakGlass);
+    req.principal = principal;
+    req.actor = auditActor(principal);
+    if (access !== 'signed_in' && !can(principal.role, access)) throw new ApiError('forbidden', { permission: access });
+    const partnerId = (req.params as { id?: string }).id;
+    if (partnerParam && partnerId !== undefined && !inScope(principal, partnerId)) throw new ApiError('not_found');
+  });
+}
+
+async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
+  const token = bearerToken(req.headers.authorization);
+  if (token !== null) return tokenPrincipal(req, token, deps, breakGlass);
+  const s = req.session;
+  const now = deps.clock.now().getTime();
+  if (!s?.account_id || s.stage !== 'signed_in' || !s.role) throw new ApiError('manager_unauthorized');
+  if ((s.issued_at ?? 0) + deps.timeouts.absoluteMs <= now) {
+    await new Promise<void>((resolve, reject) => s.destroy((err?: unknown) => (err ? reject(err) : resolve())));
+    throw new ApiError('session_expired');
+  }
+  if (!SAFE_METHODS.has(req.method)) {
+    const given = req.headers[CSRF_HEADER];
+    if (typeof given !== 'string' || !s._csrf || !csrfTokens.verify(s._csrf, given)) throw new ApiError('csrf_invalid');
+  }
+  await deps.sessions.touch(s.sessionId, s);
+  return {
+    kind: 'account', id: s.account_id, name: s.name ?? s.account_id, role: s.role, method: s.method ?? 'password',
+    partnerScope: scopeOf(s.role, s.partner_ids ?? []), address: req.ip,
+  };
+}
+
+async function tokenPrincipal(req: FastifyRequest, token: string, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
+  const service = await deps.serviceTokens.authenticate(token);
+  if (service) {
+    return { kind: 'service_account', id: service.id, name: service.name, role: service.role, method: 'token', partnerScope: scopeOf(service.role, service.partner_ids), address: req.ip };
+  }
+  // Digests are compared rather than tokens, so the time taken does not depend on a guess's length.
+  const digest = sha256Hex(token);
+  if (!constantTimeIncludes(breakGlass, digest)) throw new ApiError('manager_unauthorized');
+  const id = `break-glass:${digest.slice(0, 6)}`;
+  return { kind: 'break_glass', id, name: 'break-glass token', role: 'owner', method: 'break_glass', partnerScope: null, address: req.ip };
+}
+
+function scopeOf(role: Principal['role'], partnerIds: readonly string[]): Principal['partnerScope'] {
+  return PARTNER_SCOPED_ROLES.includes(role) ? new Set(partnerIds) : null;
+}
+
+const ERROR_BODY = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string' }, message: { type: 'string' } } };

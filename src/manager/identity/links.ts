@@ -1,0 +1,38 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../shared/clock';
+import type { AccountLinkDoc, IdentityCollections } from './identity-store';
+
+export const LINK_TTL_MS = 24 * 3600 * 1000;
+
+export type LinkKind = AccountLinkDoc['kind'];
+
+const digest = (token: string): string => createHash('sha256').update(`account-link:${token}`).digest('hex');
+
+// One-time links: an invitation sets the first password of an account, a reset sets a new one.
+// The token is shown once to the person who made it; only its digest is kept. A link is used by a
+// conditional write (used_at still null), so it works once, and not after 24 hours.
+export class OneTimeLinks {
+  constructor(private readonly c: IdentityCollections, private readonly clock: Clock) {}
+
+  async create(kind: LinkKind, accountId: string, by: string): Promise<{ token: string; expires_at: Date }> {
+    const token = `${kind === 'invitation' ? 'inv' : 'rst'}_${randomBytes(32).toString('base64url')}`;
+    const now = this.clock.now();
+    const expires_at = new Date(now.getTime() + LINK_TTL_MS);
+    await this.c.links.insertOne({ _id: digest(token), kind, account_id: accountId, created_at: now, created_by: by, expires_at, used_at: null });
+    return { token, expires_at };
+  }
+
+  // The link a token names while it may still be used, without using it.
+  async peek(token: string): Promise<AccountLinkDoc | null> {
+    const link = await this.c.links.findOne({ _id: digest(token) });
+    return link && link.used_at === null && link.expires_at > this.clock.now() ? link : null;
+  }
+
+  // Uses the link: the account it was for, or null when it is unknown, used or expired.
+  async use(token: string): Promise<AccountLinkDoc | null> {
+    const link = await this.peek(token);
+    if (!link) return null;
+    const used = await this.c.links.updateOne({ _id: link._id, used_at: null }, { $set: { used_at: this.clock.now() } });
+    return used.modifiedCount === 1 ? link : null;
+  }
+}

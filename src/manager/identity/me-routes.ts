@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../shared/clock';
+import { ApiError } from '../../shared/errors';
+import type { AuditLog } from '../audit-log';
+import { orNotFound } from '../routes/lookup';
+import { accountView, type AccountStore } from './accounts';
+import { meSchemas } from './identity-schemas';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { establish, sessionView } from './session-actions';
+import type { RedisSessionStore } from './session-store';
+
+export interface MeRouteDeps {
+  accounts: AccountStore;
+  sessions: RedisSessionStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+// A signed-in person's own account: who they are, their password, signing out everywhere.
+export function meRoutes(d: MeRouteDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    const self = { access: 'signed_in' } as const;
+    const own = async (id: string) => {
+      const account = await d.accounts.find(id);
+      if (!account) throw new ApiError('manager_unauthorized');
+      return account;
+    };
+
+    app.get('/api/me', { schema: meSchemas.me, config: self }, async (req) => {
+      if (req.principal.kind !== 'account') return { principal: { id: req.principal.id, name: req.principal.name, role: req.principal.role, kind: req.principal.kind }, account: null };
+      return { principal: { id: req.principal.id, name: req.principal.name, role: req.principal.role, kind: req.principal.kind }, account: accountView(orNotFound(await d.accounts.find(req.principal.id))) };
+    });
+
+    // A new password ends every other session and gives this one a new id.
+    app.post<{ Body: { current_password: string; new_password: string } }>('/api/me/password', { schema: meSchemas.password, config: self }, async (req) => {
+      if (req.principal.kind !== 'account') throw new ApiError('conflict', { detail: 'Only a person signed in with a session has a password' });
+      const account = await own(req.principal.id);
+      if (!(await verifyPassword(account.password_hash, req.body.current_password))) throw new ApiError('invalid_credentials');
+      const problem = passwordProblem(req.body.new_password);
+      if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
+      const updated = orNotFound(await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) }));
+      await d.sessions.revokeAll(account._id);
+      await establish(req, updated, 'signed_in', req.session.method ?? 'password', d.clock);
+      await d.audit.record(req.actor, 'account.password_set', { target: account._id, details: { by: 'account menu' } });
+      return sessionView(req);
+    });
+
+    app.post('/api/me/sign-out-everywhere', { schema: meSchemas.signOutEverywhere, config: self }, async (req, reply) => {
+      if (req.principal.kind !== 'account') throw new ApiError('conflict', { detail: 'Only a person has sessions' });
+      await d.sessions.revokeAll(req.principal.id);
+      await d.audit.record(req.actor, 'account.sessions_revoked', { target: req.principal.id });
+      return reply.code(204).send();
+    });
+  };
+}

@@ -1,0 +1,28 @@
+import type {} from '@fastify/session';
+import type { SsoPending } from './sso';
+import type { Role } from '../../shared/identity/roles';
+
+// A session's stages: the password was right and a second factor is due; the password was right
+// and no second factor is set up yet (only setting one up is allowed); signed in.
+export type SessionStage = 'second_factor' | 'enroll' | 'signed_in';
+
+declare module 'fastify' {
+  interface Session {
+    account_id?: string;
+    stage?: SessionStage;
+    method?: 'password' | 'passkey' | 'sso';
+    // When the session was issued (its id made): the absolute timeout counts from it.
+    issued_at?: number;
+    // Until when a password step may be completed by a second factor.
+    step_until?: number;
+    // A snapshot of the account's rights at sign-in: any change of them ends the session.
+    role?: Role;
+    name?: string;
+    partner_ids?: string[];
+    // A TOTP secret being set up (encrypted), a WebAuthn challenge, a single sign-on under way.
+    totp_setup?: string;
+    webauthn_challenge?: string;
+    sso?: SsoPending;
+    _csrf?: string;
+  }
+}

@@ -1,0 +1,55 @@
+// Who may do what in the manager API: one matrix, published in docs/managers.md and in the manager
+// OpenAPI document (each operation's x-roles), enforced on every route by authorize.ts. A route
+// without a permission does not start (routes.ts refuses it), so a new route cannot slip through.
+export const ROLES = ['owner', 'admin', 'affiliate_manager', 'support', 'analyst', 'auditor', 'supervisor', 'agent'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  'partners.read', 'partners.create', 'partners.settings', 'partners.secrets', 'partners.test',
+  'deliveries.read', 'deliveries.retry', 'replays', 'endpoints.read', 'endpoints.resume',
+  'agents.read', 'agents.write',
+  'leads.read', 'leads.erase', 'reports.read', 'overview.read',
+  'audit.read', 'accounts.read', 'accounts.manage', 'tokens.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ALL: readonly Permission[] = PERMISSIONS;
+
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: ALL,
+  admin: ALL.filter((p) => p !== 'audit.read'),
+  affiliate_manager: [
+    'partners.read', 'partners.settings', 'partners.secrets', 'partners.test',
+    'deliveries.read', 'deliveries.retry', 'replays', 'endpoints.read', 'endpoints.resume',
+    'leads.read', 'reports.read', 'audit.read',
+  ],
+  support: ['partners.read', 'partners.test', 'deliveries.read', 'deliveries.retry', 'endpoints.read', 'endpoints.resume'],
+  analyst: ['partners.read', 'leads.read', 'reports.read', 'overview.read'],
+  auditor: ['audit.read'],
+  supervisor: ['agents.read'],
+  agent: [],
+};
+
+// Roles that see only the partners assigned to them: elsewhere a partner outside the scope is unknown (404).
+export const PARTNER_SCOPED_ROLES: readonly Role[] = ['affiliate_manager'];
+
+// The roles an admin may give or take away; only an owner makes owners and admins.
+const ADMIN_GRANTABLE: readonly Role[] = ROLES.filter((r) => r !== 'owner' && r !== 'admin');
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+export function rolesWith(permission: Permission): Role[] {
+  return ROLES.filter((r) => can(r, permission));
+}
+
+// Whether `actor` may give an account `target` (or change an account that has it).
+export function mayGrant(actor: Role, target: Role): boolean {
+  if (actor === 'owner') return true;
+  return actor === 'admin' && ADMIN_GRANTABLE.includes(target);
+}
