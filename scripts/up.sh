@@ -60,15 +60,27 @@ done
 manager() { curl -sf -X "$1" "$BASE$2" -H "Authorization: Bearer $MANAGER_TOKEN" -H 'Content-Type: application/json' ${3:+-d "$3"}; }
 partner=$(manager POST /api/affiliates '{"name":"Demo partner"}')
 manager POST /api/agents '{"name":"Demo agent"}' >/dev/null
-field() { node -e 'const o=JSON.parse(process.argv[1]); process.stdout.write(String(o[process.argv[2]]))' "$partner" "$1"; }
-API_KEY=$(field api_key); HMAC=$(field hmac_secret); CALLBACK_SECRET=$(field callback_secret); PARTNER_ID=$(field id)
+field() { node -e 'let o=JSON.parse(process.argv[1]); for (const k of process.argv[2].split(".")) o=o[k]; process.stdout.write(String(o))' "$1" "$2"; }
+API_KEY=$(field "$partner" api_key); HMAC=$(field "$partner" hmac_secret); CALLBACK_SECRET=$(field "$partner" callback_secret); PARTNER_ID=$(field "$partner" id)
+
+# The first owner: invited with the break-glass token; while nobody has set the account up, each run
+# prints a fresh one-time link (the earlier ones still work until used or 24 h old).
+OWNER_EMAIL="${OWNER_EMAIL:-owner@example.com}"
+owner=$(manager GET /api/accounts | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const a=JSON.parse(s).items.find(x=>x.role==="owner");process.stdout.write(a?`${a.id} ${a.status}`:"")})')
+if [[ -z "$owner" ]]; then
+  invited=$(manager POST /api/accounts "{\"email\":\"$OWNER_EMAIL\",\"name\":\"Owner\",\"role\":\"owner\"}")
+  OWNER_LINK="$BASE$(field "$invited" invitation.path)"
+elif [[ "${owner#* }" == invited ]]; then
+  OWNER_LINK="$BASE$(field "$(manager POST "/api/accounts/${owner%% *}/link")" path)"
+fi
 
 cat <<MSG
 
 The pipeline runs at $BASE (all roles in one process; log: $RUN/app.log; stop: bash scripts/up.sh down).
 Health: $BASE/readyz   Metrics: $BASE/metrics   OpenAPI: $BASE/api/openapi.json
-Manager console: $BASE/console/  (sign in with the manager token)
-Manager token: $MANAGER_TOKEN
+Manager console: $BASE/console/
+${OWNER_LINK:+Set up the first owner (a one-time link, 24 h): $OWNER_LINK
+}Break-glass owner token (for recovery; see docs/accounts.md): MANAGER_TOKENS in .env.local
 
 Demo partner $PARTNER_ID (these secrets are shown once):
   api_key         $API_KEY

@@ -173,7 +173,7 @@ export function usage(): string {
   });
   return [
     'usage: npm run manager -- <command> [id] [--flags]',
-    'env: MANAGER_URL (default http://127.0.0.1:8080), MANAGER_TOKEN (required)',
+    'env: MANAGER_URL (default http://127.0.0.1:8080), MANAGER_TOKEN (required: a service account token, lit_...)',
     'lists are comma-separated; --callback-url none and --risk-threshold none clear them; --json merges a raw JSON body last',
     'list-deliveries, leads, agent-leads and audit-log page by --cursor (the next_cursor printed; stderr names the next page\'s command)',
     '', ...lines,

@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const request = parseCommand(argv);
   const token = process.env.MANAGER_TOKEN;
-  if (!token) throw new UsageError('set MANAGER_TOKEN to one of the service\'s MANAGER_TOKENS');
+  if (!token) throw new UsageError('set MANAGER_TOKEN to a service account\'s token (lit_...), or for recovery to one of MANAGER_TOKENS');
   const base = (process.env.MANAGER_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (request.body) headers['content-type'] = 'application/json';

@@ -32,7 +32,6 @@ export const ERRORS = {
   account_disabled: { status: 403, retriable: false, message: 'This account is disabled; ask an owner or an admin' },
   sign_in_throttled: { status: 429, retriable: true, message: 'Too many failed sign-ins; try again in {seconds} seconds' },
   link_invalid: { status: 410, retriable: false, message: 'This link is unknown, used or expired; ask for a new one' },
-  sso_failed: { status: 403, retriable: false, message: 'Single sign-on did not succeed: {reason}' },
   invalid_request: { status: 422, retriable: false, message: 'The request is not valid: {detail}' },
   conflict: { status: 409, retriable: false, message: '{detail}' },
   internal_error: { status: 500, retriable: true, message: 'Internal error; it has been logged' },

@@ -1,0 +1,63 @@
+import { passwordProblem } from '../../src/manager/identity/passwords';
+import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/manager/identity/totp';
+import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLES } from '../../src/shared/identity/roles';
+
+describe('passwords', () => {
+  it('asks only for 12 to 256 characters, counted as characters, with no composition rules', () => {
+    expect(passwordProblem('short')).toMatch(/at least 12/);
+    expect(passwordProblem('all lower case words')).toBeNull();
+    expect(passwordProblem('😀'.repeat(12))).toBeNull();
+    expect(passwordProblem('x'.repeat(257))).toMatch(/at most 256/);
+  });
+});
+
+describe('TOTP', () => {
+  const secret = newTotpSecret();
+  const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+
+  it('accepts the code of this step and of one step either side, and no other', () => {
+    const step = Math.floor(now / 30000);
+    expect(totpStep(secret, totpCode(secret, now), null, now)).toBe(step);
+    expect(totpStep(secret, totpCode(secret, now - 30000), null, now)).toBe(step - 1);
+    expect(totpStep(secret, totpCode(secret, now + 30000), null, now)).toBe(step + 1);
+    expect(totpStep(secret, totpCode(secret, now + 90000), null, now)).toBeNull();
+    expect(totpStep(secret, 'abcdef', null, now)).toBeNull();
+  });
+
+  it('refuses a code of a step at or before the last one used (a replay)', () => {
+    const step = Math.floor(now / 30000);
+    expect(totpStep(secret, totpCode(secret, now), step, now)).toBeNull();
+    expect(totpStep(secret, totpCode(secret, now - 30000), step - 1, now)).toBeNull();
+    expect(totpStep(secret, totpCode(secret, now), step - 1, now)).toBe(step);
+  });
+
+  it('gives an otpauth URI with the issuer and the account', () => {
+    expect(totpUri(secret, 'ann@example.com', 'LeadIntake')).toMatch(/^otpauth:\/\/totp\/LeadIntake:ann%40example\.com\?.*secret=/);
+  });
+});
+
+describe('roles', () => {
+  it('gives the owner everything and the agent nothing in the manager API', () => {
+    expect(can('owner', 'accounts.manage')).toBe(true);
+    expect(can('owner', 'audit.read')).toBe(true);
+    expect(can('agent', 'leads.read')).toBe(false);
+  });
+
+  it('keeps secrets, settings and erasure from support, and every change from analysts and auditors', () => {
+    for (const p of ['partners.secrets', 'partners.settings', 'leads.erase'] as const) expect(can('support', p)).toBe(false);
+    for (const p of ['partners.settings', 'deliveries.retry', 'agents.write', 'leads.erase'] as const) {
+      expect(can('analyst', p)).toBe(false);
+      expect(can('auditor', p)).toBe(false);
+    }
+    expect(can('auditor', 'audit.read')).toBe(true);
+    expect(PARTNER_SCOPED_ROLES).toEqual(['affiliate_manager']);
+  });
+
+  it('lets only an owner make or change owners and admins', () => {
+    for (const target of ROLES) expect(mayGrant('owner', target)).toBe(true);
+    expect(mayGrant('admin', 'owner')).toBe(false);
+    expect(mayGrant('admin', 'admin')).toBe(false);
+    expect(mayGrant('admin', 'affiliate_manager')).toBe(true);
+    for (const actor of ROLES.filter((r) => r !== 'owner' && r !== 'admin')) expect(mayGrant(actor, 'agent')).toBe(false);
+  });
+});
