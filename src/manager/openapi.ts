@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE } from './identity/session-cookie';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -12,10 +13,16 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
       info: {
         title: `${serviceName} manager API`,
         version: '1.0.0',
-        description: 'Partner (affiliate) administration, the callback delivery queue and agents. Errors are {error, message}.',
+        description: 'Partner (affiliate) administration, the callback delivery queue, agents and accounts. Errors are {error, message}. '
+          + 'Each operation names the roles that may call it (x-roles) and the permission it needs (x-access); other roles get 403 forbidden.',
       },
-      components: { securitySchemes: { managerToken: { type: 'http', scheme: 'bearer', description: 'One of MANAGER_TOKENS' } } },
-      security: [{ managerToken: [] }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'A signed-in person (the console); requests that change something also send X-CSRF-Token' },
+          serviceToken: { type: 'http', scheme: 'bearer', description: "A service account's token (lit_...), or a break-glass MANAGER_TOKENS token" },
+        },
+      },
+      security: [{ session: [] }, { serviceToken: [] }],
     },
     transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike),
     // Shared schemas keep their own titles (PartnerSettings, AgentSettings) as component names.

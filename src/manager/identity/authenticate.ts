@@ -53,7 +53,11 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`);
-    if (access === 'public') return;
+    // The sign-in steps need no credential (each reads the session the step before it left).
+    if (access === 'public') {
+      route.schema = { ...route.schema, security: [], 'x-access': access } as typeof route.schema;
+      return;
+    }
     const roles = access === 'signed_in' ? 'any signed-in account' : rolesWith(access);
     const response = (route.schema?.response ?? {}) as Record<string, unknown>;
     route.schema = { ...route.schema, 'x-access': access, 'x-roles': roles, response: { ...response, 401: response[401] ?? ERROR_BODY, 403: ERROR_BODY } } as typeof route.schema;
