@@ -168,7 +168,14 @@ describe('a session', () => {
     expect((await client.get('/api/deliveries')).status).toBe(401);
     expect((await second.get('/api/deliveries')).status).toBe(401);
 
+    // A live session of the account when it is disabled ends with it.
+    await ids.accounts.updateOne({ _id: invited.id }, { $set: { 'totp.last_step': null } });
+    const live = new SessionClient(app.url);
+    await live.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
+    await live.post('/api/auth/totp', { code: nextCode(secret) });
+    expect((await live.get('/api/leads')).status).toBe(200);
     expect((await owner.patch(`/api/accounts/${invited.id}`, { status: 'disabled' })).body).toMatchObject({ status: 'disabled' });
+    expect((await live.get('/api/leads')).body).toMatchObject({ error: 'manager_unauthorized' });
     const audit = await auditOf(invited.id);
     expect(audit.find((e) => e.action === 'account.update' && 'role' in e.details)?.details).toEqual({ role: { from: 'support', to: 'analyst' } });
     const again = await new SessionClient(app.url).post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
