@@ -77,6 +77,26 @@ export const authSchemas = {
   signOut: { tags: SIGN_IN, summary: 'End this session', response: { 204: { type: 'null' }, 403: answers({})[401] } },
 };
 
+// A WebAuthn ceremony's JSON as @simplewebauthn/browser gives it; @simplewebauthn/server checks the rest.
+const credentialJson = {
+  type: 'object', required: ['id', 'rawId', 'type', 'response'], description: 'The PublicKeyCredential as JSON (@simplewebauthn/browser)',
+  properties: { id: { type: 'string', minLength: 1, maxLength: 1400 }, rawId: { type: 'string', maxLength: 1400 }, type: { const: 'public-key' }, response: { type: 'object' } },
+} as const;
+const webauthnOptions = (what: string): JsonSchema => ({ type: 'object', additionalProperties: true, description: `${what} for navigator.credentials (WebAuthn), with a challenge kept in this session` });
+
+export const passkeySchemas = {
+  options: { tags: SIGN_IN, summary: "A passkey's challenge for the second step, naming the account's passkeys", response: answers({ 200: webauthnOptions('Request options') }, 403) },
+  signIn: {
+    tags: SIGN_IN, summary: 'A passkey (WebAuthn assertion): the second step',
+    body: body({ response: credentialJson }), response: answers({ 200: session }, 403, ...BODY_ERRORS),
+  },
+  registerOptions: { tags: SIGN_IN, summary: 'A challenge to add a passkey (while enrolling at a first sign-in, or signed in)', response: answers({ 200: webauthnOptions('Creation options') }, 403) },
+  register: {
+    tags: SIGN_IN, summary: 'Add a passkey (WebAuthn attestation); while enrolling, this signs in',
+    body: body({ response: credentialJson, name: { type: 'string', minLength: 1, maxLength: 100 } }), response: answers({ 200: session }, 403, ...BODY_ERRORS),
+  },
+};
+
 export const accountSchemas = {
   list: { tags: ACCOUNTS, summary: 'Every account', response: answers({ 200: object({ items: { type: 'array', items: account } }) }) },
   show: { tags: ACCOUNTS, summary: 'One account', params: idParams, response: answers({ 200: account }, ...ID_ERRORS) },

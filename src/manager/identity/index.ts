@@ -15,12 +15,15 @@ import { authRoutes } from './auth-routes';
 import { identityCollections } from './identity-store';
 import { OneTimeLinks } from './links';
 import { meRoutes } from './me-routes';
+import { passkeyRoutes } from './passkey-routes';
+import { Passkeys } from './passkeys';
 import { serviceAccountRoutes } from './service-account-routes';
 import { ServiceTokens } from './service-tokens';
 import { RedisSessionStore } from './session-store';
 import { SignIn } from './sign-in';
 import { SignInThrottle } from './sign-in-throttle';
 import { ssoRoutes } from './sso-routes';
+import { SESSION_COOKIE } from './session-cookie';
 
 export type { Principal } from './principal';
 export { OneTimeLinks } from './links';
@@ -35,8 +38,6 @@ export interface IdentityOptions {
   clock: Clock;
   logger: Logger;
 }
-
-export const SESSION_COOKIE = 'lit_session';
 
 // People and machines in the manager API: the session cookie (@fastify/session, kept in Redis),
 // authentication and the role matrix on every route registered in `app` after this, and the
@@ -67,6 +68,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
   authenticate(app, { breakGlassTokens: o.config.managerTokens, serviceTokens: tokens, sessions, timeouts, clock: o.clock });
 
   await app.register(authRoutes({ accounts, links, signIn, sessions, cipher: o.cipher, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName }));
+  await app.register(passkeyRoutes({ accounts, passkeys: new Passkeys(c, o.clock), signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName, consoleUrl: cfg.consoleUrl }));
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock, logger: o.logger }));
   await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
   await app.register(accountRoutes({ accounts, links, sessions, audit: o.audit, clock: o.clock, partnerExists: o.partnerExists, consoleUrl: cfg.consoleUrl }));

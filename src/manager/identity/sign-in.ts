@@ -22,7 +22,7 @@ export interface SignInDeps {
 
 const anonymous = (address: string, method: AuditActor['method'] = 'password'): AuditActor => ({ id: 'anonymous', name: 'anonymous', method, address });
 
-// The password and TOTP steps of a sign-in. A wrong email and a wrong password get the same answer
+// The password and second-factor steps of a sign-in. A wrong email and a wrong password get the same answer
 // after the same work (the password is verified against a decoy hash); past the throttle's limits
 // nothing is verified at all.
 export class SignIn {
@@ -54,6 +54,17 @@ export class SignIn {
       await this.failed(account.email, address, account, 'totp');
       throw new ApiError('second_factor_invalid');
     }
+  }
+
+  // A passkey's answer for an account past its password step: one that does not verify counts in
+  // the throttle like a wrong code.
+  async passkey<T>(account: AccountDoc, verify: () => Promise<T | null>, address: string): Promise<T> {
+    const verified = await verify();
+    if (verified === null) {
+      await this.failed(account.email, address, account, 'passkey');
+      throw new ApiError('second_factor_invalid');
+    }
+    return verified;
   }
 
   private async failed(email: string, address: string, account: AccountDoc | null, step: string): Promise<void> {
