@@ -7,7 +7,8 @@ import { testLabel } from '../shared/mongo/documents';
 import type { AgentAction, LeadCommand } from '../shared/schemas';
 import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
-import { withoutNote, type Lifecycle, type LifecycleMessage } from './lifecycle';
+import type { Lifecycle, LifecycleMessage } from './lifecycle';
+import { withoutNote } from './lifecycle-records';
 import type { ProcessorMetrics } from './metrics';
 import type { Clock } from '../shared/clock';
 
