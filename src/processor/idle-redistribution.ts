@@ -2,7 +2,8 @@ import type { LeadDoc } from '../shared/mongo/documents';
 import type { LeadCommand } from '../shared/schemas';
 
 // A lead handed to an agent and not worked since: its status is still `assigned` and its last
-// history entry is the one that assigned it (any agent action, deposit or reassignment adds one).
+// history entry is the one that assigned it to that agent (any agent action, deposit, reassignment
+// or erasure adds one).
 export interface Assignment {
   lead_id: string;
   agent_id: string;
@@ -15,15 +16,19 @@ type AssignedLead = Pick<LeadDoc, '_id' | 'status' | 'agent_id' | 'history'>;
 // or worked since).
 export function pendingAssignment(lead: AssignedLead): Assignment | null {
   const seq = lead.history.length - 1;
-  if (lead.status !== 'assigned' || lead.agent_id === null || lead.history[seq]?.to !== 'assigned') return null;
+  const last = lead.history[seq];
+  if (lead.status !== 'assigned' || lead.agent_id === null || last?.to !== 'assigned' || last.agent_id !== lead.agent_id) return null;
   return { lead_id: lead._id, agent_id: lead.agent_id, seq };
 }
+
+// Idle checks' command ids start so: the history entry a check makes names its command.
+export const IDLE_CHECK_PREFIX = 'idle:';
 
 // The command that asks, once the idle time is up, whether the assignment is still unworked. Its id
 // is fixed per assignment, so a check published twice (a replayed chunk) makes one change.
 export function idleCheck(a: Assignment, now: Date): LeadCommand {
   return {
-    command_id: `idle:${a.lead_id}:${a.seq}`, lead_id: a.lead_id, kind: 'reassign_idle', agent_id: a.agent_id, assigned_seq: a.seq,
+    command_id: `${IDLE_CHECK_PREFIX}${a.lead_id}:${a.seq}`, lead_id: a.lead_id, kind: 'reassign_idle', agent_id: a.agent_id, assigned_seq: a.seq,
     issued_at: now.toISOString(),
   };
 }

@@ -44,6 +44,7 @@ export interface ProcessorParts {
 export function processorParts(rt: Runtime): ProcessorParts {
   const { rules, intake } = rt.config;
   const c = rt.mongo.collections;
+  const statuses = loadStatuses(rules.statusCatalogFile);
   const fences = new LeadFences(rt.mongo.db);
   const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList) });
   const waiting = new WaitingLeads(c.waitingLeads);
@@ -57,12 +58,12 @@ export function processorParts(rt: Runtime): ProcessorParts {
     { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet });
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk, isTerminal: (status) => statuses.isTerminal(status),
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
     caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });
   const lifecycle = new Lifecycle({
-    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses: loadStatuses(rules.statusCatalogFile),
+    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses,
     keys, claims,
   });
   const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });

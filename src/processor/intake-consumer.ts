@@ -5,7 +5,8 @@ import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
-import type { IntakeCommand, IntakeReply, LeadEvent } from '../shared/schemas';
+import type { IntakeCommand, IntakeReply } from '../shared/schemas';
+import { announcementMessages } from './announcement-messages';
 import { CAP_REASON_PREFIX } from './caps';
 import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
@@ -25,10 +26,10 @@ export interface IntakeConsumerDeps {
   clock: Clock;
 }
 
-// Consumes intake commands a chunk at a time: decides the chunk in bulk, sends every reply and every
-// lead event it made in one produce request, then stores the decisions; the offsets move only after
-// that. A crash before the decisions are stored replays the chunk, which finds its own claims and
-// leads and publishes the same event ids again.
+// Consumes intake commands a chunk at a time: decides the chunk in bulk, sends every reply, lead event
+// and assignment feed message it made in one produce request, then stores the decisions; the offsets
+// move only after that. A crash before the decisions are stored replays the chunk, which finds its
+// own claims and leads and publishes the same event ids again.
 export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchConsumer> {
   const { metrics, logger, clock } = deps;
   return startBatchConsumer<IntakeCommand>(deps.consumers, {
@@ -45,10 +46,10 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
         const reply: IntakeReply = { correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision };
         return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
       }));
-      const events = await Promise.all(chunk.events.map(async (e: LeadEvent): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
+      const said = await announcementMessages(deps.codec, deps.topics, chunk);
       const checks = await deps.idleChecks.messages(chunk.idle, clock.now());
       await deps.producer.sendBatch({ topicMessages: [
-        { topic: deps.topics.intakeReplies, messages: replies }, { topic: deps.topics.leadEvents, messages: events }, { topic: deps.topics.idleChecks, messages: checks },
+        { topic: deps.topics.intakeReplies, messages: replies }, ...said, { topic: deps.topics.idleChecks, messages: checks },
       ].filter((t) => t.messages.length > 0) });
       await deps.batch.storeDecisions(chunk.decisions, clock.now());
       timer();

@@ -5,6 +5,7 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { testLabel } from '../shared/mongo/documents';
 import type { AgentAction, LeadCommand } from '../shared/schemas';
+import { announcementMessages } from './announcement-messages';
 import { deadLetterMessage } from './dead-letter';
 import type { IdleChecks } from './idle-checks';
 import type { Lifecycle, LifecycleMessage } from './lifecycle';
@@ -28,13 +29,14 @@ const LABEL = { agentActions: 'agent_actions', deposits: 'deposits', leadCommand
 type LifecycleTopic = keyof typeof LABEL;
 
 // The lead's one owner: reads the CRM topics and the lead command topic co-partitioned (partition p
-// of all three to one member), applies a chunk, then publishes its events and dead letters in one
-// produce request before the offsets move. Nothing a CRM sends can crash or block it: undecodable
-// bytes, an unknown lead or a move the status catalogue forbids go to the dead-letter topic.
+// of all three to one member), applies a chunk, then publishes its events, assignment feed messages,
+// idle checks and dead letters in one produce request before the offsets move. Nothing a CRM sends
+// can crash or block it: undecodable bytes, an unknown lead or a move the status catalogue forbids
+// go to the dead-letter topic.
 export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promise<BatchConsumer> {
   const { metrics, topics } = deps;
-  const publish = async (events: Message[], dead: Message[], checks: Message[] = []): Promise<void> => {
-    const topicMessages = [{ topic: topics.leadEvents, messages: events }, { topic: topics.crmDeadLetter, messages: dead }, { topic: topics.idleChecks, messages: checks }]
+  const publish = async (dead: Message[], said: { topic: string; messages: Message[] }[] = [], checks: Message[] = []): Promise<void> => {
+    const topicMessages = [...said, { topic: topics.crmDeadLetter, messages: dead }, { topic: topics.idleChecks, messages: checks }]
       .filter((t) => t.messages.length > 0);
     if (topicMessages.length > 0) await deps.producer.sendBatch({ topicMessages });
   };
@@ -51,10 +53,10 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
     async handle(records, ctx) {
       const now = deps.clock.now();
       const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
-      const events = await Promise.all(chunk.events.map(async (e): Promise<Message> => ({ key: e.lead_id, value: await deps.codec.encode('leadEvents', e) })));
+      const said = await announcementMessages(deps.codec, topics, chunk);
       const dead = await Promise.all(chunk.refused.map(async ({ record, reason, partition }) =>
         deadLetterMessage(topics[record.topic], partition ?? ctx.partition, await keptMessage(record), reason, reason, now)));
-      await publish(events, dead, await deps.idleChecks.messages(chunk.idle, now));
+      await publish(dead, said, await deps.idleChecks.messages(chunk.idle, now));
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       const commands = (kind: LeadCommand['kind'], outcome: string) =>
         chunk.outcomes.filter((o) => o.record.topic === 'leadCommands' && (o.record.value as LeadCommand).kind === kind && o.outcome === outcome).length;
@@ -75,7 +77,7 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
         metrics.crmMessages.inc({ topic: label(ctx), outcome: 'dead_lettered' });
         return deadLetterMessage(topics[ctx.topic], ctx.partition, message, reason, error.message, now);
       });
-      await publish([], dead);
+      await publish(dead);
     },
   });
   // A rebalance may hand this owner's leads to another: what it cached is no longer its own.

@@ -3,14 +3,15 @@ import { clientIdForLead } from '../shared/ids';
 import type { Decoded } from '../shared/kafka/batch-consumer';
 import { insertAllNew } from '../shared/mongo/bulk';
 import { testMark, type ClientDoc, type DepositDoc, type LeadDoc, type ParkedMessageDoc, type StatusChange } from '../shared/mongo/documents';
-import type { AgentAction, Deposit, LeadCommand, LeadEvent } from '../shared/schemas';
+import type { AgentAction, Deposit, LeadAssignment, LeadCommand, LeadEvent } from '../shared/schemas';
 import type { Statuses } from '../shared/status-catalog';
 import type { LeadKeyStore } from '../shared/store/lead-keys';
 import type { LeadChange, LeadStore } from '../shared/store/leads';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
+import { announce, entriesFrom } from './announcements';
+import { erasureEntry } from './assignment-feed';
 import { pendingAssignment, stillIdle, type Assignment } from './idle-redistribution';
-import { eventForHistoryEntry, eventsOf } from './lead-events';
 import { depositDoc, describe, isErase, parkedDoc, recordOf, type LifecycleMessage } from './lifecycle-records';
 import { assignment } from './new-lead';
 import { agentMove, depositMove, type Move } from './transitions';
@@ -37,6 +38,7 @@ interface Input {
 
 export interface AppliedChunk {
   events: LeadEvent[];
+  feed: LeadAssignment[]; // crm.lead-assignments: published with the events, in one produce request
   refused: Refusal[];
   outcomes: { record: Decoded<LifecycleMessage>; outcome: LifecycleOutcome }[];
   // Assignments this chunk made (or made before, when replayed) or kept: each is checked again
@@ -76,7 +78,7 @@ interface Working {
   entries: StatusChange[];
   set: LeadChange['set'];
   erase: boolean; // an erase command asks for the lead's personal data to go
-  events: LeadEvent[];
+  announce: number[]; // history entries to announce (events, assignment feed): made now, or before by a repeat
 }
 
 interface DecidedLead {
@@ -95,16 +97,19 @@ interface DecidedLead {
 // the CRM topics and the lead command topic (a co-partitioned consumer): agent actions, deposits
 // and chargebacks, assignment of waiting leads, parked messages tried again, erasure of personal
 // data (the lead's key destroyed, its claims deleted, its hashes and ciphertexts removed; status,
-// history and events stay, and no event is announced). A message that cannot
+// history and events stay, no event is announced, and a lead with an agent leaves it). A message that cannot
 // apply yet (its lead is not created yet, a chargeback before the first deposit) is parked, not
 // dropped, and dead-lettered only once CRM_PARK_MAX_MS is up. A chunk is decided in memory against the leads as
 // this owner last wrote them (read once, then cached), and written with one update per changed
 // lead plus one insert each for new clients and deposits. Every history entry names the message
-// that made it, so a redelivered message is a repeat: nothing changes and its events go out again.
+// that made it, so a redelivered message is a repeat: nothing changes and what it announced (events,
+// assignment feed) goes out again.
 export class Lifecycle {
   private readonly cache = new Map<string, LeadDoc>();
 
   constructor(private readonly d: LifecycleDeps) {}
+
+  private readonly isTerminal = (status: string): boolean => this.d.statuses.isTerminal(status);
 
   // After a rebalance another owner may have changed leads this one cached.
   forget(): void {
@@ -124,13 +129,13 @@ export class Lifecycle {
   // is refused (it changed since it was read: another writer) is read again and its messages decided
   // again; the other leads' changes stand.
   private async applyChunk(records: readonly Decoded<LifecycleMessage>[], partition: number, now: Date): Promise<AppliedChunk> {
-    const out: AppliedChunk = { events: [], refused: [], outcomes: [], idle: [], kept: 0 };
+    const out: AppliedChunk = { events: [], feed: [], refused: [], outcomes: [], idle: [], kept: 0 };
     let open = new Map<string, Input[]>();
     for (const input of await this.unparked(records, out)) {
       const id = input.record.value.lead_id;
       open.set(id, [...(open.get(id) ?? []), input]);
     }
-    const assigned: string[] = [];
+    const unwaited: string[] = []; // leads no longer waiting for an agent: assigned, or erased
     const park: ParkedMessageDoc[] = [];
     const unpark: string[] = [];
     for (let round = 1; open.size > 0; round++) {
@@ -151,13 +156,17 @@ export class Lifecycle {
         if (!lead) refused.add(w.base._id);
         else {
           this.remember(lead);
-          w.events.push(...eventsOf(lead, w.base.history.length));
-          if (w.base.status === 'new' && lead.status !== 'new') assigned.push(lead._id);
+          w.announce.push(...entriesFrom(lead, w.base.history.length));
+          if (w.base.status === 'new' && (lead.status !== 'new' || lead.personal_erased_at)) unwaited.push(lead._id);
         }
       });
       for (const g of decided) {
         if (g.w && refused.has(g.w.base._id)) continue;
-        out.events.push(...(g.w?.events ?? []));
+        if (g.w) {
+          const said = announce(g.w.lead, g.w.announce, this.isTerminal);
+          out.events.push(...said.events);
+          out.feed.push(...said.feed);
+        }
         out.refused.push(...g.refused);
         out.outcomes.push(...g.outcomes);
         out.idle.push(...g.idle);
@@ -168,7 +177,7 @@ export class Lifecycle {
       for (const id of refused) this.cache.delete(id);
       open = new Map([...open].filter(([id]) => refused.has(id)));
     }
-    await this.d.waiting.remove(assigned);
+    await this.d.waiting.remove(unwaited);
     await this.d.parked.park(park);
     await this.d.parked.remove(unpark);
     return out;
@@ -218,19 +227,12 @@ export class Lifecycle {
   }
 
   private applyOne(record: Decoded<LifecycleMessage>, w: Working, now: Date, g: DecidedLead): Exclude<LifecycleOutcome, 'refused' | 'parked'> | { refused: string } {
-    if (isErase(record)) {
-      if (w.lead.personal_erased_at || w.erase) return 'repeat';
-      w.erase = true;
-      return 'applied';
-    }
+    if (isErase(record)) return this.erase(record, w);
     const { source, why, at } = describe(record);
     const done = w.lead.history.map((h, seq) => ({ h, seq })).filter(({ h }) => h.source === source);
     if (done.length > 0) {
-      // Applied before (a redelivery): announce again what it made, which the dispatcher knows by id.
-      for (const { seq } of done) {
-        const event = seq < w.base.history.length ? eventForHistoryEntry(w.lead, seq) : null;
-        if (event) w.events.push(event);
-      }
+      // Applied before (a redelivery): announce again what it made, which the dispatcher and the CRMs know by id.
+      w.announce.push(...done.map(({ seq }) => seq).filter((seq) => seq < w.base.history.length));
       if (record.topic === 'deposits') g.deposits.push(depositDoc(record.value as Deposit, w.lead, now));
       return 'repeat';
     }
@@ -256,6 +258,22 @@ export class Lifecycle {
     return 'applied';
   }
 
+  // Erasure is applied once: a repeat announces again the entry it made. A lead with an agent leaves it
+  // (an entry with no event, for the assignment feed); one without gets no entry.
+  private erase(record: Decoded<LifecycleMessage>, w: Working): 'applied' | 'repeat' {
+    if (w.lead.personal_erased_at || w.erase) {
+      const seq = w.lead.history.findIndex((h) => h.erased);
+      if (seq >= 0 && seq < w.base.history.length) w.announce.push(seq);
+      return 'repeat';
+    }
+    w.erase = true;
+    const made = describe(record);
+    const entry = erasureEntry(w.lead, this.isTerminal, made);
+    w.lead = { ...w.lead, personal_erased_at: made.at, history: entry ? [...w.lead.history, entry] : w.lead.history };
+    if (entry) w.entries.push(entry);
+    return 'applied';
+  }
+
   // The move a message asks for; null when it asks for nothing any more (a waiting lead assigned
   // meanwhile, an idle lead worked meanwhile).
   private decide(record: Decoded<LifecycleMessage>, lead: LeadDoc, now: Date, g: DecidedLead): (Move & { agentId?: string; why?: string }) | null {
@@ -266,7 +284,8 @@ export class Lifecycle {
     }
     const cmd = record.value as LeadCommand;
     if (cmd.kind === 'reassign_idle') return this.reassign(lead, cmd, now, g);
-    if (lead.status !== 'new') return null;
+    // Nobody can call a lead whose personal data is gone: an erased lead is never given to an agent.
+    if (lead.status !== 'new' || lead.personal_erased_at) return null;
     const agent = this.d.roster.take(lead, now);
     if (!agent) return null;
     const { to, event } = assignment(lead.status, agent._id, now, lead.is_depositor);
@@ -297,7 +316,7 @@ export class Lifecycle {
     const working = new Map<string, Working>();
     for (const id of ids) {
       const lead = this.cache.get(id);
-      if (lead && !working.has(id)) working.set(id, { base: lead, lead, entries: [], set: {}, erase: false, events: [] });
+      if (lead && !working.has(id)) working.set(id, { base: lead, lead, entries: [], set: {}, erase: false, announce: [] });
     }
     return working;
   }

@@ -1,11 +1,12 @@
 import { leadId as formatLeadId } from '../../shared/ids';
 import type { IntakeDecisionDoc, PartnerDoc } from '../../shared/mongo/documents';
-import type { IntakeCommand, IntakeDecision, LeadEvent } from '../../shared/schemas';
+import type { IntakeCommand, IntakeDecision, LeadAssignment, LeadEvent } from '../../shared/schemas';
 import { decisionId } from '../../shared/store/intake-decisions';
 import type { IntakeKeyStore } from '../../shared/store/intake-keys';
+import { announce, entriesFrom } from '../announcements';
+import type { IsTerminal } from '../assignment-feed';
 import type { RuleSet } from '../business-rules';
 import type { Assignment } from '../idle-redistribution';
-import { eventsOf } from '../lead-events';
 import type { AssessedLead } from '../risk-assessment';
 import type { Candidate } from './candidates';
 import { ClaimStep, type ClaimDeps } from './claim';
@@ -20,6 +21,9 @@ export interface IntakeBatchDeps extends ClaimDeps, PersistDeps {
   risk: { assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> };
   // The leads' data keys, which the commands only refer to (intake-keys.ts).
   intakeKeys: Pick<IntakeKeyStore, 'byRefs'>;
+  // The status catalogue's terminal statuses: a lead read back from an earlier decision announces again
+  // everything it did since, its departure from its agent too.
+  isTerminal: IsTerminal;
 }
 
 type Leader = { cmd: IntakeCommand; id: string; partner: PartnerDoc };
@@ -27,6 +31,8 @@ type Leader = { cmd: IntakeCommand; id: string; partner: PartnerDoc };
 export interface DecidedChunk {
   replies: { cmd: IntakeCommand; decision: IntakeDecision; test: boolean }[];
   events: LeadEvent[];
+  // The assignment feed's messages of the same leads (crm.lead-assignments), published with the events.
+  feed: LeadAssignment[];
   // Stored last, once the replies and events are out: a stored decision means nothing is owed.
   decisions: IntakeDecisionDoc[];
   // Accepted leads of this chunk handed to an agent at once, and left waiting for one.
@@ -86,8 +92,10 @@ export class IntakeBatch {
     const created = await this.persist.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
     for (const c of candidates) decided.set(c.owner, outcomeOf(c, created));
     const { replies, decisions, undecided } = answersOf(cmds, stored, decided, testOwners, now);
-    const events = [...created.values()].flatMap((lead) => eventsOf(lead));
-    return { replies, events, decisions, ...assignmentsOf(created), undecided };
+    const announced = [...created.values()].map((lead) => announce(lead, entriesFrom(lead), this.d.isTerminal));
+    const events = announced.flatMap((a) => a.events);
+    const feed = announced.flatMap((a) => a.feed);
+    return { replies, events, feed, decisions, ...assignmentsOf(created), undecided };
   }
 
   // Each command with the data key it refers to, read in one look-up. A command whose key is gone

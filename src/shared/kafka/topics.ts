@@ -16,7 +16,7 @@ export interface TopicSpec {
 }
 
 export type TopicKey =
-  | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'idleChecks' | 'crmDeadLetter' | 'leadEvents' | 'intakeRefusals'
+  | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'idleChecks' | 'leadAssignments' | 'crmDeadLetter' | 'leadEvents' | 'intakeRefusals'
   | 'callbackCommands' | 'endpointCommands' | 'callbackReplies'
   | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
 

@@ -35,9 +35,10 @@ export interface PreviousSecrets {
   until: Date;
 }
 
-// One entry per status change, and per change of agent. Each entry is also the event it announces
-// (none for an idle lead handed to another agent: the partner hears only of statuses): event_id is
-// "<lead id>:<index in history>", so a redelivered change can never yield a second, different event.
+// One entry per status change, and per change of agent (an erasure takes the lead from its agent).
+// Each entry is also the event it announces (none for an idle lead handed to another agent or an
+// erasure: the partner hears only of statuses): event_id is "<lead id>:<index in history>", so a
+// redelivered change can never yield a second, different event.
 export interface StatusChange {
   from: string | null;
   to: string;
@@ -48,6 +49,7 @@ export interface StatusChange {
   is_depositor: boolean;
   reason?: string;
   agent_id?: string; // the agent the lead was handed to by this entry
+  erased?: true; // this entry erased the lead's personal data and took it from its agent (status unchanged)
 }
 
 // The lead's optional routing and reporting fields, stored exactly as they arrive in the intake

@@ -344,6 +344,50 @@ export interface IntakeReply {
 }
 
 /**
+ * Value of the lead assignments topic (crm.lead-assignments), keyed by lead id: a lead given to an agent, or leaving its agent. Routing fields only: personal data is forbidden.
+ */
+export interface LeadAssignment {
+  /**
+   * Deterministic: '<lead id>:<history index>' of the change, the same on every redelivery (and the id of that change's lead event, where it has one)
+   */
+  event_id: string;
+  lead_id: string;
+  /**
+   * The agent the lead is given to; null when it leaves its agent
+   */
+  agent_id: string | null;
+  /**
+   * The agent that had the lead before this change; null when it had none
+   */
+  previous_agent_id: string | null;
+  partner_id: string;
+  external_lead_id: string;
+  /**
+   * The lead's status after the change
+   */
+  status: string;
+  /**
+   * ISO 3166-1 alpha-2, as distribution matches it
+   */
+  country_code: string | null;
+  language: string | null;
+  source: string | null;
+  funnel: string | null;
+  /**
+   * Given: at intake, a waiting lead assigned later, an idle lead handed to another agent, a reassignment asked for; left: a terminal status, its personal data erased
+   */
+  reason: 'intake' | 'waiting_assigned' | 'idle_redistributed' | 'reassigned' | 'terminal' | 'erased';
+  /**
+   * When the lead was created
+   */
+  created_at: string;
+  /**
+   * When the change happened
+   */
+  at: string;
+}
+
+/**
  * Value of the lead commands topic, keyed by lead id: a change to a lead asked for by the service itself (handing a waiting lead to an agent, trying a parked CRM message again, handing an idle lead to another agent), applied by the lead's owner like a CRM message.
  */
 export interface LeadCommand {
