@@ -9,13 +9,17 @@
 #   test/integration/console-browser.test.ts drives through playwright-core (no browser download);
 #   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
 #   virtual environment of its own (Python 3 with venv must be on the machine);
+#   Confluent's Python client (confluent-kafka, with its schema registry and JSON extras) from PyPI into
+#   a virtual environment of its own: the CRM consumer snippet of docs/crm.md is run with it by
+#   test/integration/crm-assignment-feed.test.ts;
 #   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
 #   test/integration/callback-verification-snippets.test.ts (with node and python3);
 #   socat, Debian's package: the network partition drill forwards a namespace's ports through it.
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN and PHP_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN, PHP_BIN and
+#            CONFLUENT_PYTHON_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -30,6 +34,7 @@ KUBECONFORM_VERSION=v0.7.0
 KUBERNETES_VALIDATE_VERSION=1.37.0
 PROMETHEUS_OPERATOR_VERSION=v0.85.0
 SCHEMATHESIS_VERSION=4.32.5
+CONFLUENT_KAFKA_VERSION=2.16.1
 
 TOOLS="$LEADS_CACHE/tools"
 HELM_BIN="$TOOLS/helm-$HELM_VERSION-k8s1.$HELM_KUBE_MINOR/helm"
@@ -37,6 +42,8 @@ KUBECONFORM_BIN="$TOOLS/kubeconform-$KUBECONFORM_VERSION/kubeconform"
 K8S_SCHEMAS_DIR="$TOOLS/kubeconform-schemas-$KUBERNETES_VALIDATE_VERSION-$PROMETHEUS_OPERATOR_VERSION"
 SCHEMATHESIS_VENV="$TOOLS/schemathesis-$SCHEMATHESIS_VERSION"
 SCHEMATHESIS_BIN="$SCHEMATHESIS_VENV/bin/schemathesis"
+CONFLUENT_VENV="$TOOLS/confluent-kafka-$CONFLUENT_KAFKA_VERSION"
+CONFLUENT_PYTHON_BIN="$CONFLUENT_VENV/bin/python"
 
 # go_install BIN MODULE@VERSION [LDFLAGS] : builds into a temporary GOBIN next to BIN and renames,
 # so an interrupted build never leaves a binary taken as done.
@@ -81,20 +88,21 @@ install_schemas() {
   touch "$K8S_SCHEMAS_DIR/.complete"
 }
 
-# A virtual environment of its own (scripts in a venv name its path, so it is built in place); the
-# .complete mark is written last, so an interrupted install is never taken as done.
-install_schemathesis() {
-  [[ -f "$SCHEMATHESIS_VENV/.complete" ]] && return 0
+# venv_install DIR WHAT PACKAGE==VERSION : PACKAGE into a virtual environment of its own at DIR (scripts
+# in a venv name its path, so it is built in place); the .complete mark is written last, so an
+# interrupted install is never taken as done.
+venv_install() {
+  local venv="$1" what="$2" package="$3"
+  [[ -f "$venv/.complete" ]] && return 0
   command -v python3 >/dev/null ||
-    die "Schemathesis $SCHEMATHESIS_VERSION (the API contract test) needs Python 3.9+ with venv and pip: install python3 and python3-venv"
+    die "$what needs Python 3.9+ with venv and pip: install python3 and python3-venv"
   python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 9))' 2>/dev/null ||
-    die "Schemathesis $SCHEMATHESIS_VERSION needs Python 3.9+ with the venv and ensurepip modules (Debian: apt-get install python3-venv); found $(python3 --version 2>&1)"
-  log "installing Schemathesis $SCHEMATHESIS_VERSION from PyPI into $SCHEMATHESIS_VENV"
-  rm -rf "$SCHEMATHESIS_VENV"
-  python3 -m venv "$SCHEMATHESIS_VENV" || die "python3 -m venv $SCHEMATHESIS_VENV failed"
-  "$SCHEMATHESIS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" ||
-    die "pip install schemathesis==$SCHEMATHESIS_VERSION failed"
-  touch "$SCHEMATHESIS_VENV/.complete"
+    die "$what needs Python 3.9+ with the venv and ensurepip modules (Debian: apt-get install python3-venv); found $(python3 --version 2>&1)"
+  log "installing $package from PyPI into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv" || die "python3 -m venv $venv failed"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package" || die "pip install $package failed"
+  touch "$venv/.complete"
 }
 
 install() {
@@ -106,7 +114,8 @@ install() {
   go_install "$HELM_BIN" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $k8s"
   go_install "$KUBECONFORM_BIN" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
   install_schemas
-  install_schemathesis
+  venv_install "$SCHEMATHESIS_VENV" "Schemathesis $SCHEMATHESIS_VERSION (the API contract test)" "schemathesis==$SCHEMATHESIS_VERSION"
+  venv_install "$CONFLUENT_VENV" "confluent-kafka $CONFLUENT_KAFKA_VERSION (the CRM consumer snippet's test)" "confluent-kafka[json,schemaregistry]==$CONFLUENT_KAFKA_VERSION"
 }
 
 print_env() {
@@ -120,6 +129,7 @@ print_env() {
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
   [[ -f "$SCHEMATHESIS_VENV/.complete" ]] || missing+=("schemathesis $SCHEMATHESIS_VERSION")
+  [[ -f "$CONFLUENT_VENV/.complete" ]] || missing+=("confluent-kafka $CONFLUENT_KAFKA_VERSION")
   [[ -x /usr/bin/chromium ]] || missing+=("chromium")
   ((${#missing[@]} == 0)) || die "not installed: ${missing[*]} (run: bash scripts/services/tools.sh install)"
   cat <<ENV
@@ -130,6 +140,7 @@ PROMETHEUS_BIN=$prometheus
 SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
 CHROMIUM_BIN=/usr/bin/chromium
 PHP_BIN=$php
+CONFLUENT_PYTHON_BIN=$CONFLUENT_PYTHON_BIN
 ENV
 }
 

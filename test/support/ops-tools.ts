@@ -9,12 +9,13 @@ export interface OpsTools {
   SCHEMATHESIS_BIN: string;
   CHROMIUM_BIN: string;
   PHP_BIN: string;
+  CONFLUENT_PYTHON_BIN: string; // a python with Confluent's client (confluent-kafka) installed
 }
 
 const ROOT = join(__dirname, '..', '..');
 
 // Where scripts/services/tools.sh installed helm, kubeconform, the Kubernetes schemas,
-// Prometheus, Schemathesis, Chromium and php-cli (scripts/test.sh installs them). A missing tool throws with the script's own message,
+// Prometheus, Schemathesis, Chromium, php-cli and Confluent's Python client (scripts/test.sh installs them). A missing tool throws with the script's own message,
 // so the suite fails loudly instead of skipping.
 export function opsTools(): OpsTools {
   let out: string;
