@@ -3,6 +3,7 @@ import { findByIds } from '../shared/mongo/bulk';
 import type { AuditDoc } from '../shared/mongo/documents';
 import { ListIndex } from '../shared/store/list-index';
 import { listPage, type CursorPage, type CursorRequest } from './pagination';
+import { ALL_PARTNERS, partnersToRead, type PartnerScope } from './partner-scope';
 
 export type { AuditAction } from '../shared/audit';
 
@@ -38,10 +39,13 @@ export class AuditLog {
     return writeAudit(this.c, actor, action, entry);
   }
 
-  list(filter: { affiliate_id?: string; action?: string }, page: CursorRequest): Promise<CursorPage<AuditView>> {
+  // A scoped list merges each partner's view: entries about no partner (sign-ins, accounts) are not in it.
+  list(filter: { affiliate_id?: string; action?: string }, page: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<AuditView>> {
+    const { action } = filter;
+    const partners = partnersToRead(scope, filter.affiliate_id);
     return listPage({
       index: this.index,
-      query: { prefixes: [auditListPrefix({ partnerId: filter.affiliate_id, action: filter.action })], order: 'desc' },
+      query: { prefixes: partners === null ? [auditListPrefix({ action })] : partners.map((partnerId) => auditListPrefix({ partnerId, action })), order: 'desc' },
       load: (ids) => findByIds(this.c.audit, ids),
       view: auditView,
     }, page);

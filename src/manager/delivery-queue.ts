@@ -5,6 +5,7 @@ import { kindOf, type DeliveryKind } from '../shared/delivery-kind';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
+import { ALL_PARTNERS, inPartnerScope, partnersToRead, type PartnerScope } from './partner-scope';
 
 export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id' | 'event' | 'kind'> & {
   id: string;
@@ -38,23 +39,27 @@ export class DeliveryQueue {
     this.list = new ListIndex(deliveryList);
   }
 
-  page(filter: DeliveryFilter, page: CursorRequest): Promise<CursorPage<DeliveryView>> {
+  // A scoped page merges the views of each partner in scope (one range read per partner and event).
+  page(filter: DeliveryFilter, page: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<DeliveryView>> {
+    const { state, event } = filter;
+    const partners = partnersToRead(scope, filter.affiliate_id);
     return listPage({
       index: this.list,
       query: {
-        prefixes: deliveryListPrefixes({ state: filter.state, partnerId: filter.affiliate_id, event: filter.event }),
+        prefixes: partners === null ? deliveryListPrefixes({ state, event }) : partners.flatMap((partnerId) => deliveryListPrefixes({ state, partnerId, event })),
         ...timeRange(filter),
         order: 'desc',
       },
       load: (ids) => findByIds(this.deliveries, ids),
       // An entry by state names the state its record had when written.
-      matches: (entry, doc) => entry.state === undefined || entry.state === doc.state,
+      matches: (entry, doc) => (entry.state === undefined || entry.state === doc.state) && inPartnerScope(scope, doc.partner_id),
       view: deliveryView,
     }, page);
   }
 
-  async find(id: string): Promise<DeliveryView | null> {
+  // A delivery of a partner outside the scope is not found.
+  async find(id: string, scope: PartnerScope = ALL_PARTNERS): Promise<DeliveryView | null> {
     const doc = await this.deliveries.findOne({ _id: id });
-    return doc && deliveryView(doc);
+    return doc && inPartnerScope(scope, doc.partner_id) ? deliveryView(doc) : null;
   }
 }

@@ -5,6 +5,7 @@ import { leadListPrefix } from '../shared/store/lead-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { leadSummary, type LeadSummary } from './lead-view';
 import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
+import { ALL_PARTNERS, inPartnerScope, partnersToRead, type PartnerScope } from './partner-scope';
 
 // A row of the lead list: what a manager scans a list by, never personal data (the lead page
 // shows the rest).
@@ -45,12 +46,15 @@ export class LeadList {
     this.index = new ListIndex(leadList);
   }
 
-  page(q: LeadListQuery, req: CursorRequest): Promise<CursorPage<LeadRow>> {
+  // A scoped page merges the views of each partner in scope (one range read per partner).
+  page(q: LeadListQuery, req: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<LeadRow>> {
     const scanned = q.country_code !== undefined || q.source !== undefined;
+    const keys = { status: q.status, isDepositor: q.is_depositor === true ? true : undefined };
+    const partners = partnersToRead(scope, q.affiliate_id);
     return listPage({
       index: this.index,
       query: {
-        prefixes: [leadListPrefix({ partnerId: q.affiliate_id, status: q.status, isDepositor: q.is_depositor === true ? true : undefined })],
+        prefixes: partners === null ? [leadListPrefix(keys)] : partners.map((partnerId) => leadListPrefix({ ...keys, partnerId })),
         ...timeRange(q),
         order: 'desc',
       },
@@ -59,7 +63,7 @@ export class LeadList {
         keep: (e: ListEntryDoc) => (q.country_code === undefined || e.country_code === q.country_code) && (q.source === undefined || e.source === q.source),
       } : {}),
       matches: (_e, d) => (q.status === undefined || d.status === q.status) && (q.is_depositor === undefined || d.is_depositor === q.is_depositor)
-        && (q.affiliate_id === undefined || d.partner_id === q.affiliate_id),
+        && (q.affiliate_id === undefined || d.partner_id === q.affiliate_id) && inPartnerScope(scope, d.partner_id),
       view: leadRow,
     }, req);
   }

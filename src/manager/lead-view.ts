@@ -4,6 +4,7 @@ import { findByIds } from '../shared/mongo/bulk';
 import { LEAD_DETAIL_FIELDS, type DeliveryDoc, type LeadDoc, type LeadRefDoc, type LeadRisk } from '../shared/mongo/documents';
 import { leadRefId } from '../shared/store/lead-refs';
 import { deliveryView, type DeliveryView } from './delivery-queue';
+import { ALL_PARTNERS, inPartnerScope, type PartnerScope } from './partner-scope';
 
 // A lead as managers and agents see it: routing fields, status and history, fraud signals and the
 // sandbox mark. Never a phone, email or other personal field (not even as ciphertext or hash),
@@ -67,9 +68,10 @@ export class LeadLookup {
     return this.d.leads.findOne({ _id: id });
   }
 
-  async find(id: string): Promise<LeadView | null> {
+  // A lead of a partner outside the scope is not found (its deliveries are not read).
+  async find(id: string, scope: PartnerScope = ALL_PARTNERS): Promise<LeadView | null> {
     const lead = await this.doc(id);
-    return lead && this.withDeliveries(lead);
+    return lead && inPartnerScope(scope, lead.partner_id) ? this.withDeliveries(lead) : null;
   }
 
   // The partner's name for a lead, through the same point read the partner's status lookup uses.

@@ -9,6 +9,7 @@ import type { DocumentLocks } from '../shared/redis/document-locks';
 import type { Redis } from '../shared/redis/client';
 import type { PartnerSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
+import { ALL_PARTNERS, type PartnerScope } from './partner-scope';
 import { systemClock, type Clock } from '../shared/clock';
 
 export interface IssuedSecrets {
@@ -146,7 +147,8 @@ export class PartnerService {
     return this.d.partners.findOne({ _id: id });
   }
 
-  list(page: PageRequest): Promise<Page<PartnerView>> {
-    return findPage(this.d.partners, {}, page, partnerView);
+  // An affiliate manager's partners by _id (a few); everyone else's, all of them.
+  list(page: PageRequest, scope: PartnerScope = ALL_PARTNERS): Promise<Page<PartnerView>> {
+    return findPage(this.d.partners, scope === null ? {} : { _id: { $in: [...scope] } }, page, partnerView);
   }
 }

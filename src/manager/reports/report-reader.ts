@@ -1,6 +1,7 @@
 import { ApiError } from '../../shared/errors';
-import { allCellsOf, type CellStore } from '../../shared/reports/cell-store';
-import { DAY_PATTERN, parseCellDocId, type BlockSize, type Level } from '../../shared/reports/cell-keys';
+import { allCellsOf, type CellDoc, type CellStore } from '../../shared/reports/cell-store';
+import { cellDocId, DAY_PATTERN, parseCellDocId, type BlockSize, type Level } from '../../shared/reports/cell-keys';
+import { ALL_PARTNERS, partnersToRead, type PartnerScope } from '../partner-scope';
 import { DIMENSIONS, groupCells, type CellRecord, type Dimension, type Grouped, type ReportFilter } from './report-rows';
 
 export interface ReportQuery extends ReportFilter {
@@ -94,14 +95,37 @@ function cover(fromMs: number, toMs: number, spans: readonly Span[]): PlanPart[]
   ];
 }
 
+// The units of a plan part, first to last: its days, its blocks' first days or its months.
+export function unitsOf(part: PlanPart): string[] {
+  const level = part.level.replace(/^t/, '');
+  const span = level === 'm' ? MONTHS : level === 'd' ? null : blocks(Number(level.slice(1)) as BlockSize);
+  const start = (unit: string): number => Date.parse(`${unit.length === 7 ? `${unit}-01` : unit}T00:00:00Z`);
+  const units: string[] = [];
+  for (let ms = start(part.from); ms <= start(part.to); ms = span ? span.next(ms) : ms + DAY_MS) units.push(span ? span.unit(ms) : utcDay(ms));
+  return units;
+}
+
+// The counter documents of a plan part: every partner's in one `_id` range, or a few partners'
+// (a filter, an affiliate manager's scope) by `_id`, one per partner and unit.
+async function* partDocs(cells: CellStore, part: PlanPart, partners: string[] | null): AsyncGenerator<CellDoc[]> {
+  if (partners === null) {
+    yield* cells.units(part.level, part.from, part.to);
+    return;
+  }
+  const ids = unitsOf(part).flatMap((unit) => partners.map((partnerId) => cellDocId(part.level, unit, partnerId)));
+  if (ids.length > 0) yield await cells.byIds(ids);
+}
+
 // A report over days `from` to `to` (each day the partner's own): the counter documents of the read
 // plan, summed in memory; their totals documents when no country or source is grouped or filtered.
-export async function readReport(cells: CellStore, q: ReportQuery, now: Date): Promise<Report> {
+// Under a scope only its partners' documents are read (an affiliate_id outside it: an empty report).
+export async function readReport(cells: CellStore, q: ReportQuery, now: Date, scope: PartnerScope = ALL_PARTNERS): Promise<Report> {
   const { from, to, groupBy } = reportScope(q, now);
   const totalsOnly = !groupBy.includes('country') && !groupBy.includes('source') && q.country === undefined && q.source === undefined;
+  const partners = partnersToRead(scope, q.affiliate_id);
   const records: CellRecord[] = [];
   for (const part of readPlan(from, to, groupBy.includes('day'), totalsOnly)) {
-    for await (const page of cells.units(part.level, part.from, part.to)) {
+    for await (const page of partDocs(cells, part, partners)) {
       for (const doc of page) {
         const { unit, partnerId } = parseCellDocId(doc._id);
         for (const [field, counts] of Object.entries(allCellsOf(doc))) records.push({ key: { partnerId, day: unit }, field, counts });

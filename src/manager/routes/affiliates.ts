@@ -41,7 +41,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
       return reply.code(201).send({ ...partner, ...secrets });
     });
 
-    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates, config: { access: 'partners.read' } }, async (req) => partners.list(req.query));
+    app.get<{ Querystring: PageRequest }>('/api/affiliates', { schema: routeSchemas.listAffiliates, config: { access: 'partners.read' } }, async (req) => partners.list(req.query, req.principal.partnerScope));
 
     app.get<IdParams>('/api/affiliates/:id', { schema: routeSchemas.showAffiliate, config: { access: 'partners.read', partnerParam: true } }, async (req) =>
       partnerView(orNotFound(await partners.find(req.params.id))));

@@ -8,7 +8,7 @@ export function auditRoutes({ audit }: Pick<ManagerServices, 'audit'>) {
     app.get<{ Querystring: CursorRequest & { affiliate_id?: string; action?: string } }>(
       '/api/audit-log',
       { schema: routeSchemas.listAudit, config: { access: 'audit.read' } },
-      async (req) => audit.list(req.query, req.query),
+      async (req) => audit.list(req.query, req.query, req.principal.partnerScope),
     );
   };
 }

@@ -10,12 +10,14 @@ import { orNotFound, type IdParams } from './lookup';
 export function deliveryRoutes({ deliveries: queue, dispatcher, partners, audit }: Pick<ManagerServices, 'deliveries' | 'dispatcher' | 'partners' | 'audit'>) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: DeliveryFilter & CursorRequest }>('/api/deliveries', { schema: routeSchemas.listDeliveries, config: { access: 'deliveries.read' } }, async (req) =>
-      queue.page(req.query, req.query));
+      queue.page(req.query, req.query, req.principal.partnerScope));
 
     app.get<IdParams>('/api/deliveries/:id', { schema: routeSchemas.showDelivery, config: { access: 'deliveries.read' } }, async (req) =>
-      orNotFound(await queue.find(req.params.id)));
+      orNotFound(await queue.find(req.params.id, req.principal.partnerScope)));
 
     app.post<IdParams>('/api/deliveries/:id/retry', { schema: routeSchemas.retryDelivery, config: { access: 'deliveries.retry' } }, async (req) => {
+      // An affiliate manager's retry reads the record first: another partner's delivery is unknown.
+      if (req.principal.partnerScope !== null) orNotFound(await queue.find(req.params.id, req.principal.partnerScope));
       const result = await dispatcher.retry(req.params.id, req.actor.id);
       if (result.outcome === 'not_found') throw new ApiError('not_found');
       if (result.outcome === 'not_dead') throw new ApiError('conflict', { detail: 'Only a dead delivery can be retried by hand' });

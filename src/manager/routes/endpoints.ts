@@ -4,6 +4,7 @@ import type { ReplayJobDoc } from '../../shared/mongo/documents';
 import type { DeliveryKind } from '../../shared/delivery-kind';
 import { routeSchemas } from '../api-schemas';
 import type { ManagerServices } from '../services';
+import { inScope } from '../identity/principal';
 import { orNotFound, type IdParams } from './lookup';
 
 interface KindQuery {
@@ -49,8 +50,11 @@ export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<M
       return reply.code(202).send(replayJobView(result.job));
     });
 
-    app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay, config: { access: 'replays' } }, async (req) =>
-      replayJobView(orNotFound(await endpoints.replayJob(req.params.id))));
+    app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay, config: { access: 'replays' } }, async (req) => {
+      const job = orNotFound(await endpoints.replayJob(req.params.id));
+      // Another partner's job is unknown to an affiliate manager.
+      return replayJobView(orNotFound(inScope(req.principal, job.partner_id) ? job : null));
+    });
   };
 }
 

@@ -12,9 +12,9 @@ export function leadRoutes(
   { leads, leadList: list, leadKeys: keys, leadCommands: commands, agents, audit }: Pick<ManagerServices, 'leads' | 'leadList' | 'leadKeys' | 'leadCommands' | 'agents' | 'audit'>,
 ) {
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Querystring: LeadListQuery & CursorRequest }>('/api/leads', { schema: routeSchemas.listLeads, config: { access: 'leads.read' } }, async (req) => list.page(req.query, req.query));
+    app.get<{ Querystring: LeadListQuery & CursorRequest }>('/api/leads', { schema: routeSchemas.listLeads, config: { access: 'leads.read' } }, async (req) => list.page(req.query, req.query, req.principal.partnerScope));
 
-    app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead, config: { access: 'leads.read' } }, async (req) => orNotFound(await leads.find(req.params.id)));
+    app.get<IdParams>('/api/leads/:id', { schema: routeSchemas.showLead, config: { access: 'leads.read' } }, async (req) => orNotFound(await leads.find(req.params.id, req.principal.partnerScope)));
 
     app.get<{ Params: { id: string; externalId: string } }>('/api/affiliates/:id/leads/:externalId', { schema: routeSchemas.showPartnerLead, config: { access: 'leads.read', partnerParam: true } }, async (req) =>
       orNotFound(await leads.byExternalId(req.params.id, req.params.externalId)));

@@ -95,6 +95,11 @@ export class CellStore {
     }
   }
 
+  // Counter documents by `_id`, point reads: a partner-scoped report names each of its documents.
+  async byIds(ids: readonly string[]): Promise<CellDoc[]> {
+    return [...(await findByIds(this.cells, ids, { projection: { c: 1, r: 1 } })).values()];
+  }
+
   // Adds chunks of writers' partitions to their days', blocks' and months' documents (cells and totals),
   // exactly once per message, all in one read and one bulk write: a document takes only the deltas of
   // each writer's messages past its `o.<writer>`, and each write is conditional on the version `v` it
