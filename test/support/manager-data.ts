@@ -10,14 +10,16 @@ import { until } from './topic-probe';
 // Data for the manager's access tests, made through the real pipeline: partners through the API,
 // leads through the processor's intake topic, callbacks by the dispatcher to a receiver.
 
-// A lead the processor accepted for the partner: its id and external id.
+let phones = 0;
+
+// A lead the processor accepted for the partner (a phone of its own: dedup is global): its id and external id.
 export async function acceptedLead(app: TestApp, replies: TopicProbe<IntakeReply>, partnerId: string, n: number): Promise<{ id: string; externalId: string }> {
   const externalId = `ext-${partnerId}-${n}`;
-  const cmd = intakeCommand(app.runtime, partnerId, { phone: `+4479114${String(10000 + n)}`, country_code: 'DE', source: 'search', external_id: externalId });
+  const cmd = intakeCommand(app.runtime, partnerId, { phone: `+4479114${String(10000 + ++phones)}`, country_code: 'DE', source: 'search', external_id: externalId });
   await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
   const rs = await replies.waitFor((all) => all.some((r) => r.correlation_id === cmd.correlation_id));
-  const id = rs.find((r) => r.correlation_id === cmd.correlation_id)!.decision.lead_id;
-  if (!id) throw new Error(`lead ${externalId} was not accepted`);
+  const { outcome, lead_id: id } = rs.find((r) => r.correlation_id === cmd.correlation_id)!.decision;
+  if (outcome !== 'accepted' || !id) throw new Error(`lead ${externalId} was not accepted: ${outcome}`);
   return { id, externalId };
 }
 
