@@ -1,5 +1,6 @@
-// The manager API as the page calls it: same origin, the token in an Authorization header. The token
-// lives only in this object (memory): never in storage, a cookie or a URL, gone on reload or sign-out.
+// The manager API as the page calls it: same origin, signed in by the session cookie (HttpOnly: the
+// page never sees it). Every request that changes something carries the session's CSRF token, held
+// only in this object; a 401 means the session ended.
 export interface Answer<T> {
   status: number;
   body: T;
@@ -24,7 +25,14 @@ export interface CursorPage<T> {
 }
 
 export class Api {
-  constructor(private readonly token: string, private readonly onUnauthorized: () => void) {}
+  private csrf: string | null = null;
+
+  constructor(private readonly onUnauthorized: () => void) {}
+
+  // Every session answer brings the token (a new session id brings a new one).
+  useCsrf(token: string): void {
+    this.csrf = token;
+  }
 
   get<T>(path: string): Promise<T> {
     return this.call<T>('GET', path);
@@ -38,14 +46,18 @@ export class Api {
     return this.call<T>('PATCH', path, body);
   }
 
+  delete<T>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
+  }
+
   // The answer whatever its status, for routes whose absence is normal (endpoint health before it exists).
   async answer<T>(path: string): Promise<Answer<T | null>> {
     const res = await this.fetch('GET', path);
     return { status: res.status, body: res.ok ? ((await res.json()) as T) : null };
   }
 
-  // A file the API makes (the report's CSV), saved through a link to it in memory: the token goes in
-  // the header, so a plain link to the route could not carry it.
+  // A file the API makes (the report's CSV), saved through a link to it in memory, so a failure shows
+  // as the API's message on the page rather than as a download of an error.
   async download(path: string, filename: string): Promise<void> {
     const res = await this.fetch('GET', path);
     if (!res.ok) throw await this.failure(res);
@@ -59,7 +71,10 @@ export class Api {
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.fetch(method, path, body);
     if (!res.ok) throw await this.failure(res);
-    return (await res.json().catch(() => ({}))) as T;
+    const data = (await res.json().catch(() => ({}))) as T;
+    const csrf = (data as { csrf_token?: unknown } | null)?.csrf_token;
+    if (typeof csrf === 'string') this.useCsrf(csrf);
+    return data;
   }
 
   // The API's own error code and message; a 401 signs the page out.
@@ -72,20 +87,15 @@ export class Api {
   private fetch(method: string, path: string, body?: unknown): Promise<Response> {
     return fetch(path, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(method === 'GET' || this.csrf === null ? {} : { 'x-csrf-token': this.csrf }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'omit',
+      credentials: 'same-origin',
       cache: 'no-store',
     });
   }
-}
-
-// Checks a token before the console keeps it: any manager route answers 401 for a wrong one.
-export async function tokenWorks(token: string): Promise<boolean> {
-  const res = await fetch('/api/affiliates?limit=1', { headers: { authorization: `Bearer ${token}` }, credentials: 'omit', cache: 'no-store' });
-  if (res.status === 401) return false;
-  if (!res.ok) throw new ApiFailure(res.status, 'error', `The server answered ${res.status}; try again`);
-  return true;
 }
 
 export const query = (params: Record<string, string | number | undefined>): string => {

@@ -1,68 +1,71 @@
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api } from './api';
-import { AgentsPage } from './pages/agents';
-import { AuditPage } from './pages/audit';
-import { DeliveriesPage } from './pages/deliveries';
-import { LeadsPage } from './pages/leads';
-import { OverviewPage } from './pages/overview';
-import { PartnerPage } from './pages/partner';
-import { PartnersPage } from './pages/partners';
-import { ReportsPage } from './pages/reports';
+import { AccountMenu } from './parts/account-menu';
+import { LinkPage } from './pages/link';
 import { SignIn } from './pages/sign-in';
-import { href, useRoute, type Route } from './router';
-
-const SECTIONS = [
-  ['overview', 'Overview'], ['reports', 'Reports'], ['partners', 'Partners'], ['deliveries', 'Deliveries'], ['leads', 'Leads'], ['agents', 'Agents'],
-  ['audit', 'Audit log'],
-] as const;
+import { href, useRoute } from './router';
+import { SectionPage, sectionsFor } from './sections';
+import { SessionContext, type Session } from './session';
 
 function App() {
-  const [api, setApi] = useState<Api | null>(null);
-  const [signedOutWhy, setSignedOutWhy] = useState<string | null>(null);
   const route = useRoute();
-
-  const signIn = (token: string) => {
-    setSignedOutWhy(null);
-    setApi(new Api(token, () => {
-      setApi(null);
-      setSignedOutWhy('The server no longer accepts this token. Sign in again.');
-    }));
+  // undefined: still asking the server whether this browser has a session.
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+  const signedIn = useRef(false);
+  signedIn.current = session?.stage === 'signed_in';
+  // A 401 while signed in means the session ended (timed out, revoked, rights changed); during the
+  // sign-in steps it is only a wrong code, shown by the step itself.
+  const api = useMemo(() => new Api(() => {
+    if (!signedIn.current) return;
+    setSession(null);
+    setNotice('Your session has ended. Sign in again.');
+  }), []);
+  const onSession = (s: Session | null) => {
+    if (s) api.useCsrf(s.csrf_token);
+    if (s?.stage === 'signed_in') setNotice(null);
+    setSession(s);
+  };
+  const signedOut = (why: string) => {
+    setSession(null);
+    setNotice(why);
   };
 
-  if (!api) return <SignIn onSignIn={signIn} notice={signedOutWhy} />;
-  const section = route.path[0] ?? 'overview';
+  // The session cookie outlives a reload: the server says where this browser stands.
+  useEffect(() => {
+    api.answer<Session>('/api/session').then((a) => onSession(a.status === 200 ? a.body : null), () => onSession(null));
+  }, []);
+
+  if (route.path[0] === 'link' && route.path[1]) return <LinkPage api={api} token={route.path[1]} onSession={onSession} />;
+  if (session === undefined) return <main id="main" class="sign-in" aria-busy="true"><p>Loading…</p></main>;
+  if (session?.stage !== 'signed_in' || !session.account) {
+    const ssoError = route.path[0] === 'sign-in' ? route.params.get('sso_error') : null;
+    return <SignIn api={api} session={session} notice={notice} ssoError={ssoError} onSession={onSession} />;
+  }
+
+  const sections = sectionsFor(session.permissions);
+  const asked = route.path[0];
+  const section = asked === 'account' || sections.some(([key]) => key === asked) ? asked! : (sections[0]?.[0] ?? 'account');
   return (
-    <>
+    <SessionContext.Provider value={session}>
       <a class="skip" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <header class="top">
         <span class="brand">Lead intake console</span>
         <nav aria-label="Sections">
           <ul>
-            {SECTIONS.map(([key, label]) => (
+            {sections.map(([key, label]) => (
               <li key={key}><a href={href(key)} aria-current={section === key ? 'page' : undefined}>{label}</a></li>
             ))}
           </ul>
         </nav>
-        <button type="button" class="sign-out" onClick={() => { setApi(null); setSignedOutWhy('Signed out.'); }}>Sign out</button>
+        <AccountMenu api={api} account={session.account} onSignedOut={signedOut} />
       </header>
       <main id="main" tabIndex={-1}>
-        <Page api={api} route={route} section={section} />
+        <SectionPage api={api} route={route} section={section} onSession={onSession} />
       </main>
-    </>
+    </SessionContext.Provider>
   );
-}
-
-function Page({ api, route, section }: { api: Api; route: Route; section: string }) {
-  switch (section) {
-    case 'partners': return route.path[1] ? <PartnerPage key={route.path[1]} api={api} id={route.path[1]} /> : <PartnersPage api={api} />;
-    case 'deliveries': return <DeliveriesPage api={api} params={route.params} />;
-    case 'reports': return <ReportsPage api={api} params={route.params} />;
-    case 'leads': return <LeadsPage api={api} params={route.params} />;
-    case 'agents': return <AgentsPage api={api} />;
-    case 'audit': return <AuditPage api={api} params={route.params} />;
-    default: return <OverviewPage api={api} />;
-  }
 }
 
 render(<App />, document.getElementById('app')!);

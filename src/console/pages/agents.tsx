@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Api, Page } from '../api';
+import { useCan } from '../session';
 import { ErrorNote, PageHeading, Pager, ScrollTable, useAction, useLoad, when } from '../parts/ui';
 
 interface Agent {
@@ -15,6 +16,7 @@ interface Agent {
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
 export function AgentsPage({ api }: { api: Api }) {
+  const can = useCan();
   const [offset, setOffset] = useState(0);
   const agents = useLoad(() => api.get<Page<Agent>>(`/api/agents?limit=50&offset=${offset}`), [offset]);
   const [draft, setDraft] = useState({ name: '', countries: '', languages: '' });
@@ -32,12 +34,12 @@ export function AgentsPage({ api }: { api: Api }) {
   return (
     <section>
       <PageHeading>Agents</PageHeading>
-      <form class="filters" aria-label="New agent" onSubmit={(e) => { e.preventDefault(); void create.act(); }}>
+      {can('agents.write') && <form class="filters" aria-label="New agent" onSubmit={(e) => { e.preventDefault(); void create.act(); }}>
         <div class="field"><label for="agent-name">Name</label><input id="agent-name" value={draft.name} onInput={set('name')} required /></div>
         <div class="field"><label for="agent-countries">Countries</label><input id="agent-countries" value={draft.countries} onInput={set('countries')} placeholder="GB, DE (empty: any)" /></div>
         <div class="field"><label for="agent-languages">Languages</label><input id="agent-languages" value={draft.languages} onInput={set('languages')} placeholder="en, de (empty: any)" /></div>
         <button type="submit" disabled={create.busy}>Add agent</button>
-      </form>
+      </form>}
       <ErrorNote error={create.error ?? toggle.error ?? agents.error} />
       {agents.data && (
         <>
@@ -49,7 +51,7 @@ export function AgentsPage({ api }: { api: Api }) {
                   <td>{a.name}</td><td class="mono">{a.id}</td><td>{a.countries.join(', ') || 'any'}</td><td>{a.languages.join(', ') || 'any'}</td>
                   <td>{when(a.last_assigned_at)}</td>
                   <td>
-                    <button type="button" aria-pressed={a.active} aria-label={`${a.name} active`} disabled={toggle.busy} onClick={() => void toggle.act(a)}>
+                    <button type="button" aria-pressed={a.active} aria-label={`${a.name} active`} disabled={toggle.busy || !can('agents.write')} onClick={() => void toggle.act(a)}>
                       {a.active ? 'Active' : 'Inactive'}
                     </button>
                   </td>

@@ -8,6 +8,7 @@ import { hasPostbacks } from '../parts/postbacks-panel';
 import { TimeRange, utcInstant } from '../parts/time-range';
 import { ChoiceField, ErrorNote, Notice, PageHeading, useAction, useLoad } from '../parts/ui';
 import { go } from '../router';
+import { useCan } from '../session';
 
 const FILTERS = ['state', 'affiliate_id', 'event', 'from', 'to'] as const;
 const STATES = ['queued', 'delivered', 'dead'] as const;
@@ -15,6 +16,7 @@ const STATES = ['queued', 'delivered', 'dead'] as const;
 export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const [draft, setDraft] = useState(filter);
+  const can = useCan();
   const [requeued, setRequeued] = useState<{ requeued: number; pending: number } | null>(null);
   const deliveries = useCursorPages((cursor) => api.get<CursorPage<Delivery>>(`/api/deliveries${query({
     ...filter, from: utcInstant(filter.from), to: utcInstant(filter.to), limit: 50, cursor,
@@ -42,14 +44,14 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
       </form>
       {filter.affiliate_id && (
         <>
-          <div class="actions">
+          {can('deliveries.retry') && <div class="actions">
             <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead of {filter.affiliate_id}</button>
-          </div>
+          </div>}
           <ErrorNote error={retryDead.error} />
           {requeued !== null && <Notice>{requeued.requeued} dead deliveries queued again{requeued.pending > 0 ? `; ${requeued.pending} more not confirmed yet (they will be)` : ''}.</Notice>}
           <div class="two">
-            <EndpointHealth api={api} partnerId={filter.affiliate_id} />
-            {partner.data && hasPostbacks(partner.data) && <EndpointHealth api={api} partnerId={filter.affiliate_id} kind="postback" />}
+            {can('endpoints.read') && <EndpointHealth api={api} partnerId={filter.affiliate_id} />}
+            {can('endpoints.read') && partner.data && hasPostbacks(partner.data) && <EndpointHealth api={api} partnerId={filter.affiliate_id} kind="postback" />}
           </div>
         </>
       )}

@@ -6,8 +6,10 @@ import { hasPostbacks, PostbacksPanel, type TestResult } from '../parts/postback
 import { SecretsOnce, type Secrets } from '../parts/secrets-once';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
 import { href } from '../router';
+import { useCan } from '../session';
 
 export function PartnerPage({ api, id }: { api: Api; id: string }) {
+  const can = useCan();
   const path = `/api/affiliates/${encodeURIComponent(id)}`;
   const partner = useLoad(() => api.get<Partner>(path), [id]);
   const [saved, setSaved] = useState(false);
@@ -47,17 +49,19 @@ export function PartnerPage({ api, id }: { api: Api; id: string }) {
           </dl>
           {rotated && <SecretsOnce title="New credentials" secrets={rotated} onDone={() => setRotated(null)} />}
 
-          <section class="panel" aria-labelledby="deliveries-title">
+          {(can('deliveries.read') || can('partners.test')) && <section class="panel" aria-labelledby="deliveries-title">
             <h2 id="deliveries-title">Callbacks</h2>
-            <p>
-              <a href={href('deliveries', { affiliate_id: p.id })}>All deliveries</a>{' · '}
-              <a href={href('deliveries', { affiliate_id: p.id, state: 'dead' })}>Dead deliveries</a>
-            </p>
+            {can('deliveries.read') && (
+              <p>
+                <a href={href('deliveries', { affiliate_id: p.id })}>All deliveries</a>{' · '}
+                <a href={href('deliveries', { affiliate_id: p.id, state: 'dead' })}>Dead deliveries</a>
+              </p>
+            )}
             <div class="actions">
-              <button type="button" disabled={sendTest.busy || !p.callback_url} onClick={() => void sendTest.act()}>Send a test callback</button>
-              <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead deliveries</button>
+              {can('partners.test') && <button type="button" disabled={sendTest.busy || !p.callback_url} onClick={() => void sendTest.act()}>Send a test callback</button>}
+              {can('deliveries.retry') && <button type="button" disabled={retryDead.busy} onClick={() => void retryDead.act()}>Retry all dead deliveries</button>}
             </div>
-            {!p.callback_url && <p class="muted">No callback URL set: set one below to send a test callback.</p>}
+            {!p.callback_url && can('partners.test') && <p class="muted">No callback URL set: set one below to send a test callback.</p>}
             <ErrorNote error={sendTest.error ?? retryDead.error} />
             {requeued !== null && <Notice>{requeued} dead deliveries queued again.</Notice>}
             {test && (
@@ -66,22 +70,24 @@ export function PartnerPage({ api, id }: { api: Api; id: string }) {
                 {test.response_body && <pre class="body">{test.response_body}</pre>}
               </div>
             )}
-          </section>
+          </section>}
 
-          <div class="two">
-            <EndpointHealth api={api} partnerId={p.id} />
-            {hasPostbacks(p) && <EndpointHealth api={api} partnerId={p.id} kind="postback" />}
-          </div>
+          {can('endpoints.read') && (
+            <div class="two">
+              <EndpointHealth api={api} partnerId={p.id} />
+              {hasPostbacks(p) && <EndpointHealth api={api} partnerId={p.id} kind="postback" />}
+            </div>
+          )}
 
-          <PostbacksPanel api={api} partner={p} onChange={partner.reload} />
+          {can('partners.settings') && <PostbacksPanel api={api} partner={p} onChange={partner.reload} />}
 
-          <section class="panel" aria-labelledby="settings-title">
+          {can('partners.settings') && <section class="panel" aria-labelledby="settings-title">
             <h2 id="settings-title">Settings</h2>
             <PartnerSettingsForm key={p.updated_at} partner={p} submitLabel="Save settings" onSubmit={save} />
             {saved && <Notice>Settings saved.</Notice>}
-          </section>
+          </section>}
 
-          <section class="panel" aria-labelledby="rotate-title">
+          {can('partners.secrets') && <section class="panel" aria-labelledby="rotate-title">
             <h2 id="rotate-title">Rotate credentials</h2>
             <p>A new API key works at once; the old one is refused on every instance.</p>
             <fieldset>
@@ -91,7 +97,7 @@ export function PartnerPage({ api, id }: { api: Api; id: string }) {
             </fieldset>
             <button type="button" disabled={rotate.busy} onClick={() => void rotate.act()}>Rotate API key</button>
             <ErrorNote error={rotate.error} />
-          </section>
+          </section>}
         </>
       )}
     </section>

@@ -4,8 +4,10 @@ import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-for
 import { SecretsOnce, type Secrets } from '../parts/secrets-once';
 import { ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
 import { href } from '../router';
+import { useCan } from '../session';
 
 export function PartnersPage({ api }: { api: Api }) {
+  const can = useCan();
   const [offset, setOffset] = useState(0);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ partner: Partner; secrets: Secrets } | null>(null);
@@ -24,7 +26,7 @@ export function PartnersPage({ api }: { api: Api }) {
       {created && (
         <SecretsOnce title={`Partner ${created.partner.name} created (${created.partner.id})`} secrets={created.secrets} onDone={() => setCreated(null)} />
       )}
-      {!creating && !created && <button type="button" onClick={() => setCreating(true)}>New partner</button>}
+      {can('partners.create') && !creating && !created && <button type="button" onClick={() => setCreating(true)}>New partner</button>}
       {creating && (
         <div class="panel">
           <h2>New partner</h2>

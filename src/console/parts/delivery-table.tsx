@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api';
+import { useCan } from '../session';
 import { ErrorNote, Notice, ScrollTable, useAction, when } from './ui';
 
 export interface Delivery {
@@ -50,6 +51,7 @@ export function DeliveryTable({ api, label, items, onChange }: { api: Api; label
 }
 
 function DeliveryRows({ api, d, open, onToggle, onRetried }: { api: Api; d: Delivery; open: boolean; onToggle: () => void; onRetried: (id: string) => void }) {
+  const can = useCan();
   const retry = useAction(async () => {
     await api.post(`/api/deliveries/${encodeURIComponent(d.id)}/retry`);
     onRetried(d.id);
@@ -67,7 +69,7 @@ function DeliveryRows({ api, d, open, onToggle, onRetried }: { api: Api; d: Deli
         <td>{when(d.updated_at)}</td>
         <td class="actions">
           <button type="button" aria-expanded={open} aria-controls={detailsId} onClick={onToggle}>{open ? 'Hide attempts' : 'Attempts'}</button>
-          {d.state === 'dead' && <button type="button" disabled={retry.busy} onClick={() => void retry.act()}>Retry</button>}
+          {d.state === 'dead' && can('deliveries.retry') && <button type="button" disabled={retry.busy} onClick={() => void retry.act()}>Retry</button>}
         </td>
       </tr>
       {(open || retry.error) && (

@@ -1,4 +1,5 @@
 import type { Api } from '../api';
+import { useCan } from '../session';
 import { ErrorNote, useAction, useLoad, when } from './ui';
 
 interface Health {
@@ -19,6 +20,7 @@ const WORDS = {
 // The partner's callback endpoint health (kind postback: the tracker its postbacks go to), where the
 // service has the route: a 404 (a service without it) hides the panel without a word.
 export function EndpointHealth({ api, partnerId, kind = 'callback' }: { api: Api; partnerId: string; kind?: 'callback' | 'postback' }) {
+  const can = useCan();
   const base = `/api/affiliates/${encodeURIComponent(partnerId)}`;
   const q = kind === 'postback' ? '?kind=postback' : '';
   const health = useLoad(() => api.answer<Health>(`${base}/endpoint-health${q}`), [partnerId, kind]);
@@ -41,7 +43,7 @@ export function EndpointHealth({ api, partnerId, kind = 'callback' }: { api: Api
         <dt>Last success</dt><dd>{when(h.last_success_at)}</dd>
         <dt>Last failure</dt><dd>{when(h.last_failure_at)}</dd>
       </dl>
-      {h.state === 'paused' && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>{words.resume}</button>}
+      {h.state === 'paused' && can('endpoints.resume') && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>{words.resume}</button>}
       <ErrorNote error={resume.error} />
     </section>
   );

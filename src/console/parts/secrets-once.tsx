@@ -1,19 +1,32 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { CopyField } from './ui';
 
 const NAMES = { api_key: 'API key', hmac_secret: 'HMAC secret', callback_secret: 'Callback secret' } as const;
 export type Secrets = Partial<Record<keyof typeof NAMES, string>>;
 
-// Secrets the API shows once: copy them now; "Done" forgets them (they are in no state but this one).
-export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets: Secrets; onDone: () => void }) {
+// Values the API shows once (secrets, tokens, one-time links): copy them now; "Done" forgets them
+// (they are in no state but this one).
+export function ShownOnce({ title, fields, doneLabel, onDone, children }: {
+  title: string; fields: [label: string, value: string][]; doneLabel: string; onDone: () => void; children: ComponentChildren;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
     <div class="secrets" role="region" aria-labelledby="secrets-title" tabIndex={-1} ref={ref}>
       <h2 id="secrets-title">{title}</h2>
-      <p><strong>Shown once.</strong> Copy each secret to the partner's safe channel now; the service keeps only a hash or ciphertext.</p>
-      {(Object.keys(NAMES) as (keyof typeof NAMES)[]).map((k) => secrets[k] && <CopyField key={k} label={NAMES[k]} value={secrets[k]!} />)}
-      <button type="button" onClick={onDone}>Done, hide the secrets</button>
+      <p><strong>Shown once.</strong> {children}</p>
+      {fields.map(([label, value]) => <CopyField key={label} label={label} value={value} />)}
+      <button type="button" onClick={onDone}>{doneLabel}</button>
     </div>
+  );
+}
+
+export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets: Secrets; onDone: () => void }) {
+  const fields = (Object.keys(NAMES) as (keyof typeof NAMES)[]).flatMap((k): [string, string][] => (secrets[k] ? [[NAMES[k], secrets[k]]] : []));
+  return (
+    <ShownOnce title={title} fields={fields} doneLabel="Done, hide the secrets" onDone={onDone}>
+      Copy each secret to the partner's safe channel now; the service keeps only a hash or ciphertext.
+    </ShownOnce>
   );
 }

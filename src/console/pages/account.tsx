@@ -1,0 +1,60 @@
+import { useState } from 'preact/hooks';
+import type { Api } from '../api';
+import { PasskeySetup, TotpSetup } from '../parts/second-factor-setup';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
+import type { Session } from '../session';
+
+interface Me {
+  account: { id: string; email: string; name: string; role: string; second_factors: { totp: boolean; passkeys: number }; last_sign_in_at: string | null } | null;
+}
+
+// The signed-in person's own settings: the password and the second factors.
+export function AccountPage({ api, onSession }: { api: Api; onSession: (s: Session) => void }) {
+  const me = useLoad(() => api.get<Me>('/api/me'), []);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const change = useAction(async () => {
+    setNotice(null);
+    onSession(await api.post<Session>('/api/me/password', { current_password: current, new_password: next }));
+    setCurrent('');
+    setNext('');
+    setNotice('Password changed. Every other session of your account has ended.');
+  });
+  const added = (what: string) => (s: Session) => {
+    onSession(s);
+    setNotice(`${what} added.`);
+    me.reload();
+  };
+  const a = me.data?.account;
+
+  return (
+    <section>
+      <PageHeading>Your account</PageHeading>
+      <ErrorNote error={me.error} />
+      {notice && <Notice>{notice}</Notice>}
+      {a && (
+        <dl class="facts">
+          <dt>Name</dt><dd>{a.name}</dd>
+          <dt>Email</dt><dd>{a.email}</dd>
+          <dt>Role</dt><dd>{a.role}</dd>
+          <dt>Second factors</dt><dd>{a.second_factors.totp ? 'authenticator app' : 'no authenticator app'}, {a.second_factors.passkeys} passkey(s)</dd>
+          <dt>Last sign-in</dt><dd>{when(a.last_sign_in_at)}</dd>
+        </dl>
+      )}
+      <section class="panel" aria-labelledby="password-title">
+        <h2 id="password-title">Change your password</h2>
+        <form class="stack" onSubmit={(e) => { e.preventDefault(); void change.act(); }}>
+          <label for="current-password">Current password</label>
+          <input id="current-password" type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent((e.target as HTMLInputElement).value)} />
+          <label for="account-new-password">New password</label>
+          <input id="account-new-password" type="password" autoComplete="new-password" minLength={12} required value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />
+          <ErrorNote error={change.error} />
+          <button type="submit" disabled={change.busy}>Change the password</button>
+        </form>
+      </section>
+      <TotpSetup api={api} onDone={added('Authenticator app')} />
+      <PasskeySetup api={api} onDone={added('Passkey')} />
+    </section>
+  );
+}

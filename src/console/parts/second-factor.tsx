@@ -1,0 +1,39 @@
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Api } from '../api';
+import type { Session } from '../session';
+import { ErrorNote, useAction } from './ui';
+
+// The second step of a sign-in: a code from the authenticator app, or a passkey. After a reload the
+// page does not know which the account has, so it offers both.
+export function SecondFactor({ api, factors, onSession }: { api: Api; factors?: Session['second_factors']; onSession: (s: Session) => void }) {
+  const [code, setCode] = useState('');
+  const codeField = useRef<HTMLInputElement>(null);
+  // The step replaced the password form: the keyboard goes on where the next thing is typed.
+  useEffect(() => codeField.current?.focus(), []);
+  const totp = useAction(async () => onSession(await api.post<Session>('/api/auth/totp', { code: code.trim() })));
+  const passkey = useAction(async () => {
+    const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/passkey/options');
+    const response = await startAuthentication({ optionsJSON });
+    onSession(await api.post<Session>('/api/auth/passkey', { response }));
+  });
+
+  return (
+    <>
+      {factors?.totp !== false && (
+        <form class="stack" onSubmit={(e) => { e.preventDefault(); void totp.act(); }}>
+          <label for="totp-code">Code from your authenticator app</label>
+          <input id="totp-code" ref={codeField} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+          <ErrorNote error={totp.error} />
+          <button type="submit" disabled={totp.busy}>Verify</button>
+        </form>
+      )}
+      {factors?.passkey !== false && (
+        <div class="actions">
+          <button type="button" class="secondary" disabled={passkey.busy} onClick={() => void passkey.act()}>Use a passkey</button>
+        </div>
+      )}
+      <ErrorNote error={passkey.error} />
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Api } from './api';
+import type { Permission } from '../shared/identity/roles';
+import { AccountPage } from './pages/account';
+import { AccountsPage } from './pages/accounts';
+import { AgentsPage } from './pages/agents';
+import { AuditPage } from './pages/audit';
+import { DeliveriesPage } from './pages/deliveries';
+import { LeadsPage } from './pages/leads';
+import { OverviewPage } from './pages/overview';
+import { PartnerPage } from './pages/partner';
+import { PartnersPage } from './pages/partners';
+import { ReportsPage } from './pages/reports';
+import { TokensPage } from './pages/tokens';
+import type { Route } from './router';
+import type { Session } from './session';
+
+// The console's sections, each shown to the roles whose permissions read it (roles.ts).
+const SECTIONS: readonly (readonly [key: string, label: string, needs: Permission])[] = [
+  ['overview', 'Overview', 'overview.read'], ['reports', 'Reports', 'reports.read'], ['partners', 'Partners', 'partners.read'],
+  ['deliveries', 'Deliveries', 'deliveries.read'], ['leads', 'Leads', 'leads.read'], ['agents', 'Agents', 'agents.read'],
+  ['audit', 'Audit log', 'audit.read'], ['accounts', 'Accounts', 'accounts.read'], ['tokens', 'Tokens', 'tokens.manage'],
+];
+
+export const sectionsFor = (permissions: readonly Permission[]) => SECTIONS.filter(([, , needs]) => permissions.includes(needs));
+
+export function SectionPage({ api, route, section, onSession }: { api: Api; route: Route; section: string; onSession: (s: Session) => void }) {
+  switch (section) {
+    case 'partners': return route.path[1] ? <PartnerPage key={route.path[1]} api={api} id={route.path[1]} /> : <PartnersPage api={api} />;
+    case 'deliveries': return <DeliveriesPage api={api} params={route.params} />;
+    case 'reports': return <ReportsPage api={api} params={route.params} />;
+    case 'leads': return <LeadsPage api={api} params={route.params} />;
+    case 'agents': return <AgentsPage api={api} />;
+    case 'audit': return <AuditPage api={api} params={route.params} />;
+    case 'accounts': return <AccountsPage api={api} />;
+    case 'tokens': return <TokensPage api={api} />;
+    case 'account': return <AccountPage api={api} onSession={onSession} />;
+    default: return <OverviewPage api={api} />;
+  }
+}
