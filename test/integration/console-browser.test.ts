@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, pageWidths, section, shot, signIn as signInAt, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import { launchChromium, newOwner, pageWidths, section, shot, signInAsOwner, signInWith, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
-import { MANAGER_TOKEN } from '../support/test-config';
+import { totpCode } from '../../src/manager/identity/totp';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 import { servicesOf } from '../support/manager-services';
@@ -47,7 +47,6 @@ afterAll(async () => {
 });
 
 const watched = (context: BrowserContext) => watchedBy(context, browserErrors);
-const signIn = (p: Page, token?: string) => signInAt(p, app.url, token);
 
 const deliveryOf = (partnerId: string, state: string) => until(async () => {
   const res = await manager.get<{ items: { id: string; state: string }[] }>(`/api/deliveries?affiliate_id=${partnerId}&state=${state}`);
@@ -68,13 +67,18 @@ describe('the manager console', () => {
     expect((await fetch(`${app.url}/console/app.js`)).headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('refuses a wrong token with a clear message, and keeps no token in storage or the URL', async () => {
-    await signIn(page, 'not-the-manager-token-at-all-000');
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('This token is not accepted');
+  it('refuses a wrong password with a clear message, and keeps nothing in storage, the URL or a script-readable cookie', async () => {
+    const owner = await newOwner(app.url);
+    await page.goto(`${app.url}/console/`);
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('(invalid_credentials)');
     await shot(page, 'sign-in-refused');
-    await signIn(page);
+    await signInWith(page, app.url, owner);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect(page.url()).not.toContain(MANAGER_TOKEN);
+    expect(page.url()).toBe(`${app.url}/console/`);
+    // The session cookie is HttpOnly: no script on the page can read it.
     const stored = await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]);
     expect(stored).toEqual([0, 0, '']);
   });
@@ -253,37 +257,48 @@ describe('the manager console', () => {
   });
 
   it('is used with the keyboard alone: sign-in, skip link, sections, labelled controls, focus on each page title', async () => {
-    const p = await watched(desktop);
+    // A context of its own: the desktop one is signed in already (its cookie outlives the page).
+    const keyboardOnly = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+    const p = await watched(keyboardOnly);
+    const owner = await newOwner(app.url);
     await p.goto(`${app.url}/console/`);
+    await p.getByLabel('Email', { exact: true }).waitFor(); // once the server has said there is no session
     await p.keyboard.press('Tab');
-    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('token');
-    await p.keyboard.type(MANAGER_TOKEN);
+    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('email');
+    await p.keyboard.type(owner.email);
+    await p.keyboard.press('Tab');
+    await p.keyboard.type(owner.password);
+    await p.keyboard.press('Enter');
+    await p.getByLabel('Code from your authenticator app').waitFor();
+    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('totp-code');
+    await p.keyboard.type(totpCode(owner.secret, Date.now() + 30_000));
     await p.keyboard.press('Enter');
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await expect(p.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
 
     const passed: string[] = [];
-    for (let i = 0; i < 12 && passed.at(-1) !== 'Skip to content'; i++) {
+    for (let i = 0; i < 14 && passed.at(-1) !== 'Skip to content'; i++) {
       await p.keyboard.press('Shift+Tab');
       passed.push(await p.evaluate(() => document.activeElement?.textContent ?? ''));
     }
-    expect(passed).toEqual(['Sign out', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Reports', 'Overview', 'Skip to content']);
+    const menu = `${owner.email.split('@')[0]} (owner)`; // the account menu's button
+    expect(passed).toEqual([menu, 'Tokens', 'Accounts', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Reports', 'Overview', 'Skip to content']);
     await p.keyboard.press('Enter');
     await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
     await p.keyboard.press('Shift+Tab');
-    await p.keyboard.press('Shift+Tab'); // from main back past the sign-out button to the last section
-    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
+    await p.keyboard.press('Shift+Tab'); // from main back past the account menu to the last section
+    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Tokens');
     await p.keyboard.press('Enter');
-    await p.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
-    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
+    await p.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
+    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Tokens');
 
-    for (const name of ['Overview', 'Reports', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log']) {
+    for (const name of ['Overview', 'Reports', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log', 'Accounts', 'Tokens']) {
       await section(p, name);
       expect({ name, unnamed: await unnamedControls(p) }).toEqual({ name, unnamed: [] });
     }
     const nav = await p.getByRole('navigation', { name: 'Sections' }).ariaSnapshot();
     expect(nav).toContain('link "Audit log"');
-    await p.close();
+    await keyboardOnly.close();
   });
 
   it('fits a 390 px phone screen on every page without sideways scrolling of the page', async () => {
@@ -291,12 +306,13 @@ describe('the manager console', () => {
     const p = await watched(phone);
     await p.goto(`${app.url}/console/`);
     await shot(p, 'sign-in');
-    await signIn(p);
+    await signInAsOwner(p, app);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const pages: [string, string, string][] = [
       ['overview', '#/overview', 'Overview'], ['reports', '#/reports', 'Reports'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
       ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['leads', '#/leads', 'Leads'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
-      ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'],
+      ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'], ['accounts', '#/accounts', 'Accounts'], ['tokens', '#/tokens', 'Tokens'],
+      ['account', '#/account', 'Your account'],
     ];
     for (const [name, hash, heading] of pages) {
       await p.evaluate((h) => { location.hash = h; }, hash);

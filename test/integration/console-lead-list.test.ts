@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import type { AgentAction, Deposit } from '../../src/shared/schemas';
-import { launchChromium, pageWidths, section, shot, signIn, unnamedControls, watched } from '../support/console-browser';
+import { launchChromium, pageWidths, section, shot, signInAsOwner, unnamedControls, watched } from '../support/console-browser';
 import { produce } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
@@ -59,7 +59,7 @@ beforeAll(async () => {
 
   browser = await launchChromium();
   page = await watched(await browser.newContext({ viewport: { width: 1280, height: 900 } }), browserErrors);
-  await signIn(page, app.url);
+  await signInAsOwner(page, app);
   await section(page, 'Leads');
 });
 
@@ -172,7 +172,7 @@ describe('the lead list', () => {
 
   it('fits a 390 px phone screen', async () => {
     const phoneView = await watched(await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }), browserErrors);
-    await signIn(phoneView, app.url);
+    await signInAsOwner(phoneView, app);
     await phoneView.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await phoneView.evaluate((h) => { location.hash = h; }, `#/leads?affiliate_id=${alpha}`);
     await phoneView.getByRole('region', { name: 'Leads', exact: true }).getByRole('link', { name: leads.a11 }).waitFor();

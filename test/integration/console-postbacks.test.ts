@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, pageWidths, section, shot, signIn, unnamedControls, watched } from '../support/console-browser';
+import { launchChromium, pageWidths, section, shot, signInAsOwner, unnamedControls, watched } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -42,7 +42,7 @@ const pb = () => receiver.url('/pb');
 
 describe('postbacks on the partner page', () => {
   it('opens the partner: no postbacks, no token, no tracker health yet', async () => {
-    await signIn(page, app.url);
+    await signInAsOwner(page, app);
     await section(page, 'Partners');
     await page.getByRole('link', { name: 'Postback partner' }).click();
     await page.getByRole('heading', { level: 1, name: 'Partner Postback partner' }).waitFor();
@@ -152,7 +152,7 @@ describe('postbacks on the partner page', () => {
   it('fits a 390 px phone screen with the postbacks shown', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = await watched(phone, browserErrors);
-    await signIn(p, app.url);
+    await signInAsOwner(p, app);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await p.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
     await p.getByRole('region', { name: 'Tracker health (postbacks)' }).waitFor();

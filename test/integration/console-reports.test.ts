@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { leadListEntries } from '../../src/shared/store/lead-list';
 import { ListIndex } from '../../src/shared/store/list-index';
-import { launchChromium, pageWidths, section, shot, signIn, unnamedControls, watched } from '../support/console-browser';
+import { launchChromium, pageWidths, section, shot, signInAsOwner, unnamedControls, watched } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { DAYS, EXPECTED, EXPECTED_TOTALS, playScenario, ZONES } from '../support/report-scenario';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -36,7 +36,7 @@ beforeAll(async () => {
 
   browser = await launchChromium();
   page = await watched(await browser.newContext({ viewport: { width: 1280, height: 900 } }), browserErrors);
-  await signIn(page, app.url);
+  await signInAsOwner(page, app);
   await section(page, 'Reports');
 }, 120_000);
 
@@ -161,7 +161,7 @@ describe('the Reports page', () => {
     const us = rows.find((r) => r.Country === 'US' && r.Source === '=cmd')!;
     expect(us).toMatchObject({ Received: String(EXPECTED.b[DAYS.first].received) });
     const phone = await watched(await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }), browserErrors);
-    await signIn(phone, app.url);
+    await signInAsOwner(phone, app);
     await phone.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await phone.evaluate((h) => { location.hash = h; }, `#/reports?from=${DAYS.first}&to=${DAYS.second}&group_by=partner,day`);
     await phone.getByRole('link', { name: `Leads of ${NAMES.b} on ${DAYS.second}` }).waitFor();

@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { opsTools } from './ops-tools';
-import { MANAGER_TOKEN } from './test-config';
+import { totpCode } from '../../src/manager/identity/totp';
+import { enrol, invite } from './session-client';
 
 // The manager console in Debian's Chromium through playwright-core (which downloads no browser).
 // Screenshots go to test-artifacts/console/ (not in git).
@@ -25,10 +27,37 @@ export async function watched(context: BrowserContext, errors: string[]): Promis
 
 export const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
 
-export async function signIn(p: Page, baseUrl: string, token = MANAGER_TOKEN): Promise<void> {
+export interface ConsoleAccount {
+  email: string;
+  password: string;
+  secret: string; // the TOTP secret
+}
+
+// An owner made through the API as on a first start: invited with the break-glass token, its password
+// and TOTP set through the one-time link. A new one for each sign-in, so no TOTP code is used twice.
+export async function newOwner(baseUrl: string): Promise<ConsoleAccount> {
+  const invited = await invite(baseUrl, { email: `owner-${randomBytes(4).toString('hex')}@example.com`, role: 'owner' });
+  const password = 'console owner passphrase';
+  const { secret } = await enrol(baseUrl, invited, password);
+  return { email: invited.email, password, secret };
+}
+
+// The sign-in page's two steps: the email and password, then a TOTP code. The code is the next
+// time step's (the current one's may have confirmed the set-up; a code works once).
+export async function signInWith(p: Page, baseUrl: string, account: ConsoleAccount): Promise<void> {
   await p.goto(`${baseUrl}/console/`);
-  await p.getByLabel('Manager token').fill(token);
-  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByLabel('Email', { exact: true }).fill(account.email);
+  await p.getByLabel('Password', { exact: true }).fill(account.password);
+  await p.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await p.getByLabel('Code from your authenticator app').fill(totpCode(account.secret, Date.now() + 30_000));
+  await p.getByRole('button', { name: 'Verify' }).click();
+  await p.getByRole('navigation', { name: 'Sections' }).waitFor();
+}
+
+export async function signInAsOwner(p: Page, app: { url: string }): Promise<ConsoleAccount> {
+  const owner = await newOwner(app.url);
+  await signInWith(p, app.url, owner);
+  return owner;
 }
 
 export async function section(p: Page, name: string): Promise<void> {
