@@ -1,17 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../api';
-import { AccountRow, type AccountView } from '../parts/account-row';
+import { AccountRow, type AccountView, type OneTimeLink } from '../parts/account-row';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField } from '../parts/role-fields';
 import { ShownOnce } from '../parts/secrets-once';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../parts/ui';
 import { useCan } from '../session';
-
-export interface OneTimeLink {
-  token: string;
-  path: string;
-  url: string | null;
-  expires_at: string;
-}
 
 // The whole link: the server's, when it knows its public address (CONSOLE_URL), else this page's.
 const linkUrl = (l: OneTimeLink): string => l.url ?? new URL(l.path, location.origin).href;

@@ -1,10 +1,17 @@
 import { useContext, useState } from 'preact/hooks';
 import type { Api } from '../api';
-import type { OneTimeLink } from '../pages/accounts';
 import type { Role } from '../../shared/identity/roles';
 import { SessionContext, useCan } from '../session';
 import { idList, PartnersField, RoleField, useGrantable } from './role-fields';
 import { ErrorNote, useAction, when } from './ui';
+
+// An invitation or password-reset link as the API shows it, once.
+export interface OneTimeLink {
+  token: string;
+  path: string;
+  url: string | null;
+  expires_at: string;
+}
 
 export interface AccountView {
   id: string;
