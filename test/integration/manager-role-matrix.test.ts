@@ -3,6 +3,7 @@ import type { IntakeReply } from '../../src/shared/schemas';
 import { CallbackReceiver, status } from '../support/callback-receiver';
 import { ManagerClient } from '../support/manager-client';
 import { acceptedLead, deliveriesOf, roleToken } from '../support/manager-data';
+import { docsMatrix } from '../support/role-docs';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe } from '../support/topic-probe';
 
@@ -86,6 +87,17 @@ describe('role matrix', () => {
       expect({ where, access: (PERMISSIONS as readonly string[]).includes(access) }).toEqual({ where, access: true });
       expect({ where, roles: op['x-roles'] }).toEqual({ where, roles: rolesWith(access as Permission) });
     }
+  });
+
+  it('covers in the docs\' matrix exactly the routes each permission guards', async () => {
+    const documented = Object.fromEntries(docsMatrix().rows.map((r) => [r.permission, [...r.routes].sort()]));
+    const served: Record<string, string[]> = {};
+    for (const { method, path, op } of await operations()) {
+      const access = op['x-access'];
+      if (access && access !== 'public' && access !== 'signed_in') (served[access] ??= []).push(`${method} ${path}`);
+    }
+    for (const routes of Object.values(served)) routes.sort();
+    expect(documented).toEqual(served);
   });
 
   it('answers each role as the matrix says, on every operation', async () => {
