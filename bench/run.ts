@@ -13,8 +13,9 @@ import { intakeScenario } from './scenarios/intake';
 import { mongoScenario } from './scenarios/mongo';
 import { viewsScenario } from './scenarios/views';
 import { managerViewsScenario } from './scenarios/manager-views';
+import { managerAccessScenario } from './scenarios/manager-access';
 
-const SCENARIOS = ['mongo', 'views', 'manager-views', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored', 'soak'] as const;
+const SCENARIOS = ['mongo', 'views', 'manager-views', 'manager-access', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored', 'soak'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
       const r = name === 'mongo' ? await mongoScenario(ctx)
         : name === 'views' ? await viewsScenario(ctx)
         : name === 'manager-views' ? await managerViewsScenario(ctx)
+        : name === 'manager-access' ? await managerAccessScenario(ctx)
         : name === 'http-path' ? await httpPathScenario(ctx)
           : name === 'dispatcher' ? await dispatcherScenario(ctx)
             : await intakeScenario(ctx, name);

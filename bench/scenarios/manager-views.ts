@@ -3,6 +3,7 @@ import { AuditLog } from '../../src/manager/audit-log';
 import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { findPage } from '../../src/manager/pagination';
+import { PartnerService, type PartnerServiceDeps } from '../../src/manager/partner-service';
 import { readReport } from '../../src/manager/reports/report-reader';
 import { tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
 import { auditListEntries } from '../../src/shared/audit';
@@ -28,6 +29,7 @@ import { summarise, type Summary } from '../lib/stats';
 // each with two deliveries, over 30 days, 50 partners and 20 agents; then each view's first page
 // and a page deep in it, read through the manager's own code, timed one request at a time; then
 // the store's CPU while the all-in-one app runs idle on that data (nothing may scan in the background).
+// The affiliate manager's views (scopedViews) read the same data through a partner scope.
 const IDLE_S = 30;
 const PARTNERS = 50;
 const AGENTS = 20;
@@ -117,6 +119,33 @@ interface View {
   run(i: number): Promise<{ items: unknown[] }>;
 }
 
+// An affiliate manager's views: SCOPED partners of the 50 (a different set each request), each list
+// merging one range read per partner, each report reading the partners' documents by _id.
+const SCOPED = 5;
+const scopeOf = (i: number): ReadonlySet<string> => new Set(Array.from({ length: SCOPED }, (_, k) => partnerOf(i * SCOPED + k)));
+
+function scopedViews(v: { queue: DeliveryQueue; leadList: LeadList; audit: AuditLog; cells: CellStore; partners: PartnerService; deep(i: number): string; to: Date }): View[] {
+  const name = (what: string) => `affiliate manager (${SCOPED} partners): ${what}`;
+  const report = (days: number, groupBy: string) => async (i: number) => {
+    const from = new Date(v.to.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+    return { items: (await readReport(v.cells, { from, to: v.to.toISOString().slice(0, 10), group_by: groupBy }, v.to, scopeOf(i))).rows };
+  };
+  return [
+    { name: name('leads'), run: (i) => v.leadList.page({}, { limit: 20 }, scopeOf(i)) },
+    { name: name('leads, deep page'), run: (i) => v.leadList.page({}, { limit: 20, cursor: v.deep(i) }, scopeOf(i)) },
+    { name: name('leads, status=ftd'), run: (i) => v.leadList.page({ status: 'ftd' }, { limit: 20 }, scopeOf(i)) },
+    { name: name('leads, one of them'), run: (i) => v.leadList.page({ affiliate_id: partnerOf(i * SCOPED) }, { limit: 20 }, scopeOf(i)) },
+    { name: name('deliveries'), run: (i) => v.queue.page({}, { limit: 20 }, scopeOf(i)) },
+    { name: name('deliveries, state=dead'), run: (i) => v.queue.page({ state: 'dead' }, { limit: 20 }, scopeOf(i)) },
+    { name: name('deliveries, state=delivered, deep page'), run: (i) => v.queue.page({ state: 'delivered' }, { limit: 20, cursor: v.deep(i) }, scopeOf(i)) },
+    { name: name('audit log'), run: (i) => v.audit.list({}, { limit: 20 }, scopeOf(i)) },
+    { name: name('report, 30 days by partner'), run: report(30, 'partner') },
+    { name: name('report, 30 days by partner and country'), run: report(30, 'partner,country') },
+    { name: name('report, 30 days by day'), run: report(30, 'day') },
+    { name: name('partners'), run: (i) => v.partners.list({ limit: 20, offset: 0 }, scopeOf(i)) },
+  ];
+}
+
 export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
   const { env } = scenarioEnv('managerviews', opts.logLevel);
@@ -190,6 +219,7 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       { name: 'audit log, partner', run: (i) => new AuditLog(c).list({ affiliate_id: partnerOf(i) }, { limit: 20 }) },
       { name: 'audit log, action', run: () => new AuditLog(c).list({ action: 'delivery.retry' }, { limit: 20 }) },
       { name: 'partners (offset)', run: (i) => findPage(c.partners, {}, { limit: 20, offset: i % 2 === 0 ? 0 : 20 }, (d) => d) },
+      ...scopedViews({ queue, leadList, audit: new AuditLog(c), cells: cellStore, partners: new PartnerService({ partners: c.partners } as PartnerServiceDeps), deep, to: new Date(start + (DAYS - 1) * 86_400_000) }),
       {
         name: 'replay start: first delivery of a day',
         run: async (i) => {
