@@ -14,6 +14,9 @@ request still fails the run:
   invalid_request naming /postbacks/... or /template;
 - a report's days must run forwards (from not after to) and span at most 366 days, and a date the
   default (today, or 6 days before to) supplies counts (GET /api/reports and /api/reports.csv).
+- an account's or a service account's partner_ids must name existing partners;
+- a one-time link must be one that was made, unused and under 24 hours old: any other answers 410
+  link_invalid.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry) is documented
 too: the run has no dispatcher, so no command is confirmed (its own test runs one).
 """
@@ -28,6 +31,8 @@ RANGE_RULE = re.compile(r"(/from must be before /to|the range is longer than REP
 REPORT_PATHS = ("/api/reports", "/api/reports.csv")
 REPORT_RULE = re.compile(r"(from is after to|a report spans at most \d+ days)")
 PREVIEW_PATH = re.compile(r"^/api/affiliates/[^/]+/postback-preview$")
+PARTNER_LISTS = ("/api/accounts", "/api/service-accounts")
+LINK_PATH = re.compile(r"^/api/auth/links/[^/]+$")
 
 
 def documented_refusal(path, message):
@@ -37,6 +42,8 @@ def documented_refusal(path, message):
         return REPORT_RULE.search(message) is not None
     if PREVIEW_PATH.match(path):
         return "/template " in message
+    if path.startswith(PARTNER_LISTS) and "/partner_ids: no partner " in message:
+        return True
     return path.startswith(SETTINGS_PATHS) and ("/time_zone " in message or "/postbacks/" in message)
 
 
@@ -55,6 +62,8 @@ def filter_failure(context, failure, case, response):
         return True
     if type(failure).__name__ == "ServerError" and response.status_code == 503:
         return body.get("error") != "command_pending"
+    if type(failure).__name__ == "RejectedPositiveData" and response.status_code == 410 and LINK_PATH.match(case.path):
+        return body.get("error") != "link_invalid"
     if type(failure).__name__ != "RejectedPositiveData" or response.status_code != 422:
         return True
     return not (body.get("error") == "invalid_request" and documented_refusal(case.path, str(body.get("message"))))

@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuditActor } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import { CSRF_HEADER, csrfTokens } from './authenticate';
 import type { AccountDoc } from './identity-store';
 import { authSchemas } from './identity-schemas';
 import type { OneTimeLinks } from './links';
 import { hashPassword, passwordProblem } from './passwords';
-import { establish, pendingAccount, sessionView } from './session-actions';
+import { accountActor, checkCsrf, completeSignIn, establish, pendingStep, sessionView } from './session-actions';
 import type { RedisSessionStore } from './session-store';
 import type { SignIn } from './sign-in';
 import { newTotpSecret, totpStep, totpUri } from './totp';
@@ -26,30 +24,11 @@ export interface AuthRouteDeps {
   serviceName: string;
 }
 
-export const accountActor = (account: AccountDoc, method: AuditActor['method'], address: string): AuditActor =>
-  ({ id: account._id, name: account.name, method, address });
-
-// A request of a sign-in under way changes its session: it carries the session's CSRF token too.
-function checkCsrf(req: FastifyRequest): void {
-  const given = req.headers[CSRF_HEADER];
-  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given)) throw new ApiError('csrf_invalid');
-}
-
 // The steps of signing in: the password, then a TOTP code or a passkey (passkey-routes.ts), or
 // setting a second factor up when the account has none; one-time links; signing out. Public: each
 // step reads the session the one before it left.
 export function authRoutes(d: AuthRouteDeps) {
-  const found = async (id: string): Promise<AccountDoc> => {
-    const account = await d.accounts.find(id);
-    if (!account || account.status !== 'active') throw new ApiError('sign_in_step_missing');
-    return account;
-  };
-  const signedIn = async (req: FastifyRequest, account: AccountDoc, detail: Record<string, unknown>) => {
-    await establish(req, account, 'signed_in', 'password', d.clock);
-    await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
-    await d.audit.record(accountActor(account, 'password', req.ip), 'account.sign_in', { target: account._id, details: detail });
-    return sessionView(req);
-  };
+  const signedIn = (req: FastifyRequest, account: AccountDoc, detail: Record<string, unknown>) => completeSignIn(d, req, account, 'password', detail);
 
   return async function register(app: FastifyInstance): Promise<void> {
     const open = { access: 'public' } as const;
@@ -66,24 +45,21 @@ export function authRoutes(d: AuthRouteDeps) {
     });
 
     app.post<{ Body: { code: string } }>('/api/auth/totp', { schema: authSchemas.code, config: open }, async (req) => {
-      checkCsrf(req);
-      const account = await found(pendingAccount(req, ['second_factor'], d.clock));
+      const account = await pendingStep(d, req, ['second_factor']);
       await d.signIn.totp(account, req.body.code, req.ip);
       return signedIn(req, account, { second_factor: 'totp' });
     });
 
     // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu).
     app.post('/api/auth/totp/setup', { schema: authSchemas.totpSetup, config: open }, async (req) => {
-      checkCsrf(req);
-      const account = await found(pendingAccount(req, ['enroll', 'signed_in'], d.clock));
+      const account = await pendingStep(d, req, ['enroll', 'signed_in']);
       const secret = newTotpSecret();
       req.session.totp_setup = d.cipher.encrypt(secret);
       return { secret, uri: totpUri(secret, account.email, d.serviceName) };
     });
 
     app.post<{ Body: { code: string } }>('/api/auth/totp/confirm', { schema: authSchemas.code, config: open }, async (req) => {
-      checkCsrf(req);
-      const account = await found(pendingAccount(req, ['enroll', 'signed_in'], d.clock));
+      const account = await pendingStep(d, req, ['enroll', 'signed_in']);
       const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
       const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
       if (!secret || step === null) throw new ApiError('second_factor_invalid');

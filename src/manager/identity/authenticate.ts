@@ -10,6 +10,7 @@ import { auditActor, inScope, type Principal } from './principal';
 import { can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../shared/identity/roles';
 import type { ServiceTokens } from './service-tokens';
 import type { RedisSessionStore, SessionTimeouts } from './session-store';
+import { SESSION_COOKIE } from './session-cookie';
 import './session-state';
 
 // What a route asks of who calls it: a permission of the role matrix (roles.ts), only to be signed
@@ -77,6 +78,9 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
 
 async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
   const token = bearerToken(req.headers.authorization);
+  // One credential a request: a token beside a session cookie is refused, so neither a stale nor a
+  // forged cookie rides along unnoticed (the console never sends a token, the CLI never a cookie).
+  if (token !== null && req.cookies[SESSION_COOKIE] !== undefined) throw new ApiError('manager_unauthorized');
   if (token !== null) return tokenPrincipal(req, token, deps, breakGlass);
   const s = req.session;
   const now = deps.clock.now().getTime();

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../shared/schemas';
 import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../schema-parts';
-import { PASSWORD_MAX } from './passwords';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 import { PERMISSIONS, ROLES } from '../../shared/identity/roles';
 
 // Route schemas of accounts, sessions and service accounts: they validate requests and document
@@ -9,6 +9,8 @@ const SIGN_IN = ['Sign-in'];
 const ACCOUNTS = ['Accounts'];
 const email = { type: 'string', format: 'email', maxLength: 254 } as const;
 const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX * 4 } as const;
+// A password being set: 12 to 256 characters, nothing else asked (passwords.ts).
+const newPassword = { type: 'string', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, description: '12 to 256 characters; no other rule' } as const;
 const role = { enum: ROLES } as const;
 const partnerIds = { type: 'array', maxItems: 1000, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 } } as const;
 const body = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
@@ -66,7 +68,7 @@ export const authSchemas = {
   },
   linkUse: {
     tags: SIGN_IN, summary: 'Use a one-time link: set the password (at least 12 characters); every other session of the account ends',
-    params: tokenParams, body: body({ password, name: { type: 'string', minLength: 1, maxLength: 200 } }, ['password']),
+    params: tokenParams, body: body({ password: newPassword, name: { type: 'string', minLength: 1, maxLength: 200 } }, ['password']),
     response: answers({ 200: withFactors }, 410, ...BODY_ERRORS),
   },
   ssoStart: { tags: SIGN_IN, summary: 'Single sign-on: redirects to the OpenID Provider (404 when none is configured)', response: { 302: { type: 'null' }, 404: answers({})[401] } },
@@ -124,7 +126,7 @@ export const meSchemas = {
   },
   password: {
     tags: ACCOUNTS, summary: 'Change your password: every other session ends, this one gets a new id',
-    body: body({ current_password: password, new_password: password }), response: answers({ 200: session }, 409, ...BODY_ERRORS),
+    body: body({ current_password: password, new_password: newPassword }), response: answers({ 200: session }, 409, ...BODY_ERRORS),
   },
   signOutEverywhere: { tags: ACCOUNTS, summary: 'End every session of your account', response: answers({ 204: { type: 'null' } }, 409) },
 };

@@ -4,12 +4,10 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import { accountActor } from './auth-routes';
-import { CSRF_HEADER, csrfTokens } from './authenticate';
 import type { AccountDoc } from './identity-store';
 import { passkeySchemas } from './identity-schemas';
 import { relyingParty, type Passkeys } from './passkeys';
-import { establish, pendingAccount, sessionView } from './session-actions';
+import { accountActor, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
 import type { SignIn } from './sign-in';
 
@@ -24,12 +22,6 @@ export interface PasskeyRouteDeps {
   consoleUrl: string | null;
 }
 
-// Like every step of a sign-in under way, these change the session: they carry its CSRF token.
-function checkCsrf(req: FastifyRequest): void {
-  const given = req.headers[CSRF_HEADER];
-  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given)) throw new ApiError('csrf_invalid');
-}
-
 // The challenge the options gave this session, taken so it verifies one answer at most.
 function takeChallenge(req: FastifyRequest): string {
   const challenge = req.session.webauthn_challenge;
@@ -42,18 +34,9 @@ function takeChallenge(req: FastifyRequest): string {
 // account menu. Public like the other steps: each reads the stage the session is at.
 export function passkeyRoutes(d: PasskeyRouteDeps) {
   const rpOf = (req: FastifyRequest) => relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
-  const pending = async (req: FastifyRequest, stages: readonly SessionStage[]): Promise<AccountDoc> => {
-    checkCsrf(req);
-    const account = await d.accounts.find(pendingAccount(req, stages, d.clock));
-    if (!account || account.status !== 'active') throw new ApiError('sign_in_step_missing');
-    return account;
-  };
-  const signedIn = async (req: FastifyRequest, account: AccountDoc, method: 'password' | 'passkey', details: Record<string, unknown>) => {
-    await establish(req, account, 'signed_in', method, d.clock);
-    await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
-    await d.audit.record(accountActor(account, method, req.ip), 'account.sign_in', { target: account._id, details });
-    return sessionView(req);
-  };
+  const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
+  const signedIn = (req: FastifyRequest, account: AccountDoc, method: 'password' | 'passkey', details: Record<string, unknown>) =>
+    completeSignIn(d, req, account, method, details);
 
   return async function register(app: FastifyInstance): Promise<void> {
     const open = { access: 'public' } as const;

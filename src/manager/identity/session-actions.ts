@@ -1,7 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import type { AuditActor } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
-import { csrfTokens } from './authenticate';
+import type { AuditLog } from '../audit-log';
+import type { AccountStore } from './accounts';
+import { CSRF_HEADER, csrfTokens } from './authenticate';
 import type { AccountDoc } from './identity-store';
 import { ROLE_PERMISSIONS } from '../../shared/identity/roles';
 import type { SessionStage } from './session-state';
@@ -50,4 +53,35 @@ export function sessionView(req: FastifyRequest) {
     permissions: signedIn && s.role ? ROLE_PERMISSIONS[s.role] : [],
     csrf_token: csrfToken(req),
   };
+}
+
+export const accountActor = (account: AccountDoc, method: AuditActor['method'], address: string): AuditActor =>
+  ({ id: account._id, name: account.name, method, address });
+
+// A step of a sign-in under way changes its session: it carries the session's CSRF token too.
+export function checkCsrf(req: FastifyRequest): void {
+  const given = req.headers[CSRF_HEADER];
+  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given)) throw new ApiError('csrf_invalid');
+}
+
+export interface SignInSteps {
+  accounts: AccountStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+// The active account of a sign-in that stopped at one of `stages` (its CSRF token checked).
+export async function pendingStep(d: SignInSteps, req: FastifyRequest, stages: readonly SessionStage[]): Promise<AccountDoc> {
+  checkCsrf(req);
+  const account = await d.accounts.find(pendingAccount(req, stages, d.clock));
+  if (!account || account.status !== 'active') throw new ApiError('sign_in_step_missing');
+  return account;
+}
+
+// The last step: a signed-in session with a new id, the sign-in recorded and audited.
+export async function completeSignIn(d: SignInSteps, req: FastifyRequest, account: AccountDoc, method: 'password' | 'passkey', details: Record<string, unknown>) {
+  await establish(req, account, 'signed_in', method, d.clock);
+  await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
+  await d.audit.record(accountActor(account, method, req.ip), 'account.sign_in', { target: account._id, details });
+  return sessionView(req);
 }

@@ -4,11 +4,10 @@ import { ApiError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import { accountActor } from './auth-routes';
 import type { AccountDoc } from './identity-store';
 import { authSchemas } from './identity-schemas';
 import type { RedisSessionStore } from './session-store';
-import { establish } from './session-actions';
+import { accountActor, establish } from './session-actions';
 import { SingleSignOn, SsoError, type SsoIdentity } from './sso';
 import type { SsoConfig } from '../../shared/identity/sso-config';
 
