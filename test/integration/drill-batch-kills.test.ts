@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/shared/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { startChildRole, type ChildRole } from '../support/child-role';
-import { expectNothingLost, expectOnlyRetryableFailures } from '../support/drill-checks';
+import { expectNothingLost, expectOneFeedMessagePerAssignment, expectOnlyRetryableFailures } from '../support/drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillPartner, KILLED_ROLE_ENV } from '../support/drill-partner';
 import { SteadyLoad } from '../support/steady-load';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -11,8 +11,9 @@ import { testEnv } from '../support/test-config';
 // killed with SIGKILL again and again while a steady load runs, at moments that fall inside their
 // batches (chunks decided but not yet published or committed, callbacks sent but not yet recorded),
 // and restarted each time. Afterwards: no accepted lead lost or doubled, no lead event lost, every
-// delivery delivered, and a callback sent twice only where an attempt's outcome died with the
-// dispatcher (at most what one dispatcher can have in flight, per kill).
+// delivery delivered, a callback sent twice only where an attempt's outcome died with the
+// dispatcher (at most what one dispatcher can have in flight, per kill), and one assignment feed
+// message per assignment by event_id.
 const KILLS = 4;
 const IN_FLIGHT = 16; // CALLBACK_CONCURRENCY of the killed dispatcher
 const env = testEnv(DRILL_ENV);
@@ -60,4 +61,5 @@ it(`loses and doubles nothing across ${KILLS} kill -9 rounds of the processor an
   const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 120_000 });
   expect(report.leads).toBeGreaterThan(20);
   expect(report.repeatedCallbacks).toBeLessThanOrEqual(KILLS * IN_FLIGHT);
+  await expectOneFeedMessagePerAssignment(app.runtime, load.runs);
 }, 420_000);

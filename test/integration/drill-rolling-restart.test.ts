@@ -1,6 +1,7 @@
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { DedupClaimDoc } from '../../src/shared/mongo/documents';
 import { decisionId } from '../../src/shared/store/intake-decisions';
+import { expectOneFeedMessagePerAssignment } from '../support/drill-checks';
 import { DRILL_ENV, drillPartner } from '../support/drill-partner';
 import { SteadyLoad } from '../support/steady-load';
 import { until } from '../support/topic-probe';
@@ -12,7 +13,7 @@ import { servicesOf } from '../support/manager-services';
 // about a third of the callbacks. Every stop and every start moves partitions between live
 // instances. A graceful hand-over loses nothing and repeats nothing: every lead accepted once,
 // every callback delivered, none received more often than the receiver's refusals explain, and no
-// lead's callbacks out of event order. Then a crash (kill -9) of one dispatcher while the other runs.
+// lead's callbacks out of event order, and one assignment feed message per assignment. Then a crash (kill -9) of one dispatcher while the other runs.
 const drill = rollingDrill();
 
 it('hands partitions over with no repeat and no reordering through a rolling restart', async () => {
@@ -21,10 +22,11 @@ it('hands partitions over with no repeat and no reordering through a rolling res
     () => drill.replace('processor', 0, 'SIGTERM'), () => drill.replace('processor', 1, 'SIGTERM'),
     () => drill.replace('dispatcher', 0, 'SIGTERM'), () => drill.replace('dispatcher', 1, 'SIGTERM'),
   ];
-  const { report, got } = await drill.underLoad(steps);
+  const { report, got, runs } = await drill.underLoad(steps);
   expect([...repeatedEvents(got).keys()]).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
   expect(report.events).toBeGreaterThan(60);
+  await expectOneFeedMessagePerAssignment(drill.app.runtime, runs);
 }, 600_000);
 
 // After kill -9 an attempt whose answer died with the process is sent again (docs/delivery-guarantees.md: at most the

@@ -1,8 +1,10 @@
 import { readReport } from '../../src/manager/reports/report-reader';
 import { deliveryId } from '../../src/shared/ids';
+import { findByIds } from '../../src/shared/mongo/bulk';
 import { CellStore, cellsCollection } from '../../src/shared/reports/cell-store';
 import type { DeliveryDoc, LeadDoc } from '../../src/shared/mongo/documents';
 import type { Runtime } from '../../src/shared/runtime';
+import { expectOneFeedMessagePerChange, type FeedReport } from './assignment-feed';
 import type { CallbackReceiver } from './callback-receiver';
 import { drillEventOf } from './drill-partner';
 import type { LeadRun } from './steady-load';
@@ -92,6 +94,19 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
     attempts: runs.reduce((n, r) => n + r.attempts.length, 0), answers,
   };
   if (process.env.DRILL_REPORT) process.stderr.write(`drill report: ${JSON.stringify(report)}\n`);
+  return report;
+}
+
+// The assignment feed across the fault: every change of agent the store records for the drill's
+// leads (each lead's assignment history: here the assignment at intake) has exactly one message on
+// crm.lead-assignments by event_id; a repeat is allowed only as the same bytes under the same event_id.
+export async function expectOneFeedMessagePerAssignment(rt: Runtime, runs: readonly LeadRun[]): Promise<FeedReport> {
+  const ids = runs.flatMap((r) => (typeof r.final?.body?.id === 'string' ? [r.final.body.id] : []));
+  const leads = [...(await findByIds(rt.mongo.collections.leads, ids)).values()];
+  expect(leads.length).toBe(ids.length);
+  const report = await expectOneFeedMessagePerChange(rt, leads);
+  expect(report.changes).toBe(leads.length);
+  if (process.env.DRILL_REPORT) process.stderr.write(`feed report: ${JSON.stringify(report)}\n`);
   return report;
 }
 
