@@ -161,6 +161,8 @@ describe('people in the console', () => {
     await page.getByText('Signed out.').waitFor();
     await page.reload();
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // No single sign-on configured here: the page offers none.
+    expect(await page.getByRole('link', { name: 'Sign in with SSO' }).count()).toBe(0);
     await passwordStep(page, 'first.owner@example.com');
     await page.getByLabel('Code from your authenticator app').fill('000000');
     await page.getByRole('button', { name: 'Verify' }).click();

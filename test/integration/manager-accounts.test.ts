@@ -42,6 +42,8 @@ describe('an invitation', () => {
   it('sets a password and a second factor through a one-time link, then signs in, with a new session id at each step', async () => {
     const invited = await invite(app.url, { email: email('ann'), role: 'admin' });
     const client = new SessionClient(app.url);
+    expect((await client.get('/api/auth/methods')).body).toEqual({ sso: false });
+    expect((await client.get('/api/auth/sso')).status).toBe(404);
     const peek = await client.get(`/api/auth/links/${invited.token}`);
     expect(peek.body).toMatchObject({ kind: 'invitation', email: invited.email, role: 'admin' });
 

@@ -47,6 +47,7 @@ async function sso(browser: SessionClient, atProvider: (url: string) => Promise<
 
 it('makes an account at the first sign-in with the role the groups map to, signed in by SSO, and audits it', async () => {
   const browser = new SessionClient(app.url);
+  expect((await browser.get('/api/auth/methods')).body).toEqual({ sso: true });
   const done = await sso(browser);
   expect(done.status).toBe(302);
   expect(done.headers.get('location')).toBe('/console/');

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { SecondFactor } from '../parts/second-factor';
 import { PasskeySetup, TotpSetup } from '../parts/second-factor-setup';
@@ -46,6 +46,11 @@ function PasswordStep({ api, onSession }: { api: Api; onSession: (s: Session) =>
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const submit = useAction(async () => onSession(await api.post<Session>('/api/auth/sign-in', { email: email.trim(), password })));
+  // The SSO button only where single sign-on is configured.
+  const [sso, setSso] = useState(false);
+  useEffect(() => {
+    void api.answer<{ sso: boolean }>('/api/auth/methods').then((a) => setSso(a.body?.sso === true), () => setSso(false));
+  }, [api]);
 
   return (
     <>
@@ -58,7 +63,7 @@ function PasswordStep({ api, onSession }: { api: Api; onSession: (s: Session) =>
         <button type="submit" disabled={submit.busy}>{submit.busy ? 'Checking…' : 'Sign in'}</button>
       </form>
       {/* A plain link: the server redirects to the provider and back to the console. */}
-      <p><a class="button secondary" href="/api/auth/sso">Sign in with SSO</a></p>
+      {sso && <p><a class="button secondary" href="/api/auth/sso">Sign in with SSO</a></p>}
     </>
   );
 }

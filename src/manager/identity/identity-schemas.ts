@@ -71,6 +71,7 @@ export const authSchemas = {
     params: tokenParams, body: body({ password: newPassword, name: { type: 'string', minLength: 1, maxLength: 200 } }, ['password']),
     response: answers({ 200: withFactors }, 410, ...BODY_ERRORS),
   },
+  methods: { tags: SIGN_IN, summary: 'How one may sign in here besides the password: whether single sign-on is configured', response: { 200: object({ sso: { type: 'boolean' } }) } },
   ssoStart: { tags: SIGN_IN, summary: 'Single sign-on: redirects to the OpenID Provider (404 when none is configured)', response: { 302: { type: 'null' }, 404: answers({})[401] } },
   ssoCallback: {
     tags: SIGN_IN, summary: "Where the provider sends the browser back: redirects to the console, signed in or with #/sign-in?sso_error=<reason>",

@@ -59,6 +59,9 @@ export function ssoRoutes(d: SsoRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     const open = { access: 'public' } as const;
 
+    // What the sign-in page offers besides the password.
+    app.get('/api/auth/methods', { schema: authSchemas.methods, config: open }, async () => ({ sso: d.config !== null }));
+
     app.get('/api/auth/sso', { schema: authSchemas.ssoStart, config: open }, async (req, reply) => {
       if (!d.config) throw new ApiError('not_found');
       const { url, pending } = await (await sso(d.config)).start();
