@@ -1,6 +1,7 @@
 import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/documents';
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
+import { AUDIT_ACTIONS } from '../shared/audit-actions';
 import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, str } from './schema-parts';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 import { dayTrendSchema } from './reports/report-schemas';
@@ -102,7 +103,10 @@ const risk = object({
 });
 
 const auditEntry = object({
-  id: str, at: dateTime, actor: { type: 'string', description: 'token:<first 6 hex of the SHA-256 of the manager token>' },
+  id: str, at: dateTime, actor: { type: 'string', description: 'acc-... (an account), sa-... (a service account), break-glass:<first 6 hex of the token\'s SHA-256>, anonymous (a failed sign-in) or system:<role>' },
+  actor_name: { type: 'string', description: 'The display name of the account or service account (or the actor id)' },
+  auth_method: nullable('string', { description: 'password, passkey, sso, token, break_glass or system (null: before accounts)' }),
+  client_address: nullable('string'),
   action: str, affiliate_id: nullable('string'), target: nullable('string'), details: { type: 'object' },
 });
 
@@ -354,7 +358,7 @@ export const routeSchemas = {
   },
   listAudit: {
     tags: ['audit'], summary: 'The audit log of manager actions, newest first',
-    querystring: { type: 'object', additionalProperties: false, properties: { affiliate_id: str, action: str, ...CURSOR_QUERY } },
+    querystring: { type: 'object', additionalProperties: false, properties: { affiliate_id: str, action: { enum: AUDIT_ACTIONS }, ...CURSOR_QUERY } },
     response: answers({ 200: cursorPage(auditEntry) }, 422),
   },
 } as const;

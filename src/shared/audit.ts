@@ -3,15 +3,9 @@ import { randomId } from './ids';
 import type { AuditDoc } from './mongo/documents';
 import { ListIndex, listPrefix, type ListEntry, type ListEntryDoc } from './store/list-index';
 import { systemClock, type Clock } from './clock';
+import type { AuditAction } from './audit-actions';
 
-export type AuditAction =
-  | 'partner.create' | 'partner.update' | 'partner.rotate_key' | 'partner.test_callback' | 'partner.test_postback' | 'partner.replay'
-  | 'endpoint.paused' | 'endpoint.resume'
-  | 'delivery.retry' | 'delivery.retry_dead' | 'agent.create' | 'agent.update' | 'lead.erase_personal_data'
-  | 'account.sign_in' | 'account.sign_in_failed' | 'account.locked' | 'account.sign_out' | 'account.sessions_revoked'
-  | 'account.invite' | 'account.update' | 'account.password_reset_link' | 'account.password_set'
-  | 'account.second_factor_added' | 'account.second_factor_removed'
-  | 'service_account.create' | 'service_account.revoke';
+export type { AuditAction } from './audit-actions';
 
 // Who did something, as the audit log names them: an account or a service account (id and display
 // name), how they signed in and from which address; or the service itself ('system').

@@ -3,21 +3,21 @@ import { query, type Api, type CursorPage } from '../api';
 import { CursorPager, useCursorPages } from '../parts/cursor-pages';
 import { ChoiceField, ErrorNote, PageHeading, ScrollTable, when } from '../parts/ui';
 import { go } from '../router';
+import { AUDIT_ACTIONS } from '../../shared/audit-actions';
 
 interface AuditEntry {
   id: string;
   at: string;
   actor: string;
+  actor_name: string;
+  auth_method: string | null;
+  client_address: string | null;
   action: string;
   affiliate_id: string | null;
   target: string | null;
   details: Record<string, unknown>;
 }
 
-const ACTIONS = [
-  'partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'partner.test_postback', 'partner.replay', 'endpoint.paused', 'endpoint.resume',
-  'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update', 'lead.erase_personal_data',
-];
 
 export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = { affiliate_id: params.get('affiliate_id') ?? '', action: params.get('action') ?? '' };
@@ -30,7 +30,7 @@ export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }
       <PageHeading>Audit log</PageHeading>
       <form class="filters" onSubmit={(e) => { e.preventDefault(); go('audit', draft); }}>
         <div class="field"><label for="a-partner">Partner id</label><input id="a-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} /></div>
-        <ChoiceField id="a-action" label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
+        <ChoiceField id="a-action" label="Action" value={draft.action} choices={AUDIT_ACTIONS} onChange={set('action')} />
         <button type="submit">Filter</button>
       </form>
       <ErrorNote error={entries.error} />
@@ -41,7 +41,7 @@ export function AuditPage({ api, params }: { api: Api; params: URLSearchParams }
             <tbody>
               {entries.data.items.map((e) => (
                 <tr key={e.id}>
-                  <td>{when(e.at)}</td><td class="mono">{e.actor}</td><td>{e.action}</td><td class="mono">{e.affiliate_id ?? '—'}</td>
+                  <td>{when(e.at)}</td><td><span title={e.actor}>{e.actor_name}</span>{e.auth_method && <small class="muted"> {e.auth_method}{e.client_address ? ` · ${e.client_address}` : ''}</small>}</td><td>{e.action}</td><td class="mono">{e.affiliate_id ?? '—'}</td>
                   <td class="mono">{e.target ?? '—'}</td><td class="mono wrap">{JSON.stringify(e.details)}</td>
                 </tr>
               ))}
