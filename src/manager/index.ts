@@ -47,6 +47,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await registerIdentity(secured, {
       config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock, logger: o.logger,
       partnerExists: async (id) => (await services.partners.find(id)) !== null,
+      agentExists: async (id) => (await services.agents.find(id)) !== null,
     });
     auditRefusals(secured, services.audit);
     await secured.register(affiliateRoutes({ ...services, statusCatalogFile: o.config.statusCatalogFile, allowHttp: o.config.callbacks.allowHttp }));

@@ -14,7 +14,8 @@ request still fails the run:
   invalid_request naming /postbacks/... or /template;
 - a report's days must run forwards (from not after to) and span at most 366 days, and a date the
   default (today, or 6 days before to) supplies counts (GET /api/reports and /api/reports.csv).
-- an account's or a service account's partner_ids must name existing partners;
+- an account's or a service account's partner_ids must name existing partners, and an account's
+  agent_id an existing agent;
 - a one-time link must be one that was made, unused and under 24 hours old: any other answers 410
   link_invalid.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry) is documented
@@ -42,7 +43,7 @@ def documented_refusal(path, message):
         return REPORT_RULE.search(message) is not None
     if PREVIEW_PATH.match(path):
         return "/template " in message
-    if path.startswith(PARTNER_LISTS) and "/partner_ids: no partner " in message:
+    if path.startswith(PARTNER_LISTS) and ("/partner_ids: no partner " in message or "/agent_id: no agent " in message):
         return True
     return path.startswith(SETTINGS_PATHS) and ("/time_zone " in message or "/postbacks/" in message)
 

@@ -16,8 +16,9 @@ export interface AccountRouteDeps {
   sessions: RedisSessionStore;
   audit: AuditLog;
   clock: Clock;
-  // Whether a partner exists (an affiliate manager is given existing partners only).
+  // Whether a partner exists (an affiliate manager is given existing partners only), and an agent.
   partnerExists(id: string): Promise<boolean>;
+  agentExists(id: string): Promise<boolean>;
   // Where the console is served, so a link can be shown whole; null: the console makes it from its own address.
   consoleUrl: string | null;
 }
@@ -34,6 +35,9 @@ export function accountRoutes(d: AccountRouteDeps) {
   });
   const checkPartners = async (ids: readonly string[]): Promise<void> => {
     for (const id of ids) if (!(await d.partnerExists(id))) throw new ApiError('invalid_request', { detail: `/partner_ids: no partner ${id}` });
+  };
+  const checkAgent = async (id: string | null | undefined): Promise<void> => {
+    if (id && !(await d.agentExists(id))) throw new ApiError('invalid_request', { detail: `/agent_id: no agent ${id}` });
   };
   const mayChange = (req: FastifyRequest, account: AccountDoc, newRole?: Role): void => {
     const actor = req.principal.role;
@@ -53,6 +57,7 @@ export function accountRoutes(d: AccountRouteDeps) {
     app.post<{ Body: NewAccount }>('/api/accounts', { schema: accountSchemas.invite, config: { ...manage, audit: 'account.invite' } }, async (req, reply) => {
       if (!mayGrant(req.principal.role, req.body.role)) throw new ApiError('forbidden', { permission: `accounts.manage (an owner, to make ${req.body.role}s)` });
       await checkPartners(req.body.partner_ids ?? []);
+      await checkAgent(req.body.agent_id);
       const account = await d.accounts.create({ ...req.body, partner_ids: req.body.partner_ids ?? [] }, req.actor.id);
       if (!account) throw new ApiError('conflict', { detail: 'An account with this email exists' });
       const link = await d.links.create('invitation', account._id, req.actor.id);
@@ -67,6 +72,7 @@ export function accountRoutes(d: AccountRouteDeps) {
         throw new ApiError('conflict', { detail: 'You cannot change your own role or disable yourself; ask another owner' });
       }
       if (req.body.partner_ids) await checkPartners(req.body.partner_ids);
+      await checkAgent(req.body.agent_id);
       const updated = orNotFound(await d.accounts.update(account._id, req.body));
       // A change of rights ends the account's sessions: each is a snapshot of the rights it was given.
       await d.sessions.revokeAll(account._id);

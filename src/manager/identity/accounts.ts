@@ -9,9 +9,10 @@ export interface NewAccount {
   name: string;
   role: Role;
   partner_ids: string[];
+  agent_id?: string | null;
 }
 
-export type AccountPatch = Partial<Pick<AccountDoc, 'name' | 'role' | 'partner_ids' | 'status'>>;
+export type AccountPatch = Partial<Pick<AccountDoc, 'name' | 'role' | 'partner_ids' | 'status' | 'agent_id'>>;
 
 export type AccountView = Omit<AccountDoc, '_id' | 'password_hash' | 'totp' | 'passkey_ids'> & {
   id: string;
@@ -20,7 +21,7 @@ export type AccountView = Omit<AccountDoc, '_id' | 'password_hash' | 'totp' | 'p
 
 export function accountView(doc: AccountDoc): AccountView {
   const { _id, password_hash: _p, totp, passkey_ids, ...rest } = doc;
-  return { id: _id, ...rest, second_factors: { totp: totp !== null, passkeys: passkey_ids.length } };
+  return { id: _id, ...rest, agent_id: rest.agent_id ?? null, second_factors: { totp: totp !== null, passkeys: passkey_ids.length } };
 }
 
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
@@ -57,7 +58,7 @@ export class AccountStore {
     const now = this.clock.now();
     const doc: AccountDoc = {
       _id: `acc-${randomBytes(8).toString('hex')}`,
-      email: normalEmail(a.email), name: a.name, role: a.role, partner_ids: a.partner_ids,
+      email: normalEmail(a.email), name: a.name, role: a.role, partner_ids: a.partner_ids, agent_id: a.agent_id ?? null,
       status: sso ? 'active' : 'invited', password_hash: null, totp: null, passkey_ids: [], sso,
       created_at: now, created_by: by, updated_at: now, last_sign_in_at: null,
     };

@@ -96,20 +96,20 @@ async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGla
   await deps.sessions.touch(s.sessionId, s);
   return {
     kind: 'account', id: s.account_id, name: s.name ?? s.account_id, role: s.role, method: s.method ?? 'password',
-    partnerScope: scopeOf(s.role, s.partner_ids ?? []), address: req.ip,
+    partnerScope: scopeOf(s.role, s.partner_ids ?? []), agentId: s.agent_id ?? null, address: req.ip,
   };
 }
 
 async function tokenPrincipal(req: FastifyRequest, token: string, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
   const service = await deps.serviceTokens.authenticate(token);
   if (service) {
-    return { kind: 'service_account', id: service.id, name: service.name, role: service.role, method: 'token', partnerScope: scopeOf(service.role, service.partner_ids), address: req.ip };
+    return { kind: 'service_account', id: service.id, name: service.name, role: service.role, method: 'token', partnerScope: scopeOf(service.role, service.partner_ids), agentId: null, address: req.ip };
   }
   // Digests are compared rather than tokens, so the time taken does not depend on a guess's length.
   const digest = sha256Hex(token);
   if (!constantTimeIncludes(breakGlass, digest)) throw new ApiError('manager_unauthorized');
   const id = `break-glass:${digest.slice(0, 6)}`;
-  return { kind: 'break_glass', id, name: 'break-glass token', role: 'owner', method: 'break_glass', partnerScope: null, address: req.ip };
+  return { kind: 'break_glass', id, name: 'break-glass token', role: 'owner', method: 'break_glass', partnerScope: null, agentId: null, address: req.ip };
 }
 
 function scopeOf(role: Principal['role'], partnerIds: readonly string[]): Principal['partnerScope'] {

@@ -13,6 +13,7 @@ const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX * 4 } a
 const newPassword = { type: 'string', minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, description: '12 to 256 characters; no other rule' } as const;
 const role = { enum: ROLES } as const;
 const partnerIds = { type: 'array', maxItems: 1000, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 64 } } as const;
+const agentId = { type: ['string', 'null'], minLength: 1, maxLength: 64, description: 'For role agent: the agent record (ag-...) this person works as' } as const;
 const body = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
   ({ type: 'object', additionalProperties: false, required, properties });
 
@@ -20,7 +21,7 @@ const session = object({
   stage: { enum: ['second_factor', 'enroll', 'signed_in', null], description: 'second_factor: a TOTP code or passkey is due; enroll: set one up first' },
   account: {
     type: ['object', 'null'], description: 'Who is signed in (null before the last step)',
-    properties: { id: str, name: str, role, partner_ids: { type: 'array', items: str }, method: str },
+    properties: { id: str, name: str, role, partner_ids: { type: 'array', items: str }, agent_id: nullable('string'), method: str },
   },
   permissions: { type: 'array', items: { enum: PERMISSIONS }, description: 'What the role may do (roles.ts)' },
   csrf_token: { type: 'string', description: 'Send as X-CSRF-Token with every request that changes something' },
@@ -31,7 +32,7 @@ const withFactors = object({
 });
 
 const account = object({
-  id: str, email: str, name: str, role, partner_ids: { type: 'array', items: str },
+  id: str, email: str, name: str, role, partner_ids: { type: 'array', items: str }, agent_id: nullable('string'),
   status: { enum: ['invited', 'active', 'disabled'] },
   second_factors: object({ totp: { type: 'boolean' }, passkeys: int }),
   sso: { type: ['object', 'null'], properties: { issuer: str, subject: str } },
@@ -105,13 +106,13 @@ export const accountSchemas = {
   show: { tags: ACCOUNTS, summary: 'One account', params: idParams, response: answers({ 200: account }, ...ID_ERRORS) },
   invite: {
     tags: ACCOUNTS, summary: 'Invite a person: an account with a role and a one-time link (24 h, shown once) to set a password',
-    body: body({ email, name: { type: 'string', minLength: 1, maxLength: 200 }, role, partner_ids: partnerIds }, ['email', 'name', 'role']),
+    body: body({ email, name: { type: 'string', minLength: 1, maxLength: 200 }, role, partner_ids: partnerIds, agent_id: agentId }, ['email', 'name', 'role']),
     response: answers({ 201: object({ account, invitation: link }) }, 409, ...BODY_ERRORS),
   },
   update: {
     tags: ACCOUNTS, summary: "Change an account's name, role, partners or status; a change of rights ends its sessions",
     params: idParams,
-    body: { ...body({ name: { type: 'string', minLength: 1, maxLength: 200 }, role, partner_ids: partnerIds, status: { enum: ['active', 'disabled'] } }, []), minProperties: 1 },
+    body: { ...body({ name: { type: 'string', minLength: 1, maxLength: 200 }, role, partner_ids: partnerIds, agent_id: agentId, status: { enum: ['active', 'disabled'] } }, []), minProperties: 1 },
     response: answers({ 200: account }, ...ID_ERRORS, 409, ...BODY_ERRORS),
   },
   link: {

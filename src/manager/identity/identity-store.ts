@@ -9,6 +9,8 @@ export interface AccountDoc {
   name: string;
   role: Role;
   partner_ids: string[]; // an affiliate manager's partners
+  // The agent record a person with role agent works as (absent on accounts made before agents signed in).
+  agent_id?: string | null;
   status: 'invited' | 'active' | 'disabled';
   password_hash: string | null;
   // The TOTP secret (encrypted with the PII keyring) and the last step used, so a code works once.

@@ -35,6 +35,7 @@ export interface IdentityOptions {
   cipher: PiiCipher;
   audit: AuditLog;
   partnerExists(id: string): Promise<boolean>;
+  agentExists(id: string): Promise<boolean>;
   clock: Clock;
   logger: Logger;
 }
@@ -71,6 +72,6 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
   await app.register(passkeyRoutes({ accounts, passkeys: new Passkeys(c, o.clock), signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName, consoleUrl: cfg.consoleUrl }));
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock, logger: o.logger }));
   await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(accountRoutes({ accounts, links, sessions, audit: o.audit, clock: o.clock, partnerExists: o.partnerExists, consoleUrl: cfg.consoleUrl }));
+  await app.register(accountRoutes({ accounts, links, sessions, audit: o.audit, clock: o.clock, partnerExists: o.partnerExists, agentExists: o.agentExists, consoleUrl: cfg.consoleUrl }));
   await app.register(serviceAccountRoutes({ tokens, audit: o.audit, partnerExists: o.partnerExists }));
 }

@@ -14,6 +14,8 @@ export interface Principal {
   method: AuthMethod;
   // The partners an affiliate manager looks after; null: every partner.
   partnerScope: ReadonlySet<string> | null;
+  // The agent record an agent's account works as (null for everyone else).
+  agentId: string | null;
   address: string;
 }
 

@@ -26,6 +26,7 @@ export async function establish(req: FastifyRequest, account: AccountDoc, stage:
   s.role = account.role;
   s.name = account.name;
   s.partner_ids = account.partner_ids;
+  s.agent_id = account.agent_id ?? null;
 }
 
 // The account id of a sign-in that stopped at `stage` and has not expired.
@@ -49,7 +50,7 @@ export function sessionView(req: FastifyRequest) {
   const signedIn = s.stage === 'signed_in' && s.role !== undefined;
   return {
     stage: s.stage ?? null,
-    account: signedIn ? { id: s.account_id, name: s.name, role: s.role, partner_ids: s.partner_ids ?? [], method: s.method } : null,
+    account: signedIn ? { id: s.account_id, name: s.name, role: s.role, partner_ids: s.partner_ids ?? [], agent_id: s.agent_id ?? null, method: s.method } : null,
     permissions: signedIn && s.role ? ROLE_PERMISSIONS[s.role] : [],
     csrf_token: csrfToken(req),
   };

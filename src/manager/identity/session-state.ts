@@ -19,6 +19,7 @@ declare module 'fastify' {
     role?: Role;
     name?: string;
     partner_ids?: string[];
+    agent_id?: string | null;
     // A TOTP secret being set up (encrypted), a WebAuthn challenge, a single sign-on under way.
     totp_setup?: string;
     webauthn_challenge?: string;

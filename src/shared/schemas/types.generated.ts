@@ -30,6 +30,10 @@ export interface AgentSettings {
   countries?: string[];
   languages?: string[];
   /**
+   * The account (acc-...) of the agent's supervisor: a supervisor's team is the agents that name them. null: no team
+   */
+  supervisor_id?: string | null;
+  /**
    * IANA time zone (e.g. America/New_York) of working_hours, one the server knows (otherwise 422 invalid_request); UTC when absent
    */
   time_zone?: string;
