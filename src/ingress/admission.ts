@@ -3,6 +3,7 @@ import type { Config } from '../shared/config';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { luaScript, type LuaScript } from '../shared/redis/lua-script';
+import { SLIDING_WINDOW_LUA } from '../shared/redis/sliding-window';
 import { claimOf, recordKey, type Claim } from './idempotency';
 import { LUA_DIR } from './lua-dir';
 import { authFailuresKey, quotaFor, retryAfterSeconds, WINDOW_MS, type Endpoint } from './rate-limit';
@@ -23,7 +24,7 @@ export class Admissions {
 
   constructor(redis: Redis, private readonly instanceId: string, private readonly intake: Config['intake']) {
     this.script = luaScript(redis, 'leadIntakeAdmission', join(LUA_DIR, 'admission.lua'), 3,
-      [join(LUA_DIR, 'sliding-window.lua'), join(LUA_DIR, 'idempotency-record.lua')]);
+      [SLIDING_WINDOW_LUA, join(LUA_DIR, 'idempotency-record.lua')]);
   }
 
   async admit(clientIp: string, partner: PartnerDoc, endpoint: Endpoint, claim?: { key: string; bodyHash: string }): Promise<Admission> {

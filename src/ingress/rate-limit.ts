@@ -1,15 +1,14 @@
 import { clientNetwork } from '../shared/net/client-network';
-import { join } from 'node:path';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
-import { luaScript, type LuaScript } from '../shared/redis/lua-script';
-import { LUA_DIR } from './lua-dir';
+import type { LuaScript } from '../shared/redis/lua-script';
+import { windowTakeScript, windowVerdict, type Verdict } from '../shared/redis/sliding-window';
+
+export { retryAfterSeconds, type Verdict } from '../shared/redis/sliding-window';
 
 export type Endpoint = 'intake' | 'status';
 
 export const WINDOW_MS = 60_000;
-
-export type Verdict = { allowed: true } | { allowed: false; retryAfterS: number };
 
 export interface DefaultQuotas {
   intakePerMinute: number;
@@ -23,13 +22,8 @@ export function quotaFor(partner: PartnerDoc, endpoint: Endpoint, defaults: Defa
     : partner.rate_limits?.status_per_minute ?? defaults.statusPerMinute;
 }
 
-// Retry-After is whole seconds (RFC 9110), rounded up so a client that waits exactly that long is let in.
-export function retryAfterSeconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1000));
-}
-
 // Failed authentications (no or unknown API key) per client address, in a sliding 60-second
-// window shared by every ingress instance through Redis (auth-failures.lua). An address at the limit is
+// window shared by every ingress instance through Redis (window-take.lua). An address at the limit is
 // refused before its key is looked up, so guessing keys costs the database nothing; a known key's
 // request is checked with its admission (admission.ts), in the same round trip as its rate limit.
 export class AuthFailureLimiter {
@@ -37,7 +31,7 @@ export class AuthFailureLimiter {
   private seq = 0;
 
   constructor(redis: Redis, private readonly instanceId: string, private readonly perMinute: number) {
-    this.script = luaScript(redis, 'leadIntakeAuthFailures', join(LUA_DIR, 'auth-failures.lua'), 1, [join(LUA_DIR, 'sliding-window.lua')]);
+    this.script = windowTakeScript(redis);
   }
 
   admits(clientIp: string): Promise<Verdict> {
@@ -50,8 +44,7 @@ export class AuthFailureLimiter {
 
   private async take(clientIp: string, record: boolean): Promise<Verdict> {
     const member = record ? `${this.instanceId}:${++this.seq}` : '';
-    const [allowed, retryMs] = (await this.script([authFailuresKey(clientIp)], [this.perMinute, WINDOW_MS, member])) as number[];
-    return allowed === 1 ? { allowed: true } : { allowed: false, retryAfterS: retryAfterSeconds(retryMs ?? WINDOW_MS) };
+    return windowVerdict(await this.script([authFailuresKey(clientIp)], [this.perMinute, WINDOW_MS, member]), WINDOW_MS);
   }
 }
 

@@ -1,7 +1,7 @@
 --[[
   Sliding-window log, shared by the scripts that count requests (put in front of them,
-  lua-script.ts): the partner's rate limit (spec 8) and the failed authentications of one client
-  address.
+  lua-script.ts): the partner's rate limit (spec 8), the failed authentications of one client
+  address and the contacts revealed for one agent.
 
   Every allowed request is a member of a sorted set scored by its time in milliseconds. Time comes
   from the Redis server (TIME), so every ingress instance judges by the same clock. A refused

@@ -1,9 +1,10 @@
 --[[
   Takes a place in one sliding window (sliding-window.lua, in front of this): the failed
-  authentications of one client address.
+  authentications of one client address (the ingress), the contacts revealed for one agent (the
+  manager).
 
   Input:
-    KEYS[1]  the window, e.g. "<prefix>af:<client ip>"
+    KEYS[1]  the window, e.g. "<prefix>af:<client ip>", "<prefix>reveals:<agent id>"
     ARGV[1]  limit: requests allowed per window
     ARGV[2]  window length in milliseconds
     ARGV[3]  member id, unique per request (instance id and a counter); empty to only ask
