@@ -119,6 +119,6 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
       bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile,
     },
     mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
-    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, replies, logger: rt.logger,
+    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, replies, logger: rt.logger, metrics: rt.metrics,
   };
 }

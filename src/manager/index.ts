@@ -10,6 +10,7 @@ import { auditRefusals } from './refusal-audit';
 import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
 import { auditRoutes } from './routes/audit';
+import { contactRoutes } from './routes/contacts';
 import { deliveryRoutes } from './routes/deliveries';
 import { endpointRoutes } from './routes/endpoints';
 import { leadRoutes } from './routes/leads';
@@ -56,6 +57,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await secured.register(agentRoutes(services));
     await secured.register(auditRoutes(services));
     await secured.register(leadRoutes(services));
+    await secured.register(contactRoutes(services));
     await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
   });

@@ -1,5 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { Collection } from 'mongodb';
+import type { Registry } from 'prom-client';
 import { DispatcherCommands, EndpointCommands } from '../dispatcher/commands';
 import { LeadCommands } from '../processor/commands';
 import type { Config } from '../shared/config';
@@ -20,6 +21,10 @@ import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { PartnerKeys } from '../shared/partners/partner-keys';
 import { AgentService } from './agent-service';
 import { AuditLog } from './audit-log';
+import { ContactReveal } from './contact/contact-reveal';
+import { revealCounter } from './contact/reveal-metrics';
+import { RevealQuota } from './contact/reveal-quota';
+import { loadStatuses } from '../shared/status-catalog';
 import { DeliveryQueue } from './delivery-queue';
 import { LeadList } from './lead-list';
 import { LeadLookup } from './lead-view';
@@ -38,6 +43,7 @@ export interface ManagerOptions {
   // This instance's reader of callbacks.replies: the dispatcher's answers to its commands.
   replies: ReplyWaiter<CallbackReply>;
   logger: Logger;
+  metrics: Registry;
 }
 
 // The manager's services, each over the few stores or clients it uses; the routes take the ones they need.
@@ -54,6 +60,7 @@ export interface ManagerServices {
   endpoints: EndpointCommands;
   cells: CellStore;
   minutes: Collection<MinuteDoc>;
+  contacts: ContactReveal;
 }
 
 // Partners as the manager keeps them (also what tests and benches create theirs with).
@@ -64,18 +71,24 @@ export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'par
 
 export function managerServices(o: ManagerOptions): ManagerServices {
   const c = o.mongo.collections;
+  const audit = new AuditLog(c);
+  const leadKeys = new LeadKeyStore(o.mongo.db, new IntakeKeyStore(o.mongo.db));
   return {
     partners: partnerService(o),
     agents: new AgentService(c.agents, c.agentActivity),
-    audit: new AuditLog(c),
+    audit,
     leads: new LeadLookup(c),
     leadList: new LeadList(c.leads, c.leadList),
-    leadKeys: new LeadKeyStore(o.mongo.db, new IntakeKeyStore(o.mongo.db)),
+    leadKeys,
     leadCommands: new LeadCommands(o.kafka),
     deliveries: new DeliveryQueue(c.deliveries, c.deliveryList),
     dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs }),
     endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs, callbackTimeoutMs: o.config.callbacks.timeoutMs }),
     cells: new CellStore(cellsCollection(o.mongo.db)),
     minutes: minutesCollection(o.mongo.db),
+    contacts: new ContactReveal({
+      leads: c.leads, agents: c.agents, keys: leadKeys, keyring: o.cipher, statuses: loadStatuses(o.config.statusCatalogFile),
+      quota: new RevealQuota(o.redis, o.config.accounts.contactRevealsPerHour), audit, reveals: revealCounter(o.metrics),
+    }),
   };
 }

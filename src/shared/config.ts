@@ -43,6 +43,8 @@ export interface Config {
     // Where the console is reached, to show one-time links whole (else the console builds them).
     readonly consoleUrl: string | null;
     readonly sso: SsoConfig | null;
+    // Contacts revealed for one agent in any 60 minutes (by the agent, its supervisor or its CRM).
+    readonly contactRevealsPerHour: number;
   };
   readonly intake: {
     readonly timestampToleranceS: number;
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
       absoluteTimeoutS: r.int('SESSION_ABSOLUTE_TIMEOUT_S', 43200, 300, 604800),
       consoleUrl: env.CONSOLE_URL?.trim() ? r.url('CONSOLE_URL', '', ['http:', 'https:']) : null,
       sso: parseSsoConfig(env),
+      contactRevealsPerHour: r.int('CONTACT_REVEALS_PER_HOUR', 200, 1, 100000),
     },
     intake: {
       timestampToleranceS: r.int('INTAKE_TIMESTAMP_TOLERANCE_S', 300, 1, 3600),

@@ -32,6 +32,8 @@ export const ERRORS = {
   account_disabled: { status: 403, retriable: false, message: 'This account is disabled; ask an owner or an admin' },
   sign_in_throttled: { status: 429, retriable: true, message: 'Too many failed sign-ins; try again in {seconds} seconds' },
   link_invalid: { status: 410, retriable: false, message: 'This link is unknown, used or expired; ask for a new one' },
+  personal_data_erased: { status: 410, retriable: false, message: "This lead's personal data has been erased; nothing can reveal it any more" },
+  reveal_quota_exceeded: { status: 429, retriable: true, message: 'Agent {agent_id} has revealed {limit} contacts in the last hour; try again in {seconds} seconds' },
   invalid_request: { status: 422, retriable: false, message: 'The request is not valid: {detail}' },
   conflict: { status: 409, retriable: false, message: '{detail}' },
   internal_error: { status: 500, retriable: true, message: 'Internal error; it has been logged' },

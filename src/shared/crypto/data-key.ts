@@ -27,6 +27,11 @@ export function leadCipher(keyring: PiiCipher, record: { dek_enc?: string }): Pi
   return record.dek_enc === undefined ? keyring : openDataKey(keyring, record.dek_enc);
 }
 
+// Whether a ciphertext was sealed with a lead's own data key: it opens with that key or not at all.
+export function sealedWithDataKey(ciphertext: string): boolean {
+  return ciphertext.startsWith(`${DATA_KEY_ID}.`);
+}
+
 function dataKeyCipher(key: Buffer): PiiCipher {
   return new PiiCipher(new Map([[DATA_KEY_ID, key]]), DATA_KEY_ID);
 }

@@ -10,14 +10,18 @@ export const PERMISSIONS = [
   'agents.read', 'agents.write',
   'leads.read', 'leads.erase', 'reports.read', 'overview.read',
   'audit.read', 'accounts.read', 'accounts.manage', 'tokens.manage',
+  'contacts.reveal',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ALL: readonly Permission[] = PERMISSIONS;
+// What only the people who work leads do: a lead's contact goes to its agent's side, never to who runs the service.
+const LEAD_WORK: readonly Permission[] = ['contacts.reveal'];
+const RUNS_SERVICE: readonly Permission[] = ALL.filter((p) => !LEAD_WORK.includes(p));
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  owner: ALL,
-  admin: ALL.filter((p) => p !== 'audit.read'),
+  owner: RUNS_SERVICE,
+  admin: RUNS_SERVICE.filter((p) => p !== 'audit.read'),
   affiliate_manager: [
     'partners.read', 'partners.settings', 'partners.secrets', 'partners.test',
     'deliveries.read', 'deliveries.retry', 'replays', 'endpoints.read', 'endpoints.resume',
@@ -26,8 +30,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   support: ['partners.read', 'partners.test', 'deliveries.read', 'deliveries.retry', 'endpoints.read', 'endpoints.resume'],
   analyst: ['partners.read', 'leads.read', 'reports.read', 'overview.read'],
   auditor: ['audit.read'],
-  supervisor: ['agents.read'],
-  agent: [],
+  supervisor: ['agents.read', 'contacts.reveal'],
+  agent: ['contacts.reveal'],
 };
 
 // Roles that see only the partners assigned to them: elsewhere a partner outside the scope is unknown (404).
