@@ -34,6 +34,14 @@ afterAll(async () => {
 const email = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 // A code of the next time step: the step the set-up used is spent.
 const nextCode = (secret: string) => totpCode(secret, Date.now() + 30_000);
+// Another session of an enrolled account (the steps its TOTP used are forgotten, so a code works).
+async function signInAgain(invited: { id: string; email: string }, secret: string): Promise<SessionClient> {
+  await ids.accounts.updateOne({ _id: invited.id }, { $set: { 'totp.last_step': null } });
+  const client = new SessionClient(app.url);
+  await client.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
+  await client.post('/api/auth/totp', { code: nextCode(secret) });
+  return client;
+}
 async function auditOf(target: string): Promise<AuditDoc[]> {
   return db.collection<AuditDoc>('audit_log').find({ target }).toArray();
 }
@@ -160,10 +168,7 @@ describe('a session', () => {
   it('ends every session of an account that is disabled or whose role changes, and keeps the changer\'s', async () => {
     const invited = await invite(app.url, { email: email('dis'), role: 'support' });
     const { client, secret } = await enrol(app.url, invited);
-    await ids.accounts.updateOne({ _id: invited.id }, { $set: { 'totp.last_step': null } });
-    const second = new SessionClient(app.url);
-    await second.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
-    await second.post('/api/auth/totp', { code: nextCode(secret) });
+    const second = await signInAgain(invited, secret);
     expect((await second.get('/api/deliveries')).status).toBe(200);
 
     expect((await owner.patch(`/api/accounts/${invited.id}`, { role: 'analyst' })).body).toMatchObject({ role: 'analyst' });
@@ -171,10 +176,7 @@ describe('a session', () => {
     expect((await second.get('/api/deliveries')).status).toBe(401);
 
     // A live session of the account when it is disabled ends with it.
-    await ids.accounts.updateOne({ _id: invited.id }, { $set: { 'totp.last_step': null } });
-    const live = new SessionClient(app.url);
-    await live.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
-    await live.post('/api/auth/totp', { code: nextCode(secret) });
+    const live = await signInAgain(invited, secret);
     expect((await live.get('/api/leads')).status).toBe(200);
     expect((await owner.patch(`/api/accounts/${invited.id}`, { status: 'disabled' })).body).toMatchObject({ status: 'disabled' });
     expect((await live.get('/api/leads')).body).toMatchObject({ error: 'manager_unauthorized' });
@@ -187,10 +189,7 @@ describe('a session', () => {
   it('a new password ends the other sessions and gives this one a new id', async () => {
     const invited = await invite(app.url, { email: email('pw'), role: 'analyst' });
     const { client, secret } = await enrol(app.url, invited);
-    await ids.accounts.updateOne({ _id: invited.id }, { $set: { 'totp.last_step': null } });
-    const other = new SessionClient(app.url);
-    await other.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
-    await other.post('/api/auth/totp', { code: nextCode(secret) });
+    const other = await signInAgain(invited, secret);
     const before = client.cookie;
     const changed = await client.post('/api/me/password', { current_password: PASSWORD, new_password: 'another long passphrase' });
     expect(changed.body).toMatchObject({ stage: 'signed_in' });

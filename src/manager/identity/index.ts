@@ -25,8 +25,6 @@ import { SignInThrottle } from './sign-in-throttle';
 import { ssoRoutes } from './sso-routes';
 import { SESSION_COOKIE } from './session-cookie';
 
-export type { Principal } from './principal';
-export { OneTimeLinks } from './links';
 
 export interface IdentityOptions {
   config: Pick<Config, 'managerTokens' | 'serviceName' | 'accounts'>;
