@@ -1,8 +1,8 @@
 import { describeErrors, validatorFor, type PersonalData } from '../schemas';
 import type { PiiCipher } from './pii-cipher';
 
-// Names, IP, user agent and the partner's metadata travel and rest as one ciphertext: nothing reads
-// them but the processor's IP rule, so one sealed object is simpler than a field each.
+// Names, IP, user agent and the partner's metadata travel and rest as one ciphertext: only the
+// processor's IP rule and the contact reveal (the name) read them, so one sealed object is simpler than a field each.
 export function sealPersonal(cipher: PiiCipher, data: PersonalData): string {
   return cipher.encrypt(JSON.stringify(data));
 }

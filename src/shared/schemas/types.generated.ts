@@ -592,7 +592,7 @@ export interface PartnerSettings {
 }
 
 /**
- * What a lead record's personal_enc decrypts to: who the lead is, beyond phone and email. Sealed in the ingress; only the processor opens it, for the IP rule.
+ * What a lead record's personal_enc decrypts to: who the lead is, beyond phone and email. Sealed in the ingress; opened only by the processor, for the IP rule, and by the manager's contact reveal, for the name.
  */
 export interface PersonalData {
   first_name?: string;
