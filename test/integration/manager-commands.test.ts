@@ -54,7 +54,7 @@ it('answers 503 command_pending while no dispatcher confirms, writes nothing its
   dispatcher = await startTestApp({}, loadConfig({ ...env, ROLE: 'dispatcher' }));
   await until(async () => (await client.get<{ state: string }>(`/api/deliveries/${dead._id}`)).body.state === 'delivered', 30_000, 'the retry carried out');
   const record = (await client.get<{ manual_retries: { by: string }[] }>(`/api/deliveries/${dead._id}`)).body;
-  expect(record.manual_retries).toEqual([{ at: expect.any(String), by: expect.stringMatching(/^token:/) }]);
+  expect(record.manual_retries).toEqual([{ at: expect.any(String), by: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/) }]);
   await until(async () => (await client.get<ReplayJobDoc>(`/api/replays/${jobId}`)).status === 200, 30_000, 'the replay job stored by its keeper');
   expect(receiver.at('/commands').length).toBeGreaterThanOrEqual(1);
 }, 60_000);

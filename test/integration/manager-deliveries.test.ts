@@ -114,7 +114,7 @@ describe('manual retry', () => {
 
     const res = await manager.post(`/api/deliveries/${record._id}/retry`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: record._id, state: 'queued', attempts_made: 0, manual_retries: [{ at: expect.any(String), by: expect.stringMatching(/^token:/) }] });
+    expect(res.body).toMatchObject({ id: record._id, state: 'queued', attempts_made: 0, manual_retries: [{ at: expect.any(String), by: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/) }] });
 
     await receiver.waitFor('/retry-one', before + 1);
     const delivered = await recordIn(event, 'delivered');
@@ -131,7 +131,7 @@ describe('manual retry', () => {
     expect(again.body.error).toBe('conflict');
     expect((await manager.post('/api/deliveries/dl-000000000000000000000000/retry')).status).toBe(404);
     const audit = await app.runtime.mongo.collections.audit.findOne({ action: 'delivery.retry', target: record._id });
-    expect(audit).toMatchObject({ partner_id: partner.id, actor: expect.stringMatching(/^token:/) });
+    expect(audit).toMatchObject({ partner_id: partner.id, actor: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/) });
   });
 
   it("retries all of a partner's dead deliveries at once", async () => {

@@ -9,7 +9,7 @@ import type { AuditActor } from '../../shared/audit';
 import { auditActor, inScope, type Principal } from './principal';
 import { can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../shared/identity/roles';
 import type { ServiceTokens } from './service-tokens';
-import type { RedisSessionStore, SessionTimeouts } from './session-store';
+import type { SessionTimeouts } from './session-store';
 import { SESSION_COOKIE } from './session-cookie';
 import './session-state';
 
@@ -33,7 +33,6 @@ declare module 'fastify' {
 export interface AuthenticateDeps {
   breakGlassTokens: readonly string[];
   serviceTokens: ServiceTokens;
-  sessions: RedisSessionStore;
   timeouts: SessionTimeouts;
   clock: Clock;
 }
@@ -93,7 +92,6 @@ async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGla
     const given = req.headers[CSRF_HEADER];
     if (typeof given !== 'string' || !s._csrf || !csrfTokens.verify(s._csrf, given)) throw new ApiError('csrf_invalid');
   }
-  await deps.sessions.touch(s.sessionId, s);
   return {
     kind: 'account', id: s.account_id, name: s.name ?? s.account_id, role: s.role, method: s.method ?? 'password',
     partnerScope: scopeOf(s.role, s.partner_ids ?? []), agentId: s.agent_id ?? null, address: req.ip,

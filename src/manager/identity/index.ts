@@ -57,14 +57,14 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
     cookieName: SESSION_COOKIE,
     store: sessions,
     saveUninitialized: false,
-    // Idle time is counted in Redis (touched at each request), not by re-sending the cookie.
+    // Idle time is counted in Redis (each read of a session starts it again), not by re-sending the cookie.
     rolling: false,
     // Secure whenever the request came over HTTPS (directly, or through a TRUSTED_PROXIES proxy);
     // Lax, not Strict, so the browser brings the cookie back from the SSO provider's redirect; every
     // request that changes something also needs the CSRF token.
     cookie: { path: '/api/', httpOnly: true, secure: 'auto', sameSite: 'lax' },
   });
-  authenticate(app, { breakGlassTokens: o.config.managerTokens, serviceTokens: tokens, sessions, timeouts, clock: o.clock });
+  authenticate(app, { breakGlassTokens: o.config.managerTokens, serviceTokens: tokens, timeouts, clock: o.clock });
 
   await app.register(authRoutes({ accounts, links, signIn, sessions, cipher: o.cipher, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName }));
   await app.register(passkeyRoutes({ accounts, passkeys: new Passkeys(c, o.clock), signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName, consoleUrl: cfg.consoleUrl }));
