@@ -17,6 +17,7 @@ import { LeadFences } from '../../src/shared/store/lead-fences';
 import { LeadStore } from '../../src/shared/store/leads';
 import { ListIndex } from '../../src/shared/store/list-index';
 import { loadConfig } from '../../src/shared/config';
+import { timeContactReveals } from '../lib/contact-reveals';
 import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
 import { scenarioEnv, sleep } from '../lib/env';
 import { CpuMeter } from '../lib/proc';
@@ -245,6 +246,9 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       ctx.log(`manager-views: ${view.name}: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`);
     }
     data.views = results;
+    const reveal = await timeContactReveals(ctx, env, mongo, { stored, leadAt: (n) => leadOf(n, start, stored).lead, requests: opts.quick ? 300 : 1000 });
+    data.contactReveal = reveal;
+    rows.push(['contact reveal: GET /api/leads/{id}/contact on the ingress, a CRM for the lead\'s agent (target p99 < 50 ms)', reveal.n, 1, reveal.p50, reveal.p99, reveal.max]);
     const idle = await idleStoreCpu(ctx, env);
     data.idle = idle;
     rows.push([`store CPU, app idle ${IDLE_S} s (% of a core)`, 1, '', idle.perProcess['mongo-wire'] ?? '', '', '']);
