@@ -158,7 +158,7 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
   const start = Date.UTC(2026, 9, 1);
   try {
     const t0 = Date.now();
-    const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList) });
+    const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList), isTerminal: () => false });
     const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
     const cells = new Map<string, Seeded>();
     for (let from = 1; from <= stored; from += CHUNK) {

@@ -46,7 +46,8 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const c = rt.mongo.collections;
   const statuses = loadStatuses(rules.statusCatalogFile);
   const fences = new LeadFences(rt.mongo.db);
-  const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList) });
+  const isTerminal = (status: string) => statuses.isTerminal(status);
+  const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList), isTerminal });
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
   const claims = new DedupClaims(rt.mongo.db);
@@ -58,7 +59,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
     { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet });
   const batch = new IntakeBatch({
     partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk, isTerminal: (status) => statuses.isTerminal(status),
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk, isTerminal,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
     caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });

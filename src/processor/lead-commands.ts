@@ -23,6 +23,6 @@ export class LeadCommands {
   }
 }
 
-export function leadCommand(leadId: string, kind: LeadCommand['kind'], now: Date, extra: Pick<LeadCommand, 'parked_id' | 'requested_by'> = {}): LeadCommand {
+export function leadCommand(leadId: string, kind: LeadCommand['kind'], now: Date, extra: Pick<LeadCommand, 'parked_id' | 'requested_by' | 'to_agent_id'> = {}): LeadCommand {
   return { command_id: randomUUID(), lead_id: leadId, kind, issued_at: now.toISOString(), ...extra };
 }

@@ -53,6 +53,11 @@ export function describe(record: Decoded<LifecycleMessage>): { source: string; w
   return { source: `distribution:${c.command_id}`, why: c.kind, at: new Date(c.issued_at) };
 }
 
+// When an agent action asks for the lead to be called back; null clears a callback scheduled before.
+export function callbackAt(action: AgentAction): Date | null {
+  return action.callback_at === undefined ? null : new Date(action.callback_at);
+}
+
 export function depositDoc(deposit: Deposit, lead: Pick<LeadDoc, 'client_id' | 'test'>, now: Date): DepositDoc {
   return {
     _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: lead.client_id, type: deposit.type,

@@ -12,8 +12,9 @@ import type { DedupClaims } from './dedup-claims';
 import { announce, entriesFrom } from './announcements';
 import { erasureEntry } from './assignment-feed';
 import { pendingAssignment, stillIdle, type Assignment } from './idle-redistribution';
-import { depositDoc, describe, isErase, parkedDoc, recordOf, type LifecycleMessage } from './lifecycle-records';
+import { callbackAt, depositDoc, describe, isErase, parkedDoc, recordOf, type LifecycleMessage } from './lifecycle-records';
 import { assignment } from './new-lead';
+import { supervisorReassign } from './supervisor-reassign';
 import { agentMove, depositMove, type Move } from './transitions';
 import type { ParkedMessages } from './parked-messages';
 import type { WaitingLeads } from './waiting-leads';
@@ -244,6 +245,8 @@ export class Lifecycle {
     };
     if (move.agentId !== undefined) entry.agent_id = move.agentId;
     const set: LeadChange['set'] = { status: move.to, is_depositor: move.isDepositor };
+    // An agent's outcome replaces any callback scheduled before (callback_at, or none).
+    if (record.topic === 'agentActions') set.callback_at = callbackAt(record.value as AgentAction);
     if (move.createsClient) {
       set.client_id = clientIdForLead(w.lead._id);
       const deposit = record.value as Deposit;
@@ -284,6 +287,7 @@ export class Lifecycle {
     }
     const cmd = record.value as LeadCommand;
     if (cmd.kind === 'reassign_idle') return this.reassign(lead, cmd, now, g);
+    if (cmd.kind === 'reassign') return supervisorReassign(lead, cmd, this.isTerminal);
     // Nobody can call a lead whose personal data is gone: an erased lead is never given to an agent.
     if (lead.status !== 'new' || lead.personal_erased_at) return null;
     const agent = this.d.roster.take(lead, now);

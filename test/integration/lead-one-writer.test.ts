@@ -17,8 +17,8 @@ let other: LeadStore;
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
   const db = mongo.db(config.mongo.db);
-  store = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')) });
-  other = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')) });
+  store = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')), isTerminal: () => false });
+  other = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')), isTerminal: () => false });
 });
 
 afterAll(async () => {

@@ -42,11 +42,12 @@ it('lists stored leads, deliveries and audit entries that have no entries yet', 
     _id: `au-${i}`, at: at(i), actor: 'token:x', action: 'partner.update', partner_id: 'pa-even', target: null, details: {},
   })));
 
-  const summary = await rebuildLists(c);
+  const isTerminal = () => false;
+  const summary = await rebuildLists(c, isTerminal);
   expect(summary).toEqual({ leads: 2500, deliveries: 300, audit: 50 });
-  expect(await rebuildLists(c)).toEqual(summary);
+  expect(await rebuildLists(c, isTerminal)).toEqual(summary);
   const entries = await c.leadList.countDocuments();
-  expect(entries).toBe(2500 * 5 + 250 * 2); // l, lp, ls, lps, la; ld and lpd for depositors
+  expect(entries).toBe(2500 * 6 + 250 * 2); // l, lp, ls, lps, la, the agent's queue; ld and lpd for depositors
 
   const list = new LeadList(c.leads, c.leadList);
   const ftd = await list.page({ affiliate_id: 'pa-even', status: 'ftd' }, { limit: 200 });

@@ -69,6 +69,8 @@ export interface LeadDoc extends LeadDetails {
   client_id: string | null;
   agent_id: string | null;
   reason: string | null;
+  // When its agent is to call it back (an agent action's callback_at); null or absent: none scheduled.
+  callback_at?: Date | null;
   // Every change, in order; entry i is also event `<lead id>:<i>`, and its `source` names the CRM
   // message that made it, so a redelivered message is recognised without a list of applied ids.
   history: StatusChange[];

@@ -19,6 +19,10 @@ export interface AgentAction {
    */
   note?: string;
   occurred_at: string;
+  /**
+   * When to call the lead back (with a callback outcome): the lead tops its agent's queue from then on. Any later agent action without it clears it
+   */
+  callback_at?: string;
 }
 
 /**
@@ -401,12 +405,12 @@ export interface LeadCommand {
   command_id: string;
   lead_id: string;
   /**
-   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now; erase: destroy the lead's data key, its dedup claims, hashes and ciphertexts (requested_by says who asked); reassign_idle: if the lead is still as its assignment history entry assigned_seq left it (assigned to agent_id, not worked since), give it to another eligible agent
+   * assign: give the lead, if still new, to an agent on the roster; retry_parked: apply the parked CRM message parked_id if it can apply now; erase: destroy the lead's data key, its dedup claims, hashes and ciphertexts (requested_by says who asked); reassign_idle: if the lead is still as its assignment history entry assigned_seq left it (assigned to agent_id, not worked since), give it to another eligible agent; reassign: a supervisor's: if the lead is still with an agent, not terminal and not erased, give it to to_agent_id (requested_by names the supervisor)
    */
-  kind: 'assign' | 'retry_parked' | 'erase' | 'reassign_idle';
+  kind: 'assign' | 'retry_parked' | 'erase' | 'reassign_idle' | 'reassign';
   issued_at: string;
   /**
-   * erase: the manager (token:<hash>) or retention
+   * erase: the manager (token:<hash>) or retention; reassign: the supervisor's account
    */
   requested_by?: string;
   parked_id?: string;
@@ -414,6 +418,10 @@ export interface LeadCommand {
    * reassign_idle: the agent the lead was assigned to
    */
   agent_id?: string;
+  /**
+   * reassign: the agent to give the lead to
+   */
+  to_agent_id?: string;
   /**
    * reassign_idle: index of the history entry that assigned the lead to agent_id
    */

@@ -2,7 +2,8 @@ import type { Collection } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadDoc, StatusChange } from '../mongo/documents';
 import type { LeadFences } from './lead-fences';
-import { leadListEntries, leadListMoves } from './lead-list';
+import { queueEntries, queueMoves, type IsTerminal } from './agent-queue';
+import { leadListEntries, leadListMoves, type ListMoves } from './lead-list';
 import type { ListIndex } from './list-index';
 
 // What one owner decided for one lead in a batch: the entries to append and the fields they set,
@@ -10,7 +11,7 @@ import type { ListIndex } from './list-index';
 export interface LeadChange {
   lead: LeadDoc; // as the owner last read or wrote it
   entries: StatusChange[];
-  set: Partial<Pick<LeadDoc, 'status' | 'is_depositor' | 'client_id' | 'agent_id'>>;
+  set: Partial<Pick<LeadDoc, 'status' | 'is_depositor' | 'client_id' | 'agent_id' | 'callback_at'>>;
   erase?: boolean;
 }
 
@@ -26,17 +27,20 @@ export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_h
 // updated_at it expects, so a second writer (a zombie owner after a rebalance, a CRM message keyed
 // by something else than the lead) finds its change refused instead of writing over another. Only
 // a store given a writer's fences and lead list writes (the ingress only reads). The lead list's
-// entries (lead-list.ts) go in before the lead they list and out after it has left them.
+// entries (lead-list.ts, and its agent's queue: agent-queue.ts) go in before the lead they list and out after
+// it has left them.
 export interface LeadWriter {
   fences: LeadFences;
   list: ListIndex;
+  isTerminal: IsTerminal; // a terminal lead leaves its agent's queue (agent-queue.ts)
 }
 
 export class LeadStore {
   constructor(private readonly leads: Collection<LeadDoc>, private readonly writer: LeadWriter | null = null) {}
 
   async insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
-    await this.writing().list.put(docs.flatMap(leadListEntries));
+    const { list, isTerminal } = this.writing();
+    await list.put(docs.flatMap((d) => [...leadListEntries(d), ...queueEntries(d, isTerminal)]));
     return insertAllNew(this.leads, docs);
   }
 
@@ -59,9 +63,15 @@ export class LeadStore {
   // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
   // since it was read: that change was not made.
   async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
-    const { fences, list } = this.writing();
+    const { fences, list, isTerminal } = this.writing();
     const allowed = await fences.claim(changes, now);
-    const moves = changes.map(({ lead, set }, i) => (allowed[i] ? leadListMoves(lead, { ...lead, ...set }) : { put: [], remove: [] }));
+    const moves = changes.map(({ lead, set, erase }, i): ListMoves => {
+      if (!allowed[i]) return { put: [], remove: [] };
+      const after = { ...lead, ...set, ...(erase ? { personal_erased_at: now } : {}) };
+      const listed = leadListMoves(lead, after);
+      const queued = queueMoves(lead, after, isTerminal);
+      return { put: [...listed.put, ...queued.put], remove: [...listed.remove, ...queued.remove] };
+    });
     await list.put(moves.flatMap((m) => m.put));
     const stored = await Promise.all(changes.map(async ({ lead, entries, set, erase }, i) => {
       if (!allowed[i]) return null;
