@@ -6,6 +6,8 @@ import type { AgentSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
 import { systemClock, type Clock } from '../shared/clock';
 
+const MAX_TEAM = 500;
+
 export type AgentView = Omit<AgentDoc, '_id'> & { id: string; last_assigned_at: Date | null };
 
 // An agent as managers see it, with when it last got a lead (kept apart by the processors).
@@ -48,6 +50,11 @@ export class AgentService {
   async find(id: string): Promise<AgentView | null> {
     const doc = await this.agents.findOne({ _id: id });
     return doc && (await this.withActivity([doc]))[0]!;
+  }
+
+  // A supervisor's team: the agents that name their account (by the supervisor_id index; a team is tens).
+  team(supervisorId: string): Promise<AgentDoc[]> {
+    return this.agents.find({ supervisor_id: supervisorId }).sort({ name: 1, _id: 1 }).limit(MAX_TEAM).toArray();
   }
 
   async list(filter: { active?: boolean }, page: PageRequest): Promise<Page<AgentView>> {

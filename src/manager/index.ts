@@ -17,6 +17,7 @@ import { leadRoutes } from './routes/leads';
 import { overviewRoutes } from './routes/overview';
 import { reportRoutes } from './routes/reports';
 import { managerServices, type ManagerOptions } from './services';
+import { workspaceRoutes } from './workspace';
 import { managerValidatorCompiler } from './validation';
 
 export type { ManagerOptions } from './services';
@@ -60,5 +61,6 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await secured.register(contactRoutes(services));
     await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
+    await secured.register(workspaceRoutes(o, services));
   });
 }

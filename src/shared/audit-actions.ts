@@ -2,7 +2,7 @@
 export const AUDIT_ACTIONS = [
   'partner.create', 'partner.update', 'partner.rotate_key', 'partner.test_callback', 'partner.test_postback', 'partner.replay',
   'endpoint.paused', 'endpoint.resume',
-  'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update', 'lead.erase_personal_data', 'lead.contact_reveal',
+  'delivery.retry', 'delivery.retry_dead', 'agent.create', 'agent.update', 'lead.erase_personal_data', 'lead.contact_reveal', 'lead.reassign',
   'account.sign_in', 'account.sign_in_failed', 'account.locked', 'account.sign_out', 'account.sessions_revoked',
   'account.invite', 'account.update', 'account.password_reset_link', 'account.password_set',
   'account.second_factor_added', 'account.second_factor_removed',

@@ -41,7 +41,7 @@ export interface Invited {
 }
 
 // An account invited with the break-glass token (or a given owner's session).
-export async function invite(baseUrl: string, account: { email: string; name?: string; role: string; partner_ids?: string[] }): Promise<Invited> {
+export async function invite(baseUrl: string, account: { email: string; name?: string; role: string; partner_ids?: string[]; agent_id?: string }): Promise<Invited> {
   const res = await fetch(`${baseUrl}/api/accounts`, {
     method: 'POST', headers: { authorization: `Bearer ${MANAGER_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: account.email.split('@')[0], ...account }),

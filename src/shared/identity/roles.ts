@@ -10,13 +10,14 @@ export const PERMISSIONS = [
   'agents.read', 'agents.write',
   'leads.read', 'leads.erase', 'reports.read', 'overview.read',
   'audit.read', 'accounts.read', 'accounts.manage', 'tokens.manage',
-  'contacts.reveal',
+  'contacts.reveal', 'workspace.own', 'workspace.team',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ALL: readonly Permission[] = PERMISSIONS;
-// What only the people who work leads do: a lead's contact goes to its agent's side, never to who runs the service.
-const LEAD_WORK: readonly Permission[] = ['contacts.reveal'];
+// What only the people who work leads do: a lead's contact goes to its agent's side, never to who runs the service;
+// the workspace works as an agent record (workspace.own) or a team of them (workspace.team), which no owner or admin is.
+const LEAD_WORK: readonly Permission[] = ['contacts.reveal', 'workspace.own', 'workspace.team'];
 const RUNS_SERVICE: readonly Permission[] = ALL.filter((p) => !LEAD_WORK.includes(p));
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
@@ -30,8 +31,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   support: ['partners.read', 'partners.test', 'deliveries.read', 'deliveries.retry', 'endpoints.read', 'endpoints.resume'],
   analyst: ['partners.read', 'leads.read', 'reports.read', 'overview.read'],
   auditor: ['audit.read'],
-  supervisor: ['agents.read', 'contacts.reveal'],
-  agent: ['contacts.reveal'],
+  supervisor: ['agents.read', 'contacts.reveal', 'workspace.team'],
+  agent: ['contacts.reveal', 'workspace.own'],
 };
 
 // Roles that see only the partners assigned to them: elsewhere a partner outside the scope is unknown (404).

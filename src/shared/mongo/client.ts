@@ -79,6 +79,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.deliveryBlocks.createIndex({ partition: 1 }, { name: 'partition' }),
     c.endpointHealth.createIndex({ state: 1 }, { name: 'state' }),
     c.replayJobs.createIndex({ partition: 1, state: 1 }, { name: 'partition_state' }),
+    c.agents.createIndex({ supervisor_id: 1 }, { name: 'supervisor_id' }), // a supervisor's team (workspace)
     ...RETIRED_INDEXES.map(([collection, name]) => c[collection].dropIndex(name).catch((err: unknown) => {
       if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND))) throw err;
     })),
