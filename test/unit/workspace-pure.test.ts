@@ -1,3 +1,4 @@
+import { nextQueueRead, QUEUE_POLL_MS } from '../../src/console/parts/workspace/queue-types';
 import { supervisorReassign } from '../../src/processor/supervisor-reassign';
 import { changeReason } from '../../src/processor/assignment-feed';
 import { inSegment, type QueuedLead } from '../../src/manager/workspace/agent-queue-reader';
@@ -93,5 +94,17 @@ describe("a supervisor's reassignment", () => {
     for (const lead of [{ ...open, status: 'trash' }, { ...open, personal_erased_at: created }, { ...open, agent_id: null }, { ...open, agent_id: 'ag-2' }]) {
       expect(supervisorReassign(lead, { to_agent_id: 'ag-2' }, isTerminal)).toBeNull();
     }
+  });
+});
+
+describe("the My leads page's clock", () => {
+  const now = Date.parse('2026-11-21T09:00:00Z');
+
+  it('reads the queue again when the next callback comes due, else every 15 seconds', () => {
+    expect(nextQueueRead([], now)).toBe(QUEUE_POLL_MS);
+    expect(nextQueueRead([{ queue: 'callback_later', callback_at: '2026-11-21T09:00:04Z' }, { queue: 'new', callback_at: null }], now)).toBe(4250);
+    expect(nextQueueRead([{ queue: 'callback_later', callback_at: '2026-11-21T10:00:00Z' }], now)).toBe(QUEUE_POLL_MS);
+    // A due one is shown already: it does not make the page read on and on.
+    expect(nextQueueRead([{ queue: 'callback_due', callback_at: '2026-11-21T08:59:00Z' }], now)).toBe(QUEUE_POLL_MS);
   });
 });
