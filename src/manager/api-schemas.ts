@@ -55,11 +55,11 @@ const partnerRequired = ['id', 'name', 'callback_url', 'disabled', 'created_at',
 const partner = object(partnerProperties, partnerRequired);
 const partnerWithSecrets = object({ ...partnerProperties, ...secrets }, [...partnerRequired, ...Object.keys(secrets)]);
 
-// time_zone and working_hours are shown only when set (absent: UTC, always on shift).
+// time_zone, working_hours and supervisor_id are shown only when set (absent: UTC, always on shift, no team).
 const agentProperties = {
   id: str, ...propertiesOf('agent.json'), last_assigned_at: nullable('string', { format: 'date-time' }), created_at: dateTime, updated_at: dateTime,
 };
-const agent = object(agentProperties, Object.keys(agentProperties).filter((k) => k !== 'time_zone' && k !== 'working_hours'));
+const agent = object(agentProperties, Object.keys(agentProperties).filter((k) => !['time_zone', 'working_hours', 'supervisor_id'].includes(k)));
 
 const leadRow = object({
   id: str, affiliate_id: str, external_id: str, status: str, is_depositor: { type: 'boolean' }, agent_id: nullable('string'),
