@@ -1,6 +1,6 @@
 // Who may do what in the manager API: one matrix, published in docs/managers.md and in the manager
-// OpenAPI document (each operation's x-roles), enforced on every route by authorize.ts. A route
-// without a permission does not start (routes.ts refuses it), so a new route cannot slip through.
+// OpenAPI document (each operation's x-roles), enforced on every route by
+// src/manager/identity/authenticate.ts, which also refuses to start a route without a permission.
 export const ROLES = ['owner', 'admin', 'affiliate_manager', 'support', 'analyst', 'auditor', 'supervisor', 'agent'] as const;
 export type Role = (typeof ROLES)[number];
 
