@@ -47,7 +47,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
 
   await app.register(async (secured) => {
     await registerIdentity(secured, {
-      config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock, logger: o.logger,
+      config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock,
       partnerExists: async (id) => (await services.partners.find(id)) !== null,
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import type { Config } from '../../shared/config';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
-import type { Logger } from '../../shared/logger';
 import type { Db } from 'mongodb';
 import type { Redis } from '../../shared/redis/client';
 import type { AuditLog } from '../audit-log';
@@ -35,7 +34,6 @@ export interface IdentityOptions {
   partnerExists(id: string): Promise<boolean>;
   agentExists(id: string): Promise<boolean>;
   clock: Clock;
-  logger: Logger;
 }
 
 // People and machines in the manager API: the session cookie (@fastify/session, kept in Redis),
@@ -68,7 +66,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
 
   await app.register(authRoutes({ accounts, links, signIn, sessions, cipher: o.cipher, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName }));
   await app.register(passkeyRoutes({ accounts, passkeys: new Passkeys(c, o.clock), signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName, consoleUrl: cfg.consoleUrl }));
-  await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock, logger: o.logger }));
+  await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
   await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
   await app.register(accountRoutes({ accounts, links, sessions, audit: o.audit, clock: o.clock, partnerExists: o.partnerExists, agentExists: o.agentExists, consoleUrl: cfg.consoleUrl }));
   await app.register(serviceAccountRoutes({ tokens, audit: o.audit, partnerExists: o.partnerExists }));

@@ -27,8 +27,8 @@ export function meRoutes(d: MeRouteDeps) {
     };
 
     app.get('/api/me', { schema: meSchemas.me, config: self }, async (req) => {
-      if (req.principal.kind !== 'account') return { principal: { id: req.principal.id, name: req.principal.name, role: req.principal.role, kind: req.principal.kind }, account: null };
-      return { principal: { id: req.principal.id, name: req.principal.name, role: req.principal.role, kind: req.principal.kind }, account: accountView(orNotFound(await d.accounts.find(req.principal.id))) };
+      const { id, name, role, kind } = req.principal;
+      return { principal: { id, name, role, kind }, account: kind === 'account' ? accountView(orNotFound(await d.accounts.find(id))) : null };
     });
 
     // A new password ends every other session and gives this one a new id.

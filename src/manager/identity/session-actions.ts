@@ -30,7 +30,7 @@ export async function establish(req: FastifyRequest, account: AccountDoc, stage:
 }
 
 // The account id of a sign-in that stopped at `stage` and has not expired.
-export function pendingAccount(req: FastifyRequest, stages: readonly SessionStage[], clock: Clock): string {
+function pendingAccount(req: FastifyRequest, stages: readonly SessionStage[], clock: Clock): string {
   const s = req.session;
   const live = s?.account_id && s.stage && stages.includes(s.stage) && (s.stage === 'signed_in' || (s.step_until ?? 0) > clock.now().getTime());
   if (!live) throw new ApiError('sign_in_step_missing');

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
-import type { Logger } from '../../shared/logger';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
 import type { AccountDoc } from './identity-store';
@@ -17,7 +16,6 @@ export interface SsoRouteDeps {
   sessions: RedisSessionStore;
   audit: AuditLog;
   clock: Clock;
-  logger: Logger;
 }
 
 const CONSOLE = '/console/';

@@ -1,4 +1,4 @@
-import { leadCipher, sealedWithDataKey } from '../../shared/crypto/data-key';
+import { storedLeadCipher } from '../../shared/crypto/data-key';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import type { LeadDoc } from '../../shared/mongo/documents';
 import type { LeadKeyStore } from '../../shared/store/lead-keys';
@@ -17,11 +17,8 @@ export class MaskedPhones {
     const keys = await this.keys.byLeads(sealed);
     const masked = new Map<string, string | null>(leads.map((l) => [l._id, null]));
     for (const lead of sealed) {
-      const key = keys.get(lead._id);
-      // No key for a number sealed with one: it was destroyed, the lead is being erased. A lead sealed
-      // before per-lead keys opens with the keyring.
-      if (key === undefined && sealedWithDataKey(lead.phone_enc as string)) continue;
-      masked.set(lead._id, maskPhone(leadCipher(this.keyring, key ?? {}).decrypt(lead.phone_enc as string)));
+      const cipher = storedLeadCipher(this.keyring, lead.phone_enc as string, keys.get(lead._id));
+      if (cipher) masked.set(lead._id, maskPhone(cipher.decrypt(lead.phone_enc as string)));
     }
     return masked;
   }

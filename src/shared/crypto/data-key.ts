@@ -32,6 +32,14 @@ export function sealedWithDataKey(ciphertext: string): boolean {
   return ciphertext.startsWith(`${DATA_KEY_ID}.`);
 }
 
+// The cipher that opens a stored lead's `sealed` ciphertext given its stored key (undefined: none
+// found), or null when nothing can: the key was destroyed, the lead's erasure has begun. A lead
+// sealed before per-lead keys opens with the keyring.
+export function storedLeadCipher(keyring: PiiCipher, sealed: string, key: { dek_enc?: string } | undefined): PiiCipher | null {
+  if (key === undefined && sealedWithDataKey(sealed)) return null;
+  return leadCipher(keyring, key ?? {});
+}
+
 function dataKeyCipher(key: Buffer): PiiCipher {
   return new PiiCipher(new Map([[DATA_KEY_ID, key]]), DATA_KEY_ID);
 }
