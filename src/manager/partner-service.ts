@@ -19,6 +19,7 @@ export interface IssuedSecrets {
 }
 
 export type RotatedSecrets = IssuedSecrets & { api_key: string; key_rotated_at: Date };
+export type RotatableSecret = keyof IssuedSecrets;
 
 export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'postback_secret_enc' | 'previous_secrets'> & {
   id: string;
@@ -110,13 +111,22 @@ export class PartnerService {
   // through Redis. With graceSeconds the replaced key and secrets stay valid that long
   // (previous_secrets; a rotation during a grace ends the earlier grace).
   async rotate(id: string, which: readonly ('hmac_secret' | 'callback_secret')[] = [], graceSeconds = 0): Promise<RotatedSecrets | null> {
+    return this.rotateSecrets(id, ['api_key', ...which], graceSeconds) as Promise<RotatedSecrets | null>;
+  }
+
+  // The same, for any of the three secrets (the portal may rotate an HMAC secret and keep its key).
+  async rotateSecrets(id: string, which: readonly RotatableSecret[], graceSeconds = 0): Promise<(IssuedSecrets & { key_rotated_at: Date }) | null> {
     const now = this.now();
     const rotated = await this.d.locks.withLock(`partner:${id}`, async () => {
       const { partners } = this.d;
       const doc = await partners.findOne({ _id: id });
       if (!doc) return null;
-      const issued: RotatedSecrets = { api_key: newSecret('lk'), key_rotated_at: now };
-      const set: Partial<PartnerDoc> = { api_key_hash: apiKeyHash(issued.api_key), key_rotated_at: now, updated_at: now };
+      const issued: IssuedSecrets & { key_rotated_at: Date } = { key_rotated_at: now };
+      const set: Partial<PartnerDoc> = { key_rotated_at: now, updated_at: now };
+      if (which.includes('api_key')) {
+        issued.api_key = newSecret('lk');
+        set.api_key_hash = apiKeyHash(issued.api_key);
+      }
       if (which.includes('hmac_secret')) {
         issued.hmac_secret = newSecret('hs');
         set.hmac_secret_enc = this.d.cipher.encrypt(issued.hmac_secret);
@@ -131,10 +141,13 @@ export class PartnerService {
           until: new Date(now.getTime() + graceSeconds * 1000),
         }
         : null;
-      await this.d.keys.add(set.api_key_hash as string, id, now);
+      const current = set.api_key_hash ?? doc.api_key_hash;
+      if (set.api_key_hash) await this.d.keys.add(set.api_key_hash, id, now);
       await partners.updateOne({ _id: id }, { $set: set });
-      // The hashes that no longer authenticate: the grace this rotation ended, and without a grace the old key.
-      await this.d.keys.remove([...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []), ...(graceSeconds > 0 ? [] : [doc.api_key_hash])]);
+      // The hashes that no longer authenticate: the grace this rotation ended, and without a grace the
+      // old key; never the key in use (a rotation of secrets alone keeps it).
+      const ended = [...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []), ...(graceSeconds > 0 ? [] : [doc.api_key_hash])];
+      await this.d.keys.remove(ended.filter((hash) => hash !== current));
       return issued;
     });
     if (!rotated) return null;

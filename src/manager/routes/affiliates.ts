@@ -7,6 +7,7 @@ import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
 import type { PageRequest } from '../pagination';
 import { partnerView } from '../partner-service';
+import { sendTestCallback, sendTestPostback } from '../endpoint-actions';
 import { settingsProblem } from '../partner-settings';
 import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
@@ -70,34 +71,12 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
 
     app.post<IdParams>('/api/affiliates/:id/test-callback', { schema: routeSchemas.testCallback, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
-      const noUrl = new ApiError('conflict', { detail: 'This partner has no callback_url; set one with PATCH first' });
-      if (!partner.callback_url) throw noUrl;
-      // Sent by the dispatcher that keeps the partner's endpoint, with the code real deliveries use.
-      const sent = await endpoints.testCallback(partner._id, req.actor.id);
-      if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test callback' }, { 'retry-after': '5' });
-      if (sent.outcome === 'not_found') throw noUrl;
-      const result = sent.result;
-      await audit.record(req.actor, 'partner.test_callback', {
-        partnerId: partner._id,
-        details: { delivered: result.delivered, http_status: result.http_status, error: result.error },
-      });
-      return result;
+      return sendTestCallback({ endpoints, audit }, partner, req.actor);
     });
 
     app.post<IdParams & { Body: { event?: LeadEvent['event'] } | null }>('/api/affiliates/:id/test-postback', { schema: routeSchemas.testPostback, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
-      const event = req.body?.event ?? 'lead.accepted';
-      const noTemplate = new ApiError('conflict', { detail: `This partner has no postback template for ${event}; set postbacks with PATCH first` });
-      if (!postbackFor(partner.postbacks, partner.status_mapping, event)) throw noTemplate;
-      const sent = await endpoints.testPostback(partner._id, event, req.actor.id);
-      if (sent.outcome === 'pending') throw new ApiError('command_pending', { command: 'test postback' }, { 'retry-after': '5' });
-      if (sent.outcome === 'not_found') throw noTemplate;
-      const result = sent.result;
-      await audit.record(req.actor, 'partner.test_postback', {
-        partnerId: partner._id,
-        details: { event, delivered: result.delivered, http_status: result.http_status, error: result.error },
-      });
-      return result;
+      return sendTestPostback({ endpoints, audit }, partner, req.body?.event ?? 'lead.accepted', req.actor);
     });
 
     // The URL a template yields for the sample lead, checked as a save would check it; the token masked.

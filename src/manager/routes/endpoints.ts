@@ -1,20 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../shared/errors';
-import type { ReplayJobDoc } from '../../shared/mongo/documents';
 import type { DeliveryKind } from '../../shared/delivery-kind';
 import { routeSchemas } from '../api-schemas';
+import { replayJobView, resumeEndpoint, startReplay, type ReplayAsked } from '../endpoint-actions';
 import type { ManagerServices } from '../services';
 import { inScope } from '../identity/principal';
 import { orNotFound, type IdParams } from './lookup';
 
 interface KindQuery {
   Querystring: { kind: DeliveryKind };
-}
-
-interface ReplayBody {
-  from: string;
-  to: string;
-  events?: string[];
 }
 
 // A partner's callback endpoint (issue 13) and tracker (issue 32): their health, resuming it after an auto-pause, and
@@ -30,24 +23,13 @@ export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<M
 
     app.post<IdParams & KindQuery>('/api/affiliates/:id/endpoint/resume', { schema: routeSchemas.resumeEndpoint, config: { access: 'endpoints.resume', partnerParam: true, audit: 'endpoint.resume' } }, async (req, reply) => {
       orNotFound(await partners.find(req.params.id));
-      const result = await endpoints.resume(req.params.id, req.actor.id, req.query.kind);
-      if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
-      await audit.record(req.actor, 'endpoint.resume', { partnerId: req.params.id, details: { requested_at: result.at, kind: req.query.kind } });
-      return reply.code(202).send({ affiliate_id: req.params.id, state: 'resuming', requested_at: result.at });
+      return reply.code(202).send(await resumeEndpoint({ endpoints, audit }, req.params.id, req.query.kind, req.actor));
     });
 
-    app.post<IdParams & { Body: ReplayBody }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { access: 'replays', partnerParam: true, audit: 'partner.replay' } }, async (req, reply) => {
+    app.post<IdParams & { Body: Omit<ReplayAsked, 'partnerId'> }>('/api/affiliates/:id/replay', { schema: routeSchemas.replay, config: { access: 'replays', partnerParam: true, audit: 'partner.replay' } }, async (req, reply) => {
       orNotFound(await partners.find(req.params.id));
-      const from = new Date(req.body.from);
-      const to = new Date(req.body.to);
-      const events = req.body.events ?? [];
-      const problem = rangeProblem(from, to, maxRangeS);
-      if (problem) throw new ApiError('invalid_request', { detail: problem });
-      const result = await endpoints.replay({ partnerId: req.params.id, from, to, events, by: req.actor.id });
-      const jobId = result.outcome === 'created' ? result.job._id : result.jobId;
-      await audit.record(req.actor, 'partner.replay', { partnerId: req.params.id, target: jobId, details: { from, to, events } });
-      if (result.outcome === 'pending') throw new ApiError('command_pending', { command: `replay (job ${jobId})` }, { 'retry-after': '5' });
-      return reply.code(202).send(replayJobView(result.job));
+      const job = await startReplay({ endpoints, audit }, { ...req.body, partnerId: req.params.id }, maxRangeS, req.actor);
+      return reply.code(202).send(replayJobView(job));
     });
 
     app.get<IdParams>('/api/replays/:id', { schema: routeSchemas.showReplay, config: { access: 'replays' } }, async (req) => {
@@ -56,16 +38,4 @@ export function endpointRoutes({ endpoints, partners, audit, maxRangeS }: Pick<M
       return replayJobView(orNotFound(inScope(req.principal, job.partner_id) ? job : null));
     });
   };
-}
-
-// Why a replay range is refused, or null.
-export function rangeProblem(from: Date, to: Date, maxRangeS: number): string | null {
-  if (from.getTime() >= to.getTime()) return '/from must be before /to';
-  if (to.getTime() - from.getTime() > maxRangeS * 1000) return `the range is longer than REPLAY_MAX_RANGE_S (${maxRangeS} s)`;
-  return null;
-}
-
-export function replayJobView(job: ReplayJobDoc) {
-  const { _id, partner_id, partition: _p, ...rest } = job;
-  return { id: _id, affiliate_id: partner_id, ...rest };
 }
