@@ -17,6 +17,8 @@ export { EndpointCommands, type ReplayRequest, type ReplayOutcome } from './endp
 export type { EndpointHealthView } from './endpoint-health';
 export type { TestCallbackResult } from './test-callback';
 export type { CommandChannel } from './command-replies';
+// Which addresses a callback may reach: also what a partner's new callback URL is checked by when it names an IP.
+export { refusedAddressRange } from './callback-wire/address-guard';
 
 // Retry commands published, and waited for, at a time by a retry of every dead delivery.
 const RETRY_CHUNK = 200;

@@ -3,6 +3,7 @@ import type { Config } from '../shared/config';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { luaScript, type LuaScript } from '../shared/redis/lua-script';
+import { quotaWindowKey } from '../shared/partners/partner-quota';
 import { SLIDING_WINDOW_LUA } from '../shared/redis/sliding-window';
 import { claimOf, recordKey, type Claim } from './idempotency';
 import { LUA_DIR } from './lua-dir';
@@ -28,7 +29,7 @@ export class Admissions {
   }
 
   async admit(clientIp: string, partner: PartnerDoc, endpoint: Endpoint, claim?: { key: string; bodyHash: string }): Promise<Admission> {
-    const keys = [authFailuresKey(clientIp), `rl:${endpoint}:${partner._id}`, claim ? recordKey(partner._id, claim.key) : authFailuresKey(clientIp)];
+    const keys = [authFailuresKey(clientIp), quotaWindowKey(endpoint, partner._id), claim ? recordKey(partner._id, claim.key) : authFailuresKey(clientIp)];
     const { intake } = this;
     const args = [intake.authFailuresPerMinute, WINDOW_MS, quotaFor(partner, endpoint, intake), `${this.instanceId}:${++this.seq}`,
       claim ? '1' : '0', claim?.bodyHash ?? '', intake.replyTimeoutMs, intake.idempotencyTtlS];

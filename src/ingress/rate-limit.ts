@@ -1,26 +1,12 @@
 import { clientNetwork } from '../shared/net/client-network';
-import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import type { LuaScript } from '../shared/redis/lua-script';
+import { WINDOW_MS } from '../shared/partners/partner-quota';
 import { windowTakeScript, windowVerdict, type Verdict } from '../shared/redis/sliding-window';
 
 export { retryAfterSeconds, type Verdict } from '../shared/redis/sliding-window';
 
-export type Endpoint = 'intake' | 'status';
-
-export const WINDOW_MS = 60_000;
-
-export interface DefaultQuotas {
-  intakePerMinute: number;
-  statusPerMinute: number;
-}
-
-// Per partner, never per IP (spec 8); a manager may raise a partner's quota in partner.rate_limits.
-export function quotaFor(partner: PartnerDoc, endpoint: Endpoint, defaults: DefaultQuotas): number {
-  return endpoint === 'intake'
-    ? partner.rate_limits?.intake_per_minute ?? defaults.intakePerMinute
-    : partner.rate_limits?.status_per_minute ?? defaults.statusPerMinute;
-}
+export { quotaFor, WINDOW_MS, type DefaultQuotas, type Endpoint } from '../shared/partners/partner-quota';
 
 // Failed authentications (no or unknown API key) per client address, in a sliding 60-second
 // window shared by every ingress instance through Redis (window-take.lua). An address at the limit is

@@ -26,6 +26,7 @@ export interface DeliveryFilter {
   state?: DeliveryDoc['state'];
   affiliate_id?: string;
   event?: string;
+  kind?: DeliveryKind; // checked on the records read (no entry is keyed by it)
   from?: string; // the record was created at or after (date-time)
   to?: string; // before
 }
@@ -52,7 +53,8 @@ export class DeliveryQueue {
       },
       load: (ids) => findByIds(this.deliveries, ids),
       // An entry by state names the state its record had when written.
-      matches: (entry, doc) => (entry.state === undefined || entry.state === doc.state) && inPartnerScope(scope, doc.partner_id),
+      matches: (entry, doc) => (entry.state === undefined || entry.state === doc.state) && inPartnerScope(scope, doc.partner_id)
+        && (filter.kind === undefined || kindOf(doc) === filter.kind),
       view: deliveryView,
     }, page);
   }

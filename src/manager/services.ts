@@ -33,7 +33,11 @@ import { PartnerService } from './partner-service';
 // What the manager plugin is given (src/app.ts builds it in the process that hosts the manager,
 // the ingress role's): the clients it reads and publishes with, and the settings it answers by.
 export interface ManagerOptions {
-  config: Pick<Config, 'managerTokens' | 'accounts' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'> & { bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'] };
+  config: Pick<Config, 'managerTokens' | 'accounts' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'> & {
+    bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'];
+    // The partners' default request quotas, shown with their use in the portal.
+    rateLimits: Pick<Config['intake'], 'intakePerMinute' | 'statusPerMinute'>;
+  };
   mongo: Mongo;
   cipher: PiiCipher;
   partners: PartnerDirectory;
