@@ -20,6 +20,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY schemas ./schemas
 COPY topics ./topics
+# The callback verification code the partner portal shows (each tested by the suite).
+COPY docs/partners/snippets ./docs/partners/snippets
 USER node
 EXPOSE 8080
 ENTRYPOINT ["node", "dist/main.js"]

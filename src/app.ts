@@ -116,7 +116,7 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
   return {
     config: {
       managerTokens: config.managerTokens, accounts: config.accounts, managerCommandTimeoutMs: config.managerCommandTimeoutMs, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
-      bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile, rateLimits: config.intake,
+      bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile, intake: config.intake,
     },
     mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
     kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, replies, logger: rt.logger, metrics: rt.metrics,

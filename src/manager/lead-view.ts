@@ -80,7 +80,8 @@ export class LeadLookup {
     return ref && this.find(ref.lead_id);
   }
 
-  private async withDeliveries(lead: LeadDoc): Promise<LeadView> {
+  // The lead with the callbacks and postbacks its events made (the caller has checked it may see it).
+  async withDeliveries(lead: LeadDoc): Promise<LeadView> {
     const summary = leadSummary(lead);
     // Delivery ids follow from (event id, partner, kind): indexed reads by _id, no scan.
     const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id), deliveryId(h.event_id, lead.partner_id, 'postback')]));

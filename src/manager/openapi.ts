@@ -24,6 +24,8 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
       },
       security: [{ session: [] }, { serviceToken: [] }],
     },
+    // The partner portal, served in the same context, has a document of its own (portal/routes/openapi.ts).
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/portal/') ? { ...schema, hide: true } : schema, url }),
     transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike),
     // Shared schemas keep their own titles (PartnerSettings, AgentSettings) as component names.
     refResolver: {
@@ -37,7 +39,7 @@ type OpenApiLike = { paths?: Record<string, Record<string, { requestBody?: { req
 
 // @fastify/swagger marks every request body required; a body whose schema admits null (rotate-key)
 // may be left out, since fastify validates a missing body as null.
-function markNullableBodiesOptional<T extends OpenApiLike>(doc: T): T {
+export function markNullableBodiesOptional<T extends OpenApiLike>(doc: T): T {
   for (const operations of Object.values(doc.paths ?? {})) {
     for (const { requestBody } of Object.values(operations)) {
       const type = requestBody?.content?.['application/json']?.schema?.type;

@@ -35,8 +35,8 @@ import { PartnerService } from './partner-service';
 export interface ManagerOptions {
   config: Pick<Config, 'managerTokens' | 'accounts' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'> & {
     bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'];
-    // The partners' default request quotas, shown with their use in the portal.
-    rateLimits: Pick<Config['intake'], 'intakePerMinute' | 'statusPerMinute'>;
+    // The partners' default request quotas and the signature's clock tolerance, shown in the portal.
+    intake: Pick<Config['intake'], 'intakePerMinute' | 'statusPerMinute' | 'timestampToleranceS'>;
   };
   mongo: Mongo;
   cipher: PiiCipher;

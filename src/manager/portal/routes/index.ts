@@ -1,8 +1,25 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ManagerServices } from '../../services';
 import '../portal-access';
+import { deliveryRoutes } from './delivery-routes';
+import { endpointRoutes } from './endpoint-routes';
+import { integrationRoutes } from './integration-routes';
+import { leadRoutes } from './lead-routes';
+import { overviewRoutes } from './overview-routes';
+import { portalDeps, type PortalDataOptions } from './portal-deps';
 
-// The partner's own pages over the manager's services, each route scoped to `req.portal.partnerId`.
-export function portalDataRoutes(_services: ManagerServices): FastifyPluginAsync {
-  return async () => {};
+export { registerPortalOpenApi, PORTAL_OPENAPI_PATH } from './openapi';
+export type { PortalDataOptions } from './portal-deps';
+
+// The partner's own pages over the manager's services, each route scoped to `req.portal.partnerId`
+// (never a partner id from the request). Registered where the portal's auth hook sets req.portal.
+export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions) {
+  const d = portalDeps(services, o);
+  return async function register(app: FastifyInstance): Promise<void> {
+    await app.register(overviewRoutes(d));
+    await app.register(leadRoutes(d));
+    await app.register(deliveryRoutes(d));
+    await app.register(endpointRoutes(d));
+    await app.register(integrationRoutes(d));
+  };
 }
