@@ -1,29 +1,37 @@
-// Builds the manager console (src/console, Preact) into dist/console with esbuild: one bundled
-// app.js, the stylesheet and the page. `npm run build` runs it; scripts/test.sh and scripts/up.sh too,
-// so a fresh clone serves the console. Takes well under a second.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+// Builds the browser apps with esbuild: the manager console (src/console) into dist/console and the
+// partner portal (src/portal-ui) into dist/portal, each one bundled app.js, its page and one
+// stylesheet (the shared src/ui-kit/app.css, then the app's own styles when it has any). `npm run
+// build` runs it; scripts/test.sh and scripts/up.sh too, so a fresh clone serves both. Well under a
+// second.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const src = join(root, 'src', 'console');
-const out = join(root, 'dist', 'console');
+const APPS = [['console', 'console']];
 
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-await build({
-  entryPoints: [join(src, 'main.tsx')],
-  outfile: join(out, 'app.js'),
-  bundle: true,
-  format: 'esm',
-  minify: true,
-  sourcemap: false,
-  target: ['es2022'],
-  jsx: 'automatic',
-  jsxImportSource: 'preact',
-  tsconfig: join(src, 'tsconfig.json'),
-  logLevel: 'warning',
-});
-for (const file of ['index.html', 'app.css']) copyFileSync(join(src, file), join(out, file));
-console.log(`console built into ${out}`);
+for (const [from, to] of APPS) {
+  const src = join(root, 'src', from);
+  const out = join(root, 'dist', to);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: [join(src, 'main.tsx')],
+    outfile: join(out, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: false,
+    target: ['es2022'],
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: join(src, 'tsconfig.json'),
+    logLevel: 'warning',
+  });
+  copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
+  const own = join(src, 'app.css');
+  const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) => readFileSync(f, 'utf8'));
+  writeFileSync(join(out, 'app.css'), css.join('\n'));
+  console.log(`${to} built into ${out}`);
+}

@@ -1,4 +1,4 @@
-import type { Api } from './api';
+import type { Api } from '../ui-kit/api';
 import type { Permission } from '../shared/identity/roles';
 import { AccountPage } from './pages/account';
 import { AccountsPage } from './pages/accounts';
@@ -13,7 +13,7 @@ import { PartnersPage } from './pages/partners';
 import { ReportsPage } from './pages/reports';
 import { TeamPage } from './pages/team';
 import { TokensPage } from './pages/tokens';
-import type { Route } from './router';
+import type { Route } from '../ui-kit/router';
 import type { Session } from './session';
 
 // The console's sections, each shown to the roles whose permissions read it (roles.ts).

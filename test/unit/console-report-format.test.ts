@@ -1,5 +1,5 @@
-import { addDays, daysBetween, medianTime, percent, rejectionReasons, zoneMidnight } from '../../src/console/parts/report/report-format';
-import type { Figures } from '../../src/console/parts/report/report-types';
+import { addDays, daysBetween, medianTime, percent, rejectionReasons, zoneMidnight } from '../../src/ui-kit/report/report-format';
+import type { Figures } from '../../src/ui-kit/report/report-types';
 
 // How the console's Reports page writes the report's numbers, and the partner's days it links to.
 describe('report figures on the page', () => {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
-import { PasskeySetup, TotpSetup } from '../parts/second-factor-setup';
-import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
+import type { Api } from '../../ui-kit/api';
+import { PasskeySetup, TotpSetup } from '../../ui-kit/second-factor-setup';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../../ui-kit/ui';
 import type { Session } from '../session';
 
 interface Me {
@@ -53,8 +53,8 @@ export function AccountPage({ api, onSession }: { api: Api; onSession: (s: Sessi
           <button type="submit" disabled={change.busy}>Change the password</button>
         </form>
       </section>
-      <TotpSetup api={api} onDone={added('Authenticator app')} />
-      <PasskeySetup api={api} onDone={added('Passkey')} />
+      <TotpSetup<Session> api={api} auth="/api/auth" onDone={added('Authenticator app')} />
+      <PasskeySetup<Session> api={api} auth="/api/auth" onDone={added('Passkey')} />
     </section>
   );
 }

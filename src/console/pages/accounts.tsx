@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import { AccountRow, type AccountView, type OneTimeLink } from '../parts/account-row';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField } from '../parts/role-fields';
-import { ShownOnce } from '../parts/secrets-once';
-import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../parts/ui';
+import { ShownOnce } from '../../ui-kit/secrets-once';
+import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../../ui-kit/ui';
 import { useCan } from '../session';
 
 // The whole link: the server's, when it knows its public address (CONSOLE_URL), else this page's.

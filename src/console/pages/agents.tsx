@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Api, Page } from '../api';
+import type { Api, Page } from '../../ui-kit/api';
 import { useCan } from '../session';
-import { ErrorNote, PageHeading, Pager, ScrollTable, useAction, useLoad, when } from '../parts/ui';
+import { ErrorNote, PageHeading, Pager, ScrollTable, useAction, useLoad, when } from '../../ui-kit/ui';
 
 interface Agent {
   id: string;

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type CursorPage } from '../api';
-import { CursorPager, useCursorPages } from '../parts/cursor-pages';
-import { ChoiceField, ErrorNote, PageHeading, ScrollTable, when } from '../parts/ui';
-import { go } from '../router';
+import { query, type Api, type CursorPage } from '../../ui-kit/api';
+import { CursorPager, useCursorPages } from '../../ui-kit/cursor-pages';
+import { ChoiceField, ErrorNote, PageHeading, ScrollTable, when } from '../../ui-kit/ui';
+import { go } from '../../ui-kit/router';
 import { AUDIT_ACTIONS } from '../../shared/audit-actions';
 
 interface AuditEntry {

@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type CursorPage } from '../api';
-import { CursorPager, useCursorPages } from '../parts/cursor-pages';
+import { query, type Api, type CursorPage } from '../../ui-kit/api';
+import { CursorPager, useCursorPages } from '../../ui-kit/cursor-pages';
 import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { EVENTS, type Partner } from '../parts/partner-settings-form';
 import { hasPostbacks } from '../parts/postbacks-panel';
-import { TimeRange, utcInstant } from '../parts/time-range';
-import { ChoiceField, ErrorNote, Notice, PageHeading, useAction, useLoad } from '../parts/ui';
-import { go } from '../router';
+import { TimeRange, utcInstant } from '../../ui-kit/time-range';
+import { ChoiceField, ErrorNote, Notice, PageHeading, useAction, useLoad } from '../../ui-kit/ui';
+import { go } from '../../ui-kit/router';
 import { useCan } from '../session';
 
 const FILTERS = ['state', 'affiliate_id', 'event', 'from', 'to'] as const;

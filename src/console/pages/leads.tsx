@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import { LeadDetails, type Lead } from '../parts/lead-details';
 import { LeadList } from '../parts/lead-list';
-import { ErrorNote, PageHeading, useLoad } from '../parts/ui';
-import { go } from '../router';
+import { ErrorNote, PageHeading, useLoad } from '../../ui-kit/ui';
+import { go } from '../../ui-kit/router';
 
 // Find a lead by le-<n>, or by partner and the partner's external id; with neither asked, the lead
 // list. The API never sends personal data or money, so the page cannot show any.

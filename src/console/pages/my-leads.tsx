@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api, CursorPage } from '../api';
+import type { Api, CursorPage } from '../../ui-kit/api';
 import { LeadCardView } from '../parts/workspace/lead-card';
 import { QueueTable } from '../parts/workspace/queue-table';
 import { nextQueueRead, type QueueItem } from '../parts/workspace/queue-types';
-import { ErrorNote, PageHeading, useLoad, when } from '../parts/ui';
+import { ErrorNote, PageHeading, useLoad, when } from '../../ui-kit/ui';
 
 // An agent's workspace: the queue (callbacks due on top, then new leads, then the rest by age), or
 // one lead's card. The queue is read again when the next callback comes due and every 15 seconds.

@@ -1,8 +1,8 @@
-import type { Api } from '../api';
-import { BarChart, type Minute } from '../parts/bar-chart';
-import { DayTrend } from '../parts/report/day-trend';
-import type { ReportRow } from '../parts/report/report-types';
-import { ErrorNote, PageHeading, useLoad } from '../parts/ui';
+import type { Api } from '../../ui-kit/api';
+import { BarChart, type Minute } from '../../ui-kit/bar-chart';
+import { DayTrend } from '../../ui-kit/report/day-trend';
+import type { ReportRow } from '../../ui-kit/report/report-types';
+import { ErrorNote, PageHeading, useLoad } from '../../ui-kit/ui';
 
 interface Overview {
   window_minutes: number;

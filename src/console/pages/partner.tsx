@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
-import { hasPostbacks, PostbacksPanel, type TestResult } from '../parts/postbacks-panel';
-import { SecretsOnce, type Secrets } from '../parts/secrets-once';
-import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../parts/ui';
-import { href } from '../router';
+import { hasPostbacks, PostbacksPanel } from '../parts/postbacks-panel';
+import { TestResultNote, type TestResult } from '../../ui-kit/test-result';
+import { SecretsOnce, type Secrets } from '../../ui-kit/secrets-once';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../../ui-kit/ui';
+import { href } from '../../ui-kit/router';
 import { useCan } from '../session';
 
 export function PartnerPage({ api, id }: { api: Api; id: string }) {
@@ -64,12 +65,7 @@ export function PartnerPage({ api, id }: { api: Api; id: string }) {
             {!p.callback_url && can('partners.test') && <p class="muted">No callback URL set: set one below to send a test callback.</p>}
             <ErrorNote error={sendTest.error ?? retryDead.error} />
             {requeued !== null && <Notice>{requeued} dead deliveries queued again.</Notice>}
-            {test && (
-              <div role="status" class="result">
-                <p><strong>{test.delivered ? 'Delivered' : 'Not delivered'}</strong>: HTTP {test.http_status ?? '—'} in {test.duration_ms} ms{test.error ? `, ${test.error}` : ''}</p>
-                {test.response_body && <pre class="body">{test.response_body}</pre>}
-              </div>
-            )}
+            {test && <TestResultNote test={test} />}
           </section>}
 
           {can('endpoints.read') && (

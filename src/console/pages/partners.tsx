@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Api, Page } from '../api';
+import type { Api, Page } from '../../ui-kit/api';
 import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
-import { SecretsOnce, type Secrets } from '../parts/secrets-once';
-import { ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../parts/ui';
-import { href } from '../router';
+import { SecretsOnce, type Secrets } from '../../ui-kit/secrets-once';
+import { ErrorNote, PageHeading, Pager, ScrollTable, useLoad, when } from '../../ui-kit/ui';
+import { href } from '../../ui-kit/router';
 import { useCan } from '../session';
 
 export function PartnersPage({ api }: { api: Api }) {

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type Page } from '../api';
-import { DayTrend } from '../parts/report/day-trend';
-import { Funnel } from '../parts/report/funnel';
-import { addDays } from '../parts/report/report-format';
+import { query, type Api, type Page } from '../../ui-kit/api';
+import { DayTrend } from '../../ui-kit/report/day-trend';
+import { Funnel } from '../../ui-kit/report/funnel';
+import { addDays } from '../../ui-kit/report/report-format';
 import { ReportTable, type PartnerInfo } from '../parts/report/report-table';
-import { DIMENSIONS, type Dimension, type Report } from '../parts/report/report-types';
-import { ErrorNote, PageHeading, useAction, useLoad } from '../parts/ui';
-import { go } from '../router';
+import { DIMENSIONS, type Dimension, type Report } from '../../ui-kit/report/report-types';
+import { ErrorNote, PageHeading, useAction, useLoad } from '../../ui-kit/ui';
+import { go } from '../../ui-kit/router';
 
 interface Asked {
   from: string;

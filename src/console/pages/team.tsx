@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { Api, CursorPage } from '../api';
+import type { Api, CursorPage } from '../../ui-kit/api';
 import { QueueTable } from '../parts/workspace/queue-table';
 import type { QueueItem } from '../parts/workspace/queue-types';
-import { ErrorNote, Notice, PageHeading, useAction, useLoad } from '../parts/ui';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad } from '../../ui-kit/ui';
 
 interface TeamAgent {
   id: string; name: string; active: boolean; queue: CursorPage<QueueItem>;

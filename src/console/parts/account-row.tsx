@@ -1,9 +1,9 @@
 import { useContext, useState } from 'preact/hooks';
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import type { Role } from '../../shared/identity/roles';
 import { SessionContext, useCan } from '../session';
 import { idList, PartnersField, RoleField, useGrantable } from './role-fields';
-import { ErrorNote, useAction, when } from './ui';
+import { ErrorNote, useAction, when } from '../../ui-kit/ui';
 
 // An invitation or password-reset link as the API shows it, once.
 export interface OneTimeLink {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import { useCan } from '../session';
-import { ErrorNote, Notice, ScrollTable, useAction, when } from './ui';
+import { ErrorNote, Notice, ScrollTable, useAction, when } from '../../ui-kit/ui';
 
 export interface Delivery {
   id: string;

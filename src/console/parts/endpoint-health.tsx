@@ -1,16 +1,7 @@
-import type { Api } from '../api';
+import type { Api } from '../../ui-kit/api';
 import { useCan } from '../session';
-import { ErrorNote, useAction, useLoad, when } from './ui';
-
-interface Health {
-  state: 'active' | 'paused';
-  success_rate: number | null;
-  consecutive_failures: number;
-  last_success_at: string | null;
-  last_failure_at: string | null;
-  gone: boolean;
-  held: number; // deliveries held while paused
-}
+import { HealthFacts, type Health } from '../../ui-kit/health-facts';
+import { ErrorNote, useAction, useLoad } from '../../ui-kit/ui';
 
 const WORDS = {
   callback: { title: 'Endpoint health', held: 'callbacks held', resume: 'Resume callbacks' },
@@ -32,17 +23,10 @@ export function EndpointHealth({ api, partnerId, kind = 'callback' }: { api: Api
   if (!h) return null;
   const words = WORDS[kind];
   const titleId = `health-title-${kind}`;
-  const rate = h.success_rate === null ? '—' : `${Math.round(h.success_rate * 1000) / 10}%`;
   return (
     <section class="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{words.title}</h2>
-      <dl class="facts">
-        <dt>State</dt><dd>{h.state}{h.gone ? ' (gone)' : ''}{h.held > 0 ? ` (${h.held} ${words.held})` : ''}</dd>
-        <dt>Success rate</dt><dd>{rate}</dd>
-        <dt>Failures in a row</dt><dd>{h.consecutive_failures}</dd>
-        <dt>Last success</dt><dd>{when(h.last_success_at)}</dd>
-        <dt>Last failure</dt><dd>{when(h.last_failure_at)}</dd>
-      </dl>
+      <HealthFacts h={h} held={words.held} />
       {h.state === 'paused' && can('endpoints.resume') && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>{words.resume}</button>}
       <ErrorNote error={resume.error} />
     </section>

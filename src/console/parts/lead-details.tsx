@@ -1,7 +1,7 @@
-import type { Api } from '../api';
-import { href } from '../router';
+import type { Api } from '../../ui-kit/api';
+import { href } from '../../ui-kit/router';
 import { DeliveryTable, type Delivery } from './delivery-table';
-import { ScrollTable, when } from './ui';
+import { ScrollTable, when } from '../../ui-kit/ui';
 
 // The fields of GET /api/leads/{id} the lead page shows.
 export interface Lead {

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { query, type Api, type CursorPage } from '../api';
-import { go, href } from '../router';
-import { CursorPager, useCursorPages } from './cursor-pages';
-import { TimeRange, utcInstant } from './time-range';
-import { ErrorNote, ScrollTable, when } from './ui';
+import { query, type Api, type CursorPage } from '../../ui-kit/api';
+import { go, href } from '../../ui-kit/router';
+import { CursorPager, useCursorPages } from '../../ui-kit/cursor-pages';
+import { TimeRange, utcInstant } from '../../ui-kit/time-range';
+import { ErrorNote, ScrollTable, when } from '../../ui-kit/ui';
 
 // A row of GET /api/leads: what a list is scanned by, never personal data.
 interface LeadRow {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { PartnerSettings } from '../../shared/schemas/types.generated';
-import { ErrorNote } from './ui';
+import { ErrorNote } from '../../ui-kit/ui';
 
 export const EVENTS = ['lead.accepted', 'lead.rejected', 'lead.status_changed', 'lead.ftd', 'lead.rtd'] as const;
 

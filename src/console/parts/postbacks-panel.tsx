@@ -1,14 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../api';
-import type { CallbackReply } from '../../shared/schemas/types.generated';
+import type { Api } from '../../ui-kit/api';
 import { EVENTS, mapping, type Partner, type Postbacks } from './partner-settings-form';
-import { ErrorNote, errorText, Notice, useAction } from './ui';
+import { TestResultNote, type TestResult } from '../../ui-kit/test-result';
+import { ErrorNote, errorText, Notice, useAction } from '../../ui-kit/ui';
 
 type EventName = (typeof EVENTS)[number];
-
-// What a test callback or test postback answers (a postback's also the URL it called, token masked):
-// the dispatcher's reply as the schema types it (a type only: nothing of the server is bundled).
-export type TestResult = NonNullable<CallbackReply['test']>;
 
 // Whether any event of the partner gets a postback: a template for every event, or one of its own.
 export const hasPostbacks = (p: Partial<Partner>): boolean => Boolean(p.postbacks?.url || (p.postbacks?.templates ?? []).length > 0);
@@ -67,13 +63,7 @@ export function PostbacksPanel({ api, partner, onChange }: { api: Api; partner: 
       </div>
       {!on && <p class="muted">No postback template saved: save one above to send a test postback.</p>}
       <ErrorNote error={sendTest.error} />
-      {test && (
-        <div role="status" class="result">
-          <p><strong>{test.delivered ? 'Delivered' : 'Not delivered'}</strong>: HTTP {test.http_status ?? '—'} in {test.duration_ms} ms{test.error ? `, ${test.error}` : ''}</p>
-          {test.url && <p class="mono wrap">GET {test.url}</p>}
-          {test.response_body && <pre class="body">{test.response_body}</pre>}
-        </div>
-      )}
+      {test && <TestResultNote test={test} />}
     </section>
   );
 }

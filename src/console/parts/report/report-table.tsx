@@ -1,7 +1,7 @@
-import { href } from '../../router';
-import { ScrollTable } from '../ui';
-import { addDays, medianTime, percent, rejectionReasons, zoneMidnight } from './report-format';
-import type { Dimension, Figures, Report, ReportRow } from './report-types';
+import { href } from '../../../ui-kit/router';
+import { ScrollTable } from '../../../ui-kit/ui';
+import { addDays, medianTime, percent, rejectionReasons, zoneMidnight } from '../../../ui-kit/report/report-format';
+import type { Dimension, Figures, Report, ReportRow } from '../../../ui-kit/report/report-types';
 
 export interface PartnerInfo {
   name: string;

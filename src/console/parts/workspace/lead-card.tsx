@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Api } from '../../api';
-import { href } from '../../router';
-import { ErrorNote, Notice, PageHeading, ScrollTable, useAction, useLoad, when } from '../ui';
+import type { Api } from '../../../ui-kit/api';
+import { href } from '../../../ui-kit/router';
+import { ErrorNote, Notice, PageHeading, ScrollTable, useAction, useLoad, when } from '../../../ui-kit/ui';
 import { OutcomeButtons } from './outcome-buttons';
 
 // GET /api/workspace/leads/{id}: the number masked, never an amount.

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../../api';
-import { ErrorNote, useAction } from '../ui';
+import type { Api } from '../../../ui-kit/api';
+import { ErrorNote, useAction } from '../../../ui-kit/ui';
 
 const LABELS: Record<string, string> = {
   contacted: 'Contacted', callback: 'Callback', interested: 'Interested', no_answer: 'No answer', wrong_number: 'Wrong number', trash: 'Trash',

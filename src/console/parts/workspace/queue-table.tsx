@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { href } from '../../router';
-import { ScrollTable, when } from '../ui';
+import { href } from '../../../ui-kit/router';
+import { ScrollTable, when } from '../../../ui-kit/ui';
 import { PART_LABELS, type QueueItem } from './queue-types';
 
 // A queue as a table, in the API's order (callbacks due first); the number is the masked one. An agent's

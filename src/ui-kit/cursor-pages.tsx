@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { CursorPage } from '../api';
+import type { CursorPage } from './api';
 import { useLoad, type Loaded } from './ui';
 
 // Cursor paging of a list: the cursors that led to the page shown are kept as a stack, so "Newer"

@@ -1,18 +1,18 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
-import type { Session } from '../session';
+import type { Api } from './api';
+import type { AuthSession } from './auth-session';
 import { CopyField, ErrorNote, useAction } from './ui';
 
 // Setting a second factor up: while enrolling at a first sign-in, or from the account page. Each
-// answers the session as it is after (signed in, when enrolling).
+// answers the session as it is after (signed in, when enrolling). `auth` is the app's sign-in routes.
 
-export function TotpSetup({ api, onDone }: { api: Api; onDone: (s: Session) => void }) {
+export function TotpSetup<S extends AuthSession>({ api, auth, onDone }: { api: Api; auth: string; onDone: (s: S) => void }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string } | null>(null);
   const [code, setCode] = useState('');
-  const start = useAction(async () => setSetup(await api.post<{ secret: string; uri: string }>('/api/auth/totp/setup')));
+  const start = useAction(async () => setSetup(await api.post<{ secret: string; uri: string }>(`${auth}/totp/setup`)));
   const confirm = useAction(async () => {
-    const session = await api.post<Session>('/api/auth/totp/confirm', { code: code.trim() });
+    const session = await api.post<S>(`${auth}/totp/confirm`, { code: code.trim() });
     setSetup(null);
     setCode('');
     onDone(session);
@@ -37,12 +37,12 @@ export function TotpSetup({ api, onDone }: { api: Api; onDone: (s: Session) => v
   );
 }
 
-export function PasskeySetup({ api, onDone }: { api: Api; onDone: (s: Session) => void }) {
+export function PasskeySetup<S extends AuthSession>({ api, auth, onDone }: { api: Api; auth: string; onDone: (s: S) => void }) {
   const [name, setName] = useState('Passkey');
   const add = useAction(async () => {
-    const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>('/api/auth/passkey/register/options');
+    const optionsJSON = await api.post<PublicKeyCredentialCreationOptionsJSON>(`${auth}/passkey/register/options`);
     const response = await startRegistration({ optionsJSON });
-    onDone(await api.post<Session>('/api/auth/passkey/register', { response, name: name.trim() || 'Passkey' }));
+    onDone(await api.post<S>(`${auth}/passkey/register`, { response, name: name.trim() || 'Passkey' }));
   });
 
   return (

@@ -22,11 +22,14 @@ export function ShownOnce({ title, fields, doneLabel, onDone, children }: {
   );
 }
 
-export function SecretsOnce({ title, secrets, onDone }: { title: string; secrets: Secrets; onDone: () => void }) {
+// `note` says where the secrets go (the console: to the partner; the portal: into the partner's own system).
+export function SecretsOnce({ title, secrets, onDone, note = "Copy each secret to the partner's safe channel now" }: {
+  title: string; secrets: Secrets; onDone: () => void; note?: string;
+}) {
   const fields = (Object.keys(NAMES) as (keyof typeof NAMES)[]).flatMap((k): [string, string][] => (secrets[k] ? [[NAMES[k], secrets[k]]] : []));
   return (
     <ShownOnce title={title} fields={fields} doneLabel="Done, hide the secrets" onDone={onDone}>
-      Copy each secret to the partner's safe channel now; the service keeps only a hash or ciphertext.
+      {note}; the service keeps only a hash or ciphertext.
     </ShownOnce>
   );
 }

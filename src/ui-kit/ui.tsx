@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiFailure } from '../api';
+import { ApiFailure } from './api';
 
 // Small building blocks every page uses: headings that take focus, error notes that are announced,
 // loading state, tables that scroll on a phone.

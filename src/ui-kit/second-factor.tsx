@@ -1,21 +1,24 @@
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Api } from '../api';
-import type { Session } from '../session';
+import type { Api } from './api';
+import type { AuthSession } from './auth-session';
 import { ErrorNote, useAction } from './ui';
 
 // The second step of a sign-in: a code from the authenticator app, or a passkey. After a reload the
-// page does not know which the account has, so it offers both.
-export function SecondFactor({ api, factors, onSession }: { api: Api; factors?: Session['second_factors']; onSession: (s: Session) => void }) {
+// page does not know which the account has, so it offers both. `auth` is the app's sign-in routes
+// (/api/auth for the console, /portal/api/auth for the portal).
+export function SecondFactor<S extends AuthSession>({ api, auth, factors, onSession }: {
+  api: Api; auth: string; factors?: AuthSession['second_factors']; onSession: (s: S) => void;
+}) {
   const [code, setCode] = useState('');
   const codeField = useRef<HTMLInputElement>(null);
   // The step replaced the password form: the keyboard goes on where the next thing is typed.
   useEffect(() => codeField.current?.focus(), []);
-  const totp = useAction(async () => onSession(await api.post<Session>('/api/auth/totp', { code: code.trim() })));
+  const totp = useAction(async () => onSession(await api.post<S>(`${auth}/totp`, { code: code.trim() })));
   const passkey = useAction(async () => {
-    const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/passkey/options');
+    const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>(`${auth}/passkey/options`);
     const response = await startAuthentication({ optionsJSON });
-    onSession(await api.post<Session>('/api/auth/passkey', { response }));
+    onSession(await api.post<S>(`${auth}/passkey`, { response }));
   });
 
   return (

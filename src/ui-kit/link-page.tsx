@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../api';
-import { ErrorNote, useAction, useLoad, when } from '../parts/ui';
-import type { Session } from '../session';
+import type { Api } from './api';
+import type { AuthSession } from './auth-session';
+import { ErrorNote, useAction, useLoad, when } from './ui';
 
 interface LinkInfo {
   kind: 'invitation' | 'password_reset';
@@ -14,14 +14,14 @@ interface LinkInfo {
 const PASSWORD_MIN = 12;
 
 // A one-time link (#/link/<token>: after the #, so the token reaches no server log): set a password,
-// then go on to the second factor, or to setting one up.
-export function LinkPage({ api, token, onSession }: { api: Api; token: string; onSession: (s: Session) => void }) {
-  const link = useLoad(() => api.get<LinkInfo>(`/api/auth/links/${encodeURIComponent(token)}`), [token]);
+// then go on to the second factor, or to setting one up. `auth` is the app's sign-in routes.
+export function LinkPage<S extends AuthSession>({ api, auth, token, onSession }: { api: Api; auth: string; token: string; onSession: (s: S) => void }) {
+  const link = useLoad(() => api.get<LinkInfo>(`${auth}/links/${encodeURIComponent(token)}`), [token]);
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const use = useAction(async () => {
     if (password !== again) throw new Error('The two passwords differ.');
-    const session = await api.post<Session>(`/api/auth/links/${encodeURIComponent(token)}`, { password });
+    const session = await api.post<S>(`${auth}/links/${encodeURIComponent(token)}`, { password });
     onSession(session);
     // The token is used up: it leaves the address bar and the history entry.
     location.replace('#/sign-in');

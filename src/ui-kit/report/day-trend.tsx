@@ -8,7 +8,10 @@ const PARTS = [['accepted', 'accepted', 'c0'], ['rejected', 'rejected', 'c2'], [
 const WIDTH = 600;
 const HEIGHT = 160;
 
-export function DayTrend({ from, to, rows }: { from: string; to: string; rows: ReportRow[] }) {
+// The fields a day's bar reads: a report row of the console's reports, a day of the portal's overview.
+type DayRow = Pick<ReportRow, 'day' | 'received' | 'accepted' | 'rejected' | 'duplicates' | 'validation_errors' | 'ftd'>;
+
+export function DayTrend({ from, to, rows }: { from: string; to: string; rows: DayRow[] }) {
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const days = daysBetween(from, to).map((day) => ({ day, row: byDay.get(day) }));
   const max = Math.max(1, ...days.map((d) => d.row?.received ?? 0));
