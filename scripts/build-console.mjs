@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const APPS = [['console', 'console']];
+const APPS = [['console', 'console'], ['portal-ui', 'portal']];
 
 for (const [from, to] of APPS) {
   const src = join(root, 'src', from);

@@ -50,9 +50,10 @@ bash scripts/services/tools.sh install
 
 node scripts/gen-types.mjs --check
 npx tsc --noEmit
-# The manager console (src/console) is type-checked and built into dist/console, where the manager
-# serves it from and the browser test opens it.
+# The manager console (src/console) and the partner portal (src/portal-ui) are type-checked and built
+# into dist/console and dist/portal, where the manager serves them from and the browser tests open them.
 npx tsc -p src/console
+npx tsc -p src/portal-ui
 node scripts/build-console.mjs
 # Two test files at a time: every file has its own topics, database and Redis prefix, and most of an
 # integration test is waiting on the servers, so two workers on a 2-core machine take the suite from

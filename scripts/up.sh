@@ -43,8 +43,8 @@ fi
 set -a; source .env.local; eval "$(bash scripts/services.sh env)"; set +a
 MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"
 
-# The manager console, built from src/console into dist/console (well under a second), so the page
-# served matches this checkout.
+# The manager console and the partner portal, built from src/console and src/portal-ui into
+# dist/console and dist/portal (well under a second), so the pages served match this checkout.
 node scripts/build-console.mjs >/dev/null
 
 stop_app
@@ -78,7 +78,7 @@ cat <<MSG
 
 The pipeline runs at $BASE (all roles in one process; log: $RUN/app.log; stop: bash scripts/up.sh down).
 Health: $BASE/readyz   Metrics: $BASE/metrics   OpenAPI: $BASE/api/openapi.json
-Manager console: $BASE/console/
+Manager console: $BASE/console/   Partner portal: $BASE/portal/
 ${OWNER_LINK:+Set up the first owner (a one-time link, 24 h): $OWNER_LINK
 }Break-glass owner token (for recovery; see docs/accounts.md): MANAGER_TOKENS in .env.local
 

@@ -9,7 +9,7 @@ export const CONSOLE_PATH = '/console/';
 export const CONSOLE_DIR = join(__dirname, '..', '..', 'dist', 'console');
 
 // Nothing but our own files: no inline script or style, no other origin, no framing, no form posts.
-// The page talks to the manager API on this origin only.
+// The page talks to the API on this origin only (the portal's pages too: the same policy).
 export const CONSOLE_CSP = [
   "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
@@ -29,20 +29,26 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png', '.svg': 'image/svg+xml',
 };
 
-// The manager console: the few built files, read once at start-up and served from memory, one route
-// per file (so another method gets 405 with Allow, like every served path). Not served when the
-// console was never built; the API works without it.
-export async function registerConsole(app: FastifyInstance, logger: Logger, dir = CONSOLE_DIR): Promise<void> {
-  if (!existsSync(join(dir, 'index.html'))) {
-    logger.warn({ dir }, 'manager console not built (npm run build); /console/ is not served');
+// The manager console: the few built files, read once at start-up and served from memory. Not
+// served when the console was never built; the API works without it.
+export function registerConsole(app: FastifyInstance, logger: Logger, dir = CONSOLE_DIR): Promise<void> {
+  return serveBuiltApp(app, logger, { path: CONSOLE_PATH, dir, name: 'manager console' });
+}
+
+// A browser app built by scripts/build-console.mjs (the console, the partner portal) at `path`: one
+// route per file (so another method gets 405 with Allow, like every served path), the page at the
+// path itself, and the path without its slash redirected to it.
+export async function serveBuiltApp(app: FastifyInstance, logger: Logger, o: { path: string; dir: string; name: string }): Promise<void> {
+  if (!existsSync(join(o.dir, 'index.html'))) {
+    logger.warn({ dir: o.dir }, `${o.name} not built (npm run build); ${o.path} is not served`);
     return;
   }
-  for (const file of readdirSync(dir)) {
+  for (const file of readdirSync(o.dir)) {
     const type = CONTENT_TYPES[extname(file)];
     if (!type) continue;
-    const body = readFileSync(join(dir, file));
-    const url = file === 'index.html' ? CONSOLE_PATH : `${CONSOLE_PATH}${file}`;
+    const body = readFileSync(join(o.dir, file));
+    const url = file === 'index.html' ? o.path : `${o.path}${file}`;
     app.get(url, { schema: { hide: true } }, async (_req, reply) => reply.headers(SECURITY_HEADERS).type(type).send(body));
   }
-  app.get(CONSOLE_PATH.slice(0, -1), { schema: { hide: true } }, async (_req, reply) => reply.redirect(CONSOLE_PATH));
+  app.get(o.path.slice(0, -1), { schema: { hide: true } }, async (_req, reply) => reply.redirect(o.path));
 }

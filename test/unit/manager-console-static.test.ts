@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { CONSOLE_CSP, registerConsole } from '../../src/manager/console-static';
+import { registerPortal } from '../../src/manager/portal/portal-static';
 import { createLogger } from '../../src/shared/logger';
 
 const logger = createLogger('silent');
 
 // Over a real socket: fastify's inject() loads an ESM-only module jest cannot require.
-async function serve(dir: string): Promise<{ get: (path: string) => Promise<Response>; close: () => Promise<void> }> {
+async function serve(dir: string, register = registerConsole): Promise<{ get: (path: string) => Promise<Response>; close: () => Promise<void> }> {
   const app = Fastify();
-  await registerConsole(app, logger, dir);
+  await register(app, logger, dir);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { get: (path) => fetch(`${url}${path}`), close: () => app.close() };
 }
@@ -36,6 +37,20 @@ describe('registerConsole', () => {
 
   it('serves nothing when the console was never built, and the rest of the app still starts', async () => {
     const server = await serve(join(tmpdir(), 'no-console-here'));
+    expect((await server.get('/console/')).status).toBe(404);
+    await server.close();
+  });
+});
+
+describe('registerPortal', () => {
+  it('serves the partner portal at /portal/ with the same security headers, its bare path redirected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>p</title>');
+    const server = await serve(dir, registerPortal);
+    const page = await server.get('/portal/');
+    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([200, CONSOLE_CSP, '<!doctype html><title>p</title>']);
+    const bare = await fetch(page.url.replace('/portal/', '/portal'), { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([302, '/portal/']);
     expect((await server.get('/console/')).status).toBe(404);
     await server.close();
   });
