@@ -12,7 +12,9 @@ export { registerPortalOpenApi, PORTAL_OPENAPI_PATH } from './openapi';
 export type { PortalDataOptions } from './portal-deps';
 
 // The partner's own pages over the manager's services, each route scoped to `req.portal.partnerId`
-// (never a partner id from the request). Registered where the portal's auth hook sets req.portal.
+// (never a partner id from the request). Registered where the portal's auth hook sets req.portal,
+// after registerPortalOpenApi (so the portal's document covers every /portal/api route); `o` is the
+// manager's options (managerPlugin's), for the settings and clients the routes answer by.
 export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions) {
   const d = portalDeps(services, o);
   return async function register(app: FastifyInstance): Promise<void> {

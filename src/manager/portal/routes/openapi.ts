@@ -19,7 +19,7 @@ export async function registerPortalOpenApi(app: FastifyInstance, serviceName: s
         version: '1.0.0',
         description: "A partner's own leads, numbers, callbacks and postbacks, and integration settings, for its people signed in to the portal. "
           + 'Every answer is the signed-in partner\'s own: another partner\'s id answers 404. Errors are {error, message}. '
-          + 'Each operation names the portal permission it needs (x-portal-access); a partner_viewer has portal.read only.',
+          + 'Each operation names the portal permission it needs (x-access) and the roles that have it (x-roles); others get 403 forbidden.',
       },
       components: {
         securitySchemes: {
@@ -28,12 +28,8 @@ export async function registerPortalOpenApi(app: FastifyInstance, serviceName: s
       },
       security: [{ portalSession: [] }],
     },
-    transform: ({ schema, url, route }) => {
-      const access = (route.config as { portalAccess?: string } | undefined)?.portalAccess;
-      const hidden = !url.startsWith('/portal/api/') || url === PORTAL_OPENAPI_PATH;
-      const extra = access === 'public' ? { security: [] } : access ? { 'x-portal-access': access } : {};
-      return { schema: { ...schema, ...extra, ...(hidden && { hide: true }) }, url };
-    },
+    // The portal's auth hook writes each operation's x-access and x-roles (and security [] when public).
+    transform: ({ schema, url }) => ({ schema: !url.startsWith('/portal/api/') || url === PORTAL_OPENAPI_PATH ? { ...schema, hide: true } : schema, url }),
     transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Parameters<typeof markNullableBodiesOptional>[0]),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.title === 'string' ? json.title : `def-${i}`),
