@@ -7,6 +7,7 @@ import { registerConsole } from './console-static';
 import { registerIdentity } from './identity';
 import { registerPortal } from './portal/portal-static';
 import { registerOpenApi } from './openapi';
+import { partnerPortal } from './portal';
 import { auditRefusals } from './refusal-audit';
 import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
@@ -47,6 +48,10 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
   await registerConsole(app, o.logger);
   await registerPortal(app, o.logger);
 
+  // The partner portal's API: a context of its own (its cookie, sessions and authentication).
+  const portal = partnerPortal(o, services, systemClock);
+  await app.register(portal.plugin);
+
   await app.register(async (secured) => {
     await registerIdentity(secured, {
       config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock,
@@ -54,6 +59,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });
     auditRefusals(secured, services.audit);
+    await secured.register(portal.invitations);
     await secured.register(affiliateRoutes({ ...services, statusCatalogFile: o.config.statusCatalogFile, allowHttp: o.config.callbacks.allowHttp }));
     await secured.register(deliveryRoutes(services));
     await secured.register(endpointRoutes({ ...services, maxRangeS: o.config.replay.maxRangeS }));

@@ -7,6 +7,9 @@ export const AUDIT_ACTIONS = [
   'account.invite', 'account.update', 'account.password_reset_link', 'account.password_set',
   'account.second_factor_added', 'account.second_factor_removed',
   'service_account.create', 'service_account.revoke',
+  // A partner's people in the portal (each entry carries their partner, so the partner's manager sees it).
+  'portal.sign_in', 'portal.sign_in_failed', 'portal.locked', 'portal.sign_out', 'portal.password_set', 'portal.second_factor_added',
+  'portal.user.invite', 'portal.user.disable',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -23,6 +23,7 @@ export const ERRORS = {
   service_unavailable: { status: 503, retriable: true, message: 'Temporarily unavailable; retry with the same Idempotency-Key' },
   command_pending: { status: 503, retriable: true, message: 'The dispatcher has not confirmed the {command} in time; the command stands and will be carried out: look again in a moment' },
   manager_unauthorized: { status: 401, retriable: false, message: 'Sign in, or send Authorization: Bearer <service account token>' },
+  portal_unauthorized: { status: 401, retriable: false, message: 'Sign in to the partner portal' },
   session_expired: { status: 401, retriable: false, message: 'Your session has ended; sign in again' },
   forbidden: { status: 403, retriable: false, message: 'Your role may not do this (it needs {permission})' },
   csrf_invalid: { status: 403, retriable: false, message: 'A request that changes something with a session cookie needs the X-CSRF-Token the session gave' },

@@ -8,7 +8,8 @@ export class SessionClient {
   cookie: string | null = null;
   csrf: string | null = null;
 
-  constructor(readonly baseUrl: string) {}
+  // The session cookie's name: the manager's, or the portal's (lit_portal).
+  constructor(readonly baseUrl: string, readonly cookieName = 'lit_session') {}
 
   async send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...extra };
@@ -16,7 +17,7 @@ export class SessionClient {
     if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
-    const set = res.headers.getSetCookie().find((c) => c.startsWith('lit_session='));
+    const set = res.headers.getSetCookie().find((c) => c.startsWith(`${this.cookieName}=`));
     if (set) this.cookie = set.split(';')[0]!;
     const text = await res.text();
     const parsed = (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : {}) as T;
@@ -60,7 +61,7 @@ export async function enrol(baseUrl: string, invited: Invited, password = 'corre
   return { client, secret: setup.body.secret };
 }
 
-async function expectStatus<T>(answer: Promise<HttpResult<T>>, status: number): Promise<HttpResult<T>> {
+export async function expectStatus<T>(answer: Promise<HttpResult<T>>, status: number): Promise<HttpResult<T>> {
   const res = await answer;
   if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
   return res;

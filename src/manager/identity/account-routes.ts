@@ -6,7 +6,7 @@ import { orNotFound, type IdParams } from '../routes/lookup';
 import { accountView, type AccountPatch, type AccountStore, type NewAccount } from './accounts';
 import type { AccountDoc } from './identity-store';
 import { accountSchemas } from './identity-schemas';
-import type { OneTimeLinks } from './links';
+import { linkAnswer, type OneTimeLinks } from './links';
 import { mayGrant, type Role } from '../../shared/identity/roles';
 import type { RedisSessionStore } from './session-store';
 
@@ -30,9 +30,7 @@ export const linkPath = (token: string): string => `/console/#/link/${token}`;
 // assigned partners, disabling, password-reset links. Any change of an account's rights ends its
 // sessions; an admin neither makes nor changes owners and admins.
 export function accountRoutes(d: AccountRouteDeps) {
-  const linkAnswer = (made: { token: string; expires_at: Date }) => ({
-    token: made.token, path: linkPath(made.token), url: d.consoleUrl ? `${d.consoleUrl.replace(/\/$/, '')}${linkPath(made.token)}` : null, expires_at: made.expires_at,
-  });
+  const answer = (made: { token: string; expires_at: Date }) => linkAnswer(made, linkPath, d.consoleUrl);
   const checkPartners = async (ids: readonly string[]): Promise<void> => {
     for (const id of ids) if (!(await d.partnerExists(id))) throw new ApiError('invalid_request', { detail: `/partner_ids: no partner ${id}` });
   };
@@ -58,11 +56,11 @@ export function accountRoutes(d: AccountRouteDeps) {
       if (!mayGrant(req.principal.role, req.body.role)) throw new ApiError('forbidden', { permission: `accounts.manage (an owner, to make ${req.body.role}s)` });
       await checkPartners(req.body.partner_ids ?? []);
       await checkAgent(req.body.agent_id);
-      const account = await d.accounts.create({ ...req.body, partner_ids: req.body.partner_ids ?? [] }, req.actor.id);
+      const account = await d.accounts.create({ ...req.body, partner_ids: req.body.partner_ids ?? [], agent_id: req.body.agent_id ?? null, sso: null }, req.actor.id);
       if (!account) throw new ApiError('conflict', { detail: 'An account with this email exists' });
       const link = await d.links.create('invitation', account._id, req.actor.id);
       await d.audit.record(req.actor, 'account.invite', { target: account._id, details: { role: account.role, partner_ids: account.partner_ids } });
-      return reply.code(201).send({ account: accountView(account), invitation: linkAnswer(link) });
+      return reply.code(201).send({ account: accountView(account), invitation: answer(link) });
     });
 
     app.patch<IdParams & { Body: AccountPatch }>('/api/accounts/:id', { schema: accountSchemas.update, config: { ...manage, audit: 'account.update' } }, async (req) => {
@@ -89,7 +87,7 @@ export function accountRoutes(d: AccountRouteDeps) {
       const kind = account.status === 'invited' ? 'invitation' : 'password_reset';
       const link = await d.links.create(kind, account._id, req.actor.id);
       await d.audit.record(req.actor, kind === 'invitation' ? 'account.invite' : 'account.password_reset_link', { target: account._id });
-      return reply.code(201).send({ kind, ...linkAnswer(link) });
+      return reply.code(201).send({ kind, ...answer(link) });
     });
   };
 }

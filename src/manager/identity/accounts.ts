@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Collection, Filter } from 'mongodb';
 import type { Clock } from '../../shared/clock';
 import { isDuplicateKey } from '../../shared/mongo/client';
-import { emailClaim, ssoClaim, type AccountDoc, type IdentityCollections } from './identity-store';
+import type { Realm } from '../../shared/identity/realms';
+import { emailClaim, realmOf, ssoClaim, type AccountBase, type AccountDoc, type IdentityCollections } from './identity-store';
 import type { Role } from '../../shared/identity/roles';
 
 export interface NewAccount {
@@ -26,50 +28,66 @@ export function accountView(doc: AccountDoc): AccountView {
 
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
-// Accounts as the store keeps them: each read by `_id` (an email or an SSO subject is a claim
-// document whose `_id` names it, pointing at the account). Writes that must not cross another are
-// conditional on what was read.
-export class AccountStore {
-  constructor(private readonly c: IdentityCollections, private readonly clock: Clock) {}
+// What a new account of a realm is made of; the store adds the rest (an invited account, no password).
+export type NewAccountOf<A extends AccountBase> = Omit<A, '_id' | 'realm' | 'status' | 'password_hash' | 'totp' | 'passkey_ids' | 'created_at' | 'created_by' | 'updated_at' | 'last_sign_in_at'>;
 
-  find(id: string): Promise<AccountDoc | null> {
-    return this.c.accounts.findOne({ _id: id });
+// What the store may change of an account besides its realm's own fields.
+type CommonPatch = Partial<Pick<AccountBase, 'name' | 'status' | 'password_hash' | 'totp' | 'passkey_ids' | 'last_sign_in_at'>>;
+
+// Accounts of one realm as the store keeps them: each read by `_id` (an email or an SSO subject is a
+// claim document whose `_id` names it, pointing at the account). Another realm's account is unknown
+// here, as if it did not exist. Writes that must not cross another are conditional on what was read.
+export class AccountStore<A extends AccountBase = AccountDoc> {
+  private readonly accounts: Collection<A>;
+  // Manager accounts carry no realm (they were all made before there was another).
+  private readonly mine: Filter<AccountBase>;
+
+  constructor(private readonly c: IdentityCollections, private readonly clock: Clock, readonly realm: Realm = 'manager') {
+    this.accounts = c.accounts as unknown as Collection<A>;
+    this.mine = realm === 'manager' ? { realm: { $exists: false } } : { realm };
   }
 
-  async byEmail(email: string): Promise<AccountDoc | null> {
-    const claim = await this.c.accountClaims.findOne({ _id: emailClaim(normalEmail(email)) });
+  async find(id: string): Promise<A | null> {
+    const doc = await this.accounts.findOne({ _id: id } as Filter<A>);
+    return doc && realmOf(doc) === this.realm ? (doc as A) : null;
+  }
+
+  async byEmail(email: string): Promise<A | null> {
+    const claim = await this.c.accountClaims.findOne({ _id: emailClaim(normalEmail(email), this.realm) });
     return claim ? this.find(claim.account_id) : null;
   }
 
-  async bySso(issuer: string, subject: string): Promise<AccountDoc | null> {
+  async bySso(issuer: string, subject: string): Promise<A | null> {
     const claim = await this.c.accountClaims.findOne({ _id: ssoClaim(issuer, subject) });
     return claim ? this.find(claim.account_id) : null;
   }
 
-  // The account list: a few hundred people at most, read in `_id` order.
-  list(): Promise<AccountDoc[]> {
-    return this.c.accounts.find({}).sort({ _id: 1 }).limit(5000).toArray();
+  // The realm's accounts (those matching `filter`): a few hundred people at most, read in `_id` order.
+  list(filter: Filter<A> = {}): Promise<A[]> {
+    return this.accounts.find({ ...filter, ...this.mine } as Filter<A>).sort({ _id: 1 }).limit(5000).toArray() as Promise<A[]>;
   }
 
-  // A new account, invited (no password yet), or null when the email is taken. The claim is written
-  // first: a crash between the two leaves a claim without an account, which the next invitation of
-  // that email takes over.
-  async create(a: NewAccount, by: string, sso: AccountDoc['sso'] = null): Promise<AccountDoc | null> {
+  // A new account, invited (no password yet; active when single sign-on made it), or null when the
+  // email is taken in this realm. The claim is written first: a crash between the two leaves a claim
+  // without an account, which the next invitation of that email takes over.
+  async create(a: NewAccountOf<A>, by: string): Promise<A | null> {
     const now = this.clock.now();
-    const doc: AccountDoc = {
-      _id: `acc-${randomBytes(8).toString('hex')}`,
-      email: normalEmail(a.email), name: a.name, role: a.role, partner_ids: a.partner_ids, agent_id: a.agent_id ?? null,
-      status: sso ? 'active' : 'invited', password_hash: null, totp: null, passkey_ids: [], sso,
+    const sso = (a as { sso?: AccountDoc['sso'] }).sso ?? null;
+    const doc = {
+      _id: `acc-${randomBytes(8).toString('hex')}`, ...(this.realm === 'manager' ? {} : { realm: this.realm }),
+      ...a, email: normalEmail(a.email),
+      status: sso ? 'active' : 'invited', password_hash: null, totp: null, passkey_ids: [],
       created_at: now, created_by: by, updated_at: now, last_sign_in_at: null,
-    };
-    const claimId = sso ? ssoClaim(sso.issuer, sso.subject) : emailClaim(doc.email);
+    } as unknown as A;
+    const claimId = sso ? ssoClaim(sso.issuer, sso.subject) : emailClaim(doc.email, this.realm);
     if (!(await this.claim(claimId, doc._id))) return null;
-    await this.c.accounts.insertOne(doc);
+    await this.accounts.insertOne(doc as Parameters<Collection<A>['insertOne']>[0]);
     return doc;
   }
 
-  async update(id: string, patch: AccountPatch & Partial<Pick<AccountDoc, 'password_hash' | 'totp' | 'passkey_ids' | 'last_sign_in_at'>>): Promise<AccountDoc | null> {
-    return this.c.accounts.findOneAndUpdate({ _id: id }, { $set: { ...patch, updated_at: this.clock.now() } }, { returnDocument: 'after' });
+  async update(id: string, patch: CommonPatch | Partial<A>): Promise<A | null> {
+    const updated = await this.accounts.findOneAndUpdate({ _id: id, ...this.mine } as Filter<A>, { $set: { ...patch, updated_at: this.clock.now() } as Partial<A> }, { returnDocument: 'after' });
+    return updated as A | null;
   }
 
   // A TOTP step used, only if no later one was: two requests with one code cannot both pass.

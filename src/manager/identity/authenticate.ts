@@ -1,4 +1,3 @@
-import Tokens from '@fastify/csrf';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../../shared/crypto/lookup-hash';
 import { constantTimeIncludes } from '../../shared/crypto/tokens';
@@ -11,7 +10,8 @@ import { can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../sha
 import type { ServiceTokens } from './service-tokens';
 import type { SessionTimeouts } from './session-store';
 import { SESSION_COOKIE } from './session-cookie';
-import './session-state';
+import { documentAccess } from './route-access';
+import { signedInSession } from './session-check';
 
 // What a route asks of who calls it: a permission of the role matrix (roles.ts), only to be signed
 // in (the account's own settings), or nothing (the sign-in steps, which read the session themselves).
@@ -37,10 +37,6 @@ export interface AuthenticateDeps {
   clock: Clock;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const CSRF_HEADER = 'x-csrf-token';
-export const csrfTokens = new Tokens({});
-
 // Every route registered in `app` after this states its access, or the server does not start; the
 // access is published in the OpenAPI document (x-roles). Each request is then authenticated (a
 // bearer token, or the session cookie with a CSRF token on any request that changes something)
@@ -54,13 +50,7 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
     const access = route.config?.access;
     if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`);
     // The sign-in steps need no credential (each reads the session the step before it left).
-    if (access === 'public') {
-      route.schema = { ...route.schema, security: [], 'x-access': access } as typeof route.schema;
-      return;
-    }
-    const roles = access === 'signed_in' ? 'any signed-in account' : rolesWith(access);
-    const response = (route.schema?.response ?? {}) as Record<string, unknown>;
-    route.schema = { ...route.schema, 'x-access': access, 'x-roles': roles, response: { ...response, 401: response[401] ?? ERROR_BODY, 403: ERROR_BODY } } as typeof route.schema;
+    documentAccess(route, access, access === 'public' ? [] : access === 'signed_in' ? 'any signed-in account' : rolesWith(access));
   });
 
   app.addHook('onRequest', async (req) => {
@@ -81,17 +71,8 @@ async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGla
   // forged cookie rides along unnoticed (the console never sends a token, the CLI never a cookie).
   if (token !== null && req.cookies[SESSION_COOKIE] !== undefined) throw new ApiError('manager_unauthorized');
   if (token !== null) return tokenPrincipal(req, token, deps, breakGlass);
-  const s = req.session;
-  const now = deps.clock.now().getTime();
-  if (!s?.account_id || s.stage !== 'signed_in' || !s.role) throw new ApiError('manager_unauthorized');
-  if ((s.issued_at ?? 0) + deps.timeouts.absoluteMs <= now) {
-    await new Promise<void>((resolve, reject) => s.destroy((err?: unknown) => (err ? reject(err) : resolve())));
-    throw new ApiError('session_expired');
-  }
-  if (!SAFE_METHODS.has(req.method)) {
-    const given = req.headers[CSRF_HEADER];
-    if (typeof given !== 'string' || !s._csrf || !csrfTokens.verify(s._csrf, given)) throw new ApiError('csrf_invalid');
-  }
+  const s = await signedInSession(req, 'manager', deps, 'manager_unauthorized');
+  if (!s.account_id || !s.role) throw new ApiError('manager_unauthorized');
   return {
     kind: 'account', id: s.account_id, name: s.name ?? s.account_id, role: s.role, method: s.method ?? 'password',
     partnerScope: scopeOf(s.role, s.partner_ids ?? []), agentId: s.agent_id ?? null, address: req.ip,
@@ -113,5 +94,3 @@ async function tokenPrincipal(req: FastifyRequest, token: string, deps: Authenti
 function scopeOf(role: Principal['role'], partnerIds: readonly string[]): Principal['partnerScope'] {
   return PARTNER_SCOPED_ROLES.includes(role) ? new Set(partnerIds) : null;
 }
-
-const ERROR_BODY = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string' }, message: { type: 'string' } } };

@@ -1,28 +1,47 @@
 import type { Collection, Db } from 'mongodb';
+import type { PortalRole } from '../../shared/identity/portal-roles';
+import type { Realm } from '../../shared/identity/realms';
 import type { Role } from '../../shared/identity/roles';
 
-// People who sign in to the console. Passkeys, one-time links and service accounts' tokens are
-// documents of their own, each read by `_id`.
-export interface AccountDoc {
+// A person who signs in, in either realm: the password, the second factors, the status. Passkeys,
+// one-time links and service accounts' tokens are documents of their own, each read by `_id`.
+export interface AccountBase {
   _id: string; // acc-<hex>
-  email: string; // lower case; claimed in account_emails
+  // Absent on a manager's account (every account made before the portal is one); 'portal' on a partner's.
+  realm?: Realm;
+  email: string; // lower case; claimed in account_claims
   name: string;
-  role: Role;
-  partner_ids: string[]; // an affiliate manager's partners
-  // The agent record a person with role agent works as (absent on accounts made before agents signed in).
-  agent_id?: string | null;
+  role: Role | PortalRole;
   status: 'invited' | 'active' | 'disabled';
   password_hash: string | null;
   // The TOTP secret (encrypted with the PII keyring) and the last step used, so a code works once.
   totp: { secret_enc: string; last_step: number | null } | null;
   passkey_ids: string[];
-  // Made at a first single sign-on: the provider and its subject (account_sso holds the claim).
-  sso: { issuer: string; subject: string } | null;
   created_at: Date;
   created_by: string;
   updated_at: Date;
   last_sign_in_at: Date | null;
 }
+
+// A manager's account: the console and the manager API.
+export interface AccountDoc extends AccountBase {
+  realm?: 'manager';
+  role: Role;
+  partner_ids: string[]; // an affiliate manager's partners
+  // The agent record a person with role agent works as (absent on accounts made before agents signed in).
+  agent_id?: string | null;
+  // Made at a first single sign-on: the provider and its subject (account_sso holds the claim).
+  sso: { issuer: string; subject: string } | null;
+}
+
+// A partner's person: the partner portal only, for one partner.
+export interface PortalAccountDoc extends AccountBase {
+  realm: 'portal';
+  role: PortalRole;
+  partner_id: string;
+}
+
+export const realmOf = (doc: Pick<AccountBase, 'realm'>): Realm => doc.realm ?? 'manager';
 
 // A unique claim that points at an account: an email address, or an SSO issuer and subject. The
 // `_id` is the fence: two accounts cannot claim one.
@@ -89,5 +108,7 @@ export function identityCollections(db: Db): IdentityCollections {
   };
 }
 
-export const emailClaim = (email: string): string => `email:${email.toLowerCase()}`;
+// Each realm claims emails apart: a partner's person may have the email of a manager's account.
+export const emailClaim = (email: string, realm: Realm = 'manager'): string =>
+  `${realm === 'manager' ? 'email' : `${realm}-email`}:${email.toLowerCase()}`;
 export const ssoClaim = (issuer: string, subject: string): string => `sso:${issuer}|${subject}`;

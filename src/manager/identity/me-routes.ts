@@ -6,6 +6,7 @@ import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
 import { meSchemas } from './identity-schemas';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { managerRealm } from './realm';
 import { establish, sessionView } from './session-actions';
 import type { RedisSessionStore } from './session-store';
 
@@ -40,9 +41,9 @@ export function meRoutes(d: MeRouteDeps) {
       if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
       const updated = orNotFound(await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) }));
       await d.sessions.revokeAll(account._id);
-      await establish(req, updated, 'signed_in', req.session.method ?? 'password', d.clock);
+      await establish(req, managerRealm, updated, 'signed_in', req.session.method ?? 'password', d.clock);
       await d.audit.record(req.actor, 'account.password_set', { target: account._id, details: { by: 'account menu' } });
-      return sessionView(req);
+      return sessionView(req, managerRealm);
     });
 
     app.post('/api/me/sign-out-everywhere', { schema: meSchemas.signOutEverywhere, config: self }, async (req, reply) => {

@@ -4,17 +4,18 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import type { AccountDoc } from './identity-store';
-import { passkeySchemas } from './identity-schemas';
+import type { AccountBase } from './identity-store';
 import { relyingParty, type Passkeys } from './passkeys';
+import { auditAccount, type IdentityRealm } from './realm';
 import { accountActor, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
 import type { SignIn } from './sign-in';
 
-export interface PasskeyRouteDeps {
-  accounts: AccountStore;
+export interface PasskeyRouteDeps<A extends AccountBase> {
+  realm: IdentityRealm<A>;
+  accounts: AccountStore<A>;
   passkeys: Passkeys;
-  signIn: SignIn;
+  signIn: SignIn<A>;
   audit: AuditLog;
   clock: Clock;
   serviceName: string;
@@ -32,30 +33,32 @@ function takeChallenge(req: FastifyRequest): string {
 
 // Passkeys (WebAuthn): the second step of a sign-in, and adding one while enrolling or from the
 // account menu. Public like the other steps: each reads the stage the session is at.
-export function passkeyRoutes(d: PasskeyRouteDeps) {
+export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
   const rpOf = (req: FastifyRequest) => relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
   const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
-  const signedIn = (req: FastifyRequest, account: AccountDoc, method: 'password' | 'passkey', details: Record<string, unknown>) =>
+  const signedIn = (req: FastifyRequest, account: A, method: 'password' | 'passkey', details: Record<string, unknown>) =>
     completeSignIn(d, req, account, method, details);
 
-  return async function register(app: FastifyInstance): Promise<void> {
-    const open = { access: 'public' } as const;
+  const api = d.realm.prefix;
 
-    app.post('/api/auth/passkey/options', { schema: passkeySchemas.options, config: open }, async (req) => {
+  return async function register(app: FastifyInstance): Promise<void> {
+    const open = d.realm.open;
+
+    app.post(`${api}/auth/passkey/options`, { schema: d.realm.schemas.passkey.options, config: open }, async (req) => {
       const account = await pending(req, ['second_factor']);
       const options = await d.passkeys.authenticationOptions(account, rpOf(req));
       req.session.webauthn_challenge = options.challenge;
       return options;
     });
 
-    app.post<{ Body: { response: AuthenticationResponseJSON } }>('/api/auth/passkey', { schema: passkeySchemas.signIn, config: open }, async (req) => {
+    app.post<{ Body: { response: AuthenticationResponseJSON } }>(`${api}/auth/passkey`, { schema: d.realm.schemas.passkey.signIn, config: open }, async (req) => {
       const account = await pending(req, ['second_factor']);
       const challenge = takeChallenge(req);
       await d.signIn.passkey(account, () => d.passkeys.authenticate(account, req.body.response, challenge, rpOf(req)), req.ip);
       return signedIn(req, account, 'passkey', { second_factor: 'passkey' });
     });
 
-    app.post('/api/auth/passkey/register/options', { schema: passkeySchemas.registerOptions, config: open }, async (req) => {
+    app.post(`${api}/auth/passkey/register/options`, { schema: d.realm.schemas.passkey.registerOptions, config: open }, async (req) => {
       const account = await pending(req, ['enroll', 'signed_in']);
       const options = await d.passkeys.registrationOptions(account, rpOf(req));
       req.session.webauthn_challenge = options.challenge;
@@ -63,12 +66,12 @@ export function passkeyRoutes(d: PasskeyRouteDeps) {
     });
 
     // While enrolling the password was the sign-in; the new passkey proves only that it was made now.
-    app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>('/api/auth/passkey/register', { schema: passkeySchemas.register, config: open }, async (req) => {
+    app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>(`${api}/auth/passkey/register`, { schema: d.realm.schemas.passkey.register, config: open }, async (req) => {
       const account = await pending(req, ['enroll', 'signed_in']);
       const added = await d.passkeys.register(account, req.body.response, req.body.name, takeChallenge(req), rpOf(req));
       if (!added) throw new ApiError('second_factor_invalid');
-      await d.audit.record(accountActor(account, req.session.method ?? 'password', req.ip), 'account.second_factor_added', { target: account._id, details: { kind: 'passkey' } });
-      return req.session.stage === 'enroll' ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true }) : sessionView(req);
+      await auditAccount(d.audit, d.realm, accountActor(account, req.session.method ?? 'password', req.ip), 'second_factor_added', account, { kind: 'passkey' });
+      return req.session.stage === 'enroll' ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true }) : sessionView(req, d.realm);
     });
   };
 }

@@ -5,7 +5,7 @@ import {
 } from '@simplewebauthn/server';
 import type { Clock } from '../../shared/clock';
 import { isDuplicateKey } from '../../shared/mongo/client';
-import type { AccountDoc, IdentityCollections, PasskeyDoc } from './identity-store';
+import type { AccountBase, IdentityCollections, PasskeyDoc } from './identity-store';
 
 // Who the browser talks to: the RP ID a credential is bound to (a host name) and the origin the
 // browser writes into what the authenticator signs.
@@ -35,7 +35,7 @@ const fromBase64url = (s: string): Uint8Array<ArrayBuffer> => new Uint8Array(Buf
 export class Passkeys {
   constructor(private readonly c: IdentityCollections, private readonly clock: Clock) {}
 
-  async registrationOptions(account: AccountDoc, rp: RelyingParty): Promise<RegistrationOptions> {
+  async registrationOptions(account: AccountBase, rp: RelyingParty): Promise<RegistrationOptions> {
     const existing = await this.credentials(account);
     return generateRegistrationOptions({
       rpName: rp.name, rpID: rp.id,
@@ -50,7 +50,7 @@ export class Passkeys {
   // A new passkey of the account, or null when the answer does not verify (or names a credential
   // some account has already). The passkey document is written before the account lists it, so a crash
   // between the two leaves a credential that nothing accepts.
-  async register(account: AccountDoc, response: RegistrationResponseJSON, name: string, challenge: string, rp: RelyingParty): Promise<PasskeyDoc | null> {
+  async register(account: AccountBase, response: RegistrationResponseJSON, name: string, challenge: string, rp: RelyingParty): Promise<PasskeyDoc | null> {
     const verified = await verifyRegistrationResponse({
       response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: false,
     }).catch(() => null);
@@ -70,14 +70,14 @@ export class Passkeys {
     return doc;
   }
 
-  async authenticationOptions(account: AccountDoc, rp: RelyingParty): Promise<AuthenticationOptions> {
+  async authenticationOptions(account: AccountBase, rp: RelyingParty): Promise<AuthenticationOptions> {
     const credentials = await this.credentials(account);
     return generateAuthenticationOptions({ rpID: rp.id, allowCredentials: credentials.map((p) => ({ id: p._id, transports: p.transports })), userVerification: 'preferred' });
   }
 
   // The passkey that signed the challenge, or null. Its signature counter moves only from the value
   // read: of two answers raced with one counter, one passes.
-  async authenticate(account: AccountDoc, response: AuthenticationResponseJSON, challenge: string, rp: RelyingParty): Promise<PasskeyDoc | null> {
+  async authenticate(account: AccountBase, response: AuthenticationResponseJSON, challenge: string, rp: RelyingParty): Promise<PasskeyDoc | null> {
     if (!account.passkey_ids.includes(response.id)) return null;
     const doc = await this.c.passkeys.findOne({ _id: response.id });
     if (!doc || doc.account_id !== account._id) return null;
@@ -91,7 +91,7 @@ export class Passkeys {
     return moved.matchedCount === 1 ? { ...doc, counter: verified.authenticationInfo.newCounter, last_used_at: now } : null;
   }
 
-  private credentials(account: AccountDoc): Promise<PasskeyDoc[]> {
+  private credentials(account: AccountBase): Promise<PasskeyDoc[]> {
     return account.passkey_ids.length === 0 ? Promise.resolve([]) : this.c.passkeys.find({ _id: { $in: account.passkey_ids } }).toArray();
   }
 }

@@ -4,85 +4,76 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import { CSRF_HEADER, csrfTokens } from './authenticate';
-import type { AccountDoc } from './identity-store';
-import { ROLE_PERMISSIONS } from '../../shared/identity/roles';
+import { checkCsrf, csrfToken } from './csrf';
+import type { AccountBase } from './identity-store';
+import { auditAccount, type IdentityRealm } from './realm';
 import type { SessionStage } from './session-state';
+
+export { checkCsrf, csrfToken } from './csrf';
 
 // How long the second step of a sign-in may follow the password.
 export const STEP_MS = 5 * 60 * 1000;
 
 // A new session id for a new stage of a sign-in (OWASP: a new id at every change of privilege),
-// holding a snapshot of the account's rights.
-export async function establish(req: FastifyRequest, account: AccountDoc, stage: SessionStage, method: 'password' | 'passkey' | 'sso', clock: Clock): Promise<void> {
+// holding its realm and a snapshot of the account's rights.
+export async function establish<A extends AccountBase>(
+  req: FastifyRequest, realm: IdentityRealm<A>, account: A, stage: SessionStage, method: 'password' | 'passkey' | 'sso', clock: Clock,
+): Promise<void> {
+  const rights = await realm.rights(account);
   await req.session.regenerate();
   const s = req.session;
   const now = clock.now().getTime();
+  s.realm = realm.name;
   s.account_id = account._id;
   s.stage = stage;
   s.method = method;
   s.issued_at = now;
   s.step_until = stage === 'signed_in' ? undefined : now + STEP_MS;
-  s.role = account.role;
   s.name = account.name;
-  s.partner_ids = account.partner_ids;
-  s.agent_id = account.agent_id ?? null;
+  Object.assign(s, rights);
 }
 
-// The account id of a sign-in that stopped at `stage` and has not expired.
-function pendingAccount(req: FastifyRequest, stages: readonly SessionStage[], clock: Clock): string {
+// Whether the session was made in `realm` (sessions from before realms were the manager's).
+export const inRealm = (req: FastifyRequest, realm: IdentityRealm<AccountBase>): boolean => (req.session?.realm ?? 'manager') === realm.name;
+
+// The account id of a sign-in of this realm that stopped at `stage` and has not expired.
+function pendingAccount(req: FastifyRequest, realm: IdentityRealm<AccountBase>, stages: readonly SessionStage[], clock: Clock): string {
   const s = req.session;
-  const live = s?.account_id && s.stage && stages.includes(s.stage) && (s.stage === 'signed_in' || (s.step_until ?? 0) > clock.now().getTime());
+  const live = s?.account_id && inRealm(req, realm) && s.stage && stages.includes(s.stage) && (s.stage === 'signed_in' || (s.step_until ?? 0) > clock.now().getTime());
   if (!live) throw new ApiError('sign_in_step_missing');
   return s.account_id as string;
 }
 
-// The token the console sends in X-CSRF-Token with every request that changes something.
-export function csrfToken(req: FastifyRequest): string {
+// What the pages learn of their session: the stage, who, what they may do, the CSRF token.
+export function sessionView<A extends AccountBase>(req: FastifyRequest, realm: IdentityRealm<A>) {
   const s = req.session;
-  s._csrf ??= csrfTokens.secretSync();
-  return csrfTokens.create(s._csrf);
+  const signedIn = s.stage === 'signed_in' && inRealm(req, realm as IdentityRealm<AccountBase>);
+  const who = signedIn ? realm.view(s) : null;
+  return { stage: s.stage ?? null, account: who?.account ?? null, permissions: who?.permissions ?? [], csrf_token: csrfToken(req) };
 }
 
-// What the console learns of its session: the stage, who, what the role may do, the CSRF token.
-export function sessionView(req: FastifyRequest) {
-  const s = req.session;
-  const signedIn = s.stage === 'signed_in' && s.role !== undefined;
-  return {
-    stage: s.stage ?? null,
-    account: signedIn ? { id: s.account_id, name: s.name, role: s.role, partner_ids: s.partner_ids ?? [], agent_id: s.agent_id ?? null, method: s.method } : null,
-    permissions: signedIn && s.role ? ROLE_PERMISSIONS[s.role] : [],
-    csrf_token: csrfToken(req),
-  };
-}
-
-export const accountActor = (account: AccountDoc, method: AuditActor['method'], address: string): AuditActor =>
+export const accountActor = (account: AccountBase, method: AuditActor['method'], address: string): AuditActor =>
   ({ id: account._id, name: account.name, method, address });
 
-// A step of a sign-in under way changes its session: it carries the session's CSRF token too.
-export function checkCsrf(req: FastifyRequest): void {
-  const given = req.headers[CSRF_HEADER];
-  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given)) throw new ApiError('csrf_invalid');
-}
-
-export interface SignInSteps {
-  accounts: AccountStore;
+export interface SignInSteps<A extends AccountBase> {
+  realm: IdentityRealm<A>;
+  accounts: AccountStore<A>;
   audit: AuditLog;
   clock: Clock;
 }
 
 // The active account of a sign-in that stopped at one of `stages` (its CSRF token checked).
-export async function pendingStep(d: SignInSteps, req: FastifyRequest, stages: readonly SessionStage[]): Promise<AccountDoc> {
+export async function pendingStep<A extends AccountBase>(d: SignInSteps<A>, req: FastifyRequest, stages: readonly SessionStage[]): Promise<A> {
   checkCsrf(req);
-  const account = await d.accounts.find(pendingAccount(req, stages, d.clock));
+  const account = await d.accounts.find(pendingAccount(req, d.realm as IdentityRealm<AccountBase>, stages, d.clock));
   if (!account || account.status !== 'active') throw new ApiError('sign_in_step_missing');
   return account;
 }
 
 // The last step: a signed-in session with a new id, the sign-in recorded and audited.
-export async function completeSignIn(d: SignInSteps, req: FastifyRequest, account: AccountDoc, method: 'password' | 'passkey', details: Record<string, unknown>) {
-  await establish(req, account, 'signed_in', method, d.clock);
+export async function completeSignIn<A extends AccountBase>(d: SignInSteps<A>, req: FastifyRequest, account: A, method: 'password' | 'passkey', details: Record<string, unknown>) {
+  await establish(req, d.realm, account, 'signed_in', method, d.clock);
   await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
-  await d.audit.record(accountActor(account, method, req.ip), 'account.sign_in', { target: account._id, details });
-  return sessionView(req);
+  await auditAccount(d.audit, d.realm, accountActor(account, method, req.ip), 'sign_in', account, details);
+  return sessionView(req, d.realm);
 }

@@ -1,5 +1,7 @@
 import type {} from '@fastify/session';
 import type { SsoPending } from './sso';
+import type { PortalRole } from '../../shared/identity/portal-roles';
+import type { Realm } from '../../shared/identity/realms';
 import type { Role } from '../../shared/identity/roles';
 
 // A session's stages: the password was right and a second factor is due; the password was right
@@ -8,6 +10,8 @@ export type SessionStage = 'second_factor' | 'enroll' | 'signed_in';
 
 declare module 'fastify' {
   interface Session {
+    // The realm the session was made in, checked by each realm's authentication (absent: the manager's).
+    realm?: Realm;
     account_id?: string;
     stage?: SessionStage;
     method?: 'password' | 'passkey' | 'sso';
@@ -20,6 +24,10 @@ declare module 'fastify' {
     name?: string;
     partner_ids?: string[];
     agent_id?: string | null;
+    // A portal session's rights instead: the partner's person's role and their one partner.
+    portal_role?: PortalRole;
+    partner_id?: string;
+    partner_name?: string;
     // A TOTP secret being set up (encrypted), a WebAuthn challenge, a single sign-on under way.
     totp_setup?: string;
     webauthn_challenge?: string;

@@ -21,8 +21,10 @@ export interface SessionTimeouts {
   absoluteMs: number;
 }
 
+// Each realm's sessions live under a key prefix of their own ('' for the manager's, 'portal:' for
+// the portal's): a session id of one realm names nothing in the other.
 export class RedisSessionStore {
-  constructor(private readonly redis: Redis, private readonly timeouts: SessionTimeouts, private readonly clock: Clock) {}
+  constructor(private readonly redis: Redis, private readonly timeouts: SessionTimeouts, private readonly clock: Clock, private readonly prefix = '') {}
 
   set(sessionId: string, session: Session, callback: (err?: unknown) => void): void {
     this.save(sessionId, session).then(() => callback(), callback);
@@ -32,27 +34,32 @@ export class RedisSessionStore {
   // The absolute timeout is the request's check (authenticate.ts), so the key may outlive it by up
   // to the idle timeout, refused all the while.
   get(sessionId: string, callback: (err: unknown, session?: Session | null) => void): void {
-    this.redis.getex(sessionKey(sessionId), 'PX', this.timeouts.idleMs)
+    this.redis.getex(this.key('sess', sessionId), 'PX', this.timeouts.idleMs)
       .then((json) => callback(null, json === null ? null : (JSON.parse(json) as Session)), callback);
   }
 
   destroy(sessionId: string, callback: (err?: unknown) => void): void {
-    this.redis.del(sessionKey(sessionId)).then(() => callback(), callback);
+    this.redis.del(this.key('sess', sessionId)).then(() => callback(), callback);
   }
 
   // Ends every session of an account (from any instance), including requests still running.
   async revokeAll(accountId: string): Promise<void> {
-    const ids = await this.redis.smembers(accountSessionsKey(accountId));
+    const ids = await this.redis.smembers(this.key('sess-of', accountId));
     await this.redis.multi()
-      .set(revokedKey(accountId), String(this.clock.now().getTime()), 'PX', this.timeouts.absoluteMs)
-      .del(accountSessionsKey(accountId), ...ids.map(sessionKey))
+      .set(this.key('sess-revoked', accountId), String(this.clock.now().getTime()), 'PX', this.timeouts.absoluteMs)
+      .del(this.key('sess-of', accountId), ...ids.map((id) => this.key('sess', id)))
       .exec();
   }
 
   private async save(sessionId: string, session: Session): Promise<void> {
     const account = session.account_id ?? '';
-    const keys = [sessionKey(sessionId), account ? accountSessionsKey(account) : sessionKey(sessionId), revokedKey(account)];
+    const keys = [this.key('sess', sessionId), account ? this.key('sess-of', account) : this.key('sess', sessionId), this.key('sess-revoked', account)];
     await this.redis.eval(SAVE, 3, ...keys, JSON.stringify(session), this.ttlMs(session), this.timeouts.absoluteMs, account ? String(session.issued_at ?? 0) : '', sessionId);
+  }
+
+  // sess:<session id>, sess-of:<account id> (its sessions), sess-revoked:<account id> (the mark).
+  private key(kind: 'sess' | 'sess-of' | 'sess-revoked', id: string): string {
+    return `${this.prefix}${kind}:${id}`;
   }
 
   // The idle timeout, never past the absolute one.
@@ -63,6 +70,3 @@ export class RedisSessionStore {
   }
 }
 
-const sessionKey = (id: string): string => `sess:${id}`;
-const accountSessionsKey = (accountId: string): string => `sess-of:${accountId}`;
-const revokedKey = (accountId: string): string => `sess-revoked:${accountId}`;

@@ -4,16 +4,18 @@ import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
-import type { AccountDoc } from './identity-store';
+import type { AccountBase } from './identity-store';
 import { verifyPassword } from './passwords';
+import { auditAccount, type IdentityRealm } from './realm';
 import type { SignInThrottle } from './sign-in-throttle';
 import { totpStep } from './totp';
 
 // What follows a right password: a second factor, or setting one up when the account has none.
-export type PasswordOutcome = { account: AccountDoc; stage: 'second_factor' | 'enroll' };
+export type PasswordOutcome<A extends AccountBase> = { account: A; stage: 'second_factor' | 'enroll' };
 
-export interface SignInDeps {
-  accounts: AccountStore;
+export interface SignInDeps<A extends AccountBase> {
+  realm: IdentityRealm<A>;
+  accounts: AccountStore<A>;
   throttle: SignInThrottle;
   cipher: PiiCipher;
   audit: AuditLog;
@@ -22,13 +24,13 @@ export interface SignInDeps {
 
 const anonymous = (address: string, method: AuditActor['method'] = 'password'): AuditActor => ({ id: 'anonymous', name: 'anonymous', method, address });
 
-// The password and second-factor steps of a sign-in. A wrong email and a wrong password get the same answer
-// after the same work (the password is verified against a decoy hash); past the throttle's limits
-// nothing is verified at all.
-export class SignIn {
-  constructor(private readonly d: SignInDeps) {}
+// The password and second-factor steps of a sign-in to one realm. A wrong email and a wrong password
+// get the same answer after the same work (the password is verified against a decoy hash), and so
+// does an email of the other realm's account; past the throttle's limits nothing is verified at all.
+export class SignIn<A extends AccountBase> {
+  constructor(private readonly d: SignInDeps<A>) {}
 
-  async password(email: string, password: string, address: string): Promise<PasswordOutcome> {
+  async password(email: string, password: string, address: string): Promise<PasswordOutcome<A>> {
     const throttled = await this.d.throttle.check(email, address);
     if (throttled.locked) throw new ApiError('sign_in_throttled', { seconds: throttled.retryAfterS }, { 'retry-after': String(throttled.retryAfterS) });
     const account = await this.d.accounts.byEmail(email);
@@ -38,7 +40,7 @@ export class SignIn {
       throw new ApiError('invalid_credentials');
     }
     if (account.status !== 'active') {
-      await this.d.audit.record(anonymous(address), 'account.sign_in_failed', { target: account._id, details: { reason: 'disabled' } });
+      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, { reason: 'disabled' });
       throw new ApiError('account_disabled');
     }
     await this.d.throttle.succeed(email);
@@ -47,7 +49,7 @@ export class SignIn {
   }
 
   // A TOTP code for an account past its password step: each code works once.
-  async totp(account: AccountDoc, code: string, address: string): Promise<void> {
+  async totp(account: A, code: string, address: string): Promise<void> {
     const totp = account.totp;
     const step = totp ? totpStep(this.d.cipher.decrypt(totp.secret_enc), code, totp.last_step, this.d.clock.now().getTime()) : null;
     if (!totp || step === null || !(await this.d.accounts.useTotpStep(account._id, totp.last_step, step))) {
@@ -58,7 +60,7 @@ export class SignIn {
 
   // A passkey's answer for an account past its password step: one that does not verify counts in
   // the throttle like a wrong code.
-  async passkey<T>(account: AccountDoc, verify: () => Promise<T | null>, address: string): Promise<T> {
+  async passkey<T>(account: A, verify: () => Promise<T | null>, address: string): Promise<T> {
     const verified = await verify();
     if (verified === null) {
       await this.failed(account.email, address, account, 'passkey');
@@ -67,10 +69,9 @@ export class SignIn {
     return verified;
   }
 
-  private async failed(email: string, address: string, account: AccountDoc | null, step: string): Promise<void> {
+  private async failed(email: string, address: string, account: A | null, step: string): Promise<void> {
     const locked = await this.d.throttle.fail(email, address);
-    const target = account?._id ?? null;
-    await this.d.audit.record(anonymous(address), 'account.sign_in_failed', { target, details: { step } });
-    if (locked) await this.d.audit.record(anonymous(address), 'account.locked', { target, details: { step } });
+    await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, { step });
+    if (locked) await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'locked', account, { step });
   }
 }

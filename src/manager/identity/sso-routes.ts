@@ -6,6 +6,7 @@ import type { AccountStore } from './accounts';
 import type { AccountDoc } from './identity-store';
 import { authSchemas } from './identity-schemas';
 import type { RedisSessionStore } from './session-store';
+import { managerRealm } from './realm';
 import { accountActor, establish } from './session-actions';
 import { SingleSignOn, SsoError, type SsoIdentity } from './sso';
 import type { SsoConfig } from '../../shared/identity/sso-config';
@@ -40,7 +41,7 @@ export function ssoRoutes(d: SsoRouteDeps) {
     if (!id.role) return 'no_role';
     const name = id.name ?? id.email ?? id.subject;
     if (!existing) {
-      const made = await d.accounts.create({ email: id.email ?? '', name, role: id.role, partner_ids: [] }, 'system:sso', { issuer: id.issuer, subject: id.subject });
+      const made = await d.accounts.create({ email: id.email ?? '', name, role: id.role, partner_ids: [], agent_id: null, sso: { issuer: id.issuer, subject: id.subject } }, 'system:sso');
       if (made) await d.audit.record(accountActor(made, 'sso', req.ip), 'account.invite', { target: made._id, details: { role: made.role, by: 'single sign-on' } });
       return made ?? 'account_conflict';
     }
@@ -86,7 +87,7 @@ export function ssoRoutes(d: SsoRouteDeps) {
         await d.audit.record({ id: 'anonymous', name: identity.subject, method: 'sso', address: req.ip }, 'account.sign_in_failed', { details: { step: 'sso', reason: account } });
         return failed(reply, account);
       }
-      await establish(req, account, 'signed_in', 'sso', d.clock);
+      await establish(req, managerRealm, account, 'signed_in', 'sso', d.clock);
       await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
       await d.audit.record(accountActor(account, 'sso', req.ip), 'account.sign_in', { target: account._id, details: { issuer: identity.issuer } });
       return reply.redirect(CONSOLE);

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import type { Clock } from '../../shared/clock';
+import type { Config } from '../../shared/config';
+import type { PiiCipher } from '../../shared/crypto/pii-cipher';
+import type { Redis } from '../../shared/redis/client';
+import type { AuditLog } from '../audit-log';
+import { AccountStore } from './accounts';
+import { authRoutes } from './auth-routes';
+import { identityCollections, type AccountBase, type IdentityCollections } from './identity-store';
+import { OneTimeLinks } from './links';
+import { passkeyRoutes } from './passkey-routes';
+import { Passkeys } from './passkeys';
+import type { IdentityRealm } from './realm';
+import { RedisSessionStore, type SessionTimeouts } from './session-store';
+import { SignIn } from './sign-in';
+import { SignInThrottle } from './sign-in-throttle';
+
+export interface RealmIdentityOptions {
+  config: Pick<Config, 'serviceName' | 'accounts'>;
+  db: Db;
+  redis: Redis;
+  cipher: PiiCipher;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+// The account base as one realm sees it: its accounts, one-time links and sessions (each apart from
+// the other realm's), and its sign-in.
+export interface RealmIdentity<A extends AccountBase> {
+  realm: IdentityRealm<A>;
+  collections: IdentityCollections;
+  accounts: AccountStore<A>;
+  links: OneTimeLinks;
+  sessions: RedisSessionStore;
+  timeouts: SessionTimeouts;
+  signIn: SignIn<A>;
+}
+
+export function realmIdentity<A extends AccountBase>(realm: IdentityRealm<A>, o: RealmIdentityOptions): RealmIdentity<A> {
+  const cfg = o.config.accounts;
+  const collections = identityCollections(o.db);
+  const timeouts = { idleMs: cfg.idleTimeoutS * 1000, absoluteMs: cfg.absoluteTimeoutS * 1000 };
+  const accounts = new AccountStore<A>(collections, o.clock, realm.name);
+  return {
+    realm, collections, accounts, timeouts,
+    links: new OneTimeLinks(collections, o.clock, realm.name),
+    sessions: new RedisSessionStore(o.redis, timeouts, o.clock, realm.name === 'manager' ? '' : `${realm.name}:`),
+    signIn: new SignIn({ realm, accounts, throttle: new SignInThrottle(o.redis), cipher: o.cipher, audit: o.audit, clock: o.clock }),
+  };
+}
+
+// The realm's sign-in steps: password, TOTP, passkeys, one-time links, session, sign-out.
+export async function registerSignIn<A extends AccountBase>(app: FastifyInstance, id: RealmIdentity<A>, o: RealmIdentityOptions): Promise<void> {
+  const common = { realm: id.realm, accounts: id.accounts, signIn: id.signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName };
+  await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
+  await app.register(passkeyRoutes({ ...common, passkeys: new Passkeys(id.collections, o.clock), consoleUrl: o.config.accounts.consoleUrl }));
+}
