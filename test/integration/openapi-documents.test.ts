@@ -7,8 +7,9 @@ import { leadStatusSchema } from '../../src/ingress/partner-openapi';
 import { ERRORS } from '../../src/shared/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// The two OpenAPI documents the service serves: valid for an independent validator, together
-// covering every route fastify serves, and every example passing the schema it illustrates.
+// The OpenAPI documents the service serves (manager, partner, partner portal): valid for an
+// independent validator, together covering every route fastify serves, and every example passing
+// the schema it illustrates.
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, Record<string, unknown>>>;
@@ -18,13 +19,14 @@ type Doc = {
 
 const MANAGER_DOC = '/api/openapi.json';
 const PARTNER_DOC = '/api/v1/inbound/openapi.json';
-// Served on purpose outside both documents: the operations endpoints of every role, the documents
-// themselves and the manager console's static files (under /console).
-const UNDOCUMENTED = ['GET /healthz', 'GET /readyz', 'GET /metrics', `GET ${MANAGER_DOC}`, `GET ${PARTNER_DOC}`];
-const undocumented = (op: string) => UNDOCUMENTED.includes(op) || /^GET \/console(\/|$)/.test(op);
+const PORTAL_DOC = '/portal/api/openapi.json';
+// Served on purpose outside the documents: the operations endpoints of every role, the documents
+// themselves and the static files of the manager console (under /console) and the portal (/portal).
+const UNDOCUMENTED = ['GET /healthz', 'GET /readyz', 'GET /metrics', `GET ${MANAGER_DOC}`, `GET ${PARTNER_DOC}`, `GET ${PORTAL_DOC}`];
+const undocumented = (op: string) => UNDOCUMENTED.includes(op) || /^GET \/(console|portal)(\/(?!api\/)|$)/.test(op);
 
 let app: TestApp;
-let docs: Record<'manager' | 'partner', Doc>;
+let docs: Record<'manager' | 'partner' | 'portal', Doc>;
 
 async function fetchDoc(path: string): Promise<Doc> {
   const res = await fetch(`${app.url}${path}`); // no credentials of any kind
@@ -34,7 +36,7 @@ async function fetchDoc(path: string): Promise<Doc> {
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress' });
-  docs = { manager: await fetchDoc(MANAGER_DOC), partner: await fetchDoc(PARTNER_DOC) };
+  docs = { manager: await fetchDoc(MANAGER_DOC), partner: await fetchDoc(PARTNER_DOC), portal: await fetchDoc(PORTAL_DOC) };
 });
 
 afterAll(async () => {
@@ -44,7 +46,7 @@ afterAll(async () => {
 const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
 
 describe('the OpenAPI documents', () => {
-  it.each(['manager', 'partner'] as const)('the %s document is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', (name) => {
+  it.each(['manager', 'partner', 'portal'] as const)('the %s document is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', (name) => {
     const result = validateOpenApi(docs[name]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -55,10 +57,11 @@ describe('the OpenAPI documents', () => {
     const served = app.routes.served()
       .filter((r) => r.method !== 'HEAD') // fastify's automatic HEAD of every GET
       .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
-    const documented = [...operations(docs.manager), ...operations(docs.partner)];
+    const documented = [...operations(docs.manager), ...operations(docs.partner), ...operations(docs.portal)];
     expect(served.filter((op) => !undocumented(op)).sort()).toEqual([...documented].sort());
     expect(operations(docs.partner).sort()).toEqual(['GET /api/v1/inbound/leads/{externalId}/status', 'POST /api/v1/inbound/leads']);
-    expect(operations(docs.manager).filter((op) => op.includes('/v1/inbound'))).toEqual([]);
+    expect(operations(docs.manager).filter((op) => op.includes('/v1/inbound') || op.includes('/portal/'))).toEqual([]);
+    expect(operations(docs.portal).filter((op) => !op.includes(' /portal/api/'))).toEqual([]);
   });
 
   it('the partner document names every header, every answer and the callbacks', () => {
@@ -73,7 +76,7 @@ describe('the OpenAPI documents', () => {
     expect(Object.keys(partner.webhooks ?? {}).sort()).toEqual(['lead.accepted', 'lead.ftd', 'lead.rejected', 'lead.rtd', 'lead.status_changed']);
   });
 
-  it.each(['manager', 'partner'] as const)('every example of the %s document passes its schema', (name) => {
+  it.each(['manager', 'partner', 'portal'] as const)('every example of the %s document passes its schema', (name) => {
     const doc = docs[name];
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
