@@ -24,7 +24,7 @@ function App() {
   const sections = sectionsFor(session.permissions);
   const asked = route.path[0];
   const section = sections.some(([key]) => key === asked) ? asked! : (sections[0]?.[0] ?? 'overview');
-  const brand = <>Partner portal <span class="muted-light">· {session.account.partner_name}</span></>;
+  const brand = <>Partner portal <span class="muted-light">· {session.account.partner_name ?? session.account.partner_id}</span></>;
   return (
     <SessionContext.Provider value={session}>
       <AppShell brand={brand} sections={sections} current={section} menu={<PortalMenu api={api} account={session.account} onSignedOut={signedOut} />}>

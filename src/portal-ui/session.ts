@@ -8,7 +8,7 @@ export const AUTH = '/portal/api/auth';
 
 // What GET /portal/api/session says of this browser's session.
 export interface PortalSession extends AuthSession {
-  account: { id: string; name: string; role: PortalRole; partner_id: string; partner_name: string } | null;
+  account: { id: string; name: string; role: PortalRole; partner_id: string; partner_name: string | null } | null;
   permissions: PortalPermission[];
 }
 

@@ -109,20 +109,29 @@ export interface PortalUser {
   email: string;
   name: string;
   role: 'partner_admin' | 'partner_viewer';
-  state: string;
+  status: 'invited' | 'active' | 'disabled';
+  second_factors: { totp: boolean; passkeys: number };
   last_sign_in_at: string | null;
 }
 
 export const SECRETS = ['api_key', 'hmac_secret', 'callback_secret'] as const;
 
-// GET /portal/api/integration: what a developer needs to connect, and the settings a partner may change.
+// GET /portal/api/integration: what a developer needs to connect, and the settings a partner may
+// change. Never a secret.
 export interface Integration {
   base_url: string;
-  rate_limits: { endpoint: string; limit_per_minute: number; used: number }[];
-  signing: { scheme: string; description?: string };
+  api_document_url: string;
+  rate_limits: { window_seconds: number; intake: Quota; status: Quota };
+  signing: { requests: string; timestamp_tolerance_seconds: number; callbacks: string; callback_scheme: string };
   callback_url: string | null;
-  callback_events: string[];
-  postbacks: { url?: string | null; events?: string[] } | null;
+  callback_events: string[]; // empty: every event
+  postbacks: { events: string[]; token_set: boolean };
   key_rotated_at: string | null;
-  links: { label: string; url: string }[];
+  previous_secrets_until: string | null;
+  verification_snippets: { language: string; file: string; code: string }[];
+}
+
+interface Quota {
+  per_minute: number;
+  used: number;
 }

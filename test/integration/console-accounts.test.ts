@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/manager/identity/totp';
-import { launchChromium, section, shot, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import { launchChromium, section, setPasswordAndTotp, shot, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { invite } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -41,16 +41,7 @@ afterAll(async () => {
 // The link's page, then the second factor set up as an authenticator app: the person lands signed in.
 async function acceptLink(p: Page, url: string, password: string): Promise<string> {
   await p.goto(url);
-  await p.getByLabel('New password').fill(password);
-  await p.getByLabel('The same password again').fill(password);
-  await p.getByRole('button', { name: 'Set the password' }).click();
-  await p.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
-  await p.getByRole('button', { name: 'Set up an authenticator app' }).click();
-  const key = await p.getByLabel('Secret key', { exact: true }).inputValue();
-  await p.getByLabel('Code from the app').fill(totpCode(key, Date.now()));
-  await p.getByRole('button', { name: 'Confirm the code' }).click();
-  await nav(p).waitFor();
-  return key;
+  return setPasswordAndTotp(p, password);
 }
 
 async function passwordStep(p: Page, email: string): Promise<void> {

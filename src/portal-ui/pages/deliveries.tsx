@@ -14,8 +14,8 @@ const FILTERS = ['state', 'event', 'kind'] as const;
 const STATES = ['queued', 'delivered', 'dead'] as const;
 const KINDS = ['callback', 'postback'] as const;
 
-// Every callback and postback sent to the partner with its attempts; for a partner_admin, retrying
-// the dead, a replay of a time range, test sends, and resuming a paused endpoint.
+// The endpoints' health, then every callback and postback sent to the partner with its attempts; for
+// a partner_admin, retrying the dead, resuming a paused endpoint, test sends and a replay of a time range.
 export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const can = useCan();
   const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
@@ -32,12 +32,6 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
     <section>
       <PageHeading>Callbacks and postbacks</PageHeading>
       <EndpointPanels api={api} />
-      {can('portal.act') && (
-        <div class="two">
-          <TestSends api={api} />
-          <ReplayForm api={api} />
-        </div>
-      )}
       <h2>Deliveries</h2>
       <form class="filters" aria-label="Filter deliveries" onSubmit={(e) => { e.preventDefault(); go('deliveries', draft); }}>
         <ChoiceField id="d-state" label="State" value={draft.state} choices={STATES} onChange={set('state')} />
@@ -58,6 +52,12 @@ export function DeliveriesPage({ api, params }: { api: Api; params: URLSearchPar
           <DeliveryList api={api} items={deliveries.data.items} onChange={deliveries.reload} />
           <CursorPager pages={deliveries} />
         </>
+      )}
+      {can('portal.act') && (
+        <div class="two">
+          <TestSends api={api} />
+          <ReplayForm api={api} />
+        </div>
       )}
     </section>
   );

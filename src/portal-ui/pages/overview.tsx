@@ -25,7 +25,7 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
       <ErrorNote error={overview.error} />
       {o && (
         <>
-          <p class="muted">{o.from === o.to ? o.from : `${o.from} to ${o.to}`}, in your time zone.</p>
+          <p class="muted">{o.from === o.to ? o.from : `${o.from} to ${o.to}`}, days in UTC.</p>
           <Figures t={o.totals} />
           <div class="charts">
             <DayTrend from={o.from} to={o.to} rows={o.by_day} />

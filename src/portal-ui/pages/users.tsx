@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
 import { ShownOnce } from '../../ui-kit/secrets-once';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, when } from '../../ui-kit/ui';
-import { useCan } from '../session';
+import { SessionContext, useCan } from '../session';
 import type { PortalUser } from '../types';
 
 interface OneTimeLink {
@@ -30,7 +30,7 @@ export function UsersPage({ api }: { api: Api }) {
         <ScrollTable label="Users">
           <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Last sign-in</th><th scope="col">Actions</th></tr></thead>
           <tbody>
-            {users.data.items.map((u) => <UserRow key={`${u.id}-${u.state}`} api={api} user={u} onChange={users.reload} />)}
+            {users.data.items.map((u) => <UserRow key={`${u.id}-${u.status}`} api={api} user={u} onChange={users.reload} />)}
           </tbody>
         </ScrollTable>
       )}
@@ -40,15 +40,17 @@ export function UsersPage({ api }: { api: Api }) {
 
 function UserRow({ api, user, onChange }: { api: Api; user: PortalUser; onChange: () => void }) {
   const can = useCan();
+  // Nobody disables themselves (the server refuses it too).
+  const me = useContext(SessionContext)?.account;
   const disable = useAction(async () => {
     await api.post(`/portal/api/users/${encodeURIComponent(user.id)}/disable`);
     onChange();
   });
   return (
     <tr>
-      <td>{user.name}</td><td class="wrap">{user.email}</td><td>{user.role.replace('_', ' ')}</td><td>{user.state}</td><td>{when(user.last_sign_in_at)}</td>
+      <td>{user.name}</td><td class="wrap">{user.email}</td><td>{user.role.replace('_', ' ')}</td><td>{user.status}</td><td>{when(user.last_sign_in_at)}</td>
       <td class="actions">
-        {can('portal.users') && user.state !== 'disabled' && <button type="button" disabled={disable.busy} onClick={() => void disable.act()}>Disable {user.name}</button>}
+        {can('portal.users') && user.status !== 'disabled' && user.id !== me?.id && <button type="button" disabled={disable.busy} onClick={() => void disable.act()}>Disable {user.name}</button>}
         <ErrorNote error={disable.error} />
       </td>
     </tr>

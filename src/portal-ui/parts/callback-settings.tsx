@@ -8,9 +8,14 @@ export function CallbackSettings({ api, integration, onSaved }: { api: Api; inte
   const [url, setUrl] = useState(integration.callback_url ?? '');
   const [events, setEvents] = useState<string[]>(integration.callback_events);
   const [saved, setSaved] = useState(false);
+  // Only what changed is sent: a change is audited as what it changed.
   const save = useAction(async () => {
     setSaved(false);
-    await api.patch('/portal/api/integration', { callback_url: url.trim() || null, callback_events: events });
+    const newUrl = url.trim() || null;
+    const sameEvents = events.length === integration.callback_events.length && events.every((e) => integration.callback_events.includes(e));
+    const change = { ...(newUrl !== integration.callback_url && { callback_url: newUrl }), ...(!sameEvents && { callback_events: events }) };
+    if (Object.keys(change).length === 0) throw new Error('Nothing changed.');
+    await api.patch('/portal/api/integration', change);
     setSaved(true);
     onSaved();
   });
@@ -25,7 +30,7 @@ export function CallbackSettings({ api, integration, onSaved }: { api: Api; inte
           <input id="callback-url" type="url" placeholder="https://…" value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
         </div>
         <fieldset>
-          <legend>Events</legend>
+          <legend>Events (none ticked: every event)</legend>
           {EVENTS.map((ev) => <label key={ev} class="check"><input type="checkbox" checked={events.includes(ev)} onChange={toggle(ev)} />{ev}</label>)}
         </fieldset>
         <button type="submit" disabled={save.busy}>Save callback settings</button>

@@ -3,7 +3,10 @@ import { href } from '../../ui-kit/router';
 import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../ui-kit/ui';
 import type { PortalLeadDetails } from '../types';
 
-// One lead and the events the partner was told of, oldest first.
+// The routing fields shown above under their own names.
+const SHOWN = new Set(['country', 'country_code', 'source']);
+
+// One lead, the routing fields the partner sent, and the events it was told of, oldest first.
 export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: string }) {
   const lead = useLoad(() => api.get<PortalLeadDetails>(`/portal/api/leads/${encodeURIComponent(id)}`), [id]);
   const l = lead.data;
@@ -21,7 +24,7 @@ export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: st
             <dt>Country</dt><dd>{l.country ?? '—'}</dd>
             <dt>Source</dt><dd class="wrap">{l.source ?? '—'}</dd>
             <dt>Received</dt><dd>{when(l.created_at)} UTC</dd>
-            {Object.entries(l.details).map(([k, v]) => [<dt key={`t${k}`}>{k}</dt>, <dd key={`d${k}`} class="wrap">{v}</dd>])}
+            {Object.entries(l.details).filter(([k]) => !SHOWN.has(k)).map(([k, v]) => [<dt key={`t${k}`}>{k}</dt>, <dd key={`d${k}`} class="wrap">{v}</dd>])}
           </dl>
           {l.personal_data === 'erased' && <p class="muted">The personal data of this lead is erased.</p>}
           <h2>Timeline</h2>

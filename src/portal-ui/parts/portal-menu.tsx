@@ -12,7 +12,7 @@ export function PortalMenu({ api, account, onSignedOut }: { api: Api; account: N
   return (
     <AccountMenu account={account} error={signOut.error} items={() => (
       <>
-        <li class="muted">{account.partner_name}</li>
+        <li class="muted">{account.partner_name ?? account.partner_id}</li>
         <li><button type="button" disabled={signOut.busy} onClick={() => void signOut.act()}>Sign out</button></li>
       </>
     )} />

@@ -5,7 +5,7 @@ import { ErrorNote, useAction } from '../../ui-kit/ui';
 import { SECRETS } from '../types';
 
 const LABELS = { api_key: 'API key', hmac_secret: 'HMAC secret (signing your requests)', callback_secret: 'Callback secret (verifying our callbacks)' } as const;
-const GRACE = [[0, 'none: the old one stops now'], [3600, '1 hour'], [86_400, '24 hours'], [604_800, '7 days']] as const;
+const GRACE = [[0, 'no time: it stops now'], [3600, '1 hour'], [86_400, '24 hours'], [604_800, '7 days']] as const;
 
 // A new key or secret, the old one still accepted for the grace period while the partner's systems
 // switch over. The new values are shown once, here, and kept nowhere in the browser.
