@@ -10,7 +10,7 @@ const MAX_UNCOMMITTED = 2000;
 
 // Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.
-export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, lease: MembershipLease, handOverMs: number, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
+export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, lease: MembershipLease, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
   return startBatchConsumer<LeadEvent | DeliveryCommand>(kafka, {
     group: 'dispatcher',
     topics: ['leadEvents', 'callbackCommands'],
@@ -25,7 +25,7 @@ export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOw
     assigned: (assignment) => owner.assigned(assignment.leadEvents ?? []),
     // Before every rebalance and at a stop: the attempts under way are recorded before another
     // dispatcher may take their partitions.
-    handOver: () => owner.handOver(handOverMs),
+    handOver: () => owner.handOver(),
     handle: (records, ctx) => ctx.topic === 'leadEvents'
       ? owner.events(records as Decoded<LeadEvent>[], ctx)
       : owner.commands(records as Decoded<DeliveryCommand>[], ctx),

@@ -23,8 +23,6 @@ import { systemClock } from '../shared/clock';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
-// Time a hand-over allows past the callback timeout for the records of the last attempts.
-const HAND_OVER_MARGIN_MS = 3000;
 
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead
 // topic and a delivery record per (event, partner) in MongoDB.
@@ -57,17 +55,16 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger, clock });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 
-  // How long a hand-over (a rebalance, a stop) waits for the attempts under way: each is bounded by
-  // the callback timeout; the member sends no heartbeat meanwhile, so well inside the session.
-  const handOverMs = Math.min(cfg.timeoutMs + HAND_OVER_MARGIN_MS, rt.config.kafka.sessionTimeoutMs / 2);
-  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger, clock }, handOverMs);
+  // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
+  // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
+  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger, clock });
   const started = [retries];
   const stopStarted = async (err: unknown) => {
     replays.stop();
     await Promise.allSettled(started.map((c) => c.stop()));
     throw err;
   };
-  const events = await startEventConsumer(kafka, leadOwner, lease, handOverMs, metrics, logger).catch(stopStarted);
+  const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays, topics,

@@ -161,17 +161,17 @@ export class LeadOwner {
   }
 
   // The group is about to rebalance (every partition is revoked), or the dispatcher stops: no new
-  // attempt starts, the attempts under way finish and are recorded (at most `deadlineMs`; writes of
+  // attempt starts, the attempts under way finish and are recorded (while the lease holds; writes of
   // any still running after that are refused), and everything kept for this assignment is dropped.
-  async handOver(deadlineMs: number): Promise<void> {
+  async handOver(): Promise<void> {
     const a = this.current;
     this.current = new LeadAssignment(this.deps.lease);
-    const closing = a.work.close(deadlineMs);
+    const closing = a.work.close();
     this.deps.scheduler.dropFenced();
     const started = Date.now();
     const cut = await closing;
     await this.deps.batcher.drain();
-    if (cut > 0) this.deps.logger.warn({ cut }, 'attempts still under way at the hand-over deadline: their records are refused, the next owner sends them again');
+    if (cut > 0) this.deps.logger.warn({ cut }, 'attempts still under way when the lease ran out: their records are refused, the next owner sends them again');
     this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 

@@ -47,7 +47,7 @@ export interface RetryConsumerDeps {
 // task is the token of its delivery: its holder reads the record, attempts, hands the token on
 // (next tier) before updating the record by _id, and reports a delivery that ended to its lead's
 // owner (`released`). The task's offset is committed only once that is recorded.
-export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps, handOverMs: number): Promise<BatchConsumer> {
+export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryConsumerDeps): Promise<BatchConsumer> {
   const { logger, metrics } = deps;
   // The tasks of this assignment of the tier partitions; replaced at every hand-over.
   // Its lease on the tier partitions (membership-lease.ts): past it, no attempt starts or is recorded.
@@ -103,10 +103,10 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     handOver: async () => {
       const { work } = current;
       current = { work: new AssignmentWork(lease), chains: new Map() };
-      const closing = work.close(handOverMs);
+      const closing = work.close();
       deps.scheduler.dropFenced();
       const cut = await closing;
-      if (cut > 0) logger.warn({ cut }, 'retry attempts still under way at the hand-over deadline: their records are refused');
+      if (cut > 0) logger.warn({ cut }, 'retry attempts still under way when the lease ran out: their records are refused');
     },
     undecodable: async (items, ctx) => {
       for (const item of items) {

@@ -13,9 +13,11 @@ import { performance } from 'node:perf_hooks';
 export interface Lease {
   // False once the lease ran out; stays false until the next join, even if a heartbeat then passes.
   readonly held: boolean;
+  // How long it still holds; null for work under no lease (bounded by a deadline of its own).
+  remainingMs(): number | null;
 }
 
-export const NO_LEASE: Lease = { held: true };
+export const NO_LEASE: Lease = { held: true, remainingMs: () => null };
 
 // The share of the session a member acts on after its last answered heartbeat.
 export const LEASE_SHARE = 0.8;
@@ -36,6 +38,10 @@ export class MembershipLease implements Lease {
     if (performance.now() < this.confirmedAt + this.leaseMs) return true;
     this.lapsed = true;
     return false;
+  }
+
+  remainingMs(): number {
+    return this.held ? this.confirmedAt + this.leaseMs - performance.now() : 0;
   }
 
   // A join request is about to be sent (after the hand-over).
