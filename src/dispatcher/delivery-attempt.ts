@@ -52,7 +52,7 @@ export class CallbackAttempts {
     metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
     logger[level]({
-      delivery_id: deliveryId, kind, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
+      delivery_id: deliveryId, event_id: event.event_id, kind, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
       http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs), state: decision.state,
     }, `${kind} attempt`);
     return { at, result, decision };

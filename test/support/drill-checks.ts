@@ -17,6 +17,9 @@ export interface DrillReport {
   repeatedCallbacks: number;
   attempts: number;
   answers: Record<string, number>; // HTTP status (or "none") -> attempts
+  // Attempts the records hold that got no answer (a timeout, a connection cut), by drill event: the
+  // sender cannot know the partner got them, so each may be a repeat (at least once, spec 6.3).
+  unanswered: ReadonlyMap<string, number>;
 }
 
 export interface NothingLostOptions {
@@ -91,10 +94,19 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   for (const a of runs.flatMap((r) => r.attempts)) answers[String(a.status ?? 'none')] = (answers[String(a.status ?? 'none')] ?? 0) + 1;
   const report: DrillReport = {
     leads: stored.length, events: eventIds.length, callbacks: got.length, repeatedCallbacks: got.length - received.size,
-    attempts: runs.reduce((n, r) => n + r.attempts.length, 0), answers,
+    attempts: runs.reduce((n, r) => n + r.attempts.length, 0), answers, unanswered: unansweredAttempts(records),
   };
-  if (process.env.DRILL_REPORT) process.stderr.write(`drill report: ${JSON.stringify(report)}\n`);
+  if (process.env.DRILL_REPORT) process.stderr.write(`drill report: ${JSON.stringify({ ...report, unanswered: report.unanswered.size })}\n`);
   return report;
+}
+
+function unansweredAttempts(records: readonly DeliveryDoc[]): Map<string, number> {
+  const unanswered = new Map<string, number>();
+  for (const d of records) {
+    const n = d.attempts.filter((a) => a.http_status === null && a.error !== null).length;
+    if (n > 0) unanswered.set(`${d.lead_id}|${d.event.our_status}`, n);
+  }
+  return unanswered;
 }
 
 // The assignment feed across the fault: every change of agent the store records for the drill's

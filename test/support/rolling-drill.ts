@@ -88,23 +88,24 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
 }
 
 // Events received more often than the drill receiver's answers explain (once, or twice for an
-// event whose first attempt it refuses), with the times they were received.
-export function repeatedEvents(got: readonly ReceivedCallback[]): Map<string, number[]> {
+// event whose first attempt it refuses), and than the attempts recorded without an answer (each may
+// have reached the partner: `unanswered`, from the drill report), with the times they were received.
+export function repeatedEvents(got: readonly ReceivedCallback[], unanswered: ReadonlyMap<string, number> = new Map()): Map<string, number[]> {
   const receptions = new Map<string, number[]>();
   for (const c of got) {
     const event = drillEventOf(c.body);
     receptions.set(event, [...(receptions.get(event) ?? []), c.at]);
   }
-  return new Map([...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1)));
+  return new Map([...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1) + (unanswered.get(event) ?? 0)));
 }
 
 // What a partner may see after a fault from outside a process (a freeze, a partition) that began at
 // `faultAt`: a repeat only of an attempt in flight then (its answer was lost with the membership,
 // docs/delivery-guarantees.md), so some reception of every repeated event lies within one callback
-// timeout of it; and no lead's callbacks out of order.
-export function expectRepeatsOnlyAround(got: readonly ReceivedCallback[], faultAt: number): void {
+// timeout of it, or of an attempt recorded without an answer; and no lead's callbacks out of order.
+export function expectRepeatsOnlyAround(got: readonly ReceivedCallback[], faultAt: number, report: Pick<DrillReport, 'unanswered'>): void {
   const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
-  const unexplained = [...repeatedEvents(got)].filter(([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window));
+  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window));
   expect(unexplained).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
 }
