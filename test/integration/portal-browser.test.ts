@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, pageWidths, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import { launchChromium, pageWidths, setPassword, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { servicesOf } from '../support/manager-services';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
@@ -185,7 +185,7 @@ describe('the partner portal', () => {
     expect(partner.body.callback_events).toEqual(['lead.accepted', 'lead.ftd']);
   });
 
-  it('invites a viewer on the Users page (the link shown once); the viewer sees no action', async () => {
+  it('invites a viewer on the Users page (the link shown once), who sets up a passkey, sees no action, and signs in with the passkey', async () => {
     await openSection(page, 'Users');
     await page.getByLabel('Email', { exact: true }).fill('vic@acme.example');
     await page.getByLabel('Name', { exact: true }).fill('Vic Viewer');
@@ -195,14 +195,30 @@ describe('the partner portal', () => {
     await atBothWidths(page, 'users');
     await page.getByRole('button', { name: 'Done, hide the link' }).click();
 
+    // The viewer sets up a passkey (Chromium's virtual authenticator) instead of an authenticator app.
     const viewerContext = await browser.newContext({ viewport: { width: WIDTHS[0], height: 900 } });
     const viewer = await watchedBy(viewerContext, browserErrors);
-    await acceptPortalLink(viewer, link.replace('127.0.0.1', 'localhost'), 'a partner viewer passphrase');
+    const cdp = await viewerContext.newCDPSession(viewer);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await viewer.goto(link.replace('127.0.0.1', 'localhost'));
+    await setPassword(viewer, 'a partner viewer passphrase');
+    await viewer.getByRole('button', { name: 'Add a passkey' }).click();
+    await portalNav(viewer).waitFor();
     expect((await portalNav(viewer).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(['Overview', 'Leads', 'Callbacks and postbacks', 'Integration']);
     for (const [section, hidden] of [['Callbacks and postbacks', ['Retry all dead', 'Send a test callback', 'Replay']], ['Integration', ['Rotate', 'Save callback settings']]] as const) {
       await openSection(viewer, section);
       for (const name of hidden) expect(await viewer.getByRole('button', { name, exact: true }).count()).toBe(0);
     }
+    await viewer.getByRole('button', { name: 'Vic Viewer (partner viewer)' }).click();
+    await viewer.getByRole('button', { name: 'Sign out' }).click();
+    await viewer.getByLabel('Email', { exact: true }).fill('vic@acme.example');
+    await viewer.getByLabel('Password', { exact: true }).fill('a partner viewer passphrase');
+    await viewer.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await viewer.getByRole('button', { name: 'Use a passkey' }).click();
+    await portalNav(viewer).waitFor();
     await viewerContext.close();
   });
 

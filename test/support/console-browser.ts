@@ -57,16 +57,21 @@ export async function signInWith(p: Page, baseUrl: string, account: ConsoleAccou
 // A one-time link's page, open (the console's or the portal's): the password, then an authenticator
 // app set up; the person lands signed in. Answers the TOTP secret.
 export async function setPasswordAndTotp(p: Page, password: string): Promise<string> {
-  await p.getByLabel('New password').fill(password);
-  await p.getByLabel('The same password again').fill(password);
-  await p.getByRole('button', { name: 'Set the password' }).click();
-  await p.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
+  await setPassword(p, password);
   await p.getByRole('button', { name: 'Set up an authenticator app' }).click();
   const key = await p.getByLabel('Secret key', { exact: true }).inputValue();
   await p.getByLabel('Code from the app').fill(totpCode(key, Date.now()));
   await p.getByRole('button', { name: 'Confirm the code' }).click();
   await p.getByRole('navigation', { name: 'Sections' }).waitFor();
   return key;
+}
+
+// The link page's first step: the password; the page goes on to setting up a second factor.
+export async function setPassword(p: Page, password: string): Promise<void> {
+  await p.getByLabel('New password').fill(password);
+  await p.getByLabel('The same password again').fill(password);
+  await p.getByRole('button', { name: 'Set the password' }).click();
+  await p.getByRole('heading', { name: 'Set up a second factor' }).waitFor();
 }
 
 export async function signInAsOwner(p: Page, app: { url: string }): Promise<ConsoleAccount> {
