@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import type { PortalAccountDoc } from '../identity/identity-store';
 import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../identity/realm-identity';
 import { registerSessions } from '../identity/register-sessions';
+import { auditRefusals } from '../refusal-audit';
 import type { ManagerOptions, ManagerServices } from '../services';
 import { portalInvitationRoute } from './identity/invitation-route';
 import { portalAuthenticate } from './identity/portal-authenticate';
@@ -23,6 +24,8 @@ export function partnerPortal(m: ManagerOptions, services: ManagerServices, cloc
     await registerSessions(app, { secret: o.config.accounts.sessionSecret, name: PORTAL_COOKIE, path: `${PORTAL_API}/`, store: id.sessions });
     await registerPortalOpenApi(app, o.config.serviceName);
     portalAuthenticate(app, { timeouts: id.timeouts, clock: o.clock });
+    // A portal action refused is audited as the manager's are: the person, about their partner.
+    auditRefusals(app, services.audit, (req) => (req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null));
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
     await app.register(portalDataRoutes(services, m));

@@ -21,13 +21,13 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, audit }: Deps) {
     app.get<IdParams>('/portal/api/deliveries/:id', { schema: portalDataSchemas.showDelivery, config: { portalAccess: 'portal.read' } }, async (req) =>
       portalDelivery(orNotFound(await queue.find(req.params.id, new Set([req.portal.partnerId])))));
 
-    app.post<IdParams>('/portal/api/deliveries/:id/retry', { schema: portalDataSchemas.retryDelivery, config: { portalAccess: 'portal.act' } }, async (req) => {
+    app.post<IdParams>('/portal/api/deliveries/:id/retry', { schema: portalDataSchemas.retryDelivery, config: { portalAccess: 'portal.act', audit: 'delivery.retry' } }, async (req) => {
       // Read first: another partner's delivery is unknown, and no command is sent for it.
       orNotFound(await queue.find(req.params.id, new Set([req.portal.partnerId])));
       return portalDelivery(await retryDelivery({ dispatcher, audit }, req.params.id, req.portal.actor));
     });
 
-    app.post('/portal/api/deliveries/retry-dead', { schema: portalDataSchemas.retryDead, config: { portalAccess: 'portal.act' } }, async (req) =>
+    app.post('/portal/api/deliveries/retry-dead', { schema: portalDataSchemas.retryDead, config: { portalAccess: 'portal.act', audit: 'delivery.retry_dead' } }, async (req) =>
       retryDeadDeliveries({ dispatcher, audit }, req.portal.partnerId, req.portal.actor));
   };
 }

@@ -24,7 +24,7 @@ export function integrationRoutes(d: Deps) {
       });
     });
 
-    app.post<{ Body: { which: (typeof PORTAL_SECRETS)[number][]; grace_seconds: number } }>('/portal/api/integration/rotate', { schema: integrationSchemas.rotate, config: { portalAccess: 'portal.act' } }, async (req, reply) => {
+    app.post<{ Body: { which: (typeof PORTAL_SECRETS)[number][]; grace_seconds: number } }>('/portal/api/integration/rotate', { schema: integrationSchemas.rotate, config: { portalAccess: 'portal.act', audit: 'partner.rotate_key' } }, async (req, reply) => {
       const { which, grace_seconds: graceSeconds } = req.body;
       const rotated = orNotFound(await partners.rotateSecrets(req.portal.partnerId, which, graceSeconds));
       // The manager sees who rotated what in the partner's audit log; never the secrets.
@@ -33,7 +33,7 @@ export function integrationRoutes(d: Deps) {
       return reply.header('cache-control', 'no-store').send({ ...rotated, grace_until: graceUntil });
     });
 
-    app.patch<{ Body: Patch }>('/portal/api/integration', { schema: integrationSchemas.update, config: { portalAccess: 'portal.act' } }, async (req) => {
+    app.patch<{ Body: Patch }>('/portal/api/integration', { schema: integrationSchemas.update, config: { portalAccess: 'portal.act', audit: 'partner.update' } }, async (req) => {
       const partnerId = req.portal.partnerId;
       const patch = req.body;
       const problem = settingsProblem(patch, d.statuses, false)

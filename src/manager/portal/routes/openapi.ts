@@ -1,10 +1,9 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { markNullableBodiesOptional } from '../../openapi';
+import { PORTAL_COOKIE } from '../identity/portal-realm';
 
 export const PORTAL_OPENAPI_PATH = '/portal/api/openapi.json';
-// The portal's cookie and CSRF header (the portal's own session, never the manager's).
-export const PORTAL_COOKIE = 'lit_portal';
 
 // The partner portal's OpenAPI 3.1 document, generated from the schemas of the /portal/api routes
 // registered after this in the same context (a second @fastify/swagger under its own decorator: the
