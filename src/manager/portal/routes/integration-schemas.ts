@@ -45,7 +45,7 @@ export const integrationSchemas = {
     body: {
       type: 'object', additionalProperties: false, minProperties: 1,
       properties: {
-        callback_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^https://[^/?#@]+([/?#].*)?$' },
+        callback_url: { type: ['string', 'null'], format: 'uri', maxLength: 2048, pattern: '^https://[^/?#@]+([/?#].*)?$' },
         callback_events: { type: 'array', uniqueItems: true, items: { enum: EVENT_NAMES } },
       },
     },
