@@ -1,22 +1,15 @@
-import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import { AuditLog } from '../../src/manager/audit-log';
 import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { findPage } from '../../src/manager/pagination';
 import { PartnerService, type PartnerServiceDeps } from '../../src/manager/partner-service';
 import { readReport } from '../../src/manager/reports/report-reader';
-import { tallyWholeLead, type StoredLead } from '../../src/processor/reports/event-projection';
-import { auditListEntries } from '../../src/shared/audit';
-import { addCounts, isEmpty } from '../../src/shared/reports/cell-counts';
-import { cellField, leadWriter, refusalWriter, targetsOf } from '../../src/shared/reports/cell-keys';
-import { CellStore, cellsCollection, counterDoc, type Cells } from '../../src/shared/reports/cell-store';
+import { CellStore, cellsCollection } from '../../src/shared/reports/cell-store';
 import { connectMongo } from '../../src/shared/mongo/client';
-import type { AuditDoc, DeliveryDoc, LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
-import type { LeadEvent } from '../../src/shared/schemas';
-import { LeadFences } from '../../src/shared/store/lead-fences';
-import { LeadStore } from '../../src/shared/store/leads';
+import { DeliveryStore } from '../../src/dispatcher/delivery-store';
 import { ListIndex } from '../../src/shared/store/list-index';
 import { loadConfig } from '../../src/shared/config';
+import { DAYS, leadOf, partnerId, seedLeads, SOURCES, type SeedLayout } from '../lib/lead-seed';
 import { timeContactReveals } from '../lib/contact-reveals';
 import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
 import { scenarioEnv, sleep } from '../lib/env';
@@ -34,86 +27,14 @@ import { summarise, type Summary } from '../lib/stats';
 const IDLE_S = 30;
 const PARTNERS = 50;
 const AGENTS = 20;
-const DAYS = 30;
-const CHUNK = 1000;
-const COUNTRIES: [string, number][] = [['DE', 0.3], ['FR', 0.2], ['GB', 0.15], ['ES', 0.12], ['IT', 0.1], ['PL', 0.06], ['NL', 0.04], ['SE', 0.02], ['MT', 0.005], ['CY', 0.005]];
-const SOURCES = ['search', 'social', 'display', 'email', 'native'];
-// Where a stored lead stands (shares add up to 1).
-const STATUSES: [string, number][] = [['assigned', 0.45], ['contacted', 0.3], ['new', 0.1], ['ftd', 0.08], ['rtd', 0.02], ['chargeback', 0.005], ['rejected', 0.045]];
-
-const pick = <T>(table: [T, number][], x: number): T => {
-  let acc = 0;
-  for (const [v, share] of table) if ((acc += share) > x) return v;
-  return table[table.length - 1]![0];
-};
-// Deterministic spread in [0, 1) of lead n for a purpose k.
-const spread = (n: number, k: number): number => ((n * 2654435761 + k * 40503) % 1_000_003) / 1_000_003;
-const partnerOf = (n: number) => `pa-${String(n % PARTNERS).padStart(16, '0')}`;
+const partnerOf = (n: number) => partnerId(n % PARTNERS);
 const agentOf = (n: number) => `ag-${String(n % AGENTS).padStart(16, '0')}`;
-
-function leadOf(n: number, start: number, span: number): { lead: LeadDoc; events: LeadEvent[] } {
-  const created = new Date(start + Math.floor((n / span) * DAYS * 86_400_000));
-  const status = pick(STATUSES, spread(n, 1));
-  const rejected = status === 'rejected';
-  const partner = partnerOf(n);
-  const id = `le-${n}`;
-  const history: StatusChange[] = rejected
-    ? [{ from: null, to: 'rejected', at: created, why: 'country_blocked:XX', source: 'intake', event: 'lead.rejected', is_depositor: false, reason: 'country_blocked:XX' }]
-    : [{ from: null, to: 'new', at: created, why: 'accepted', source: 'intake', event: 'lead.accepted', is_depositor: false }];
-  const depositor = ['ftd', 'rtd', 'chargeback'].includes(status);
-  if (!rejected && status !== 'new') {
-    const event = status === 'ftd' ? 'lead.ftd' : status === 'rtd' ? 'lead.rtd' : 'lead.status_changed';
-    history.push({ from: 'new', to: status, at: new Date(created.getTime() + 600_000), why: 'bench', source: 'agent-action:bench', event, is_depositor: depositor });
-  }
-  const lead: LeadDoc = {
-    _id: id, seq: n, partner_id: partner, external_id: `ext-${n}`, idempotency_key: `idem-${n}`, status, is_depositor: depositor, client_id: null,
-    agent_id: rejected || status === 'new' ? null : agentOf(n), reason: rejected ? 'country_blocked:XX' : null, history,
-    country_code: pick(COUNTRIES, spread(n, 2)), source: SOURCES[n % SOURCES.length], created_at: created, updated_at: history[history.length - 1]!.at,
-  };
-  const events: LeadEvent[] = history.map((h, i) => ({
-    event_id: `${id}:${i}`, event: h.event!, lead_id: id, partner_id: partner, external_lead_id: lead.external_id, our_status: h.to,
-    is_depositor: h.is_depositor, occurred_at: h.at.toISOString(),
-  }));
-  return { lead, events };
-}
-
-function deliveryOf(event: LeadEvent, n: number): DeliveryDoc {
-  const x = spread(n, 3 + Number(event.event_id.endsWith(':1')));
-  const at = new Date(event.occurred_at);
-  const result = { httpStatus: x < 0.97 ? 200 : 503, error: null, responseBody: 'ok', durationMs: 40 };
-  const decision = x < 0.97 ? { state: 'delivered' as const, attemptsMade: 1, attemptsLeft: 0 as const }
-    : x < 0.99 ? { state: 'dead' as const, attemptsMade: 5, attemptsLeft: 0 as const }
-      : { state: 'queued' as const, attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: at.getTime() + 60_000, tier: 'retry1' as const };
-  return newDeliveryDoc(event, 5, at, { at, result, decision });
-}
 
 // The report queries timed: [name, days, group_by].
 const REPORTS: [string, number, string][] = [
   ['1 day by partner', 1, 'partner'], ['7 days by partner', 7, 'partner'], ['7 days by day', 7, 'day'],
   ['30 days by partner', 30, 'partner'], ['30 days by partner and country', 30, 'partner,country'],
 ];
-
-// The report counter documents the live projector would hold for these leads: each lead counted
-// whole (as the rebuild counts it) into the documents of its partner's day, blocks and month (cells and
-// totals); each document
-// carries the offsets of the writers that counted into it (the lead's lead-events partition, one of
-// 6, at the lead's place in the stream, and the refusals partition of its partner).
-interface Seeded {
-  cells: Cells;
-  o: Record<string, number>;
-}
-
-function tallyInto(docs: Map<string, Seeded>, lead: LeadDoc): void {
-  const day = lead.created_at.toISOString().slice(0, 10);
-  const { state, delta } = tallyWholeLead(lead as unknown as StoredLead, day);
-  if (isEmpty(delta)) return;
-  for (const [id, field] of targetsOf(day, lead.partner_id, cellField(state.country_code, state.source))) {
-    let doc = docs.get(id);
-    if (!doc) docs.set(id, (doc = { cells: {}, o: { [refusalWriter(lead.seq % 3)]: Math.floor(lead.seq / 50) } }));
-    doc.o[leadWriter(lead.seq % 6)] = lead.seq * 4;
-    addCounts((doc.cells[field] ??= {}), delta);
-  }
-}
 
 interface View {
   name: string;
@@ -157,37 +78,11 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
   const data: Record<string, unknown> = { leads: stored, requestsPerView: requests };
   const start = Date.UTC(2026, 9, 1);
   try {
-    const t0 = Date.now();
-    const leads = new LeadStore(c.leads, { fences: new LeadFences(mongo.db), list: new ListIndex(c.leadList), isTerminal: () => false });
-    const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
-    const cells = new Map<string, Seeded>();
-    for (let from = 1; from <= stored; from += CHUNK) {
-      const made = Array.from({ length: Math.min(CHUNK, stored - from + 1) }, (_, j) => leadOf(from + j, start, stored));
-      for (const m of made) tallyInto(cells, m.lead);
-      await leads.insertNew(made.map((m) => m.lead));
-      await deliveries.insertNew(made.flatMap((m, j) => m.events.map((e) => deliveryOf(e, from + j))));
-      if ((from - 1) % 100_000 === 0) ctx.log(`manager-views: ${from - 1} leads stored (${Math.round((Date.now() - t0) / 1000)} s)`);
-    }
-    const audits = Math.max(1000, Math.floor(stored / 10));
-    const list = new ListIndex(c.auditList);
-    for (let from = 0; from < audits; from += CHUNK) {
-      const docs: AuditDoc[] = Array.from({ length: Math.min(CHUNK, audits - from) }, (_, j) => ({
-        _id: `au-${String(from + j).padStart(16, '0')}`, at: new Date(start + (from + j) * 60_000), actor: 'token:bench',
-        action: ['partner.update', 'delivery.retry', 'agent.update'][(from + j) % 3]!, partner_id: partnerOf(from + j), target: null, details: {},
-      }));
-      await list.put(docs.flatMap(auditListEntries));
-      await c.audit.insertMany(docs);
-    }
-    await c.partners.insertMany(Array.from({ length: PARTNERS }, (_, i) => ({
-      _id: partnerOf(i), name: `Partner ${i}`, api_key_hash: `h${i}`, hmac_secret_enc: '', callback_secret_enc: '', callback_url: null, disabled: false,
-      created_at: new Date(start + i * 1000), updated_at: new Date(start), key_rotated_at: null,
-    })));
+    const layout: SeedLayout = { stored, start, partners: PARTNERS, partnerOf, agentOf };
+    const seeded = await seedLeads(mongo, layout, (msg) => ctx.log(`manager-views: ${msg}`));
+    Object.assign(data, { reportDocuments: seeded.reportDocuments, seedS: seeded.seedS });
     const cellStore = new CellStore(cellsCollection(mongo.db));
-    const cellDocs = [...cells].map(([id, doc]) => counterDoc(id, doc.cells, {}, doc.o));
-    for (let i = 0; i < cellDocs.length; i += 500) await cellsCollection(mongo.db).insertMany(cellDocs.slice(i, i + 500));
-    data.reportDocuments = cellDocs.length;
-    data.seedS = Math.round((Date.now() - t0) / 1000);
-    ctx.log(`manager-views: ${stored} leads, ${stored * 2} deliveries, ${audits} audit entries, ${cellDocs.length} report documents stored in ${data.seedS} s`);
+    const deliveries = new DeliveryStore(c.deliveries, new ListIndex(c.deliveryList));
 
     const queue = new DeliveryQueue(c.deliveries, c.deliveryList);
     const leadList = new LeadList(c.leads, c.leadList);
@@ -246,7 +141,7 @@ export async function managerViewsScenario(ctx: BenchContext): Promise<ScenarioR
       ctx.log(`manager-views: ${view.name}: p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`);
     }
     data.views = results;
-    const reveal = await timeContactReveals(ctx, env, mongo, { stored, leadAt: (n) => leadOf(n, start, stored).lead, requests: opts.quick ? 300 : 1000 });
+    const reveal = await timeContactReveals(ctx, env, mongo, { stored, leadAt: (n) => leadOf(n, layout).lead, requests: opts.quick ? 300 : 1000 });
     data.contactReveal = reveal;
     rows.push(['contact reveal: GET /api/leads/{id}/contact on the ingress, a CRM for the lead\'s agent (target p99 < 50 ms)', reveal.n, 1, reveal.p50, reveal.p99, reveal.max]);
     const idle = await idleStoreCpu(ctx, env);
