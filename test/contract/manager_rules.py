@@ -25,10 +25,10 @@ too: the run has no dispatcher, so no command is confirmed (its own test runs on
 import re
 
 import schemathesis
+from refusals import RANGE_RULE, body_of, documented_refusal
 
 SETTINGS_PATHS = ("/api/affiliates", "/api/agents")
 REPLAY_PATH = re.compile(r"^/api/affiliates/[^/]+/replay$")
-RANGE_RULE = re.compile(r"(/from must be before /to|the range is longer than REPLAY_MAX_RANGE_S)")
 REPORT_PATHS = ("/api/reports", "/api/reports.csv")
 REPORT_RULE = re.compile(r"(from is after to|a report spans at most \d+ days)")
 PREVIEW_PATH = re.compile(r"^/api/affiliates/[^/]+/postback-preview$")
@@ -36,7 +36,7 @@ PARTNER_LISTS = ("/api/accounts", "/api/service-accounts")
 LINK_PATH = re.compile(r"^/api/auth/links/[^/]+$")
 
 
-def documented_refusal(path, message):
+def manager_rule(path, message):
     if REPLAY_PATH.match(path):
         return RANGE_RULE.search(message) is not None
     if path in REPORT_PATHS:
@@ -48,23 +48,7 @@ def documented_refusal(path, message):
     return path.startswith(SETTINGS_PATHS) and ("/time_zone " in message or "/postbacks/" in message)
 
 
-def body_of(response):
-    try:
-        body = response.json()
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
-
-
 @schemathesis.hook
 def filter_failure(context, failure, case, response):
     body = body_of(response)
-    if body is None:
-        return True
-    if type(failure).__name__ == "ServerError" and response.status_code == 503:
-        return body.get("error") != "command_pending"
-    if type(failure).__name__ == "RejectedPositiveData" and response.status_code == 410 and LINK_PATH.match(case.path):
-        return body.get("error") != "link_invalid"
-    if type(failure).__name__ != "RejectedPositiveData" or response.status_code != 422:
-        return True
-    return not (body.get("error") == "invalid_request" and documented_refusal(case.path, str(body.get("message"))))
+    return body is None or not documented_refusal(failure, case, response, body, LINK_PATH, manager_rule)
