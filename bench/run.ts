@@ -14,8 +14,9 @@ import { mongoScenario } from './scenarios/mongo';
 import { viewsScenario } from './scenarios/views';
 import { managerViewsScenario } from './scenarios/manager-views';
 import { managerAccessScenario } from './scenarios/manager-access';
+import { portalScenario } from './scenarios/portal';
 
-const SCENARIOS = ['mongo', 'views', 'manager-views', 'manager-access', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored', 'soak'] as const;
+const SCENARIOS = ['mongo', 'views', 'manager-views', 'portal', 'manager-access', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored', 'soak'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
       const r = name === 'mongo' ? await mongoScenario(ctx)
         : name === 'views' ? await viewsScenario(ctx)
         : name === 'manager-views' ? await managerViewsScenario(ctx)
+        : name === 'portal' ? await portalScenario(ctx)
         : name === 'manager-access' ? await managerAccessScenario(ctx)
         : name === 'http-path' ? await httpPathScenario(ctx)
           : name === 'dispatcher' ? await dispatcherScenario(ctx)

@@ -1,0 +1,153 @@
+import { Pool } from 'undici';
+import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
+import { connectMongo } from '../../src/shared/mongo/client';
+import { loadConfig } from '../../src/shared/config';
+import { deliveryId } from '../../src/shared/ids';
+import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
+import { MANAGER_TOKEN, scenarioEnv } from '../lib/env';
+import { DAYS, partnerId, seedLeads, type SeedLayout } from '../lib/lead-seed';
+import { PORTAL_REALM, signedInSession } from '../lib/manager-session';
+import { startRole, type RoleProcess } from '../lib/roles';
+import { dropScenario } from '../lib/setup';
+import { summarise, type Summary } from '../lib/stats';
+import { json } from './manager-access';
+
+// The partner portal's speed (issue 44): `--views N` leads (1,000,000; 100,000 with --quick) over the
+// last 30 days across 100 partners, seeded as `manager-views` seeds them (each lead's phone sealed
+// with a stored data key, its external id's ref), then every call the portal's pages make on load,
+// over HTTP on the ingress role (where the manager and the portal run) with a signed-in partner
+// admin's lit_portal cookie, one request at a time over one keep-alive connection, as a browser
+// would: for a big partner (10% of the leads), a typical one (~0.9%) and a small one (0.1%).
+const PARTNERS = 100;
+const AGENTS = 20;
+const PASSWORD = 'portal bench passphrase';
+const DAY_MS = 86_400_000;
+
+// Partner 0 has 10% of the leads, partner 99 0.1%, the 98 others share the rest evenly; by a hash of
+// its own (spread(n, k) for any k moves with the lead's status and country: one partner would hold one status).
+function partnerIndex(n: number): number {
+  let h = Math.imul(n ^ (n >>> 16), 0x45d9f3b);
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  const x = ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
+  return x < 0.1 ? 0 : x >= 0.999 ? 99 : 1 + Math.min(97, Math.floor(((x - 0.1) / 0.899) * 98));
+}
+const MEASURED: [string, number][] = [['big partner (10%)', 0], ['typical partner (0.9%)', 1], ['small partner (0.1%)', 99]];
+
+interface Call {
+  name: string;
+  path(i: number): string;
+}
+
+// What the pages ask for on load (lists 50 rows at a time, as the pages ask); ids differ from one request to the next where a page shows one item.
+function callsOf(leadNs: number[], partner: string, start: number): Call[] {
+  const lead = (i: number) => `le-${leadNs[i % leadNs.length]}`;
+  const day = new Date(start + 15 * DAY_MS);
+  const deep = (i: number) => encodeURIComponent(`${new Date(day.getTime() + i * 60_000).toISOString()}|z`);
+  const fixed = (name: string, path: string): Call => ({ name, path: () => path });
+  return [
+    fixed('session (every page)', '/portal/api/session'),
+    fixed('overview, today', '/portal/api/overview?days=1'),
+    fixed('overview, 7 days', '/portal/api/overview?days=7'),
+    fixed('overview, 30 days', '/portal/api/overview?days=30'),
+    fixed('overview CSV, 30 days', '/portal/api/overview.csv?days=30'),
+    fixed('leads', '/portal/api/leads?limit=50'),
+    fixed('leads, status=ftd', '/portal/api/leads?limit=50&status=ftd'),
+    fixed('leads, one day', `/portal/api/leads?limit=50&from=${day.toISOString()}&to=${new Date(day.getTime() + DAY_MS).toISOString()}`),
+    fixed('leads, source=email', '/portal/api/leads?limit=50&source=email'),
+    fixed('leads, country=DE (30%)', '/portal/api/leads?limit=50&country=DE'),
+    fixed('leads, country=MT (0.5%, checked per entry)', '/portal/api/leads?limit=50&country=MT'),
+    { name: 'leads, external_id', path: (i) => `/portal/api/leads?limit=50&external_id=ext-${leadNs[i % leadNs.length]}` },
+    { name: 'leads, a deep page (day 15 of 30)', path: (i) => `/portal/api/leads?limit=50&cursor=${deep(i)}` },
+    { name: "a lead's timeline", path: (i) => `/portal/api/leads/${lead(i)}` },
+    fixed('deliveries', '/portal/api/deliveries?limit=50'),
+    fixed('deliveries, state=dead', '/portal/api/deliveries?limit=50&state=dead'),
+    fixed('deliveries, event=lead.ftd', '/portal/api/deliveries?limit=50&event=lead.ftd'),
+    { name: 'a delivery', path: (i) => `/portal/api/deliveries/${deliveryId(`${lead(i)}:0`, partner)}` },
+    fixed('endpoints', '/portal/api/endpoints'),
+    fixed('integration', '/portal/api/integration'),
+    fixed('users', '/portal/api/users'),
+  ];
+}
+
+// `count` of the partner's lead numbers spread over the whole range.
+function leadsOfPartner(index: number, stored: number, count: number): number[] {
+  const all: number[] = [];
+  for (let n = 1; n <= stored; n++) if (partnerIndex(n) === index) all.push(n);
+  const step = Math.max(1, Math.floor(all.length / count));
+  return all.filter((_, k) => k % step === 0).slice(0, count);
+}
+
+// One GET as the page's fetch makes it: its time to the last byte, and the rows a list answered.
+async function timedGet(pool: Pool, path: string, cookie: string): Promise<{ ms: number; rows: number }> {
+  const t = performance.now();
+  const res = await pool.request({ method: 'GET', path, headers: { cookie } });
+  const text = await res.body.text();
+  const ms = performance.now() - t;
+  if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}`);
+  const items = res.headers['content-type']?.includes('json') ? (JSON.parse(text) as { items?: unknown[] }).items : undefined;
+  return { ms, rows: Array.isArray(items) ? items.length : 1 };
+}
+
+export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { opts } = ctx;
+  const { env } = scenarioEnv('portal', opts.logLevel);
+  const stored = opts.viewDocs;
+  const requests = opts.quick ? 40 : 100;
+  const config = loadConfig({ ...env, ROLE: 'processor' });
+  const mongo = await connectMongo(config);
+  // The last 30 days up to now: the overview reads today and the days before it.
+  const start = Date.now() - DAYS * DAY_MS;
+  const data: Record<string, unknown> = { leads: stored, partners: PARTNERS, requestsPerCall: requests };
+  let app: RoleProcess | null = null;
+  let pool: Pool | null = null;
+  try {
+    const layout: SeedLayout = {
+      stored, start, partners: PARTNERS, partnerOf: (n) => partnerId(partnerIndex(n)), agentOf: (n) => `ag-${String(n % AGENTS).padStart(16, '0')}`,
+      partnerFacing: { keyring: new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId) },
+    };
+    Object.assign(data, await seedLeads(mongo, layout, (msg) => ctx.log(`portal: ${msg}`)));
+    app = await startRole('ingress', env, { logDir: logDirOf(ctx, 'portal'), nodeOptions: opts.nodeOptions });
+    pool = new Pool(app.url, { connections: 1, pipelining: 1 });
+    const rows: (string | number)[][] = [];
+    const results: Record<string, Record<string, Summary & { rows: number }>> = {};
+    for (const [label, index] of MEASURED) {
+      const partner = partnerId(index);
+      const invited = await json<{ link: { token: string } }>(pool, 'POST', `/api/affiliates/${partner}/portal-invitations`,
+        { authorization: `Bearer ${MANAGER_TOKEN}` }, { email: `admin-${index}@partner.example`, name: `Admin ${index}` }, 201);
+      const { cookie } = await signedInSession(pool, invited.link.token, PASSWORD, PORTAL_REALM);
+      const leadNs = leadsOfPartner(index, stored, requests);
+      const calls = callsOf(leadNs, partner, start);
+      for (const call of calls) for (let i = 0; i < 5; i++) await timedGet(pool, call.path(i), cookie); // warm-up
+      results[label] = {};
+      for (const call of calls) {
+        const ms: number[] = [];
+        let answered = 0;
+        for (let i = 0; i < requests; i++) {
+          const got = await timedGet(pool, call.path(i), cookie);
+          ms.push(got.ms);
+          answered += got.rows;
+        }
+        const s = summarise(ms);
+        results[label]![call.name] = { ...s, rows: Math.round(answered / requests) };
+        rows.push([label, call.name, s.n, Math.round(answered / requests), s.p50, s.p99, s.max]);
+        ctx.log(`portal: ${label}: ${call.name}: p50 ${s.p50} ms, p99 ${s.p99} ms`);
+      }
+      data[`${label} leads`] = leadNs.length;
+    }
+    data.calls = results;
+    return {
+      name: 'portal', title: 'Partner portal over a million leads', data, notes: [],
+      tables: [{
+        title: `Portal API calls with ${stored.toLocaleString('en')} leads across ${PARTNERS} partners (target: p99 < 200 ms)`,
+        columns: ['partner', 'call', 'requests', 'rows', 'p50 ms', 'p99 ms', 'max ms'],
+        rows,
+        note: 'GET /portal/api/... over HTTP on the ingress role with a partner admin\'s lit_portal cookie, one request at a time over one keep-alive connection',
+      }],
+    };
+  } finally {
+    await pool?.close();
+    await app?.stop();
+    await mongo.client.close();
+    await dropScenario(env);
+  }
+}
