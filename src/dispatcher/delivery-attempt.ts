@@ -60,15 +60,17 @@ export class CallbackAttempts {
 
   // The retry task (the delivery's token from now on) or the dead task. Published before the record
   // is written: a crash in between replays the attempt, never strands the record without a task.
-  async carryOn(deliveryId: string, kind: DeliveryKind, event: LeadEvent, { result, decision }: Attempted): Promise<void> {
+  // Given up once `wanted` says the attempt's work was handed over: its record will be refused, and
+  // a task left to land later would be a second token of the delivery.
+  async carryOn(deliveryId: string, kind: DeliveryKind, event: LeadEvent, { result, decision }: Attempted, wanted: () => boolean = () => true): Promise<void> {
     const { topics, metrics, logger } = this.deps;
     if (decision.state === 'delivered') return;
     const task = { delivery_id: deliveryId, event, last_error: result.error ?? `http_${result.httpStatus}`, ...kindField(kind) };
     if (decision.state === 'queued') {
-      await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }));
+      if (!(await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }), wanted))) return;
       metrics.retries.inc({ tier: decision.tier.replace('retry', '') });
     } else {
-      await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: this.deps.clock.now().getTime(), attempt: decision.attemptsMade }));
+      if (!(await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: this.deps.clock.now().getTime(), attempt: decision.attemptsMade }), wanted))) return;
       metrics.deadLetters.inc();
     }
   }

@@ -25,6 +25,7 @@ interface PartnerLane {
 export class DeliveryScheduler {
   private readonly lanes = new Map<string, PartnerLane>();
   private readonly pending = new Set<string>();
+  private readonly waiters = new Map<string, (() => void)[]>(); // settled(), by delivery id
   private readonly inFlight = new Set<Promise<void>>();
   private running = 0;
   private draining = false;
@@ -49,11 +50,18 @@ export class DeliveryScheduler {
     return true;
   }
 
+  // When the job of `deliveryId` now queued or running (an earlier owner's, or its retry task's) has
+  // left; null if there is none.
+  settled(deliveryId: string): Promise<void> | null {
+    if (!this.pending.has(deliveryId)) return null;
+    return new Promise<void>((resolve) => this.waiters.set(deliveryId, [...(this.waiters.get(deliveryId) ?? []), resolve]));
+  }
+
   // Drops what has not started (its offset or task is not committed) and waits for what has.
   async drain(): Promise<void> {
     this.draining = true;
     for (const lane of this.lanes.values()) {
-      for (const job of lane.queue) this.pending.delete(job.deliveryId);
+      for (const job of lane.queue) this.forget(job.deliveryId);
       lane.queue.length = 0;
     }
     await Promise.allSettled([...this.inFlight]);
@@ -65,7 +73,7 @@ export class DeliveryScheduler {
     for (const lane of this.lanes.values()) {
       const fenced = lane.queue.filter((job) => job.fenced?.());
       for (const job of fenced) {
-        this.pending.delete(job.deliveryId);
+        this.forget(job.deliveryId);
         lane.queue.splice(lane.queue.indexOf(job), 1);
       }
     }
@@ -97,7 +105,7 @@ export class DeliveryScheduler {
       .finally(() => {
         this.running--;
         lane.running--;
-        this.pending.delete(job.deliveryId);
+        this.forget(job.deliveryId);
         this.inFlight.delete(done);
         // The partner that just had a slot goes behind the others, and leaves once it has nothing left.
         if (this.lanes.get(job.partnerId) === lane) {
@@ -107,5 +115,11 @@ export class DeliveryScheduler {
         if (!this.draining) this.pump();
       });
     this.inFlight.add(done);
+  }
+
+  private forget(deliveryId: string): void {
+    this.pending.delete(deliveryId);
+    for (const resolve of this.waiters.get(deliveryId) ?? []) resolve();
+    this.waiters.delete(deliveryId);
   }
 }

@@ -92,7 +92,15 @@ export function replyTo(command: { reply_to?: string; correlation_id?: string },
 }
 
 // A publish the delivery cannot go on without (its token, or the release of its lead): tried until
-// it goes through, while the offset that started it stays uncommitted.
-export function published(logger: Logger, what: string, publish: () => Promise<void>): Promise<void> {
-  return untilDone(publish, (err, attempt) => logger.warn({ what, attempt, err: (err as Error).message }, 'could not publish; trying again'), () => true);
+// it goes through, while the offset that started it stays uncommitted, or until `wanted` says its
+// work was handed over (false: given up; the next owner publishes its own).
+export async function published(logger: Logger, what: string, publish: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
+  try {
+    await untilDone(publish, (err, attempt) => logger.warn({ what, attempt, err: (err as Error).message }, 'could not publish; trying again'), wanted);
+    return true;
+  } catch (err) {
+    if (wanted()) throw err;
+    logger.warn({ what }, 'publish given up: its work was handed over');
+    return false;
+  }
 }

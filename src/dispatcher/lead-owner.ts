@@ -245,6 +245,13 @@ export class LeadOwner {
 
   private submit(item: Item): void {
     const { work } = item.assignment;
+    // An earlier job of this delivery is still under way (an attempt of an assignment handed over,
+    // its retry task being published): this one goes once that has left, never as a second token.
+    const earlier = this.deps.scheduler.settled(item.id);
+    if (earlier) {
+      void work.track(earlier.then(() => (work.open ? this.submit(item) : undefined)));
+      return;
+    }
     const accepted = this.deps.scheduler.submit({
       deliveryId: item.id, partnerId: item.endpoint,
       // Not started before the hand-over: left to the next owner (its offset is uncommitted).
@@ -263,7 +270,7 @@ export class LeadOwner {
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
     const plan = a.lines.finished(item.key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
-    const carried = this.deps.attempts.carryOn(item.id, item.kind, item.event, done);
+    const carried = this.deps.attempts.carryOn(item.id, item.kind, item.event, done, () => !a.work.fenced);
     // A held delivery's event is committed already: no replay brings it back after a crash. So its
     // record (after its task) is written before any later block of its lead, which may leave it out:
     // a crash in between would strand it queued and held, in no block.
@@ -288,7 +295,8 @@ export class LeadOwner {
     const wait = schedule.waitBefore(2);
     const dueAt = this.deps.clock.now().getTime() + wait.delayMs;
     logger.info({ delivery_id: item.id, endpoint: item.endpoint }, 'partner queue full: the delivery waits on the retry tier');
-    await published(logger, 'overflow task', () => topics.task(wait.tier, { delivery_id: item.id, event: item.event, last_error: 'queue_full', ...kindField(item.kind) }, { dueAt, attempt: before.attemptsMade + 1 }));
+    const task = { delivery_id: item.id, event: item.event, last_error: 'queue_full', ...kindField(item.kind) };
+    if (!(await published(logger, 'overflow task', () => topics.task(wait.tier, task, { dueAt, attempt: before.attemptsMade + 1 }), () => !item.assignment.work.fenced))) return;
     await this.setAside(item, { dueAt: new Date(dueAt) });
   }
 

@@ -154,7 +154,7 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   const done = await attempts.attempt(id, kind, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
-  await attempts.carryOn(id, kind, doc.event, done);
+  await attempts.carryOn(id, kind, doc.event, done, () => !work.fenced);
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
   const written = await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
     logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
@@ -176,8 +176,8 @@ async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
 }
 
 // The delivery ended (delivered or dead): its lead's later callbacks may go.
-function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id' | 'kind'>): Promise<void> {
-  return published(deps.logger, 'release', () => deps.topics.command({
+async function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id' | 'kind'>): Promise<void> {
+  await published(deps.logger, 'release', () => deps.topics.command({
     kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(), ...deliveryKindOf(doc),
   }));
 }

@@ -58,6 +58,21 @@ describe('delivery scheduler', () => {
     expect(s.submit(job('d1', 'p'))).toBe(true);
   });
 
+  it('tells when the job of a delivery has left, so a later one of it waits instead of going beside it', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler(limits, () => undefined);
+    expect(s.settled('d1')).toBeNull();
+    s.submit(job('d1', 'p'));
+    let left = false;
+    void s.settled('d1')?.then(() => { left = true; });
+    await new Promise((r) => setImmediate(r));
+    expect(left).toBe(false);
+    await c.finish('d1');
+    expect(left).toBe(true);
+    expect(s.settled('d1')).toBeNull();
+  });
+
   it('reports a failed job and carries on', async () => {
     const errors: string[] = [];
     run = async (id) => { throw new Error(id); };
