@@ -3,15 +3,17 @@
 // stylesheet (the shared src/ui-kit/app.css, then the app's own styles when it has any). `npm run
 // build` runs it; scripts/test.sh and scripts/up.sh too, so a fresh clone serves both. Well under a
 // second.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const APPS = [['console', 'console'], ['portal-ui', 'portal']];
+// Source folder, output folder, the page's title (the one page both share: src/ui-kit/index.html).
+const APPS = [['console', 'console', 'Lead intake console'], ['portal-ui', 'portal', 'Partner portal']];
 
-for (const [from, to] of APPS) {
+const page = readFileSync(join(root, 'src', 'ui-kit', 'index.html'), 'utf8');
+for (const [from, to, title] of APPS) {
   const src = join(root, 'src', from);
   const out = join(root, 'dist', to);
   rmSync(out, { recursive: true, force: true });
@@ -29,7 +31,7 @@ for (const [from, to] of APPS) {
     tsconfig: join(src, 'tsconfig.json'),
     logLevel: 'warning',
   });
-  copyFileSync(join(src, 'index.html'), join(out, 'index.html'));
+  writeFileSync(join(out, 'index.html'), page.replaceAll('{{title}}', title));
   const own = join(src, 'app.css');
   const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) => readFileSync(f, 'utf8'));
   writeFileSync(join(out, 'app.css'), css.join('\n'));
