@@ -48,6 +48,18 @@ export class LeadList {
 
   // A scoped page merges the views of each partner in scope (one range read per partner).
   page(q: LeadListQuery, req: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<LeadRow>> {
+    return this.listed(q, req, scope, ROW_PROJECTION, leadRow);
+  }
+
+  // The same page with more of each lead's fields, read in the same read as its row (the partner's
+  // view adds its masked phone and reason): each item is its row and those fields.
+  pageWith<K extends keyof LeadDoc>(q: LeadListQuery, req: CursorRequest, scope: PartnerScope, fields: readonly K[]): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
+    const projection = { ...ROW_PROJECTION, ...Object.fromEntries(fields.map((f) => [f, 1])) };
+    return this.listed(q, req, scope, projection, (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({ row: leadRow(d), doc: d }));
+  }
+
+  // Only the projection's fields of each lead are read.
+  private listed<V>(q: LeadListQuery, req: CursorRequest, scope: PartnerScope, projection: Record<string, 1>, view: (d: LeadDoc) => V): Promise<CursorPage<V>> {
     const scanned = q.country_code !== undefined || q.source !== undefined;
     const keys = { status: q.status, isDepositor: q.is_depositor === true ? true : undefined };
     const partners = partnersToRead(scope, q.affiliate_id);
@@ -58,13 +70,13 @@ export class LeadList {
         ...timeRange(q),
         order: 'desc',
       },
-      load: (ids) => findByIds(this.leads, ids, { projection: ROW_PROJECTION }),
+      load: (ids) => findByIds(this.leads, ids, { projection }),
       ...(scanned ? {
         keep: (e: ListEntryDoc) => (q.country_code === undefined || e.country_code === q.country_code) && (q.source === undefined || e.source === q.source),
       } : {}),
       matches: (_e, d) => (q.status === undefined || d.status === q.status) && (q.is_depositor === undefined || d.is_depositor === q.is_depositor)
         && (q.affiliate_id === undefined || d.partner_id === q.affiliate_id) && inPartnerScope(scope, d.partner_id),
-      view: leadRow,
+      view,
     }, req);
   }
 

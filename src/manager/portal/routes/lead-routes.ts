@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { findByIds } from '../../../shared/mongo/bulk';
-import type { PartnerDoc } from '../../../shared/mongo/documents';
+import type { LeadDoc, PartnerDoc } from '../../../shared/mongo/documents';
 import type { LeadRow } from '../../lead-list';
 import type { CursorPage, CursorRequest } from '../../pagination';
 import { orNotFound, type IdParams } from '../../routes/lookup';
 import { portalDataSchemas } from './portal-schemas';
-import { portalLead, portalLeadRow, type LeadExtras } from './portal-views';
+import { portalLead, portalLeadRow } from './portal-views';
 import type { PortalDeps } from './portal-deps';
 
 interface LeadQuery extends CursorRequest {
@@ -19,13 +19,20 @@ interface LeadQuery extends CursorRequest {
 
 type Deps = Pick<PortalDeps, 'leads' | 'leadList' | 'leadDocs' | 'phones' | 'partners'>;
 
+// What a row adds to the manager's: its masked phone (opened from phone_enc) and its reason.
+const EXTRA_FIELDS = ['_id', 'created_at', 'phone_enc', 'reason'] as const;
+type Listed = { row: LeadRow; doc: Pick<LeadDoc, (typeof EXTRA_FIELDS)[number]> };
+
 // The partner's leads from the manager's lead list read model, its partner as the scope; each row
-// with its masked number and rejection reason (one read by _id for the page).
+// with its masked number and rejection reason, read with the row (one read of the page's leads).
 export function leadRoutes(d: Deps) {
-  const extrasOf = async (rows: readonly LeadRow[]): Promise<Map<string, LeadExtras>> => {
-    const docs = await findByIds(d.leadDocs, rows.map((r) => r.id), { projection: { _id: 1, created_at: 1, phone_enc: 1, reason: 1 } });
-    const phones = await d.phones.of([...docs.values()]);
-    return new Map(rows.map((r) => [r.id, { phone: phones.get(r.id) ?? null, reason: docs.get(r.id)?.reason ?? null }]));
+  const listed = async (partnerId: string, q: LeadQuery): Promise<CursorPage<Listed>> => {
+    if (q.external_id === undefined) {
+      return d.leadList.pageWith({ affiliate_id: partnerId, status: q.status, country_code: q.country, source: q.source, from: q.from, to: q.to }, q, new Set([partnerId]), EXTRA_FIELDS);
+    }
+    const page = await byExternalId(partnerId, q.external_id);
+    const docs = await findByIds(d.leadDocs, page.items.map((r) => r.id), { projection: { _id: 1, created_at: 1, phone_enc: 1, reason: 1 } });
+    return { items: page.items.map((row) => ({ row, doc: docs.get(row.id) ?? { _id: row.id, created_at: row.created_at, reason: null } })), next_cursor: null };
   };
   const mappingOf = async (partnerId: string): Promise<Pick<PartnerDoc, 'status_mapping'>> => (await d.partners.find(partnerId)) ?? { status_mapping: {} };
 
@@ -40,12 +47,9 @@ export function leadRoutes(d: Deps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: LeadQuery }>('/portal/api/leads', { schema: portalDataSchemas.listLeads, config: { portalAccess: 'portal.read' } }, async (req) => {
       const partnerId = req.portal.partnerId;
-      const q = req.query;
-      const page = q.external_id !== undefined
-        ? await byExternalId(partnerId, q.external_id)
-        : await d.leadList.page({ affiliate_id: partnerId, status: q.status, country_code: q.country, source: q.source, from: q.from, to: q.to }, q, new Set([partnerId]));
-      const [extras, partner] = await Promise.all([extrasOf(page.items), mappingOf(partnerId)]);
-      return { items: page.items.map((row) => portalLeadRow(row, extras.get(row.id)!, partner)), next_cursor: page.next_cursor };
+      const page = await listed(partnerId, req.query);
+      const [phones, partner] = await Promise.all([d.phones.of(page.items.map((i) => i.doc)), mappingOf(partnerId)]);
+      return { items: page.items.map(({ row, doc }) => portalLeadRow(row, { phone: phones.get(row.id) ?? null, reason: doc.reason ?? null }, partner)), next_cursor: page.next_cursor };
     });
 
     app.get<IdParams>('/portal/api/leads/:id', { schema: portalDataSchemas.showLead, config: { portalAccess: 'portal.read' } }, async (req) => {
