@@ -1,8 +1,5 @@
 import { MongoBulkWriteError, type Abortable, type Collection, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId } from 'mongodb';
-
-// Longest `_id: {$in: [...]}` the MongoDB-wire test server serves from its _id index
-// (scripts/services/ferretdb/patches: maxIDPushdownIn); longer lists are read in slices.
-export const MAX_IDS_PER_READ = 500;
+import { MAX_IDS_PER_READ } from '../store/id-index';
 
 const DUPLICATE_KEY = 11000;
 

@@ -1,3 +1,4 @@
+import { ID_CEILING } from '../store/id-index';
 import { keyPart } from '../store/list-index';
 // Keys of the reports' read model. A counter document's `_id` is `<level>|<unit>|<partner id>`: level
 // `d` for a day (unit yyyy-mm-dd), `b4` and `b16` for blocks of days (below), `m` for a month (unit
@@ -5,8 +6,7 @@ import { keyPart } from '../store/list-index';
 // the level); inside a document, cells are a map keyed `<country>|<encoded source>`. Levels `t<level>`
 // hold the same totals as one cell (ALL_CELLS): small documents for the views that group by
 // neither country nor source (the local store reads every document whole, whatever is projected). Every character of a key lies between
-// '#' (0x23) and '~' (0x7E): the local store orders `_id` strings by their JSON form, which escapes
-// anything outside.
+// ID_FLOOR and ID_CEILING, as the local store's `_id` ranges need (src/shared/store/id-index.ts).
 
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -71,7 +71,7 @@ export function parseCellDocId(id: string): CellDocKey {
 // The `_id` bounds of every counter document of a level, units `from` to `to` (inclusive): a bare
 // unit sorts before every key that starts with it, and '~' after every partner id.
 export function unitRange(level: Level, from: string, to: string): { $gt: string; $lt: string } {
-  return { $gt: `${level}|${from}`, $lt: `${level}|${to}|~` };
+  return { $gt: `${level}|${from}`, $lt: `${level}|${to}|${ID_CEILING}` };
 }
 
 // A cell's key in a counter document: the free-text source is percent-encoded ('.' and the other

@@ -1,13 +1,15 @@
 import type { Collection, Filter } from 'mongodb';
-import { insertAllNew, MAX_IDS_PER_READ } from '../mongo/bulk';
+import { insertAllNew } from '../mongo/bulk';
+import { ID_CEILING, MAX_IDS_PER_READ } from './id-index';
 import { wellFormed } from '../unicode';
 
 // A list read model: one small entry per (view, item) whose _id sorts in the view's order,
 // `<view>|<dimension values...>|<time ISO>|<item id>`, so a page of a view is one _id range read
 // newest (or oldest) first, served by the _id index on MongoDB and on the local FerretDB (patch
-// 0004) alike, whatever is stored. An entry is written before the change it lists and removed
-// after it leaves the view; a reader reads the items themselves by _id and drops entries that no
-// longer match them (a crash between the two writes leaves at most a stale entry, never a missing one).
+// 0004) alike, whatever is stored (key parts are escaped to characters both order alike: id-index.ts).
+// An entry is written before the change it lists and removed after it leaves the view; a reader
+// reads the items themselves by _id and drops entries that no longer match them (a crash between
+// the two writes leaves at most a stale entry, never a missing one).
 export interface ListEntryDoc {
   _id: string;
   ref: string; // the listed item's _id
@@ -56,8 +58,6 @@ export interface ListPage {
   next: string | null; // the cursor after the last entry, null when nothing follows
 }
 
-const MAX_KEY = '~';
-
 export class ListIndex {
   constructor(private readonly entries: Collection<ListEntryDoc>) {}
 
@@ -104,7 +104,7 @@ export function suffixOfEntry(entry: Pick<ListEntryDoc, '_id'>): string {
 
 function rangeFilter(prefix: string, q: ListQuery): Filter<ListEntryDoc> {
   let low = `${prefix}|${q.from ? q.from.toISOString() : ''}`;
-  let high = `${prefix}|${q.to ? q.to.toISOString() : MAX_KEY}`;
+  let high = `${prefix}|${q.to ? q.to.toISOString() : ID_CEILING}`;
   if (q.after) {
     if (q.order === 'desc') high = minOf(high, `${prefix}|${q.after}`);
     else low = maxOf(low, `${prefix}|${q.after}`);
