@@ -203,7 +203,7 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
         value: { action_id: randomUUID(), lead_id, status: 'contacted', occurred_at: new Date().toISOString() } satisfies AgentAction,
       }));
       const t0 = performance.now();
-      await lifecycle.apply(records, 0, new Date());
+      await lifecycle.apply(records, { partition: 0, generation: 0 }, new Date());
       (stages.apply ??= []).push(performance.now() - t0);
     };
     ctx.log(`mongo: lead owner pattern (agent actions), chunks of ${CHUNK} at concurrency 6`);

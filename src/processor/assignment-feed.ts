@@ -12,7 +12,7 @@ export type AssignmentReason = LeadAssignment['reason'];
 
 type Entry = Pick<StatusChange, 'to' | 'source' | 'agent_id' | 'erased'>;
 
-// Entries of an idle check (lifecycle.ts names an entry after its command: distribution:<command id>).
+// Entries of an idle check (lifecycle/decide.ts names an entry after its command: distribution:<command id>).
 const IDLE_SOURCE = `distribution:${IDLE_CHECK_PREFIX}`;
 const INTAKE_SOURCE = 'distribution'; // the assignment newLeadDoc makes in the intake's own write
 

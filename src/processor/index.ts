@@ -18,7 +18,7 @@ import { IntakeBatch } from './intake/batch';
 import { startIntakeConsumer } from './intake-consumer';
 import { LeadCommands } from './lead-commands';
 import { Lifecycle } from './lifecycle';
-import { startLifecycleConsumer } from './lifecycle-consumer';
+import { startLifecycleConsumer } from './lifecycle/consumer';
 import { processorMetrics } from './metrics';
 import { startReports } from './reports';
 import { ParkedMessages } from './parked-messages';

@@ -1,17 +1,17 @@
 import type { KafkaMessage, Message, Producer } from 'kafkajs';
-import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type BatchContext, type Decoded } from '../shared/kafka/batch-consumer';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicNames } from '../shared/kafka/topics';
-import type { Logger } from '../shared/logger';
-import { testLabel } from '../shared/mongo/documents';
-import type { AgentAction, LeadCommand } from '../shared/schemas';
-import { announcementMessages } from './announcement-messages';
-import { deadLetterMessage } from './dead-letter';
-import type { IdleChecks } from './idle-checks';
-import type { Lifecycle, LifecycleMessage } from './lifecycle';
-import { withoutNote } from './lifecycle-records';
-import type { ProcessorMetrics } from './metrics';
-import type { Clock } from '../shared/clock';
+import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type BatchContext, type Decoded } from '../../shared/kafka/batch-consumer';
+import type { TopicCodec } from '../../shared/kafka/codec';
+import type { TopicNames } from '../../shared/kafka/topics';
+import type { Logger } from '../../shared/logger';
+import { testLabel } from '../../shared/mongo/documents';
+import type { AgentAction, LeadCommand } from '../../shared/schemas';
+import { announcementMessages } from '../announcement-messages';
+import { deadLetterMessage } from '../dead-letter';
+import type { IdleChecks } from '../idle-checks';
+import type { Lifecycle, LifecycleMessage } from './index';
+import { withoutNote } from './records';
+import type { ProcessorMetrics } from '../metrics';
+import type { Clock } from '../../shared/clock';
 
 export interface LifecycleConsumerDeps {
   consumers: BatchConsumerDeps;
@@ -46,13 +46,15 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
   const keptMessage = async (record: Decoded<LifecycleMessage>): Promise<KafkaMessage> => (record.topic !== 'agentActions' ? record.message
     : { ...record.message, value: await deps.codec.encode('agentActions', withoutNote(record.value as AgentAction)) });
 
-  const started = await startBatchConsumer<LifecycleMessage>(deps.consumers, {
+  return startBatchConsumer<LifecycleMessage>(deps.consumers, {
     group: 'processor-crm',
     topics: ['agentActions', 'deposits', 'leadCommands'],
     coPartitioned: true,
+    // Partition p of each topic is one partition of leads: what this owner keeps in memory is bound to it.
+    assigned: (assignment, generation) => deps.lifecycle.assigned(new Set(Object.values(assignment).flat()), generation),
     async handle(records, ctx) {
       const now = deps.clock.now();
-      const chunk = await deps.lifecycle.apply(records, ctx.partition, now);
+      const chunk = await deps.lifecycle.apply(records, ctx, now);
       const said = await announcementMessages(deps.codec, topics, chunk);
       const dead = await Promise.all(chunk.refused.map(async ({ record, reason, partition }) =>
         deadLetterMessage(topics[record.topic], partition ?? ctx.partition, await keptMessage(record), reason, reason, now)));
@@ -80,7 +82,4 @@ export async function startLifecycleConsumer(deps: LifecycleConsumerDeps): Promi
       await publish(dead);
     },
   });
-  // A rebalance may hand this owner's leads to another: what it cached is no longer its own.
-  started.consumer.on(started.consumer.events.GROUP_JOIN, () => deps.lifecycle.forget());
-  return started;
 }

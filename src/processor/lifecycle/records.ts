@@ -1,10 +1,10 @@
 import type { KafkaMessage } from 'kafkajs';
-import type { Decoded } from '../shared/kafka/batch-consumer';
-import { testMark, type DepositDoc, type LeadDoc, type ParkedMessageDoc } from '../shared/mongo/documents';
-import type { AgentAction, Deposit, LeadCommand } from '../shared/schemas';
+import type { Decoded } from '../../shared/kafka/batch-consumer';
+import { testMark, type DepositDoc, type LeadDoc, type ParkedMessageDoc } from '../../shared/mongo/documents';
+import type { AgentAction, Deposit, LeadCommand } from '../../shared/schemas';
 
 // The CRM and command messages the lead's owner applies, as records: what a history entry, a parked
-// message or a deposit keeps of them. Pure; lifecycle.ts decides with them.
+// message or a deposit keeps of them. Pure; decide.ts decides with them.
 export type LifecycleMessage = AgentAction | Deposit | LeadCommand;
 
 export function isErase(record: Decoded<LifecycleMessage>): boolean {
@@ -14,7 +14,7 @@ export function isErase(record: Decoded<LifecycleMessage>): boolean {
 const PARKED_ID = { agentActions: (v: AgentAction) => v.action_id, deposits: (v: Deposit) => v.deposit_id };
 
 // Never the agent's note, neither parsed nor in the message's bytes: agents write names and numbers
-// there. A parked agent action is dead-lettered from its parsed value (lifecycle-consumer.ts).
+// there. A parked agent action is dead-lettered from its parsed value (consumer.ts).
 export function parkedDoc(record: Decoded<AgentAction | Deposit>, reason: string, partition: number, now: Date): ParkedMessageDoc {
   const topic = record.topic as ParkedMessageDoc['topic'];
   const action = topic === 'agentActions';
