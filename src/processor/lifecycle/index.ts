@@ -17,7 +17,7 @@ import { LoadStep } from './load';
 import { PersistStep, type Settled } from './persist';
 import type { LifecycleMessage } from './records';
 
-export type { ChunkOrigin, LifecycleMessage, LifecycleOutcome, Refusal };
+export type { LifecycleMessage };
 
 export interface AppliedChunk {
   events: LeadEvent[];

@@ -13,7 +13,7 @@ export interface LoadDeps {
 }
 
 // A lead as read for a chunk, and whether it came from memory rather than from the store just now.
-export interface ReadLead {
+interface ReadLead {
   lead: LeadDoc;
   cached: boolean;
 }
