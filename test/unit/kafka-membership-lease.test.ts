@@ -24,6 +24,25 @@ describe('MembershipLease', () => {
     expect(lease.held).toBe(false);
   });
 
+  it('during a hand-over, a heartbeat answered REBALANCE_IN_PROGRESS renews it, no further than the rebalance timeout allows', () => {
+    const lease = MembershipLease.forSession(10_000); // lease 8 s; rebalance timeout 60 s
+    lease.joining();
+    lease.joined(); // at 1000: calm
+    now = 1000 + 7000;
+    lease.confirmedRebalancing(now);
+    now = 1000 + 14_000;
+    expect(lease.held).toBe(true); // renewed from 8000: held until 16000
+    // The rebalance began after the last calm heartbeat (at 1000): dropped no sooner than 61000,
+    // so the lease may reach 61000 and no further, however late the answered heartbeats.
+    now = 1000 + 55_000;
+    lease.confirmedRebalancing(1000 + 14_000);
+    lease.confirmedRebalancing(now);
+    now = 1000 + 59_999;
+    expect(lease.held).toBe(true);
+    now = 1000 + 60_000;
+    expect(lease.held).toBe(false);
+  });
+
   it('is renewed from the moment an answered heartbeat was sent, never from its answer', () => {
     const lease = MembershipLease.forSession(10_000);
     lease.joining();

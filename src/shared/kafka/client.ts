@@ -2,6 +2,7 @@ import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
+import { rebalanceTimeoutFor } from './membership-lease';
 import { coalesceSends } from './send-batcher';
 import { retryWholeSends, type SendRetry } from './whole-send-retry';
 import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
@@ -45,20 +46,16 @@ export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Pro
   return coalesceSends(retryWholeSends(producer, SEND_RETRY, logger.child({ component: 'producer' })));
 }
 
-// kafkajs's default.
-const KAFKAJS_REBALANCE_TIMEOUT_MS = 60_000;
-
 // Every consumer of the service: the session timeout bounds how long a crashed member holds its
 // partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a
-// crash kafkajs gives up on is restarted all the same (consumer-restart.ts). A member that has not
-// rejoined within the rebalance timeout is dropped from the group, so that timeout is at least the
-// session: a hand-over that works on while its lease holds (membership-lease.ts) is never dropped.
+// crash kafkajs gives up on is restarted all the same (consumer-restart.ts). The rebalance timeout
+// bounds a hand-over's lease (membership-lease.ts).
 export function createConsumer(kafka: Kafka, config: Config, group: string, extra: Partial<ConsumerConfig> = {}): Consumer {
   return restartAfterAnyCrash(kafka.consumer({
     groupId: `${config.kafka.topicPrefix}${group}`,
     sessionTimeout: config.kafka.sessionTimeoutMs,
     heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
-    rebalanceTimeout: Math.max(KAFKAJS_REBALANCE_TIMEOUT_MS, config.kafka.sessionTimeoutMs),
+    rebalanceTimeout: rebalanceTimeoutFor(config.kafka.sessionTimeoutMs),
     maxWaitTimeInMs: 1000,
     allowAutoTopicCreation: false,
     ...extra,

@@ -20,8 +20,11 @@ import { kafkajsInternal } from './kafkajs-internals';
 // its fenced work over and starts again from the committed offsets.
 interface Group {
   cluster: object;
+  groupId: string;
+  generationId: number;
   memberId: string | null;
   lastRequest: number;
+  coordinator: { heartbeat(p: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> } | null;
 }
 type JoinAndSync = (this: Group) => Promise<unknown>;
 type Heartbeat = (this: Group, args: { interval: number }) => Promise<unknown>;
@@ -37,10 +40,35 @@ const pendingSince = new WeakMap<object, number>(); // when the heartbeat under 
 const joinAndSync = ConsumerGroup.prototype.joinAndSync;
 ConsumerGroup.prototype.joinAndSync = async function handOverThenJoin(this: Group) {
   const member = members.get(this.cluster);
-  await member?.handOver();
+  if (member) await handOverBeating(this, member);
   member?.lease?.joining();
   return joinAndSync.call(this);
 };
+
+// kafkajs sends no heartbeat until it has joined again, so a hand-over longer than the lease would
+// cut off work it could still record. Like the Java consumer's heartbeat thread during its
+// revocation callback, the member heartbeats while it hands over: an answer, even
+// REBALANCE_IN_PROGRESS, means the coordinator still counts it in and renewed its session.
+async function handOverBeating(group: Group, member: Member): Promise<void> {
+  const { lease } = member;
+  let done = false;
+  const handedOver = member.handOver().finally(() => { done = true; });
+  while (lease && !done) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([handedOver, new Promise((r) => { timer = setTimeout(r, lease.beatEveryMs); })]);
+    clearTimeout(timer);
+    if (done || !group.memberId || !group.coordinator || !lease.held) continue;
+    const sentAt = performance.now();
+    try {
+      await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
+      lease.confirmed(sentAt);
+    } catch (err) {
+      if ((err as { type?: string }).type === 'REBALANCE_IN_PROGRESS') lease.confirmedRebalancing(sentAt);
+      // Anything else (the member is unknown, a generation moved on, the coordinator away): no renewal.
+    }
+  }
+  await handedOver;
+}
 
 const heartbeat = ConsumerGroup.prototype.heartbeat;
 ConsumerGroup.prototype.heartbeat = async function heartbeatOnLease(this: Group, args: { interval: number }) {
