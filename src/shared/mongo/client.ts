@@ -36,7 +36,7 @@ export interface Mongo {
   collections: Collections;
 }
 
-export async function connectMongo(config: Config): Promise<Mongo> {
+export async function connectMongo(config: Pick<Config, 'mongo'>): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
   // monitorCommands: the commands and documents of each collection are metrics (command-metrics.ts).
   const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true });

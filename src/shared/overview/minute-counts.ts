@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { ID_CEILING } from '../store/id-index';
 import { keyPart } from '../store/list-index';
 
 // The overview's per-minute read model (docs/managers.md, "Overview figures"): one document per
@@ -34,8 +35,8 @@ export const minuteField = (ms: number): string => `m${new Date(ms).toISOString(
 export const minuteDocId = (ms: number, writer: string): string => `${hourOf(ms)}|${keyPart(writer)}`;
 
 // Every document of the hours from `fromMs` to `toMs` (inclusive): a bare hour sorts before every
-// key that starts with it, and '~' after every writer.
-export const hourRange = (fromMs: number, toMs: number): { $gt: string; $lt: string } => ({ $gt: hourOf(fromMs), $lt: `${hourOf(toMs)}|~` });
+// key that starts with it, and ID_CEILING after every writer.
+export const hourRange = (fromMs: number, toMs: number): { $gt: string; $lt: string } => ({ $gt: hourOf(fromMs), $lt: `${hourOf(toMs)}|${ID_CEILING}` });
 
 export interface MinuteBucket {
   start: string;

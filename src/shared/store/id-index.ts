@@ -7,7 +7,8 @@
 export const MAX_IDS_PER_READ = 500;
 
 // Patch 0004 serves an `_id` range and its order from the index by comparing the ids' JSON text, which
-// is string order only for characters that JSON writes as themselves: keys read by range are made of
-// ID_FLOOR (0x23) to ID_CEILING (0x7E) without '\', and ID_CEILING closes every prefix's range.
+// is string order only for characters its JSON writes as themselves: keys read by range are made of
+// ID_FLOOR (0x23) to ID_CEILING (0x7E) without '\', '&', '<' or '>' (escaped), and ID_CEILING closes
+// every prefix's range.
 export const ID_FLOOR = '#';
 export const ID_CEILING = '~';
