@@ -63,6 +63,14 @@ node scripts/build-console.mjs
 if [[ $# -gt 0 ]]; then
   npx jest --ci --maxWorkers=2 "$@"
 else
+  # The store contract suite first (test/store: every query shape and write the service relies on,
+  # against MongoDB's semantics, well under a minute): on the local store, or on MongoDB 7 in Docker.
+  if [[ "${USE_TESTCONTAINERS:-}" == 1 ]]; then
+    docker compose -f docker-compose.store.yml run --rm store-contract
+    docker compose -f docker-compose.store.yml down --volumes
+  else
+    npm run test:store -- --ci
+  fi
   npx jest --ci --maxWorkers=2 --testPathIgnorePatterns '/drill-broker-failover\.test\.ts$'
   npx jest --ci test/integration/drill-broker-failover.test.ts --selectProjects integration
 fi
