@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../shared/clock';
 // delivery of the same lead it waits for).
 export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
 
-// Longest `_id: {$in}` list FerretDB serves from the _id index (scripts/services/ferretdb/patches).
+// Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
 
 // The delivery records: one per (lead event, partner, kind), the source of truth for what was sent, and

@@ -3,6 +3,7 @@ import type { Logger } from '../shared/logger';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 
+// Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
 
 // Which partners' endpoints are paused, in memory in every dispatcher: the check before an attempt

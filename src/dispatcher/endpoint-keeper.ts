@@ -15,7 +15,7 @@ import { sendTestCallback, sendTestPostback, type TestCallbackDeps } from './tes
 import type { Clock } from '../shared/clock';
 import { endpointOwner } from '../shared/delivery-kind';
 
-// Longest `_id: {$in}` list per read (FerretDB serves up to 500 from the _id index).
+// Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
 
 // The dispatcher's own actor in the audit log.
