@@ -89,7 +89,10 @@ describe('a partition\'s epoch fence (src/dispatcher/block-store.ts)', () => {
 
   it('stamps blocks of no later epoch, those without one included', async () => {
     const c = store.fresh<Block>('blocks_stamp');
-    await c.insertMany([{ _id: 'a', partition: 3, blocker: 'x' }, { _id: 'b', partition: 3, epoch: 1, blocker: 'x' }, { _id: 'c', partition: 3, epoch: 5, blocker: 'x' }, { _id: 'd', partition: 4, blocker: 'x' }]);
+    await c.insertMany([
+      { _id: 'a', partition: 3, blocker: 'x' }, { _id: 'b', partition: 3, epoch: 1, blocker: 'x' },
+      { _id: 'c', partition: 3, epoch: 5, blocker: 'x' }, { _id: 'd', partition: 4, blocker: 'x' },
+    ]);
     expect((await c.updateMany({ partition: 3, ...noLaterThan(2) }, { $set: { epoch: 3 } })).modifiedCount).toBe(2);
     expect((await c.find({ partition: { $in: [3] } }).sort({ _id: 1 }).toArray()).map((b) => b.epoch)).toEqual([3, 3, 5]);
   });
@@ -118,7 +121,8 @@ describe('upserts', () => {
   it('replace whole documents, creating those missing (src/processor/reports/report-lead-store.ts replace, src/dispatcher/endpoint-keeper.ts)', async () => {
     const c = store.fresh<{ _id: string; through: number; x?: number }>('replace_upsert');
     await c.insertOne({ _id: 'a', through: 1, x: 1 });
-    const res = await c.bulkWrite([{ _id: 'a', through: 5 }, { _id: 'b', through: 2 }].map((s) => ({ replaceOne: { filter: { _id: s._id }, replacement: s, upsert: true } })), { ordered: false });
+    const states = [{ _id: 'a', through: 5 }, { _id: 'b', through: 2 }];
+    const res = await c.bulkWrite(states.map((s) => ({ replaceOne: { filter: { _id: s._id }, replacement: s, upsert: true } })), { ordered: false });
     expect([res.matchedCount, res.upsertedCount]).toEqual([1, 1]);
     expect(await c.find({}).sort({ _id: 1 }).toArray()).toEqual([{ _id: 'a', through: 5 }, { _id: 'b', through: 2 }]);
   });
