@@ -2,7 +2,7 @@
 // checked against MongoDB's documented semantics on whatever server MONGO_URL names. A config of its
 // own, apart from the unit and integration projects: it needs MongoDB only, no Kafka, Redis or registry.
 const base = require('../../jest.config.js');
-const [unit] = base.projects;
+const unit = base.projects.find((p) => p.displayName === 'unit');
 
 module.exports = {
   rootDir: '../..',
