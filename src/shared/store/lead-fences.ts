@@ -4,8 +4,9 @@ import type { StatusChange } from '../mongo/documents';
 
 const PERIOD_MS = 30 * 86_400_000;
 const PREFIX = 'lead_changes_p';
-// A change is decided from a version of its lead at most this many periods old (the owner's cache
-// is refreshed at every rebalance): older periods are dropped whole.
+// Two writers that decided from the same version of a lead (a zombie and the partition's new owner)
+// insert their fences within this many periods of each other: a cached lead is kept only while its
+// partition stays the owner's (processor/lifecycle/lead-cache.ts). Older periods are dropped whole.
 const KEPT_PERIODS = 2;
 
 // A fence whose change never reached its lead this long after it was taken belongs to a writer
