@@ -2,9 +2,12 @@ import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/document
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { AUDIT_ACTIONS } from '../shared/audit-actions';
-import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, str } from './schema-parts';
+import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, refusedUnless, str, stricterInDocument } from './schema-parts';
+import { documentedTemplate } from './documented-urls';
+import { templateProblem } from '../shared/postbacks/postback-template';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 import { dayTrendSchema } from './reports/report-schemas';
+import { REPLAY_RANGE_REFUSAL } from './replay-range';
 
 // Route schemas of the manager API: they validate requests and are the source of the OpenAPI
 // document. Settings come from schemas/partner-settings.json and schemas/agent.json, never restated.
@@ -172,8 +175,13 @@ const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
 const LEADS = ['leads'];
 
+// What the preview's document cannot say about a template: {token} needs the partner's postback token.
+const TEMPLATE_REFUSAL = refusedUnless('the template names {token} while the partner has no postback token', {
+  token_not_set: `/template ${templateProblem('https://t.example/pb?t={token}', { allowHttp: false, tokenSet: false })}`,
+});
+
 // The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
-// callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
+// callback_url's (and a previewed template's) scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
 // that validates and documents them is built then. A callback URL carries no credentials (no "@"
 // before the path).
 export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: boolean) {
@@ -194,6 +202,19 @@ export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: 
       tags: AFFILIATES, summary: 'Change settings; each field given replaces the stored value whole',
       params: idParams, body: nonEmpty('partner-settings.json', knownStatuses), response: answers({ 200: partner }, ...ID_ERRORS, ...BODY_ERRORS),
     },
+    postbackPreview: stricterInDocument({
+      tags: AFFILIATES, summary: 'The URL a postback template yields for a sample lead (token masked); 422 naming a macro that may not be used',
+      params: idParams,
+      body: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          template: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^/?#]+([/?#].*)?$', description: "Default: the partner's saved template for the event" },
+          event: { enum: EVENT_NAMES, default: 'lead.accepted' },
+          status_mapping: { type: 'object', additionalProperties: { type: 'string' }, description: "Default: the saved mapping for the event's postbacks" },
+        },
+      },
+      response: { ...answers({ 200: object({ url: str, event: { enum: EVENT_NAMES } }) }, ...ID_ERRORS, ...BODY_ERRORS, 409), 422: TEMPLATE_REFUSAL },
+    }, { template: { ...documentedTemplate(allowHttp), description: "Default: the partner's saved template for the event" } }),
   };
 }
 
@@ -241,19 +262,6 @@ export const routeSchemas = {
     },
     response: answers({ 200: testAttempt(true) }, ...ID_ERRORS, ...BODY_ERRORS, 409, COMMAND_PENDING),
   },
-  postbackPreview: {
-    tags: AFFILIATES, summary: 'The URL a postback template yields for a sample lead (token masked); 422 naming a macro that may not be used',
-    params: idParams,
-    body: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        template: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^/?#]+([/?#].*)?$', description: "Default: the partner's saved template for the event" },
-        event: { enum: EVENT_NAMES, default: 'lead.accepted' },
-        status_mapping: { type: 'object', additionalProperties: { type: 'string' }, description: "Default: the saved mapping for the event's postbacks" },
-      },
-    },
-    response: answers({ 200: object({ url: str, event: { enum: EVENT_NAMES } }) }, ...ID_ERRORS, ...BODY_ERRORS, 409),
-  },
   endpointHealth: {
     tags: AFFILIATES, summary: "The partner's callback (or, with kind=postback, tracker) endpoint: success rate, failures in a row, last success, gone, paused and held deliveries",
     params: idParams, querystring: KIND_QUERY, response: answers({ 200: endpointHealth }, ...ID_ERRORS),
@@ -275,7 +283,7 @@ export const routeSchemas = {
         events: { type: 'array', uniqueItems: true, items: { enum: EVENT_NAMES }, description: 'Only these events (default: all)' },
       },
     },
-    response: answers({ 202: replayJob }, ...ID_ERRORS, ...BODY_ERRORS, COMMAND_PENDING),
+    response: { ...answers({ 202: replayJob }, ...ID_ERRORS, ...BODY_ERRORS, COMMAND_PENDING), 422: REPLAY_RANGE_REFUSAL },
   },
   showReplay: {
     tags: AFFILIATES, summary: 'A replay job and its progress', params: idParams, response: answers({ 200: replayJob }, ...ID_ERRORS),

@@ -6,6 +6,7 @@ import { postbackFor } from '../shared/postbacks/postback-template';
 import type { LeadEvent } from '../shared/schemas';
 import type { TestCallbackResult } from '../dispatcher/commands';
 import { deliveryView, type DeliveryView } from './delivery-queue';
+import { rangeProblem } from './replay-range';
 import type { ManagerServices } from './services';
 
 // What a person asks the dispatcher to do about a partner's deliveries and endpoints, the same from
@@ -35,13 +36,6 @@ export async function resumeEndpoint({ endpoints, audit }: Deps<'endpoints'>, pa
   if (result.outcome === 'not_paused') throw new ApiError('conflict', { detail: 'The endpoint is not paused' });
   await audit.record(actor, 'endpoint.resume', { partnerId, details: { requested_at: result.at, kind } });
   return { affiliate_id: partnerId, state: 'resuming' as const, requested_at: result.at };
-}
-
-// Why a replay range is refused, or null.
-export function rangeProblem(from: Date, to: Date, maxRangeS: number): string | null {
-  if (from.getTime() >= to.getTime()) return '/from must be before /to';
-  if (to.getTime() - from.getTime() > maxRangeS * 1000) return `the range is longer than REPLAY_MAX_RANGE_S (${maxRangeS} s)`;
-  return null;
 }
 
 export interface ReplayAsked {

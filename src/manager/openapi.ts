@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from './identity/session-cookie';
+import { asDocumented } from './schema-parts';
+import { documentTimeZones } from './time-zone-setting';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
@@ -25,8 +27,12 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
       security: [{ session: [] }, { serviceToken: [] }],
     },
     // The partner portal, served in the same context, has a document of its own (portal/routes/openapi.ts).
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/portal/') ? { ...schema, hide: true } : schema, url }),
-    transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike),
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/portal/') ? { ...schema, hide: true } : asDocumented(schema), url }),
+    transformObject: (doc) => {
+      const document = markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike);
+      documentTimeZones(document.components?.schemas ?? {}, ['PartnerSettings', 'AgentSettings']);
+      return document;
+    },
     // Shared schemas keep their own titles (PartnerSettings, AgentSettings) as component names.
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.title === 'string' ? json.title : `def-${i}`),
@@ -35,7 +41,9 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }
 
-type OpenApiLike = { paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { type?: unknown } }> } }>> };
+type OpenApiLike = {
+  components?: { schemas?: Record<string, unknown> };
+  paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { type?: unknown } }> } }>> };
 
 // @fastify/swagger marks every request body required; a body whose schema admits null (rotate-key)
 // may be left out, since fastify validates a missing body as null.

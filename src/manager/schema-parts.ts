@@ -1,3 +1,4 @@
+import { ApiError } from '../shared/errors';
 import type { JsonSchema } from '../shared/schemas';
 
 // The pieces the manager's route schemas are built of.
@@ -28,3 +29,26 @@ export const BODY_ERRORS = [400, 413, 415, 422];
 // command_pending: the dispatcher did not confirm a command in time (it still carries it out).
 export const COMMAND_PENDING = 503;
 
+
+// A 422 whose reasons JSON Schema cannot state (a rule between two fields): described, with the
+// answer to each reason as an example. `reasons`: example name to the detail the server gives.
+export function refusedUnless(rule: string, reasons: Record<string, string>): JsonSchema {
+  const examples = Object.entries(reasons).map(([name, detail]) => [name, { summary: detail, value: new ApiError('invalid_request', { detail }).body() }]);
+  return {
+    description: `invalid_request: the body or query fails its schema, or ${rule}`,
+    content: { 'application/json': { schema: errorBody, examples: Object.fromEntries(examples) } },
+  };
+}
+
+// A route schema whose document shows some body properties stricter than the route validates (what
+// the server refuses in code, with 422, where validating it would change an answer); the documents'
+// transform shows documentedBody as the body (asDocumented).
+export function stricterInDocument<T extends { body: JsonSchema }>(schema: T, properties: Record<string, JsonSchema>): T & { documentedBody: JsonSchema } {
+  const body = schema.body as { properties?: Record<string, unknown> };
+  return { ...schema, documentedBody: { ...body, properties: { ...body.properties, ...properties } } };
+}
+
+export function asDocumented(schema: Record<string, unknown>): Record<string, unknown> {
+  const { documentedBody, ...rest } = schema;
+  return documentedBody ? { ...rest, body: documentedBody } : schema;
+}

@@ -19,6 +19,8 @@ export interface Report extends Grouped {
 const DAY_MS = 86_400_000;
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 366;
+// Why a range of days is refused: rules between from and to, which the document gives as 422 examples.
+export const RANGE_PROBLEMS = { from_after_to: 'from is after to', too_many_days: `a report spans at most ${MAX_DAYS} days` } as const;
 
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
@@ -33,8 +35,8 @@ function parseDay(name: string, value: string): number {
 export function reportScope(q: ReportQuery, now: Date): { from: string; to: string; groupBy: Dimension[] } {
   const toMs = q.to === undefined ? parseDay('to', utcDay(now.getTime())) : parseDay('to', q.to);
   const fromMs = q.from === undefined ? toMs - (DEFAULT_DAYS - 1) * DAY_MS : parseDay('from', q.from);
-  if (fromMs > toMs) throw new ApiError('invalid_request', { detail: 'from is after to' });
-  if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS) throw new ApiError('invalid_request', { detail: `a report spans at most ${MAX_DAYS} days` });
+  if (fromMs > toMs) throw new ApiError('invalid_request', { detail: RANGE_PROBLEMS.from_after_to });
+  if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS) throw new ApiError('invalid_request', { detail: RANGE_PROBLEMS.too_many_days });
   const groupBy = q.group_by === undefined || q.group_by === '' ? [] : q.group_by.split(',');
   for (const d of groupBy) if (!(DIMENSIONS as readonly string[]).includes(d)) throw new ApiError('invalid_request', { detail: `group_by "${d}" is not one of ${DIMENSIONS.join(', ')}` });
   return { from: utcDay(fromMs), to: utcDay(toMs), groupBy: [...new Set(groupBy)] as Dimension[] };

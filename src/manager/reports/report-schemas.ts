@@ -1,7 +1,8 @@
 import type { JsonSchema } from '../../shared/schemas';
 import { REJECTION_GROUPS } from '../../shared/reports/cell-counts';
 import { DIMENSIONS } from './report-rows';
-import { MAX_DAYS } from './report-reader';
+import { refusedUnless } from '../schema-parts';
+import { MAX_DAYS, RANGE_PROBLEMS } from './report-reader';
 
 // Route schemas of the reports (validation and the OpenAPI document), beside the manager's others.
 const errorBody = { type: 'object', required: ['error', 'message'], properties: { error: { type: 'string' }, message: { type: 'string' } } };
@@ -60,17 +61,20 @@ export const dayTrendSchema: JsonSchema = {
   properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' }, rows: { type: 'array', items: row } },
 };
 
+// A default day counts for the rule too (to: today, UTC; from: 6 days before to).
+const RANGE_REFUSAL = refusedUnless(`from is after to, or the days from from to to are more than ${MAX_DAYS}`, RANGE_PROBLEMS);
+
 export const reportSchemas = {
   report: {
     tags: ['reports'],
     summary: "Counts, rates and medians per partner, country, source and day (the partner's day) over a range of days, with totals",
     querystring: REPORT_QUERY,
-    response: { 200: report, 401: errorBody, 422: errorBody },
+    response: { 200: report, 401: errorBody, 422: RANGE_REFUSAL },
   },
   reportCsv: {
     tags: ['reports'],
     summary: 'The same report as CSV (a header line, one line per row, a total line); cells that a spreadsheet would run as a formula start with a quote',
     querystring: REPORT_QUERY,
-    response: { 200: { description: 'CSV, UTF-8, CRLF line ends', content: { 'text/csv': { schema: { type: 'string' } } } }, 401: errorBody, 422: errorBody },
+    response: { 200: { description: 'CSV, UTF-8, CRLF line ends', content: { 'text/csv': { schema: { type: 'string' } } } }, 401: errorBody, 422: RANGE_REFUSAL },
   },
 };

@@ -80,7 +80,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
     });
 
     // The URL a template yields for the sample lead, checked as a save would check it; the token masked.
-    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: routeSchemas.postbackPreview, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
+    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: bodySchemas.postbackPreview, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
       const event = req.body.event ?? 'lead.accepted';
       const saved = postbackFor(partner.postbacks, partner.status_mapping, event);

@@ -1,5 +1,6 @@
 import { EVENT_NAMES, MAX_GRACE_SECONDS } from '../../api-schemas';
-import { answers, BODY_ERRORS, dateTime, int, nullable, object, str } from '../../schema-parts';
+import { DOCUMENTED_PUBLIC_URL } from '../../documented-urls';
+import { answers, BODY_ERRORS, dateTime, int, nullable, object, str, stricterInDocument } from '../../schema-parts';
 
 // Route schemas of the partner's Integration page (the portal's OpenAPI document is made of them).
 const TAGS = ['portal: integration'];
@@ -40,7 +41,9 @@ export const integrationSchemas = {
       ),
     }, 403, ...BODY_ERRORS),
   },
-  update: {
+  // The document names a host name that is not localhost: IP addresses, which the server takes when
+  // they are public, are left out of it.
+  update: stricterInDocument({
     tags: TAGS, summary: 'Change the callback URL (https, a public address; null: no callbacks) or the events called back (empty: all); audited, effective at once',
     body: {
       type: 'object', additionalProperties: false, minProperties: 1,
@@ -50,5 +53,5 @@ export const integrationSchemas = {
       },
     },
     response: answers({ 200: object({ callback_url: nullable('string'), callback_events: { type: 'array', items: { enum: EVENT_NAMES } }, updated_at: dateTime }) }, 403, ...BODY_ERRORS),
-  },
+  }, { callback_url: DOCUMENTED_PUBLIC_URL }),
 };

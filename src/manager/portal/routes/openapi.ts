@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { markNullableBodiesOptional } from '../../openapi';
+import { asDocumented } from '../../schema-parts';
 import { PORTAL_COOKIE } from '../identity/portal-realm';
 
 export const PORTAL_OPENAPI_PATH = '/portal/api/openapi.json';
@@ -28,7 +29,7 @@ export async function registerPortalOpenApi(app: FastifyInstance, serviceName: s
       security: [{ portalSession: [] }],
     },
     // The portal's auth hook writes each operation's x-access and x-roles (and security [] when public).
-    transform: ({ schema, url }) => ({ schema: !url.startsWith('/portal/api/') || url === PORTAL_OPENAPI_PATH ? { ...schema, hide: true } : schema, url }),
+    transform: ({ schema, url }) => ({ schema: !url.startsWith('/portal/api/') || url === PORTAL_OPENAPI_PATH ? { ...schema, hide: true } : asDocumented(schema), url }),
     transformObject: (doc) => markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Parameters<typeof markNullableBodiesOptional>[0]),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.title === 'string' ? json.title : `def-${i}`),

@@ -1,6 +1,7 @@
 import { REJECTION_GROUPS } from '../../../shared/reports/cell-counts';
 import { DELIVERY_KINDS, DELIVERY_STATES, EVENT_NAMES } from '../../api-schemas';
 import { CURSOR_QUERY } from '../../pagination';
+import { REPLAY_RANGE_REFUSAL } from '../../replay-range';
 import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../../schema-parts';
 import type { JsonSchema } from '../../../shared/schemas';
 
@@ -136,7 +137,7 @@ export const portalDataSchemas = {
       description: 'from before to, at most REPLAY_MAX_RANGE_S (7 days by default) apart: 422 invalid_request otherwise',
       properties: { from: dateTime, to: dateTime, events: { type: 'array', uniqueItems: true, items: { enum: EVENT_NAMES }, description: 'Only these events (default: all)' } },
     },
-    response: answers({ 202: replayJob }, 403, ...BODY_ERRORS, COMMAND_PENDING),
+    response: { ...answers({ 202: replayJob }, 403, ...BODY_ERRORS, COMMAND_PENDING), 422: REPLAY_RANGE_REFUSAL },
   },
   showReplay: { tags: DELIVERIES, summary: 'A replay and its progress', params: idParams, response: answers({ 200: replayJob }, 403, ...ID_ERRORS) },
   testCallback: {
