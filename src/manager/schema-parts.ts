@@ -48,7 +48,7 @@ export function stricterInDocument<T extends { body: JsonSchema }>(schema: T, pr
   return { ...schema, documentedBody: { ...body, properties: { ...body.properties, ...properties } } };
 }
 
-export function asDocumented(schema: Record<string, unknown>): Record<string, unknown> {
-  const { documentedBody, ...rest } = schema;
-  return documentedBody ? { ...rest, body: documentedBody } : schema;
+export function asDocumented<T extends object>(schema: T): T {
+  const { documentedBody, ...rest } = schema as T & { documentedBody?: JsonSchema };
+  return documentedBody ? ({ ...rest, body: documentedBody } as T) : schema;
 }
