@@ -89,6 +89,20 @@ describe('the OpenAPI documents', () => {
     if (name === 'partner') expect(checked.length).toBeGreaterThan(30);
   });
 
+  it('say what JSON Schema can (zones, URL shapes), and give the rules between fields as 422s with an example each', () => {
+    const schemas = docs.manager.components.schemas as Record<string, { properties: Record<string, { enum?: string[] }> }>;
+    for (const name of ['PartnerSettings', 'AgentSettings']) expect(schemas[name]!.properties.time_zone!.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin']));
+    const operation = (doc: Doc, path: string, method: string) => doc.paths[path]![method] as { requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> }; responses: Record<string, { content: Record<string, { examples?: object }> }> };
+    const examples422 = (doc: Doc, path: string, method: string) => Object.keys(operation(doc, path, method).responses['422']!.content['application/json']!.examples ?? {});
+    expect(examples422(docs.manager, '/api/affiliates/{id}/replay', 'post')).toEqual(['from_not_before_to', 'range_too_long']);
+    expect(examples422(docs.portal, '/portal/api/replays', 'post')).toEqual(['from_not_before_to', 'range_too_long']);
+    for (const path of ['/api/reports', '/api/reports.csv']) expect(examples422(docs.manager, path, 'get')).toEqual(['from_after_to', 'too_many_days']);
+    expect(examples422(docs.manager, '/api/affiliates/{id}/postback-preview', 'post')).toEqual(['token_not_set']);
+    const body = (doc: Doc, path: string, method: string) => operation(doc, path, method).requestBody.content['application/json']!.schema.properties;
+    expect(body(docs.manager, '/api/affiliates/{id}/postback-preview', 'post').template!.pattern).toContain('{(external_id|');
+    expect(body(docs.portal, '/portal/api/integration', 'patch').callback_url!.pattern).toContain('[Ll][Oo][Cc][Aa][Ll]');
+  });
+
   it('error examples are the registry\'s own codes', () => {
     const codes = examplesOf(docs.partner).map((e) => (e.value as { error?: string }).error).filter((c): c is string => c !== undefined);
     expect(codes.length).toBeGreaterThan(10);
