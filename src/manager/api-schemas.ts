@@ -2,9 +2,7 @@ import { LEAD_DETAIL_FIELDS, type DeliveryState } from '../shared/mongo/document
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { schemas, type JsonSchema } from '../shared/schemas';
 import { AUDIT_ACTIONS } from '../shared/audit-actions';
-import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, refusedUnless, str, stricterInDocument } from './schema-parts';
-import { documentedTemplate } from './documented-urls';
-import { templateProblem } from '../shared/postbacks/postback-template';
+import { answers, BODY_ERRORS, COMMAND_PENDING, dateTime, ID_ERRORS, idParam, idParams, int, nullable, object, str } from './schema-parts';
 import { CURSOR_QUERY, PAGE_QUERY } from './pagination';
 import { dayTrendSchema } from './reports/report-schemas';
 import { REPLAY_RANGE_REFUSAL } from './replay-range';
@@ -175,13 +173,8 @@ const DELIVERIES = ['deliveries'];
 const AGENTS = ['agents'];
 const LEADS = ['leads'];
 
-// What the preview's document cannot say about a template: {token} needs the partner's postback token.
-const TEMPLATE_REFUSAL = refusedUnless('the template names {token} while the partner has no postback token', {
-  token_not_set: `/template ${templateProblem('https://t.example/pb?t={token}', { allowHttp: false, tokenSet: false })}`,
-});
-
 // The partner bodies: status_mapping keys are the installation's statuses (STATUS_CATALOG_FILE) and
-// callback_url's (and a previewed template's) scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
+// callback_url's scheme depends on CALLBACK_ALLOW_HTTP, both known only at start-up, so the schema
 // that validates and documents them is built then. A callback URL carries no credentials (no "@"
 // before the path).
 export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: boolean) {
@@ -202,19 +195,6 @@ export function affiliateBodySchemas(statusCodes: readonly string[], allowHttp: 
       tags: AFFILIATES, summary: 'Change settings; each field given replaces the stored value whole',
       params: idParams, body: nonEmpty('partner-settings.json', knownStatuses), response: answers({ 200: partner }, ...ID_ERRORS, ...BODY_ERRORS),
     },
-    postbackPreview: stricterInDocument({
-      tags: AFFILIATES, summary: 'The URL a postback template yields for a sample lead (token masked); 422 naming a macro that may not be used',
-      params: idParams,
-      body: {
-        type: 'object', additionalProperties: false,
-        properties: {
-          template: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^https?://[^/?#]+([/?#].*)?$', description: "Default: the partner's saved template for the event" },
-          event: { enum: EVENT_NAMES, default: 'lead.accepted' },
-          status_mapping: { type: 'object', additionalProperties: { type: 'string' }, description: "Default: the saved mapping for the event's postbacks" },
-        },
-      },
-      response: { ...answers({ 200: object({ url: str, event: { enum: EVENT_NAMES } }) }, ...ID_ERRORS, ...BODY_ERRORS, 409), 422: TEMPLATE_REFUSAL },
-    }, { template: { ...documentedTemplate(allowHttp), description: "Default: the partner's saved template for the event" } }),
   };
 }
 

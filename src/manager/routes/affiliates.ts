@@ -5,6 +5,7 @@ import { fillTemplate, MASKED_TOKEN, postbackFor, postbackMapping, postbackValue
 import { sampleLeadEvent } from '../../shared/postbacks/sample-event';
 import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
+import { postbackPreviewSchema } from '../postback-preview-schema';
 import type { PageRequest } from '../pagination';
 import { partnerView } from '../partner-service';
 import { sendTestCallback, sendTestPostback } from '../endpoint-actions';
@@ -80,7 +81,7 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
     });
 
     // The URL a template yields for the sample lead, checked as a save would check it; the token masked.
-    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: bodySchemas.postbackPreview, config: { access: 'partners.test', partnerParam: true } }, async (req) => {
+    app.post<IdParams & { Body: PreviewBody }>('/api/affiliates/:id/postback-preview', { schema: postbackPreviewSchema(allowHttp), config: { access: 'partners.test', partnerParam: true } }, async (req) => {
       const partner = orNotFound(await partners.find(req.params.id));
       const event = req.body.event ?? 'lead.accepted';
       const saved = postbackFor(partner.postbacks, partner.status_mapping, event);
