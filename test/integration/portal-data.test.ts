@@ -22,6 +22,10 @@ let viewer: PortalPerson;
 let agentId: string;
 const sent: Record<string, SentLead> = {};
 const ADMIN_NAME = 'Ada Admin';
+// The UTC day the leads were sent on: a run across midnight finds them in the last 7 days, not today.
+const utcDayNow = () => new Date().toISOString().slice(0, 10);
+let sentDay = '';
+const overviewDays = () => (utcDayNow() === sentDay ? 1 : 7);
 const AMOUNT = '250.00';
 
 type Page<T = Record<string, unknown>> = { items: T[]; next_cursor: string | null };
@@ -29,6 +33,7 @@ type AuditItem = { action: string; actor: string; actor_name: string; affiliate_
 const auditOf = async (action: string) => (await manager.get<Page<AuditItem>>(`/api/audit-log?affiliate_id=${acme.id}&action=${action}&limit=200`)).body.items;
 
 beforeAll(async () => {
+  sentDay = utcDayNow();
   app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
@@ -74,7 +79,7 @@ function expectNothingPrivate(body: unknown): void {
 describe('overview', () => {
   it("shows today's received, accepted, duplicates, validation errors and rejections as sent", async () => {
     const today = await until(async () => {
-      const res = await admin.client.get<{ totals: Record<string, unknown>; by_source: { source: string | null }[] }>('/portal/api/overview?days=1');
+      const res = await admin.client.get<{ totals: Record<string, unknown>; by_source: { source: string | null }[] }>(`/portal/api/overview?days=${overviewDays()}`);
       return res.body.totals?.received === 6 && res.body.totals.ftd === 1 ? res.body : null;
     }, 45_000, 'the overview to count what was sent');
     expect(today.totals).toMatchObject({ received: 6, accepted: 3, duplicates: 1, validation_errors: 1, rejected: 1, rejected_by_reason: { country: 1 }, ftd: 1 });
@@ -85,7 +90,7 @@ describe('overview', () => {
   });
 
   it('exports CSV whose every cell is safe in a spreadsheet', async () => {
-    const res = await fetch(`${app.url}/portal/api/overview.csv?days=1`, { headers: { cookie: admin.client.cookie! } });
+    const res = await fetch(`${app.url}/portal/api/overview.csv?days=${overviewDays()}`, { headers: { cookie: admin.client.cookie! } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await res.text()).trimEnd().split('\r\n').map((l) => l.split(','));
