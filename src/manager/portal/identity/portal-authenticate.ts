@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../shared/errors';
-import { portalCan, PORTAL_ROLE_PERMISSIONS, PORTAL_ROLES } from '../../../shared/identity/portal-roles';
+import { portalCan, PORTAL_ROLES } from '../../../shared/identity/portal-roles';
 import { documentAccess } from '../../identity/route-access';
 import { signedInSession, type SessionCheckDeps } from '../../identity/session-check';
 import type { PortalPrincipal } from '../portal-access';
@@ -15,7 +15,7 @@ export function portalAuthenticate(app: FastifyInstance, deps: SessionCheckDeps)
   app.addHook('onRoute', (route) => {
     const access = route.config?.portalAccess;
     if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.portalAccess): every portal route needs one`);
-    documentAccess(route, access, access === 'public' ? [] : PORTAL_ROLES.filter((r) => PORTAL_ROLE_PERMISSIONS[r].includes(access)));
+    documentAccess(route, access, access === 'public' ? [] : PORTAL_ROLES.filter((r) => portalCan(r, access)));
   });
 
   app.addHook('onRequest', async (req) => {

@@ -22,6 +22,7 @@ type Deps = Pick<PortalDeps, 'leads' | 'leadList' | 'leadDocs' | 'phones' | 'par
 // What a row adds to the manager's: its masked phone (opened from phone_enc) and its reason.
 const EXTRA_FIELDS = ['_id', 'created_at', 'phone_enc', 'reason'] as const;
 type Listed = { row: LeadRow; doc: Pick<LeadDoc, (typeof EXTRA_FIELDS)[number]> };
+const EXTRA_PROJECTION = Object.fromEntries(EXTRA_FIELDS.map((f) => [f, 1]));
 
 // The partner's leads from the manager's lead list read model, its partner as the scope; each row
 // with its masked number and rejection reason, read with the row (one read of the page's leads).
@@ -31,7 +32,7 @@ export function leadRoutes(d: Deps) {
       return d.leadList.pageWith({ affiliate_id: partnerId, status: q.status, country_code: q.country, source: q.source, from: q.from, to: q.to }, q, new Set([partnerId]), EXTRA_FIELDS);
     }
     const page = await byExternalId(partnerId, q.external_id);
-    const docs = await findByIds(d.leadDocs, page.items.map((r) => r.id), { projection: { _id: 1, created_at: 1, phone_enc: 1, reason: 1 } });
+    const docs = await findByIds(d.leadDocs, page.items.map((r) => r.id), { projection: EXTRA_PROJECTION });
     return { items: page.items.map((row) => ({ row, doc: docs.get(row.id) ?? { _id: row.id, created_at: row.created_at, reason: null } })), next_cursor: null };
   };
   const mappingOf = async (partnerId: string): Promise<Pick<PartnerDoc, 'status_mapping'>> => (await d.partners.find(partnerId)) ?? { status_mapping: {} };
