@@ -1,5 +1,5 @@
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from './api';
 import type { AuthSession } from './auth-session';
 import { ErrorNote, useAction } from './ui';
@@ -13,7 +13,7 @@ export function SecondFactor<S extends AuthSession>({ api, auth, factors, onSess
   const [code, setCode] = useState('');
   const codeField = useRef<HTMLInputElement>(null);
   // The step replaced the password form: the keyboard goes on where the next thing is typed.
-  useEffect(() => codeField.current?.focus(), []);
+  useLayoutEffect(() => codeField.current?.focus(), []);
   const totp = useAction(async () => onSession(await api.post<S>(`${auth}/totp`, { code: code.trim() })));
   const passkey = useAction(async () => {
     const optionsJSON = await api.post<PublicKeyCredentialRequestOptionsJSON>(`${auth}/passkey/options`);

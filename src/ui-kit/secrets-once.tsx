@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { CopyField } from './ui';
 
 const NAMES = { api_key: 'API key', hmac_secret: 'HMAC secret', callback_secret: 'Callback secret' } as const;
@@ -11,7 +11,7 @@ export function ShownOnce({ title, fields, doneLabel, onDone, children }: {
   title: string; fields: [label: string, value: string][]; doneLabel: string; onDone: () => void; children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useLayoutEffect(() => ref.current?.focus(), []);
   return (
     <div class="secrets" role="region" aria-labelledby="secrets-title" tabIndex={-1} ref={ref}>
       <h2 id="secrets-title">{title}</h2>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api';
 
 // Small building blocks every page uses: headings that take focus, error notes that are announced,
@@ -8,7 +8,7 @@ import { ApiFailure } from './api';
 export function PageHeading({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   // Keyboard and screen-reader users land on the new page's title after a navigation.
-  useEffect(() => ref.current?.focus(), []);
+  useLayoutEffect(() => ref.current?.focus(), []);
   return <h1 tabIndex={-1} ref={ref}>{children}</h1>;
 }
 
