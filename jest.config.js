@@ -9,7 +9,13 @@ const transformIgnorePatterns = ['/node_modules/(?!(openid-client|oauth4webapi|j
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], transform, transformIgnorePatterns, testEnvironment: 'node' },
+    {
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      transform,
+      transformIgnorePatterns,
+      testEnvironment: 'node',
+    },
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],

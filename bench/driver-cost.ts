@@ -16,7 +16,12 @@ import { renderTable, writeJson } from './lib/report';
 const DOCS = 20;
 const DOC_BYTES = 1200; // about a lead document with its sealed personal data
 
-interface Cost { kind: string; userUs: number; sysUs: number; wallUs: number }
+interface Cost {
+  kind: string;
+  userUs: number;
+  sysUs: number;
+  wallUs: number;
+}
 
 async function measure(kind: string, n: number, once: (i: number) => Promise<unknown>): Promise<Cost> {
   for (let i = 0; i < Math.min(500, n); i++) await once(-1 - i); // warm-up: JIT, pool, buffers
@@ -25,23 +30,42 @@ async function measure(kind: string, n: number, once: (i: number) => Promise<unk
   for (let i = 0; i < n; i++) await once(i);
   const used = process.cpuUsage(cpu);
   const round = (v: number): number => Math.round(v * 10) / 10;
-  return { kind, userUs: round(used.user / n), sysUs: round(used.system / n), wallUs: round(((performance.now() - t) * 1000) / n) };
+  return {
+    kind,
+    userUs: round(used.user / n),
+    sysUs: round(used.system / n),
+    wallUs: round(((performance.now() - t) * 1000) / n),
+  };
 }
 
 // A helper process that answers every chunk it reads with 16 bytes.
 async function echoRoundTrips(n: number): Promise<Cost> {
-  const server = spawn(process.execPath, ['-e', `require('net').createServer((s) => s.on('data', (d) => s.write(d.subarray(0, 16))))
-    .listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `require('net').createServer((s) => s.on('data', (d) => s.write(d.subarray(0, 16))))
+    .listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); })`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
-    const port = await new Promise<number>((resolve) => server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const port = await new Promise<number>((resolve) =>
+      server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+    );
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.setNoDelay(true);
     const payload = Buffer.alloc(200, 1);
-    const cost = await measure('TCP round trip (200 bytes, no driver)', n, () => new Promise((resolve) => {
-      socket.once('data', resolve);
-      socket.write(payload);
-    }));
+    const cost = await measure(
+      'TCP round trip (200 bytes, no driver)',
+      n,
+      () =>
+        new Promise((resolve) => {
+          socket.once('data', resolve);
+          socket.write(payload);
+        }),
+    );
     socket.destroy();
     return cost;
   } finally {
@@ -62,18 +86,32 @@ async function main(): Promise<void> {
     await db.dropDatabase();
     costs.push(await echoRoundTrips(n));
     costs.push(await measure('ping', n, () => db.command({ ping: 1 })));
-    costs.push(await measure(`find, ${DOCS} ids by $in (none stored)`, n, (i) => col.find({ _id: { $in: Array.from({ length: DOCS }, (_, j) => `none-${i}-${j}`) } }).toArray()));
-    costs.push(await measure(`insertMany, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) => col.insertMany(docs(i), { ordered: false })));
-    costs.push(await measure(`insert command, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) => db.command({ insert: col.collectionName, documents: docs(n + 1000 + i), ordered: false })));
+    costs.push(
+      await measure(`find, ${DOCS} ids by $in (none stored)`, n, (i) =>
+        col.find({ _id: { $in: Array.from({ length: DOCS }, (_, j) => `none-${i}-${j}`) } }).toArray(),
+      ),
+    );
+    costs.push(
+      await measure(`insertMany, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) =>
+        col.insertMany(docs(i), { ordered: false }),
+      ),
+    );
+    costs.push(
+      await measure(`insert command, ${DOCS} documents of ${DOC_BYTES} bytes`, n, (i) =>
+        db.command({ insert: col.collectionName, documents: docs(n + 1000 + i), ordered: false }),
+      ),
+    );
   } finally {
     await db.dropDatabase().catch(() => undefined);
     await mongo.close();
   }
-  process.stdout.write(`${renderTable({
-    title: `Client cost per command, ${n} one at a time against ${url}`,
-    columns: ['command', 'user us', 'sys us', 'wall us'],
-    rows: costs.map((c) => [c.kind, c.userUs, c.sysUs, c.wallUs]),
-  })}\n`);
+  process.stdout.write(
+    `${renderTable({
+      title: `Client cost per command, ${n} one at a time against ${url}`,
+      columns: ['command', 'user us', 'sys us', 'wall us'],
+      rows: costs.map((c) => [c.kind, c.userUs, c.sysUs, c.wallUs]),
+    })}\n`,
+  );
   const out = join('bench', 'results', `driver-cost-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeJson(out, { url, commands: n, node: process.version, costs });
   process.stdout.write(`results: ${out}\n`);

@@ -26,8 +26,14 @@ async function run(msg: Record<string, unknown>) {
       const i = n++;
       const p = i % urls.length;
       const event: LeadEvent = {
-        event_id: `le-${i}:0`, event: 'lead.accepted', lead_id: `le-${i}`, partner_id: `pa-${p}`, external_lead_id: `ext-${i}`,
-        our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(),
+        event_id: `le-${i}:0`,
+        event: 'lead.accepted',
+        lead_id: `le-${i}`,
+        partner_id: `pa-${p}`,
+        external_lead_id: `ext-${i}`,
+        our_status: 'new',
+        is_depositor: false,
+        occurred_at: new Date().toISOString(),
       };
       const result = await sendCallback({
         url: urls[p] as string,
@@ -41,17 +47,27 @@ async function run(msg: Record<string, unknown>) {
         responseBodyLimit: 2048,
       });
       latencies.push(result.durationMs);
-      const key = result.httpStatus === null ? result.error ?? 'error' : String(result.httpStatus);
+      const key = result.httpStatus === null ? (result.error ?? 'error') : String(result.httpStatus);
       statuses[key] = (statuses[key] ?? 0) + 1;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - start) / 1000;
   const ok = statuses['200'] ?? 0;
-  return { attempts: latencies.length, ok, perS: r1(ok / elapsed), seconds: elapsed, statuses, latencyMs: summarise(latencies) };
+  return {
+    attempts: latencies.length,
+    ok,
+    perS: r1(ok / elapsed),
+    seconds: elapsed,
+    statuses,
+    latencyMs: summarise(latencies),
+  };
 }
 
-serveHelper((msg) => {
-  if (msg.type === 'run') return run(msg);
-  throw new Error(`unknown message ${String(msg.type)}`);
-}, { onStop: closeCallbackAgents });
+serveHelper(
+  (msg) => {
+    if (msg.type === 'run') return run(msg);
+    throw new Error(`unknown message ${String(msg.type)}`);
+  },
+  { onStop: closeCallbackAgents },
+);

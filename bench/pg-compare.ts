@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   const mongo = await MongoClient.connect(url);
   const db = mongo.db('backend_compare');
   const out: Record<string, unknown> = { url, docs, pages, label, startedAt: new Date().toISOString() };
-  const log = (s: string): void => { process.stdout.write(`[pg-compare ${label}] ${s}\n`); };
+  const log = (s: string): void => {
+    process.stdout.write(`[pg-compare ${label}] ${s}\n`);
+  };
   try {
     await db.dropDatabase();
     const views = db.collection<{ _id: string; state: string; partner_id: string; at: Date }>('views');
@@ -43,10 +45,17 @@ async function main(): Promise<void> {
     };
     let t = Date.now();
     for (let n = 0; n < docs; n += 2000) {
-      await views.insertMany(Array.from({ length: Math.min(2000, docs - n) }, (_, j) => {
-        const i = n + j;
-        return { _id: id(i), state: STATES[i % 3] as string, partner_id: `pa-${String(i % PARTNERS).padStart(3, '0')}`, at: new Date(start + i * 1000) };
-      }));
+      await views.insertMany(
+        Array.from({ length: Math.min(2000, docs - n) }, (_, j) => {
+          const i = n + j;
+          return {
+            _id: id(i),
+            state: STATES[i % 3] as string,
+            partner_id: `pa-${String(i % PARTNERS).padStart(3, '0')}`,
+            at: new Date(start + i * 1000),
+          };
+        }),
+      );
     }
     out.seedS = (Date.now() - t) / 1000;
     out.seedDocsPerS = Math.round(docs / (out.seedS as number));
@@ -58,25 +67,47 @@ async function main(): Promise<void> {
     out.pageByIdRangeMs = await timed(pages, (p) => {
       const prefix = `${STATES[p % 3]}|pa-${String((p * 7) % PARTNERS).padStart(3, '0')}|`;
       const cursor = `${prefix}${new Date(start + Math.floor((p * 7919) % docs) * 1000).toISOString()}`;
-      return views.find({ _id: { $gt: prefix, $lt: cursor } }).sort({ _id: -1 }).limit(PAGE).toArray();
+      return views
+        .find({ _id: { $gt: prefix, $lt: cursor } })
+        .sort({ _id: -1 })
+        .limit(PAGE)
+        .toArray();
     });
     log(`page by _id range: ${JSON.stringify(out.pageByIdRangeMs)}`);
 
-    const secondary = (): Promise<Summary> => timed(3, (p) =>
-      views.find({ state: 'dead', partner_id: `pa-00${p * 3}` }).sort({ at: -1 }).limit(PAGE).toArray());
+    const secondary = (): Promise<Summary> =>
+      timed(3, (p) =>
+        views
+          .find({ state: 'dead', partner_id: `pa-00${p * 3}` })
+          .sort({ at: -1 })
+          .limit(PAGE)
+          .toArray(),
+      );
     out.pageBySecondaryNoIndexMs = await secondary();
     log(`page by secondary fields, no index: ${JSON.stringify(out.pageBySecondaryNoIndexMs)}`);
-    out.equalityOnlyNoSortMs = await timed(3, (p) => views.find({ state: 'dead', partner_id: `pa-00${p * 3}` }).limit(PAGE).toArray());
+    out.equalityOnlyNoSortMs = await timed(3, (p) =>
+      views
+        .find({ state: 'dead', partner_id: `pa-00${p * 3}` })
+        .limit(PAGE)
+        .toArray(),
+    );
     log(`equality only, no sort: ${JSON.stringify(out.equalityOnlyNoSortMs)}`);
 
     t = Date.now();
     await views.createIndex({ state: 1, partner_id: 1, at: -1 }, { name: 'state_partner_at' });
     out.createIndexS = (Date.now() - t) / 1000;
     out.pageBySecondaryIndexedMs = await secondary();
-    log(`index built in ${out.createIndexS} s; page by secondary fields, indexed: ${JSON.stringify(out.pageBySecondaryIndexedMs)}`);
+    log(
+      `index built in ${out.createIndexS} s; page by secondary fields, indexed: ${JSON.stringify(out.pageBySecondaryIndexedMs)}`,
+    );
 
     const stats = await db.command({ dbStats: 1, scale: 1 });
-    out.dbStats = { dataSize: stats.dataSize, storageSize: stats.storageSize, indexSize: stats.indexSize, totalSize: stats.totalSize };
+    out.dbStats = {
+      dataSize: stats.dataSize,
+      storageSize: stats.storageSize,
+      indexSize: stats.indexSize,
+      totalSize: stats.totalSize,
+    };
     log(`dbStats: ${JSON.stringify(out.dbStats)}`);
     if (process.argv.includes('--keep')) {
       log('database backend_compare kept (--keep)');

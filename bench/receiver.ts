@@ -71,24 +71,37 @@ function verify(secret: string, raw: Buffer, header: string | string[] | undefin
 
 const listening = new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
-serveHelper((msg) => {
-  switch (msg.type) {
-    case 'base':
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    case 'route':
-      routes.set(String(msg.path), { secret: String(msg.secret), failFirst: Number(msg.failFirst ?? 0) });
-      return true;
-    case 'count':
-      return { arrivals: arrivals.length, ok: arrivals.filter((a) => a.status === 200).length, badSignatures, unknownPath };
-    case 'arrivals':
-      return arrivals;
-    case 'reset':
-      arrivals = [];
-      seen.clear();
-      badSignatures = 0;
-      unknownPath = 0;
-      return true;
-    default:
-      throw new Error(`unknown message ${String(msg.type)}`);
-  }
-}, { ready: listening, onStop: async () => { server.closeAllConnections(); } });
+serveHelper(
+  (msg) => {
+    switch (msg.type) {
+      case 'base':
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      case 'route':
+        routes.set(String(msg.path), { secret: String(msg.secret), failFirst: Number(msg.failFirst ?? 0) });
+        return true;
+      case 'count':
+        return {
+          arrivals: arrivals.length,
+          ok: arrivals.filter((a) => a.status === 200).length,
+          badSignatures,
+          unknownPath,
+        };
+      case 'arrivals':
+        return arrivals;
+      case 'reset':
+        arrivals = [];
+        seen.clear();
+        badSignatures = 0;
+        unknownPath = 0;
+        return true;
+      default:
+        throw new Error(`unknown message ${String(msg.type)}`);
+    }
+  },
+  {
+    ready: listening,
+    onStop: async () => {
+      server.closeAllConnections();
+    },
+  },
+);

@@ -16,7 +16,19 @@ import { managerViewsScenario } from './scenarios/manager-views';
 import { managerAccessScenario } from './scenarios/manager-access';
 import { portalScenario } from './scenarios/portal';
 
-const SCENARIOS = ['mongo', 'views', 'manager-views', 'portal', 'manager-access', 'http-path', 'ingress', 'dispatcher', 'pipeline', 'stored', 'soak'] as const;
+const SCENARIOS = [
+  'mongo',
+  'views',
+  'manager-views',
+  'portal',
+  'manager-access',
+  'http-path',
+  'ingress',
+  'dispatcher',
+  'pipeline',
+  'stored',
+  'soak',
+] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
@@ -30,7 +42,13 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const nums = (s: string | undefined, d: number[]) => (s ? s.split(',').map(Number).filter((n) => n > 0) : d);
+  const nums = (s: string | undefined, d: number[]) =>
+    s
+      ? s
+          .split(',')
+          .map(Number)
+          .filter((n) => n > 0)
+      : d;
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
@@ -43,7 +61,8 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
   }
   const quick = argv.includes('--quick');
   const only = get('--only')?.split(',') ?? null;
-  for (const s of only ?? []) if (!SCENARIOS.includes(s as ScenarioName)) throw new Error(`unknown scenario ${s}\n${USAGE}`);
+  for (const s of only ?? [])
+    if (!SCENARIOS.includes(s as ScenarioName)) throw new Error(`unknown scenario ${s}\n${USAGE}`);
   return {
     quick,
     only,
@@ -61,10 +80,15 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     soakRate: Number(get('--soak-rate') ?? 500),
     out: get('--out') ?? null,
     nodeOptions: (get('--node-options') ?? '').split(' ').filter(Boolean),
-    roleEnv: Object.fromEntries((get('--role-env') ?? '').split(',').filter(Boolean).map((kv) => {
-      const [k, ...v] = kv.split('=');
-      return [k as string, v.join('=')];
-    })),
+    roleEnv: Object.fromEntries(
+      (get('--role-env') ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => {
+          const [k, ...v] = kv.split('=');
+          return [k as string, v.join('=')];
+        }),
+    ),
   };
 }
 
@@ -81,9 +105,18 @@ async function main(): Promise<void> {
   const ctx = makeContext(opts, runDir);
   await buildForBench(ctx.log);
   ctx.log(`run ${stamp}: logs and profiles in ${runDir}`);
-  ctx.log(`services: ${ctx.services().filter((s) => s.name !== 'bench').map((s) => `${s.name} pid ${s.pid}`).join(', ')}; MONGO_URL=${servicesEnv().MONGO_URL}`);
+  ctx.log(
+    `services: ${ctx
+      .services()
+      .filter((s) => s.name !== 'bench')
+      .map((s) => `${s.name} pid ${s.pid}`)
+      .join(', ')}; MONGO_URL=${servicesEnv().MONGO_URL}`,
+  );
   const load1AtStart = load1();
-  if (load1AtStart > 1.5) ctx.log(`warning: load average is ${load1AtStart.toFixed(1)} on ${cpus().length} cores before the run: other work will skew the figures`);
+  if (load1AtStart > 1.5)
+    ctx.log(
+      `warning: load average is ${load1AtStart.toFixed(1)} on ${cpus().length} cores before the run: other work will skew the figures`,
+    );
 
   const results: Partial<Record<ScenarioName, ScenarioResult>> = {};
   const failures: Record<string, string> = {};
@@ -94,19 +127,29 @@ async function main(): Promise<void> {
     ctx.log(`scenario ${name}`);
     const serversBefore = ctx.serverIdentity();
     try {
-      const r = name === 'mongo' ? await mongoScenario(ctx)
-        : name === 'views' ? await viewsScenario(ctx)
-        : name === 'manager-views' ? await managerViewsScenario(ctx)
-        : name === 'portal' ? await portalScenario(ctx)
-        : name === 'manager-access' ? await managerAccessScenario(ctx)
-        : name === 'http-path' ? await httpPathScenario(ctx)
-          : name === 'dispatcher' ? await dispatcherScenario(ctx)
-            : await intakeScenario(ctx, name);
+      const r =
+        name === 'mongo'
+          ? await mongoScenario(ctx)
+          : name === 'views'
+            ? await viewsScenario(ctx)
+            : name === 'manager-views'
+              ? await managerViewsScenario(ctx)
+              : name === 'portal'
+                ? await portalScenario(ctx)
+                : name === 'manager-access'
+                  ? await managerAccessScenario(ctx)
+                  : name === 'http-path'
+                    ? await httpPathScenario(ctx)
+                    : name === 'dispatcher'
+                      ? await dispatcherScenario(ctx)
+                      : await intakeScenario(ctx, name);
       const serversAfter = ctx.serverIdentity();
       r.data.servers = serversBefore;
       if (JSON.stringify(serversAfter) !== JSON.stringify(serversBefore)) {
         r.data.serversAfter = serversAfter;
-        r.notes.push(`a server was restarted or replaced during this scenario (see data.servers / data.serversAfter): its figures are not one setup`);
+        r.notes.push(
+          `a server was restarted or replaced during this scenario (see data.servers / data.serversAfter): its figures are not one setup`,
+        );
       }
       results[name] = r;
       for (const t of r.tables) process.stdout.write(`${renderTable(t)}\n`);
@@ -119,11 +162,13 @@ async function main(): Promise<void> {
   }
 
   const targets = checkTargets(results);
-  process.stdout.write(`${renderTable({
-    title: 'Targets (2 cores, everything local)',
-    columns: ['target', 'goal', 'measured', 'met', 'capped by'],
-    rows: targets.map((t) => [t.name, t.goal, t.measured, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.cappedBy]),
-  })}\n`);
+  process.stdout.write(
+    `${renderTable({
+      title: 'Targets (2 cores, everything local)',
+      columns: ['target', 'goal', 'measured', 'met', 'capped by'],
+      rows: targets.map((t) => [t.name, t.goal, t.measured, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.cappedBy]),
+    })}\n`,
+  );
 
   const out = opts.out ?? join(ROOT, 'bench', 'results', `${stamp}.json`);
   writeJson(out, {

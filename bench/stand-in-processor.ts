@@ -29,7 +29,13 @@ function decide(cmd: IntakeCommand): IntakeDecision {
   const existing = keys.map((k) => claims.get(k)).find((v) => v !== undefined);
   let decision: IntakeDecision;
   if (existing) {
-    decision = { outcome: 'duplicate', lead_id: existing, reason: `matched_lead:${existing.slice(3)}`, body_hash: cmd.body_hash, replay: false };
+    decision = {
+      outcome: 'duplicate',
+      lead_id: existing,
+      reason: `matched_lead:${existing.slice(3)}`,
+      body_hash: cmd.body_hash,
+      replay: false,
+    };
   } else {
     const lead = `le-${nextLead++}`;
     for (const k of keys) claims.set(k, lead);
@@ -43,7 +49,10 @@ async function start(): Promise<void> {
   const config = loadConfig({ ...process.env, ROLE: 'processor' });
   rt = await startRuntime(config, createLogger(config.logLevel));
   const runtime = rt;
-  const consumer = runtime.kafka.consumer({ groupId: `${config.kafka.topicPrefix}bench-stand-in`, maxWaitTimeInMs: 100 });
+  const consumer = runtime.kafka.consumer({
+    groupId: `${config.kafka.topicPrefix}bench-stand-in`,
+    maxWaitTimeInMs: 100,
+  });
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
   await consumer.connect();
   await consumer.subscribe({ topic: runtime.topics.intakeCommands, fromBeginning: true });
@@ -55,8 +64,11 @@ async function start(): Promise<void> {
         const cmd = await runtime.codec.decode<IntakeCommand>('intakeCommands', m.value);
         commandDelays.push(Date.now() - Date.parse(cmd.received_at));
         const reply: IntakeReply = {
-          correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id,
-          idempotency_key: cmd.idempotency_key, decision: decide(cmd),
+          correlation_id: cmd.correlation_id,
+          reply_to: cmd.reply_to,
+          partner_id: cmd.partner_id,
+          idempotency_key: cmd.idempotency_key,
+          decision: decide(cmd),
         };
         messages.push({ key: cmd.reply_to, value: await runtime.codec.encode('intakeReplies', reply) });
       }
@@ -67,11 +79,19 @@ async function start(): Promise<void> {
   await joined;
 }
 
-serveHelper((msg) => {
-  if (msg.type === 'stats') {
-    const delays = commandDelays;
-    if (msg.reset) commandDelays = [];
-    return { answered, leads: nextLead - 1, commandDelayMs: summarise(delays) };
-  }
-  throw new Error(`unknown message ${String(msg.type)}`);
-}, { ready: start(), onStop: async () => { await rt?.close(); } });
+serveHelper(
+  (msg) => {
+    if (msg.type === 'stats') {
+      const delays = commandDelays;
+      if (msg.reset) commandDelays = [];
+      return { answered, leads: nextLead - 1, commandDelayMs: summarise(delays) };
+    }
+    throw new Error(`unknown message ${String(msg.type)}`);
+  },
+  {
+    ready: start(),
+    onStop: async () => {
+      await rt?.close();
+    },
+  },
+);

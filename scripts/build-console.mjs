@@ -10,7 +10,10 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Source folder, output folder, the page's title (the one page both share: src/ui-kit/index.html).
-const APPS = [['console', 'console', 'Lead intake console'], ['portal-ui', 'portal', 'Partner portal']];
+const APPS = [
+  ['console', 'console', 'Lead intake console'],
+  ['portal-ui', 'portal', 'Partner portal'],
+];
 
 const page = readFileSync(join(root, 'src', 'ui-kit', 'index.html'), 'utf8');
 for (const [from, to, title] of APPS) {
@@ -33,7 +36,9 @@ for (const [from, to, title] of APPS) {
   });
   writeFileSync(join(out, 'index.html'), page.replaceAll('{{title}}', title));
   const own = join(src, 'app.css');
-  const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) => readFileSync(f, 'utf8'));
+  const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) =>
+    readFileSync(f, 'utf8'),
+  );
   writeFileSync(join(out, 'app.css'), css.join('\n'));
   console.log(`${to} built into ${out}`);
 }

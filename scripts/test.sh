@@ -49,6 +49,8 @@ fi
 bash scripts/services/tools.sh install
 
 node scripts/gen-types.mjs --check
+# One format (Prettier, .prettierrc.json): `npm run format` rewrites what this refuses.
+npx prettier --check . --log-level warn
 npx tsc --noEmit
 # The manager console (src/console) and the partner portal (src/portal-ui) are type-checked and built
 # into dist/console and dist/portal, where the manager serves them from and the browser tests open them.

@@ -54,16 +54,29 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     throw err;
   }
   const roleUp = new Gauge({
-    name: 'lead_intake_role_up', help: 'Roles this process runs, 1 each: an absent role means no instance of it is scraped',
-    labelNames: ['role'], registers: [runtime.metrics],
+    name: 'lead_intake_role_up',
+    help: 'Roles this process runs, 1 each: an absent role means no instance of it is scraped',
+    labelNames: ['role'],
+    registers: [runtime.metrics],
   });
   for (const role of config.roles) roleUp.set({ role }, 1);
   // The overview's minutes (src/shared/overview): written where the charts' counters are counted.
   const minutes = config.roles.some((r) => r === 'ingress' || r === 'dispatcher')
-    ? new MinuteRecorder(runtime.metrics, minutesCollection(runtime.mongo.db), `${hostname()}-${randomBytes(4).toString('hex')}`, systemClock, logger.child({ component: 'overview-minutes' }))
+    ? new MinuteRecorder(
+        runtime.metrics,
+        minutesCollection(runtime.mongo.db),
+        `${hostname()}-${randomBytes(4).toString('hex')}`,
+        systemClock,
+        logger.child({ component: 'overview-minutes' }),
+      )
     : null;
   minutes?.start();
-  registerConsumerLag(runtime.metrics, runtime.admin, consumerGroupsOf(config.roles, config.kafka.topicPrefix, runtime.topics), logger);
+  registerConsumerLag(
+    runtime.metrics,
+    runtime.admin,
+    consumerGroupsOf(config.roles, config.kafka.topicPrefix, runtime.topics),
+    logger,
+  );
 
   const http = Fastify({
     loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
@@ -71,7 +84,9 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     bodyLimit: config.intake.bodyLimitBytes,
     // The partner API writes its own one line per request (partner, outcome, ms); fastify's two more
     // lines per request, each redacted, were a tenth of the ingress's CPU under load.
-    logController: new LogController({ disableRequestLogging: (req: { url: string }) => req.url.startsWith(PARTNER_API_PREFIX) }),
+    logController: new LogController({
+      disableRequestLogging: (req: { url: string }) => req.url.startsWith(PARTNER_API_PREFIX),
+    }),
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
     routerOptions: { maxParamLength: 1024 },
     // What never reaches a route still answers {error, message} with a code of the registry.
@@ -115,10 +130,24 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
   const { config } = rt;
   return {
     config: {
-      managerTokens: config.managerTokens, accounts: config.accounts, managerCommandTimeoutMs: config.managerCommandTimeoutMs, serviceName: config.serviceName, callbacks: config.callbacks, replay: config.replay,
-      bodyLimitBytes: config.intake.bodyLimitBytes, statusCatalogFile: config.rules.statusCatalogFile, intake: config.intake,
+      managerTokens: config.managerTokens,
+      accounts: config.accounts,
+      managerCommandTimeoutMs: config.managerCommandTimeoutMs,
+      serviceName: config.serviceName,
+      callbacks: config.callbacks,
+      replay: config.replay,
+      bodyLimitBytes: config.intake.bodyLimitBytes,
+      statusCatalogFile: config.rules.statusCatalogFile,
+      intake: config.intake,
     },
-    mongo: rt.mongo, cipher: rt.cipher, partners: rt.partners, redis: rt.redis, locks: rt.locks,
-    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics }, replies, logger: rt.logger, metrics: rt.metrics,
+    mongo: rt.mongo,
+    cipher: rt.cipher,
+    partners: rt.partners,
+    redis: rt.redis,
+    locks: rt.locks,
+    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics },
+    replies,
+    logger: rt.logger,
+    metrics: rt.metrics,
   };
 }

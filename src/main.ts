@@ -22,10 +22,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    app.stop().then(() => process.exit(0), (err: unknown) => {
-      logger.error({ err }, 'unclean stop');
-      process.exit(1);
-    });
+    app.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'unclean stop');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

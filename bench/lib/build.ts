@@ -1,4 +1,14 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  readFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 // The roles run as plain JavaScript, as in production (`node dist/main.js <role>`), not through the
@@ -22,7 +32,11 @@ function walk(dir: string, out: string[] = []): string[] {
 
 export async function buildForBench(log: (s: string) => void = () => undefined): Promise<string> {
   // The one test helper the bench shares (tests and bench pick their ports the same way).
-  const sources = [...walk(join(ROOT, 'src')), ...walk(join(ROOT, 'bench')), join(ROOT, 'test', 'support', 'free-port.ts')];
+  const sources = [
+    ...walk(join(ROOT, 'src')),
+    ...walk(join(ROOT, 'bench')),
+    join(ROOT, 'test', 'support', 'free-port.ts'),
+  ];
   const ts = sources.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   const lua = sources.filter((f) => f.endsWith('.lua'));
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));

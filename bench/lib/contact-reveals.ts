@@ -28,16 +28,32 @@ export interface RevealBench {
 // answers a CRM's service account acting for each lead's agent, one request at a time: the token, the
 // lead and the decision, the key, the agent's quota in Redis (raised so it is taken, never hit), the
 // audit entry, the decryption and the answer.
-export async function timeContactReveals(ctx: BenchContext, env: Record<string, string>, mongo: Mongo, o: RevealBench): Promise<Summary> {
+export async function timeContactReveals(
+  ctx: BenchContext,
+  env: Record<string, string>,
+  mongo: Mongo,
+  o: RevealBench,
+): Promise<Summary> {
   const config = loadConfig({ ...env, ROLE: 'processor' });
   const keyring = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   const targets = await sealTargets(mongo, keyring, o);
   let app: RoleProcess | null = null;
   let pool: Pool | null = null;
   try {
-    app = await startRole('ingress', { ...env, CONTACT_REVEALS_PER_HOUR: '100000' }, { logDir: logDirOf(ctx, 'manager-views'), nodeOptions: ctx.opts.nodeOptions });
+    app = await startRole(
+      'ingress',
+      { ...env, CONTACT_REVEALS_PER_HOUR: '100000' },
+      { logDir: logDirOf(ctx, 'manager-views'), nodeOptions: ctx.opts.nodeOptions },
+    );
     pool = new Pool(app.url, { connections: 1, pipelining: 1 });
-    const crm = await json<{ token: string }>(pool, 'POST', '/api/service-accounts', { authorization: `Bearer ${MANAGER_TOKEN}` }, { name: 'CRM bench', role: 'agent', expires_in_days: 1 }, 201);
+    const crm = await json<{ token: string }>(
+      pool,
+      'POST',
+      '/api/service-accounts',
+      { authorization: `Bearer ${MANAGER_TOKEN}` },
+      { name: 'CRM bench', role: 'agent', expires_in_days: 1 },
+      201,
+    );
     const headers = { authorization: `Bearer ${crm.token}` };
     const path = (l: LeadDoc) => `/api/leads/${l._id}/contact?agent_id=${l.agent_id}`;
     for (let i = 0; i < 50; i++) await timed(pool, path(targets[i % targets.length]!), headers); // warm-up
@@ -63,10 +79,17 @@ async function sealTargets(mongo: Mongo, keyring: PiiCipher, o: RevealBench): Pr
     if (!OPEN.has(lead.status) || lead.agent_id === null) continue;
     const key = newDataKey(keyring);
     keys.set(n, key.wrapped);
-    await mongo.collections.leads.updateOne({ _id: lead._id }, { $set: {
-      phone_enc: key.cipher.encrypt(`+4915112${String(n).padStart(6, '0')}`), email_enc: key.cipher.encrypt(`lead${n}@bench.example`),
-      personal_enc: sealPersonal(key.cipher, { ip: '192.0.2.1', first_name: 'Bench', last_name: `Lead ${n}` }), language: 'de',
-    } });
+    await mongo.collections.leads.updateOne(
+      { _id: lead._id },
+      {
+        $set: {
+          phone_enc: key.cipher.encrypt(`+4915112${String(n).padStart(6, '0')}`),
+          email_enc: key.cipher.encrypt(`lead${n}@bench.example`),
+          personal_enc: sealPersonal(key.cipher, { ip: '192.0.2.1', first_name: 'Bench', last_name: `Lead ${n}` }),
+          language: 'de',
+        },
+      },
+    );
     targets.push(lead);
   }
   if (targets.length < o.requests) throw new Error(`only ${targets.length} open leads to reveal`);

@@ -74,10 +74,12 @@ export function makeContext(opts: Options, runDir: string): BenchContext {
     },
     serverIdentity() {
       const pids = listeners();
-      return Object.fromEntries(ports.map(([name, port]) => {
-        const pid = pids.get(port);
-        return [name, pid ? { port, pid, ...processInfo(pid) } : { port, pid: null }];
-      }));
+      return Object.fromEntries(
+        ports.map(([name, port]) => {
+          const pid = pids.get(port);
+          return [name, pid ? { port, pid, ...processInfo(pid) } : { port, pid: null }];
+        }),
+      );
     },
   };
 }

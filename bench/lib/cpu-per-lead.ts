@@ -27,7 +27,9 @@ export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
   if (acceptedPerS <= 0) return { service: null, generator: null, receiver: null, byProcess: {} };
   const ms = (pct: number) => r2((pct * 10) / acceptedPerS);
   const byProcess = Object.fromEntries(Object.entries(byRole(cpu.perProcess)).map(([name, pct]) => [name, ms(pct)]));
-  const service = Object.entries(cpu.perProcess).filter(([name]) => !OUTSIDE.has(name)).reduce((sum, [, pct]) => sum + pct, 0);
+  const service = Object.entries(cpu.perProcess)
+    .filter(([name]) => !OUTSIDE.has(name))
+    .reduce((sum, [, pct]) => sum + pct, 0);
   return {
     service: ms(service),
     generator: cpu.perProcess.bench === undefined ? null : ms(cpu.perProcess.bench),

@@ -40,7 +40,11 @@ export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n)
 
 // Self time per function and per module from a .cpuprofile (node --cpu-prof), counting only the
 // samples taken inside `window` (monotonic microseconds) when given, so start-up is left out.
-export function summariseProfile(file: string, window?: { fromUs: number; toUs: number }, top = 15): ProfileSummary | null {
+export function summariseProfile(
+  file: string,
+  window?: { fromUs: number; toUs: number },
+  top = 15,
+): ProfileSummary | null {
   if (!existsSync(file)) return null;
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -76,10 +80,16 @@ export function summariseProfile(file: string, window?: { fromUs: number; toUs: 
     file,
     totalMs: Math.round(total / 1000),
     idlePct: r1((idle / Math.max(1, total)) * 100),
-    topFunctions: [...fns].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => {
-      const [fn, where] = k.split('\t');
-      return { fn: fn as string, where: where as string, selfPct: pct(us) };
-    }),
-    byModule: [...mods].sort((a, b) => b[1] - a[1]).slice(0, top).map(([module, us]) => ({ module, selfPct: pct(us) })),
+    topFunctions: [...fns]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, us]) => {
+        const [fn, where] = k.split('\t');
+        return { fn: fn as string, where: where as string, selfPct: pct(us) };
+      }),
+    byModule: [...mods]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([module, us]) => ({ module, selfPct: pct(us) })),
   };
 }

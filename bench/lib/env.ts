@@ -53,5 +53,4 @@ export function scenarioEnv(name: string, logLevel: string, overrides: Record<st
   };
 }
 
-
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -25,7 +25,12 @@ export class LeadStream {
   private readonly base: number;
   private readonly fresh: number[] = []; // indices of leads sent with a phone of their own
 
-  constructor(private readonly partners: PartnerCreds[], private readonly tag: string, private readonly duplicateShare: number, seed = 1) {
+  constructor(
+    private readonly partners: PartnerCreds[],
+    private readonly tag: string,
+    private readonly duplicateShare: number,
+    seed = 1,
+  ) {
     if (partners.length === 0) throw new Error('no partners');
     this.base = (hash(tag) % 50_000_000) + seed;
     this.rand = mulberry32(hash(tag) ^ seed);
@@ -35,7 +40,10 @@ export class LeadStream {
 
   // Every external id sent so far, with its partner's index.
   sentExternalIds(): { partner: number; externalId: string }[] {
-    return Array.from({ length: this.i }, (_, i) => ({ partner: i % this.partners.length, externalId: `${this.tag}-${i}` }));
+    return Array.from({ length: this.i }, (_, i) => ({
+      partner: i % this.partners.length,
+      externalId: `${this.tag}-${i}`,
+    }));
   }
 
   next(): SignedRequest {
@@ -51,7 +59,9 @@ export class LeadStream {
       first_name: 'Bench',
       last_name: `Lead${i}`,
       email: `lead${i}.${this.tag}@example.com`,
-      phone: `+49151${String(this.base + phoneOf).padStart(8, '0').slice(-8)}`,
+      phone: `+49151${String(this.base + phoneOf)
+        .padStart(8, '0')
+        .slice(-8)}`,
       country: 'DE',
       language: 'de',
       source: 'benchmark',

@@ -99,7 +99,12 @@ async function send(p: Pool | BalancedPool, req: SignedRequest, rec: Recorder, s
   rec.sent++;
   try {
     const method = req.method ?? 'POST';
-    const res = await p.request({ method, path: req.path, headers: req.headers, ...(method === 'POST' ? { body: req.body } : {}) });
+    const res = await p.request({
+      method,
+      path: req.path,
+      headers: req.headers,
+      ...(method === 'POST' ? { body: req.body } : {}),
+    });
     const text = await res.body.text();
     const done = performance.now();
     rec.record(res.statusCode, text, done - scheduled, done - sentAt);
@@ -108,7 +113,13 @@ async function send(p: Pool | BalancedPool, req: SignedRequest, rec: Recorder, s
   }
 }
 
-function result(mode: 'open' | 'closed', rec: Recorder, start: number, opts: LoadOptions, extra: Partial<LoadResult>): LoadResult {
+function result(
+  mode: 'open' | 'closed',
+  rec: Recorder,
+  start: number,
+  opts: LoadOptions,
+  extra: Partial<LoadResult>,
+): LoadResult {
   const wall = Math.max(opts.durationS, (rec.lastDone - start) / 1000);
   const accepted = rec.byOutcome.accepted ?? 0;
   return {

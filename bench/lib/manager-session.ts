@@ -13,14 +13,29 @@ export const PORTAL_REALM: Realm = { prefix: '/portal', cookie: 'lit_portal' };
 // A person's session as the console (or the portal's pages) gets one, over a bench connection: the
 // invitation link sets the password, TOTP is set up and confirmed with a code computed from its
 // secret; each answer's session cookie and csrf_token are kept and sent with the next step.
-export async function signedInSession(pool: Pool, invitationToken: string, password: string, realm: Realm = MANAGER_REALM): Promise<{ cookie: string; csrf: string }> {
+export async function signedInSession(
+  pool: Pool,
+  invitationToken: string,
+  password: string,
+  realm: Realm = MANAGER_REALM,
+): Promise<{ cookie: string; csrf: string }> {
   let cookie = '';
   let csrf = '';
   const step = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(cookie && { cookie }), ...(csrf && { 'x-csrf-token': csrf }) };
-    const res = await pool.request({ method: 'POST', path: `${realm.prefix}${path}`, headers, body: JSON.stringify(body) });
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(cookie && { cookie }),
+      ...(csrf && { 'x-csrf-token': csrf }),
+    };
+    const res = await pool.request({
+      method: 'POST',
+      path: `${realm.prefix}${path}`,
+      headers,
+      body: JSON.stringify(body),
+    });
     const answer = (await res.body.json()) as Record<string, unknown>;
-    if (res.statusCode !== 200) throw new Error(`POST ${realm.prefix}${path} answered ${res.statusCode}: ${JSON.stringify(answer)}`);
+    if (res.statusCode !== 200)
+      throw new Error(`POST ${realm.prefix}${path} answered ${res.statusCode}: ${JSON.stringify(answer)}`);
     const set = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith(`${realm.cookie}=`));
     if (set) cookie = set.split(';')[0]!;
     if (typeof answer.csrf_token === 'string') csrf = answer.csrf_token;

@@ -131,7 +131,8 @@ export class CpuMeter {
     for (const w of this.watched()) {
       const before = this.start0.get(`${w.name}:${w.pid}`); // a process restarted meanwhile is left out
       const now = cpuSecondsOf(w.pid);
-      if (before !== undefined && now !== null && Number.isFinite(before)) perProcess[w.name] = r1(((now - before) / seconds) * 100);
+      if (before !== undefined && now !== null && Number.isFinite(before))
+        perProcess[w.name] = r1(((now - before) / seconds) * 100);
     }
     const busy = m1.busy - this.m0.busy;
     const total = m1.total - this.m0.total;

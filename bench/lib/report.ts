@@ -12,8 +12,14 @@ const fmt = (v: string | number | null | undefined): string => {
 export function renderTable(t: Table): string {
   const cells = [t.columns, ...t.rows.map((r) => r.map(fmt))];
   const widths = t.columns.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  const out = [`\n${t.title}`, line(t.columns), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)];
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const out = [
+    `\n${t.title}`,
+    line(t.columns),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.slice(1).map(line),
+  ];
   if (t.note) out.push(`  (${t.note})`);
   return out.join('\n');
 }
@@ -24,19 +30,34 @@ export function writeJson(file: string, value: unknown): void {
 }
 
 export function profileTables(profiles: Record<string, ProfileSummary | null>): Table[] {
-  return Object.entries(profiles).flatMap(([role, p]) => (p ? [{
-    title: `CPU profile of ${role} during the measured load: self time, % of busy time (idle ${p.idlePct}% of ${p.totalMs} ms)`,
-    columns: ['function', 'where', 'self %'],
-    rows: p.topFunctions.slice(0, 12).map((f) => [f.fn, f.where, f.selfPct]),
-    note: `by module: ${p.byModule.slice(0, 8).map((m) => `${m.module} ${m.selfPct}%`).join(', ')}`,
-  }] : []));
+  return Object.entries(profiles).flatMap(([role, p]) =>
+    p
+      ? [
+          {
+            title: `CPU profile of ${role} during the measured load: self time, % of busy time (idle ${p.idlePct}% of ${p.totalMs} ms)`,
+            columns: ['function', 'where', 'self %'],
+            rows: p.topFunctions.slice(0, 12).map((f) => [f.fn, f.where, f.selfPct]),
+            note: `by module: ${p.byModule
+              .slice(0, 8)
+              .map((m) => `${m.module} ${m.selfPct}%`)
+              .join(', ')}`,
+          },
+        ]
+      : [],
+  );
 }
 
 export function memoryTable(memory: Record<string, RoleMemory>): Table {
   return {
     title: 'Memory of each role (MB)',
     columns: ['role', 'peak RSS (VmHWM)', 'max sampled RSS', 'RSS when ready', 'max sampled RssAnon'],
-    rows: Object.entries(memory).map(([role, m]) => [role, m.peakRssMb, m.sampledMaxRssMb, m.readyRssMb, m.sampledMaxAnonMb]),
+    rows: Object.entries(memory).map(([role, m]) => [
+      role,
+      m.peakRssMb,
+      m.sampledMaxRssMb,
+      m.readyRssMb,
+      m.sampledMaxAnonMb,
+    ]),
     note: 'RssAnon is private memory (JS heap, buffers); the rest of RSS is mapped files, mostly the node binary (~45 MB)',
   };
 }
@@ -54,11 +75,13 @@ function flatten(value: unknown, path: string, out: Map<string, number>): void {
     });
     return;
   }
-  if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}.${k}` : k, out);
+  if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) flatten(v, path ? `${path}.${k}` : k, out);
 }
 
 // The figures that matter for a comparison (not every histogram bucket or CPU column).
-const KEY = /(acceptedPerS|latencyMs\.(p50|p95|p99)|perS|deliveriesPerS|lateness.*\.(p50|p99|max)|peakRssMb|opsPerS|leadsPerS|targets\..*measured)$/;
+const KEY =
+  /(acceptedPerS|latencyMs\.(p50|p95|p99)|perS|deliveriesPerS|lateness.*\.(p50|p99|max)|peakRssMb|opsPerS|leadsPerS|targets\..*measured)$/;
 
 export function compare(a: string, b: string, all: boolean): string {
   const load = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
@@ -69,7 +92,8 @@ export function compare(a: string, b: string, all: boolean): string {
   flatten(jb.scenarios, '', fb);
   flatten({ targets: ja.targets }, '', fa);
   flatten({ targets: jb.targets }, '', fb);
-  const keys = [...new Set([...fa.keys(), ...fb.keys()])].filter((k) => all || (KEY.test(k) && !k.includes('.windows[') && !k.includes('.timeline')))
+  const keys = [...new Set([...fa.keys(), ...fb.keys()])]
+    .filter((k) => all || (KEY.test(k) && !k.includes('.windows[') && !k.includes('.timeline')))
     .filter((k) => !k.includes('.profiles.'));
   const rows = keys.map((k) => {
     const x = fa.get(k);
@@ -79,10 +103,17 @@ export function compare(a: string, b: string, all: boolean): string {
   });
   const meta = (j: Record<string, unknown>) => {
     const m = j.meta as Record<string, unknown> | undefined;
-    const scenarios = Object.values((j.scenarios ?? {}) as Record<string, { data?: { servers?: Record<string, { cmd?: string; startedAt?: string }> } }>);
+    const scenarios = Object.values(
+      (j.scenarios ?? {}) as Record<
+        string,
+        { data?: { servers?: Record<string, { cmd?: string; startedAt?: string }> } }
+      >,
+    );
     const db = scenarios.find((x) => x.data?.servers)?.data?.servers?.['mongo-wire'];
-    return `${String(m?.startedAt ?? '?')} git ${String(m?.git ?? '')} MONGO_URL=${String(m?.mongoUrl ?? '?')}`
-      + (db?.cmd ? `\n   mongo-wire server: ${db.cmd.slice(0, 160)} (started ${db.startedAt})` : '');
+    return (
+      `${String(m?.startedAt ?? '?')} git ${String(m?.git ?? '')} MONGO_URL=${String(m?.mongoUrl ?? '?')}` +
+      (db?.cmd ? `\n   mongo-wire server: ${db.cmd.slice(0, 160)} (started ${db.startedAt})` : '')
+    );
   };
   return [
     `A: ${a}\n   ${meta(ja)}`,

@@ -61,12 +61,20 @@ export async function startRole(role: string, env: Record<string, string>, opts:
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let exitCode: number | null | undefined;
-  void exited.then((c) => { exitCode = c; });
+  void exited.then((c) => {
+    exitCode = c;
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
   for (;;) {
     if (exitCode !== undefined) throw new Error(`${name} exited with ${exitCode} at start: ${tail(logFile)}`);
-    if ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) === 200) break;
+    if (
+      (await fetch(`${url}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${name} was not ready in time: ${tail(logFile)}`);
@@ -76,7 +84,13 @@ export async function startRole(role: string, env: Record<string, string>, opts:
   return trackMemory(name, child, url, logFile, exited);
 }
 
-function trackMemory(role: string, child: ChildProcess, url: string, logFile: string, exited: Promise<unknown>): RoleProcess {
+function trackMemory(
+  role: string,
+  child: ChildProcess,
+  url: string,
+  logFile: string,
+  exited: Promise<unknown>,
+): RoleProcess {
   const pid = child.pid as number;
   const ready = memOf(pid);
   let sampled = ready?.rssMb ?? 0;
@@ -96,9 +110,16 @@ function trackMemory(role: string, child: ChildProcess, url: string, logFile: st
   let ticks = 0;
   sampler.unref();
   return {
-    role, pid, url, logFile,
+    role,
+    pid,
+    url,
+    logFile,
     memory: () => ({
-      peakRssMb: r1(memOf(pid)?.hwmMb ?? lastHwm), sampledMaxRssMb: r1(sampled), readyRssMb: r1(ready?.rssMb ?? NaN), sampledMaxAnonMb: r1(sampledAnon), timeline,
+      peakRssMb: r1(memOf(pid)?.hwmMb ?? lastHwm),
+      sampledMaxRssMb: r1(sampled),
+      readyRssMb: r1(ready?.rssMb ?? NaN),
+      sampledMaxAnonMb: r1(sampledAnon),
+      timeline,
     }),
     async stop() {
       clearInterval(sampler);
@@ -159,8 +180,14 @@ export async function startHelper(name: string, env: Record<string, string>, log
           reject(new Error(`${name}: no answer to ${String(msg.type)} in ${timeoutMs} ms`));
         }, timeoutMs);
         waiting.set(id, {
-          resolve: (v) => { clearTimeout(timer); resolve(v as T); },
-          reject: (e) => { clearTimeout(timer); reject(e); },
+          resolve: (v) => {
+            clearTimeout(timer);
+            resolve(v as T);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
         });
         child.send({ ...msg, id });
       });

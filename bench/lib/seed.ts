@@ -23,7 +23,13 @@ export interface Seeded {
 // their ref and claims), written straight into the scenario's database in bulk: the store a busy
 // installation has after some weeks. Lead numbers 1..count are reserved in id_blocks so the
 // processor's allocator starts after them.
-export async function seedLeads(env: Record<string, string>, partners: PartnerCreds[], count: number, tag: string, log: (m: string) => void): Promise<Seeded> {
+export async function seedLeads(
+  env: Record<string, string>,
+  partners: PartnerCreds[],
+  count: number,
+  tag: string,
+  log: (m: string) => void,
+): Promise<Seeded> {
   const config = loadConfig({ ...env, ROLE: 'processor' });
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   const client = await MongoClient.connect(config.mongo.url);
@@ -43,15 +49,37 @@ export async function seedLeads(env: Record<string, string>, partners: PartnerCr
         const phone = `+49160${String(n).padStart(8, '0')}`;
         const email = `stored${n}.${tag}@example.com`;
         const cmd: IntakeCommand = {
-          correlation_id: `seed-${n}`, reply_to: 'seed', partner_id: partner.id, idempotency_key: `seed-${tag}-${n}`, body_hash: '0'.repeat(64),
+          correlation_id: `seed-${n}`,
+          reply_to: 'seed',
+          partner_id: partner.id,
+          idempotency_key: `seed-${tag}-${n}`,
+          body_hash: '0'.repeat(64),
           received_at: now.toISOString(),
           // Stored as leads directly: their data keys are not needed.
-          lead: sealLead({
-            external_id: `stored-${tag}-${n}`, ip: '203.0.113.9', country_code: 'DE', language: 'de', source: 'benchmark', first_name: 'Stored', last_name: `Lead${n}`,
-            phone, email,
-          }, cipher, config.crypto.hashKey, now).record,
+          lead: sealLead(
+            {
+              external_id: `stored-${tag}-${n}`,
+              ip: '203.0.113.9',
+              country_code: 'DE',
+              language: 'de',
+              source: 'benchmark',
+              first_name: 'Stored',
+              last_name: `Lead${n}`,
+              phone,
+              email,
+            },
+            cipher,
+            config.crypto.hashKey,
+            now,
+          ).record,
         };
-        const lead = newLeadDoc(cmd, leadId(n), { decidedAt: now, createdAt: now }, { kind: 'accepted', agent: { _id: 'ag-seeded' } }, { risk: { score: 0, reasons: [], ip_country: null }, test: false });
+        const lead = newLeadDoc(
+          cmd,
+          leadId(n),
+          { decidedAt: now, createdAt: now },
+          { kind: 'accepted', agent: { _id: 'ag-seeded' } },
+          { risk: { score: 0, reasons: [], ip_country: null }, test: false },
+        );
         const owner = `${partner.id}:${cmd.idempotency_key}`;
         leads.push(lead);
         refs.push({ _id: leadRefId(partner.id, cmd.lead.external_id), lead_id: lead._id, owner, created_at: now });
@@ -65,7 +93,8 @@ export async function seedLeads(env: Record<string, string>, partners: PartnerCr
       if (from % 50_000 < CHUNK) log(`stored: ${Math.min(from + CHUNK - 1, count)} of ${count} leads seeded`);
     }
     const blocks: IdBlockDoc[] = [];
-    for (let b = 0; b * config.rules.idBlockSize < count + 1; b++) blocks.push({ _id: `lead:${b}`, sequence: 'lead', block: b, taken_at: now });
+    for (let b = 0; b * config.rules.idBlockSize < count + 1; b++)
+      blocks.push({ _id: `lead:${b}`, sequence: 'lead', block: b, taken_at: now });
     await insertAllNew(db.collection<IdBlockDoc>('id_blocks'), blocks);
   } finally {
     await client.close();

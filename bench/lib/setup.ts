@@ -18,21 +18,37 @@ async function manager<T>(baseUrl: string, method: string, path: string, body?: 
 
 // Partners through the manager API of a running ingress, as a manager creates them: intake quota
 // raised to the schema's maximum (100,000 per minute each), callbacks to the local receiver.
-export async function createPartners(ingressUrl: string, count: number, callbackUrl: (i: number) => string | null, tag: string): Promise<PartnerCreds[]> {
+export async function createPartners(
+  ingressUrl: string,
+  count: number,
+  callbackUrl: (i: number) => string | null,
+  tag: string,
+): Promise<PartnerCreds[]> {
   const out: PartnerCreds[] = [];
   for (let i = 0; i < count; i++) {
-    const created = await manager<{ id: string; api_key: string; hmac_secret: string; callback_secret: string }>(ingressUrl, 'POST', '/api/affiliates', {
-      name: `bench ${tag} partner ${i}`,
-      callback_url: callbackUrl(i),
-      rate_limits: { intake_per_minute: 100_000, status_per_minute: 100_000 },
+    const created = await manager<{ id: string; api_key: string; hmac_secret: string; callback_secret: string }>(
+      ingressUrl,
+      'POST',
+      '/api/affiliates',
+      {
+        name: `bench ${tag} partner ${i}`,
+        callback_url: callbackUrl(i),
+        rate_limits: { intake_per_minute: 100_000, status_per_minute: 100_000 },
+      },
+    );
+    out.push({
+      id: created.id,
+      api_key: created.api_key,
+      hmac_secret: created.hmac_secret,
+      callback_secret: created.callback_secret,
     });
-    out.push({ id: created.id, api_key: created.api_key, hmac_secret: created.hmac_secret, callback_secret: created.callback_secret });
   }
   return out;
 }
 
 export async function createAgents(ingressUrl: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await manager(ingressUrl, 'POST', '/api/agents', { name: `bench agent ${i}`, active: true });
+  for (let i = 0; i < count; i++)
+    await manager(ingressUrl, 'POST', '/api/agents', { name: `bench agent ${i}`, active: true });
 }
 
 // Removes what a scenario created: its database, its topics (and consumer groups) and its Redis keys.
@@ -80,5 +96,12 @@ export async function consumerLag(admin: Admin, group: string, topic: string): P
   const ends = await admin.fetchTopicOffsets(topic);
   const committed = await admin.fetchOffsets({ groupId: group, topics: [topic] });
   const at = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-  return topicLag(ends.map((e) => ({ partition: e.partition, committed: at.get(e.partition) ?? -1, low: Number(e.low), high: Number(e.high) })));
+  return topicLag(
+    ends.map((e) => ({
+      partition: e.partition,
+      committed: at.get(e.partition) ?? -1,
+      low: Number(e.low),
+      high: Number(e.high),
+    })),
+  );
 }

@@ -16,7 +16,15 @@ export function summarise(samples: ArrayLike<number>): Summary {
   const at = (q: number) => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))] as number;
   let sum = 0;
   for (let i = 0; i < n; i++) sum += sorted[i] as number;
-  return { n, min: r2(sorted[0] as number), p50: r2(at(0.5)), p95: r2(at(0.95)), p99: r2(at(0.99)), max: r2(sorted[n - 1] as number), mean: r2(sum / n) };
+  return {
+    n,
+    min: r2(sorted[0] as number),
+    p50: r2(at(0.5)),
+    p95: r2(at(0.95)),
+    p99: r2(at(0.99)),
+    max: r2(sorted[n - 1] as number),
+    mean: r2(sum / n),
+  };
 }
 
 export const r2 = (x: number): number => Math.round(x * 100) / 100;

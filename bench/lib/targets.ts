@@ -19,10 +19,13 @@ interface StepLike {
 const steps = (r: ScenarioResult | undefined): StepLike[] => (r?.data.steps as StepLike[] | undefined) ?? [];
 const bestAccepted = (r: ScenarioResult | undefined): number | null => {
   // Sustained: closed loop, or an open-loop step that kept up.
-  const ok = steps(r).filter((s) => s.label.startsWith('closed') || !s.saturated).map((s) => s.load.acceptedPerS);
+  const ok = steps(r)
+    .filter((s) => s.label.startsWith('closed') || !s.saturated)
+    .map((s) => s.load.acceptedPerS);
   return ok.length > 0 ? Math.max(...ok) : null;
 };
-const at = (r: ScenarioResult | undefined, label: string): StepLike | undefined => steps(r).find((s) => s.label === label);
+const at = (r: ScenarioResult | undefined, label: string): StepLike | undefined =>
+  steps(r).find((s) => s.label === label);
 
 // The targets of the issue, checked against this run, each with the component figure that caps it
 // (from the isolating scenarios: the database pattern, the ingress with a stand-in processor, the
@@ -32,10 +35,12 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
   const mongo = r.mongo?.data as { processor?: { perS: number }; dispatcher?: { perS: number } } | undefined;
   const ingressAlone = bestAccepted(r.ingress);
   const pipelineBest = bestAccepted(r.pipeline);
-  const ceilings = (parts: [string, number | null | undefined][]) => parts
-    .filter(([, v]) => v !== null && v !== undefined)
-    .sort((a, b) => (a[1] as number) - (b[1] as number))
-    .map(([k, v]) => `${k} ${v}/s`).join(' < ');
+  const ceilings = (parts: [string, number | null | undefined][]) =>
+    parts
+      .filter(([, v]) => v !== null && v !== undefined)
+      .sort((a, b) => (a[1] as number) - (b[1] as number))
+      .map(([k, v]) => `${k} ${v}/s`)
+      .join(' < ');
 
   out.push({
     name: 'accepted leads/s sustained',
@@ -44,7 +49,8 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     met: pipelineBest === null ? null : pipelineBest >= 500,
     cappedBy: ceilings([
       ['db: processor pattern', mongo?.processor?.perS],
-      ['ingress+kafka (stand-in)', ingressAlone], ['pipeline', pipelineBest],
+      ['ingress+kafka (stand-in)', ingressAlone],
+      ['pipeline', pipelineBest],
     ]),
   });
 
@@ -54,7 +60,11 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
   out.push({
     name: 'p99 intake latency at 200/s',
     goal: '< 100 ms',
-    measured: s200 ? `${s200.load.latencyMs.p99} ms` : r.pipeline ? `not offered: saturated at ${saturatedAt?.label ?? '?'}` : 'not run',
+    measured: s200
+      ? `${s200.load.latencyMs.p99} ms`
+      : r.pipeline
+        ? `not offered: saturated at ${saturatedAt?.label ?? '?'}`
+        : 'not run',
     met: s200 ? s200.load.latencyMs.p99 < 100 && !s200.saturated : r.pipeline ? false : null,
     cappedBy: i200 ? `ingress alone at 200/s: p99 ${i200.load.latencyMs.p99} ms` : '',
   });
@@ -63,7 +73,10 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
   out.push({
     name: 'scale-out (--instances N)',
     goal: 'leads/s per added core, measured where 16+ cores exist',
-    measured: pipelineBest === null ? 'not run' : `${pipelineBest}/s with ${instances} instance${instances > 1 ? 's' : ''} of each role on ${cpus().length} cores`,
+    measured:
+      pipelineBest === null
+        ? 'not run'
+        : `${pipelineBest}/s with ${instances} instance${instances > 1 ? 's' : ''} of each role on ${cpus().length} cores`,
     met: null, // a comparison of runs (--compare), not one run's figure
     cappedBy: '',
   });
@@ -78,21 +91,35 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
   });
 
   // The soak: the all-in-one app with callbacks on, minute by minute.
-  const minutes = (r.soak?.data.steps as (StepLike & { load: { sent: number; byOutcome: Record<string, number> }; rssMb: Record<string, number> })[] | undefined) ?? [];
-  const okShare = (m: (typeof minutes)[number]) => ((m.load.byOutcome.accepted ?? 0) + (m.load.byOutcome.duplicate ?? 0)) / Math.max(1, m.load.sent);
+  const minutes =
+    (r.soak?.data.steps as
+      | (StepLike & { load: { sent: number; byOutcome: Record<string, number> }; rssMb: Record<string, number> })[]
+      | undefined) ?? [];
+  const okShare = (m: (typeof minutes)[number]) =>
+    ((m.load.byOutcome.accepted ?? 0) + (m.load.byOutcome.duplicate ?? 0)) / Math.max(1, m.load.sent);
   const rss = minutes.map((m) => m.rssMb.all ?? 0);
   out.push({
     name: 'soak, all-in-one with callbacks',
     goal: 'each minute >= 99.9% 200, p99 < 100 ms, memory flat',
-    measured: minutes.length === 0 ? 'not run'
-      : `${minutes.length} min: worst ${Math.min(...minutes.map((m) => Math.round(okShare(m) * 1000) / 10))}% 200, worst p99 ${Math.max(...minutes.map((m) => m.load.latencyMs.p99))} ms, RSS ${rss[0]} -> ${rss[rss.length - 1]} MB`,
+    measured:
+      minutes.length === 0
+        ? 'not run'
+        : `${minutes.length} min: worst ${Math.min(...minutes.map((m) => Math.round(okShare(m) * 1000) / 10))}% 200, worst p99 ${Math.max(...minutes.map((m) => m.load.latencyMs.p99))} ms, RSS ${rss[0]} -> ${rss[rss.length - 1]} MB`,
     // Flat: the last minute's RSS within 10% of the first's.
-    met: minutes.length === 0 ? null
-      : minutes.every((m) => okShare(m) >= 0.999 && m.load.latencyMs.p99 < 100) && (rss[rss.length - 1] ?? 0) <= (rss[0] ?? 0) * 1.1,
+    met:
+      minutes.length === 0
+        ? null
+        : minutes.every((m) => okShare(m) >= 0.999 && m.load.latencyMs.p99 < 100) &&
+          (rss[rss.length - 1] ?? 0) <= (rss[0] ?? 0) * 1.1,
     cappedBy: '',
   });
 
-  const d = r.dispatcher?.data as { throughput?: { deliveriesPerS: number }; retries?: { early: number; latenessMs: { max: number; p99: number }; retryAttemptsMeasured: number } } | undefined;
+  const d = r.dispatcher?.data as
+    | {
+        throughput?: { deliveriesPerS: number };
+        retries?: { early: number; latenessMs: { max: number; p99: number }; retryAttemptsMeasured: number };
+      }
+    | undefined;
   const http = (r['http-path']?.data as { runs?: { perS: number }[] } | undefined)?.runs;
   const httpBest = http && http.length > 0 ? Math.max(...http.map((x) => x.perS)) : null;
   out.push({
@@ -100,13 +127,21 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     goal: '>= 1000',
     measured: d?.throughput ? `${d.throughput.deliveriesPerS}/s` : 'not run',
     met: d?.throughput ? d.throughput.deliveriesPerS >= 1000 : null,
-    cappedBy: ceilings([['db: dispatcher pattern', mongo?.dispatcher?.perS], ['http path alone', httpBest], ['dispatcher', d?.throughput?.deliveriesPerS]]),
+    cappedBy: ceilings([
+      ['db: dispatcher pattern', mongo?.dispatcher?.perS],
+      ['http path alone', httpBest],
+      ['dispatcher', d?.throughput?.deliveriesPerS],
+    ]),
   });
   out.push({
     name: 'retry lateness',
     goal: 'never early, <= 1 s late',
-    measured: d?.retries ? `${d.retries.retryAttemptsMeasured} retries: ${d.retries.early} early, max ${d.retries.latenessMs.max} ms late` : 'not run',
-    met: d?.retries ? d.retries.early === 0 && d.retries.latenessMs.max <= 1000 && d.retries.retryAttemptsMeasured > 0 : null,
+    measured: d?.retries
+      ? `${d.retries.retryAttemptsMeasured} retries: ${d.retries.early} early, max ${d.retries.latenessMs.max} ms late`
+      : 'not run',
+    met: d?.retries
+      ? d.retries.early === 0 && d.retries.latenessMs.max <= 1000 && d.retries.retryAttemptsMeasured > 0
+      : null,
     cappedBy: '',
   });
 
@@ -125,7 +160,9 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
   out.push({
     name: `status lookup p99 with ${leadsStored} leads stored`,
     goal: '< 20 ms',
-    measured: stored?.status ? `${stored.status.latencyMs.p99} ms (empty store: ${emptyStatus?.latencyMs.p99 ?? '?'} ms)` : 'not run',
+    measured: stored?.status
+      ? `${stored.status.latencyMs.p99} ms (empty store: ${emptyStatus?.latencyMs.p99 ?? '?'} ms)`
+      : 'not run',
     met: stored?.status ? stored.status.latencyMs.p99 < 20 : null,
     cappedBy: '',
   });

@@ -34,7 +34,10 @@ const ok = (arrivals: Arrival[]): Arrival[] => arrivals.filter((a) => a.status =
 
 export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
-  const { env, tag } = scenarioEnv('dispatcher', opts.logLevel, { ...opts.roleEnv, CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(',') });
+  const { env, tag } = scenarioEnv('dispatcher', opts.logLevel, {
+    ...opts.roleEnv,
+    CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','),
+  });
   const logDir = logDirOf(ctx, 'dispatcher');
   const profDir = opts.profile ? join(logDir, 'profiles') : undefined;
   const helpers: Helper[] = [];
@@ -77,24 +80,38 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     const event = (partnerId: string): LeadEvent => {
       const lead = `le-${++seq}`;
       return {
-        event_id: `${lead}:0`, event: 'lead.accepted', lead_id: lead, partner_id: partnerId, external_lead_id: `ext-${tag}-${seq}`,
-        our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(),
+        event_id: `${lead}:0`,
+        event: 'lead.accepted',
+        lead_id: lead,
+        partner_id: partnerId,
+        external_lead_id: `ext-${tag}-${seq}`,
+        our_status: 'new',
+        is_depositor: false,
+        occurred_at: new Date().toISOString(),
       };
     };
     const publish = async (events: LeadEvent[]) => {
       for (let i = 0; i < events.length; i += 500) {
         const chunk = events.slice(i, i + 500);
-        const messages = await Promise.all(chunk.map(async (e) => ({ key: e.lead_id, value: await runtime.codec.encode('leadEvents', e) })));
+        const messages = await Promise.all(
+          chunk.map(async (e) => ({ key: e.lead_id, value: await runtime.codec.encode('leadEvents', e) })),
+        );
         await runtime.producer.send({ topic: runtime.topics.leadEvents, messages });
       }
     };
-    const watched = () => [{ name: 'dispatcher', pid: role?.pid ?? 0 }, { name: 'receiver', pid: receiver.pid }, ...ctx.services()];
+    const watched = () => [
+      { name: 'dispatcher', pid: role?.pid ?? 0 },
+      { name: 'receiver', pid: receiver.pid },
+      ...ctx.services(),
+    ];
 
     // (1) Retries, at a steady rate.
     const retryPartners = await Promise.all([0, 1, 2, 3].map((i) => partner(`retry${i}`, FAIL_FIRST)));
     const retryEvents = opts.quick ? 20 : 60;
     const retryRate = 5;
-    ctx.log(`dispatcher: ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times (delays ${DELAYS_S.join(',')} s)`);
+    ctx.log(
+      `dispatcher: ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times (delays ${DELAYS_S.join(',')} s)`,
+    );
     const retryMeter = new CpuMeter(watched);
     retryMeter.start();
     const t0 = Date.now();
@@ -148,25 +165,74 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     }
     const delivered = ok(arrivals).length;
     const retries = {
-      events: retryEvents, delivered, retryAttemptsMeasured: lateness.length, missingDueTimes: missingDue,
-      deliveriesWithRepeatedAttempts: repeated, deliveriesIncomplete: incomplete,
-      early: lateness.filter((x) => x < 0).length, overOneSecondLate: lateness.filter((x) => x > 1000).length,
+      events: retryEvents,
+      delivered,
+      retryAttemptsMeasured: lateness.length,
+      missingDueTimes: missingDue,
+      deliveriesWithRepeatedAttempts: repeated,
+      deliveriesIncomplete: incomplete,
+      early: lateness.filter((x) => x < 0).length,
+      overOneSecondLate: lateness.filter((x) => x > 1000).length,
       latenessMs: summarise(lateness),
       latenessByAttemptMs: Object.fromEntries(Object.entries(latenessByAttempt).map(([k, v]) => [k, summarise(v)])),
       cpu: retryCpu,
     };
     data.retries = retries;
-    if (delivered < expectedOk) notes.push(`retries: only ${delivered} of ${expectedOk} deliveries succeeded within the wait`);
-    if (repeated > 0) notes.push(`retries: ${repeated} deliveries had an attempt sent more than once (lease lost or swept after an error): not measured`);
-    if (missingDue > 0) notes.push(`retries: ${missingDue} attempts without a due time on the retry topics (recovered by the sweeper?): not measured`);
-    ctx.log(`dispatcher retries: ${lateness.length} retry attempts, lateness p50 ${retries.latenessMs.p50} ms, max ${retries.latenessMs.max} ms, early ${retries.early}`);
+    if (delivered < expectedOk)
+      notes.push(`retries: only ${delivered} of ${expectedOk} deliveries succeeded within the wait`);
+    if (repeated > 0)
+      notes.push(
+        `retries: ${repeated} deliveries had an attempt sent more than once (lease lost or swept after an error): not measured`,
+      );
+    if (missingDue > 0)
+      notes.push(
+        `retries: ${missingDue} attempts without a due time on the retry topics (recovered by the sweeper?): not measured`,
+      );
+    ctx.log(
+      `dispatcher retries: ${lateness.length} retry attempts, lateness p50 ${retries.latenessMs.p50} ms, max ${retries.latenessMs.max} ms, early ${retries.early}`,
+    );
     tables.push({
       title: `Dispatcher retries (CALLBACK_RETRY_DELAYS_S=${DELAYS_S.join(',')}; ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times)`,
-      columns: ['retry attempts', 'early', '>1 s late', 'min ms', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'dispatcher cpu%', 'mongo-wire cpu%', 'others cpu%'],
+      columns: [
+        'retry attempts',
+        'early',
+        '>1 s late',
+        'min ms',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'max ms',
+        'dispatcher cpu%',
+        'mongo-wire cpu%',
+        'others cpu%',
+      ],
       rows: [
-        [lateness.length, retries.early, retries.overOneSecondLate, retries.latenessMs.min, retries.latenessMs.p50, retries.latenessMs.p95,
-          retries.latenessMs.p99, retries.latenessMs.max, retryCpu.perProcess.dispatcher ?? null, retryCpu.perProcess['mongo-wire'] ?? null, retryCpu.othersPct],
-        ...Object.entries(retries.latenessByAttemptMs).map(([k, s]) => [`  ${k}`, null, null, s.min, s.p50, s.p95, s.p99, s.max, null, null, null]),
+        [
+          lateness.length,
+          retries.early,
+          retries.overOneSecondLate,
+          retries.latenessMs.min,
+          retries.latenessMs.p50,
+          retries.latenessMs.p95,
+          retries.latenessMs.p99,
+          retries.latenessMs.max,
+          retryCpu.perProcess.dispatcher ?? null,
+          retryCpu.perProcess['mongo-wire'] ?? null,
+          retryCpu.othersPct,
+        ],
+        ...Object.entries(retries.latenessByAttemptMs).map(([k, s]) => [
+          `  ${k}`,
+          null,
+          null,
+          s.min,
+          s.p50,
+          s.p95,
+          s.p99,
+          s.max,
+          null,
+          null,
+          null,
+        ]),
       ],
       note: 'lateness = arrival at the receiver - due time on the retry task (x-due-at); negative would be early',
     });
@@ -177,13 +243,18 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     await publish(manualEvents);
     const manual = await measureManualRetries(runtime, receiver, '/manual', manualPartner, manualEvents, DELAYS_S);
     data.manualRetries = manual;
-    ctx.log(`dispatcher manual retries: ${manual.attempted} of ${manual.deliveries}, p50 ${manual.latencyMs.p50} ms, max ${manual.latencyMs.max} ms`);
-    if (manual.attempted < manual.deliveries) notes.push(`manual retries: only ${manual.attempted} of ${manual.deliveries} dead deliveries were attempted within 10 s of their retry`);
+    ctx.log(
+      `dispatcher manual retries: ${manual.attempted} of ${manual.deliveries}, p50 ${manual.latencyMs.p50} ms, max ${manual.latencyMs.max} ms`,
+    );
+    if (manual.attempted < manual.deliveries)
+      notes.push(
+        `manual retries: only ${manual.attempted} of ${manual.deliveries} dead deliveries were attempted within 10 s of their retry`,
+      );
     tables.push({
       title: 'Manual retry of a dead delivery (target: its attempt within 1 s)',
       columns: ['retried', 'attempted', 'p50 ms', 'p95 ms', 'max ms'],
       rows: [[manual.deliveries, manual.attempted, manual.latencyMs.p50, manual.latencyMs.p95, manual.latencyMs.max]],
-      note: 'from the manager\'s retry (DispatcherCommands.retry, as POST /api/deliveries/{id}/retry) to the attempt\'s arrival at the partner',
+      note: "from the manager's retry (DispatcherCommands.retry, as POST /api/deliveries/{id}/retry) to the attempt's arrival at the partner",
     });
 
     // (3) Throughput: a burst for partners that answer 200.
@@ -199,11 +270,18 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     loadWindow.fromUs = monotonicUs();
     await publish(events);
     const end = Date.now() + (windowS + 5) * 1000;
-    const seen = ok(await waitForArrivals(receiver, (all) => {
-      const delivered = ok(all);
-      const firstAt = delivered[0]?.t;
-      return delivered.length >= burst || (firstAt !== undefined && Date.now() - firstAt > windowS * 1000);
-    }, end, 500));
+    const seen = ok(
+      await waitForArrivals(
+        receiver,
+        (all) => {
+          const delivered = ok(all);
+          const firstAt = delivered[0]?.t;
+          return delivered.length >= burst || (firstAt !== undefined && Date.now() - firstAt > windowS * 1000);
+        },
+        end,
+        500,
+      ),
+    );
     const cpu: CpuWindow = meter.stop();
     loadWindow.toUs = monotonicUs();
     const times = seen.map((a) => a.t).sort((a, b) => a - b);
@@ -220,12 +298,36 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
       cpu,
     };
     data.throughput = throughput;
-    ctx.log(`dispatcher throughput: ${throughput.deliveriesPerS} deliveries/s (${inWindow.length} in ${throughput.windowS} s)`);
+    ctx.log(
+      `dispatcher throughput: ${throughput.deliveriesPerS} deliveries/s (${inWindow.length} in ${throughput.windowS} s)`,
+    );
     tables.push({
-      title: 'Dispatcher throughput: burst of lead events -> callbacks to a fast local receiver (MongoDB records included)',
-      columns: ['published', 'delivered in window', 'window s', 'deliveries/s', 'dispatcher cpu%', 'mongo-wire cpu%', 'kafka cpu%', 'receiver cpu%', 'others cpu%'],
-      rows: [[burst, inWindow.length, throughput.windowS, throughput.deliveriesPerS, cpu.perProcess.dispatcher ?? null, cpu.perProcess['mongo-wire'] ?? null,
-        cpu.perProcess.kafka ?? null, cpu.perProcess.receiver ?? null, cpu.othersPct]],
+      title:
+        'Dispatcher throughput: burst of lead events -> callbacks to a fast local receiver (MongoDB records included)',
+      columns: [
+        'published',
+        'delivered in window',
+        'window s',
+        'deliveries/s',
+        'dispatcher cpu%',
+        'mongo-wire cpu%',
+        'kafka cpu%',
+        'receiver cpu%',
+        'others cpu%',
+      ],
+      rows: [
+        [
+          burst,
+          inWindow.length,
+          throughput.windowS,
+          throughput.deliveriesPerS,
+          cpu.perProcess.dispatcher ?? null,
+          cpu.perProcess['mongo-wire'] ?? null,
+          cpu.perProcess.kafka ?? null,
+          cpu.perProcess.receiver ?? null,
+          cpu.othersPct,
+        ],
+      ],
     });
     data.memory = { dispatcher: role.memory() };
     tables.push(memoryTable(data.memory as Record<string, RoleMemory>));
@@ -237,7 +339,9 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     await dropScenario(env);
   }
   if (profDir) {
-    const profiles: Record<string, ProfileSummary | null> = { dispatcher: summariseProfile(join(profDir, 'dispatcher.cpuprofile'), loadWindow) };
+    const profiles: Record<string, ProfileSummary | null> = {
+      dispatcher: summariseProfile(join(profDir, 'dispatcher.cpuprofile'), loadWindow),
+    };
     data.profiles = profiles;
     tables.push(...profileTables(profiles));
   }

@@ -39,12 +39,24 @@ export async function httpPathScenario(ctx: BenchContext): Promise<ScenarioResul
     const seconds = ctx.opts.quick ? 4 : 8;
     await driver.request({ type: 'run', urls, secrets, seconds: 1, concurrency: 16 }); // warm-up
     for (const concurrency of [16, 128]) {
-      const meter = new CpuMeter(() => [{ name: 'dispatcher-http', pid: driver.pid }, { name: 'receiver', pid: receiver.pid }, ...ctx.services()]);
+      const meter = new CpuMeter(() => [
+        { name: 'dispatcher-http', pid: driver.pid },
+        { name: 'receiver', pid: receiver.pid },
+        ...ctx.services(),
+      ]);
       meter.start();
-      const r = await driver.request<Omit<Run, 'cpu' | 'concurrency' | 'othersPct'>>({ type: 'run', urls, secrets, seconds, concurrency });
+      const r = await driver.request<Omit<Run, 'cpu' | 'concurrency' | 'othersPct'>>({
+        type: 'run',
+        urls,
+        secrets,
+        seconds,
+        concurrency,
+      });
       const cpu = meter.stop();
       runs.push({ ...r, concurrency, cpu: cpu.perProcess, othersPct: cpu.othersPct });
-      ctx.log(`http-path c=${concurrency}: ${r.perS} deliveries/s, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms`);
+      ctx.log(
+        `http-path c=${concurrency}: ${r.perS} deliveries/s, p50 ${r.latencyMs.p50} ms p99 ${r.latencyMs.p99} ms`,
+      );
     }
     driverRssMb = r1(memOf(driver.pid)?.hwmMb ?? 0);
     const counts = await receiver.request<{ badSignatures: number }>({ type: 'count' });
@@ -55,12 +67,32 @@ export async function httpPathScenario(ctx: BenchContext): Promise<ScenarioResul
   return {
     name: 'http-path',
     title: 'Dispatcher HTTP path alone',
-    tables: [{
-      title: 'Dispatcher HTTP path alone: sendCallback() to a local receiver (no MongoDB, no Kafka)',
-      columns: ['in flight', 'delivered', 'deliveries/s', 'p50 ms', 'p99 ms', 'sender cpu%', 'receiver cpu%', 'others cpu%'],
-      rows: runs.map((r) => [r.concurrency, r.ok, r.perS, r.latencyMs.p50, r.latencyMs.p99, r.cpu['dispatcher-http'] ?? null, r.cpu.receiver ?? null, r.othersPct]),
-      note: `sender peak RSS ${driverRssMb} MB; the receiver verifies every signature`,
-    }],
+    tables: [
+      {
+        title: 'Dispatcher HTTP path alone: sendCallback() to a local receiver (no MongoDB, no Kafka)',
+        columns: [
+          'in flight',
+          'delivered',
+          'deliveries/s',
+          'p50 ms',
+          'p99 ms',
+          'sender cpu%',
+          'receiver cpu%',
+          'others cpu%',
+        ],
+        rows: runs.map((r) => [
+          r.concurrency,
+          r.ok,
+          r.perS,
+          r.latencyMs.p50,
+          r.latencyMs.p99,
+          r.cpu['dispatcher-http'] ?? null,
+          r.cpu.receiver ?? null,
+          r.othersPct,
+        ]),
+        note: `sender peak RSS ${driverRssMb} MB; the receiver verifies every signature`,
+      },
+    ],
     data: { runs, senderPeakRssMb: driverRssMb },
     notes: [],
   };

@@ -28,12 +28,20 @@ export async function managerAccessScenario(ctx: BenchContext): Promise<Scenario
   let app: RoleProcess | null = null;
   let pool: Pool | null = null;
   try {
-    app = await startRole('ingress', env, { logDir: logDirOf(ctx, 'manager-access'), nodeOptions: ctx.opts.nodeOptions });
+    app = await startRole('ingress', env, {
+      logDir: logDirOf(ctx, 'manager-access'),
+      nodeOptions: ctx.opts.nodeOptions,
+    });
     pool = new Pool(app.url, { connections: 1, pipelining: 1 });
     const bearer = { authorization: `Bearer ${MANAGER_TOKEN}` };
     const partner = await json<{ id: string }>(pool, 'POST', '/api/affiliates', bearer, { name: 'Access bench' }, 201);
     const account = await json<{ invitation: { token: string } }>(
-      pool, 'POST', '/api/accounts', bearer, { email: 'owner@bench.example', name: 'Bench owner', role: 'owner' }, 201,
+      pool,
+      'POST',
+      '/api/accounts',
+      bearer,
+      { email: 'owner@bench.example', name: 'Bench owner', role: 'owner' },
+      201,
     );
     const session = { cookie: (await signedInSession(pool, account.invitation.token, PASSWORD)).cookie };
 
@@ -44,7 +52,8 @@ export async function managerAccessScenario(ctx: BenchContext): Promise<Scenario
     for (let i = 0; i < pairs; i++) {
       // Alternating which goes first, so neither always follows the other.
       const order = i % 2 === 0 ? [session, bearer] : [bearer, session];
-      for (const headers of order) (headers === session ? withSession : withBearer).push(await timed(pool, path, headers));
+      for (const headers of order)
+        (headers === session ? withSession : withBearer).push(await timed(pool, path, headers));
     }
     const s = summarise(withSession);
     const b = summarise(withBearer);
@@ -52,22 +61,41 @@ export async function managerAccessScenario(ctx: BenchContext): Promise<Scenario
     ctx.log(`manager-access: session p50 ${s.p50} p99 ${s.p99} ms; bearer p50 ${b.p50} p99 ${b.p99} ms`);
 
     const local = await passwordCost(signIns);
-    ctx.log(`manager-access: argon2id hash ${local.hash.p50} ms, verify ${local.verify.p50} ms, ${local.verifyCpuMs} CPU ms a verification`);
+    ctx.log(
+      `manager-access: argon2id hash ${local.hash.p50} ms, verify ${local.verify.p50} ms, ${local.verifyCpuMs} CPU ms a verification`,
+    );
     const known = await signInCost(pool, app.pid, signIns, () => 'owner@bench.example');
     const unknown = await signInCost(pool, app.pid, signIns, (i) => `nobody-${i}@bench.example`);
-    ctx.log(`manager-access: sign-in p50 ${known.ms.p50} ms (unknown email ${unknown.ms.p50} ms), the role's CPU ${known.cpuMs} ms a sign-in`);
+    ctx.log(
+      `manager-access: sign-in p50 ${known.ms.p50} ms (unknown email ${unknown.ms.p50} ms), the role's CPU ${known.cpuMs} ms a sign-in`,
+    );
 
     const row = (name: string, x: Summary) => [name, x.n, x.p50, x.p99, x.mean];
     return {
-      name: 'manager-access', title: 'Accounts: what a session check and a sign-in cost',
-      data: { pairs, path: '/api/affiliates/{id}', session: s, bearer: b, redis, addedP50: r2(s.p50 - b.p50), addedP99: r2(s.p99 - b.p99), addedMean: r2(s.mean - b.mean), local, known, unknown },
+      name: 'manager-access',
+      title: 'Accounts: what a session check and a sign-in cost',
+      data: {
+        pairs,
+        path: '/api/affiliates/{id}',
+        session: s,
+        bearer: b,
+        redis,
+        addedP50: r2(s.p50 - b.p50),
+        addedP99: r2(s.p99 - b.p99),
+        addedMean: r2(s.mean - b.mean),
+        local,
+        known,
+        unknown,
+      },
       notes: [],
       tables: [
         {
           title: `A cheap manager GET (one partner), ${pairs} of each interleaved, one at a time (target: a session adds < 0.5 ms p99)`,
           columns: ['authenticated by', 'requests', 'p50 ms', 'p99 ms', 'mean ms'],
           rows: [
-            row('session cookie (its Redis read restarts the idle time: GETEX)', s), row('break-glass bearer token', b), ['added by the session', '', r2(s.p50 - b.p50), r2(s.p99 - b.p99), r2(s.mean - b.mean)],
+            row('session cookie (its Redis read restarts the idle time: GETEX)', s),
+            row('break-glass bearer token', b),
+            ['added by the session', '', r2(s.p50 - b.p50), r2(s.p99 - b.p99), r2(s.mean - b.mean)],
             row('for scale: a Redis GETEX from the bench (the round trip a session check makes)', redis),
           ],
           note: 'client-side latency over one keep-alive connection to the ingress role',
@@ -78,8 +106,20 @@ export async function managerAccessScenario(ctx: BenchContext): Promise<Scenario
           rows: [
             ['hashPassword, in process', local.hash.n, local.hash.p50, local.hash.p99, local.hashCpuMs],
             ['verifyPassword, in process', local.verify.n, local.verify.p50, local.verify.p99, local.verifyCpuMs],
-            ['POST /api/auth/sign-in, an account (the role\'s CPU)', known.ms.n, known.ms.p50, known.ms.p99, known.cpuMs],
-            ['POST /api/auth/sign-in, no such account (decoy)', unknown.ms.n, unknown.ms.p50, unknown.ms.p99, unknown.cpuMs],
+            [
+              "POST /api/auth/sign-in, an account (the role's CPU)",
+              known.ms.n,
+              known.ms.p50,
+              known.ms.p99,
+              known.cpuMs,
+            ],
+            [
+              'POST /api/auth/sign-in, no such account (decoy)',
+              unknown.ms.n,
+              unknown.ms.p50,
+              unknown.ms.p99,
+              unknown.cpuMs,
+            ],
           ],
           note: 'CPU: process.cpuUsage (every thread) in process; /proc CPU time of the role over the HTTP steps',
         },
@@ -92,10 +132,23 @@ export async function managerAccessScenario(ctx: BenchContext): Promise<Scenario
   }
 }
 
-export async function json<T>(pool: Pool, method: 'POST' | 'GET', path: string, headers: Record<string, string>, body: unknown, expect: number): Promise<T> {
-  const res = await pool.request({ method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+export async function json<T>(
+  pool: Pool,
+  method: 'POST' | 'GET',
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  expect: number,
+): Promise<T> {
+  const res = await pool.request({
+    method,
+    path,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const parsed = (await res.body.json()) as T;
-  if (res.statusCode !== expect) throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(parsed)}`);
+  if (res.statusCode !== expect)
+    throw new Error(`${method} ${path} answered ${res.statusCode}: ${JSON.stringify(parsed)}`);
   return parsed;
 }
 
@@ -144,7 +197,12 @@ async function passwordCost(n: number) {
     verifies.push(performance.now() - t);
   }
   const verifyCpu = process.cpuUsage(v0);
-  return { hash: summarise(hashes), verify: summarise(verifies), hashCpuMs: r2(cpuMs(hashCpu) / n), verifyCpuMs: r2(cpuMs(verifyCpu) / n) };
+  return {
+    hash: summarise(hashes),
+    verify: summarise(verifies),
+    hashCpuMs: r2(cpuMs(hashCpu) / n),
+    verifyCpuMs: r2(cpuMs(verifyCpu) / n),
+  };
 }
 
 async function signInCost(pool: Pool, pid: number, n: number, email: (i: number) => string) {
@@ -152,7 +210,12 @@ async function signInCost(pool: Pool, pid: number, n: number, email: (i: number)
   const cpu0 = cpuSecondsOf(pid) ?? NaN;
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    const res = await pool.request({ method: 'POST', path: '/api/auth/sign-in', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: email(i), password: PASSWORD }) });
+    const res = await pool.request({
+      method: 'POST',
+      path: '/api/auth/sign-in',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: email(i), password: PASSWORD }),
+    });
     await res.body.text();
     ms.push(performance.now() - t);
     if (res.statusCode >= 500 || res.statusCode === 429) throw new Error(`sign-in answered ${res.statusCode}`);

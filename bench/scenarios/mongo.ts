@@ -49,14 +49,22 @@ function shapeOf(e: CommandStartedEvent): string {
   const coll = String(c[name] ?? '');
   const keys = (f: unknown): string => {
     if (!f || typeof f !== 'object') return '';
-    return `{${Object.entries(f as Record<string, unknown>).map(([k, v]) => (v && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? `${k}:${Object.keys(v as object).join(',')}` : k)).join(' ')}}`;
+    return `{${Object.entries(f as Record<string, unknown>)
+      .map(([k, v]) =>
+        v && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v)
+          ? `${k}:${Object.keys(v as object).join(',')}`
+          : k,
+      )
+      .join(' ')}}`;
   };
-  if (name === 'find' || name === 'count' || name === 'findAndModify') return `${name} ${coll} ${keys(c.filter ?? c.query)}`;
+  if (name === 'find' || name === 'count' || name === 'findAndModify')
+    return `${name} ${coll} ${keys(c.filter ?? c.query)}`;
   if (name === 'update' || name === 'delete') {
     const first = (c.updates ?? c.deletes) as { q?: unknown }[] | undefined;
     return `${name} ${coll} ${keys(first?.[0]?.q)}`;
   }
-  if (name === 'aggregate') return `${name} ${coll} ${keys((c.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$match)}`;
+  if (name === 'aggregate')
+    return `${name} ${coll} ${keys((c.pipeline as Record<string, unknown>[] | undefined)?.[0]?.$match)}`;
   return `${name} ${coll}`;
 }
 
@@ -73,7 +81,13 @@ class CommandLog {
     return ops;
   }
   ok(e: CommandSucceededEvent): void {
-    if (e.commandName === 'endSessions' || e.commandName === 'ping' || e.commandName === 'hello' || e.commandName === 'isMaster') return;
+    if (
+      e.commandName === 'endSessions' ||
+      e.commandName === 'ping' ||
+      e.commandName === 'hello' ||
+      e.commandName === 'isMaster'
+    )
+      return;
     const key = this.shapes.get(e.requestId) ?? e.commandName;
     this.shapes.delete(e.requestId);
     const s = this.ops.get(key) ?? { count: 0, ms: [] };
@@ -136,8 +150,17 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   // The processor's pattern includes its Redis round trips (fraud-signal bursts, partner caps).
   const redis = createRedis(config, 'bench-mongo');
   const rt = {
-    config, logger: createLogger('error'), mongo, cipher, redis,
-    partners: new PartnerDirectory(mongo.collections.partners, new PartnerKeys(mongo.collections.partnerKeys), cipher, `${config.redis.prefix}partner-changed`),
+    config,
+    logger: createLogger('error'),
+    mongo,
+    cipher,
+    redis,
+    partners: new PartnerDirectory(
+      mongo.collections.partners,
+      new PartnerKeys(mongo.collections.partnerKeys),
+      cipher,
+      `${config.redis.prefix}partner-changed`,
+    ),
     ...noKafka,
   } as unknown as Runtime;
   const meter = new CpuMeter(() => ctx.services());
@@ -163,14 +186,29 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       const phone = `+49152${String(10_000_000 + phoneOf).slice(-8)}`;
       const email = `m${i}@example.com`;
       const { record: lead, key } = sealLead(
-        { external_id: `ext-${i}`, ip: '203.0.113.7', country_code: 'DE', language: 'de', source: 'benchmark', phone, email },
-        cipher, config.crypto.hashKey, new Date(),
+        {
+          external_id: `ext-${i}`,
+          ip: '203.0.113.7',
+          country_code: 'DE',
+          language: 'de',
+          source: 'benchmark',
+          phone,
+          email,
+        },
+        cipher,
+        config.crypto.hashKey,
+        new Date(),
       );
       return {
         key,
         cmd: {
-          correlation_id: randomUUID(), reply_to: 'bench', partner_id: partner.id, idempotency_key: randomUUID(),
-          body_hash: requestBodyHash(config.crypto.hashKey, Buffer.from(String(i))), received_at: new Date().toISOString(), lead,
+          correlation_id: randomUUID(),
+          reply_to: 'bench',
+          partner_id: partner.id,
+          idempotency_key: randomUUID(),
+          body_hash: requestBodyHash(config.crypto.hashKey, Buffer.from(String(i))),
+          received_at: new Date().toISOString(),
+          lead,
         },
       };
     };
@@ -180,14 +218,20 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       const made = Array.from({ length: CHUNK }, command);
       await Promise.all(made.map(({ key }) => intakeKeys.put(key))); // the ingress's work, not timed here
       const t0 = performance.now();
-      const chunk = await batch.decide(made.map(({ cmd }) => cmd), new Date());
+      const chunk = await batch.decide(
+        made.map(({ cmd }) => cmd),
+        new Date(),
+      );
       const t1 = performance.now();
       (stages.decide ??= []).push(t1 - t0);
       await batch.storeDecisions(chunk.decisions, new Date());
       (stages.store ??= []).push(performance.now() - t1);
-      for (const { decision } of chunk.replies) if (decision.outcome === 'accepted' && decision.lead_id) accepted.push(decision.lead_id);
+      for (const { decision } of chunk.replies)
+        if (decision.outcome === 'accepted' && decision.lead_id) accepted.push(decision.lead_id);
     };
-    ctx.log(`mongo: processor intake pattern for ${seconds} s, chunks of ${CHUNK} at concurrency 6 (the intake consumer's partitions)`);
+    ctx.log(
+      `mongo: processor intake pattern for ${seconds} s, chunks of ${CHUNK} at concurrency 6 (the intake consumer's partitions)`,
+    );
     results.processor = await pattern(6, seconds, oneChunk, log, meter, () => n);
 
     // What the lead owner does with a chunk of agent actions (contacted) on those leads.
@@ -200,7 +244,12 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
         topic: 'agentActions',
         partition: 0,
         message: { offset: String(i) } as KafkaMessage,
-        value: { action_id: randomUUID(), lead_id, status: 'contacted', occurred_at: new Date().toISOString() } satisfies AgentAction,
+        value: {
+          action_id: randomUUID(),
+          lead_id,
+          status: 'contacted',
+          occurred_at: new Date().toISOString(),
+        } satisfies AgentAction,
       }));
       const t0 = performance.now();
       await lifecycle.apply(records, { partition: 0, generation: 0 }, new Date());
@@ -217,19 +266,40 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
     const oneDelivery = async (stages: Record<string, number[]>): Promise<void> => {
       const i = d++;
       const event: LeadEvent = {
-        event_id: `le-${i}:0`, event: 'lead.accepted', lead_id: `le-${i}`, partner_id: partner.id, external_lead_id: `ext-${i}`,
-        our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(),
+        event_id: `le-${i}:0`,
+        event: 'lead.accepted',
+        lead_id: `le-${i}`,
+        partner_id: partner.id,
+        external_lead_id: `ext-${i}`,
+        our_status: 'new',
+        is_depositor: false,
+        occurred_at: new Date().toISOString(),
       };
       const now = new Date();
       const t0 = performance.now();
-      const decision = decideAfterAttempt({ attemptsMade: 0, attemptsLeft: schedule.maxAttempts }, 'delivered', Date.now(), schedule);
-      await batcher.add(newDeliveryDoc(event, schedule.maxAttempts, now, { at: now, result: { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 1 }, decision }), () => false);
+      const decision = decideAfterAttempt(
+        { attemptsMade: 0, attemptsLeft: schedule.maxAttempts },
+        'delivered',
+        Date.now(),
+        schedule,
+      );
+      await batcher.add(
+        newDeliveryDoc(event, schedule.maxAttempts, now, {
+          at: now,
+          result: { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 1 },
+          decision,
+        }),
+        () => false,
+      );
       (stages.record ??= []).push(performance.now() - t0);
     };
     ctx.log(`mongo: dispatcher pattern for ${seconds} s at concurrency 32`);
     results.dispatcher = await pattern(32, seconds, oneDelivery, log, meter, () => d);
 
-    if (log.failures > 0) notes.push(`${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`);
+    if (log.failures > 0)
+      notes.push(
+        `${log.failures} commands failed (expected: duplicate-key inserts of dedup claims for duplicate leads)`,
+      );
   } finally {
     redis.disconnect();
     await mongo.client.close().catch(() => undefined);
@@ -239,19 +309,54 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const p = results.processor as PatternResult;
   const life = results.lifecycle as PatternResult;
   const dsp = results.dispatcher as PatternResult;
-  const opRows = (r: PatternResult) => Object.entries(r.opsPerUnit).map(([op, per]) => [
-    op, per, r.opMs[op]?.p50 ?? null, r.opMs[op]?.p99 ?? null, r.trend[op]?.firstWindowP50 ?? null, r.trend[op]?.lastWindowP50 ?? null,
-  ]);
-  const opColumns = (unit: string) => ['command (collection, filter fields)', `per ${unit}`, 'p50 ms', 'p99 ms', 'p50 first window', 'p50 last window'];
+  const opRows = (r: PatternResult) =>
+    Object.entries(r.opsPerUnit).map(([op, per]) => [
+      op,
+      per,
+      r.opMs[op]?.p50 ?? null,
+      r.opMs[op]?.p99 ?? null,
+      r.trend[op]?.firstWindowP50 ?? null,
+      r.trend[op]?.lastWindowP50 ?? null,
+    ]);
+  const opColumns = (unit: string) => [
+    'command (collection, filter fields)',
+    `per ${unit}`,
+    'p50 ms',
+    'p99 ms',
+    'p50 first window',
+    'p50 last window',
+  ];
   const tables: Table[] = [
     {
       title: `MongoDB-wire server (${config.mongo.url}) under the processor's and dispatcher's exact access pattern (no Kafka)`,
-      columns: ['pattern', 'concurrency', 'units', 'units/s', 'unit p50 ms', 'unit p99 ms', 'db cpu%', 'redis cpu%', 'others cpu%'],
-      rows: ([
-        [`processor: chunks of ${CHUNK} leads decided, stored, assigned`, p],
-        [`lead owner: chunks of ${CHUNK} agent actions applied`, life],
-        ['dispatcher: delivery created+recorded', dsp],
-      ] as const).map(([label, r]) => [label, r.concurrency, r.units, r.perS, r.unitMs.p50, r.unitMs.p99, r.cpu['mongo-wire'] ?? null, r.cpu.redis ?? null, r.othersPct]),
+      columns: [
+        'pattern',
+        'concurrency',
+        'units',
+        'units/s',
+        'unit p50 ms',
+        'unit p99 ms',
+        'db cpu%',
+        'redis cpu%',
+        'others cpu%',
+      ],
+      rows: (
+        [
+          [`processor: chunks of ${CHUNK} leads decided, stored, assigned`, p],
+          [`lead owner: chunks of ${CHUNK} agent actions applied`, life],
+          ['dispatcher: delivery created+recorded', dsp],
+        ] as const
+      ).map(([label, r]) => [
+        label,
+        r.concurrency,
+        r.units,
+        r.perS,
+        r.unitMs.p50,
+        r.unitMs.p99,
+        r.cpu['mongo-wire'] ?? null,
+        r.cpu.redis ?? null,
+        r.othersPct,
+      ]),
       note: 'units are leads (processor, lead owner) and deliveries (dispatcher); units/s is the ceiling the database puts on them, whatever Kafka and HTTP can do; unit p50/p99 are per call: a chunk for the chunked patterns',
     },
     {
@@ -276,7 +381,13 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
       rows: p.windows.map((w) => [w.untilS, w.totalDocs, w.perS, w.findP50, w.insertP50, w.updateP50]),
     },
   ];
-  return { name: 'mongo', title: 'MongoDB-wire access pattern', tables, data: { mongoUrl: config.mongo.url, ...results }, notes };
+  return {
+    name: 'mongo',
+    title: 'MongoDB-wire access pattern',
+    tables,
+    data: { mongoUrl: config.mongo.url, ...results },
+    notes,
+  };
 }
 
 async function pattern(
@@ -310,10 +421,15 @@ async function pattern(
       a.ms.push(...v.ms);
       all.set(k, a);
     }
-    const p50 = (names: string[]) => summarise([...ops].filter(([k]) => names.includes(k.split(' ')[0] as string)).flatMap(([, v]) => v.ms)).p50;
+    const p50 = (names: string[]) =>
+      summarise([...ops].filter(([k]) => names.includes(k.split(' ')[0] as string)).flatMap(([, v]) => v.ms)).p50;
     windows.push({
-      untilS: r1((performance.now() - start) / 1000), totalDocs: issued(), perS: r1(windowDone / (windowMs / 1000)),
-      findP50: p50(['find', 'count']), insertP50: p50(['insert']), updateP50: p50(['update', 'findAndModify']),
+      untilS: r1((performance.now() - start) / 1000),
+      totalDocs: issued(),
+      perS: r1(windowDone / (windowMs / 1000)),
+      findP50: p50(['find', 'count']),
+      insertP50: p50(['insert']),
+      updateP50: p50(['update', 'findAndModify']),
     });
     windowDone = 0;
   };
@@ -342,7 +458,9 @@ async function pattern(
     perS: r1(units / elapsed),
     unitMs: summarise(unitMs),
     stageMs: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarise(v)])),
-    opsPerUnit: Object.fromEntries([...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, r2(v.count / Math.max(1, units))])),
+    opsPerUnit: Object.fromEntries(
+      [...all].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, r2(v.count / Math.max(1, units))]),
+    ),
     opMs: Object.fromEntries([...all].map(([k, v]) => [k, summarise(v.ms)])),
     windows,
     trend: trendOf(perWindow.filter((w) => w.size > 0)),
@@ -356,7 +474,10 @@ function trendOf(windows: Map<string, OpStats>[]): Record<string, ShapeTrend> {
   const last = windows[windows.length - 1];
   const out: Record<string, ShapeTrend> = {};
   for (const key of new Set([...(first?.keys() ?? []), ...(last?.keys() ?? [])])) {
-    out[key] = { firstWindowP50: summarise(first?.get(key)?.ms ?? []).p50, lastWindowP50: summarise(last?.get(key)?.ms ?? []).p50 };
+    out[key] = {
+      firstWindowP50: summarise(first?.get(key)?.ms ?? []).p50,
+      lastWindowP50: summarise(last?.get(key)?.ms ?? []).p50,
+    };
   }
   return out;
 }

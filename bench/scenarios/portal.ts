@@ -31,7 +31,11 @@ function partnerIndex(n: number): number {
   const x = ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
   return x < 0.1 ? 0 : x >= 0.999 ? 99 : 1 + Math.min(97, Math.floor(((x - 0.1) / 0.899) * 98));
 }
-const MEASURED: [string, number][] = [['big partner (10%)', 0], ['typical partner (0.9%)', 1], ['small partner (0.1%)', 99]];
+const MEASURED: [string, number][] = [
+  ['big partner (10%)', 0],
+  ['typical partner (0.9%)', 1],
+  ['small partner (0.1%)', 99],
+];
 
 interface Call {
   name: string;
@@ -52,11 +56,17 @@ function callsOf(leadNs: number[], partner: string, start: number): Call[] {
     fixed('overview CSV, 30 days', '/portal/api/overview.csv?days=30'),
     fixed('leads', '/portal/api/leads?limit=50'),
     fixed('leads, status=ftd', '/portal/api/leads?limit=50&status=ftd'),
-    fixed('leads, one day', `/portal/api/leads?limit=50&from=${day.toISOString()}&to=${new Date(day.getTime() + DAY_MS).toISOString()}`),
+    fixed(
+      'leads, one day',
+      `/portal/api/leads?limit=50&from=${day.toISOString()}&to=${new Date(day.getTime() + DAY_MS).toISOString()}`,
+    ),
     fixed('leads, source=email', '/portal/api/leads?limit=50&source=email'),
     fixed('leads, country=DE (30%)', '/portal/api/leads?limit=50&country=DE'),
     fixed('leads, country=MT (0.5%, checked per entry)', '/portal/api/leads?limit=50&country=MT'),
-    { name: 'leads, external_id', path: (i) => `/portal/api/leads?limit=50&external_id=ext-${leadNs[i % leadNs.length]}` },
+    {
+      name: 'leads, external_id',
+      path: (i) => `/portal/api/leads?limit=50&external_id=ext-${leadNs[i % leadNs.length]}`,
+    },
     { name: 'leads, a deep page (day 15 of 30)', path: (i) => `/portal/api/leads?limit=50&cursor=${deep(i)}` },
     { name: "a lead's timeline", path: (i) => `/portal/api/leads/${lead(i)}` },
     fixed('deliveries', '/portal/api/deliveries?limit=50'),
@@ -84,7 +94,9 @@ async function timedGet(pool: Pool, path: string, cookie: string): Promise<{ ms:
   const text = await res.body.text();
   const ms = performance.now() - t;
   if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}`);
-  const items = res.headers['content-type']?.includes('json') ? (JSON.parse(text) as { items?: unknown[] }).items : undefined;
+  const items = res.headers['content-type']?.includes('json')
+    ? (JSON.parse(text) as { items?: unknown[] }).items
+    : undefined;
   return { ms, rows: Array.isArray(items) ? items.length : 1 };
 }
 
@@ -102,7 +114,11 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
   let pool: Pool | null = null;
   try {
     const layout: SeedLayout = {
-      stored, start, partners: PARTNERS, partnerOf: (n) => partnerId(partnerIndex(n)), agentOf: (n) => `ag-${String(n % AGENTS).padStart(16, '0')}`,
+      stored,
+      start,
+      partners: PARTNERS,
+      partnerOf: (n) => partnerId(partnerIndex(n)),
+      agentOf: (n) => `ag-${String(n % AGENTS).padStart(16, '0')}`,
       partnerFacing: { keyring: new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId) },
     };
     Object.assign(data, await seedLeads(mongo, layout, (msg) => ctx.log(`portal: ${msg}`)));
@@ -112,8 +128,14 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
     const results: Record<string, Record<string, Summary & { rows: number }>> = {};
     for (const [label, index] of MEASURED) {
       const partner = partnerId(index);
-      const invited = await json<{ link: { token: string } }>(pool, 'POST', `/api/affiliates/${partner}/portal-invitations`,
-        { authorization: `Bearer ${MANAGER_TOKEN}` }, { email: `admin-${index}@partner.example`, name: `Admin ${index}` }, 201);
+      const invited = await json<{ link: { token: string } }>(
+        pool,
+        'POST',
+        `/api/affiliates/${partner}/portal-invitations`,
+        { authorization: `Bearer ${MANAGER_TOKEN}` },
+        { email: `admin-${index}@partner.example`, name: `Admin ${index}` },
+        201,
+      );
       const { cookie } = await signedInSession(pool, invited.link.token, PASSWORD, PORTAL_REALM);
       const leadNs = leadsOfPartner(index, stored, requests);
       const calls = callsOf(leadNs, partner, start);
@@ -136,13 +158,18 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
     }
     data.calls = results;
     return {
-      name: 'portal', title: 'Partner portal over a million leads', data, notes: [],
-      tables: [{
-        title: `Portal API calls with ${stored.toLocaleString('en')} leads across ${PARTNERS} partners (target: p99 < 200 ms)`,
-        columns: ['partner', 'call', 'requests', 'rows', 'p50 ms', 'p99 ms', 'max ms'],
-        rows,
-        note: 'GET /portal/api/... over HTTP on the ingress role with a partner admin\'s lit_portal cookie, one request at a time over one keep-alive connection',
-      }],
+      name: 'portal',
+      title: 'Partner portal over a million leads',
+      data,
+      notes: [],
+      tables: [
+        {
+          title: `Portal API calls with ${stored.toLocaleString('en')} leads across ${PARTNERS} partners (target: p99 < 200 ms)`,
+          columns: ['partner', 'call', 'requests', 'rows', 'p50 ms', 'p99 ms', 'max ms'],
+          rows,
+          note: "GET /portal/api/... over HTTP on the ingress role with a partner admin's lit_portal cookie, one request at a time over one keep-alive connection",
+        },
+      ],
     };
   } finally {
     await pool?.close();

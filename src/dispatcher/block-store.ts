@@ -21,7 +21,11 @@ export class BlockStore {
 
   // The partition is this owner's from now on: its epoch, with every block of it stamped so.
   async claim(partition: number): Promise<number> {
-    const taken = await this.epochs.findOneAndUpdate({ _id: `p${partition}` }, { $inc: { epoch: 1 } }, { upsert: true, returnDocument: 'after' });
+    const taken = await this.epochs.findOneAndUpdate(
+      { _id: `p${partition}` },
+      { $inc: { epoch: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
     const epoch = taken!.epoch;
     await this.blocks.updateMany({ partition, ...noLaterThan(epoch - 1) }, { $set: { epoch } });
     return epoch;
@@ -29,7 +33,12 @@ export class BlockStore {
 
   // Keyed by endpoint (delivery-kind.ts): a callback's is its partner id, as before postbacks.
   // False when a later owner of the partition holds the block: nothing written.
-  async save(key: { endpoint: string; leadId: string }, partition: number, block: BlockState | null, epoch: number): Promise<boolean> {
+  async save(
+    key: { endpoint: string; leadId: string },
+    partition: number,
+    block: BlockState | null,
+    epoch: number,
+  ): Promise<boolean> {
     const fence = { _id: `${key.endpoint}:${key.leadId}`, ...noLaterThan(epoch) };
     if (!block) {
       await this.blocks.deleteOne(fence);
@@ -38,7 +47,15 @@ export class BlockStore {
     try {
       await this.blocks.replaceOne(
         fence,
-        { partner_id: key.endpoint, lead_id: key.leadId, partition, blocker: block.blocker, held: block.held, epoch, updated_at: this.clock.now() },
+        {
+          partner_id: key.endpoint,
+          lead_id: key.leadId,
+          partition,
+          blocker: block.blocker,
+          held: block.held,
+          epoch,
+          updated_at: this.clock.now(),
+        },
         { upsert: true },
       );
       return true;

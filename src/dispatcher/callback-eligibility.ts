@@ -19,7 +19,10 @@ export function callbackEligibility(
 
 // The deliveries an event makes for its partner: a callback (above), a postback (a template for the
 // event, in the postback whitelist), both or none.
-export function deliveryKinds(partner: Pick<PartnerDoc, 'callback_url' | 'callback_events' | 'postbacks' | 'status_mapping'>, event: LeadEvent['event']): DeliveryKind[] {
+export function deliveryKinds(
+  partner: Pick<PartnerDoc, 'callback_url' | 'callback_events' | 'postbacks' | 'status_mapping'>,
+  event: LeadEvent['event'],
+): DeliveryKind[] {
   const kinds: DeliveryKind[] = [];
   if (callbackEligibility(partner, event) === 'send') kinds.push('callback');
   if (postbackFor(partner.postbacks, partner.status_mapping, event)) kinds.push('postback');

@@ -16,14 +16,22 @@ export interface CommandChannel extends DeliveryTopicsDeps {
 export type ReplyAddress = { reply_to: string; correlation_id: string };
 
 // Where a command's reply is to go, registered before the command is sent.
-function expectReply(channel: CommandChannel, timeoutMs?: number): { address: ReplyAddress; pending: PendingReply<CallbackReply> } {
+function expectReply(
+  channel: CommandChannel,
+  timeoutMs?: number,
+): { address: ReplyAddress; pending: PendingReply<CallbackReply> } {
   const correlationId = randomId('cr');
   const pending = channel.replies.expect(correlationId, timeoutMs ?? channel.replyTimeoutMs);
   return { address: { reply_to: channel.replies.instanceId, correlation_id: correlationId }, pending };
 }
 
 // Commands sent in one publish, and their owners' replies (null: none in time).
-export async function askAll(channel: CommandChannel, count: number, send: (addresses: ReplyAddress[]) => Promise<unknown>, timeoutMs?: number): Promise<(CallbackReply | null)[]> {
+export async function askAll(
+  channel: CommandChannel,
+  count: number,
+  send: (addresses: ReplyAddress[]) => Promise<unknown>,
+  timeoutMs?: number,
+): Promise<(CallbackReply | null)[]> {
   const asked = Array.from({ length: count }, () => expectReply(channel, timeoutMs));
   try {
     await send(asked.map((a) => a.address));
@@ -34,8 +42,11 @@ export async function askAll(channel: CommandChannel, count: number, send: (addr
   return Promise.all(asked.map((a) => a.pending.reply));
 }
 
-export async function ask(channel: CommandChannel, send: (address: ReplyAddress) => Promise<void>, timeoutMs?: number): Promise<CallbackReply | null> {
+export async function ask(
+  channel: CommandChannel,
+  send: (address: ReplyAddress) => Promise<void>,
+  timeoutMs?: number,
+): Promise<CallbackReply | null> {
   const [reply] = await askAll(channel, 1, ([address]) => send(address!), timeoutMs);
   return reply ?? null;
 }
-

@@ -65,7 +65,10 @@ export class DispatcherCommands {
       for (const o of await this.retryChunk(dead, by)) if (o === 'requeued' || o === 'pending') counts[o]++;
       refs = [];
     };
-    for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) {
+    for await (const entry of this.list.all({
+      prefixes: deliveryListPrefixes({ state: 'dead', partnerId }),
+      order: 'asc',
+    })) {
       refs.push(entry.ref);
       if (refs.length >= RETRY_CHUNK) await flush();
     }
@@ -73,13 +76,26 @@ export class DispatcherCommands {
     return counts;
   }
 
-  private async retryChunk(docs: readonly DeliveryDoc[], by: string): Promise<(CallbackReply['outcome'] | 'pending')[]> {
-    const replies = await askAll(this.deps, docs.length, (addresses) => this.publish.commands(docs.map((doc, i) => this.retryCommand(doc, by, addresses[i]!))));
+  private async retryChunk(
+    docs: readonly DeliveryDoc[],
+    by: string,
+  ): Promise<(CallbackReply['outcome'] | 'pending')[]> {
+    const replies = await askAll(this.deps, docs.length, (addresses) =>
+      this.publish.commands(docs.map((doc, i) => this.retryCommand(doc, by, addresses[i]!))),
+    );
     return replies.map((r) => r?.outcome ?? 'pending');
   }
 
   private retryCommand(doc: DeliveryDoc, by: string, address: ReplyAddress): DeliveryCommand {
-    return { kind: 'retry', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: (this.deps.clock ?? systemClock).now().toISOString(), by, ...address };
+    return {
+      kind: 'retry',
+      delivery_id: doc._id,
+      lead_id: doc.lead_id,
+      partner_id: doc.partner_id,
+      at: (this.deps.clock ?? systemClock).now().toISOString(),
+      by,
+      ...address,
+    };
   }
 
   private async outcomeOf(deliveryId: string, reply: CallbackReply | null): Promise<RetryOutcome> {

@@ -4,7 +4,13 @@ import { testLabel } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { LeadEvent } from '../shared/schemas';
 import {
-  classifyAttempt, decideAfterAttempt, failedAttempt, type AttemptResult, type DeliveryCounters, type DeliveryDecision, type RetrySchedule,
+  classifyAttempt,
+  decideAfterAttempt,
+  failedAttempt,
+  type AttemptResult,
+  type DeliveryCounters,
+  type DeliveryDecision,
+  type RetrySchedule,
 } from './retry-policy';
 import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
 import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
@@ -37,7 +43,12 @@ export interface Attempted {
 export class CallbackAttempts {
   constructor(private readonly deps: AttemptDeps) {}
 
-  async attempt(deliveryId: string, kind: DeliveryKind, event: LeadEvent, before: DeliveryCounters): Promise<Attempted> {
+  async attempt(
+    deliveryId: string,
+    kind: DeliveryKind,
+    event: LeadEvent,
+    before: DeliveryCounters,
+  ): Promise<Attempted> {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
     const result = await this.sendGuarded(kind, event);
@@ -49,12 +60,28 @@ export class CallbackAttempts {
       this.deps.health.record(endpointId(event.partner_id, kind), verdict, result.httpStatus, nowMs);
     }
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
-    metrics.deliveries.inc({ event: event.event, outcome: outcomeOf(result, decision), partner_id: event.partner_id, test: testLabel(event.test) });
+    metrics.deliveries.inc({
+      event: event.event,
+      outcome: outcomeOf(result, decision),
+      partner_id: event.partner_id,
+      test: testLabel(event.test),
+    });
     const level = decision.state === 'delivered' ? 'debug' : decision.state === 'dead' ? 'warn' : 'info';
-    logger[level]({
-      delivery_id: deliveryId, event_id: event.event_id, kind, partner_id: event.partner_id, event: event.event, attempt: decision.attemptsMade,
-      http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs), state: decision.state,
-    }, `${kind} attempt`);
+    logger[level](
+      {
+        delivery_id: deliveryId,
+        event_id: event.event_id,
+        kind,
+        partner_id: event.partner_id,
+        event: event.event,
+        attempt: decision.attemptsMade,
+        http_status: result.httpStatus,
+        error: result.error,
+        duration_ms: Math.round(result.durationMs),
+        state: decision.state,
+      },
+      `${kind} attempt`,
+    );
     return { at, result, decision };
   }
 
@@ -62,15 +89,46 @@ export class CallbackAttempts {
   // is written: a crash in between replays the attempt, never strands the record without a task.
   // Given up once `wanted` says the attempt's work was handed over: its record will be refused, and
   // a task left to land later would be a second token of the delivery.
-  async carryOn(deliveryId: string, kind: DeliveryKind, event: LeadEvent, { result, decision }: Attempted, wanted: () => boolean = () => true): Promise<void> {
+  async carryOn(
+    deliveryId: string,
+    kind: DeliveryKind,
+    event: LeadEvent,
+    { result, decision }: Attempted,
+    wanted: () => boolean = () => true,
+  ): Promise<void> {
     const { topics, metrics, logger } = this.deps;
     if (decision.state === 'delivered') return;
-    const task = { delivery_id: deliveryId, event, last_error: result.error ?? `http_${result.httpStatus}`, ...kindField(kind) };
+    const task = {
+      delivery_id: deliveryId,
+      event,
+      last_error: result.error ?? `http_${result.httpStatus}`,
+      ...kindField(kind),
+    };
     if (decision.state === 'queued') {
-      if (!(await published(logger, 'retry task', () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }), wanted))) return;
+      if (
+        !(await published(
+          logger,
+          'retry task',
+          () => topics.task(decision.tier, task, { dueAt: decision.nextAttemptAt, attempt: decision.attemptsMade + 1 }),
+          wanted,
+        ))
+      )
+        return;
       metrics.retries.inc({ tier: decision.tier.replace('retry', '') });
     } else {
-      if (!(await published(logger, 'dead task', () => topics.task('callbacksDead', task, { dueAt: this.deps.clock.now().getTime(), attempt: decision.attemptsMade }), wanted))) return;
+      if (
+        !(await published(
+          logger,
+          'dead task',
+          () =>
+            topics.task('callbacksDead', task, {
+              dueAt: this.deps.clock.now().getTime(),
+              attempt: decision.attemptsMade,
+            }),
+          wanted,
+        ))
+      )
+        return;
       metrics.deadLetters.inc();
     }
   }
@@ -85,8 +143,14 @@ export class CallbackAttempts {
     } catch (err) {
       const error = err instanceof Error ? err.name : typeof err;
       const passing = isRetriable(err);
-      this.deps.logger.error({ event_id: event.event_id, partner_id: event.partner_id, kind, error, passing }, 'preparing or making an attempt threw');
-      return failedAttempt({ kind: passing ? 'internal_unavailable' : 'unpreparable', error }, performance.now() - started);
+      this.deps.logger.error(
+        { event_id: event.event_id, partner_id: event.partner_id, kind, error, passing },
+        'preparing or making an attempt threw',
+      );
+      return failedAttempt(
+        { kind: passing ? 'internal_unavailable' : 'unpreparable', error },
+        performance.now() - started,
+      );
     }
   }
 

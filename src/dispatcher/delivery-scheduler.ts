@@ -54,7 +54,9 @@ export class DeliveryScheduler {
   // left; null if there is none.
   settled(deliveryId: string): Promise<void> | null {
     if (!this.pending.has(deliveryId)) return null;
-    return new Promise<void>((resolve) => this.waiters.set(deliveryId, [...(this.waiters.get(deliveryId) ?? []), resolve]));
+    return new Promise<void>((resolve) =>
+      this.waiters.set(deliveryId, [...(this.waiters.get(deliveryId) ?? []), resolve]),
+    );
   }
 
   // Drops what has not started (its offset or task is not committed) and waits for what has.
@@ -100,7 +102,8 @@ export class DeliveryScheduler {
   private start(job: DeliveryJob, lane: PartnerLane): void {
     this.running++;
     lane.running++;
-    const done = job.run()
+    const done = job
+      .run()
       .catch((err: unknown) => this.onError(err, job))
       .finally(() => {
         this.running--;

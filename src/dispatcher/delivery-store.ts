@@ -4,7 +4,12 @@ import { kindField, type DeliveryKind } from '../shared/delivery-kind';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
-import { deliveryEntries, deliveryListPrefixes, stateEntries, type ListedDelivery } from '../shared/store/delivery-list';
+import {
+  deliveryEntries,
+  deliveryListPrefixes,
+  stateEntries,
+  type ListedDelivery,
+} from '../shared/store/delivery-list';
 import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 import { systemClock, type Clock } from '../shared/clock';
@@ -22,7 +27,11 @@ const IN_CHUNK = 100;
 // only the holder of its retry task, its held turn or a manager's retry of a dead one changes it,
 // by _id. List entries go in before the record they list and out after it has left them.
 export class DeliveryStore {
-  constructor(private readonly deliveries: Collection<DeliveryDoc>, private readonly list: ListIndex, private readonly clock: Clock = systemClock) {}
+  constructor(
+    private readonly deliveries: Collection<DeliveryDoc>,
+    private readonly list: ListIndex,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   // New records in one command; records that exist already (a replayed event) are left as they are.
   async insertNew(docs: readonly DeliveryDoc[]): Promise<void> {
@@ -43,7 +52,9 @@ export class DeliveryStore {
   async existing(ids: readonly string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < ids.length; i += IN_CHUNK) {
-      const docs = await this.deliveries.find({ _id: { $in: ids.slice(i, i + IN_CHUNK) } }, { projection: { _id: 1 } }).toArray();
+      const docs = await this.deliveries
+        .find({ _id: { $in: ids.slice(i, i + IN_CHUNK) } }, { projection: { _id: 1 } })
+        .toArray();
       for (const d of docs) found.add(d._id);
     }
     return found;
@@ -59,13 +70,19 @@ export class DeliveryStore {
   // the attempt found it (queued, that many attempts made). An instance that lost its partitions
   // without knowing (frozen, or cut off from Kafka) may record late an attempt that the new owner
   // made and recorded again meanwhile: false, nothing written, and its retry task is stale.
-  async recordAttempt(record: ListedDelivery & Unchanged, attemptAt: Date, result: RecordedAttempt, decision: DeliveryDecision): Promise<boolean> {
+  async recordAttempt(
+    record: ListedDelivery & Unchanged,
+    attemptAt: Date,
+    result: RecordedAttempt,
+    decision: DeliveryDecision,
+  ): Promise<boolean> {
     const moved = decision.state !== 'queued';
     if (moved) await this.list.put(stateEntries(record, decision.state));
-    const { matchedCount } = await this.deliveries.updateOne(
-      unchanged(record),
-      { $set: { ...stateAfter(result, decision), updated_at: this.clock.now() }, $push: { attempts: attemptOf(attemptAt, result, decision) }, $unset: { held_by: '' } },
-    );
+    const { matchedCount } = await this.deliveries.updateOne(unchanged(record), {
+      $set: { ...stateAfter(result, decision), updated_at: this.clock.now() },
+      $push: { attempts: attemptOf(attemptAt, result, decision) },
+      $unset: { held_by: '' },
+    });
     if (matchedCount === 0) return false; // an entry it put is stale: readers drop it
     if (moved) await this.list.remove(stateEntries(record, 'queued'));
     return true;
@@ -74,19 +91,30 @@ export class DeliveryStore {
   // A delivery already recorded (a manual retry's round) that must now wait behind the lead's blocker.
   // Fenced like an attempt's record: only while it is still as its writer read it.
   async markHeld(record: Unchanged, blocker: string): Promise<void> {
-    await this.deliveries.updateOne(unchanged(record), { $set: { held_by: blocker, next_attempt_at: null, updated_at: this.clock.now() } });
+    await this.deliveries.updateOne(unchanged(record), {
+      $set: { held_by: blocker, next_attempt_at: null, updated_at: this.clock.now() },
+    });
   }
 
   // A delivery recorded already whose attempt now waits on a retry tier (its partner's queue was full).
   async awaitRetry(record: Unchanged, dueAt: Date): Promise<void> {
-    await this.deliveries.updateOne(unchanged(record), { $set: { next_attempt_at: dueAt, updated_at: this.clock.now() }, $unset: { held_by: '' } });
+    await this.deliveries.updateOne(unchanged(record), {
+      $set: { next_attempt_at: dueAt, updated_at: this.clock.now() },
+      $unset: { held_by: '' },
+    });
   }
 
   // A manager's retry of a dead delivery, or a replay of one that ended: a fresh round of attempts,
   // due now. Null if it is not in one of those states.
   // The record's new `queued` entries are written after it (the state it left is known only then):
   // a crash in between leaves it out of the queued view until its attempt, which lists it again.
-  async requeue(id: string, from: readonly DeliveryState[], maxAttempts: number, by: string, at: Date): Promise<DeliveryDoc | null> {
+  async requeue(
+    id: string,
+    from: readonly DeliveryState[],
+    maxAttempts: number,
+    by: string,
+    at: Date,
+  ): Promise<DeliveryDoc | null> {
     const doc = await this.deliveries.findOneAndUpdate(
       { _id: id, state: { $in: [...from] } },
       {
@@ -95,17 +123,28 @@ export class DeliveryStore {
       },
       { returnDocument: 'after' },
     );
-    if (doc) await this.list.put(stateEntries(doc, 'queued'), from.flatMap((state) => stateEntries(doc, state)));
+    if (doc)
+      await this.list.put(
+        stateEntries(doc, 'queued'),
+        from.flatMap((state) => stateEntries(doc, state)),
+      );
     return doc;
   }
 
   async *deadIds(partnerId: string): AsyncIterable<string> {
-    for await (const entry of this.list.all({ prefixes: deliveryListPrefixes({ state: 'dead', partnerId }), order: 'asc' })) yield entry.ref;
+    for await (const entry of this.list.all({
+      prefixes: deliveryListPrefixes({ state: 'dead', partnerId }),
+      order: 'asc',
+    }))
+      yield entry.ref;
   }
 
   // A partner's deliveries created in [from, to), oldest first (each lead's in event order), after
   // `after` (a replay job's cursor): one _id range of the list per event name.
-  inRange(range: DeliveryRange, after: string | null): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
+  inRange(
+    range: DeliveryRange,
+    after: string | null,
+  ): AsyncIterable<{ ref: string; suffix: string; lead_id?: unknown }> {
     // Pages small enough that the first callback goes at once (a replay sends REPLAY_RATE_PER_S).
     return this.list.all({ ...rangeQuery(range), after }, 50);
   }
@@ -133,16 +172,19 @@ export interface DeliveryRange {
 }
 
 function rangeQuery(r: DeliveryRange) {
-  const prefixes = r.events.length > 0
-    ? r.events.flatMap((event) => deliveryListPrefixes({ partnerId: r.partnerId, event }))
-    : deliveryListPrefixes({ partnerId: r.partnerId });
+  const prefixes =
+    r.events.length > 0
+      ? r.events.flatMap((event) => deliveryListPrefixes({ partnerId: r.partnerId, event }))
+      : deliveryListPrefixes({ partnerId: r.partnerId });
   return { prefixes, from: r.from, to: r.to, order: 'asc' as const };
 }
 
 // The record of a delivery after its first attempt; or, with no attempt yet, held behind `heldBy`
 // or waiting on a retry tier until `dueAt`.
 export function newDeliveryDoc(
-  event: LeadEvent, maxAttempts: number, now: Date,
+  event: LeadEvent,
+  maxAttempts: number,
+  now: Date,
   first: { at: Date; result: RecordedAttempt; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
   kind: DeliveryKind = 'callback',
 ): DeliveryDoc {
@@ -168,7 +210,11 @@ export function newDeliveryDoc(
   };
   if ('heldBy' in first) return { ...base, held_by: first.heldBy };
   if ('dueAt' in first) return { ...base, next_attempt_at: first.dueAt };
-  return { ...base, ...stateAfter(first.result, first.decision), attempts: [attemptOf(first.at, first.result, first.decision)] };
+  return {
+    ...base,
+    ...stateAfter(first.result, first.decision),
+    attempts: [attemptOf(first.at, first.result, first.decision)],
+  };
 }
 
 function stateAfter(result: RecordedAttempt, decision: DeliveryDecision) {
@@ -185,7 +231,11 @@ function stateAfter(result: RecordedAttempt, decision: DeliveryDecision) {
 
 function attemptOf(at: Date, result: RecordedAttempt, decision: DeliveryDecision): DeliveryAttempt {
   return {
-    attempt: decision.attemptsMade, at, http_status: result.httpStatus, error: result.error, duration_ms: Math.round(result.durationMs),
+    attempt: decision.attemptsMade,
+    at,
+    http_status: result.httpStatus,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
     response_body: result.responseBody,
     ...(result.url !== undefined && { url: result.url }),
   };

@@ -61,14 +61,18 @@ export class DeliveryTopics {
   async commands(commands: readonly DeliveryCommand[]): Promise<void> {
     if (commands.length === 0) return;
     const { producer, codec, topics } = this.deps;
-    const messages = await Promise.all(commands.map(async (c) => ({ key: c.lead_id, value: await codec.encode('callbackCommands', c) })));
+    const messages = await Promise.all(
+      commands.map(async (c) => ({ key: c.lead_id, value: await codec.encode('callbackCommands', c) })),
+    );
     await producer.send({ topic: topics.callbackCommands, messages });
   }
 
   async endpointCommands(commands: readonly EndpointCommand[]): Promise<void> {
     if (commands.length === 0) return;
     const { producer, codec, topics } = this.deps;
-    const messages = await Promise.all(commands.map(async (c) => ({ key: c.partner_id, value: await codec.encode('endpointCommands', c) })));
+    const messages = await Promise.all(
+      commands.map(async (c) => ({ key: c.partner_id, value: await codec.encode('endpointCommands', c) })),
+    );
     await producer.send({ topic: topics.endpointCommands, messages });
   }
 
@@ -78,7 +82,9 @@ export class DeliveryTopics {
     if (replies.length === 0) return;
     const { producer, codec, topics } = this.deps;
     try {
-      const messages = await Promise.all(replies.map(async (r) => ({ key: r.reply_to, value: await codec.encode('callbackReplies', r) })));
+      const messages = await Promise.all(
+        replies.map(async (r) => ({ key: r.reply_to, value: await codec.encode('callbackReplies', r) })),
+      );
       await producer.send({ topic: topics.callbackReplies, messages });
     } catch (err) {
       logger.warn({ replies: replies.length, err: (err as Error).message }, 'could not reply to manager commands');
@@ -87,16 +93,30 @@ export class DeliveryTopics {
 }
 
 // The reply to a manager's command, when it asked for one (its reply_to and correlation id).
-export function replyTo(command: { reply_to?: string; correlation_id?: string }, outcome: Omit<CallbackReply, 'reply_to' | 'correlation_id'>): CallbackReply[] {
-  return command.reply_to && command.correlation_id ? [{ reply_to: command.reply_to, correlation_id: command.correlation_id, ...outcome }] : [];
+export function replyTo(
+  command: { reply_to?: string; correlation_id?: string },
+  outcome: Omit<CallbackReply, 'reply_to' | 'correlation_id'>,
+): CallbackReply[] {
+  return command.reply_to && command.correlation_id
+    ? [{ reply_to: command.reply_to, correlation_id: command.correlation_id, ...outcome }]
+    : [];
 }
 
 // A publish the delivery cannot go on without (its token, or the release of its lead): tried until
 // it goes through, while the offset that started it stays uncommitted, or until `wanted` says its
 // work was handed over (false: given up; the next owner publishes its own).
-export async function published(logger: Logger, what: string, publish: () => Promise<void>, wanted: () => boolean = () => true): Promise<boolean> {
+export async function published(
+  logger: Logger,
+  what: string,
+  publish: () => Promise<void>,
+  wanted: () => boolean = () => true,
+): Promise<boolean> {
   try {
-    await untilDone(publish, (err, attempt) => logger.warn({ what, attempt, err: (err as Error).message }, 'could not publish; trying again'), wanted);
+    await untilDone(
+      publish,
+      (err, attempt) => logger.warn({ what, attempt, err: (err as Error).message }, 'could not publish; trying again'),
+      wanted,
+    );
     return true;
   } catch (err) {
     if (wanted()) throw err;

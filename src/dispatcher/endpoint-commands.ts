@@ -28,7 +28,8 @@ export interface ReplayRequest {
 
 export type ResumeOutcome = { outcome: 'resuming'; at: Date } | { outcome: 'not_paused' };
 export type ReplayOutcome = { outcome: 'created'; job: ReplayJobDoc } | { outcome: 'pending'; jobId: string };
-export type TestCallbackOutcome = { outcome: 'sent'; result: TestCallbackResult } | { outcome: 'not_found' } | { outcome: 'pending' };
+export type TestCallbackOutcome =
+  { outcome: 'sent'; result: TestCallbackResult } | { outcome: 'not_found' } | { outcome: 'pending' };
 
 // What a manager may ask of a partner's endpoints: health, a resume, a replay, a test callback or postback.
 // Reads are by _id; changes go as commands (keyed by partner id on callbacks.endpoints) to the one
@@ -60,8 +61,14 @@ export class EndpointCommands {
   // The keeper stores the job and starts it, then replies; the answer is the job as it was stored.
   async replay(request: ReplayRequest): Promise<ReplayOutcome> {
     const command: EndpointCommand = {
-      kind: 'replay', partner_id: request.partnerId, at: new Date().toISOString(), by: request.by, job_id: randomId('rp'),
-      from: request.from.toISOString(), to: request.to.toISOString(), events: [...request.events],
+      kind: 'replay',
+      partner_id: request.partnerId,
+      at: new Date().toISOString(),
+      by: request.by,
+      job_id: randomId('rp'),
+      from: request.from.toISOString(),
+      to: request.to.toISOString(),
+      events: [...request.events],
     };
     const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ ...command, ...address }]));
     const job = replayJobOf(command, new Date(command.at))!;
@@ -81,7 +88,11 @@ export class EndpointCommands {
   }
 
   private async test(command: EndpointCommand): Promise<TestCallbackOutcome> {
-    const reply = await ask(this.deps, (address) => this.publish.endpointCommands([{ ...command, ...address }]), this.deps.callbackTimeoutMs + TEST_CALLBACK_MARGIN_MS);
+    const reply = await ask(
+      this.deps,
+      (address) => this.publish.endpointCommands([{ ...command, ...address }]),
+      this.deps.callbackTimeoutMs + TEST_CALLBACK_MARGIN_MS,
+    );
     if (!reply) return { outcome: 'pending' };
     return reply.test ? { outcome: 'sent', result: reply.test } : { outcome: 'not_found' };
   }

@@ -22,11 +22,14 @@ export class EndpointGate {
   ) {}
 
   async start(subscriber: Redis): Promise<void> {
-    for (const doc of await this.health.find({ state: 'paused' }, { projection: { _id: 1 } }).toArray()) this.pausedIds.add(doc._id);
+    for (const doc of await this.health.find({ state: 'paused' }, { projection: { _id: 1 } }).toArray())
+      this.pausedIds.add(doc._id);
     await subscriber.subscribe(this.channel);
     subscriber.on('message', (channel: string, partnerId: string) => {
       if (channel !== this.channel) return;
-      this.refresh([partnerId]).catch((err: unknown) => this.logger.warn({ partner_id: partnerId, err: (err as Error).message }, 'could not read an endpoint state'));
+      this.refresh([partnerId]).catch((err: unknown) =>
+        this.logger.warn({ partner_id: partnerId, err: (err as Error).message }, 'could not read an endpoint state'),
+      );
     });
   }
 

@@ -23,7 +23,15 @@ export class EndpointHealthTracker {
   // 410 Gone is a failure that also flags the endpoint as gone, until a success.
   record(partnerId: string, verdict: AttemptVerdict, httpStatus: number | null, atMs: number): void {
     if (verdict === 'unsendable') return; // our payload, not their endpoint
-    const s = this.seen.get(partnerId) ?? { ok: 0, failed: 0, trailingFailures: 0, trailingSince: null, lastSuccess: null, lastFailure: null, goneAt: null };
+    const s = this.seen.get(partnerId) ?? {
+      ok: 0,
+      failed: 0,
+      trailingFailures: 0,
+      trailingSince: null,
+      lastSuccess: null,
+      lastFailure: null,
+      goneAt: null,
+    };
     if (verdict === 'delivered') {
       s.ok++;
       s.trailingFailures = 0;
@@ -55,8 +63,13 @@ export class EndpointHealthTracker {
       const s = this.seen.get(partnerId);
       if (!s && Object.keys(heldChanges).length === 0) continue;
       reports.set(partnerId, {
-        ok: s?.ok ?? 0, failed: s?.failed ?? 0, trailing_failures: s?.trailingFailures ?? 0, trailing_since: iso(s?.trailingSince ?? null),
-        last_success_at: iso(s?.lastSuccess ?? null), last_failure_at: iso(s?.lastFailure ?? null), gone_at: iso(s?.goneAt ?? null),
+        ok: s?.ok ?? 0,
+        failed: s?.failed ?? 0,
+        trailing_failures: s?.trailingFailures ?? 0,
+        trailing_since: iso(s?.trailingSince ?? null),
+        last_success_at: iso(s?.lastSuccess ?? null),
+        last_failure_at: iso(s?.lastFailure ?? null),
+        gone_at: iso(s?.goneAt ?? null),
         held: heldChanges,
       });
       if (Object.keys(now).length > 0) this.lastHeld.set(partnerId, { ...now });

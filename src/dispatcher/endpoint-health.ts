@@ -14,8 +14,18 @@ export interface PauseRule {
 
 export function emptyHealth(partnerId: string, now: Date): EndpointHealthDoc {
   return {
-    _id: partnerId, state: 'active', paused_at: null, resumed_at: null, consecutive_failures: 0, failing_since: null,
-    last_success_at: null, last_failure_at: null, gone_at: null, hours: [], held: {}, updated_at: now,
+    _id: partnerId,
+    state: 'active',
+    paused_at: null,
+    resumed_at: null,
+    consecutive_failures: 0,
+    failing_since: null,
+    last_success_at: null,
+    last_failure_at: null,
+    gone_at: null,
+    hours: [],
+    held: {},
+    updated_at: now,
   };
 }
 
@@ -33,7 +43,10 @@ export function applyReport(doc: EndpointHealthDoc, report: EndpointHealthReport
     next.failing_since = trailingSince;
   } else if (report.trailing_failures > 0) {
     next.consecutive_failures = doc.consecutive_failures + report.trailing_failures;
-    next.failing_since = doc.failing_since && trailingSince && doc.failing_since < trailingSince ? doc.failing_since : doc.failing_since ?? trailingSince;
+    next.failing_since =
+      doc.failing_since && trailingSince && doc.failing_since < trailingSince
+        ? doc.failing_since
+        : (doc.failing_since ?? trailingSince);
   }
   next.last_success_at = later(doc.last_success_at, success);
   next.last_failure_at = later(doc.last_failure_at, date(report.last_failure_at));
@@ -43,7 +56,12 @@ export function applyReport(doc: EndpointHealthDoc, report: EndpointHealthReport
   return next;
 }
 
-function addToHours(hours: EndpointHealthDoc['hours'], hour: number, ok: number, failed: number): EndpointHealthDoc['hours'] {
+function addToHours(
+  hours: EndpointHealthDoc['hours'],
+  hour: number,
+  ok: number,
+  failed: number,
+): EndpointHealthDoc['hours'] {
   const kept = hours.filter((h) => h.hour > hour - HOURS_KEPT).map((h) => ({ ...h }));
   const bucket = kept.find((h) => h.hour === hour);
   if (bucket) {

@@ -1,6 +1,12 @@
 import type { Collection } from 'mongodb';
 import { systemActor, writeAudit, type AuditCollections } from '../shared/audit';
-import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded, type BatchContext } from '../shared/kafka/batch-consumer';
+import {
+  startBatchConsumer,
+  type BatchConsumer,
+  type BatchConsumerDeps,
+  type Decoded,
+  type BatchContext,
+} from '../shared/kafka/batch-consumer';
 import type { Logger } from '../shared/logger';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
@@ -58,25 +64,36 @@ export async function startEndpointKeeper(kafka: BatchConsumerDeps, deps: Endpoi
     undecodable: async (items, ctx) => {
       for (const item of items) {
         deps.metrics.undecodable.inc({ topic: 'endpoint_commands' });
-        deps.logger.error({ topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason }, 'skipped an undecodable endpoint command');
+        deps.logger.error(
+          { topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason },
+          'skipped an undecodable endpoint command',
+        );
       }
     },
   });
 }
 
-async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<EndpointCommand>[], ctx: BatchContext): Promise<void> {
+async function applyCommands(
+  deps: EndpointKeeperDeps,
+  records: Decoded<EndpointCommand>[],
+  ctx: BatchContext,
+): Promise<void> {
   const { health, logger } = deps;
   const commands = records.map((r) => r.value);
   // A replay's job is stored before it runs (again after a crash: it is kept as first stored).
   const jobs = commands.flatMap((c) => replayJobOf(c, deps.clock.now()) ?? []);
   if (jobs.length > 0) await untilDone(() => deps.replays.create(jobs), retrying(logger, 'store replay jobs'));
   const byPartner = new Map<string, EndpointCommand[]>();
-  for (const command of commands) byPartner.set(command.partner_id, [...(byPartner.get(command.partner_id) ?? []), command]);
+  for (const command of commands)
+    byPartner.set(command.partner_id, [...(byPartner.get(command.partner_id) ?? []), command]);
   const ids = [...byPartner.keys()];
   const docs = new Map<string, EndpointHealthDoc>();
   for (let i = 0; i < ids.length; i += IN_CHUNK) {
     const chunk = ids.slice(i, i + IN_CHUNK);
-    const stored = await untilDone(() => health.find({ _id: { $in: chunk } }).toArray(), retrying(logger, 'read endpoint health'));
+    const stored = await untilDone(
+      () => health.find({ _id: { $in: chunk } }).toArray(),
+      retrying(logger, 'read endpoint health'),
+    );
     for (const d of stored) docs.set(d._id, d);
   }
   for (const [partnerId, partnerCommands] of byPartner) {
@@ -86,15 +103,31 @@ async function applyCommands(deps: EndpointKeeperDeps, records: Decoded<Endpoint
     const changed = doc.state !== before.state;
     // Told before it is written: a crash in between tells again rather than never.
     if (changed) await noteChange(deps, before, doc);
-    await untilDone(() => health.replaceOne({ _id: partnerId }, doc, { upsert: true }), retrying(logger, 'write endpoint health'));
-    if (changed) await untilDone(() => deps.gate.announce(deps.publisher, partnerId), retrying(logger, 'announce an endpoint change'));
+    await untilDone(
+      () => health.replaceOne({ _id: partnerId }, doc, { upsert: true }),
+      retrying(logger, 'write endpoint health'),
+    );
+    if (changed)
+      await untilDone(
+        () => deps.gate.announce(deps.publisher, partnerId),
+        retrying(logger, 'announce an endpoint change'),
+      );
     deps.metrics.endpointConsecutiveFailures.set({ partner_id: partnerId }, doc.consecutive_failures);
-    if (doc.last_success_at) deps.metrics.endpointLastSuccess.set({ partner_id: partnerId }, doc.last_success_at.getTime() / 1000);
+    if (doc.last_success_at)
+      deps.metrics.endpointLastSuccess.set({ partner_id: partnerId }, doc.last_success_at.getTime() / 1000);
   }
-  await deps.topics.replies(commands.flatMap((c) => (c.kind === 'replay' ? replyTo(c, { kind: 'replay', outcome: 'created' }) : [])), logger);
+  await deps.topics.replies(
+    commands.flatMap((c) => (c.kind === 'replay' ? replyTo(c, { kind: 'replay', outcome: 'created' }) : [])),
+    logger,
+  );
 }
 
-function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: EndpointCommand, partition: number): EndpointHealthDoc {
+function apply(
+  deps: EndpointKeeperDeps,
+  doc: EndpointHealthDoc,
+  command: EndpointCommand,
+  partition: number,
+): EndpointHealthDoc {
   const at = new Date(command.at);
   if (command.kind === 'health' && command.report) {
     const next = applyReport(doc, command.report, at);
@@ -108,33 +141,60 @@ function apply(deps: EndpointKeeperDeps, doc: EndpointHealthDoc, command: Endpoi
 
 // Sent beside the batch, not in it: an attempt may take the whole callback timeout, and nothing
 // of it is stored. A keeper that dies meanwhile leaves the manager to its reply timeout.
-async function sendTest(deps: EndpointKeeperDeps, command: EndpointCommand, kind: 'test_callback' | 'test_postback'): Promise<void> {
+async function sendTest(
+  deps: EndpointKeeperDeps,
+  command: EndpointCommand,
+  kind: 'test_callback' | 'test_postback',
+): Promise<void> {
   try {
-    const test = kind === 'test_callback'
-      ? await sendTestCallback(deps.testCallbacks, command.partner_id)
-      : await sendTestPostback(deps.testCallbacks, command.partner_id, command.event ?? 'lead.accepted');
-    await deps.topics.replies(replyTo(command, test ? { kind, outcome: 'sent', test } : { kind, outcome: 'not_found' }), deps.logger);
+    const test =
+      kind === 'test_callback'
+        ? await sendTestCallback(deps.testCallbacks, command.partner_id)
+        : await sendTestPostback(deps.testCallbacks, command.partner_id, command.event ?? 'lead.accepted');
+    await deps.topics.replies(
+      replyTo(command, test ? { kind, outcome: 'sent', test } : { kind, outcome: 'not_found' }),
+      deps.logger,
+    );
   } catch (err) {
     deps.logger.error({ partner_id: command.partner_id, kind, err: (err as Error).message }, 'test failed');
   }
 }
 
-
 async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, doc: EndpointHealthDoc): Promise<void> {
   const { logger, metrics } = deps;
   if (doc.state === 'paused') {
     metrics.endpointPauses.inc({ partner_id: doc._id });
-    logger.warn({ partner_id: doc._id, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since }, 'endpoint paused after sustained failure');
+    logger.warn(
+      { partner_id: doc._id, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since },
+      'endpoint paused after sustained failure',
+    );
     const { partnerId, kind } = endpointOwner(doc._id);
-    await untilDone(() => writeAudit(deps.audit, DISPATCHER_ACTOR, 'endpoint.paused', {
-      partnerId,
-      details: { kind, consecutive_failures: doc.consecutive_failures, failing_since: doc.failing_since, last_failure_at: doc.last_failure_at, gone: doc.gone_at !== null },
-    }, deps.clock), retrying(logger, 'audit a pause'));
+    await untilDone(
+      () =>
+        writeAudit(
+          deps.audit,
+          DISPATCHER_ACTOR,
+          'endpoint.paused',
+          {
+            partnerId,
+            details: {
+              kind,
+              consecutive_failures: doc.consecutive_failures,
+              failing_since: doc.failing_since,
+              last_failure_at: doc.last_failure_at,
+              gone: doc.gone_at !== null,
+            },
+          },
+          deps.clock,
+        ),
+      retrying(logger, 'audit a pause'),
+    );
   } else {
     logger.info({ partner_id: doc._id, paused_at: before.paused_at }, 'endpoint resumed');
   }
 }
 
 function retrying(logger: Logger, what: string) {
-  return (err: unknown, attempt: number) => logger.warn({ what, attempt, err: (err as Error).message }, 'endpoint keeper: call failed; trying again');
+  return (err: unknown, attempt: number) =>
+    logger.warn({ what, attempt, err: (err as Error).message }, 'endpoint keeper: call failed; trying again');
 }

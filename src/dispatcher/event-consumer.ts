@@ -1,4 +1,9 @@
-import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
+import {
+  startBatchConsumer,
+  type BatchConsumer,
+  type BatchConsumerDeps,
+  type Decoded,
+} from '../shared/kafka/batch-consumer';
 import type { MembershipLease } from '../shared/kafka/membership-lease';
 import type { Logger } from '../shared/logger';
 import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
@@ -10,7 +15,13 @@ const MAX_UNCOMMITTED = 2000;
 
 // Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.
-export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOwner, lease: MembershipLease, metrics: DispatcherMetrics, logger: Logger): Promise<BatchConsumer> {
+export async function startEventConsumer(
+  kafka: BatchConsumerDeps,
+  owner: LeadOwner,
+  lease: MembershipLease,
+  metrics: DispatcherMetrics,
+  logger: Logger,
+): Promise<BatchConsumer> {
   return startBatchConsumer<LeadEvent | DeliveryCommand>(kafka, {
     group: 'dispatcher',
     topics: ['leadEvents', 'callbackCommands'],
@@ -26,13 +37,17 @@ export async function startEventConsumer(kafka: BatchConsumerDeps, owner: LeadOw
     // Before every rebalance and at a stop: the attempts under way are recorded before another
     // dispatcher may take their partitions.
     handOver: () => owner.handOver(),
-    handle: (records, ctx) => ctx.topic === 'leadEvents'
-      ? owner.events(records as Decoded<LeadEvent>[], ctx)
-      : owner.commands(records as Decoded<DeliveryCommand>[], ctx),
+    handle: (records, ctx) =>
+      ctx.topic === 'leadEvents'
+        ? owner.events(records as Decoded<LeadEvent>[], ctx)
+        : owner.commands(records as Decoded<DeliveryCommand>[], ctx),
     undecodable: async (items, ctx) => {
       for (const item of items) {
         metrics.undecodable.inc({ topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'callback_commands' });
-        logger.error({ topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason }, 'skipped an undecodable message');
+        logger.error(
+          { topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason },
+          'skipped an undecodable message',
+        );
       }
     },
   });

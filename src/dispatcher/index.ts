@@ -31,33 +31,92 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const cfg = rt.config.callbacks;
   const schedule = retrySchedule(cfg.retryDelaysS);
   const clock = systemClock;
-  const store = new DeliveryStore(rt.mongo.collections.deliveries, new ListIndex(rt.mongo.collections.deliveryList), clock);
+  const store = new DeliveryStore(
+    rt.mongo.collections.deliveries,
+    new ListIndex(rt.mongo.collections.deliveryList),
+    clock,
+  );
   const topics = new DeliveryTopics({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
-  const gate = new EndpointGate(rt.mongo.collections.endpointHealth, `${rt.config.redis.prefix}endpoint-changed`, logger);
+  const gate = new EndpointGate(
+    rt.mongo.collections.endpointHealth,
+    `${rt.config.redis.prefix}endpoint-changed`,
+    logger,
+  );
   await gate.start(rt.subscriber);
-  const metrics = dispatcherMetrics(rt.metrics, () => owner?.blockedLeads() ?? 0, () => gate.pausedCount());
+  const metrics = dispatcherMetrics(
+    rt.metrics,
+    () => owner?.blockedLeads() ?? 0,
+    () => gate.pausedCount(),
+  );
   const health = new EndpointHealthTracker();
   const scheduler = new DeliveryScheduler(
-    { concurrency: cfg.concurrency, perPartnerConcurrency: cfg.perPartnerConcurrency, maxQueuedPerPartner: cfg.maxQueuedPerPartner },
-    (err, job) => logger.error({ delivery_id: job.deliveryId, err: (err as Error).message }, 'delivery attempt failed; its offset stays uncommitted'),
+    {
+      concurrency: cfg.concurrency,
+      perPartnerConcurrency: cfg.perPartnerConcurrency,
+      maxQueuedPerPartner: cfg.maxQueuedPerPartner,
+    },
+    (err, job) =>
+      logger.error(
+        { delivery_id: job.deliveryId, err: (err as Error).message },
+        'delivery attempt failed; its offset stays uncommitted',
+      ),
   );
-  const attempts = new CallbackAttempts({ partners: rt.partners, health, callbacks: cfg, serviceName: rt.config.serviceName, schedule, topics, metrics, logger, clock });
+  const attempts = new CallbackAttempts({
+    partners: rt.partners,
+    health,
+    callbacks: cfg,
+    serviceName: rt.config.serviceName,
+    schedule,
+    topics,
+    metrics,
+    logger,
+    clock,
+  });
   // The event consumer's lease on its partitions: a dispatcher that was frozen or cut off from Kafka
   // for most of a session starts and records nothing more until it has joined again.
   const lease = MembershipLease.forSession(rt.config.kafka.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
-    partners: rt.partners, gate, store, blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, rt.mongo.collections.blockEpochs, clock), batcher, scheduler, attempts, topics,
-    schedule, metrics, logger, clock, resumeRatePerS: rt.config.endpoints.resumeRatePerS, lease,
+    partners: rt.partners,
+    gate,
+    store,
+    blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, rt.mongo.collections.blockEpochs, clock),
+    batcher,
+    scheduler,
+    attempts,
+    topics,
+    schedule,
+    metrics,
+    logger,
+    clock,
+    resumeRatePerS: rt.config.endpoints.resumeRatePerS,
+    lease,
   });
   owner = leadOwner;
-  const replays = new ReplayRunner({ jobs: rt.mongo.collections.replayJobs, store, topics, ratePerS: rt.config.replay.ratePerS, logger, clock });
+  const replays = new ReplayRunner({
+    jobs: rt.mongo.collections.replayJobs,
+    store,
+    topics,
+    ratePerS: rt.config.replay.ratePerS,
+    logger,
+    clock,
+  });
   const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
 
   // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
   // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
-  const retries = await startRetryConsumer(kafka, { gate, store, scheduler, attempts, topics, schedule, metrics, logger, clock });
+  const retries = await startRetryConsumer(kafka, {
+    gate,
+    store,
+    scheduler,
+    attempts,
+    topics,
+    schedule,
+    metrics,
+    logger,
+    clock,
+  });
   const started = [retries];
   const stopStarted = async (err: unknown) => {
     replays.stop();
@@ -67,15 +126,25 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
-    health: rt.mongo.collections.endpointHealth, audit: rt.mongo.collections, gate, publisher: rt.redis, replays, topics,
+    health: rt.mongo.collections.endpointHealth,
+    audit: rt.mongo.collections,
+    gate,
+    publisher: rt.redis,
+    replays,
+    topics,
     testCallbacks: { callbacks: cfg, serviceName: rt.config.serviceName, partners: rt.partners },
-    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures }, metrics, logger, clock,
+    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures },
+    metrics,
+    logger,
+    clock,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.
   const sendReports = async () => {
     const at = new Date().toISOString();
     const reports = health.drain(leadOwner.heldForPausedEndpoints());
-    await topics.endpointCommands([...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })));
+    await topics.endpointCommands(
+      [...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })),
+    );
   };
   const reporter = everyInterval('endpoint health reports', rt.config.endpoints.healthReportMs, sendReports, logger);
   const pausedRefresh = everyInterval('paused endpoints', PAUSED_REFRESH_MS, () => gate.refreshPaused(), logger);
@@ -83,7 +152,8 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   return {
     name: 'dispatcher',
     readiness: [
-      { ...events.readiness, name: 'dispatcher-events' }, { ...retries.readiness, name: 'dispatcher-retries' },
+      { ...events.readiness, name: 'dispatcher-events' },
+      { ...retries.readiness, name: 'dispatcher-retries' },
       { ...endpoints.readiness, name: 'dispatcher-endpoints' },
     ],
     // Each consumer stops taking work, lets the attempts under way finish (each bounded by the
@@ -91,11 +161,19 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     // the dispatcher that takes its partitions finds them recorded and sends nothing twice.
     async stop() {
       replays.stop();
-      await Promise.allSettled([events.stop(), retries.stop(), endpoints.stop(), reporter.stop(), pausedRefresh.stop()]);
+      await Promise.allSettled([
+        events.stop(),
+        retries.stop(),
+        endpoints.stop(),
+        reporter.stop(),
+        pausedRefresh.stop(),
+      ]);
       await scheduler.drain();
       await batcher.drain();
       // The attempts since the last report count too.
-      await sendReports().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'));
+      await sendReports().catch((err: unknown) =>
+        logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'),
+      );
       await closeCallbackAgents();
     },
   };

@@ -26,7 +26,9 @@ export interface Deferred {
 
 export function deferred(): Deferred {
   let resolve!: () => void;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -101,7 +103,10 @@ export class LeadAssignment {
   // after another in the order decided; none once the assignment is fenced.
   inTurn(key: string, write: () => Promise<unknown>, onError: (err: unknown) => void): void {
     const previous = this.lineWrites.get(key) ?? Promise.resolve();
-    const next = previous.then(() => (this.work.fenced ? undefined : write())).then(() => undefined).catch(onError);
+    const next = previous
+      .then(() => (this.work.fenced ? undefined : write()))
+      .then(() => undefined)
+      .catch(onError);
     this.lineWrites.set(key, next);
     void this.work.track(next).then(() => {
       if (this.lineWrites.get(key) === next) this.lineWrites.delete(key);

@@ -30,7 +30,8 @@ export interface LeadOwnerDeps extends RetryConsumerDeps {
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
 // A record as JSON carries it (dates as ISO strings), for a reply.
-const asJson = (doc: DeliveryDoc): Record<string, unknown> => JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 
 // The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
 // co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
@@ -70,8 +71,20 @@ export class LeadOwner {
       const kinds = partner ? deliveryKinds(partner, event.event) : [];
       wanted.push(kinds.map((kind) => ({ id: deliveryId(event.event_id, event.partner_id, kind), event, kind })));
       if (kinds.length === 0) {
-        metrics.deliveries.inc({ event: event.event, outcome: 'skipped', partner_id: event.partner_id, test: testLabel(event.test) });
-        logger.debug({ event_id: event.event_id, partner_id: event.partner_id, reason: partner ? 'not_wanted' : 'unknown_partner' }, 'no callback or postback for this event');
+        metrics.deliveries.inc({
+          event: event.event,
+          outcome: 'skipped',
+          partner_id: event.partner_id,
+          test: testLabel(event.test),
+        });
+        logger.debug(
+          {
+            event_id: event.event_id,
+            partner_id: event.partner_id,
+            reason: partner ? 'not_wanted' : 'unknown_partner',
+          },
+          'no callback or postback for this event',
+        );
       }
     }
     const ids = wanted.flat().map((w) => w.id);
@@ -110,7 +123,13 @@ export class LeadOwner {
       } else {
         const round = await this.freshRound(a, command, ctx.partition);
         recording.push(round.recorded);
-        replies.push(...replyTo(command, { kind: 'retry', outcome: round.outcome, ...(round.requeued && { delivery: asJson(round.requeued) }) }));
+        replies.push(
+          ...replyTo(command, {
+            kind: 'retry',
+            outcome: round.outcome,
+            ...(round.requeued && { delivery: asJson(round.requeued) }),
+          }),
+        );
       }
     }
     await this.deps.topics.replies(replies, this.deps.logger);
@@ -121,7 +140,11 @@ export class LeadOwner {
   // round, in its lead's line like any other. A delivery still under way is not replayed: it is
   // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
   // finds its own round and goes on with it.
-  private async freshRound(a: LeadAssignment, command: DeliveryCommand, partition: number): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
+  private async freshRound(
+    a: LeadAssignment,
+    command: DeliveryCommand,
+    partition: number,
+  ): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
     const { store, schedule, logger } = this.deps;
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = command.kind === 'replay' ? (['delivered', 'dead'] as const) : (['dead'] as const);
@@ -129,15 +152,31 @@ export class LeadOwner {
     // One round per replay job and delivery, however often its command comes (a job resumed by a
     // partition's next owner repeats the commands since its last saved progress).
     if (command.kind === 'replay' && doc?.manual_retries.some((r) => r.by === command.by)) {
-      logger.info({ delivery_id: command.delivery_id, job_id: command.by }, 'replayed by this job already: nothing to do');
+      logger.info(
+        { delivery_id: command.delivery_id, job_id: command.by },
+        'replayed by this job already: nothing to do',
+      );
       return { outcome: 'not_dead' };
     }
     if (doc && (from as readonly string[]).includes(doc.state)) {
-      doc = await untilDone(() => store.requeue(command.delivery_id, from, schedule.maxAttempts, command.by ?? 'unknown', new Date(command.at)), this.writes.retrying('requeue'))
-        ?? await this.writes.read(command.delivery_id);
+      doc =
+        (await untilDone(
+          () =>
+            store.requeue(
+              command.delivery_id,
+              from,
+              schedule.maxAttempts,
+              command.by ?? 'unknown',
+              new Date(command.at),
+            ),
+          this.writes.retrying('requeue'),
+        )) ?? (await this.writes.read(command.delivery_id));
     }
     if (!doc || !isFreshRound(doc, command.at)) {
-      logger.info({ delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null }, 'no fresh round for a delivery under way: nothing to do');
+      logger.info(
+        { delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null },
+        'no fresh round for a delivery under way: nothing to do',
+      );
       return { outcome: doc ? 'not_dead' : 'not_found' };
     }
     const item = this.arrive(a, newItem(a, doc._id, kindOf(doc), doc.event, partition, doc, deferred()));
@@ -156,7 +195,8 @@ export class LeadOwner {
     const a = this.current;
     for (const partition of partitions) {
       this.load(a, partition).catch((err: unknown) =>
-        this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'));
+        this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'),
+      );
     }
   }
 
@@ -171,7 +211,11 @@ export class LeadOwner {
     const started = Date.now();
     const cut = await closing;
     await this.deps.batcher.drain();
-    if (cut > 0) this.deps.logger.warn({ cut }, 'attempts still under way when the lease ran out: their records are refused, the next owner sends them again');
+    if (cut > 0)
+      this.deps.logger.warn(
+        { cut },
+        'attempts still under way when the lease ran out: their records are refused, the next owner sends them again',
+      );
     this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 
@@ -180,8 +224,14 @@ export class LeadOwner {
   }
 
   private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
-    a.claimed(partition, await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')));
-    const blocks = await untilDone(() => this.deps.blocks.forPartitions([partition]), this.writes.retrying('load blocks'));
+    a.claimed(
+      partition,
+      await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')),
+    );
+    const blocks = await untilDone(
+      () => this.deps.blocks.forPartitions([partition]),
+      this.writes.retrying('load blocks'),
+    );
     for (const b of blocks) {
       const key = leadKey(b.partner_id, b.lead_id);
       a.lines.load(key, { blocker: b.blocker, held: b.held });
@@ -197,7 +247,9 @@ export class LeadOwner {
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
   private async recorded(a: LeadAssignment, deliveryIds: string[]): Promise<Set<string>> {
     const ids = deliveryIds.filter((id) => !a.isActive(id));
-    return ids.length === 0 ? new Set() : untilDone(() => this.deps.store.existing(ids), this.writes.retrying('check recorded'));
+    return ids.length === 0
+      ? new Set()
+      : untilDone(() => this.deps.store.existing(ids), this.writes.retrying('check recorded'));
   }
 
   // Carries out what the lead's line decided.
@@ -217,8 +269,19 @@ export class LeadOwner {
     await a.lineWritten(item.key); // the block lists it before its record says held
     if (this.writes.fenced(item, 'hold')) return;
     if (item.doc) await untilDone(() => store.markHeld(recordOf(item), blocker), this.writes.retrying('hold'));
-    else if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind), this.writes.fence(item)))) return;
-    metrics.deliveries.inc({ event: item.event.event, outcome: 'held', partner_id: item.event.partner_id, test: testLabel(item.event.test) });
+    else if (
+      !(await batcher.add(
+        newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), { heldBy: blocker }, item.kind),
+        this.writes.fence(item),
+      ))
+    )
+      return;
+    metrics.deliveries.inc({
+      event: item.event.event,
+      outcome: 'held',
+      partner_id: item.event.partner_id,
+      test: testLabel(item.event.test),
+    });
     this.settle(item);
   }
 
@@ -253,7 +316,8 @@ export class LeadOwner {
       return;
     }
     const accepted = this.deps.scheduler.submit({
-      deliveryId: item.id, partnerId: item.endpoint,
+      deliveryId: item.id,
+      partnerId: item.endpoint,
       // Not started before the hand-over: left to the next owner (its offset is uncommitted).
       fenced: () => !work.open,
       run: () => (work.open ? work.track(this.attempt(item)) : Promise.resolve()),
@@ -265,7 +329,12 @@ export class LeadOwner {
   private async attempt(item: Item): Promise<void> {
     const a = item.assignment;
     if (this.deps.gate.isPaused(item.endpoint)) return this.park(item);
-    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, countersOf(item.doc, this.deps.schedule.maxAttempts));
+    const done = await this.deps.attempts.attempt(
+      item.id,
+      item.kind,
+      item.event,
+      countersOf(item.doc, this.deps.schedule.maxAttempts),
+    );
     if (this.writes.fenced(item, 'attempt')) return;
     // The line moves before the retry task exists: the task's `released` must find this delivery as
     // the lead's blocker, however soon it comes.
@@ -274,17 +343,24 @@ export class LeadOwner {
     // A held delivery's event is committed already: no replay brings it back after a crash. So its
     // record (after its task) is written before any later block of its lead, which may leave it out:
     // a crash in between would strand it queued and held, in no block.
-    if (!item.recorded) this.writes.inTurn(a, item.key, async () => {
-      await carried;
-      if (!this.writes.fenced(item, 'record')) await this.writes.recordAttempt(item, done);
-    });
+    if (!item.recorded)
+      this.writes.inTurn(a, item.key, async () => {
+        await carried;
+        if (!this.writes.fenced(item, 'record')) await this.writes.recordAttempt(item, done);
+      });
     // Saved in the order decided (a release may change the block again right after).
     if (plan.block !== undefined) this.writes.saveBlock(a, item.key, item.partition, plan.block);
     await carried;
     // The record is written outside the partner's slot: the slots cap requests to the partner, and
     // a slot held for the bulk write would leave the next callback waiting on the database.
-    void a.work.track(this.finish(item, done, plan)
-      .catch((err: unknown) => this.deps.logger.error({ delivery_id: item.id, err: (err as Error).message }, 'could not record a delivery attempt; its offset stays uncommitted')));
+    void a.work.track(
+      this.finish(item, done, plan).catch((err: unknown) =>
+        this.deps.logger.error(
+          { delivery_id: item.id, err: (err as Error).message },
+          'could not record a delivery attempt; its offset stays uncommitted',
+        ),
+      ),
+    );
   }
 
   // The partner's queue is full (it is slow, or down): the delivery waits on the first retry tier
@@ -294,9 +370,20 @@ export class LeadOwner {
     const before = countersOf(item.doc, schedule.maxAttempts);
     const wait = schedule.waitBefore(2);
     const dueAt = this.deps.clock.now().getTime() + wait.delayMs;
-    logger.info({ delivery_id: item.id, endpoint: item.endpoint }, 'partner queue full: the delivery waits on the retry tier');
+    logger.info(
+      { delivery_id: item.id, endpoint: item.endpoint },
+      'partner queue full: the delivery waits on the retry tier',
+    );
     const task = { delivery_id: item.id, event: item.event, last_error: 'queue_full', ...kindField(item.kind) };
-    if (!(await published(logger, 'overflow task', () => topics.task(wait.tier, task, { dueAt, attempt: before.attemptsMade + 1 }), () => !item.assignment.work.fenced))) return;
+    if (
+      !(await published(
+        logger,
+        'overflow task',
+        () => topics.task(wait.tier, task, { dueAt, attempt: before.attemptsMade + 1 }),
+        () => !item.assignment.work.fenced,
+      ))
+    )
+      return;
     await this.setAside(item, { dueAt: new Date(dueAt) });
   }
 
@@ -318,9 +405,17 @@ export class LeadOwner {
     await a.lineWritten(item.key);
     if (this.writes.fenced(item, 'set aside')) return;
     if (!item.doc) {
-      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind), this.writes.fence(item)))) return;
-    } else if ('dueAt' in how) await untilDone(() => store.awaitRetry(recordOf(item), how.dueAt), this.writes.retrying('overflow'));
-    else if (item.doc.held_by !== how.heldBy) await untilDone(() => store.markHeld(recordOf(item), how.heldBy), this.writes.retrying('park'));
+      if (
+        !(await batcher.add(
+          newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), how, item.kind),
+          this.writes.fence(item),
+        ))
+      )
+        return;
+    } else if ('dueAt' in how)
+      await untilDone(() => store.awaitRetry(recordOf(item), how.dueAt), this.writes.retrying('overflow'));
+    else if (item.doc.held_by !== how.heldBy)
+      await untilDone(() => store.markHeld(recordOf(item), how.heldBy), this.writes.retrying('park'));
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
   }
@@ -357,7 +452,13 @@ export class LeadOwner {
     await a.lineWritten(item.key);
     if (this.writes.fenced(item, 'record')) return;
     if (!item.doc) {
-      if (!(await batcher.add(newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind), this.writes.fence(item)))) return;
+      if (
+        !(await batcher.add(
+          newDeliveryDoc(item.event, schedule.maxAttempts, this.deps.clock.now(), done, item.kind),
+          this.writes.fence(item),
+        ))
+      )
+        return;
     } else if (item.recorded) await this.writes.recordAttempt(item, done);
     this.settle(item);
     this.apply(a, item.key, item.partition, { ...plan, block: undefined });
@@ -366,20 +467,34 @@ export class LeadOwner {
   private settle(item: Item): void {
     item.assignment.settle(item);
   }
-
 }
 
-function newItem(a: LeadAssignment, id: string, kind: DeliveryKind, event: LeadEvent, partition: number, doc: DeliveryDoc | null, recorded: Item['recorded']): Item {
+function newItem(
+  a: LeadAssignment,
+  id: string,
+  kind: DeliveryKind,
+  event: LeadEvent,
+  partition: number,
+  doc: DeliveryDoc | null,
+  recorded: Item['recorded'],
+): Item {
   const endpoint = endpointId(event.partner_id, kind);
   return { id, kind, endpoint, key: leadKey(endpoint, event.lead_id), partition, event, doc, recorded, assignment: a };
 }
 
 function countersOf(doc: DeliveryDoc | null, maxAttempts: number): DeliveryCounters {
-  return doc ? { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left } : { attemptsMade: 0, attemptsLeft: maxAttempts };
+  return doc
+    ? { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left }
+    : { attemptsMade: 0, attemptsLeft: maxAttempts };
 }
 
 // A record the manager's API requeued itself for this command, whose round has not started.
 function isFreshRound(doc: DeliveryDoc, commandAt: string): boolean {
   const last = doc.manual_retries[doc.manual_retries.length - 1];
-  return doc.state === 'queued' && doc.attempts_made === 0 && doc.held_by === undefined && last?.at.getTime() === Date.parse(commandAt);
+  return (
+    doc.state === 'queued' &&
+    doc.attempts_made === 0 &&
+    doc.held_by === undefined &&
+    last?.at.getTime() === Date.parse(commandAt)
+  );
 }

@@ -22,8 +22,15 @@ export class LeadWrites {
   // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
   // assignment was handed over without knowing, and its retry task is stale.
   async recordAttempt(item: Item, done: Attempted): Promise<void> {
-    const written = await untilDone(() => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision), this.retrying('record attempt'));
-    if (!written) this.deps.logger.warn({ delivery_id: item.id }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
+    const written = await untilDone(
+      () => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision),
+      this.retrying('record attempt'),
+    );
+    if (!written)
+      this.deps.logger.warn(
+        { delivery_id: item.id },
+        'the record moved on meanwhile (another owner recorded this attempt): this one is refused',
+      );
   }
 
   // An item of an assignment handed over past its deadline writes nothing more: the next owner may
@@ -52,7 +59,9 @@ export class LeadWrites {
 
   // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.
   inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
-    a.inTurn(key, write, (err: unknown) => this.deps.logger.error({ key, err: (err as Error).message }, 'could not write a lead\'s block or record'));
+    a.inTurn(key, write, (err: unknown) =>
+      this.deps.logger.error({ key, err: (err as Error).message }, "could not write a lead's block or record"),
+    );
   }
 
   read(id: string): Promise<DeliveryDoc | null> {
@@ -60,6 +69,7 @@ export class LeadWrites {
   }
 
   retrying(what: string) {
-    return (err: unknown, attempt: number) => this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
+    return (err: unknown, attempt: number) =>
+      this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
   }
 }

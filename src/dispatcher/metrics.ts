@@ -3,7 +3,8 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 // Outcome of one lead event for one partner at one step: skipped (no URL, not whitelisted), held
 // (behind an earlier delivery of its lead on the retry path), or the result of an attempt. An
 // attempt refused by a guard counts as refused_* only.
-export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'held' | 'refused_money' | 'refused_address';
+export type DeliveryOutcome =
+  'delivered' | 'retry_scheduled' | 'dead' | 'skipped' | 'held' | 'refused_money' | 'refused_address';
 
 export interface DispatcherMetrics {
   deliveries: Counter<'event' | 'outcome' | 'partner_id' | 'test'>;
@@ -18,7 +19,11 @@ export interface DispatcherMetrics {
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
-export function dispatcherMetrics(registry: Registry, blockedLeads: () => number, pausedEndpoints: () => number): DispatcherMetrics {
+export function dispatcherMetrics(
+  registry: Registry,
+  blockedLeads: () => number,
+  pausedEndpoints: () => number,
+): DispatcherMetrics {
   new Gauge({
     name: 'lead_intake_callback_endpoints_paused',
     help: 'Partner endpoints paused after sustained failure, as this dispatcher knows them (their callbacks are held)',
@@ -39,45 +44,57 @@ export function dispatcherMetrics(registry: Registry, blockedLeads: () => number
     deliveries: new Counter({
       name: 'lead_intake_callback_deliveries_total',
       help: "Callback attempts, holds and skips by event, outcome (delivered, retry_scheduled, dead, skipped, held, refused_money, refused_address), partner and test (a sandbox partner's lead)",
-      labelNames: ['event', 'outcome', 'partner_id', 'test'], registers: [registry],
+      labelNames: ['event', 'outcome', 'partner_id', 'test'],
+      registers: [registry],
     }),
     attemptSeconds: new Histogram({
       name: 'lead_intake_callback_attempt_duration_seconds',
       help: 'Duration of one callback HTTP attempt, by verdict (delivered, retriable, permanent, unsendable)',
-      labelNames: ['verdict'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      labelNames: ['verdict'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
     }),
     retries: new Counter({
-      name: 'lead_intake_callback_retries_total', help: 'Retries scheduled, by tier topic (1 to 4)',
-      labelNames: ['tier'], registers: [registry],
+      name: 'lead_intake_callback_retries_total',
+      help: 'Retries scheduled, by tier topic (1 to 4)',
+      labelNames: ['tier'],
+      registers: [registry],
     }),
     deadLetters: new Counter({
-      name: 'lead_intake_callback_dead_letters_total', help: 'Deliveries that used up their attempts and went to the dead topic',
+      name: 'lead_intake_callback_dead_letters_total',
+      help: 'Deliveries that used up their attempts and went to the dead topic',
       registers: [registry],
     }),
     retryLateness: new Histogram({
       name: 'lead_intake_callback_retry_lateness_seconds',
       help: 'How long after its due time a retry attempt started, by path (topic: the retry topics)',
-      labelNames: ['path'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      labelNames: ['path'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
     endpointPauses: new Counter({
-      name: 'lead_intake_callback_endpoint_pauses_total', help: 'Endpoints paused after sustained failure, by partner (counted by the dispatcher that keeps the endpoint)',
-      labelNames: ['partner_id'], registers: [registry],
+      name: 'lead_intake_callback_endpoint_pauses_total',
+      help: 'Endpoints paused after sustained failure, by partner (counted by the dispatcher that keeps the endpoint)',
+      labelNames: ['partner_id'],
+      registers: [registry],
     }),
     endpointConsecutiveFailures: new Gauge({
       name: 'lead_intake_callback_endpoint_consecutive_failures',
       help: "Failed callback attempts in a row to a partner's endpoint, over every dispatcher (set by the dispatcher that keeps the endpoint)",
-      labelNames: ['partner_id'], registers: [registry],
+      labelNames: ['partner_id'],
+      registers: [registry],
     }),
     endpointLastSuccess: new Gauge({
       name: 'lead_intake_callback_endpoint_last_success_timestamp_seconds',
       help: "When a callback to a partner's endpoint last succeeded, Unix seconds (set by the dispatcher that keeps the endpoint)",
-      labelNames: ['partner_id'], registers: [registry],
+      labelNames: ['partner_id'],
+      registers: [registry],
     }),
     undecodable: new Counter({
-      name: 'lead_intake_callback_undecodable_messages_total', help: 'Messages the dispatcher could not decode and skipped, by topic',
-      labelNames: ['topic'], registers: [registry],
+      name: 'lead_intake_callback_undecodable_messages_total',
+      help: 'Messages the dispatcher could not decode and skipped, by topic',
+      labelNames: ['topic'],
+      registers: [registry],
     }),
   };
 }

@@ -25,7 +25,8 @@ export class ParkedLeads {
     const out = new Map<string, Record<string, number>>();
     for (const [partnerId, leads] of this.byPartner) {
       const counts: Record<string, number> = {};
-      for (const [key, partition] of leads) counts[String(partition)] = (counts[String(partition)] ?? 0) + 1 + heldBehind(key);
+      for (const [key, partition] of leads)
+        counts[String(partition)] = (counts[String(partition)] ?? 0) + 1 + heldBehind(key);
       out.set(partnerId, counts);
     }
     return out;

@@ -19,7 +19,10 @@ export class RecordBatcher {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: DeliveryStore, private readonly logger: Logger) {}
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly logger: Logger,
+  ) {}
 
   // Resolves true once the record is stored (or known to exist), false when `fenced` says, as the
   // write is about to go, that its assignment was handed over or its lease ran out (a process frozen
@@ -53,10 +56,19 @@ export class RecordBatcher {
     for (const w of all) if (!batch.includes(w)) w.resolve(false);
     if (batch.length === 0) return;
     try {
-      await untilDone(() => this.store.insertNew(batch.map((w) => w.doc)), (err, attempt) =>
-        this.logger.warn({ records: batch.length, attempt, err: (err as Error).message }, 'could not write delivery records; trying again'));
+      await untilDone(
+        () => this.store.insertNew(batch.map((w) => w.doc)),
+        (err, attempt) =>
+          this.logger.warn(
+            { records: batch.length, attempt, err: (err as Error).message },
+            'could not write delivery records; trying again',
+          ),
+      );
     } catch (err) {
-      this.logger.error({ ids: batch.map((w) => w.doc._id), err: (err as Error).message }, 'the store refused delivery records');
+      this.logger.error(
+        { ids: batch.map((w) => w.doc._id), err: (err as Error).message },
+        'the store refused delivery records',
+      );
     }
     for (const w of batch) w.resolve(true);
   }

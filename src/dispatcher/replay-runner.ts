@@ -13,8 +13,20 @@ import type { Clock } from '../shared/clock';
 export function replayJobOf(command: EndpointCommand, now: Date): ReplayJobDoc | null {
   if (command.kind !== 'replay' || !command.job_id || !command.from || !command.to) return null;
   return {
-    _id: command.job_id, partner_id: command.partner_id, partition: -1, from: new Date(command.from), to: new Date(command.to), events: command.events ?? [],
-    state: 'queued', found: 0, sent: 0, requested_by: command.by ?? 'unknown', created_at: new Date(command.at), updated_at: now, finished_at: null, error: null,
+    _id: command.job_id,
+    partner_id: command.partner_id,
+    partition: -1,
+    from: new Date(command.from),
+    to: new Date(command.to),
+    events: command.events ?? [],
+    state: 'queued',
+    found: 0,
+    sent: 0,
+    requested_by: command.by ?? 'unknown',
+    created_at: new Date(command.at),
+    updated_at: now,
+    finished_at: null,
+    error: null,
   };
 }
 
@@ -57,7 +69,18 @@ export class ReplayRunner {
     void this.run(jobId, partition, assignment)
       .catch(async (err: unknown) => {
         this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
-        await this.deps.jobs.updateOne({ _id: jobId }, { $set: { state: 'failed', error: (err as Error).message, finished_at: this.deps.clock.now(), updated_at: this.deps.clock.now() } })
+        await this.deps.jobs
+          .updateOne(
+            { _id: jobId },
+            {
+              $set: {
+                state: 'failed',
+                error: (err as Error).message,
+                finished_at: this.deps.clock.now(),
+                updated_at: this.deps.clock.now(),
+              },
+            },
+          )
           .catch(() => undefined);
       })
       .finally(() => {
@@ -83,39 +106,73 @@ export class ReplayRunner {
 
   private async run(jobId: string, partition: number, assignment: number): Promise<void> {
     const { jobs, store, topics, logger } = this.deps;
-    const retrying = (err: unknown, attempt: number) => logger.warn({ job_id: jobId, attempt, err: (err as Error).message }, 'replay job: database call failed; trying again');
-    const job = await untilDone(() => jobs.findOneAndUpdate(
-      { _id: jobId, state: { $in: ['queued', 'running'] } },
-      { $set: { state: 'running', partition, updated_at: this.deps.clock.now() } },
-      { returnDocument: 'after' },
-    ), retrying);
+    const retrying = (err: unknown, attempt: number) =>
+      logger.warn(
+        { job_id: jobId, attempt, err: (err as Error).message },
+        'replay job: database call failed; trying again',
+      );
+    const job = await untilDone(
+      () =>
+        jobs.findOneAndUpdate(
+          { _id: jobId, state: { $in: ['queued', 'running'] } },
+          { $set: { state: 'running', partition, updated_at: this.deps.clock.now() } },
+          { returnDocument: 'after' },
+        ),
+      retrying,
+    );
     if (!job) return;
     const range = { partnerId: job.partner_id, from: job.from, to: job.to, events: job.events };
     // Counted beside the sending, not before it: the first callback goes out at once, however long
     // the range. A restarted job keeps the count it had.
-    const counting = job.sent === 0
-      ? untilDone(() => store.countInRange(range), retrying).then(async (found) => {
-        await untilDone(() => jobs.updateOne({ _id: jobId, state: 'running' }, { $set: { found, updated_at: this.deps.clock.now() } }), retrying);
-        return found;
-      })
-      : Promise.resolve(job.found);
+    const counting =
+      job.sent === 0
+        ? untilDone(() => store.countInRange(range), retrying).then(async (found) => {
+            await untilDone(
+              () =>
+                jobs.updateOne(
+                  { _id: jobId, state: 'running' },
+                  { $set: { found, updated_at: this.deps.clock.now() } },
+                ),
+              retrying,
+            );
+            return found;
+          })
+        : Promise.resolve(job.found);
     const gapMs = 1000 / this.deps.ratePerS;
     let sent = job.sent;
     let cursor = job.cursor ?? null;
     for await (const d of store.inRange(range, cursor)) {
       // Still running: the partition's next owner goes on from the saved progress.
       if (this.stopping || assignment !== this.assignment) return;
-      await published(logger, 'replay command', () => topics.command({
-        kind: 'replay', delivery_id: d.ref, lead_id: String(d.lead_id), partner_id: job.partner_id, at: this.deps.clock.now().toISOString(), by: jobId,
-      }));
+      await published(logger, 'replay command', () =>
+        topics.command({
+          kind: 'replay',
+          delivery_id: d.ref,
+          lead_id: String(d.lead_id),
+          partner_id: job.partner_id,
+          at: this.deps.clock.now().toISOString(),
+          by: jobId,
+        }),
+      );
       sent++;
       cursor = d.suffix;
-      if (sent % SAVE_EVERY === 0) await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: this.deps.clock.now() } }), retrying);
+      if (sent % SAVE_EVERY === 0)
+        await untilDone(
+          () => jobs.updateOne({ _id: jobId }, { $set: { sent, cursor, updated_at: this.deps.clock.now() } }),
+          retrying,
+        );
       await new Promise((r) => setTimeout(r, gapMs).unref());
     }
     const found = await counting;
     const now = this.deps.clock.now();
-    await untilDone(() => jobs.updateOne({ _id: jobId }, { $set: { state: 'done', sent, cursor, found: Math.max(found, sent), finished_at: now, updated_at: now } }), retrying);
+    await untilDone(
+      () =>
+        jobs.updateOne(
+          { _id: jobId },
+          { $set: { state: 'done', sent, cursor, found: Math.max(found, sent), finished_at: now, updated_at: now } },
+        ),
+      retrying,
+    );
     logger.info({ job_id: jobId, partner_id: job.partner_id, sent }, 'replay job done');
   }
 }

@@ -1,6 +1,11 @@
 import { AssignmentWork } from '../shared/kafka/assignment-work';
 import { MembershipLease } from '../shared/kafka/membership-lease';
-import { startBatchConsumer, type BatchConsumer, type BatchConsumerDeps, type Decoded } from '../shared/kafka/batch-consumer';
+import {
+  startBatchConsumer,
+  type BatchConsumer,
+  type BatchConsumerDeps,
+  type Decoded,
+} from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import type { DeliveryDoc } from '../shared/mongo/documents';
@@ -60,14 +65,20 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
       .then(() => recordFor(deps, id, timing, () => !work.open))
-      .then((doc) => new Promise<void>((resolve) => {
-        if (!work.open) return; // handed over: uncommitted, the next owner runs it
-        const accepted = deps.scheduler.submit({
-          deliveryId: id, partnerId: endpointId(task.event.partner_id, kindOf(task)), fenced: () => !work.open,
-          run: () => (work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve()),
-        });
-        if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
-      }));
+      .then(
+        (doc) =>
+          new Promise<void>((resolve) => {
+            if (!work.open) return; // handed over: uncommitted, the next owner runs it
+            const accepted = deps.scheduler.submit({
+              deliveryId: id,
+              partnerId: endpointId(task.event.partner_id, kindOf(task)),
+              fenced: () => !work.open,
+              run: () =>
+                work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve(),
+            });
+            if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
+          }),
+      );
     chains.set(id, next);
     void next.then(() => {
       if (chains.get(id) === next) chains.delete(id);
@@ -89,15 +100,19 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
       const action = dueAction(timing.dueAt, deps.clock.now().getTime(), HOLD_WINDOW_MS);
       return action.kind === 'pause' ? action.resumeInMs : 0;
     },
-    handle: async (records: Decoded<DeliveryTask>[], ctx) => records.map((r) => {
-      const timing = readTaskHeaders(r.message.headers);
-      if (!timing) {
-        metrics.undecodable.inc({ topic: ctx.topic });
-        logger.error({ topic: ctx.topic, partition: ctx.partition, offset: r.message.offset }, 'skipped a retry task without due-time headers');
-        return undefined;
-      }
-      return runTask(r.value, timing, ctx.topic);
-    }),
+    handle: async (records: Decoded<DeliveryTask>[], ctx) =>
+      records.map((r) => {
+        const timing = readTaskHeaders(r.message.headers);
+        if (!timing) {
+          metrics.undecodable.inc({ topic: ctx.topic });
+          logger.error(
+            { topic: ctx.topic, partition: ctx.partition, offset: r.message.offset },
+            'skipped a retry task without due-time headers',
+          );
+          return undefined;
+        }
+        return runTask(r.value, timing, ctx.topic);
+      }),
     // Before every rebalance and at a stop: tasks not started are left to the next owner, attempts
     // under way are recorded first.
     handOver: async () => {
@@ -106,12 +121,16 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
       const closing = work.close();
       deps.scheduler.dropFenced();
       const cut = await closing;
-      if (cut > 0) logger.warn({ cut }, 'retry attempts still under way when the lease ran out: their records are refused');
+      if (cut > 0)
+        logger.warn({ cut }, 'retry attempts still under way when the lease ran out: their records are refused');
     },
     undecodable: async (items, ctx) => {
       for (const item of items) {
         metrics.undecodable.inc({ topic: ctx.topic });
-        logger.error({ topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason }, 'skipped an undecodable retry task');
+        logger.error(
+          { topic: ctx.topic, partition: ctx.partition, offset: item.message.offset, reason: item.error.reason },
+          'skipped an undecodable retry task',
+        );
       }
     },
   });
@@ -119,23 +138,41 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
 
 // Timers may fire a millisecond early: never run before the due time.
 async function waitUntil(dueAt: number): Promise<void> {
-  for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now()) await new Promise((r) => setTimeout(r, wait).unref());
+  for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now())
+    await new Promise((r) => setTimeout(r, wait).unref());
 }
 
 // The record as this task's attempt needs it. A task is published before the record of the attempt
 // that made it is written, so on a loaded store the record may lag behind: wait for it (bounded).
-async function recordFor(deps: RetryConsumerDeps, id: string, timing: TaskTiming, stopping: () => boolean): Promise<DeliveryDoc | null> {
+async function recordFor(
+  deps: RetryConsumerDeps,
+  id: string,
+  timing: TaskTiming,
+  stopping: () => boolean,
+): Promise<DeliveryDoc | null> {
   const { store, logger } = deps;
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
-    const doc = await untilDone(() => store.get(id), (err, attempt) => logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not read a delivery; trying again'));
+    const doc = await untilDone(
+      () => store.get(id),
+      (err, attempt) =>
+        logger.warn(
+          { delivery_id: id, attempt, err: (err as Error).message },
+          'could not read a delivery; trying again',
+        ),
+    );
     const behind = !doc || (doc.state === 'queued' && doc.attempts_made < timing.attempt - 1);
     if (!behind || Date.now() > deadline || stopping()) return doc;
     await new Promise((r) => setTimeout(r, RECORD_POLL_MS).unref());
   }
 }
 
-async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, timing: TaskTiming, work: AssignmentWork): Promise<void> {
+async function attemptRetry(
+  deps: RetryConsumerDeps,
+  doc: DeliveryDoc | null,
+  timing: TaskTiming,
+  work: AssignmentWork,
+): Promise<void> {
   const { store, attempts, metrics, logger } = deps;
   if (!doc || doc.state !== 'queued' || doc.attempts_made !== timing.attempt - 1) {
     // A task whose record ended: its own attempt recorded already (a crash after the record, before
@@ -150,15 +187,32 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
   const kind = kindOf(doc);
   if (deps.gate.isPaused(endpointId(doc.partner_id, kind))) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
-  if (doc.next_attempt_at) metrics.retryLateness.observe({ path: 'topic' }, (deps.clock.now().getTime() - doc.next_attempt_at.getTime()) / 1000);
-  const done = await attempts.attempt(id, kind, doc.event, { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left });
+  if (doc.next_attempt_at)
+    metrics.retryLateness.observe(
+      { path: 'topic' },
+      (deps.clock.now().getTime() - doc.next_attempt_at.getTime()) / 1000,
+    );
+  const done = await attempts.attempt(id, kind, doc.event, {
+    attemptsMade: doc.attempts_made,
+    attemptsLeft: doc.attempts_left,
+  });
   // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
   await attempts.carryOn(id, kind, doc.event, done, () => !work.fenced);
   if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
-  const written = await untilDone(() => store.recordAttempt(doc, done.at, done.result, done.decision), (err, attempt) =>
-    logger.warn({ delivery_id: id, attempt, err: (err as Error).message }, 'could not record an attempt; trying again'));
-  if (!written) return logger.warn({ delivery_id: id, attempt: timing.attempt }, 'the record moved on meanwhile (another owner recorded this attempt): this one is refused');
+  const written = await untilDone(
+    () => store.recordAttempt(doc, done.at, done.result, done.decision),
+    (err, attempt) =>
+      logger.warn(
+        { delivery_id: id, attempt, err: (err as Error).message },
+        'could not record an attempt; trying again',
+      ),
+  );
+  if (!written)
+    return logger.warn(
+      { delivery_id: id, attempt: timing.attempt },
+      'the record moved on meanwhile (another owner recorded this attempt): this one is refused',
+    );
   if (done.decision.state !== 'queued') await release(deps, doc);
 }
 
@@ -167,19 +221,42 @@ async function attemptRetry(deps: RetryConsumerDeps, doc: DeliveryDoc | null, ti
 // lead's block back finds it held.
 async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
   const { store, topics, metrics, logger } = deps;
-  await untilDone(() => store.markHeld(doc, HELD_FOR_PAUSED_ENDPOINT), (err, attempt) =>
-    logger.warn({ delivery_id: doc._id, attempt, err: (err as Error).message }, 'could not hold a delivery; trying again'));
+  await untilDone(
+    () => store.markHeld(doc, HELD_FOR_PAUSED_ENDPOINT),
+    (err, attempt) =>
+      logger.warn(
+        { delivery_id: doc._id, attempt, err: (err as Error).message },
+        'could not hold a delivery; trying again',
+      ),
+  );
   metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
-  await published(logger, 'parked', () => topics.command({
-    kind: 'parked', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(), ...deliveryKindOf(doc),
-  }));
+  await published(logger, 'parked', () =>
+    topics.command({
+      kind: 'parked',
+      delivery_id: doc._id,
+      lead_id: doc.lead_id,
+      partner_id: doc.partner_id,
+      at: deps.clock.now().toISOString(),
+      ...deliveryKindOf(doc),
+    }),
+  );
 }
 
 // The delivery ended (delivered or dead): its lead's later callbacks may go.
-async function release(deps: RetryConsumerDeps, doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id' | 'kind'>): Promise<void> {
-  await published(deps.logger, 'release', () => deps.topics.command({
-    kind: 'released', delivery_id: doc._id, lead_id: doc.lead_id, partner_id: doc.partner_id, at: deps.clock.now().toISOString(), ...deliveryKindOf(doc),
-  }));
+async function release(
+  deps: RetryConsumerDeps,
+  doc: Pick<DeliveryDoc, '_id' | 'lead_id' | 'partner_id' | 'kind'>,
+): Promise<void> {
+  await published(deps.logger, 'release', () =>
+    deps.topics.command({
+      kind: 'released',
+      delivery_id: doc._id,
+      lead_id: doc.lead_id,
+      partner_id: doc.partner_id,
+      at: deps.clock.now().toISOString(),
+      ...deliveryKindOf(doc),
+    }),
+  );
 }
 
 // A command names a postback's line by delivery_kind (absent: a callback's).
@@ -189,6 +266,11 @@ const deliveryKindOf = (doc: Pick<DeliveryDoc, 'kind'>) => (doc.kind ? { deliver
 async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
   const { schedule, topics, logger, clock } = deps;
   const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
-  logger.info({ delivery_id: task.delivery_id, endpoint: endpointId(task.event.partner_id, kindOf(task)) }, 'partner queue full: the retry waits one more tier delay');
-  await published(logger, 'deferred task', () => topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }));
+  logger.info(
+    { delivery_id: task.delivery_id, endpoint: endpointId(task.event.partner_id, kindOf(task)) },
+    'partner queue full: the retry waits one more tier delay',
+  );
+  await published(logger, 'deferred task', () =>
+    topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }),
+  );
 }

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { buildCallbackPayload, classifyAttempt, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
+import {
+  buildCallbackPayload,
+  classifyAttempt,
+  partnerPostback,
+  sendCallback,
+  sendPostback,
+  wireRules,
+} from './callback-wire';
 import type { AttemptResult } from './retry-policy';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';
@@ -17,8 +24,15 @@ export interface TestCallbackResult {
 }
 
 // A lead.accepted exactly as a real one would be built for this partner (status mapping included).
-export function testCallbackPayload(partner: Pick<PartnerDoc, '_id' | 'status_mapping'>, now: Date, externalId: string): CallbackPayload {
-  return buildCallbackPayload(sampleLeadEvent(partner._id, 'lead.accepted', now, externalId), partner.status_mapping ?? {});
+export function testCallbackPayload(
+  partner: Pick<PartnerDoc, '_id' | 'status_mapping'>,
+  now: Date,
+  externalId: string,
+): CallbackPayload {
+  return buildCallbackPayload(
+    sampleLeadEvent(partner._id, 'lead.accepted', now, externalId),
+    partner.status_mapping ?? {},
+  );
 }
 
 export interface TestCallbackDeps {
@@ -52,9 +66,14 @@ export async function sendTestCallback(d: TestCallbackDeps, partnerId: string): 
 
 // A manager's test postback (`test_postback`): the partner's template for `event` filled for the
 // sample lead and sent once, like the test callback. Null: no template for that event any more.
-export async function sendTestPostback(d: TestCallbackDeps, partnerId: string, event: LeadEvent['event']): Promise<TestCallbackResult | null> {
+export async function sendTestPostback(
+  d: TestCallbackDeps,
+  partnerId: string,
+  event: LeadEvent['event'],
+): Promise<TestCallbackResult | null> {
   const partner = await d.partners.byId(partnerId);
-  const postback = partner && partnerPostback(d.partners, partner, sampleLeadEvent(partner._id, event, new Date(), testTag()));
+  const postback =
+    partner && partnerPostback(d.partners, partner, sampleLeadEvent(partner._id, event, new Date(), testTag()));
   if (!postback) return null;
   const result = await sendPostback({ ...postback, serviceName: d.serviceName, ...wireRules(d.callbacks) });
   return { ...testResult(result), url: result.url };

@@ -23,19 +23,43 @@ export class Admissions {
   private readonly script: LuaScript;
   private seq = 0;
 
-  constructor(redis: Redis, private readonly instanceId: string, private readonly intake: Config['intake']) {
-    this.script = luaScript(redis, 'leadIntakeAdmission', join(LUA_DIR, 'admission.lua'), 3,
-      [SLIDING_WINDOW_LUA, join(LUA_DIR, 'idempotency-record.lua')]);
+  constructor(
+    redis: Redis,
+    private readonly instanceId: string,
+    private readonly intake: Config['intake'],
+  ) {
+    this.script = luaScript(redis, 'leadIntakeAdmission', join(LUA_DIR, 'admission.lua'), 3, [
+      SLIDING_WINDOW_LUA,
+      join(LUA_DIR, 'idempotency-record.lua'),
+    ]);
   }
 
-  async admit(clientIp: string, partner: PartnerDoc, endpoint: Endpoint, claim?: { key: string; bodyHash: string }): Promise<Admission> {
-    const keys = [authFailuresKey(clientIp), quotaWindowKey(endpoint, partner._id), claim ? recordKey(partner._id, claim.key) : authFailuresKey(clientIp)];
+  async admit(
+    clientIp: string,
+    partner: PartnerDoc,
+    endpoint: Endpoint,
+    claim?: { key: string; bodyHash: string },
+  ): Promise<Admission> {
+    const keys = [
+      authFailuresKey(clientIp),
+      quotaWindowKey(endpoint, partner._id),
+      claim ? recordKey(partner._id, claim.key) : authFailuresKey(clientIp),
+    ];
     const { intake } = this;
-    const args = [intake.authFailuresPerMinute, WINDOW_MS, quotaFor(partner, endpoint, intake), `${this.instanceId}:${++this.seq}`,
-      claim ? '1' : '0', claim?.bodyHash ?? '', intake.replyTimeoutMs, intake.idempotencyTtlS];
+    const args = [
+      intake.authFailuresPerMinute,
+      WINDOW_MS,
+      quotaFor(partner, endpoint, intake),
+      `${this.instanceId}:${++this.seq}`,
+      claim ? '1' : '0',
+      claim?.bodyHash ?? '',
+      intake.replyTimeoutMs,
+      intake.idempotencyTtlS,
+    ];
     const reply = (await this.script(keys, args)) as string[];
     const [kind, retryMs] = reply;
-    if (kind === 'auth_failures' || kind === 'rate_limited') return { kind, retryAfterS: retryAfterSeconds(Number(retryMs ?? WINDOW_MS)) };
+    if (kind === 'auth_failures' || kind === 'rate_limited')
+      return { kind, retryAfterS: retryAfterSeconds(Number(retryMs ?? WINDOW_MS)) };
     return { kind: 'admitted', claim: kind === 'admitted' ? null : claimOf(reply) };
   }
 }

@@ -27,7 +27,12 @@ export interface Identified {
   authFailuresChecked: boolean;
 }
 
-export async function identifyPartner(caller: Caller, deps: AuthDeps, toleranceS: number, nowMs: number): Promise<Identified> {
+export async function identifyPartner(
+  caller: Caller,
+  deps: AuthDeps,
+  toleranceS: number,
+  nowMs: number,
+): Promise<Identified> {
   const { headers } = caller;
   const apiKey = bearerToken(headers.authorization);
   const known = apiKey ? deps.partners.cachedByApiKey(apiKey) : undefined;
@@ -63,7 +68,12 @@ export function tooManyAuthFailures(retryAfterS: number): ApiError {
 
 // Over the exact bytes received, before anything parses them; constant-time, "sha256=" optional.
 // During a rotation's grace the replaced hmac_secret still signs.
-export function signedCorrectly(partner: PartnerDoc, partners: PartnerDirectory, raw: Buffer, headers: IncomingHttpHeaders): boolean {
+export function signedCorrectly(
+  partner: PartnerDoc,
+  partners: PartnerDirectory,
+  raw: Buffer,
+  headers: IncomingHttpHeaders,
+): boolean {
   const header = single(headers['x-signature']);
   return partners.hmacSecrets(partner).some((secret) => verifySignature(secret, raw, header));
 }

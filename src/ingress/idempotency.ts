@@ -26,7 +26,8 @@ export function isValidIdempotencyKey(key: string): boolean {
 // The claim a script answered (idempotency-record.lua).
 export function claimOf(reply: readonly string[]): Claim {
   const [kind, http, response] = reply;
-  if (kind === 'done') return { kind, stored: { http: Number(http), body: JSON.parse(response ?? '{}') as StoredOutcome['body'] } };
+  if (kind === 'done')
+    return { kind, stored: { http: Number(http), body: JSON.parse(response ?? '{}') as StoredOutcome['body'] } };
   if (kind === 'claimed' || kind === 'taken_over' || kind === 'in_use' || kind === 'mismatch') return { kind };
   throw new Error(`an idempotency claim answered ${String(kind)}`);
 }

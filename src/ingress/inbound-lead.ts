@@ -12,7 +12,8 @@ export type ReadResult = { ok: true; lead: InboundLead } | { ok: false; reason: 
 
 // A parsed JSON body becomes a schema-checked canonical lead (spec 2.2), or the first reason it is not one.
 export function readInboundLead(body: unknown, mapping: FieldMapping): ReadResult {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { ok: false, reason: reason.invalidType('body') };
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return { ok: false, reason: reason.invalidType('body') };
   const mapped = toCanonical(body as Record<string, unknown>, mapping);
   if (!mapped.ok) return mapped;
   if (!validate(mapped.lead)) {

@@ -25,14 +25,34 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   await replies.start();
 
   const { intake } = rt.config;
-  const refusals = new RefusalReports({ producer: rt.producer, codec: rt.codec, topics: rt.topics, logger: rt.logger, metrics: rt.metrics });
+  const refusals = new RefusalReports({
+    producer: rt.producer,
+    codec: rt.codec,
+    topics: rt.topics,
+    logger: rt.logger,
+    metrics: rt.metrics,
+  });
   const api = partnerApi({
-    partners: rt.partners, intake, hashKey: rt.config.crypto.hashKey, logger: rt.logger,
-    flow: new IntakeFlow({
-      hashKey: rt.config.crypto.hashKey, cipher: rt.cipher, codec: rt.codec, producer: rt.producer, topics: rt.topics,
-      replyTimeoutMs: intake.replyTimeoutMs, intakeKeys: new IntakeKeyStore(rt.mongo.db), logger: rt.logger,
-    }, new IdempotencyStore(rt.redis), replies,
-      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS), refusals),
+    partners: rt.partners,
+    intake,
+    hashKey: rt.config.crypto.hashKey,
+    logger: rt.logger,
+    flow: new IntakeFlow(
+      {
+        hashKey: rt.config.crypto.hashKey,
+        cipher: rt.cipher,
+        codec: rt.codec,
+        producer: rt.producer,
+        topics: rt.topics,
+        replyTimeoutMs: intake.replyTimeoutMs,
+        intakeKeys: new IntakeKeyStore(rt.mongo.db),
+        logger: rt.logger,
+      },
+      new IdempotencyStore(rt.redis),
+      replies,
+      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS),
+      refusals,
+    ),
     refs: new LeadRefStore(rt.mongo.collections.leadRefs),
     leads: new LeadStore(rt.mongo.collections.leads),
     admissions: new Admissions(rt.redis, instanceId, intake),
@@ -49,12 +69,14 @@ export async function startIngress(rt: Runtime): Promise<RoleHandle> {
       app.get(PARTNER_OPENAPI_PATH, async () => openApi);
       await app.register(api, { prefix: PARTNER_API_PREFIX });
     },
-    readiness: [{
-      name: 'intake-replies',
-      check: async () => {
-        if (!replies.ready) throw new Error('the intake reply consumer is not fetching');
+    readiness: [
+      {
+        name: 'intake-replies',
+        check: async () => {
+          if (!replies.ready) throw new Error('the intake reply consumer is not fetching');
+        },
       },
-    }],
+    ],
     async stop() {
       await replies.stop();
       await refusals.stop();

@@ -61,10 +61,13 @@ export class IntakeFlow {
 
   async handle(req: IntakeRequest): Promise<StoredOutcome> {
     const { partner, idempotencyKey: key } = req;
-    if (key === undefined) return this.reported(partner, { stored: validationFailure(reason.missing('idempotency_key')), replay: false }).stored;
+    if (key === undefined)
+      return this.reported(partner, { stored: validationFailure(reason.missing('idempotency_key')), replay: false })
+        .stored;
     if (!isValidIdempotencyKey(key)) throw new ApiError('invalid_idempotency_key');
 
-    if (req.claim?.key !== key) throw new Error('an intake request with an Idempotency-Key reached the flow without its claim');
+    if (req.claim?.key !== key)
+      throw new Error('an intake request with an Idempotency-Key reached the flow without its claim');
     const { claim, bodyHash } = req.claim;
     switch (claim.kind) {
       case 'done':
@@ -82,7 +85,9 @@ export class IntakeFlow {
       this.reported(partner, final);
       return final.replay ? asReplay(final.stored) : final.stored;
     } catch (err) {
-      await this.idempotency.release(partner._id, key).catch((e: unknown) => this.d.logger.warn({ err: e }, 'could not release an idempotency key'));
+      await this.idempotency
+        .release(partner._id, key)
+        .catch((e: unknown) => this.d.logger.warn({ err: e }, 'could not release an idempotency key'));
       throw err;
     }
   }
@@ -101,7 +106,9 @@ export class IntakeFlow {
   // the processor's durable decision answers without another round trip (or a 503 within the reply
   // timeout when MongoDB does not answer).
   private async storedDecision(partnerId: string, key: string, bodyHash: string): Promise<Final | null> {
-    const doc = await boundedRead(this.d.replyTimeoutMs, 'stored decision', (signal) => this.decisions.byId(decisionId(partnerId, key), new Date(), signal));
+    const doc = await boundedRead(this.d.replyTimeoutMs, 'stored decision', (signal) =>
+      this.decisions.byId(decisionId(partnerId, key), new Date(), signal),
+    );
     if (!doc) return null;
     if (doc.body_hash !== bodyHash) return { stored: fromError(new ApiError('idempotency_key_reused')), replay: false };
     return { stored: fromDecision(doc), replay: true };
@@ -117,9 +124,15 @@ export class IntakeFlow {
     const read = readInboundLead(body, req.partner.field_mapping ?? {});
     // A body that failed validation gives the reports its country at most: its source could be
     // anything, and every distinct source is a report cell.
-    if (!read.ok) return { stored: validationFailure(read.reason), replay: false, facts: { country_code: asFacts(body).country_code } };
+    if (!read.ok)
+      return {
+        stored: validationFailure(read.reason),
+        replay: false,
+        facts: { country_code: asFacts(body).country_code },
+      };
     const normalised = normaliseLead(read.lead, { idempotencyKey: key, requestIp: req.requestIp });
-    if (!normalised.ok) return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
+    if (!normalised.ok)
+      return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
 
     const sealed = sealLead(normalised.lead, this.d.cipher, this.d.hashKey, new Date(req.receivedAtMs));
     await this.storeKey(sealed.key);
@@ -132,7 +145,11 @@ export class IntakeFlow {
       received_at: new Date(req.receivedAtMs).toISOString(),
       lead: sealed.record,
     });
-    return { stored: fromDecision(decision, Date.now() - req.receivedAtMs), replay: decision.replay, facts: normalised.lead };
+    return {
+      stored: fromDecision(decision, Date.now() - req.receivedAtMs),
+      replay: decision.replay,
+      facts: normalised.lead,
+    };
   }
 
   // The lead's data key is stored before the command that refers to it leaves; a MongoDB that does
@@ -140,9 +157,13 @@ export class IntakeFlow {
   // never referred to, and is dropped with its hour).
   private async storeKey(doc: IntakeKeyDoc): Promise<void> {
     try {
-      await within(this.d.intakeKeys.put(doc), this.d.replyTimeoutMs, `the lead's data key was not stored within ${this.d.replyTimeoutMs} ms`);
+      await within(
+        this.d.intakeKeys.put(doc),
+        this.d.replyTimeoutMs,
+        `the lead's data key was not stored within ${this.d.replyTimeoutMs} ms`,
+      );
     } catch (err) {
-      this.d.logger.error({ err: (err as Error).message }, 'could not store a lead\'s data key');
+      this.d.logger.error({ err: (err as Error).message }, "could not store a lead's data key");
       throw new ApiError('service_unavailable', {}, { 'retry-after': '1' });
     }
   }
@@ -159,7 +180,10 @@ export class IntakeFlow {
       // gets its retryable 503 within the reply timeout instead. An abandoned send may still land
       // later, which is safe: the processor answers the retry's command with the decision it made
       // for this one.
-      const send = this.d.producer.send({ topic: this.d.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value }] });
+      const send = this.d.producer.send({
+        topic: this.d.topics.intakeCommands,
+        messages: [{ key: cmd.lead.phone_hash, value }],
+      });
       await within(send, timeoutMs, `the intake command was not published within ${timeoutMs} ms`);
     } catch (err) {
       pending.cancel();

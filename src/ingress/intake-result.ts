@@ -51,14 +51,24 @@ export function asReplay(stored: StoredOutcome): StoredOutcome {
 }
 
 export type OutcomeLabel =
-  | 'accepted' | 'duplicate' | 'validation_error' | 'rejected' | 'replay'
-  | 'auth_failed' | 'rate_limited' | 'refused' | 'error' | 'found' | 'not_found';
+  | 'accepted'
+  | 'duplicate'
+  | 'validation_error'
+  | 'rejected'
+  | 'replay'
+  | 'auth_failed'
+  | 'rate_limited'
+  | 'refused'
+  | 'error'
+  | 'found'
+  | 'not_found';
 
 // The metrics label of an answer: the intake status when there is one, else the kind of error.
 export function outcomeLabel(http: number, body: unknown): OutcomeLabel {
   const b = (body ?? {}) as { status?: unknown; replay?: unknown; error?: unknown };
   if (b.replay === true) return 'replay';
-  if (b.status === 'accepted' || b.status === 'duplicate' || b.status === 'validation_error' || b.status === 'rejected') return b.status;
+  if (b.status === 'accepted' || b.status === 'duplicate' || b.status === 'validation_error' || b.status === 'rejected')
+    return b.status;
   if (http === 401 || http === 403) return 'auth_failed';
   if (http === 429) return 'rate_limited';
   if (http === 404) return 'not_found';

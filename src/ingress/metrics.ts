@@ -24,8 +24,18 @@ export class IngressMetrics {
     });
   }
 
-  observe(endpoint: Endpoint, outcome: OutcomeLabel, partner: Pick<PartnerDoc, '_id' | 'mode'> | null, seconds: number): void {
-    this.requests.inc({ endpoint, outcome, partner_id: partner?._id ?? 'unknown', test: testLabel(partner?.mode === 'test') });
+  observe(
+    endpoint: Endpoint,
+    outcome: OutcomeLabel,
+    partner: Pick<PartnerDoc, '_id' | 'mode'> | null,
+    seconds: number,
+  ): void {
+    this.requests.inc({
+      endpoint,
+      outcome,
+      partner_id: partner?._id ?? 'unknown',
+      test: testLabel(partner?.mode === 'test'),
+    });
     this.duration.observe({ endpoint }, seconds);
   }
 }

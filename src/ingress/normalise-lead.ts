@@ -37,7 +37,8 @@ export function normaliseLead(input: InboundLead, ctx: IntakeContext): Normalise
     if (!countries.isValid(countryCode)) return { ok: false, reason: reason.invalidValue('country_code') };
   }
 
-  const externalId = input.external_id ?? (ctx.idempotencyKey.length <= EXTERNAL_ID_MAX ? ctx.idempotencyKey : undefined);
+  const externalId =
+    input.external_id ?? (ctx.idempotencyKey.length <= EXTERNAL_ID_MAX ? ctx.idempotencyKey : undefined);
   if (externalId === undefined) return { ok: false, reason: reason.missing('external_id') };
 
   const fullName = input.full_name ?? ([input.first_name, input.last_name].filter(Boolean).join(' ') || undefined);

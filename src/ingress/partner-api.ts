@@ -23,7 +23,11 @@ export function partnerApi(deps: PartnerApiDeps) {
   const authDeps = { partners, authFailures: deps.authFailures };
   return async function register(app: FastifyInstance): Promise<void> {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: intake.bodyLimitBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: intake.bodyLimitBytes },
+      (_req, body, done) => done(null, body),
+    );
     app.decorateRequest('inbound', null);
 
     app.addHook('onRequest', async (req) => {
@@ -42,7 +46,11 @@ export function partnerApi(deps: PartnerApiDeps) {
       const admission = await deps.admissions.admit(req.ip, partner, endpointOf(req), claim ?? undefined);
       if (admission.kind === 'auth_failures') throw tooManyAuthFailures(admission.retryAfterS);
       if (admission.kind === 'rate_limited') {
-        throw new ApiError('rate_limit_exceeded', { seconds: admission.retryAfterS }, { 'retry-after': String(admission.retryAfterS) });
+        throw new ApiError(
+          'rate_limit_exceeded',
+          { seconds: admission.retryAfterS },
+          { 'retry-after': String(admission.retryAfterS) },
+        );
       }
       if (claim && admission.claim && req.inbound) req.inbound.claim = { ...claim, claim: admission.claim };
     });
@@ -60,7 +68,10 @@ export function partnerApi(deps: PartnerApiDeps) {
       const ms = Date.now() - ctx.receivedAtMs;
       const partnerId = ctx.partner?._id ?? null;
       deps.metrics.observe(endpointOf(req), ctx.outcome, ctx.partner, ms / 1000);
-      logger.info({ endpoint: endpointOf(req), partner_id: partnerId, outcome: ctx.outcome, http_status: reply.statusCode, ms }, 'partner request');
+      logger.info(
+        { endpoint: endpointOf(req), partner_id: partnerId, outcome: ctx.outcome, http_status: reply.statusCode, ms },
+        'partner request',
+      );
     });
 
     await app.register(intakeRoutes(deps));
@@ -72,6 +83,12 @@ export function partnerApi(deps: PartnerApiDeps) {
 // the hash of its body. Anything else is answered by the intake flow without a claim.
 function claimable(req: FastifyRequest, raw: Buffer, hashKey: KeyObject): { key: string; bodyHash: string } | null {
   const key = req.headers['idempotency-key'];
-  if (endpointOf(req) !== 'intake' || !Buffer.isBuffer(req.body) || typeof key !== 'string' || !isValidIdempotencyKey(key)) return null;
+  if (
+    endpointOf(req) !== 'intake' ||
+    !Buffer.isBuffer(req.body) ||
+    typeof key !== 'string' ||
+    !isValidIdempotencyKey(key)
+  )
+    return null;
   return { key, bodyHash: requestBodyHash(hashKey, raw) };
 }

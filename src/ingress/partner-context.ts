@@ -58,7 +58,13 @@ export function endpointOf(req: FastifyRequest): Endpoint {
   return req.routeOptions.config.endpoint ?? 'intake';
 }
 
-export function answer(req: FastifyRequest, reply: FastifyReply, http: number, body: object, headers: Record<string, string> = {}): FastifyReply {
+export function answer(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  http: number,
+  body: object,
+  headers: Record<string, string> = {},
+): FastifyReply {
   if (req.inbound) req.inbound.outcome = outcomeLabel(http, body);
   return reply.code(http).headers(headers).send(body);
 }

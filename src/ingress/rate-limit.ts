@@ -16,7 +16,11 @@ export class AuthFailureLimiter {
   private readonly script: LuaScript;
   private seq = 0;
 
-  constructor(redis: Redis, private readonly instanceId: string, private readonly perMinute: number) {
+  constructor(
+    redis: Redis,
+    private readonly instanceId: string,
+    private readonly perMinute: number,
+  ) {
     this.script = windowTakeScript(redis);
   }
 
@@ -30,7 +34,10 @@ export class AuthFailureLimiter {
 
   private async take(clientIp: string, record: boolean): Promise<Verdict> {
     const member = record ? `${this.instanceId}:${++this.seq}` : '';
-    return windowVerdict(await this.script([authFailuresKey(clientIp)], [this.perMinute, WINDOW_MS, member]), WINDOW_MS);
+    return windowVerdict(
+      await this.script([authFailuresKey(clientIp)], [this.perMinute, WINDOW_MS, member]),
+      WINDOW_MS,
+    );
   }
 }
 

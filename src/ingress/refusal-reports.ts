@@ -20,9 +20,23 @@ export interface RefusalFacts {
 
 // The refusal a fresh 409 duplicate or 422 validation_error answer reports. Pure: a country only
 // when it is two capital letters, a source only when it is a string, both cut to size.
-export function refusalOf(partnerId: string, status: IntakeRefusal['status'], reason: string, facts: RefusalFacts, at: Date, id: string = randomUUID()): IntakeRefusal {
-  const refusal: IntakeRefusal = { refusal_id: id, partner_id: partnerId, status, reason: reason.slice(0, MAX_TEXT), at: at.toISOString() };
-  if (typeof facts.country_code === 'string' && COUNTRY.test(facts.country_code)) refusal.country_code = facts.country_code;
+export function refusalOf(
+  partnerId: string,
+  status: IntakeRefusal['status'],
+  reason: string,
+  facts: RefusalFacts,
+  at: Date,
+  id: string = randomUUID(),
+): IntakeRefusal {
+  const refusal: IntakeRefusal = {
+    refusal_id: id,
+    partner_id: partnerId,
+    status,
+    reason: reason.slice(0, MAX_TEXT),
+    at: at.toISOString(),
+  };
+  if (typeof facts.country_code === 'string' && COUNTRY.test(facts.country_code))
+    refusal.country_code = facts.country_code;
   if (typeof facts.source === 'string' && facts.source !== '') refusal.source = facts.source.slice(0, MAX_TEXT);
   return refusal;
 }
@@ -38,11 +52,20 @@ export class RefusalReports {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly d: { producer: Producer; codec: TopicCodec; topics: TopicNames; logger: Logger; metrics: Registry }) {
+  constructor(
+    private readonly d: {
+      producer: Producer;
+      codec: TopicCodec;
+      topics: TopicNames;
+      logger: Logger;
+      metrics: Registry;
+    },
+  ) {
     this.dropped = new Counter({
       name: 'lead_intake_refusal_reports_dropped_total',
       help: 'Duplicate and validation_error answers not reported to the reports (queue_full, publish_failed)',
-      labelNames: ['reason'], registers: [d.metrics],
+      labelNames: ['reason'],
+      registers: [d.metrics],
     });
     this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
     this.timer.unref();
@@ -66,11 +89,16 @@ export class RefusalReports {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_PER_SEND);
         try {
-          const messages = await Promise.all(batch.map(async (r) => ({ key: r.partner_id, value: await this.d.codec.encode('intakeRefusals', r) })));
+          const messages = await Promise.all(
+            batch.map(async (r) => ({ key: r.partner_id, value: await this.d.codec.encode('intakeRefusals', r) })),
+          );
           await this.d.producer.sendBatch({ topicMessages: [{ topic: this.d.topics.intakeRefusals, messages }] });
         } catch (err) {
           this.dropped.inc({ reason: 'publish_failed' }, batch.length);
-          this.d.logger.warn({ count: batch.length, err: (err as Error).message }, 'could not report refused intake requests to the reports');
+          this.d.logger.warn(
+            { count: batch.length, err: (err as Error).message },
+            'could not report refused intake requests to the reports',
+          );
         }
       }
     });

@@ -14,7 +14,12 @@ import type { NormalisedLead } from './normalise-lead';
 // lead's own data key, so erasing the lead is destroying that key; the record carries only where
 // the key is stored (key_ref, intake-keys.ts), and `key` is what the caller stores there before the
 // record leaves. What routing and reporting read (country, source...) stays plain.
-export function sealLead(lead: NormalisedLead, keyring: PiiCipher, hashKey: KeyObject, now: Date): { record: LeadRecord; key: IntakeKeyDoc } {
+export function sealLead(
+  lead: NormalisedLead,
+  keyring: PiiCipher,
+  hashKey: KeyObject,
+  now: Date,
+): { record: LeadRecord; key: IntakeKeyDoc } {
   const { phone, email, first_name, last_name, full_name, ip, user_agent, metadata, landing_url, ...rest } = lead;
   const { cipher, wrapped } = newDataKey(keyring);
   const key: IntakeKeyDoc = { _id: IntakeKeyStore.newRef(now), dek_enc: wrapped, created_at: now };

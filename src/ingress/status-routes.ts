@@ -16,7 +16,10 @@ export interface LeadStatusView {
 }
 
 // What a partner may see of its lead: status in its own codes and ours; no PII, no money, no agent.
-export function leadStatusView(lead: Omit<LeadStatusFields, 'partner_id'>, partner: Pick<PartnerDoc, 'status_mapping'>): LeadStatusView {
+export function leadStatusView(
+  lead: Omit<LeadStatusFields, 'partner_id'>,
+  partner: Pick<PartnerDoc, 'status_mapping'>,
+): LeadStatusView {
   return {
     id: lead._id,
     external_id: lead.external_id,
@@ -34,14 +37,18 @@ export function leadStatusView(lead: Omit<LeadStatusFields, 'partner_id'>, partn
 // within the intake reply timeout: a MongoDB that does not answer gets the partner a 503.
 export function statusRoutes(deps: PartnerApiDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<{ Params: { externalId: string } }>('/leads/:externalId/status', { config: { endpoint: 'status' } }, async (req, reply) => {
-      const partner = authenticated(req);
-      const lead = await boundedRead(deps.intake.replyTimeoutMs, 'status lookup', async (signal) => {
-        const leadId = await deps.refs.leadIdOf(partner._id, req.params.externalId, signal);
-        return leadId === null ? null : deps.leads.statusOf(leadId, signal);
-      });
-      if (!lead || lead.partner_id !== partner._id) throw new ApiError('not_found');
-      return answer(req, reply, 200, leadStatusView(lead, partner));
-    });
+    app.get<{ Params: { externalId: string } }>(
+      '/leads/:externalId/status',
+      { config: { endpoint: 'status' } },
+      async (req, reply) => {
+        const partner = authenticated(req);
+        const lead = await boundedRead(deps.intake.replyTimeoutMs, 'status lookup', async (signal) => {
+          const leadId = await deps.refs.leadIdOf(partner._id, req.params.externalId, signal);
+          return leadId === null ? null : deps.leads.statusOf(leadId, signal);
+        });
+        if (!lead || lead.partner_id !== partner._id) throw new ApiError('not_found');
+        return answer(req, reply, 200, leadStatusView(lead, partner));
+      },
+    );
   };
 }

@@ -19,7 +19,11 @@ export function agentView(doc: AgentDoc, lastAssignedAt: Date | null): AgentView
 // Agents as managers change them (the processors only read them; when each last got a lead is
 // kept apart, in agent_activity).
 export class AgentService {
-  constructor(private readonly agents: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>, private readonly clock: Clock = systemClock) {}
+  constructor(
+    private readonly agents: Collection<AgentDoc>,
+    private readonly activity: Collection<AgentActivityDoc>,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   // A new agent takes leads at once: the processors re-read the agents and ask for waiting leads
   // whose countries and languages fit (an empty list accepts any) to be assigned.
@@ -58,12 +62,20 @@ export class AgentService {
   }
 
   async list(filter: { active?: boolean }, page: PageRequest): Promise<Page<AgentView>> {
-    const docs = await findPage(this.agents, filter.active === undefined ? {} : { active: filter.active }, page, (d) => d);
+    const docs = await findPage(
+      this.agents,
+      filter.active === undefined ? {} : { active: filter.active },
+      page,
+      (d) => d,
+    );
     return { items: await this.withActivity(docs.items), next_offset: docs.next_offset };
   }
 
   private async withActivity(docs: readonly AgentDoc[]): Promise<AgentView[]> {
-    const activity = await findByIds(this.activity, docs.map((d) => d._id));
+    const activity = await findByIds(
+      this.activity,
+      docs.map((d) => d._id),
+    );
     return docs.map((d) => agentView(d, activity.get(d._id)?.last_assigned_at ?? null));
   }
 }

@@ -1,4 +1,11 @@
-import { auditListPrefix, writeAudit, type AuditAction, type AuditActor, type AuditCollections, type AuditEntry } from '../shared/audit';
+import {
+  auditListPrefix,
+  writeAudit,
+  type AuditAction,
+  type AuditActor,
+  type AuditCollections,
+  type AuditEntry,
+} from '../shared/audit';
 import { findByIds } from '../shared/mongo/bulk';
 import type { AuditDoc } from '../shared/mongo/documents';
 import { ListIndex } from '../shared/store/list-index';
@@ -22,7 +29,16 @@ export interface AuditView {
 
 export function auditView(doc: AuditDoc): AuditView {
   return {
-    id: doc._id, at: doc.at, actor: doc.actor, actor_name: doc.actor_name ?? doc.actor, auth_method: doc.auth_method ?? null, client_address: doc.client_address ?? null, action: doc.action, affiliate_id: doc.partner_id, target: doc.target, details: doc.details,
+    id: doc._id,
+    at: doc.at,
+    actor: doc.actor,
+    actor_name: doc.actor_name ?? doc.actor,
+    auth_method: doc.auth_method ?? null,
+    client_address: doc.client_address ?? null,
+    action: doc.action,
+    affiliate_id: doc.partner_id,
+    target: doc.target,
+    details: doc.details,
   };
 }
 
@@ -40,14 +56,27 @@ export class AuditLog {
   }
 
   // A scoped list merges each partner's view: entries about no partner (sign-ins, accounts) are not in it.
-  list(filter: { affiliate_id?: string; action?: string }, page: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<AuditView>> {
+  list(
+    filter: { affiliate_id?: string; action?: string },
+    page: CursorRequest,
+    scope: PartnerScope = ALL_PARTNERS,
+  ): Promise<CursorPage<AuditView>> {
     const { action } = filter;
     const partners = partnersToRead(scope, filter.affiliate_id);
-    return listPage({
-      index: this.index,
-      query: { prefixes: partners === null ? [auditListPrefix({ action })] : partners.map((partnerId) => auditListPrefix({ partnerId, action })), order: 'desc' },
-      load: (ids) => findByIds(this.c.audit, ids),
-      view: auditView,
-    }, page);
+    return listPage(
+      {
+        index: this.index,
+        query: {
+          prefixes:
+            partners === null
+              ? [auditListPrefix({ action })]
+              : partners.map((partnerId) => auditListPrefix({ partnerId, action })),
+          order: 'desc',
+        },
+        load: (ids) => findByIds(this.c.audit, ids),
+        view: auditView,
+      },
+      page,
+    );
   }
 }

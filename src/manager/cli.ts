@@ -11,7 +11,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return argv.length === 0 ? 2 : 0;
   }
-  const local = argv[0] === 'rebuild-reports' ? rebuildReportsCommand : argv[0] === 'rebuild-lists' ? rebuildListsCommand : null;
+  const local =
+    argv[0] === 'rebuild-reports' ? rebuildReportsCommand : argv[0] === 'rebuild-lists' ? rebuildListsCommand : null;
   if (local) {
     if (argv.length > 1) throw new UsageError(`${argv[0]} takes no arguments`);
     process.stdout.write(`${JSON.stringify(await local(process.env), null, 2)}\n`);
@@ -19,7 +20,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const request = parseCommand(argv);
   const token = process.env.MANAGER_TOKEN;
-  if (!token) throw new UsageError('set MANAGER_TOKEN to a service account\'s token (lit_...), or for recovery to one of MANAGER_TOKENS');
+  if (!token)
+    throw new UsageError(
+      "set MANAGER_TOKEN to a service account's token (lit_...), or for recovery to one of MANAGER_TOKENS",
+    );
   const base = (process.env.MANAGER_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (request.body) headers['content-type'] = 'application/json';

@@ -19,7 +19,14 @@ export type DeliveryView = Omit<DeliveryDoc, '_id' | 'event_name' | 'partner_id'
 // earlier one of its lead; test marks a sandbox partner's lead (its event says so).
 export function deliveryView(doc: DeliveryDoc): DeliveryView {
   const { _id, event_name, partner_id, event, kind, ...rest } = doc;
-  return { id: _id, kind: kindOf({ kind }), event: event_name, affiliate_id: partner_id, ...rest, test: event.test === true };
+  return {
+    id: _id,
+    kind: kindOf({ kind }),
+    event: event_name,
+    affiliate_id: partner_id,
+    ...rest,
+    test: event.test === true,
+  };
 }
 
 export interface DeliveryFilter {
@@ -36,27 +43,42 @@ export interface DeliveryFilter {
 export class DeliveryQueue {
   private readonly list: ListIndex;
 
-  constructor(private readonly deliveries: Collection<DeliveryDoc>, deliveryList: Collection<ListEntryDoc>) {
+  constructor(
+    private readonly deliveries: Collection<DeliveryDoc>,
+    deliveryList: Collection<ListEntryDoc>,
+  ) {
     this.list = new ListIndex(deliveryList);
   }
 
   // A scoped page merges the views of each partner in scope (one range read per partner and event).
-  page(filter: DeliveryFilter, page: CursorRequest, scope: PartnerScope = ALL_PARTNERS): Promise<CursorPage<DeliveryView>> {
+  page(
+    filter: DeliveryFilter,
+    page: CursorRequest,
+    scope: PartnerScope = ALL_PARTNERS,
+  ): Promise<CursorPage<DeliveryView>> {
     const { state, event } = filter;
     const partners = partnersToRead(scope, filter.affiliate_id);
-    return listPage({
-      index: this.list,
-      query: {
-        prefixes: partners === null ? deliveryListPrefixes({ state, event }) : partners.flatMap((partnerId) => deliveryListPrefixes({ state, partnerId, event })),
-        ...timeRange(filter),
-        order: 'desc',
+    return listPage(
+      {
+        index: this.list,
+        query: {
+          prefixes:
+            partners === null
+              ? deliveryListPrefixes({ state, event })
+              : partners.flatMap((partnerId) => deliveryListPrefixes({ state, partnerId, event })),
+          ...timeRange(filter),
+          order: 'desc',
+        },
+        load: (ids) => findByIds(this.deliveries, ids),
+        // An entry by state names the state its record had when written.
+        matches: (entry, doc) =>
+          (entry.state === undefined || entry.state === doc.state) &&
+          inPartnerScope(scope, doc.partner_id) &&
+          (filter.kind === undefined || kindOf(doc) === filter.kind),
+        view: deliveryView,
       },
-      load: (ids) => findByIds(this.deliveries, ids),
-      // An entry by state names the state its record had when written.
-      matches: (entry, doc) => (entry.state === undefined || entry.state === doc.state) && inPartnerScope(scope, doc.partner_id)
-        && (filter.kind === undefined || kindOf(doc) === filter.kind),
-      view: deliveryView,
-    }, page);
+      page,
+    );
   }
 
   // A delivery of a partner outside the scope is not found.

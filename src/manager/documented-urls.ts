@@ -16,10 +16,19 @@ const NOT_LOCALHOST = '(?!([A-Za-z0-9-]+\\.)*[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt
 // also needs a postback token for {token} (a partner's state: documented with the 422).
 export function documentedTemplate(allowHttp: boolean) {
   const part = `(${URL_CHAR}|\\{(${POSTBACK_MACROS.join('|')})\\})`;
-  return { type: 'string', format: 'uri-template', minLength: 1, maxLength: 2048, pattern: `^${allowHttp ? 'https?' : 'https'}://${HOST}${PORT}([/?#]${part}*)?$` };
+  return {
+    type: 'string',
+    format: 'uri-template',
+    minLength: 1,
+    maxLength: 2048,
+    pattern: `^${allowHttp ? 'https?' : 'https'}://${HOST}${PORT}([/?#]${part}*)?$`,
+  };
 }
 
 // A callback URL a partner sets in the portal: https to a public host name (localhost is not public).
 export const DOCUMENTED_PUBLIC_URL = {
-  type: ['string', 'null'], format: 'uri', maxLength: 2048, pattern: `^https://${NOT_LOCALHOST}${HOST}${PORT}([/?#](${URL_CHAR})*)?$`,
+  type: ['string', 'null'],
+  format: 'uri',
+  maxLength: 2048,
+  pattern: `^https://${NOT_LOCALHOST}${HOST}${PORT}([/?#](${URL_CHAR})*)?$`,
 };

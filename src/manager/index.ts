@@ -34,7 +34,8 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    (body === '' ? done(null, {}) : json(req, body as string, done)));
+    body === '' ? done(null, {}) : json(req, body as string, done),
+  );
   // Response schemas document the answers; the views built in code decide what is sent.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.setErrorHandler((err, req, reply) => {
@@ -54,13 +55,24 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
 
   await app.register(async (secured) => {
     await registerIdentity(secured, {
-      config: o.config, db: o.mongo.db, redis: o.redis, cipher: o.cipher, audit: services.audit, clock: systemClock,
+      config: o.config,
+      db: o.mongo.db,
+      redis: o.redis,
+      cipher: o.cipher,
+      audit: services.audit,
+      clock: systemClock,
       partnerExists: async (id) => (await services.partners.find(id)) !== null,
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });
     auditRefusals(secured, services.audit);
     await secured.register(portal.invitations);
-    await secured.register(affiliateRoutes({ ...services, statusCatalogFile: o.config.statusCatalogFile, allowHttp: o.config.callbacks.allowHttp }));
+    await secured.register(
+      affiliateRoutes({
+        ...services,
+        statusCatalogFile: o.config.statusCatalogFile,
+        allowHttp: o.config.callbacks.allowHttp,
+      }),
+    );
     await secured.register(deliveryRoutes(services));
     await secured.register(endpointRoutes({ ...services, maxRangeS: o.config.replay.maxRangeS }));
     await secured.register(agentRoutes(services));

@@ -9,20 +9,42 @@ import { ALL_PARTNERS, inPartnerScope, partnersToRead, type PartnerScope } from 
 
 // A row of the lead list: what a manager scans a list by, never personal data (the lead page
 // shows the rest).
-export type LeadRow = Pick<LeadSummary, 'id' | 'affiliate_id' | 'external_id' | 'status' | 'is_depositor' | 'agent_id' | 'test' | 'created_at' | 'updated_at'> & {
+export type LeadRow = Pick<
+  LeadSummary,
+  'id' | 'affiliate_id' | 'external_id' | 'status' | 'is_depositor' | 'agent_id' | 'test' | 'created_at' | 'updated_at'
+> & {
   country_code: string | null;
   source: string | null;
 };
 
 const ROW_PROJECTION = {
-  _id: 1, partner_id: 1, external_id: 1, status: 1, is_depositor: 1, agent_id: 1, country_code: 1, source: 1, test: 1, created_at: 1, updated_at: 1,
+  _id: 1,
+  partner_id: 1,
+  external_id: 1,
+  status: 1,
+  is_depositor: 1,
+  agent_id: 1,
+  country_code: 1,
+  source: 1,
+  test: 1,
+  created_at: 1,
+  updated_at: 1,
 } as const;
 type RowDoc = Pick<LeadDoc, keyof typeof ROW_PROJECTION>;
 
 export function leadRow(d: RowDoc): LeadRow {
   return {
-    id: d._id, affiliate_id: d.partner_id, external_id: d.external_id, status: d.status, is_depositor: d.is_depositor, agent_id: d.agent_id,
-    country_code: d.country_code ?? null, source: d.source ?? null, test: d.test === true, created_at: d.created_at, updated_at: d.updated_at,
+    id: d._id,
+    affiliate_id: d.partner_id,
+    external_id: d.external_id,
+    status: d.status,
+    is_depositor: d.is_depositor,
+    agent_id: d.agent_id,
+    country_code: d.country_code ?? null,
+    source: d.source ?? null,
+    test: d.test === true,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
   };
 }
 
@@ -42,7 +64,10 @@ export interface LeadListQuery {
 export class LeadList {
   private readonly index: ListIndex;
 
-  constructor(private readonly leads: Collection<LeadDoc>, leadList: Collection<ListEntryDoc>) {
+  constructor(
+    private readonly leads: Collection<LeadDoc>,
+    leadList: Collection<ListEntryDoc>,
+  ) {
     this.index = new ListIndex(leadList);
   }
 
@@ -53,41 +78,71 @@ export class LeadList {
 
   // The same page with more of each lead's fields, read in the same read as its row (the partner's
   // view adds its masked phone and reason): each item is its row and those fields.
-  pageWith<K extends keyof LeadDoc>(q: LeadListQuery, req: CursorRequest, scope: PartnerScope, fields: readonly K[]): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
+  pageWith<K extends keyof LeadDoc>(
+    q: LeadListQuery,
+    req: CursorRequest,
+    scope: PartnerScope,
+    fields: readonly K[],
+  ): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
     const projection = { ...ROW_PROJECTION, ...Object.fromEntries(fields.map((f) => [f, 1])) };
-    return this.listed(q, req, scope, projection, (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({ row: leadRow(d), doc: d }));
+    return this.listed(q, req, scope, projection, (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({
+      row: leadRow(d),
+      doc: d,
+    }));
   }
 
   // Only the projection's fields of each lead are read.
-  private listed<V>(q: LeadListQuery, req: CursorRequest, scope: PartnerScope, projection: Record<string, 1>, view: (d: LeadDoc) => V): Promise<CursorPage<V>> {
+  private listed<V>(
+    q: LeadListQuery,
+    req: CursorRequest,
+    scope: PartnerScope,
+    projection: Record<string, 1>,
+    view: (d: LeadDoc) => V,
+  ): Promise<CursorPage<V>> {
     const scanned = q.country_code !== undefined || q.source !== undefined;
     const keys = { status: q.status, isDepositor: q.is_depositor === true ? true : undefined };
     const partners = partnersToRead(scope, q.affiliate_id);
-    return listPage({
-      index: this.index,
-      query: {
-        prefixes: partners === null ? [leadListPrefix(keys)] : partners.map((partnerId) => leadListPrefix({ ...keys, partnerId })),
-        ...timeRange(q),
-        order: 'desc',
+    return listPage(
+      {
+        index: this.index,
+        query: {
+          prefixes:
+            partners === null
+              ? [leadListPrefix(keys)]
+              : partners.map((partnerId) => leadListPrefix({ ...keys, partnerId })),
+          ...timeRange(q),
+          order: 'desc',
+        },
+        load: (ids) => findByIds(this.leads, ids, { projection }),
+        ...(scanned
+          ? {
+              keep: (e: ListEntryDoc) =>
+                (q.country_code === undefined || e.country_code === q.country_code) &&
+                (q.source === undefined || e.source === q.source),
+            }
+          : {}),
+        matches: (_e, d) =>
+          (q.status === undefined || d.status === q.status) &&
+          (q.is_depositor === undefined || d.is_depositor === q.is_depositor) &&
+          (q.affiliate_id === undefined || d.partner_id === q.affiliate_id) &&
+          inPartnerScope(scope, d.partner_id),
+        view,
       },
-      load: (ids) => findByIds(this.leads, ids, { projection }),
-      ...(scanned ? {
-        keep: (e: ListEntryDoc) => (q.country_code === undefined || e.country_code === q.country_code) && (q.source === undefined || e.source === q.source),
-      } : {}),
-      matches: (_e, d) => (q.status === undefined || d.status === q.status) && (q.is_depositor === undefined || d.is_depositor === q.is_depositor)
-        && (q.affiliate_id === undefined || d.partner_id === q.affiliate_id) && inPartnerScope(scope, d.partner_id),
-      view,
-    }, req);
+      req,
+    );
   }
 
   // The agents' view: the leads handed to one agent, newest first.
   agentPage(agentId: string, req: CursorRequest): Promise<CursorPage<LeadSummary>> {
-    return listPage({
-      index: this.index,
-      query: { prefixes: [leadListPrefix({ agentId })], order: 'desc' },
-      load: (ids) => findByIds(this.leads, ids),
-      matches: (_e, d) => d.agent_id === agentId,
-      view: leadSummary,
-    }, req);
+    return listPage(
+      {
+        index: this.index,
+        query: { prefixes: [leadListPrefix({ agentId })], order: 'desc' },
+        load: (ids) => findByIds(this.leads, ids),
+        matches: (_e, d) => d.agent_id === agentId,
+        view: leadSummary,
+      },
+      req,
+    );
   }
 }

@@ -1,7 +1,13 @@
 import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { findByIds } from '../shared/mongo/bulk';
-import { LEAD_DETAIL_FIELDS, type DeliveryDoc, type LeadDoc, type LeadRefDoc, type LeadRisk } from '../shared/mongo/documents';
+import {
+  LEAD_DETAIL_FIELDS,
+  type DeliveryDoc,
+  type LeadDoc,
+  type LeadRefDoc,
+  type LeadRisk,
+} from '../shared/mongo/documents';
 import { leadRefId } from '../shared/store/lead-refs';
 import { deliveryView, type DeliveryView } from './delivery-queue';
 import { ALL_PARTNERS, inPartnerScope, type PartnerScope } from './partner-scope';
@@ -26,7 +32,14 @@ export interface LeadSummary {
   // event and event_id null for a change the partner does not hear of (an idle lead handed to another
   // agent, agent_id naming the new one).
   history: {
-    event_id: string | null; event: string | null; from: string | null; to: string; at: Date; why: string; source: string; reason: string | null;
+    event_id: string | null;
+    event: string | null;
+    from: string | null;
+    to: string;
+    at: Date;
+    why: string;
+    source: string;
+    reason: string | null;
     agent_id?: string;
   }[];
   created_at: Date;
@@ -42,15 +55,32 @@ export function leadSummary(lead: LeadDoc): LeadSummary {
   const details: LeadSummary['details'] = {};
   for (const field of LEAD_DETAIL_FIELDS) if (typeof lead[field] === 'string') details[field] = lead[field];
   return {
-    id: lead._id, affiliate_id: lead.partner_id, external_id: lead.external_id, status: lead.status, is_depositor: lead.is_depositor,
-    agent_id: lead.agent_id, client_id: lead.client_id, reason: lead.reason, details,
-    risk: lead.risk ?? null, test: lead.test === true,
-    personal_data: lead.personal_erased_at ? 'erased' : 'kept', personal_erased_at: lead.personal_erased_at ?? null,
+    id: lead._id,
+    affiliate_id: lead.partner_id,
+    external_id: lead.external_id,
+    status: lead.status,
+    is_depositor: lead.is_depositor,
+    agent_id: lead.agent_id,
+    client_id: lead.client_id,
+    reason: lead.reason,
+    details,
+    risk: lead.risk ?? null,
+    test: lead.test === true,
+    personal_data: lead.personal_erased_at ? 'erased' : 'kept',
+    personal_erased_at: lead.personal_erased_at ?? null,
     history: lead.history.map((h, i) => ({
-      event_id: h.event === null ? null : `${lead._id}:${i}`, event: h.event, from: h.from, to: h.to, at: h.at, why: h.why, source: h.source,
-      reason: h.reason ?? null, ...(h.agent_id ? { agent_id: h.agent_id } : {}),
+      event_id: h.event === null ? null : `${lead._id}:${i}`,
+      event: h.event,
+      from: h.from,
+      to: h.to,
+      at: h.at,
+      why: h.why,
+      source: h.source,
+      reason: h.reason ?? null,
+      ...(h.agent_id ? { agent_id: h.agent_id } : {}),
     })),
-    created_at: lead.created_at, updated_at: lead.updated_at,
+    created_at: lead.created_at,
+    updated_at: lead.updated_at,
   };
 }
 
@@ -84,7 +114,11 @@ export class LeadLookup {
   async withDeliveries(lead: LeadDoc): Promise<LeadView> {
     const summary = leadSummary(lead);
     // Delivery ids follow from (event id, partner, kind): indexed reads by _id, no scan.
-    const ids = summary.history.flatMap((h) => (h.event_id === null ? [] : [deliveryId(h.event_id, lead.partner_id), deliveryId(h.event_id, lead.partner_id, 'postback')]));
+    const ids = summary.history.flatMap((h) =>
+      h.event_id === null
+        ? []
+        : [deliveryId(h.event_id, lead.partner_id), deliveryId(h.event_id, lead.partner_id, 'postback')],
+    );
     const found = await findByIds(this.d.deliveries, ids);
     return { ...summary, deliveries: ids.flatMap((d) => found.get(d) ?? []).map(deliveryView) };
   }

@@ -15,21 +15,36 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
       info: {
         title: `${serviceName} manager API`,
         version: '1.0.0',
-        description: 'Partner (affiliate) administration, the callback delivery queue, agents and accounts. Errors are {error, message}. '
-          + 'Each operation names the roles that may call it (x-roles) and the permission it needs (x-access); other roles get 403 forbidden.',
+        description:
+          'Partner (affiliate) administration, the callback delivery queue, agents and accounts. Errors are {error, message}. ' +
+          'Each operation names the roles that may call it (x-roles) and the permission it needs (x-access); other roles get 403 forbidden.',
       },
       components: {
         securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'A signed-in person (the console); requests that change something also send X-CSRF-Token' },
-          serviceToken: { type: 'http', scheme: 'bearer', description: "A service account's token (lit_...), or a break-glass MANAGER_TOKENS token" },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description: 'A signed-in person (the console); requests that change something also send X-CSRF-Token',
+          },
+          serviceToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A service account's token (lit_...), or a break-glass MANAGER_TOKENS token",
+          },
         },
       },
       security: [{ session: [] }, { serviceToken: [] }],
     },
     // The partner portal, served in the same context, has a document of its own (portal/routes/openapi.ts).
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/portal/') ? { ...schema, hide: true } : asDocumented(schema), url }),
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/portal/') ? { ...schema, hide: true } : asDocumented(schema),
+      url,
+    }),
     transformObject: (doc) => {
-      const document = markNullableBodiesOptional(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike);
+      const document = markNullableBodiesOptional(
+        ('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike,
+      );
       documentTimeZones(document.components?.schemas ?? {}, ['PartnerSettings', 'AgentSettings']);
       return document;
     },
@@ -43,7 +58,11 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
 
 type OpenApiLike = {
   components?: { schemas?: Record<string, unknown> };
-  paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { type?: unknown } }> } }>> };
+  paths?: Record<
+    string,
+    Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { type?: unknown } }> } }>
+  >;
+};
 
 // @fastify/swagger marks every request body required; a body whose schema admits null (rotate-key)
 // may be left out, since fastify validates a missing body as null.

@@ -1,5 +1,11 @@
 import type { Collection, Document, Filter, WithId } from 'mongodb';
-import { CURSOR_PATTERN, suffixOfEntry, type ListEntryDoc, type ListIndex, type ListQuery } from '../shared/store/list-index';
+import {
+  CURSOR_PATTERN,
+  suffixOfEntry,
+  type ListEntryDoc,
+  type ListIndex,
+  type ListQuery,
+} from '../shared/store/list-index';
 
 // Offset pagination of the small lists (partners, agents: hundreds, not millions): newest first,
 // `limit` (1-200, default 50) and `offset`; `next_offset` is null on the last page.
@@ -32,7 +38,12 @@ export async function findPage<D extends Document, V>(
   view: (doc: WithId<D>) => V,
   timeField: 'created_at' | 'at' = 'created_at',
 ): Promise<Page<V>> {
-  const rows = await collection.find(filter).sort({ [timeField]: -1, _id: -1 }).skip(req.offset).limit(req.limit + 1).toArray();
+  const rows = await collection
+    .find(filter)
+    .sort({ [timeField]: -1, _id: -1 })
+    .skip(req.offset)
+    .limit(req.limit + 1)
+    .toArray();
   const page = toPage(rows, req);
   return { items: page.items.map(view), next_offset: page.next_offset };
 }
@@ -42,12 +53,19 @@ export async function findPage<D extends Document, V>(
 // page. A page costs the same however deep it is and whatever is stored.
 export const CURSOR_QUERY = {
   limit: PAGE_QUERY.limit,
-  cursor: { type: 'string', pattern: CURSOR_PATTERN, description: 'next_cursor of the page before (`<time>|<item>`, URL-encoded)' },
+  cursor: {
+    type: 'string',
+    pattern: CURSOR_PATTERN,
+    description: 'next_cursor of the page before (`<time>|<item>`, URL-encoded)',
+  },
 } as const;
 
 // A list's time range as the query string gives it (date-times; from inclusive, to exclusive).
 export function timeRange(q: { from?: string; to?: string }): Pick<ListQuery, 'from' | 'to'> {
-  return { from: q.from === undefined ? undefined : new Date(q.from), to: q.to === undefined ? undefined : new Date(q.to) };
+  return {
+    from: q.from === undefined ? undefined : new Date(q.from),
+    to: q.to === undefined ? undefined : new Date(q.to),
+  };
 }
 
 export interface CursorRequest {

@@ -21,7 +21,10 @@ export interface IssuedSecrets {
 export type RotatedSecrets = IssuedSecrets & { api_key: string; key_rotated_at: Date };
 export type RotatableSecret = keyof IssuedSecrets;
 
-export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'postback_secret_enc' | 'previous_secrets'> & {
+export type PartnerView = Omit<
+  PartnerDoc,
+  '_id' | 'api_key_hash' | 'hmac_secret_enc' | 'callback_secret_enc' | 'postback_secret_enc' | 'previous_secrets'
+> & {
   id: string;
   previous_secrets_until: Date | null;
   postback_token_set: boolean;
@@ -30,14 +33,23 @@ export type PartnerView = Omit<PartnerDoc, '_id' | 'api_key_hash' | 'hmac_secret
 // What managers see of a partner: settings, never secrets (not even their hashes); when a rotation's
 // grace ends; whether a postback token is set.
 export function partnerView(doc: PartnerDoc): PartnerView {
-  const { _id, api_key_hash: _k, hmac_secret_enc: _h, callback_secret_enc: _c, postback_secret_enc: token, previous_secrets: previous, ...rest } = doc;
+  const {
+    _id,
+    api_key_hash: _k,
+    hmac_secret_enc: _h,
+    callback_secret_enc: _c,
+    postback_secret_enc: token,
+    previous_secrets: previous,
+    ...rest
+  } = doc;
   return { id: _id, ...rest, previous_secrets_until: previous?.until ?? null, postback_token_set: token !== undefined };
 }
 
 // Settings as stored: a postback token leaves `postbacks` and is sealed apart (postback_secret_enc),
 // kept when not given, removed when given as null.
 function sealedSettings(settings: PartnerSettings, cipher: PiiCipher): { set: Partial<PartnerDoc>; unset: boolean } {
-  if (!settings.postbacks || settings.postbacks.token === undefined) return { set: settings as Partial<PartnerDoc>, unset: false };
+  if (!settings.postbacks || settings.postbacks.token === undefined)
+    return { set: settings as Partial<PartnerDoc>, unset: false };
   const { token, ...postbacks } = settings.postbacks;
   const set: Partial<PartnerDoc> = { ...(settings as Partial<PartnerDoc>), postbacks };
   if (token !== null) set.postback_secret_enc = cipher.encrypt(token);
@@ -64,8 +76,14 @@ export class PartnerService {
 
   // Creates a partner and returns its three secrets: the only time they exist in clear outside the
   // partner's hands. The API key is kept as a hash, the HMAC secrets encrypted (we must sign with them).
-  async create(settings: PartnerSettings & { name: string }): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
-    const secrets = { api_key: newSecret('lk'), hmac_secret: newSecret('hs'), callback_secret: newCallbackSecret(settings.signature_scheme) };
+  async create(
+    settings: PartnerSettings & { name: string },
+  ): Promise<{ partner: PartnerView; secrets: Required<IssuedSecrets> }> {
+    const secrets = {
+      api_key: newSecret('lk'),
+      hmac_secret: newSecret('hs'),
+      callback_secret: newCallbackSecret(settings.signature_scheme),
+    };
     const now = this.now();
     const doc: PartnerDoc = {
       callback_events: [],
@@ -96,11 +114,13 @@ export class PartnerService {
   // otherwise be undone by this write (bringing an old API key back).
   async update(id: string, patch: PartnerSettings): Promise<PartnerView | null> {
     const { set, unset } = sealedSettings(patch, this.d.cipher);
-    const updated = await this.d.locks.withLock(`partner:${id}`, () => this.d.partners.findOneAndUpdate(
-      { _id: id },
-      { $set: { ...set, updated_at: this.now() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
-      { returnDocument: 'after' },
-    ));
+    const updated = await this.d.locks.withLock(`partner:${id}`, () =>
+      this.d.partners.findOneAndUpdate(
+        { _id: id },
+        { $set: { ...set, updated_at: this.now() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
+        { returnDocument: 'after' },
+      ),
+    );
     if (!updated) return null;
     await this.d.directory.announceChange(this.d.redis, id);
     return partnerView(updated);
@@ -110,12 +130,20 @@ export class PartnerService {
   // at once on every instance: its hash is gone from MongoDB and every partner cache is evicted
   // through Redis. With graceSeconds the replaced key and secrets stay valid that long
   // (previous_secrets; a rotation during a grace ends the earlier grace).
-  async rotate(id: string, which: readonly ('hmac_secret' | 'callback_secret')[] = [], graceSeconds = 0): Promise<RotatedSecrets | null> {
+  async rotate(
+    id: string,
+    which: readonly ('hmac_secret' | 'callback_secret')[] = [],
+    graceSeconds = 0,
+  ): Promise<RotatedSecrets | null> {
     return this.rotateSecrets(id, ['api_key', ...which], graceSeconds) as Promise<RotatedSecrets | null>;
   }
 
   // The same, for any of the three secrets (the portal may rotate an HMAC secret and keep its key).
-  async rotateSecrets(id: string, which: readonly RotatableSecret[], graceSeconds = 0): Promise<(IssuedSecrets & { key_rotated_at: Date }) | null> {
+  async rotateSecrets(
+    id: string,
+    which: readonly RotatableSecret[],
+    graceSeconds = 0,
+  ): Promise<(IssuedSecrets & { key_rotated_at: Date }) | null> {
     const now = this.now();
     const rotated = await this.d.locks.withLock(`partner:${id}`, async () => {
       const { partners } = this.d;
@@ -135,18 +163,24 @@ export class PartnerService {
         issued.callback_secret = newCallbackSecret(doc.signature_scheme);
         set.callback_secret_enc = this.d.cipher.encrypt(issued.callback_secret);
       }
-      set.previous_secrets = graceSeconds > 0
-        ? {
-          api_key_hash: doc.api_key_hash, hmac_secret_enc: doc.hmac_secret_enc, callback_secret_enc: doc.callback_secret_enc,
-          until: new Date(now.getTime() + graceSeconds * 1000),
-        }
-        : null;
+      set.previous_secrets =
+        graceSeconds > 0
+          ? {
+              api_key_hash: doc.api_key_hash,
+              hmac_secret_enc: doc.hmac_secret_enc,
+              callback_secret_enc: doc.callback_secret_enc,
+              until: new Date(now.getTime() + graceSeconds * 1000),
+            }
+          : null;
       const current = set.api_key_hash ?? doc.api_key_hash;
       if (set.api_key_hash) await this.d.keys.add(set.api_key_hash, id, now);
       await partners.updateOne({ _id: id }, { $set: set });
       // The hashes that no longer authenticate: the grace this rotation ended, and without a grace the
       // old key; never the key in use (a rotation of secrets alone keeps it).
-      const ended = [...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []), ...(graceSeconds > 0 ? [] : [doc.api_key_hash])];
+      const ended = [
+        ...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []),
+        ...(graceSeconds > 0 ? [] : [doc.api_key_hash]),
+      ];
       await this.d.keys.remove(ended.filter((hash) => hash !== current));
       return issued;
     });

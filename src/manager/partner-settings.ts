@@ -4,11 +4,16 @@ import { parseCidr } from '../shared/net/cidr';
 import { timeZoneProblem } from './time-zone-setting';
 import { templateProblem, templatesOf, type Postbacks } from '../shared/postbacks/postback-template';
 
-function postbackMappings(postbacks: Postbacks | null | undefined): { path: string; mapping: Record<string, string> | undefined }[] {
+function postbackMappings(
+  postbacks: Postbacks | null | undefined,
+): { path: string; mapping: Record<string, string> | undefined }[] {
   if (!postbacks) return [];
   return [
     { path: '/postbacks/status_mapping', mapping: postbacks.status_mapping },
-    ...(postbacks.templates ?? []).map((own, i) => ({ path: `/postbacks/templates/${i}/status_mapping`, mapping: own.status_mapping })),
+    ...(postbacks.templates ?? []).map((own, i) => ({
+      path: `/postbacks/templates/${i}/status_mapping`,
+      mapping: own.status_mapping,
+    })),
   ];
 }
 
@@ -18,13 +23,19 @@ const validate = validatorFor<PartnerSettings>('partner-settings.json');
 // only from statuses we have, valid CIDR ranges, a known time zone, postback templates that name
 // only macros we fill (never money or personal data). tokenSet: whether the partner will have a
 // postback token once these settings are saved. Returns the problem or null.
-export function settingsProblem(settings: unknown, statuses: Statuses, allowHttp: boolean, tokenSet = false): string | null {
+export function settingsProblem(
+  settings: unknown,
+  statuses: Statuses,
+  allowHttp: boolean,
+  tokenSet = false,
+): string | null {
   if (!validate(settings)) return describeErrors(validate.errors);
   const s = settings as PartnerSettings;
   if (s.callback_url) {
     const url = URL.canParse(s.callback_url) ? new URL(s.callback_url) : null;
     if (!url) return '/callback_url is not a URL';
-    if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return '/callback_url must be an https URL';
+    if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
+      return '/callback_url must be an https URL';
     if (url.username || url.password) return '/callback_url must not carry credentials';
   }
   const mappings = [{ path: '/status_mapping', mapping: s.status_mapping }, ...postbackMappings(s.postbacks)];

@@ -11,7 +11,11 @@ export async function rebuildListsCommand(env: NodeJS.ProcessEnv): Promise<ListR
   const statuses = loadStatuses(config.rules.statusCatalogFile);
   const mongo = await connectMongo(config);
   try {
-    return await rebuildLists(mongo.collections, (s) => statuses.isTerminal(s), (m) => process.stderr.write(`${m}\n`));
+    return await rebuildLists(
+      mongo.collections,
+      (s) => statuses.isTerminal(s),
+      (m) => process.stderr.write(`${m}\n`),
+    );
   } finally {
     await mongo.client.close();
   }

@@ -29,7 +29,10 @@ export function auditRefusals(app: FastifyInstance, audit: AuditLog, by: Refused
     if (!action || status < 400 || status >= 500) return payload;
     const who = by(req);
     if (!who) return payload;
-    await audit.record(who.actor, action, { partnerId: who.partnerId, details: { refused: errorCode(payload), http_status: status } });
+    await audit.record(who.actor, action, {
+      partnerId: who.partnerId,
+      details: { refused: errorCode(payload), http_status: status },
+    });
     return payload;
   });
 }

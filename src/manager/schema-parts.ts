@@ -5,9 +5,14 @@ import type { JsonSchema } from '../shared/schemas';
 export const str = { type: 'string' } as const;
 export const int = { type: 'integer' } as const;
 export const dateTime = { type: 'string', format: 'date-time' } as const;
-export const nullable = (type: 'string' | 'integer' | 'number', extra: JsonSchema = {}) => ({ type: [type, 'null'], ...extra });
-export const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)): JsonSchema =>
-  ({ type: 'object', required, properties });
+export const nullable = (type: 'string' | 'integer' | 'number', extra: JsonSchema = {}) => ({
+  type: [type, 'null'],
+  ...extra,
+});
+export const object = (
+  properties: Record<string, unknown>,
+  required: string[] = Object.keys(properties),
+): JsonSchema => ({ type: 'object', required, properties });
 
 export const errorBody = object({ error: str, message: str });
 export const ID_MAX = 64;
@@ -29,11 +34,13 @@ export const BODY_ERRORS = [400, 413, 415, 422];
 // command_pending: the dispatcher did not confirm a command in time (it still carries it out).
 export const COMMAND_PENDING = 503;
 
-
 // A 422 whose reasons JSON Schema cannot state (a rule between two fields): described, with the
 // answer to each reason as an example. `reasons`: example name to the detail the server gives.
 export function refusedUnless(rule: string, reasons: Record<string, string>): JsonSchema {
-  const examples = Object.entries(reasons).map(([name, detail]) => [name, { summary: detail, value: new ApiError('invalid_request', { detail }).body() }]);
+  const examples = Object.entries(reasons).map(([name, detail]) => [
+    name,
+    { summary: detail, value: new ApiError('invalid_request', { detail }).body() },
+  ]);
   return {
     description: `invalid_request: the body or query fails its schema, or ${rule}`,
     content: { 'application/json': { schema: errorBody, examples: Object.fromEntries(examples) } },
@@ -43,7 +50,10 @@ export function refusedUnless(rule: string, reasons: Record<string, string>): Js
 // A route schema whose document shows some body properties stricter than the route validates (what
 // the server refuses in code, with 422, where validating it would change an answer); the documents'
 // transform shows documentedBody as the body (asDocumented).
-export function stricterInDocument<T extends { body: JsonSchema }>(schema: T, properties: Record<string, JsonSchema>): T & { documentedBody: JsonSchema } {
+export function stricterInDocument<T extends { body: JsonSchema }>(
+  schema: T,
+  properties: Record<string, JsonSchema>,
+): T & { documentedBody: JsonSchema } {
   const body = schema.body as { properties?: Record<string, unknown> };
   return { ...schema, documentedBody: { ...body, properties: { ...body.properties, ...properties } } };
 }

@@ -33,8 +33,12 @@ import { PartnerService } from './partner-service';
 // What the manager plugin is given (src/app.ts builds it in the process that hosts the manager,
 // the ingress role's): the clients it reads and publishes with, and the settings it answers by.
 export interface ManagerOptions {
-  config: Pick<Config, 'managerTokens' | 'accounts' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'> & {
-    bodyLimitBytes: number; statusCatalogFile: Config['rules']['statusCatalogFile'];
+  config: Pick<
+    Config,
+    'managerTokens' | 'accounts' | 'managerCommandTimeoutMs' | 'serviceName' | 'callbacks' | 'replay'
+  > & {
+    bodyLimitBytes: number;
+    statusCatalogFile: Config['rules']['statusCatalogFile'];
     // The partners' default request quotas and the signature's clock tolerance, shown in the portal.
     intake: Pick<Config['intake'], 'intakePerMinute' | 'statusPerMinute' | 'timestampToleranceS'>;
   };
@@ -68,9 +72,18 @@ export interface ManagerServices {
 }
 
 // Partners as the manager keeps them (also what tests and benches create theirs with).
-export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>): PartnerService {
+export function partnerService(
+  o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>,
+): PartnerService {
   const c = o.mongo.collections;
-  return new PartnerService({ partners: c.partners, keys: new PartnerKeys(c.partnerKeys), cipher: o.cipher, directory: o.partners, redis: o.redis, locks: o.locks });
+  return new PartnerService({
+    partners: c.partners,
+    keys: new PartnerKeys(c.partnerKeys),
+    cipher: o.cipher,
+    directory: o.partners,
+    redis: o.redis,
+    locks: o.locks,
+  });
 }
 
 export function managerServices(o: ManagerOptions): ManagerServices {
@@ -86,13 +99,32 @@ export function managerServices(o: ManagerOptions): ManagerServices {
     leadKeys,
     leadCommands: new LeadCommands(o.kafka),
     deliveries: new DeliveryQueue(c.deliveries, c.deliveryList),
-    dispatcher: new DispatcherCommands({ deliveries: c.deliveries, deliveryList: c.deliveryList, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs }),
-    endpoints: new EndpointCommands({ health: c.endpointHealth, jobs: c.replayJobs, ...o.kafka, replies: o.replies, replyTimeoutMs: o.config.managerCommandTimeoutMs, callbackTimeoutMs: o.config.callbacks.timeoutMs }),
+    dispatcher: new DispatcherCommands({
+      deliveries: c.deliveries,
+      deliveryList: c.deliveryList,
+      ...o.kafka,
+      replies: o.replies,
+      replyTimeoutMs: o.config.managerCommandTimeoutMs,
+    }),
+    endpoints: new EndpointCommands({
+      health: c.endpointHealth,
+      jobs: c.replayJobs,
+      ...o.kafka,
+      replies: o.replies,
+      replyTimeoutMs: o.config.managerCommandTimeoutMs,
+      callbackTimeoutMs: o.config.callbacks.timeoutMs,
+    }),
     cells: new CellStore(cellsCollection(o.mongo.db)),
     minutes: minutesCollection(o.mongo.db),
     contacts: new ContactReveal({
-      leads: c.leads, agents: c.agents, keys: leadKeys, keyring: o.cipher, statuses: loadStatuses(o.config.statusCatalogFile),
-      quota: new RevealQuota(o.redis, o.config.accounts.contactRevealsPerHour), audit, reveals: revealCounter(o.metrics),
+      leads: c.leads,
+      agents: c.agents,
+      keys: leadKeys,
+      keyring: o.cipher,
+      statuses: loadStatuses(o.config.statusCatalogFile),
+      quota: new RevealQuota(o.redis, o.config.accounts.contactRevealsPerHour),
+      audit,
+      reveals: revealCounter(o.metrics),
     }),
   };
 }

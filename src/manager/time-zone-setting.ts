@@ -4,7 +4,9 @@ import { isKnownTimeZone } from '../shared/local-time';
 // this runtime can compute in it. Returns the problem or null.
 export function timeZoneProblem(settings: { time_zone?: string }): string | null {
   const zone = settings.time_zone;
-  return zone === undefined || isKnownTimeZone(zone) ? null : `/time_zone "${zone}" is not an IANA time zone this server knows`;
+  return zone === undefined || isKnownTimeZone(zone)
+    ? null
+    : `/time_zone "${zone}" is not an IANA time zone this server knows`;
 }
 
 // The zones the document offers for a time_zone setting: this runtime's canonical IANA names and UTC
@@ -21,6 +23,9 @@ export function documentTimeZones(components: Record<string, unknown>, names: re
     const schema = components[name] as SchemaWithTimeZone | undefined;
     const zone = schema?.properties?.time_zone;
     if (!schema?.properties || !zone) throw new Error(`the OpenAPI component ${name} has no time_zone`);
-    components[name] = { ...schema, properties: { ...schema.properties, time_zone: { ...zone, enum: DOCUMENTED_TIME_ZONES } } };
+    components[name] = {
+      ...schema,
+      properties: { ...schema.properties, time_zone: { ...zone, enum: DOCUMENTED_TIME_ZONES } },
+    };
   }
 }

@@ -15,19 +15,43 @@ function App() {
   const route = useRoute();
   const { api, session, notice, onSession, signedOut } = useSessionFlow<PortalSession>('/portal/api/session');
 
-  if (route.path[0] === 'link' && route.path[1]) return <LinkPage<PortalSession> api={api} auth={AUTH} token={route.path[1]} onSession={onSession} />;
-  if (session === undefined) return <main id="main" class="sign-in" aria-busy="true"><p>Loading…</p></main>;
+  if (route.path[0] === 'link' && route.path[1])
+    return <LinkPage<PortalSession> api={api} auth={AUTH} token={route.path[1]} onSession={onSession} />;
+  if (session === undefined)
+    return (
+      <main id="main" class="sign-in" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
   if (session?.stage !== 'signed_in' || !session.account) {
-    return <SignInSteps api={api} auth={AUTH} title="Partner portal" session={session} notice={notice} onSession={onSession} />;
+    return (
+      <SignInSteps
+        api={api}
+        auth={AUTH}
+        title="Partner portal"
+        session={session}
+        notice={notice}
+        onSession={onSession}
+      />
+    );
   }
 
   const sections = sectionsFor(session.permissions);
   const asked = route.path[0];
   const section = sections.some(([key]) => key === asked) ? asked! : (sections[0]?.[0] ?? 'overview');
-  const brand = <>Partner portal <span class="muted-light">· {session.account.partner_name ?? session.account.partner_id}</span></>;
+  const brand = (
+    <>
+      Partner portal <span class="muted-light">· {session.account.partner_name ?? session.account.partner_id}</span>
+    </>
+  );
   return (
     <SessionContext.Provider value={session}>
-      <AppShell brand={brand} sections={sections} current={section} menu={<PortalMenu api={api} account={session.account} onSignedOut={signedOut} />}>
+      <AppShell
+        brand={brand}
+        sections={sections}
+        current={section}
+        menu={<PortalMenu api={api} account={session.account} onSignedOut={signedOut} />}
+      >
         <PortalPage key={section} api={api} route={route} section={section} />
       </AppShell>
     </SessionContext.Provider>

@@ -12,7 +12,10 @@ export class AgentRoster {
   private readonly assignedAt = new Map<string, Date>();
   private readonly dirty = new Set<string>();
 
-  constructor(private readonly agentDocs: Collection<AgentDoc>, private readonly activity: Collection<AgentActivityDoc>) {}
+  constructor(
+    private readonly agentDocs: Collection<AgentDoc>,
+    private readonly activity: Collection<AgentActivityDoc>,
+  ) {}
 
   // Reads the agents (and, the first time, when each last got a lead), then saves this process's
   // assignments since the last refresh.
@@ -22,9 +25,15 @@ export class AgentRoster {
     if (first) for (const a of await this.activity.find({}).toArray()) this.assignedAt.set(a._id, a.last_assigned_at);
     const saving = [...this.dirty];
     this.dirty.clear();
-    await Promise.all(saving.map((id) => this.activity.updateOne(
-      { _id: id }, { $set: { last_assigned_at: this.assignedAt.get(id) as Date } }, { upsert: true },
-    )));
+    await Promise.all(
+      saving.map((id) =>
+        this.activity.updateOne(
+          { _id: id },
+          { $set: { last_assigned_at: this.assignedAt.get(id) as Date } },
+          { upsert: true },
+        ),
+      ),
+    );
   }
 
   // The agent for this lead (round robin among eligible active agents on shift), or null when none
@@ -42,6 +51,11 @@ export class AgentRoster {
   }
 
   private choose(lead: LeadTraits, now: Date, except: string | null): AgentDoc | null {
-    return chooseAgent(this.agents.map((a) => ({ ...a, last_assigned_at: this.assignedAt.get(a._id) ?? null })), lead, now, except);
+    return chooseAgent(
+      this.agents.map((a) => ({ ...a, last_assigned_at: this.assignedAt.get(a._id) ?? null })),
+      lead,
+      now,
+      except,
+    );
   }
 }

@@ -6,7 +6,10 @@ import { IDLE_CHECK_PREFIX } from './idle-redistribution';
 // an entry that hands the lead to an agent gives it, a terminal status or an erasure takes it from
 // its agent. So a change announced again (a redelivered chunk) is the same message under the same
 // event_id, and the store's history is the feed's record.
-export type FeedLead = Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'created_at' | 'country_code' | 'language' | 'source' | 'funnel'>;
+export type FeedLead = Pick<
+  LeadDoc,
+  '_id' | 'partner_id' | 'external_id' | 'history' | 'created_at' | 'country_code' | 'language' | 'source' | 'funnel'
+>;
 export type IsTerminal = (status: string) => boolean;
 export type AssignmentReason = LeadAssignment['reason'];
 
@@ -59,7 +62,9 @@ export function holderOf(lead: Pick<FeedLead, 'history'>, isTerminal: IsTerminal
 // The feed messages of the history entries in `seqs` (those that change the lead's agent).
 export function assignmentsAt(lead: FeedLead, seqs: Iterable<number>, isTerminal: IsTerminal): LeadAssignment[] {
   const wanted = new Set(seqs);
-  return changesOf(lead.history, isTerminal).filter((c) => wanted.has(c.seq)).map((c) => messageOf(lead, c));
+  return changesOf(lead.history, isTerminal)
+    .filter((c) => wanted.has(c.seq))
+    .map((c) => messageOf(lead, c));
 }
 
 function messageOf(lead: FeedLead, c: Change): LeadAssignment {
@@ -84,11 +89,21 @@ function messageOf(lead: FeedLead, c: Change): LeadAssignment {
 
 // The entry an erasure appends when it takes the lead from its agent (null: no agent has it). Its
 // status stays; the partner hears nothing (no event); the feed says the lead left.
-export function erasureEntry(lead: Pick<LeadDoc, 'history' | 'status' | 'is_depositor'>, isTerminal: IsTerminal, made: { source: string; at: Date }): StatusChange | null {
+export function erasureEntry(
+  lead: Pick<LeadDoc, 'history' | 'status' | 'is_depositor'>,
+  isTerminal: IsTerminal,
+  made: { source: string; at: Date },
+): StatusChange | null {
   const holder = holderOf(lead, isTerminal);
   if (holder === null) return null;
   return {
-    from: lead.status, to: lead.status, at: made.at, why: `personal data erased: taken from ${holder}`, source: made.source,
-    event: null, is_depositor: lead.is_depositor, erased: true,
+    from: lead.status,
+    to: lead.status,
+    at: made.at,
+    why: `personal data erased: taken from ${holder}`,
+    source: made.source,
+    event: null,
+    is_depositor: lead.is_depositor,
+    erased: true,
   };
 }

@@ -13,15 +13,22 @@ export interface BurstSighting {
   subnet: string | null;
 }
 
-type Pipeline = Record<typeof COMMAND, (key: string, ...args: (string | number)[]) => unknown> & { exec(): Promise<[Error | null, unknown][] | null> };
+type Pipeline = Record<typeof COMMAND, (key: string, ...args: (string | number)[]) => unknown> & {
+  exec(): Promise<[Error | null, unknown][] | null>;
+};
 
 // Leads per IP and per subnet in a sliding window, in Redis (burst-count.lua), so the count is the
 // same whichever processor instance decides a lead: commands are keyed by phone hash, so one IP's
 // leads are spread over every partition and instance, and a count kept in memory would see a part
 // of them. One pipelined round trip per chunk; IPs are keyed hashes, never in clear.
 export class BurstCounter {
-  constructor(private readonly redis: Redis, private readonly hashKey: KeyObject, private readonly windowMs: number) {
-    if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: readFileSync(join(__dirname, 'burst-count.lua'), 'utf8') });
+  constructor(
+    private readonly redis: Redis,
+    private readonly hashKey: KeyObject,
+    private readonly windowMs: number,
+  ) {
+    if (!(COMMAND in redis))
+      redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: readFileSync(join(__dirname, 'burst-count.lua'), 'utf8') });
   }
 
   async count(sightings: readonly BurstSighting[], now: Date): Promise<{ ip: number; subnet: number }[]> {

@@ -22,7 +22,8 @@ export interface PartnerRules extends Partial<RuleSet> {
 // Reasons: country_blocked:<cc>, source_blocked, ip_blocked, risk_rejected.
 export function rejectionReason(lead: RuledLead, global: RuleSet, partner: PartnerRules): string | null {
   const cc = lead.country_code;
-  if (cc && (global.blockedCountries.includes(cc) || (partner.blockedCountries ?? []).includes(cc))) return `country_blocked:${cc}`;
+  if (cc && (global.blockedCountries.includes(cc) || (partner.blockedCountries ?? []).includes(cc)))
+    return `country_blocked:${cc}`;
   const source = lead.source?.toLowerCase();
   const sources = [...global.blockedSources, ...(partner.blockedSources ?? [])].map((s) => s.toLowerCase());
   if (source && sources.includes(source)) return 'source_blocked';

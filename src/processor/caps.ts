@@ -39,7 +39,12 @@ export function capCounters(partner: CappedPartner, countryCode: string | undefi
   ];
   return wanted
     .filter(([, limit]) => limit !== undefined)
-    .map(([scope, limit, of, window, ttlS]) => ({ scope, key: `cap:${partner._id}:${of}:${scope}:${window}`, limit: limit as number, ttlS }));
+    .map(([scope, limit, of, window, ttlS]) => ({
+      scope,
+      key: `cap:${partner._id}:${of}:${scope}:${window}`,
+      limit: limit as number,
+      ttlS,
+    }));
 }
 
 export const CAP_REASON_PREFIX = 'cap_reached:';

@@ -29,7 +29,9 @@ export class DedupClaims {
     for (let p = periodOf(now) - 1; p >= periodOf(new Date(now.getTime() - windowMs)); p--) periods.push(p);
     if (unique.length === 0) return new Map();
     const found = new Map<string, DedupClaimDoc>();
-    const reads = await Promise.all(periods.map((p) => findByIds(this.db.collection<DedupClaimDoc>(`${PREFIX}${p}`), unique)));
+    const reads = await Promise.all(
+      periods.map((p) => findByIds(this.db.collection<DedupClaimDoc>(`${PREFIX}${p}`), unique)),
+    );
     for (const period of reads) for (const [id, doc] of period) if (!found.has(id)) found.set(id, doc);
     return found;
   }
@@ -62,17 +64,25 @@ export class DedupClaims {
   // An erased lead no longer matches: its claims (either scope, phone and email) are deleted by _id
   // from the period it was created in, which is where its intake wrote or took them over; a claim
   // of the same hash that now names another lead is left alone.
-  async forget(leads: readonly Pick<LeadDoc, '_id' | 'partner_id' | 'phone_hash' | 'email_hash' | 'created_at'>[]): Promise<void> {
+  async forget(
+    leads: readonly Pick<LeadDoc, '_id' | 'partner_id' | 'phone_hash' | 'email_hash' | 'created_at'>[],
+  ): Promise<void> {
     const byPeriod = new Map<number, { ids: string[]; leadIds: string[] }>();
     for (const lead of leads) {
-      const hashes = [lead.phone_hash && `phone:${lead.phone_hash}`, lead.email_hash && `email:${lead.email_hash}`].filter((h): h is string => !!h);
+      const hashes = [
+        lead.phone_hash && `phone:${lead.phone_hash}`,
+        lead.email_hash && `email:${lead.email_hash}`,
+      ].filter((h): h is string => !!h);
       const group = byPeriod.get(periodOf(lead.created_at)) ?? { ids: [], leadIds: [] };
       group.ids.push(...['g', `p:${lead.partner_id}`].flatMap((scope) => hashes.map((h) => `${scope}:${h}`)));
       group.leadIds.push(lead._id);
       byPeriod.set(periodOf(lead.created_at), group);
     }
     for (const [period, { ids, leadIds }] of byPeriod) {
-      if (ids.length > 0) await this.db.collection<DedupClaimDoc>(`${PREFIX}${period}`).deleteMany({ _id: { $in: ids }, lead_id: { $in: leadIds } });
+      if (ids.length > 0)
+        await this.db
+          .collection<DedupClaimDoc>(`${PREFIX}${period}`)
+          .deleteMany({ _id: { $in: ids }, lead_id: { $in: leadIds } });
     }
   }
 

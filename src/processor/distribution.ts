@@ -69,7 +69,10 @@ export class Distribution {
     await this.housekeeping(now);
   }
 
-  private async page<T extends { _id: string }>(list: 'waiting' | 'parked', read: (after: string | null) => Promise<T[]>): Promise<T[]> {
+  private async page<T extends { _id: string }>(
+    list: 'waiting' | 'parked',
+    read: (after: string | null) => Promise<T[]>,
+  ): Promise<T[]> {
     const rows = await read(this.after[list]);
     this.after[list] = rows.length < LIST_LIMIT ? null : (rows[rows.length - 1] as T)._id;
     return rows;

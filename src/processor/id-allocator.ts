@@ -17,7 +17,9 @@ export class IdAllocator {
   private refill: Promise<void> | null = null;
 
   constructor(
-    private readonly blocks: Collection<IdBlockDoc>, private readonly sequence: string, private readonly blockSize: number,
+    private readonly blocks: Collection<IdBlockDoc>,
+    private readonly sequence: string,
+    private readonly blockSize: number,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -39,7 +41,14 @@ export class IdAllocator {
       const first = last ? endOf(last, this.blockSize) : 1;
       const end = first + this.blockSize;
       try {
-        await this.blocks.insertOne({ _id: `${this.sequence}:${block}`, sequence: this.sequence, block, first, end, taken_at: this.clock.now() });
+        await this.blocks.insertOne({
+          _id: `${this.sequence}:${block}`,
+          sequence: this.sequence,
+          block,
+          first,
+          end,
+          taken_at: this.clock.now(),
+        });
       } catch (err) {
         if (isDuplicateKey(err)) continue; // another instance took it first
         throw err;

@@ -24,12 +24,16 @@ export function startIdleCheckForwarder(deps: IdleCheckForwarderDeps): Promise<B
     topics: ['idleChecks'],
     admit: (message) => Math.max(0, dueAtOf(message.headers) - Date.now()),
     async handle(records) {
-      const messages = await Promise.all(records.map(async (r) => ({ key: r.value.lead_id, value: await deps.codec.encode('leadCommands', r.value) })));
-      if (messages.length > 0) await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.leadCommands, messages }] });
+      const messages = await Promise.all(
+        records.map(async (r) => ({ key: r.value.lead_id, value: await deps.codec.encode('leadCommands', r.value) })),
+      );
+      if (messages.length > 0)
+        await deps.producer.sendBatch({ topicMessages: [{ topic: deps.topics.leadCommands, messages }] });
     },
     async undecodable(items) {
       // Only the processor writes here; an undecodable check is a bug to see, not to retry.
-      for (const { message, error } of items) deps.logger.error({ offset: message.offset, reason: error.reason }, 'undecodable idle check skipped');
+      for (const { message, error } of items)
+        deps.logger.error({ offset: message.offset, reason: error.reason }, 'undecodable idle check skipped');
     },
   });
 }

@@ -8,16 +8,21 @@ const DUE_AT_HEADER = 'x-due-at';
 // IDLE_REDISTRIBUTION_S later (0: off, none are made). The due time rides in a header, so the
 // forwarder can hold a partition without decoding its head.
 export class IdleChecks {
-  constructor(private readonly codec: TopicCodec, private readonly delayMs: number) {}
+  constructor(
+    private readonly codec: TopicCodec,
+    private readonly delayMs: number,
+  ) {}
 
   async messages(assignments: readonly Assignment[], now: Date): Promise<Message[]> {
     if (this.delayMs === 0) return [];
     const dueAt = String(now.getTime() + this.delayMs);
-    return Promise.all(assignments.map(async (a) => ({
-      key: a.lead_id,
-      value: await this.codec.encode('idleChecks', idleCheck(a, now)),
-      headers: { [DUE_AT_HEADER]: dueAt },
-    })));
+    return Promise.all(
+      assignments.map(async (a) => ({
+        key: a.lead_id,
+        value: await this.codec.encode('idleChecks', idleCheck(a, now)),
+        headers: { [DUE_AT_HEADER]: dueAt },
+      })),
+    );
   }
 }
 

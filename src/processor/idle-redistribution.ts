@@ -17,7 +17,13 @@ type AssignedLead = Pick<LeadDoc, '_id' | 'status' | 'agent_id' | 'history'>;
 export function pendingAssignment(lead: AssignedLead): Assignment | null {
   const seq = lead.history.length - 1;
   const last = lead.history[seq];
-  if (lead.status !== 'assigned' || lead.agent_id === null || last?.to !== 'assigned' || last.agent_id !== lead.agent_id) return null;
+  if (
+    lead.status !== 'assigned' ||
+    lead.agent_id === null ||
+    last?.to !== 'assigned' ||
+    last.agent_id !== lead.agent_id
+  )
+    return null;
   return { lead_id: lead._id, agent_id: lead.agent_id, seq };
 }
 
@@ -28,7 +34,11 @@ export const IDLE_CHECK_PREFIX = 'idle:';
 // is fixed per assignment, so a check published twice (a replayed chunk) makes one change.
 export function idleCheck(a: Assignment, now: Date): LeadCommand {
   return {
-    command_id: `${IDLE_CHECK_PREFIX}${a.lead_id}:${a.seq}`, lead_id: a.lead_id, kind: 'reassign_idle', agent_id: a.agent_id, assigned_seq: a.seq,
+    command_id: `${IDLE_CHECK_PREFIX}${a.lead_id}:${a.seq}`,
+    lead_id: a.lead_id,
+    kind: 'reassign_idle',
+    agent_id: a.agent_id,
+    assigned_seq: a.seq,
     issued_at: now.toISOString(),
   };
 }

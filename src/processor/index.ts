@@ -55,24 +55,65 @@ export function processorParts(rt: Runtime): ProcessorParts {
   const roster = new AgentRoster(c.agents, c.agentActivity);
   const intakeKeys = new IntakeKeyStore(rt.mongo.db);
   const keys = new LeadKeyStore(rt.mongo.db, intakeKeys);
-  const risk = new RiskAssessment(rt.cipher, new BurstCounter(rt.redis, rt.config.crypto.hashKey, rules.riskBurstWindowMs),
-    { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet });
+  const risk = new RiskAssessment(
+    rt.cipher,
+    new BurstCounter(rt.redis, rt.config.crypto.hashKey, rules.riskBurstWindowMs),
+    { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet },
+  );
   const batch = new IntakeBatch({
-    partners: rt.partners, decisions, claims, refs: new LeadRefStore(c.leadRefs), leads, waiting, roster,
-    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize), keys, intakeKeys, rules, risk, isTerminal,
+    partners: rt.partners,
+    decisions,
+    claims,
+    refs: new LeadRefStore(c.leadRefs),
+    leads,
+    waiting,
+    roster,
+    ids: new IdAllocator(c.idBlocks, 'lead', rules.idBlockSize),
+    keys,
+    intakeKeys,
+    rules,
+    risk,
+    isTerminal,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
     caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });
   const lifecycle = new Lifecycle({
-    leads, parked, parkMaxMs: rules.crmParkMaxMs, clients: c.clients, deposits: c.deposits, waiting, roster, statuses,
-    keys, claims,
+    leads,
+    parked,
+    parkMaxMs: rules.crmParkMaxMs,
+    clients: c.clients,
+    deposits: c.deposits,
+    waiting,
+    roster,
+    statuses,
+    keys,
+    claims,
   });
   const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
   const retention = new Retention(keys, intakeKeys, commands, rules.personalDataRetentionDays);
   // Partners are few: the longest window is read whole, once an hour.
-  const longestDedupWindowMs = async () => DAY_MS * Math.max(rules.dedupWindowDays,
-    ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map((p) => p.dedup_window_days ?? 0));
-  const distribution = new Distribution({ roster, waiting, parked, decisions, claims, fences, intakeKeyHours: intake.keyHours, intakeKeys, longestDedupWindowMs, commands, retention, logger: rt.logger });
+  const longestDedupWindowMs = async () =>
+    DAY_MS *
+    Math.max(
+      rules.dedupWindowDays,
+      ...(await c.partners.find({}, { projection: { dedup_window_days: 1 } }).toArray()).map(
+        (p) => p.dedup_window_days ?? 0,
+      ),
+    );
+  const distribution = new Distribution({
+    roster,
+    waiting,
+    parked,
+    decisions,
+    claims,
+    fences,
+    intakeKeyHours: intake.keyHours,
+    intakeKeys,
+    longestDedupWindowMs,
+    commands,
+    retention,
+    logger: rt.logger,
+  });
   return { roster, batch, lifecycle, distribution, retention };
 }
 
@@ -83,9 +124,24 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   const metrics = processorMetrics(rt.metrics);
   const { roster, batch, lifecycle, distribution } = processorParts(rt);
   await roster.refresh();
-  const consumers = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger: rt.logger, admin: rt.admin };
+  const consumers = {
+    kafka: rt.kafka,
+    config: rt.config,
+    codec: rt.codec,
+    topicNames: rt.topics,
+    logger: rt.logger,
+    admin: rt.admin,
+  };
   const idleChecks = new IdleChecks(rt.codec, rt.config.rules.idleRedistributionS * 1000);
-  const publishing = { producer: rt.producer, codec: rt.codec, topics: rt.topics, metrics, logger: rt.logger, idleChecks, clock: systemClock };
+  const publishing = {
+    producer: rt.producer,
+    codec: rt.codec,
+    topics: rt.topics,
+    metrics,
+    logger: rt.logger,
+    idleChecks,
+    clock: systemClock,
+  };
   const started = [
     await startIntakeConsumer({ ...publishing, consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),

@@ -41,29 +41,50 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
     async handle(records) {
       const timer = metrics.intakeDecisionSeconds.startTimer();
       metrics.intakeChunkSize.observe(records.length);
-      const chunk = await deps.batch.decide(records.map((r) => r.value), clock.now());
-      const replies = await Promise.all(chunk.replies.map(async ({ cmd, decision }): Promise<Message> => {
-        const reply: IntakeReply = { correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision };
-        return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
-      }));
+      const chunk = await deps.batch.decide(
+        records.map((r) => r.value),
+        clock.now(),
+      );
+      const replies = await Promise.all(
+        chunk.replies.map(async ({ cmd, decision }): Promise<Message> => {
+          const reply: IntakeReply = {
+            correlation_id: cmd.correlation_id,
+            reply_to: cmd.reply_to,
+            partner_id: cmd.partner_id,
+            idempotency_key: cmd.idempotency_key,
+            decision,
+          };
+          return { key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) };
+        }),
+      );
       const said = await announcementMessages(deps.codec, deps.topics, chunk);
       const checks = await deps.idleChecks.messages(chunk.idle, clock.now());
-      await deps.producer.sendBatch({ topicMessages: [
-        { topic: deps.topics.intakeReplies, messages: replies }, ...said, { topic: deps.topics.idleChecks, messages: checks },
-      ].filter((t) => t.messages.length > 0) });
+      await deps.producer.sendBatch({
+        topicMessages: [
+          { topic: deps.topics.intakeReplies, messages: replies },
+          ...said,
+          { topic: deps.topics.idleChecks, messages: checks },
+        ].filter((t) => t.messages.length > 0),
+      });
       await deps.batch.storeDecisions(chunk.decisions, clock.now());
       timer();
       for (const { cmd, decision, test } of chunk.replies) {
         metrics.intakeDecisions.inc({ outcome: decision.replay ? 'replay' : decision.outcome, test: testLabel(test) });
         if (!decision.replay && decision.reason?.startsWith(CAP_REASON_PREFIX)) {
-          metrics.capRejections.inc({ partner_id: cmd.partner_id, scope: decision.reason.slice(CAP_REASON_PREFIX.length) });
+          metrics.capRejections.inc({
+            partner_id: cmd.partner_id,
+            scope: decision.reason.slice(CAP_REASON_PREFIX.length),
+          });
         }
       }
       for (const e of chunk.events) metrics.leadEvents.inc({ event: e.event, test: testLabel(e.test) });
       for (const [outcome, n] of Object.entries(chunk.assignments)) if (n > 0) metrics.assignments.inc({ outcome }, n);
       if (chunk.undecided.length > 0) {
         metrics.intakeDecisions.inc({ outcome: 'undecided', test: 'false' }, chunk.undecided.length);
-        logger.warn({ count: chunk.undecided.length }, 'intake commands left undecided: a claim is held by a command still being decided');
+        logger.warn(
+          { count: chunk.undecided.length },
+          'intake commands left undecided: a claim is held by a command still being decided',
+        );
       }
     },
     // A command the processor fails on again and again (a bug, a partner document it cannot read):
@@ -73,20 +94,47 @@ export function startIntakeConsumer(deps: IntakeConsumerDeps): Promise<BatchCons
       const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       await deps.batch.abandon(cmd, clock.now());
       const reply: IntakeReply = {
-        correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key,
-        decision: { outcome: 'failed', lead_id: null, reason: 'processing_failed', body_hash: cmd.body_hash, replay: false },
+        correlation_id: cmd.correlation_id,
+        reply_to: cmd.reply_to,
+        partner_id: cmd.partner_id,
+        idempotency_key: cmd.idempotency_key,
+        decision: {
+          outcome: 'failed',
+          lead_id: null,
+          reason: 'processing_failed',
+          body_hash: cmd.body_hash,
+          replay: false,
+        },
       };
-      await deps.producer.sendBatch({ topicMessages: [
-        { topic: deps.topics.intakeDeadLetter, messages: [deadLetterMessage(deps.topics.intakeCommands, ctx.partition, message, 'processing_failed', detail, clock.now())] },
-        { topic: deps.topics.intakeReplies, messages: [{ key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) }] },
-      ] });
+      await deps.producer.sendBatch({
+        topicMessages: [
+          {
+            topic: deps.topics.intakeDeadLetter,
+            messages: [
+              deadLetterMessage(
+                deps.topics.intakeCommands,
+                ctx.partition,
+                message,
+                'processing_failed',
+                detail,
+                clock.now(),
+              ),
+            ],
+          },
+          {
+            topic: deps.topics.intakeReplies,
+            messages: [{ key: cmd.reply_to, value: await deps.codec.encode('intakeReplies', reply) }],
+          },
+        ],
+      });
       metrics.intakeDeadLetters.inc();
       metrics.intakeDecisions.inc({ outcome: 'dead_lettered', test: 'false' });
     },
     async undecodable(items) {
       // Only our own ingress writes here; an undecodable command is a bug to see, not to retry.
       metrics.intakeDecisions.inc({ outcome: 'undecodable', test: 'false' }, items.length);
-      for (const { message, error } of items) logger.error({ offset: message.offset, reason: error.reason }, 'undecodable intake command skipped');
+      for (const { message, error } of items)
+        logger.error({ offset: message.offset, reason: error.reason }, 'undecodable intake command skipped');
     },
   });
 }

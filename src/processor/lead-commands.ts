@@ -18,11 +18,18 @@ export class LeadCommands {
 
   async publish(cmds: readonly LeadCommand[]): Promise<void> {
     if (cmds.length === 0) return;
-    const messages = await Promise.all(cmds.map(async (cmd) => ({ key: cmd.lead_id, value: await this.d.codec.encode('leadCommands', cmd) })));
+    const messages = await Promise.all(
+      cmds.map(async (cmd) => ({ key: cmd.lead_id, value: await this.d.codec.encode('leadCommands', cmd) })),
+    );
     await this.d.producer.sendBatch({ topicMessages: [{ topic: this.d.topics.leadCommands, messages }] });
   }
 }
 
-export function leadCommand(leadId: string, kind: LeadCommand['kind'], now: Date, extra: Pick<LeadCommand, 'parked_id' | 'requested_by' | 'to_agent_id'> = {}): LeadCommand {
+export function leadCommand(
+  leadId: string,
+  kind: LeadCommand['kind'],
+  now: Date,
+  extra: Pick<LeadCommand, 'parked_id' | 'requested_by' | 'to_agent_id'> = {},
+): LeadCommand {
   return { command_id: randomUUID(), lead_id: leadId, kind, issued_at: now.toISOString(), ...extra };
 }

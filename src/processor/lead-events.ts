@@ -2,7 +2,10 @@ import type { LeadDoc } from '../shared/mongo/documents';
 import type { LeadEvent } from '../shared/schemas';
 
 const TRACKING_FIELDS = ['sub_id', 'click_id', 'source', 'funnel'] as const;
-export type EventLead = Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'history' | 'test' | (typeof TRACKING_FIELDS)[number]>;
+export type EventLead = Pick<
+  LeadDoc,
+  '_id' | 'partner_id' | 'external_id' | 'history' | 'test' | (typeof TRACKING_FIELDS)[number]
+>;
 
 // The event announcing history entry `seq` of a lead, or null for an entry the partner does not hear
 // of (an idle lead handed to another agent). Deterministic: the same entry always gives the same

@@ -1,21 +1,54 @@
-import { LEAD_DETAIL_FIELDS, type AgentDoc, type LeadDoc, type LeadRisk, type StatusChange } from '../shared/mongo/documents';
+import {
+  LEAD_DETAIL_FIELDS,
+  type AgentDoc,
+  type LeadDoc,
+  type LeadRisk,
+  type StatusChange,
+} from '../shared/mongo/documents';
 import { leadSeq } from '../shared/ids';
 import type { IntakeCommand } from '../shared/schemas';
 
-export type IntakeVerdict = { kind: 'accepted'; agent: Pick<AgentDoc, '_id'> | null } | { kind: 'rejected'; reason: string };
+export type IntakeVerdict =
+  { kind: 'accepted'; agent: Pick<AgentDoc, '_id'> | null } | { kind: 'rejected'; reason: string };
 
 // The lead an intake command creates, complete with its first history entries: accepted (and at
 // once assigned when an agent could take it) or rejected, with its fraud signals and, for a sandbox
 // partner, the test mark. One insert holds it all; the data key goes to lead_keys, not here. Its
 // created_at is when it was first decided (a chunk decided again on a later day keeps it).
 export function newLeadDoc(
-  cmd: IntakeCommand, id: string, at: { decidedAt: Date; createdAt: Date }, verdict: IntakeVerdict, marks: { risk: LeadRisk; test: boolean },
+  cmd: IntakeCommand,
+  id: string,
+  at: { decidedAt: Date; createdAt: Date },
+  verdict: IntakeVerdict,
+  marks: { risk: LeadRisk; test: boolean },
 ): LeadDoc {
   const { lead } = cmd;
   const now = at.decidedAt;
-  const history: StatusChange[] = verdict.kind === 'rejected'
-    ? [{ from: null, to: 'rejected', at: now, why: verdict.reason, source: 'intake', event: 'lead.rejected', is_depositor: false, reason: verdict.reason }]
-    : [{ from: null, to: 'new', at: now, why: 'accepted at intake', source: 'intake', event: 'lead.accepted', is_depositor: false }];
+  const history: StatusChange[] =
+    verdict.kind === 'rejected'
+      ? [
+          {
+            from: null,
+            to: 'rejected',
+            at: now,
+            why: verdict.reason,
+            source: 'intake',
+            event: 'lead.rejected',
+            is_depositor: false,
+            reason: verdict.reason,
+          },
+        ]
+      : [
+          {
+            from: null,
+            to: 'new',
+            at: now,
+            why: 'accepted at intake',
+            source: 'intake',
+            event: 'lead.accepted',
+            is_depositor: false,
+          },
+        ];
   const agent = verdict.kind === 'accepted' ? verdict.agent : null;
   if (agent) history.push(assignment('new', agent._id, now, false));
   const doc: LeadDoc = {
@@ -47,6 +80,13 @@ export function newLeadDoc(
 // The history entry of handing a lead to an agent: a status change the partner hears of.
 export function assignment(from: string, agentId: string, now: Date, isDepositor: boolean): StatusChange {
   return {
-    from, to: 'assigned', at: now, why: `assigned to ${agentId}`, source: 'distribution', event: 'lead.status_changed', is_depositor: isDepositor, agent_id: agentId,
+    from,
+    to: 'assigned',
+    at: now,
+    why: `assigned to ${agentId}`,
+    source: 'distribution',
+    event: 'lead.status_changed',
+    is_depositor: isDepositor,
+    agent_id: agentId,
   };
 }

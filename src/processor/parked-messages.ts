@@ -17,7 +17,11 @@ export class ParkedMessages {
 
   // A page in _id order after `after` (null: from the start).
   list(after: string | null, limit: number): Promise<Pick<ParkedMessageDoc, '_id' | 'lead_id'>[]> {
-    return this.parked.find(after === null ? {} : { _id: { $gt: after } }, { projection: { _id: 1, lead_id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+    return this.parked
+      .find(after === null ? {} : { _id: { $gt: after } }, { projection: { _id: 1, lead_id: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   async remove(ids: readonly string[]): Promise<void> {

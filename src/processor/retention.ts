@@ -23,7 +23,11 @@ export class Retention {
     const days = await this.keys.daysBefore(retentionCutoff(now, this.retentionDays));
     let leads = 0;
     for (const day of days) {
-      for (let ids = await this.keys.leadIds(day, null); ids.length > 0; ids = await this.keys.leadIds(day, ids[ids.length - 1] as string)) {
+      for (
+        let ids = await this.keys.leadIds(day, null);
+        ids.length > 0;
+        ids = await this.keys.leadIds(day, ids[ids.length - 1] as string)
+      ) {
         await this.commands.publish(ids.map((id) => leadCommand(id, 'erase', now, { requested_by: 'retention' })));
         leads += ids.length;
       }

@@ -27,7 +27,11 @@ export interface AssessedLead {
 // the IP's and the phone's country, the declared one, a disposable email domain, and how many
 // leads came from the IP and its subnet lately (one Redis round trip for the chunk).
 export class RiskAssessment {
-  constructor(private readonly keyring: PiiCipher, private readonly bursts: BurstCounter, private readonly limits: BurstLimits) {}
+  constructor(
+    private readonly keyring: PiiCipher,
+    private readonly bursts: BurstCounter,
+    private readonly limits: BurstLimits,
+  ) {}
 
   async assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> {
     const opened = cmds.map((cmd) => {
@@ -36,19 +40,28 @@ export class RiskAssessment {
       const email = cmd.lead.email_enc === undefined ? null : cipher.decrypt(cmd.lead.email_enc);
       return { cmd, ip, phone: cipher.decrypt(cmd.lead.phone_enc), email };
     });
-    const counts = await this.bursts.count(opened.map(({ cmd, ip }) => ({
-      member: decisionId(cmd.partner_id, cmd.idempotency_key), receivedAtMs: Date.parse(cmd.received_at), ip, subnet: subnetOf(ip),
-    })), now);
+    const counts = await this.bursts.count(
+      opened.map(({ cmd, ip }) => ({
+        member: decisionId(cmd.partner_id, cmd.idempotency_key),
+        receivedAtMs: Date.parse(cmd.received_at),
+        ip,
+        subnet: subnetOf(ip),
+      })),
+      now,
+    );
     return opened.map(({ cmd, ip, phone, email }, i) => ({
       ip,
-      risk: assessRisk({
-        ipCountry: ipCountry(ip),
-        phoneCountry: parsePhoneNumberFromString(phone)?.country ?? null,
-        declaredCountry: cmd.lead.country_code ?? null,
-        disposableEmail: email !== null && isDisposableEmail(email),
-        leadsFromIp: counts[i]?.ip ?? 0,
-        leadsFromSubnet: counts[i]?.subnet ?? 0,
-      }, this.limits),
+      risk: assessRisk(
+        {
+          ipCountry: ipCountry(ip),
+          phoneCountry: parsePhoneNumberFromString(phone)?.country ?? null,
+          declaredCountry: cmd.lead.country_code ?? null,
+          disposableEmail: email !== null && isDisposableEmail(email),
+          leadsFromIp: counts[i]?.ip ?? 0,
+          leadsFromSubnet: counts[i]?.subnet ?? 0,
+        },
+        this.limits,
+      ),
     }));
   }
 }

@@ -42,7 +42,10 @@ export function assessRisk(facts: RiskFacts, limits: BurstLimits): LeadRisk {
   if (facts.disposableEmail) reasons.push('disposable_email');
   if (facts.leadsFromIp > limits.perIp) reasons.push('ip_burst');
   if (facts.leadsFromSubnet > limits.perSubnet) reasons.push('subnet_burst');
-  const score = Math.min(100, reasons.reduce((sum, r) => sum + RISK_POINTS[r], 0));
+  const score = Math.min(
+    100,
+    reasons.reduce((sum, r) => sum + RISK_POINTS[r], 0),
+  );
   return { score, reasons, ip_country: facts.ipCountry };
 }
 

@@ -26,8 +26,15 @@ function refuse(statuses: Statuses, from: string, to: string): Move | null {
 // An agent's outcome (spec 3.2 agent-action rows). Deposit statuses come only from deposits.
 export function agentMove(statuses: Statuses, lead: LeadState, target: string): Move {
   if (DEPOSIT_DRIVEN.has(target)) return { ok: false, reason: 'status_needs_deposit' };
-  return refuse(statuses, lead.status, target)
-    ?? { ok: true, to: target, event: 'lead.status_changed', isDepositor: lead.is_depositor, createsClient: false };
+  return (
+    refuse(statuses, lead.status, target) ?? {
+      ok: true,
+      to: target,
+      event: 'lead.status_changed',
+      isDepositor: lead.is_depositor,
+      createsClient: false,
+    }
+  );
 }
 
 // A deposit is a fact, not a request: the first one makes any lead that is not terminal a client
@@ -38,20 +45,35 @@ export function agentMove(statuses: Statuses, lead: LeadState, target: string): 
 // logged or delivered after it, still makes the ftd. One that happened after it is refused
 // (terminal_status). A chargeback reverses a deposit (terminal), so one that arrives before any
 // deposit waits for it.
-export function depositMove(statuses: Statuses, lead: LeadState, type: 'deposit' | 'chargeback', occurredAt?: Date): Move {
-  const earlier = type === 'deposit' && lead.client_id === null && occurredAt !== undefined && happenedBeforeAgentEnded(lead, occurredAt);
+export function depositMove(
+  statuses: Statuses,
+  lead: LeadState,
+  type: 'deposit' | 'chargeback',
+  occurredAt?: Date,
+): Move {
+  const earlier =
+    type === 'deposit' &&
+    lead.client_id === null &&
+    occurredAt !== undefined &&
+    happenedBeforeAgentEnded(lead, occurredAt);
   if (statuses.isTerminal(lead.status) && !earlier) return { ok: false, reason: 'terminal_status' };
   if (type === 'chargeback') {
     return lead.client_id === null
       ? { ok: false, reason: 'chargeback_before_deposit', wait: true }
       : { ok: true, to: 'chargeback', event: 'lead.status_changed', isDepositor: true, createsClient: false };
   }
-  if (lead.client_id === null) return { ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true };
+  if (lead.client_id === null)
+    return { ok: true, to: 'ftd', event: 'lead.ftd', isDepositor: true, createsClient: true };
   return { ok: true, to: 'rtd', event: 'lead.rtd', isDepositor: true, createsClient: false };
 }
 
 // The lead's terminal status came from an agent action that happened after `at`.
 function happenedBeforeAgentEnded(lead: LeadState, at: Date): boolean {
   const ending = lead.history?.[lead.history.length - 1];
-  return ending !== undefined && ending.to === lead.status && ending.source.startsWith('agent-action:') && at.getTime() < ending.at.getTime();
+  return (
+    ending !== undefined &&
+    ending.to === lead.status &&
+    ending.source.startsWith('agent-action:') &&
+    at.getTime() < ending.at.getTime()
+  );
 }

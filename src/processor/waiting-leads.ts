@@ -8,17 +8,24 @@ export class WaitingLeads {
   constructor(private readonly waiting: Collection<WaitingLeadDoc>) {}
 
   async add(leads: readonly LeadDoc[]): Promise<void> {
-    await insertAllNew(this.waiting, leads.map((l) => {
-      const doc: WaitingLeadDoc = { _id: l._id, partner_id: l.partner_id, since: l.created_at };
-      if (l.country_code !== undefined) doc.country_code = l.country_code;
-      if (l.language !== undefined) doc.language = l.language;
-      return doc;
-    }));
+    await insertAllNew(
+      this.waiting,
+      leads.map((l) => {
+        const doc: WaitingLeadDoc = { _id: l._id, partner_id: l.partner_id, since: l.created_at };
+        if (l.country_code !== undefined) doc.country_code = l.country_code;
+        if (l.language !== undefined) doc.language = l.language;
+        return doc;
+      }),
+    );
   }
 
   // A page in _id order after `after` (null: from the start).
   list(after: string | null, limit: number): Promise<WaitingLeadDoc[]> {
-    return this.waiting.find(after === null ? {} : { _id: { $gt: after } }).sort({ _id: 1 }).limit(limit).toArray();
+    return this.waiting
+      .find(after === null ? {} : { _id: { $gt: after } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -42,14 +42,24 @@ export function auditListPrefix(f: { partnerId?: string; action?: string }): str
 
 export function auditListEntries(doc: AuditDoc): ListEntry[] {
   const partners = doc.partner_id === null ? [undefined] : [undefined, doc.partner_id];
-  return partners.flatMap((partnerId) => [undefined, doc.action].map((action) => ({ prefix: auditListPrefix({ partnerId, action }), at: doc.at, ref: doc._id })));
+  return partners.flatMap((partnerId) =>
+    [undefined, doc.action].map((action) => ({
+      prefix: auditListPrefix({ partnerId, action }),
+      at: doc.at,
+      ref: doc._id,
+    })),
+  );
 }
 
 // Who did what, when, to which partner: one document per action (a person's, a machine's, or the
 // dispatcher's own when it pauses an endpoint), listed before it is written. Nothing edits or
 // deletes an entry.
 export async function writeAudit(
-  c: AuditCollections, actor: AuditActor, action: AuditAction, entry: AuditEntry = {}, clock: Clock = systemClock,
+  c: AuditCollections,
+  actor: AuditActor,
+  action: AuditAction,
+  entry: AuditEntry = {},
+  clock: Clock = systemClock,
 ): Promise<void> {
   const doc: AuditDoc = {
     _id: randomId('au'),

@@ -136,7 +136,10 @@ class Reader {
   list(name: string, fallback: readonly string[] = []): string[] {
     const raw = this.env[name];
     if (raw === undefined || raw.trim() === '') return [...fallback];
-    return raw.split(',').map((s) => s.trim()).filter(Boolean);
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
 
   url(name: string, fallback: string, protocols: readonly string[]): string {
@@ -156,7 +159,10 @@ class Reader {
 
 function parseKeyring(name: string, raw: string): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();
-  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [id, material] = entry.split(':');
     if (!id || !material || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
       throw new ConfigError(name, 'must be a comma-separated list of <key id>:<base64 32-byte key>');
@@ -173,7 +179,8 @@ function parseRoles(raw: string): Role[] {
   if (raw === 'all') return [...ROLES];
   const roles = raw.split(',').map((s) => s.trim());
   for (const role of roles) {
-    if (!ROLES.includes(role as Role)) throw new ConfigError('ROLE', `must be all or a list of ${ROLES.join(', ')}, got "${role}"`);
+    if (!ROLES.includes(role as Role))
+      throw new ConfigError('ROLE', `must be all or a list of ${ROLES.join(', ')}, got "${role}"`);
   }
   return roles as Role[];
 }
@@ -186,18 +193,23 @@ export function loadConfig(env: Env = process.env): Config {
 
   const encryptionKeys = parseKeyring('ENCRYPTION_KEYS', r.string('ENCRYPTION_KEYS'));
   const activeKeyId = r.string('ENCRYPTION_ACTIVE_KEY', [...encryptionKeys.keys()][0]);
-  if (!encryptionKeys.has(activeKeyId)) throw new ConfigError('ENCRYPTION_ACTIVE_KEY', `names no key in ENCRYPTION_KEYS ("${activeKeyId}")`);
+  if (!encryptionKeys.has(activeKeyId))
+    throw new ConfigError('ENCRYPTION_ACTIVE_KEY', `names no key in ENCRYPTION_KEYS ("${activeKeyId}")`);
   const hashKeyBytes = Buffer.from(r.string('HASH_KEY'), 'base64');
   if (hashKeyBytes.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
   const hashKey = createSecretKey(hashKeyBytes);
 
-  const sessionSecret = r.string('SESSION_SECRET', createHmac('sha256', hashKey).update('session-cookie').digest('base64url'));
+  const sessionSecret = r.string(
+    'SESSION_SECRET',
+    createHmac('sha256', hashKey).update('session-cookie').digest('base64url'),
+  );
   if (sessionSecret.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters');
 
   const managerTokens = r.list('MANAGER_TOKENS');
   if (roles.includes('ingress')) {
     if (managerTokens.length === 0) throw new ConfigError('MANAGER_TOKENS', 'is required for the ingress role');
-    if (managerTokens.some((t) => t.length < 24)) throw new ConfigError('MANAGER_TOKENS', 'tokens must be at least 24 characters');
+    if (managerTokens.some((t) => t.length < 24))
+      throw new ConfigError('MANAGER_TOKENS', 'tokens must be at least 24 characters');
   }
 
   const retryDelaysS = r.list('CALLBACK_RETRY_DELAYS_S', ['60', '300', '1800', '7200']).map((s) => Number(s));
@@ -218,9 +230,13 @@ export function loadConfig(env: Env = process.env): Config {
       port: r.int('HTTP_PORT', 8080, 0, 65535),
       trustedProxies: r.list('TRUSTED_PROXIES'),
     },
-    mongo: { url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']), db: r.string('MONGO_DB', 'lead_intake') },
+    mongo: {
+      url: r.url('MONGO_URL', 'mongodb://127.0.0.1:27017', ['mongodb:', 'mongodb+srv:']),
+      db: r.string('MONGO_DB', 'lead_intake'),
+    },
     redis: {
-      url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']), prefix: r.string('REDIS_PREFIX', 'li:'),
+      url: r.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+      prefix: r.string('REDIS_PREFIX', 'li:'),
       commandTimeoutMs: r.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 50, 60000),
     },
     crypto: { encryptionKeys, activeKeyId, hashKey },
@@ -290,11 +306,15 @@ export function loadSetupConfig(env: Env = process.env): SetupConfig {
 
 function setupSettings(r: Reader): SetupConfig {
   const brokers = r.list('KAFKA_BROKERS', ['127.0.0.1:9092']);
-  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
+  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b)))
+    throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
   const replicationFactor = r.int('KAFKA_REPLICATION_FACTOR', 1, 1, 32);
   const minInsyncReplicas = r.int('KAFKA_MIN_INSYNC_REPLICAS', 1, 1, 32);
   if (minInsyncReplicas > replicationFactor) {
-    throw new ConfigError('KAFKA_MIN_INSYNC_REPLICAS', `must not exceed KAFKA_REPLICATION_FACTOR (${replicationFactor}), got ${minInsyncReplicas}`);
+    throw new ConfigError(
+      'KAFKA_MIN_INSYNC_REPLICAS',
+      `must not exceed KAFKA_REPLICATION_FACTOR (${replicationFactor}), got ${minInsyncReplicas}`,
+    );
   }
   return {
     logLevel: r.string('LOG_LEVEL', 'info'),
@@ -311,7 +331,13 @@ function setupSettings(r: Reader): SetupConfig {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !(value instanceof Map) && !Buffer.isBuffer(value) && !(value instanceof KeyObject)) {
+  if (
+    value &&
+    typeof value === 'object' &&
+    !(value instanceof Map) &&
+    !Buffer.isBuffer(value) &&
+    !(value instanceof KeyObject)
+  ) {
     for (const v of Object.values(value)) deepFreeze(v);
     Object.freeze(value);
   }

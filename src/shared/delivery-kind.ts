@@ -11,7 +11,8 @@ const POSTBACK_SUFFIX = '.postback';
 export const kindOf = (x: { kind?: 'postback' | undefined }): DeliveryKind => x.kind ?? 'callback';
 export const kindField = (kind: DeliveryKind): { kind?: 'postback' } => (kind === 'postback' ? { kind } : {});
 
-export const endpointId = (partnerId: string, kind: DeliveryKind): string => (kind === 'postback' ? `${partnerId}${POSTBACK_SUFFIX}` : partnerId);
+export const endpointId = (partnerId: string, kind: DeliveryKind): string =>
+  kind === 'postback' ? `${partnerId}${POSTBACK_SUFFIX}` : partnerId;
 
 export function endpointOwner(endpoint: string): { partnerId: string; kind: DeliveryKind } {
   return endpoint.endsWith(POSTBACK_SUFFIX)

@@ -8,8 +8,10 @@ export function asServiceError(err: unknown): ServiceError | null {
   if (err instanceof ServiceError) return err;
   if (typeof err !== 'object' || err === null) return null;
   const retriable = driverRetriable(err);
-  if (isOutage(err)) return new DependencyError(driverCode(err), String((err as Error).message), { retriable, cause: err });
-  if (retriable) return new ServiceError('transient', String((err as { message?: unknown }).message), { retriable, cause: err });
+  if (isOutage(err))
+    return new DependencyError(driverCode(err), String((err as Error).message), { retriable, cause: err });
+  if (retriable)
+    return new ServiceError('transient', String((err as { message?: unknown }).message), { retriable, cause: err });
   return null;
 }
 
@@ -38,7 +40,10 @@ function driverRetriable(err: object): boolean {
   // ioredis: a command refused while the connection is down, or given up after its retries.
   if (name === 'MaxRetriesPerRequestError') return true;
   const message = (err as { message?: unknown }).message;
-  return typeof message === 'string' && /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed out|within \d+ ms/.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed out|within \d+ ms/.test(message)
+  );
 }
 
 // kafkajs gave up on a broker it could not reach (its retries spent, a connection refused or timed
@@ -46,7 +51,12 @@ function driverRetriable(err: object): boolean {
 function kafkaOutOfReach(err: object): boolean {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const { name } = e as { name?: unknown };
-    if (name === 'KafkaJSConnectionError' || name === 'KafkaJSRequestTimeoutError' || name === 'KafkaJSConnectionClosedError') return true;
+    if (
+      name === 'KafkaJSConnectionError' ||
+      name === 'KafkaJSRequestTimeoutError' ||
+      name === 'KafkaJSConnectionClosedError'
+    )
+      return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
@@ -54,15 +64,24 @@ function kafkaOutOfReach(err: object): boolean {
 
 // Kafka, MongoDB or Redis out of reach: the same request may succeed in a moment.
 const OUTAGE_ERRORS = new Set([
-  'KafkaJSConnectionError', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError', 'KafkaJSNonRetriableError',
-  'MongoNetworkError', 'MongoServerSelectionError', 'MongoNetworkTimeoutError', 'MongoTopologyClosedError',
+  'KafkaJSConnectionError',
+  'KafkaJSNumberOfRetriesExceeded',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSNonRetriableError',
+  'MongoNetworkError',
+  'MongoServerSelectionError',
+  'MongoNetworkTimeoutError',
+  'MongoTopologyClosedError',
   'MaxRetriesPerRequestError',
 ]);
 
 function isOutage(err: object): err is Error {
   if (!(err instanceof Error)) return false;
-  return OUTAGE_ERRORS.has(err.name) || OUTAGE_ERRORS.has(err.constructor.name)
-    || /^(Connection is closed|Stream isn't writeable|Command timed out)/.test(err.message);
+  return (
+    OUTAGE_ERRORS.has(err.name) ||
+    OUTAGE_ERRORS.has(err.constructor.name) ||
+    /^(Connection is closed|Stream isn't writeable|Command timed out)/.test(err.message)
+  );
 }
 
 function driverCode(err: Error): string {

@@ -29,8 +29,15 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
   let f = formats.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
-      weekday: 'short', timeZoneName: 'longOffset',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      timeZoneName: 'longOffset',
     });
     formats.set(timeZone, f);
   }
@@ -38,7 +45,11 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 export function localTime(at: Date, timeZone = 'UTC'): LocalTime {
-  const parts = Object.fromEntries(formatFor(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatFor(timeZone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   const offset = (parts.timeZoneName ?? 'GMT').replace('GMT', '') || '+00:00';
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,

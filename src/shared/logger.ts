@@ -2,10 +2,26 @@ import pino, { type Logger } from 'pino';
 
 // Anything that could hold a phone, an email, a secret or a signature is censored wherever it appears.
 export const REDACT_PATHS = [
-  'phone', 'email', '*.phone', '*.email', '*.*.phone', '*.*.email',
-  'api_key', 'hmac_secret', 'callback_secret', '*.api_key', '*.hmac_secret', '*.callback_secret',
-  'req.headers.authorization', 'req.headers["x-signature"]', 'headers.authorization', 'headers["x-signature"]',
-  'signature', '*.signature', 'token', '*.token',
+  'phone',
+  'email',
+  '*.phone',
+  '*.email',
+  '*.*.phone',
+  '*.*.email',
+  'api_key',
+  'hmac_secret',
+  'callback_secret',
+  '*.api_key',
+  '*.hmac_secret',
+  '*.callback_secret',
+  'req.headers.authorization',
+  'req.headers["x-signature"]',
+  'headers.authorization',
+  'headers["x-signature"]',
+  'signature',
+  '*.signature',
+  'token',
+  '*.token',
 ];
 
 export function createLogger(level: string, name = 'lead-intake'): Logger {

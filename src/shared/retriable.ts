@@ -13,7 +13,9 @@ const MAX_BACKOFF_MS = 5000;
 // restarting): for writes whose loss would lose work, where the caller holds a Kafka offset back
 // meanwhile. A non-retriable error is thrown at once.
 export async function untilDone<T>(
-  work: () => Promise<T>, onRetry: (err: unknown, attempt: number) => void, retriable: (err: unknown) => boolean = isRetriable,
+  work: () => Promise<T>,
+  onRetry: (err: unknown, attempt: number) => void,
+  retriable: (err: unknown) => boolean = isRetriable,
 ): Promise<T> {
   let backoff = FIRST_BACKOFF_MS;
   for (let attempt = 1; ; attempt++) {

@@ -62,7 +62,14 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   // for its decision, so a silent database answers the partner API 503 instead of holding it.
   const partnerKeys = new PartnerKeys(mongo.collections.partnerKeys);
   await partnerKeys.backfill(mongo.collections.partners, new Date());
-  const partners = new PartnerDirectory(mongo.collections.partners, partnerKeys, cipher, `${config.redis.prefix}partner-changed`, systemClock, config.intake.replyTimeoutMs);
+  const partners = new PartnerDirectory(
+    mongo.collections.partners,
+    partnerKeys,
+    cipher,
+    `${config.redis.prefix}partner-changed`,
+    systemClock,
+    config.intake.replyTimeoutMs,
+  );
   await partners.listen(subscriber);
 
   const readiness: ReadinessCheck[] = [
@@ -72,8 +79,22 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
   ];
 
   return {
-    config, logger, kafka, admin, producer, topicSpecs, topics: topicNames(topicSpecs), codec, mongo, redis, subscriber,
-    locks: new DocumentLocks(redis), cipher, partners, metrics, readiness,
+    config,
+    logger,
+    kafka,
+    admin,
+    producer,
+    topicSpecs,
+    topics: topicNames(topicSpecs),
+    codec,
+    mongo,
+    redis,
+    subscriber,
+    locks: new DocumentLocks(redis),
+    cipher,
+    partners,
+    metrics,
+    readiness,
     async close() {
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
       await Promise.allSettled([mongo.client.close(), redis.quit(), subscriber.quit()]);

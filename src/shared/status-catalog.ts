@@ -55,8 +55,10 @@ export class Statuses {
       if (!this.byCode.has(required)) throw new Error(`status catalogue must define "${required}"`);
     }
     for (const [from, tos] of Object.entries(catalog.transitions)) {
-      for (const code of [from, ...tos]) if (!this.byCode.has(code)) throw new Error(`status catalogue: unknown status "${code}"`);
-      if (this.byCode.get(from)?.terminal) throw new Error(`status catalogue: terminal status "${from}" has transitions`);
+      for (const code of [from, ...tos])
+        if (!this.byCode.has(code)) throw new Error(`status catalogue: unknown status "${code}"`);
+      if (this.byCode.get(from)?.terminal)
+        throw new Error(`status catalogue: terminal status "${from}" has transitions`);
     }
   }
 

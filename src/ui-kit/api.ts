@@ -7,7 +7,11 @@ export interface Answer<T> {
 }
 
 export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -24,7 +24,9 @@ export function BarChart({ title, minutes }: { title: string; minutes: Minute[] 
 
   return (
     <figure class="chart">
-      <figcaption><strong>{title}</strong> <span class="muted">per minute, last hour: {sum} in all</span></figcaption>
+      <figcaption>
+        <strong>{title}</strong> <span class="muted">per minute, last hour: {sum} in all</span>
+      </figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`${title}: ${summary}`} preserveAspectRatio="none">
         <line class="axis" x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} />
         {shown.map((m, i) => {
@@ -32,12 +34,26 @@ export function BarChart({ title, minutes }: { title: string; minutes: Minute[] 
           return outcomes.map((o, k) => {
             const h = ((m.counts[o] ?? 0) / max) * (HEIGHT - 10);
             y -= h;
-            return h > 0 ? <rect key={`${i}-${o}`} class={`c${k % 8}`} x={(first + i) * slot + 1} y={y} width={slot - 2} height={h} /> : null;
+            return h > 0 ? (
+              <rect
+                key={`${i}-${o}`}
+                class={`c${k % 8}`}
+                x={(first + i) * slot + 1}
+                y={y}
+                width={slot - 2}
+                height={h}
+              />
+            ) : null;
           });
         })}
       </svg>
       <ul class="legend">
-        {byOutcome.map(([o, n], k) => <li key={o}><span class={`swatch c${k % 8}`} aria-hidden="true" />{o}: {n}</li>)}
+        {byOutcome.map(([o, n], k) => (
+          <li key={o}>
+            <span class={`swatch c${k % 8}`} aria-hidden="true" />
+            {o}: {n}
+          </li>
+        ))}
         {outcomes.length === 0 && <li class="muted">No counts yet in this process.</li>}
       </ul>
     </figure>

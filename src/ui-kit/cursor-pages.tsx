@@ -11,7 +11,10 @@ export interface CursorPages<T> extends Loaded<CursorPage<T>> {
   older(cursor: string): void;
 }
 
-export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<CursorPage<T>>, key: string): CursorPages<T> {
+export function useCursorPages<T>(
+  load: (cursor: string | undefined) => Promise<CursorPage<T>>,
+  key: string,
+): CursorPages<T> {
   const [at, setAt] = useState<{ key: string; cursors: string[] }>({ key, cursors: [] });
   const cursors = at.key === key ? at.cursors : [];
   const cursor = cursors.at(-1);
@@ -35,14 +38,25 @@ export function CursorPager<T>({ pages }: { pages: CursorPages<T> }) {
   // aria-disabled rather than disabled: a button that just became unusable keeps the focus. A click
   // while a page loads is ignored, so a double click never skips a page.
   const button = (label: string, off: boolean, go: () => void) => (
-    <button type="button" aria-disabled={off} onClick={() => { if (!off && !pages.loading) go(); }}>{label}</button>
+    <button
+      type="button"
+      aria-disabled={off}
+      onClick={() => {
+        if (!off && !pages.loading) go();
+      }}
+    >
+      {label}
+    </button>
   );
   return (
     <nav class="pager" aria-label="Pages">
       {button('Newest', first, pages.newest)}
       {button('Newer', first, pages.newer)}
       {button('Older', next === null, () => next !== null && pages.older(next))}
-      <span class="muted" role="status">Page {pages.pageNumber}{next === null ? ', the oldest' : ''}</span>
+      <span class="muted" role="status">
+        Page {pages.pageNumber}
+        {next === null ? ', the oldest' : ''}
+      </span>
     </nav>
   );
 }

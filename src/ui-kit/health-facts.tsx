@@ -15,11 +15,20 @@ export function HealthFacts({ h, held }: { h: Health; held: string }) {
   const rate = h.success_rate === null ? '—' : `${Math.round(h.success_rate * 1000) / 10}%`;
   return (
     <dl class="facts">
-      <dt>State</dt><dd><span class={`state ${h.state}`}>{h.state}</span>{h.gone ? ' (gone)' : ''}{h.held > 0 ? ` (${h.held} ${held})` : ''}</dd>
-      <dt>Success rate</dt><dd>{rate}</dd>
-      <dt>Failures in a row</dt><dd>{h.consecutive_failures}</dd>
-      <dt>Last success</dt><dd>{when(h.last_success_at)}</dd>
-      <dt>Last failure</dt><dd>{when(h.last_failure_at)}</dd>
+      <dt>State</dt>
+      <dd>
+        <span class={`state ${h.state}`}>{h.state}</span>
+        {h.gone ? ' (gone)' : ''}
+        {h.held > 0 ? ` (${h.held} ${held})` : ''}
+      </dd>
+      <dt>Success rate</dt>
+      <dd>{rate}</dd>
+      <dt>Failures in a row</dt>
+      <dd>{h.consecutive_failures}</dd>
+      <dt>Last success</dt>
+      <dd>{when(h.last_success_at)}</dd>
+      <dt>Last failure</dt>
+      <dd>{when(h.last_failure_at)}</dd>
     </dl>
   );
 }

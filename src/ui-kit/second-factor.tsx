@@ -7,8 +7,16 @@ import { ErrorNote, useAction } from './ui';
 // The second step of a sign-in: a code from the authenticator app, or a passkey. After a reload the
 // page does not know which the account has, so it offers both. `auth` is the app's sign-in routes
 // (/api/auth for the console, /portal/api/auth for the portal).
-export function SecondFactor<S extends AuthSession>({ api, auth, factors, onSession }: {
-  api: Api; auth: string; factors?: AuthSession['second_factors']; onSession: (s: S) => void;
+export function SecondFactor<S extends AuthSession>({
+  api,
+  auth,
+  factors,
+  onSession,
+}: {
+  api: Api;
+  auth: string;
+  factors?: AuthSession['second_factors'];
+  onSession: (s: S) => void;
 }) {
   const [code, setCode] = useState('');
   const codeField = useRef<HTMLInputElement>(null);
@@ -24,16 +32,35 @@ export function SecondFactor<S extends AuthSession>({ api, auth, factors, onSess
   return (
     <>
       {factors?.totp !== false && (
-        <form class="stack" onSubmit={(e) => { e.preventDefault(); void totp.act(); }}>
+        <form
+          class="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void totp.act();
+          }}
+        >
           <label for="totp-code">Code from your authenticator app</label>
-          <input id="totp-code" ref={codeField} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" required value={code} onInput={(e) => setCode((e.target as HTMLInputElement).value)} />
+          <input
+            id="totp-code"
+            ref={codeField}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            required
+            value={code}
+            onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+          />
           <ErrorNote error={totp.error} />
-          <button type="submit" disabled={totp.busy}>Verify</button>
+          <button type="submit" disabled={totp.busy}>
+            Verify
+          </button>
         </form>
       )}
       {factors?.passkey !== false && (
         <div class="actions">
-          <button type="button" class="secondary" disabled={passkey.busy} onClick={() => void passkey.act()}>Use a passkey</button>
+          <button type="button" class="secondary" disabled={passkey.busy} onClick={() => void passkey.act()}>
+            Use a passkey
+          </button>
         </div>
       )}
       <ErrorNote error={passkey.error} />

@@ -13,11 +13,15 @@ export function useSessionFlow<S extends AuthSession>(sessionPath: string) {
   signedIn.current = session?.stage === 'signed_in';
   // A 401 while signed in means the session ended (timed out, revoked, rights changed); during the
   // sign-in steps it is only a wrong code, shown by the step itself.
-  const api = useMemo(() => new Api(() => {
-    if (!signedIn.current) return;
-    setSession(null);
-    setNotice('Your session has ended. Sign in again.');
-  }), []);
+  const api = useMemo(
+    () =>
+      new Api(() => {
+        if (!signedIn.current) return;
+        setSession(null);
+        setNotice('Your session has ended. Sign in again.');
+      }),
+    [],
+  );
   const onSession = (s: S | null) => {
     if (s) api.useCsrf(s.csrf_token);
     if (s?.stage === 'signed_in') setNotice(null);
@@ -29,7 +33,10 @@ export function useSessionFlow<S extends AuthSession>(sessionPath: string) {
   };
 
   useEffect(() => {
-    api.answer<S>(sessionPath).then((a) => onSession(a.status === 200 ? a.body : null), () => onSession(null));
+    api.answer<S>(sessionPath).then(
+      (a) => onSession(a.status === 200 ? a.body : null),
+      () => onSession(null),
+    );
   }, []);
 
   return { api, session, notice, onSession, signedOut };

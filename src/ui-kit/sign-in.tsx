@@ -10,9 +10,24 @@ import { ErrorNote, Notice, useAction } from './ui';
 // has none). Each step's answer is the session, which says which step comes next. `auth` is the
 // app's sign-in routes (/api/auth, /portal/api/auth); `banner` and `passwordExtras` are what one
 // app adds (the console's single sign-on).
-export function SignInSteps<S extends AuthSession>({ api, auth, title, session, notice, onSession, banner, passwordExtras }: {
-  api: Api; auth: string; title: string; session: S | null; notice: string | null; onSession: (s: S | null) => void;
-  banner?: ComponentChildren; passwordExtras?: ComponentChildren;
+export function SignInSteps<S extends AuthSession>({
+  api,
+  auth,
+  title,
+  session,
+  notice,
+  onSession,
+  banner,
+  passwordExtras,
+}: {
+  api: Api;
+  auth: string;
+  title: string;
+  session: S | null;
+  notice: string | null;
+  onSession: (s: S | null) => void;
+  banner?: ComponentChildren;
+  passwordExtras?: ComponentChildren;
 }) {
   // Abandoning a step ends the half-made session, so the next sign-in starts clean.
   const restart = useAction(async () => {
@@ -26,7 +41,11 @@ export function SignInSteps<S extends AuthSession>({ api, auth, title, session, 
       <h1>{title}</h1>
       {notice && <Notice>{notice}</Notice>}
       {step === null && banner}
-      {step === null && <PasswordStep<S> api={api} auth={auth} onSession={onSession}>{passwordExtras}</PasswordStep>}
+      {step === null && (
+        <PasswordStep<S> api={api} auth={auth} onSession={onSession}>
+          {passwordExtras}
+        </PasswordStep>
+      )}
       {step === 'second_factor' && (
         <>
           <h2>Second step</h2>
@@ -41,27 +60,63 @@ export function SignInSteps<S extends AuthSession>({ api, auth, title, session, 
           <PasskeySetup<S> api={api} auth={auth} onDone={onSession} />
         </>
       )}
-      {step !== null && <button type="button" class="secondary" disabled={restart.busy} onClick={() => void restart.act()}>Start again</button>}
+      {step !== null && (
+        <button type="button" class="secondary" disabled={restart.busy} onClick={() => void restart.act()}>
+          Start again
+        </button>
+      )}
     </main>
   );
 }
 
-function PasswordStep<S extends AuthSession>({ api, auth, onSession, children }: {
-  api: Api; auth: string; onSession: (s: S) => void; children?: ComponentChildren;
+function PasswordStep<S extends AuthSession>({
+  api,
+  auth,
+  onSession,
+  children,
+}: {
+  api: Api;
+  auth: string;
+  onSession: (s: S) => void;
+  children?: ComponentChildren;
 }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const submit = useAction(async () => onSession(await api.post<S>(`${auth}/sign-in`, { email: email.trim(), password })));
+  const submit = useAction(async () =>
+    onSession(await api.post<S>(`${auth}/sign-in`, { email: email.trim(), password })),
+  );
 
   return (
     <>
-      <form class="stack" onSubmit={(e) => { e.preventDefault(); void submit.act(); }}>
+      <form
+        class="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit.act();
+        }}
+      >
         <label for="email">Email</label>
-        <input id="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <input
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+        />
         <label for="password">Password</label>
-        <input id="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+        <input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
         <ErrorNote error={submit.error} />
-        <button type="submit" disabled={submit.busy}>{submit.busy ? 'Checking…' : 'Sign in'}</button>
+        <button type="submit" disabled={submit.busy}>
+          {submit.busy ? 'Checking…' : 'Sign in'}
+        </button>
       </form>
       {children}
     </>

@@ -8,7 +8,10 @@ export type TestResult = NonNullable<CallbackReply['test']>;
 export function TestResultNote({ test }: { test: TestResult }) {
   return (
     <div role="status" class="result">
-      <p><strong>{test.delivered ? 'Delivered' : 'Not delivered'}</strong>: HTTP {test.http_status ?? '—'} in {test.duration_ms} ms{test.error ? `, ${test.error}` : ''}</p>
+      <p>
+        <strong>{test.delivered ? 'Delivered' : 'Not delivered'}</strong>: HTTP {test.http_status ?? '—'} in{' '}
+        {test.duration_ms} ms{test.error ? `, ${test.error}` : ''}
+      </p>
       {test.url && <p class="mono wrap">GET {test.url}</p>}
       {test.response_body && <pre class="body">{test.response_body}</pre>}
     </div>

@@ -1,7 +1,17 @@
 // A list's time range as two datetime-local inputs read as UTC, the zone every time on the console
 // is shown in; the URL keeps what was typed, the API gets an instant.
-export function TimeRange({ idPrefix, from, to, onFrom, onTo }: {
-  idPrefix: string; from: string; to: string; onFrom: (e: Event) => void; onTo: (e: Event) => void;
+export function TimeRange({
+  idPrefix,
+  from,
+  to,
+  onFrom,
+  onTo,
+}: {
+  idPrefix: string;
+  from: string;
+  to: string;
+  onFrom: (e: Event) => void;
+  onTo: (e: Event) => void;
 }) {
   return (
     <>

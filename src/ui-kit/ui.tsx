@@ -9,21 +9,37 @@ export function PageHeading({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   // Keyboard and screen-reader users land on the new page's title after a navigation.
   useLayoutEffect(() => ref.current?.focus(), []);
-  return <h1 tabIndex={-1} ref={ref}>{children}</h1>;
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
 }
 
 // An error as the page words it: the API's own message and code, else the message.
 export function errorText(error: unknown): string {
-  return error instanceof ApiFailure ? `${error.message} (${error.code})` : error instanceof Error ? error.message : String(error);
+  return error instanceof ApiFailure
+    ? `${error.message} (${error.code})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
 }
 
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
-  return <p class="error" role="alert">{errorText(error)}</p>;
+  return (
+    <p class="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
 }
 
 export function Notice({ children }: { children: ComponentChildren }) {
-  return <p class="notice" role="status">{children}</p>;
+  return (
+    <p class="notice" role="status">
+      {children}
+    </p>
+  );
 }
 
 export interface Loaded<T> {
@@ -35,7 +51,11 @@ export interface Loaded<T> {
 
 // Runs `load` now and whenever a key changes; a stale answer never overwrites a newer one.
 export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let current = true;
@@ -44,7 +64,9 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
       (data) => current && setState({ data, error: null, loading: false }),
       (error: unknown) => current && setState({ data: null, error, loading: false }),
     );
-    return () => { current = false; };
+    return () => {
+      current = false;
+    };
   }, [...keys, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };
@@ -70,7 +92,11 @@ export function useAction<A extends unknown[]>(run: (...args: A) => Promise<void
 
 export function ScrollTable({ label, children }: { label: string; children: ComponentChildren }) {
   // Focusable so a keyboard user can scroll a wide table on a narrow screen.
-  return <div class="table-wrap" role="region" aria-label={label} tabIndex={0}><table>{children}</table></div>;
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  );
 }
 
 export function when(value: string | null | undefined): string {
@@ -79,26 +105,52 @@ export function when(value: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? value : d.toISOString().replace('T', ' ').slice(0, 19);
 }
 
-export function Pager({ offset, next, onPage }: { offset: number; next: number | null; onPage: (offset: number) => void }) {
+export function Pager({
+  offset,
+  next,
+  onPage,
+}: {
+  offset: number;
+  next: number | null;
+  onPage: (offset: number) => void;
+}) {
   if (offset === 0 && next === null) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={offset === 0} onClick={() => onPage(0)}>Newest</button>
-      <button type="button" disabled={next === null} onClick={() => next !== null && onPage(next)}>Older</button>
+      <button type="button" disabled={offset === 0} onClick={() => onPage(0)}>
+        Newest
+      </button>
+      <button type="button" disabled={next === null} onClick={() => next !== null && onPage(next)}>
+        Older
+      </button>
     </nav>
   );
 }
 
 // A filter's drop-down: "any" (the empty value) or one of the choices.
-export function ChoiceField({ id, label, value, choices, onChange }: {
-  id: string; label: string; value: string; choices: readonly string[]; onChange: (e: Event) => void;
+export function ChoiceField({
+  id,
+  label,
+  value,
+  choices,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  choices: readonly string[];
+  onChange: (e: Event) => void;
 }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select id={id} value={value} onChange={onChange}>
         <option value="">any</option>
-        {choices.map((c) => <option key={c} value={c}>{c}</option>)}
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -122,9 +174,13 @@ export function CopyField({ label, value }: { label: string; value: string }) {
       <label for={id}>{label}</label>
       <div class="copy-row">
         <input id={id} readOnly value={value} class="mono" onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" aria-label={`Copy ${label}`} onClick={copy}>Copy</button>
+        <button type="button" aria-label={`Copy ${label}`} onClick={copy}>
+          Copy
+        </button>
       </div>
-      <div role="status" class="hint">{copied}</div>
+      <div role="status" class="hint">
+        {copied}
+      </div>
     </div>
   );
 }

@@ -13,7 +13,9 @@ let partner: PartnerClient;
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,processor' });
   manager = new ManagerClient(app.url);
-  const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Shifts' })).body;
+  const created = (
+    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Shifts' })
+  ).body;
   partner = new PartnerClient(app.url, created);
 });
 
@@ -21,7 +23,8 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 it('keeps a lead waiting while its agent is off shift and assigns it when the shift starts', async () => {
   // A shift in New York time that starts at the next whole minute (at least 20 s away) and lasts 30 minutes.
@@ -29,13 +32,21 @@ it('keeps a lead waiting while its agent is off shift and assigns it when the sh
   const local = localTime(start, 'America/New_York');
   const from = local.hour * 60 + local.minute;
   const shift = `${hhmm(from)}-${hhmm(from + 30)}`;
-  const agent = await manager.post<{ id: string; time_zone: string; working_hours: Record<string, string[]> }>('/api/agents', {
-    name: 'Night owl', countries: ['US'], time_zone: 'America/New_York', working_hours: { [local.weekday]: [shift] },
-  });
+  const agent = await manager.post<{ id: string; time_zone: string; working_hours: Record<string, string[]> }>(
+    '/api/agents',
+    {
+      name: 'Night owl',
+      countries: ['US'],
+      time_zone: 'America/New_York',
+      working_hours: { [local.weekday]: [shift] },
+    },
+  );
   expect(agent.status).toBe(201);
   expect(agent.body).toMatchObject({ time_zone: 'America/New_York', working_hours: { [local.weekday]: [shift] } });
   // Never on shift: an empty week.
-  const never = (await manager.post<{ id: string }>('/api/agents', { name: 'Never', countries: ['US'], working_hours: {} })).body;
+  const never = (
+    await manager.post<{ id: string }>('/api/agents', { name: 'Never', countries: ['US'], working_hours: {} })
+  ).body;
 
   const intake = await partner.submitLead({ phone: '+12025550143', country: 'US' });
   expect(intake.status).toBe(200);
@@ -46,18 +57,28 @@ it('keeps a lead waiting while its agent is off shift and assigns it when the sh
   expect(await lead()).toMatchObject({ status: 'new', agent_id: null });
   expect(await app.runtime.mongo.collections.waitingLeads.findOne({ _id: leadId })).not.toBeNull();
 
-  const assigned = await until(async () => {
-    const l = await lead();
-    return l?.status === 'assigned' ? l : null;
-  }, 20_000, 'the lead to be assigned once the shift starts');
+  const assigned = await until(
+    async () => {
+      const l = await lead();
+      return l?.status === 'assigned' ? l : null;
+    },
+    20_000,
+    'the lead to be assigned once the shift starts',
+  );
   expect(Date.now()).toBeGreaterThanOrEqual(start.getTime());
   expect(assigned.agent_id).toBe(agent.body.id);
   expect(assigned.agent_id).not.toBe(never.id);
-  await until(async () => (await app.runtime.mongo.collections.waitingLeads.findOne({ _id: leadId })) === null, 5000, 'the lead to leave waiting_leads');
+  await until(
+    async () => (await app.runtime.mongo.collections.waitingLeads.findOne({ _id: leadId })) === null,
+    5000,
+    'the lead to leave waiting_leads',
+  );
 }, 120_000);
 
 it('refuses bad time zones and working hours with 422, changing nothing', async () => {
-  const agent = (await manager.post<{ id: string }>('/api/agents', { name: 'Checked', working_hours: { mon: ['09:00-17:00'] } })).body;
+  const agent = (
+    await manager.post<{ id: string }>('/api/agents', { name: 'Checked', working_hours: { mon: ['09:00-17:00'] } })
+  ).body;
   for (const body of [
     { time_zone: 'Nowhere/City' },
     { working_hours: { mon: ['25:00-26:00'] } },
@@ -74,6 +95,7 @@ it('refuses bad time zones and working hours with 422, changing nothing', async 
   expect(stored.body).toMatchObject({ working_hours: { mon: ['09:00-17:00'] } });
   expect(stored.body).not.toHaveProperty('time_zone');
   // null clears the hours: always on shift.
-  expect((await manager.patch(`/api/agents/${agent.id}`, { working_hours: null, time_zone: 'Asia/Tokyo' })).body)
-    .toMatchObject({ working_hours: null, time_zone: 'Asia/Tokyo' });
+  expect(
+    (await manager.patch(`/api/agents/${agent.id}`, { working_hours: null, time_zone: 'Asia/Tokyo' })).body,
+  ).toMatchObject({ working_hours: null, time_zone: 'Asia/Tokyo' });
 });

@@ -43,7 +43,10 @@ it('keeps dedup claims and intake decisions flat over 150 days of leads, while t
     const now = new Date(start + day * DAY_MS);
     const cmds = Array.from({ length: PER_DAY }, () => {
       const n = ++seq;
-      return intakeCommand(app.runtime, partner, { phone: `+4479115${String(100000 + n).slice(-6)}`, email: `soak${n}@example.com` });
+      return intakeCommand(app.runtime, partner, {
+        phone: `+4479115${String(100000 + n).slice(-6)}`,
+        email: `soak${n}@example.com`,
+      });
     });
     const chunk = await parts.batch.decide(cmds, now);
     await parts.batch.storeDecisions(chunk.decisions, now);
@@ -69,7 +72,10 @@ it('still finds a duplicate from the previous 30-day period after its collection
   expect(before.replies[0]!.decision.outcome).toBe('accepted');
   const again = intakeCommand(app.runtime, partner, { phone: '+447911599001' });
   const after = await parts.batch.decide([again], new Date(periodStart + 2 * DAY_MS));
-  expect(after.replies[0]!.decision).toMatchObject({ outcome: 'duplicate', lead_id: before.replies[0]!.decision.lead_id });
+  expect(after.replies[0]!.decision).toMatchObject({
+    outcome: 'duplicate',
+    lead_id: before.replies[0]!.decision.lead_id,
+  });
   const later = intakeCommand(app.runtime, partner, { phone: '+447911599001' });
   const outside = await parts.batch.decide([later], new Date(periodStart + 31 * DAY_MS));
   expect(outside.replies[0]!.decision.outcome).toBe('accepted');

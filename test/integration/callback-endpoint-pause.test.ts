@@ -14,17 +14,31 @@ let manager: ManagerClient;
 let receiver: CallbackReceiver;
 let partnerId: string;
 
-interface Health { state: string; consecutive_failures: number; held: number; success_rate: number | null; last_success_at: string | null; gone: boolean }
+interface Health {
+  state: string;
+  consecutive_failures: number;
+  held: number;
+  success_rate: number | null;
+  last_success_at: string | null;
+  gone: boolean;
+}
 type AuditPage = { items: { action: string; actor: string; details: Record<string, unknown> }[] };
 
 beforeAll(async () => {
   app = await startTestApp({
-    ROLE: 'ingress,dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', ENDPOINT_PAUSE_AFTER_S: '2', ENDPOINT_PAUSE_MIN_FAILURES: '3',
-    ENDPOINT_HEALTH_REPORT_MS: '200', ENDPOINT_RESUME_RATE_PER_S: String(RESUME_RATE_PER_S),
+    ROLE: 'ingress,dispatcher',
+    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
+    ENDPOINT_PAUSE_AFTER_S: '2',
+    ENDPOINT_PAUSE_MIN_FAILURES: '3',
+    ENDPOINT_HEALTH_REPORT_MS: '200',
+    ENDPOINT_RESUME_RATE_PER_S: String(RESUME_RATE_PER_S),
   });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
-  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: 'flaky', callback_url: receiver.url('/flaky') });
+  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', {
+    name: 'flaky',
+    callback_url: receiver.url('/flaky'),
+  });
   partnerId = res.body.id;
   receiver.route('/flaky', res.body.callback_secret, status(500, 'down'));
 });
@@ -36,13 +50,29 @@ afterAll(async () => {
 
 const health = async () => (await manager.get<Health>(`/api/affiliates/${partnerId}/endpoint-health`)).body;
 const healthWhere = (what: string, ok: (h: Health) => boolean, timeoutMs = 20000) =>
-  until(async () => { const h = await health(); return ok(h) ? h : null; }, timeoutMs, what);
+  until(
+    async () => {
+      const h = await health();
+      return ok(h) ? h : null;
+    },
+    timeoutMs,
+    what,
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Two events of one lead, in order.
 function twoEvents(): LeadEvent[] {
   const first = leadEvent(partnerId);
-  return [first, leadEvent(partnerId, { lead_id: first.lead_id, event_id: `${first.lead_id}:1`, event: 'lead.status_changed', our_status: 'assigned', from_status: 'new' })];
+  return [
+    first,
+    leadEvent(partnerId, {
+      lead_id: first.lead_id,
+      event_id: `${first.lead_id}:1`,
+      event: 'lead.status_changed',
+      our_status: 'assigned',
+      from_status: 'new',
+    }),
+  ];
 }
 
 describe('an endpoint that fails every attempt', () => {
@@ -58,7 +88,9 @@ describe('an endpoint that fails every attempt', () => {
     await publishLeadEvents(app.runtime, before);
     const h = await healthWhere('two failures reported', (x) => x.consecutive_failures >= 2, 10000);
     expect(h).toMatchObject({ success_rate: 0, last_success_at: null, gone: false });
-    const gauge = await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoint_consecutive_failures')!.get();
+    const gauge = await app.runtime.metrics
+      .getSingleMetric('lead_intake_callback_endpoint_consecutive_failures')!
+      .get();
     expect(gauge.values.find((v) => v.labels.partner_id === partnerId)?.value).toBeGreaterThanOrEqual(2);
   });
 
@@ -66,22 +98,40 @@ describe('an endpoint that fails every attempt', () => {
     await healthWhere('the endpoint paused', (x) => x.state === 'paused');
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=endpoint.paused`);
     expect(audit.body.items).toHaveLength(1);
-    expect(audit.body.items[0]).toMatchObject({ actor: 'system:dispatcher', details: { consecutive_failures: expect.any(Number) } });
+    expect(audit.body.items[0]).toMatchObject({
+      actor: 'system:dispatcher',
+      details: { consecutive_failures: expect.any(Number) },
+    });
     const pauses = await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoint_pauses_total')!.get();
     expect(pauses.values.find((v) => v.labels.partner_id === partnerId)?.value).toBe(1);
-    await until(async () => ((await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoints_paused')!.get()).values[0]?.value === 1), 5000, 'the gate to know');
+    await until(
+      async () =>
+        (await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoints_paused')!.get()).values[0]?.value ===
+        1,
+      5000,
+      'the gate to know',
+    );
   });
 
   it('holds new callbacks while paused: not sent, not dead', async () => {
     const sentBefore = receiver.at('/flaky').length;
     await publishLeadEvents(app.runtime, during);
-    const records = await until(async () => {
-      const rs = await Promise.all(during.map((e) => deliveryRecord(app.runtime, e)));
-      return rs.every((r) => r?.held_by !== undefined) ? rs : null;
-    }, 10000, 'the new deliveries held');
+    const records = await until(
+      async () => {
+        const rs = await Promise.all(during.map((e) => deliveryRecord(app.runtime, e)));
+        return rs.every((r) => r?.held_by !== undefined) ? rs : null;
+      },
+      10000,
+      'the new deliveries held',
+    );
     expect(records.map((r) => [r!.state, r!.attempts_made])).toEqual(during.map(() => ['queued', 0]));
     // The first of each lead waits for the endpoint; the second for the first.
-    expect(records.map((r) => r!.held_by)).toEqual(['endpoint_paused', records[0]!._id, 'endpoint_paused', records[2]!._id]);
+    expect(records.map((r) => r!.held_by)).toEqual([
+      'endpoint_paused',
+      records[0]!._id,
+      'endpoint_paused',
+      records[2]!._id,
+    ]);
     await sleep(2500); // retries of the earlier deliveries were due meanwhile: held too
     expect(receiver.at('/flaky').length).toBe(sentBefore);
     const h = await healthWhere('held callbacks counted', (x) => x.held >= during.length);
@@ -101,7 +151,7 @@ describe('an endpoint that fails every attempt', () => {
     expect(audit.body.items[0]?.details).toEqual({ refused: 'conflict', http_status: 409 });
   });
 
-  it('resumes on a manager\'s word: held callbacks go out, each lead in order, at a bounded rate', async () => {
+  it("resumes on a manager's word: held callbacks go out, each lead in order, at a bounded rate", async () => {
     receiver.respond('/flaky', status(200, 'ok'));
     const sentBefore = receiver.at('/flaky').length;
     const res = await manager.post(`/api/affiliates/${partnerId}/endpoint/resume`);
@@ -109,7 +159,11 @@ describe('an endpoint that fails every attempt', () => {
     expect(res.body).toMatchObject({ affiliate_id: partnerId, state: 'resuming' });
     // The callbacks held as they came, and those whose retry fell due while paused.
     for (const e of [...during, ...before]) {
-      await until(async () => (await deliveryRecord(app.runtime, e))?.state === 'delivered', 20000, `${e.event_id} delivered`);
+      await until(
+        async () => (await deliveryRecord(app.runtime, e))?.state === 'delivered',
+        20000,
+        `${e.event_id} delivered`,
+      );
     }
     const retried = await deliveryRecord(app.runtime, before[0]!);
     expect(retried!.attempts.at(-1)!.http_status).toBe(200);
@@ -123,10 +177,17 @@ describe('an endpoint that fails every attempt', () => {
     const firstOf = (lead: string) => sent.find((r) => r.headers['x-event-id'] === `${lead}:0`)!.at;
     const starts = [during[0]!, during[2]!].map((e) => firstOf(e.lead_id)).sort((a, b) => a - b);
     expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(1000 / RESUME_RATE_PER_S - 50);
-    const h = await healthWhere('the endpoint active and healthy again', (x) => x.state === 'active' && x.consecutive_failures === 0 && x.held === 0);
+    const h = await healthWhere(
+      'the endpoint active and healthy again',
+      (x) => x.state === 'active' && x.consecutive_failures === 0 && x.held === 0,
+    );
     expect(h.last_success_at).not.toBeNull();
-    const lastSuccess = await app.runtime.metrics.getSingleMetric('lead_intake_callback_endpoint_last_success_timestamp_seconds')!.get();
-    expect(lastSuccess.values.find((v) => v.labels.partner_id === partnerId)?.value).toBe(Date.parse(h.last_success_at!) / 1000);
+    const lastSuccess = await app.runtime.metrics
+      .getSingleMetric('lead_intake_callback_endpoint_last_success_timestamp_seconds')!
+      .get();
+    expect(lastSuccess.values.find((v) => v.labels.partner_id === partnerId)?.value).toBe(
+      Date.parse(h.last_success_at!) / 1000,
+    );
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${partnerId}&action=endpoint.resume`);
     expect(audit.body.items).toHaveLength(1);
   });

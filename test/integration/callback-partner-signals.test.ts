@@ -17,15 +17,24 @@ let receiver: CallbackReceiver;
 const events: Record<string, LeadEvent> = {};
 
 // The first answer as given, then 200.
-const firstThen = (first: Responder): Responder => (req, res, nth) => (nth === 1 ? first(req, res, nth) : res.writeHead(200).end('ok'));
+const firstThen =
+  (first: Responder): Responder =>
+  (req, res, nth) =>
+    nth === 1 ? first(req, res, nth) : res.writeHead(200).end('ok');
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress,dispatcher', CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','), ENDPOINT_HEALTH_REPORT_MS: '200' });
+  app = await startTestApp({
+    ROLE: 'ingress,dispatcher',
+    CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','),
+    ENDPOINT_HEALTH_REPORT_MS: '200',
+  });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   const scenarios: Record<string, Responder> = {
     'asks-3s': firstThen((_req, res) => res.writeHead(429, { 'retry-after': '3' }).end()),
-    'asks-date': firstThen((_req, res) => res.writeHead(503, { 'retry-after': new Date(Date.now() + 4000).toUTCString() }).end()),
+    'asks-date': firstThen((_req, res) =>
+      res.writeHead(503, { 'retry-after': new Date(Date.now() + 4000).toUTCString() }).end(),
+    ),
     'asks-less': firstThen((_req, res) => res.writeHead(503, { 'retry-after': '0' }).end()),
     'asks-too-much': firstThen((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end()),
     'ignored-on-500': firstThen((_req, res) => res.writeHead(500, { 'retry-after': '3' }).end()),
@@ -41,10 +50,14 @@ afterAll(async () => {
 });
 
 const finalRecord = (name: string, state: DeliveryDoc['state']) =>
-  until(async () => {
-    const r = await deliveryRecord(app.runtime, events[name]!);
-    return r?.state === state ? r : null;
-  }, 30000, `${name} to be ${state}`);
+  until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, events[name]!);
+      return r?.state === state ? r : null;
+    },
+    30000,
+    `${name} to be ${state}`,
+  );
 
 // From the end of the first attempt (when the answer was complete) to the start of the second.
 async function gapMs(name: string): Promise<number> {
@@ -91,9 +104,15 @@ it('sends the same X-Event-Id (<lead id>:<seq>) on every attempt', async () => {
 it('410 Gone: one more attempt, then dead, and the endpoint is flagged gone', async () => {
   const record = await finalRecord('gone', 'dead');
   expect(record.attempts.map((a) => a.http_status)).toEqual([410, 410]);
-  const health = await until(async () => {
-    const res = await manager.get<{ gone: boolean; consecutive_failures: number }>(`/api/affiliates/${events.gone!.partner_id}/endpoint-health`);
-    return res.body.consecutive_failures === 2 ? res.body : null;
-  }, 10000, 'the gone endpoint in the health report');
+  const health = await until(
+    async () => {
+      const res = await manager.get<{ gone: boolean; consecutive_failures: number }>(
+        `/api/affiliates/${events.gone!.partner_id}/endpoint-health`,
+      );
+      return res.body.consecutive_failures === 2 ? res.body : null;
+    },
+    10000,
+    'the gone endpoint in the health report',
+  );
   expect(health).toMatchObject({ gone: true, state: 'active', success_rate: 0, last_success_at: null });
 });

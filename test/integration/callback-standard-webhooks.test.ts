@@ -13,7 +13,12 @@ let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
 
-interface Created { id: string; api_key: string; hmac_secret: string; callback_secret: string }
+interface Created {
+  id: string;
+  api_key: string;
+  hmac_secret: string;
+  callback_secret: string;
+}
 type AuditPage = { items: { details: Record<string, unknown> }[] };
 
 beforeAll(async () => {
@@ -28,7 +33,11 @@ afterAll(async () => {
 });
 
 async function partner(path: string, settings: Record<string, unknown> = {}): Promise<Created> {
-  const res = await manager.post<Created>('/api/affiliates', { name: path, callback_url: receiver.url(path), ...settings });
+  const res = await manager.post<Created>('/api/affiliates', {
+    name: path,
+    callback_url: receiver.url(path),
+    ...settings,
+  });
   expect(res.status).toBe(201);
   receiver.route(path, res.body.callback_secret);
   return res.body;
@@ -55,14 +64,18 @@ describe('signature_scheme standard-webhooks', () => {
   it('issues a whsec_ secret and signs webhook-id.timestamp.body; the reference verifier accepts it', async () => {
     const p = await partner('/swh', { signature_scheme: 'standard-webhooks' });
     expect(p.callback_secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect((await manager.get(`/api/affiliates/${p.id}`)).body).toMatchObject({ signature_scheme: 'standard-webhooks' });
+    expect((await manager.get(`/api/affiliates/${p.id}`)).body).toMatchObject({
+      signature_scheme: 'standard-webhooks',
+    });
     const got = await dispatched('/swh', p.id);
     expect(got.headers['x-signature']).toBeUndefined();
     expect(got.headers['webhook-id']).toBe(got.headers['x-event-id']);
     expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     expect(verifies(p.callback_secret, got)).toBe(true);
     expect(verifies(whsecOf('someone else'), got)).toBe(false);
-    expect(verifies(p.callback_secret, { ...got, raw: got.raw.replace('"lead.accepted"', '"lead.rejected"') })).toBe(false);
+    expect(verifies(p.callback_secret, { ...got, raw: got.raw.replace('"lead.accepted"', '"lead.rejected"') })).toBe(
+      false,
+    );
   });
 
   it('keeps the spec signature by default', async () => {
@@ -74,7 +87,9 @@ describe('signature_scheme standard-webhooks', () => {
 
   it('switches an existing partner: its callback secret keeps working, as whsec_ + base64 of it', async () => {
     const p = await partner('/switched');
-    expect((await manager.patch(`/api/affiliates/${p.id}`, { signature_scheme: 'standard-webhooks' })).status).toBe(200);
+    expect((await manager.patch(`/api/affiliates/${p.id}`, { signature_scheme: 'standard-webhooks' })).status).toBe(
+      200,
+    );
     const got = await dispatched('/switched', p.id);
     expect(verifies(whsecOf(p.callback_secret), got)).toBe(true);
   });
@@ -93,9 +108,13 @@ describe('signature_scheme standard-webhooks', () => {
 describe('rotate-key with grace_seconds', () => {
   it('keeps the old api_key, hmac_secret and callback secret working during the grace, then only the new ones', async () => {
     const old = await partner('/rotated', { signature_scheme: 'standard-webhooks' });
-    const res = await manager.post<Created & { grace_until: string; key_rotated_at: string }>(`/api/affiliates/${old.id}/rotate-key`, {
-      secrets: ['hmac_secret', 'callback_secret'], grace_seconds: GRACE_S,
-    });
+    const res = await manager.post<Created & { grace_until: string; key_rotated_at: string }>(
+      `/api/affiliates/${old.id}/rotate-key`,
+      {
+        secrets: ['hmac_secret', 'callback_secret'],
+        grace_seconds: GRACE_S,
+      },
+    );
     expect(res.status).toBe(200);
     const fresh = res.body;
     expect(Date.parse(fresh.grace_until) - Date.parse(fresh.key_rotated_at)).toBe(GRACE_S * 1000);
@@ -124,7 +143,10 @@ describe('rotate-key with grace_seconds', () => {
     expect(verifies(fresh.callback_secret, after)).toBe(true);
 
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${old.id}&action=partner.rotate_key`);
-    expect(audit.body.items[0]?.details).toEqual({ rotated: ['api_key', 'hmac_secret', 'callback_secret'], grace_seconds: GRACE_S });
+    expect(audit.body.items[0]?.details).toEqual({
+      rotated: ['api_key', 'hmac_secret', 'callback_secret'],
+      grace_seconds: GRACE_S,
+    });
   });
 
   it('without grace_seconds the old key fails at once, as before', async () => {
@@ -143,6 +165,8 @@ describe('rotate-key with grace_seconds', () => {
     }
     expect((await new PartnerClient(app.url, old).leadStatus('nope')).status).toBe(404);
     const audit = await manager.get<AuditPage>(`/api/audit-log?affiliate_id=${old.id}&action=partner.rotate_key`);
-    expect(audit.body.items.map((i) => i.details)).toEqual(Array(4).fill({ refused: 'invalid_request', http_status: 422 }));
+    expect(audit.body.items.map((i) => i.details)).toEqual(
+      Array(4).fill({ refused: 'invalid_request', http_status: 422 }),
+    );
   });
 });

@@ -1,6 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/manager/identity/totp';
-import { launchChromium, section, setPasswordAndTotp, shot, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import {
+  launchChromium,
+  section,
+  setPasswordAndTotp,
+  shot,
+  unnamedControls,
+  watched as watchedBy,
+} from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { invite } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -29,7 +36,10 @@ beforeAll(async () => {
   app = await startTestApp();
   manager = new ManagerClient(app.url);
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await watched(context);
 });
 
@@ -72,12 +82,26 @@ describe('people in the console', () => {
     secret = await acceptLink(page, `${base()}/console/#/link/${invited.token}`, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(page.url()).not.toContain(invited.token);
-    expect(await navLinks(page)).toEqual(['Overview', 'Reports', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log', 'Accounts', 'Tokens']);
+    expect(await navLinks(page)).toEqual([
+      'Overview',
+      'Reports',
+      'Partners',
+      'Deliveries',
+      'Leads',
+      'Agents',
+      'Audit log',
+      'Accounts',
+      'Tokens',
+    ]);
 
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.getByRole('button', { name: 'First Owner (owner)', exact: true }).waitFor();
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+      0,
+      0,
+      '',
+    ]);
     // The link worked once.
     expect((await fetch(`${app.url}/api/auth/links/${invited.token}`)).status).toBe(410);
   });
@@ -106,26 +130,38 @@ describe('people in the console', () => {
     const analyst = await watched(analystContext);
     await acceptLink(analyst, link, 'an analyst passphrase');
     expect(await navLinks(analyst)).toEqual(['Overview', 'Reports', 'Partners', 'Leads']);
-    await analyst.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+    await analyst.evaluate((h) => {
+      location.hash = h;
+    }, `#/partners/${partner.id}`);
     await analyst.getByRole('heading', { level: 1, name: 'Partner Analysed partner' }).waitFor();
-    for (const hidden of ['Settings', 'Rotate credentials', 'Postbacks', 'Callbacks']) expect(await analyst.getByRole('heading', { name: hidden, exact: true }).count()).toBe(0);
-    await analyst.evaluate((h) => { location.hash = h; }, '#/partners');
+    for (const hidden of ['Settings', 'Rotate credentials', 'Postbacks', 'Callbacks'])
+      expect(await analyst.getByRole('heading', { name: hidden, exact: true }).count()).toBe(0);
+    await analyst.evaluate((h) => {
+      location.hash = h;
+    }, '#/partners');
     await analyst.getByRole('heading', { level: 1, name: 'Partners' }).waitFor();
     expect(await analyst.getByRole('button', { name: 'New partner' }).count()).toBe(0);
     await shot(analyst, 'analyst-partners');
     // A page the role may not read is not shown, even by its address.
-    await analyst.evaluate((h) => { location.hash = h; }, '#/accounts');
+    await analyst.evaluate((h) => {
+      location.hash = h;
+    }, '#/accounts');
     await analyst.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 
     // The owner disables the analyst: the analyst's next request finds the session ended.
     await table.getByRole('button', { name: 'Disable Ana Analyst' }).click();
     await table.getByRole('row', { name: /Ana Analyst.*disabled/ }).waitFor();
-    await analyst.evaluate((h) => { location.hash = h; }, '#/reports');
+    await analyst.evaluate((h) => {
+      location.hash = h;
+    }, '#/reports');
     await analyst.getByText('Your session has ended. Sign in again.').waitFor();
     await table.getByRole('button', { name: 'Enable Ana Analyst' }).click();
     await table.getByRole('row', { name: /Ana Analyst.*active/ }).waitFor();
     await table.getByRole('button', { name: 'New link for Ana Analyst' }).click();
-    await page.getByRole('region', { name: 'Password reset for Ana Analyst' }).getByRole('button', { name: 'Done, hide the link' }).click();
+    await page
+      .getByRole('region', { name: 'Password reset for Ana Analyst' })
+      .getByRole('button', { name: 'Done, hide the link' })
+      .click();
     await analystContext.close();
   });
 
@@ -169,7 +205,13 @@ describe('people in the console', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
     await accountMenu(page, 'Your account');
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
@@ -184,8 +226,14 @@ describe('people in the console', () => {
     await passwordStep(page, 'first.owner@example.com');
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
-    const signIns = await manager.get<{ items: { actor_name: string; auth_method: string; details: Record<string, unknown> }[] }>('/api/audit-log?action=account.sign_in');
-    expect(signIns.body.items[0]).toMatchObject({ actor_name: 'First Owner', auth_method: 'passkey', details: { second_factor: 'passkey' } });
+    const signIns = await manager.get<{
+      items: { actor_name: string; auth_method: string; details: Record<string, unknown> }[];
+    }>('/api/audit-log?action=account.sign_in');
+    expect(signIns.body.items[0]).toMatchObject({
+      actor_name: 'First Owner',
+      auth_method: 'passkey',
+      details: { second_factor: 'passkey' },
+    });
 
     await accountMenu(page, 'Sign out everywhere');
     await page.getByText('Signed out on every device.').waitFor();

@@ -55,13 +55,18 @@ const backToQueue = async () => {
   await page.getByRole('link', { name: 'Back to my leads' }).click();
   await page.getByRole('heading', { level: 1, name: 'My leads' }).waitFor();
 };
-const fact = (label: string) => page.locator('dl.facts dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+const fact = (label: string) =>
+  page.locator('dl.facts dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
 
 describe("an agent's day", () => {
   it('signs in to their queue: only the workspace, their leads, numbers masked', async () => {
     await signInWith(page, app.url, anna);
     await page.getByRole('heading', { level: 1, name: 'My leads' }).waitFor();
-    expect((await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(['My leads']);
+    expect(
+      (await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allTextContents()).map((t) =>
+        t.trim(),
+      ),
+    ).toEqual(['My leads']);
     await row(leads[1]!.id).waitFor();
     expect(await firstRowId()).toBe(leads[0]!.id);
     for (const l of leads) {
@@ -80,7 +85,11 @@ describe("an agent's day", () => {
     await expect(fact('Language').textContent()).resolves.toBe('en');
     await expect(fact('Source').textContent()).resolves.toBe('search');
     await expect(fact('Depositor').textContent()).resolves.toBe('no');
-    await page.getByRole('region', { name: 'Lead history' }).getByText('assigned to', { exact: false }).first().waitFor();
+    await page
+      .getByRole('region', { name: 'Lead history' })
+      .getByText('assigned to', { exact: false })
+      .first()
+      .waitFor();
     expect(await page.content()).not.toContain(leads[0]!.phone);
     await page.getByRole('button', { name: 'Reveal number' }).click();
     const tel = page.getByRole('link', { name: leads[0]!.phone, exact: true });
@@ -94,7 +103,12 @@ describe("an agent's day", () => {
     await page.getByText('Recorded: Contacted.').waitFor();
     await fact('Status').getByText('contacted', { exact: true }).waitFor({ timeout: 20_000 });
     // A contacted lead cannot become contacted again: the button is gone.
-    expect(await page.getByRole('group', { name: 'Outcome' }).getByRole('button', { name: 'Contacted', exact: true }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('group', { name: 'Outcome' })
+        .getByRole('button', { name: 'Contacted', exact: true })
+        .count(),
+    ).toBe(0);
     await backToQueue();
     await expect(row(leads[0]!.id).textContent()).resolves.toContain('In progress');
     expect(await firstRowId()).toBe(leads[1]!.id);
@@ -119,7 +133,14 @@ describe("an agent's day", () => {
   });
 
   it('shows the lead as a depositor once the CRM publishes a deposit, never the amount', async () => {
-    const deposit: Deposit = { deposit_id: randomUUID(), lead_id: leads[0]!.id, type: 'deposit', amount: '987.65', currency: 'EUR', occurred_at: new Date().toISOString() };
+    const deposit: Deposit = {
+      deposit_id: randomUUID(),
+      lead_id: leads[0]!.id,
+      type: 'deposit',
+      amount: '987.65',
+      currency: 'EUR',
+      occurred_at: new Date().toISOString(),
+    };
     await produce(app.runtime, 'deposits', [deposit], () => deposit.lead_id);
     await waitLead(app, leads[0]!.id, 'the ftd', (l) => l.is_depositor);
     await openLead(leads[0]!.id);
@@ -135,18 +156,30 @@ describe("an agent's day", () => {
 
 describe("a supervisor's team", () => {
   it("shows each agent's queue and gives a lead to another agent of the team", async () => {
-    const supPage = await watched(await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' }), browserErrors);
+    const supPage = await watched(
+      await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'UTC' }),
+      browserErrors,
+    );
     await signInWith(supPage, app.url, sup);
-    await supPage.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Team', exact: true }).click();
+    await supPage
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Team', exact: true })
+      .click();
     await supPage.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
     const annas = supPage.getByRole('region', { name: 'Queue of Anna' });
     await annas.getByRole('row', { name: new RegExp(leads[1]!.id) }).waitFor();
     expect(await unnamedControls(supPage)).toEqual([]);
     await annas.getByLabel(`Reassign ${leads[1]!.id} to`).selectOption({ label: 'Ben' });
-    await annas.getByRole('form', { name: `Reassign ${leads[1]!.id}` }).getByRole('button', { name: 'Reassign' }).click();
+    await annas
+      .getByRole('form', { name: `Reassign ${leads[1]!.id}` })
+      .getByRole('button', { name: 'Reassign' })
+      .click();
     await supPage.getByText(`${leads[1]!.id} goes to Ben.`).waitFor();
     await waitLead(app, leads[1]!.id, 'the reassignment', (l) => l.agent_id === agents.b);
-    await supPage.getByRole('region', { name: 'Queue of Ben' }).getByRole('row', { name: new RegExp(leads[1]!.id) }).waitFor({ timeout: 20_000 });
+    await supPage
+      .getByRole('region', { name: 'Queue of Ben' })
+      .getByRole('row', { name: new RegExp(leads[1]!.id) })
+      .waitFor({ timeout: 20_000 });
     await shot(supPage, 'workspace-team');
     expect(browserErrors).toEqual([]);
   });

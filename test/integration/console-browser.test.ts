@@ -1,7 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, newOwner, pageWidths, section, shot, signInAsOwner, signInWith, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import {
+  launchChromium,
+  newOwner,
+  pageWidths,
+  section,
+  shot,
+  signInAsOwner,
+  signInWith,
+  unnamedControls,
+  watched as watchedBy,
+} from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { totpCode } from '../../src/manager/identity/totp';
@@ -30,13 +40,20 @@ beforeAll(async () => {
   // An endpoint failing every attempt for 2 s (and 3 in a row) is paused; the main partner's endpoint
   // fails twice only, so it never is.
   app = await startTestApp({
-    ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', ENDPOINT_PAUSE_AFTER_S: '2', ENDPOINT_PAUSE_MIN_FAILURES: '3', ENDPOINT_HEALTH_REPORT_MS: '500',
+    ROLE: 'all',
+    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
+    ENDPOINT_PAUSE_AFTER_S: '2',
+    ENDPOINT_PAUSE_MIN_FAILURES: '3',
+    ENDPOINT_HEALTH_REPORT_MS: '500',
   });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
   browser = await launchChromium();
-  desktop = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  desktop = await browser.newContext({
+    viewport: { width: WIDTHS.desktop, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await watched(desktop);
 });
 
@@ -48,10 +65,17 @@ afterAll(async () => {
 
 const watched = (context: BrowserContext) => watchedBy(context, browserErrors);
 
-const deliveryOf = (partnerId: string, state: string) => until(async () => {
-  const res = await manager.get<{ items: { id: string; state: string }[] }>(`/api/deliveries?affiliate_id=${partnerId}&state=${state}`);
-  return res.body.items[0] ?? null;
-}, 30000, `a ${state} delivery of ${partnerId}`);
+const deliveryOf = (partnerId: string, state: string) =>
+  until(
+    async () => {
+      const res = await manager.get<{ items: { id: string; state: string }[] }>(
+        `/api/deliveries?affiliate_id=${partnerId}&state=${state}`,
+      );
+      return res.body.items[0] ?? null;
+    },
+    30000,
+    `a ${state} delivery of ${partnerId}`,
+  );
 
 describe('the manager console', () => {
   let partner: { id: string; api_key: string; hmac_secret: string; callback_secret: string };
@@ -94,10 +118,13 @@ describe('the manager console', () => {
     const read = (label: string) => secrets.getByLabel(label, { exact: true }).inputValue();
     partner = {
       id: (await page.getByRole('heading', { name: /created/ }).textContent())!.match(/\((pa-[0-9a-f]+)\)/)![1]!,
-      api_key: await read('API key'), hmac_secret: await read('HMAC secret'), callback_secret: await read('Callback secret'),
+      api_key: await read('API key'),
+      hmac_secret: await read('HMAC secret'),
+      callback_secret: await read('Callback secret'),
     };
     expect(partner.api_key).toMatch(/^lk/);
-    for (const name of ['Copy API key', 'Copy HMAC secret', 'Copy Callback secret']) await secrets.getByRole('button', { name }).waitFor();
+    for (const name of ['Copy API key', 'Copy HMAC secret', 'Copy Callback secret'])
+      await secrets.getByRole('button', { name }).waitFor();
     await secrets.getByRole('button', { name: 'Copy HMAC secret' }).click();
     await secrets.getByText('Copied').waitFor();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(partner.hmac_secret);
@@ -107,14 +134,21 @@ describe('the manager console', () => {
     await shot(page, 'partners');
     await page.getByRole('link', { name: 'Console partner' }).click();
     await page.getByRole('heading', { level: 1, name: 'Partner Console partner' }).waitFor();
-    const visible = await page.evaluate(() => document.documentElement.outerHTML + [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value).join());
-    for (const secret of [partner.api_key, partner.hmac_secret, partner.callback_secret]) expect(visible).not.toContain(secret);
+    const visible = await page.evaluate(
+      () =>
+        document.documentElement.outerHTML +
+        [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value).join(),
+    );
+    for (const secret of [partner.api_key, partner.hmac_secret, partner.callback_secret])
+      expect(visible).not.toContain(secret);
   });
 
   it("edits settings and shows the API's own validation message", async () => {
     await page.getByLabel('Blocked countries').fill('gb');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    const apiAnswer = await manager.patch<{ message: string }>(`/api/affiliates/${partner.id}`, { blocked_countries: ['gb'] });
+    const apiAnswer = await manager.patch<{ message: string }>(`/api/affiliates/${partner.id}`, {
+      blocked_countries: ['gb'],
+    });
     expect(apiAnswer.status).toBe(422);
     await expect(page.getByRole('alert').textContent()).resolves.toContain(apiAnswer.body.message);
     await page.getByLabel('Blocked countries').fill('XX');
@@ -131,7 +165,12 @@ describe('the manager console', () => {
   });
 
   it('sees a dead delivery from the real pipeline, its attempts, and retries it', async () => {
-    const sent = await new PartnerClient(app.url, partner).submitLead({ external_id: 'console-1', phone: PHONE, email: EMAIL, country: 'GB' });
+    const sent = await new PartnerClient(app.url, partner).submitLead({
+      external_id: 'console-1',
+      phone: PHONE,
+      email: EMAIL,
+      country: 'GB',
+    });
     expect(sent.body).toMatchObject({ status: 'accepted' });
     leadId = sent.body.id as string;
     const dead = await deliveryOf(partner.id, 'dead');
@@ -172,7 +211,10 @@ describe('the manager console', () => {
     await page.getByRole('button', { name: 'Find by id' }).click();
     await page.getByRole('heading', { name: `Lead ${leadId}` }).waitFor();
     await page.getByRole('region', { name: 'Lead history' }).getByText('lead.accepted').waitFor();
-    await page.getByRole('region', { name: 'Callbacks of this lead' }).getByText('delivered', { exact: true }).waitFor();
+    await page
+      .getByRole('region', { name: 'Callbacks of this lead' })
+      .getByText('delivered', { exact: true })
+      .waitFor();
     const html = await page.content();
     for (const personal of [PHONE, EMAIL, '7911123456', 'console.lead']) expect(html).not.toContain(personal);
     await shot(page, 'lead');
@@ -187,39 +229,68 @@ describe('the manager console', () => {
   it("shows a partner's endpoint health, and resumes an endpoint paused by real failures", async () => {
     const health = page.getByRole('region', { name: 'Endpoint health' });
     const open = async (id: string) => {
-      await page.evaluate((h) => { location.hash = h; }, '#/partners');
-      await page.evaluate((h) => { location.hash = h; }, `#/partners/${id}`);
+      await page.evaluate((h) => {
+        location.hash = h;
+      }, '#/partners');
+      await page.evaluate((h) => {
+        location.hash = h;
+      }, `#/partners/${id}`);
     };
     await open(partner.id);
     await health.getByText('Failures in a row').waitFor();
     await expect(health.textContent()).resolves.toContain('active');
 
     // A second partner whose endpoint answers 503 to everything: paused after ENDPOINT_PAUSE_AFTER_S.
-    const down = await servicesOf(app.runtime).partners.create({ name: 'Console down', callback_url: receiver.url('/down') });
+    const down = await servicesOf(app.runtime).partners.create({
+      name: 'Console down',
+      callback_url: receiver.url('/down'),
+    });
     receiver.route('/down', down.secrets.callback_secret, status(503, 'down for maintenance'));
-    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-1', phone: '+447911123999', country: 'GB' });
-    const healthOf = async () => (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;
+    await new PartnerClient(app.url, down.secrets).submitLead({
+      external_id: 'down-1',
+      phone: '+447911123999',
+      country: 'GB',
+    });
+    const healthOf = async () =>
+      (await manager.get<{ state: string; held: number }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body;
     await until(async () => (await healthOf()).state === 'paused', 30_000, 'the endpoint to be paused');
     // A lead sent while paused: its callback is held, neither sent nor dead.
-    await new PartnerClient(app.url, down.secrets).submitLead({ external_id: 'down-2', phone: '+447911123998', country: 'GB' });
+    await new PartnerClient(app.url, down.secrets).submitLead({
+      external_id: 'down-2',
+      phone: '+447911123998',
+      country: 'GB',
+    });
     await until(async () => (await healthOf()).held > 0, 20_000, 'a held callback');
     await open(down.partner.id);
     await health.getByText('callbacks held', { exact: false }).waitFor();
     await expect(health.textContent()).resolves.toContain('paused');
     await shot(page, 'endpoint-paused');
     receiver.respond('/down', status(200, 'back'));
-    const resumed = page.waitForResponse((r) => r.url().endsWith('/endpoint/resume') && r.request().method() === 'POST');
+    const resumed = page.waitForResponse(
+      (r) => r.url().endsWith('/endpoint/resume') && r.request().method() === 'POST',
+    );
     await health.getByRole('button', { name: 'Resume callbacks' }).click();
     expect((await resumed).status()).toBe(202);
-    await until(async () => (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state === 'active', 20_000, 'the endpoint to be active again');
+    await until(
+      async () =>
+        (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state ===
+        'active',
+      20_000,
+      'the endpoint to be active again',
+    );
     await deliveryOf(down.partner.id, 'delivered'); // the held callback went out after the resume
   });
 
   it('rotates the key and shows the new one once', async () => {
-    await page.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `#/partners/${partner.id}`);
     await page.getByRole('heading', { level: 1, name: 'Partner Console partner' }).waitFor();
     await page.getByRole('button', { name: 'Rotate API key' }).click();
-    const fresh = await page.getByRole('region', { name: 'New credentials' }).getByLabel('API key', { exact: true }).inputValue();
+    const fresh = await page
+      .getByRole('region', { name: 'New credentials' })
+      .getByLabel('API key', { exact: true })
+      .inputValue();
     expect(fresh).toMatch(/^lk/);
     expect(fresh).not.toBe(partner.api_key);
     expect((await new PartnerClient(app.url, partner).leadStatus('console-1')).status).toBe(401);
@@ -234,7 +305,8 @@ describe('the manager console', () => {
     await shot(page, 'agents');
     await section(page, 'Audit log');
     const log = page.getByRole('region', { name: 'Audit entries' });
-    for (const action of ['partner.create', 'partner.update', 'delivery.retry', 'partner.rotate_key', 'agent.create']) await log.getByText(action, { exact: true }).first().waitFor();
+    for (const action of ['partner.create', 'partner.update', 'delivery.retry', 'partner.rotate_key', 'agent.create'])
+      await log.getByText(action, { exact: true }).first().waitFor();
     await shot(page, 'audit');
   });
 
@@ -243,16 +315,29 @@ describe('the manager console', () => {
     const label = async (name: RegExp) => (await page.getByRole('img', { name }).getAttribute('aria-label')) ?? '';
     // console-1, then down-1 and down-2 of the endpoint-health test; console-1's callback died once
     // (down-1's may have too, before its endpoint was paused). Each process stores its minutes every few seconds.
-    await until(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return /accepted 3\b/.test(await label(/^Leads by outcome/)) && /dead [12]\b/.test(await label(/^Callbacks by outcome/));
-    }, 20_000, 'the last hour in the overview');
+    await until(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return (
+          /accepted 3\b/.test(await label(/^Leads by outcome/)) &&
+          /dead [12]\b/.test(await label(/^Callbacks by outcome/))
+        );
+      },
+      20_000,
+      'the last hour in the overview',
+    );
     // Today's bar of the 14 days, from the stored reports (counted a moment after the intake answers).
     const today = `${new Date().toISOString().slice(0, 10)}: received 3, accepted 3`;
-    await until(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return ((await page.getByRole('img', { name: /^Leads per day/ }).getAttribute('aria-label')) ?? '').includes(today);
-    }, 20_000, "today's leads in the per-day trend");
+    await until(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return ((await page.getByRole('img', { name: /^Leads per day/ }).getAttribute('aria-label')) ?? '').includes(
+          today,
+        );
+      },
+      20_000,
+      "today's leads in the per-day trend",
+    );
     await shot(page, 'overview');
   });
 
@@ -282,7 +367,19 @@ describe('the manager console', () => {
       passed.push(await p.evaluate(() => document.activeElement?.textContent ?? ''));
     }
     const menu = `${owner.email.split('@')[0]} (owner)`; // the account menu's button
-    expect(passed).toEqual([menu, 'Tokens', 'Accounts', 'Audit log', 'Agents', 'Leads', 'Deliveries', 'Partners', 'Reports', 'Overview', 'Skip to content']);
+    expect(passed).toEqual([
+      menu,
+      'Tokens',
+      'Accounts',
+      'Audit log',
+      'Agents',
+      'Leads',
+      'Deliveries',
+      'Partners',
+      'Reports',
+      'Overview',
+      'Skip to content',
+    ]);
     await p.keyboard.press('Enter');
     await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
     await p.keyboard.press('Shift+Tab');
@@ -292,7 +389,17 @@ describe('the manager console', () => {
     await p.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
     await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Tokens');
 
-    for (const name of ['Overview', 'Reports', 'Partners', 'Deliveries', 'Leads', 'Agents', 'Audit log', 'Accounts', 'Tokens']) {
+    for (const name of [
+      'Overview',
+      'Reports',
+      'Partners',
+      'Deliveries',
+      'Leads',
+      'Agents',
+      'Audit log',
+      'Accounts',
+      'Tokens',
+    ]) {
       await section(p, name);
       expect({ name, unnamed: await unnamedControls(p) }).toEqual({ name, unnamed: [] });
     }
@@ -302,20 +409,34 @@ describe('the manager console', () => {
   });
 
   it('fits a 390 px phone screen on every page without sideways scrolling of the page', async () => {
-    const phone = await browser.newContext({ viewport: { width: WIDTHS.phone, height: 844 }, isMobile: true, hasTouch: true });
+    const phone = await browser.newContext({
+      viewport: { width: WIDTHS.phone, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const p = await watched(phone);
     await p.goto(`${app.url}/console/`);
     await shot(p, 'sign-in');
     await signInAsOwner(p, app);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     const pages: [string, string, string][] = [
-      ['overview', '#/overview', 'Overview'], ['reports', '#/reports', 'Reports'], ['partners', '#/partners', 'Partners'], ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
-      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'], ['leads', '#/leads', 'Leads'], ['lead', `#/leads?id=${leadId}`, 'Leads'],
-      ['agents', '#/agents', 'Agents'], ['audit', '#/audit', 'Audit log'], ['accounts', '#/accounts', 'Accounts'], ['tokens', '#/tokens', 'Tokens'],
+      ['overview', '#/overview', 'Overview'],
+      ['reports', '#/reports', 'Reports'],
+      ['partners', '#/partners', 'Partners'],
+      ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
+      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'],
+      ['leads', '#/leads', 'Leads'],
+      ['lead', `#/leads?id=${leadId}`, 'Leads'],
+      ['agents', '#/agents', 'Agents'],
+      ['audit', '#/audit', 'Audit log'],
+      ['accounts', '#/accounts', 'Accounts'],
+      ['tokens', '#/tokens', 'Tokens'],
       ['account', '#/account', 'Your account'],
     ];
     for (const [name, hash, heading] of pages) {
-      await p.evaluate((h) => { location.hash = h; }, hash);
+      await p.evaluate((h) => {
+        location.hash = h;
+      }, hash);
       await p.getByRole('heading', { level: 1, name: heading }).waitFor();
       await p.waitForTimeout(400); // the page's data arrives after its title
       // A phone widens its layout viewport (zooming out) when anything sticks out, so both must stay at 390.

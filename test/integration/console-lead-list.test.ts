@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import type { AgentAction, Deposit } from '../../src/shared/schemas';
-import { launchChromium, pageWidths, section, shot, signInAsOwner, unnamedControls, watched } from '../support/console-browser';
+import {
+  launchChromium,
+  pageWidths,
+  section,
+  shot,
+  signInAsOwner,
+  unnamedControls,
+  watched,
+} from '../support/console-browser';
 import { produce } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
@@ -27,7 +35,8 @@ beforeAll(async () => {
   app = await startTestApp({ ROLE: 'all' });
   manager = new ManagerClient(app.url);
   const partner = async (name: string, settings: object = {}) =>
-    (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name, ...settings })).body;
+    (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name, ...settings }))
+      .body;
   const a = await partner('List Alpha', { blocked_countries: ['FR'] });
   const b = await partner('List Beta');
   alpha = a.id;
@@ -36,10 +45,17 @@ beforeAll(async () => {
 
   // One at a time, so creation order is list order: a1 oldest. GB goes to the agent, DE waits for one.
   const send = async (key: string, creds: typeof a, country: string, expected: string) => {
-    const sent = await new PartnerClient(app.url, creds).submitLead({ external_id: key, phone: `+4479112${++phone}`, email: `${key}@example.com`, country });
+    const sent = await new PartnerClient(app.url, creds).submitLead({
+      external_id: key,
+      phone: `+4479112${++phone}`,
+      email: `${key}@example.com`,
+      country,
+    });
     expect(sent.body.status).toBe(expected);
     // A rejected lead is stored but its answer names no id: found by its external id.
-    leads[key] = (sent.body.id as string | null) ?? (await manager.get<{ id: string }>(`/api/affiliates/${creds.id}/leads/${key}`)).body.id;
+    leads[key] =
+      (sent.body.id as string | null) ??
+      (await manager.get<{ id: string }>(`/api/affiliates/${creds.id}/leads/${key}`)).body.id;
   };
   for (let i = 1; i <= 9; i++) await send(`a${i}`, a, 'GB', 'accepted');
   await new Promise((r) => setTimeout(r, 1100)); // a whole second between a9 and a10, for the time range
@@ -48,14 +64,34 @@ beforeAll(async () => {
   await send('b1', b, 'GB', 'accepted');
   await send('b2', b, 'GB', 'accepted');
 
-  const action: AgentAction = { action_id: randomUUID(), lead_id: leads.a2!, agent_id: agent, status: 'contacted', occurred_at: new Date().toISOString() };
+  const action: AgentAction = {
+    action_id: randomUUID(),
+    lead_id: leads.a2!,
+    agent_id: agent,
+    status: 'contacted',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(app.runtime, 'agentActions', [action], () => action.lead_id);
-  const deposit: Deposit = { deposit_id: randomUUID(), lead_id: leads.a3!, type: 'deposit', amount: '250.00', currency: 'EUR', occurred_at: new Date().toISOString() };
+  const deposit: Deposit = {
+    deposit_id: randomUUID(),
+    lead_id: leads.a3!,
+    type: 'deposit',
+    amount: '250.00',
+    currency: 'EUR',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(app.runtime, 'deposits', [deposit], () => deposit.lead_id);
-  await until(async () => {
-    const rows = (await manager.get<{ items: Row[] }>(`/api/leads?affiliate_id=${alpha}&limit=200`)).body.items;
-    return rows.find((r) => r.id === leads.a2)?.status === 'contacted' && rows.find((r) => r.id === leads.a3)?.status === 'ftd';
-  }, 30_000, 'the CRM changes to reach the list');
+  await until(
+    async () => {
+      const rows = (await manager.get<{ items: Row[] }>(`/api/leads?affiliate_id=${alpha}&limit=200`)).body.items;
+      return (
+        rows.find((r) => r.id === leads.a2)?.status === 'contacted' &&
+        rows.find((r) => r.id === leads.a3)?.status === 'ftd'
+      );
+    },
+    30_000,
+    'the CRM changes to reach the list',
+  );
 
   browser = await launchChromium();
   page = await watched(await browser.newContext({ viewport: { width: 1280, height: 900 } }), browserErrors);
@@ -69,12 +105,13 @@ afterAll(async () => {
 });
 
 const table = () => page.getByRole('region', { name: 'Leads', exact: true });
-const shownIds = async () => (await table().locator('tbody tr td:first-child a').allTextContents());
+const shownIds = async () => await table().locator('tbody tr td:first-child a').allTextContents();
 const filters = () => page.getByRole('form', { name: 'Filter leads' });
 
 async function show(fill: Record<string, string>, depositorsOnly = false): Promise<void> {
   const form = filters();
-  for (const label of ['Partner', 'Status', 'Country', 'Source', 'From (UTC)', 'To (UTC)']) await form.getByLabel(label, { exact: true }).fill(fill[label] ?? '');
+  for (const label of ['Partner', 'Status', 'Country', 'Source', 'From (UTC)', 'To (UTC)'])
+    await form.getByLabel(label, { exact: true }).fill(fill[label] ?? '');
   await form.getByLabel('Per page').selectOption(fill['Per page'] ?? '50');
   await form.getByLabel('Depositors only').setChecked(depositorsOnly);
   const answered = page.waitForResponse((r) => r.url().includes('/api/leads?'));
@@ -85,7 +122,11 @@ async function show(fill: Record<string, string>, depositorsOnly = false): Promi
 // The table shows exactly these leads, in this order (once the page's answer is drawn).
 async function expectRows(keys: string[]): Promise<void> {
   const want = keys.map((k) => leads[k]!);
-  await until(async () => JSON.stringify(await shownIds()) === JSON.stringify(want), 10_000, `rows ${keys.join(', ')}`).catch(() => undefined);
+  await until(
+    async () => JSON.stringify(await shownIds()) === JSON.stringify(want),
+    10_000,
+    `rows ${keys.join(', ')}`,
+  ).catch(() => undefined);
   expect(await shownIds()).toEqual(want);
 }
 
@@ -171,11 +212,19 @@ describe('the lead list', () => {
   });
 
   it('fits a 390 px phone screen', async () => {
-    const phoneView = await watched(await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }), browserErrors);
+    const phoneView = await watched(
+      await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }),
+      browserErrors,
+    );
     await signInAsOwner(phoneView, app);
     await phoneView.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await phoneView.evaluate((h) => { location.hash = h; }, `#/leads?affiliate_id=${alpha}`);
-    await phoneView.getByRole('region', { name: 'Leads', exact: true }).getByRole('link', { name: leads.a11 }).waitFor();
+    await phoneView.evaluate((h) => {
+      location.hash = h;
+    }, `#/leads?affiliate_id=${alpha}`);
+    await phoneView
+      .getByRole('region', { name: 'Leads', exact: true })
+      .getByRole('link', { name: leads.a11 })
+      .waitFor();
     expect(await pageWidths(phoneView)).toEqual([390, 390]);
     await shot(phoneView, 'lead-list');
     await phoneView.context().close();

@@ -1,6 +1,14 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, pageWidths, section, shot, signInAsOwner, unnamedControls, watched } from '../support/console-browser';
+import {
+  launchChromium,
+  pageWidths,
+  section,
+  shot,
+  signInAsOwner,
+  unnamedControls,
+  watched,
+} from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -53,14 +61,19 @@ describe('postbacks on the partner page', () => {
 
   it('previews as the manager types: {phone} is refused by name, a valid template shows its URL', async () => {
     const asked: string[] = [];
-    page.on('request', (r) => { if (r.url().endsWith('/postback-preview')) asked.push(r.postData() ?? ''); });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/postback-preview')) asked.push(r.postData() ?? '');
+    });
     const url = panel().getByLabel('Postback URL template');
     await url.pressSequentially(`${pb()}?subid={click_id}&p={phone}`, { delay: 15 });
     await previewOf('pb-url-preview').getByText('names {phone}: personal data is never sent in a postback').waitFor();
     // Debounced: one request for the whole template (two at most, should the browser stall mid-typing).
     expect(asked.length).toBeGreaterThanOrEqual(1);
     expect(asked.length).toBeLessThanOrEqual(2);
-    expect(JSON.parse(asked.at(-1)!)).toMatchObject({ template: `${pb()}?subid={click_id}&p={phone}`, event: 'lead.accepted' });
+    expect(JSON.parse(asked.at(-1)!)).toMatchObject({
+      template: `${pb()}?subid={click_id}&p={phone}`,
+      event: 'lead.accepted',
+    });
 
     await url.fill(`${pb()}?subid={click_id}&status={status}&tid={event_id}`);
     await previewOf('pb-url-preview').getByText(`${pb()}?subid=sample-click&status=new&tid=le-0%3Apreview`).waitFor();
@@ -71,7 +84,9 @@ describe('postbacks on the partner page', () => {
 
     await panel().getByRole('button', { name: 'Add a template for one event' }).click();
     await panel().getByLabel('Event', { exact: true }).selectOption('lead.rtd');
-    await panel().getByLabel('URL template for lead.rtd').fill(`${pb()}?subid={click_id}&status=rebill&rtd={our_status}`);
+    await panel()
+      .getByLabel('URL template for lead.rtd')
+      .fill(`${pb()}?subid={click_id}&status=rebill&rtd={our_status}`);
     await previewOf('pb-t0-preview').getByText(`${pb()}?subid=sample-click&status=rebill&rtd=rtd`).waitFor();
     await shot(page, 'partner-postbacks-preview');
   });
@@ -108,30 +123,56 @@ describe('postbacks on the partner page', () => {
     await panel().getByLabel('Sign each postback').check();
     await panel().getByRole('button', { name: 'Save postbacks' }).click();
     await panel().getByText('Token set', { exact: true }).waitFor();
-    const saved = (await manager.get<{ postback_token_set: boolean; postbacks: { sign?: boolean } }>(`/api/affiliates/${partner.id}`)).body;
+    const saved = (
+      await manager.get<{ postback_token_set: boolean; postbacks: { sign?: boolean } }>(`/api/affiliates/${partner.id}`)
+    ).body;
     expect(saved.postback_token_set).toBe(true);
     expect(saved.postbacks.sign).toBe(true);
     expect(JSON.stringify(saved)).not.toContain(TOKEN);
-    const visible = await page.evaluate(() => document.documentElement.outerHTML + [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value).join());
+    const visible = await page.evaluate(
+      () =>
+        document.documentElement.outerHTML +
+        [...document.querySelectorAll('input, textarea')].map((e) => (e as HTMLInputElement).value).join(),
+    );
     expect(visible).not.toContain(TOKEN);
 
     await panel().getByLabel('Postback URL template').fill(`${pb()}?subid={click_id}&status={status}&key={token}`);
     await previewOf('pb-url-preview').getByText('key=***').waitFor();
     await panel().getByRole('button', { name: 'Save postbacks' }).click();
-    await until(async () => (await manager.get<{ postbacks: { url: string } }>(`/api/affiliates/${partner.id}`)).body.postbacks.url.endsWith('key={token}'), 10_000, 'the {token} template saved');
+    await until(
+      async () =>
+        (
+          await manager.get<{ postbacks: { url: string } }>(`/api/affiliates/${partner.id}`)
+        ).body.postbacks.url.endsWith('key={token}'),
+      10_000,
+      'the {token} template saved',
+    );
     await expect(panel().getByText('Token set', { exact: true }).isVisible()).resolves.toBe(true); // kept: not given again
     expect(await unnamedControls(page)).toEqual([]);
   });
 
   it("shows a real lead's postback with its kind and masked URL in the delivery table", async () => {
-    const sent = await new PartnerClient(app.url, partner).submitLead({ external_id: 'pb-1', phone: '+447911123400', country: 'GB', click_id: 'click-77' });
+    const sent = await new PartnerClient(app.url, partner).submitLead({
+      external_id: 'pb-1',
+      phone: '+447911123400',
+      country: 'GB',
+      click_id: 'click-77',
+    });
     expect(sent.body).toMatchObject({ status: 'accepted' });
     const got = (await receiver.waitFor('/pb', 2))[1]!;
     expect(got.method).toBe('GET');
     expect(got.url).toBe(`/pb?subid=click-77&status=lead&key=${TOKEN}`);
-    await until(async () => (await manager.get<{ items: unknown[] }>(`/api/deliveries?affiliate_id=${partner.id}&state=delivered`)).body.items.length > 0, 20_000, 'the postback delivered');
+    await until(
+      async () =>
+        (await manager.get<{ items: unknown[] }>(`/api/deliveries?affiliate_id=${partner.id}&state=delivered`)).body
+          .items.length > 0,
+      20_000,
+      'the postback delivered',
+    );
 
-    await page.evaluate((h) => { location.hash = h; }, `#/deliveries?affiliate_id=${partner.id}`);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `#/deliveries?affiliate_id=${partner.id}`);
     await page.getByRole('region', { name: 'Tracker health (postbacks)' }).getByText('Failures in a row').waitFor();
     const table = page.getByRole('region', { name: 'Deliveries' });
     await table.getByText('postback', { exact: true }).first().waitFor();
@@ -143,10 +184,16 @@ describe('postbacks on the partner page', () => {
   });
 
   it('refuses to clear the token while a template names {token}, with the API message', async () => {
-    await page.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `#/partners/${partner.id}`);
     await panel().getByRole('button', { name: 'Clear the token' }).click();
-    await expect(panel().getByRole('alert').textContent()).resolves.toContain('names {token}, but no postback token is set');
-    expect((await manager.get<{ postback_token_set: boolean }>(`/api/affiliates/${partner.id}`)).body.postback_token_set).toBe(true);
+    await expect(panel().getByRole('alert').textContent()).resolves.toContain(
+      'names {token}, but no postback token is set',
+    );
+    expect(
+      (await manager.get<{ postback_token_set: boolean }>(`/api/affiliates/${partner.id}`)).body.postback_token_set,
+    ).toBe(true);
   });
 
   it('fits a 390 px phone screen with the postbacks shown', async () => {
@@ -154,7 +201,9 @@ describe('postbacks on the partner page', () => {
     const p = await watched(phone, browserErrors);
     await signInAsOwner(p, app);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await p.evaluate((h) => { location.hash = h; }, `#/partners/${partner.id}`);
+    await p.evaluate((h) => {
+      location.hash = h;
+    }, `#/partners/${partner.id}`);
     await p.getByRole('region', { name: 'Tracker health (postbacks)' }).waitFor();
     await p.locator('#pb-url-preview').getByText('key=***').waitFor();
     expect(await pageWidths(p)).toEqual([390, 390]);

@@ -29,21 +29,37 @@ const agents: Record<string, string> = {};
 const accountIds: Record<string, string> = {};
 const sent: { phone: string; email: string; name: string }[] = [];
 
-type Contact = { lead_id: string; phone: string; email: string | null; full_name: string | null; language: string | null };
+type Contact = {
+  lead_id: string;
+  phone: string;
+  email: string | null;
+  full_name: string | null;
+  language: string | null;
+};
 type ErrorBody = { error: string; message: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const leadDoc = (id: string) => app.runtime.mongo.collections.leads.findOne({ _id: id }) as Promise<LeadDoc>;
-const contactPath = (leadId: string, agentId?: string) => `/api/leads/${leadId}/contact${agentId ? `?agent_id=${agentId}` : ''}`;
+const contactPath = (leadId: string, agentId?: string) =>
+  `/api/leads/${leadId}/contact${agentId ? `?agent_id=${agentId}` : ''}`;
 
 async function person(name: string, role: 'agent' | 'supervisor', agentId?: string): Promise<void> {
-  const invited = await invite(app.url, { email: `${name}@example.com`, name, role, ...(agentId && { agent_id: agentId }) });
+  const invited = await invite(app.url, {
+    email: `${name}@example.com`,
+    name,
+    role,
+    ...(agentId && { agent_id: agentId }),
+  });
   accountIds[name] = invited.id;
   people[name] = (await enrol(app.url, invited)).client;
 }
 
 async function agent(name: string, countries: string[], supervisor: string | null): Promise<string> {
-  const res = await owner.post<{ id: string }>('/api/agents', { name, countries, ...(supervisor && { supervisor_id: accountIds[supervisor] }) });
+  const res = await owner.post<{ id: string }>('/api/agents', {
+    name,
+    countries,
+    ...(supervisor && { supervisor_id: accountIds[supervisor] }),
+  });
   expect(res.status).toBe(201);
   return (agents[name] = res.body.id);
 }
@@ -51,7 +67,12 @@ async function agent(name: string, countries: string[], supervisor: string | nul
 // A lead sent by the partner and handed to `agentId` by the processor.
 async function assignedLead(country: string, agentId: string, language = 'de'): Promise<string> {
   const n = sent.length + 1;
-  const lead = { phone: `+49151123${String(40000 + n)}`, email: `lead${n}.zebulon@example.com`, first_name: 'Quixote', last_name: `Axolotl${n}` };
+  const lead = {
+    phone: `+49151123${String(40000 + n)}`,
+    email: `lead${n}.zebulon@example.com`,
+    first_name: 'Quixote',
+    last_name: `Axolotl${n}`,
+  };
   sent.push({ phone: lead.phone, email: lead.email, name: lead.last_name });
   const res = await partner.submitLead({ ...lead, country, language, external_id: `reveal-${n}` });
   expect(res.body).toMatchObject({ status: 'accepted' });
@@ -61,11 +82,25 @@ async function assignedLead(country: string, agentId: string, language = 'de'): 
 }
 
 beforeAll(async () => {
-  config = testConfig({ ROLE: 'ingress,processor', IDLE_REDISTRIBUTION_S: '2', CONTACT_REVEALS_PER_HOUR: String(QUOTA) });
+  config = testConfig({
+    ROLE: 'ingress,processor',
+    IDLE_REDISTRIBUTION_S: '2',
+    CONTACT_REVEALS_PER_HOUR: String(QUOTA),
+  });
   // The log at debug level, kept to prove it never holds a contact.
-  app = await startApp(config, pino({ level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, { write: (line: string) => void logLines.push(line) }));
+  app = await startApp(
+    config,
+    pino(
+      { level: 'debug', redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+      { write: (line: string) => void logLines.push(line) },
+    ),
+  );
   owner = new ManagerClient(app.url);
-  partner = new PartnerClient(app.url, (await owner.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Reveals' })).body);
+  partner = new PartnerClient(
+    app.url,
+    (await owner.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Reveals' }))
+      .body,
+  );
   crm = owner.withToken((await roleToken(app.url, 'agent')).token);
   await person('sue', 'supervisor');
   await person('tom', 'supervisor');
@@ -92,8 +127,14 @@ describe('who gets a contact', () => {
     lead = await assignedLead('DE', agents.Anna!);
   }, 30_000);
 
-  it('reveals phone, email, name and language to the lead\'s agent, its supervisor and a CRM acting for the agent', async () => {
-    const expected: Contact = { lead_id: lead, phone: sent[0]!.phone, email: sent[0]!.email, full_name: `Quixote ${sent[0]!.name}`, language: 'de' };
+  it("reveals phone, email, name and language to the lead's agent, its supervisor and a CRM acting for the agent", async () => {
+    const expected: Contact = {
+      lead_id: lead,
+      phone: sent[0]!.phone,
+      email: sent[0]!.email,
+      full_name: `Quixote ${sent[0]!.name}`,
+      language: 'de',
+    };
     const mine = await people.anna!.get<Contact>(contactPath(lead));
     expect(mine.status).toBe(200);
     expect(mine.body).toEqual(expected);
@@ -102,26 +143,39 @@ describe('who gets a contact', () => {
     expect((await crm.get<Contact>(contactPath(lead, agents.Anna))).body).toEqual(expected);
   });
 
-  it('answers 404 to another agent, another team\'s supervisor and a CRM naming the wrong agent, exactly as for no lead', async () => {
+  it("answers 404 to another agent, another team's supervisor and a CRM naming the wrong agent, exactly as for no lead", async () => {
     const none = await people.ben!.get<ErrorBody>(contactPath('le-999999999'));
     expect(none).toMatchObject({ status: 404, body: { error: 'not_found' } });
-    for (const res of [await people.ben!.get<ErrorBody>(contactPath(lead)), await people.tom!.get<ErrorBody>(contactPath(lead)), await crm.get<ErrorBody>(contactPath(lead, agents.Ben))]) {
+    for (const res of [
+      await people.ben!.get<ErrorBody>(contactPath(lead)),
+      await people.tom!.get<ErrorBody>(contactPath(lead)),
+      await crm.get<ErrorBody>(contactPath(lead, agents.Ben)),
+    ]) {
       expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: none.body });
     }
     // A supervisor naming an agent of their own team for another agent's lead learns nothing either.
     expect((await people.sue!.get(contactPath(lead, agents.Rita))).status).toBe(404);
   });
 
-  it('answers 403 to roles without contacts.reveal and to an agent\'s account linked to no agent, 422 to a CRM naming none', async () => {
+  it("answers 403 to roles without contacts.reveal and to an agent's account linked to no agent, 422 to a CRM naming none", async () => {
     expect((await owner.get<ErrorBody>(contactPath(lead))).body).toMatchObject({ error: 'forbidden' });
     const analyst = owner.withToken((await roleToken(app.url, 'analyst')).token);
-    expect(await analyst.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 403, body: { error: 'forbidden' } });
-    expect(await people.nolink!.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 403, body: { error: 'forbidden' } });
-    expect(await crm.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 422, body: { error: 'invalid_request' } });
+    expect(await analyst.get<ErrorBody>(contactPath(lead))).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden' },
+    });
+    expect(await people.nolink!.get<ErrorBody>(contactPath(lead))).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden' },
+    });
+    expect(await crm.get<ErrorBody>(contactPath(lead))).toMatchObject({
+      status: 422,
+      body: { error: 'invalid_request' },
+    });
   });
 });
 
-it('follows a reassignment: the former agent and a CRM naming it get 404, the new agent\'s side the contact', async () => {
+it("follows a reassignment: the former agent and a CRM naming it get 404, the new agent's side the contact", async () => {
   const lead = await assignedLead('ES', agents.Rita!, 'es');
   expect((await people.rita!.get(contactPath(lead))).status).toBe(200);
   // Rita goes off duty: the idle lead (IDLE_REDISTRIBUTION_S 2) goes to Rolf, the one agent left for ES.
@@ -129,15 +183,27 @@ it('follows a reassignment: the former agent and a CRM naming it get 404, the ne
   expect((await owner.patch(`/api/agents/${agents.Rita}`, { active: false })).status).toBe(200);
   await until(async () => (await leadDoc(lead)).agent_id === rolf, 20_000, 'the idle lead to go to Rolf');
 
-  expect(await people.rita!.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  expect(await people.rita!.get<ErrorBody>(contactPath(lead))).toMatchObject({
+    status: 404,
+    body: { error: 'not_found' },
+  });
   expect((await crm.get(contactPath(lead, agents.Rita))).status).toBe(404);
-  expect(await crm.get<Contact>(contactPath(lead, rolf))).toMatchObject({ status: 200, body: { lead_id: lead, language: 'es' } });
+  expect(await crm.get<Contact>(contactPath(lead, rolf))).toMatchObject({
+    status: 200,
+    body: { lead_id: lead, language: 'es' },
+  });
   expect((await people.sue!.get(contactPath(lead))).status).toBe(200);
 }, 60_000);
 
 it('hides a lead that reached a terminal status from its last agent and their supervisor', async () => {
   const lead = await assignedLead('DE', agents.Anna!);
-  const action: AgentAction = { action_id: randomUUID(), lead_id: lead, agent_id: agents.Anna!, status: 'trash', occurred_at: new Date().toISOString() };
+  const action: AgentAction = {
+    action_id: randomUUID(),
+    lead_id: lead,
+    agent_id: agents.Anna!,
+    status: 'trash',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(app.runtime, 'agentActions', [action], () => lead);
   await until(async () => (await leadDoc(lead)).status === 'trash', 15_000, 'the terminal outcome');
   expect((await people.anna!.get(contactPath(lead))).status).toBe(404);
@@ -145,19 +211,25 @@ it('hides a lead that reached a terminal status from its last agent and their su
   expect((await crm.get(contactPath(lead, agents.Anna))).status).toBe(404);
 }, 30_000);
 
-it('answers 410 for an erased lead to its agent\'s side (from the moment its key is destroyed), 404 to others', async () => {
+it("answers 410 for an erased lead to its agent's side (from the moment its key is destroyed), 404 to others", async () => {
   const lead = await assignedLead('FR', agents.Ben!, 'fr');
   expect((await owner.send('DELETE', `/api/leads/${lead}/personal-data`)).status).toBe(202);
-  expect(await people.ben!.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 410, body: { error: 'personal_data_erased' } });
+  expect(await people.ben!.get<ErrorBody>(contactPath(lead))).toMatchObject({
+    status: 410,
+    body: { error: 'personal_data_erased' },
+  });
   await until(async () => (await leadDoc(lead)).personal_erased_at, 15_000, 'the erasure to be stored');
-  expect(await people.ben!.get<ErrorBody>(contactPath(lead))).toMatchObject({ status: 410, body: { error: 'personal_data_erased' } });
+  expect(await people.ben!.get<ErrorBody>(contactPath(lead))).toMatchObject({
+    status: 410,
+    body: { error: 'personal_data_erased' },
+  });
   expect((await people.tom!.get(contactPath(lead))).status).toBe(410);
   expect((await crm.get(contactPath(lead, agents.Ben))).status).toBe(410);
   expect((await people.anna!.get(contactPath(lead))).status).toBe(404);
   expect((await people.sue!.get(contactPath(lead))).status).toBe(404);
 }, 30_000);
 
-it('refuses past the agent\'s hourly quota with 429 and Retry-After, counts it, and leaves other agents alone', async () => {
+it("refuses past the agent's hourly quota with 429 and Retry-After, counts it, and leaves other agents alone", async () => {
   const lead = await assignedLead('PT', agents.Quinn!, 'pt');
   for (let i = 0; i < QUOTA; i++) expect((await crm.get(contactPath(lead, agents.Quinn))).status).toBe(200);
   const over = await crm.get<ErrorBody>(contactPath(lead, agents.Quinn));
@@ -177,24 +249,40 @@ it('refuses past the agent\'s hourly quota with 429 and Retry-After, counts it, 
 }, 30_000);
 
 describe('the record', () => {
-  type Entry = { actor: string; action: string; affiliate_id: string | null; target: string | null; details: Record<string, unknown> };
+  type Entry = {
+    actor: string;
+    action: string;
+    affiliate_id: string | null;
+    target: string | null;
+    details: Record<string, unknown>;
+  };
 
   it('audits every reveal and refusal: who, for which agent, which lead, when; never the contact', async () => {
     const entries: Entry[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: Entry[]; next_cursor: string | null } } = await owner.get(`/api/audit-log?action=lead.contact_reveal&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { body: { items: Entry[]; next_cursor: string | null } } = await owner.get(
+        `/api/audit-log?action=lead.contact_reveal&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       entries.push(...page.body.items);
       cursor = page.body.next_cursor;
     } while (cursor);
     const first = await app.runtime.mongo.collections.leads.findOne({ external_id: 'reveal-1' });
     const onFirst = entries.filter((e) => e.target === first!._id);
-    expect(onFirst).toEqual(expect.arrayContaining([
-      expect.objectContaining({ actor: accountIds.anna, details: { agent_id: agents.Anna, outcome: 'revealed' } }),
-      expect.objectContaining({ actor: accountIds.sue, details: { agent_id: agents.Anna, outcome: 'revealed' } }),
-      expect.objectContaining({ actor: expect.stringMatching(/^sa-/), details: { agent_id: agents.Anna, outcome: 'revealed' } }),
-      expect.objectContaining({ actor: accountIds.ben, details: { agent_id: agents.Ben, outcome: 'not_found', refused: 'not_found', http_status: 404 } }),
-    ]));
+    expect(onFirst).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: accountIds.anna, details: { agent_id: agents.Anna, outcome: 'revealed' } }),
+        expect.objectContaining({ actor: accountIds.sue, details: { agent_id: agents.Anna, outcome: 'revealed' } }),
+        expect.objectContaining({
+          actor: expect.stringMatching(/^sa-/),
+          details: { agent_id: agents.Anna, outcome: 'revealed' },
+        }),
+        expect.objectContaining({
+          actor: accountIds.ben,
+          details: { agent_id: agents.Ben, outcome: 'not_found', refused: 'not_found', http_status: 404 },
+        }),
+      ]),
+    );
     expect(onFirst.every((e) => e.affiliate_id === first!.partner_id && e.action === 'lead.contact_reveal')).toBe(true);
     const outcomes = new Set(entries.map((e) => e.details.outcome));
     expect([...outcomes].sort()).toEqual(['erased', 'no_agent', 'not_found', 'quota_exceeded', 'revealed']);

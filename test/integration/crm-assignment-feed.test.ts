@@ -31,7 +31,9 @@ let events: TopicProbe<LeadEvent>;
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,processor', IDLE_REDISTRIBUTION_S: String(IDLE_S) });
   manager = new ManagerClient(app.url);
-  const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Feed' })).body;
+  const created = (
+    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Feed' })
+  ).body;
   partnerId = created.id;
   partner = new PartnerClient(app.url, created);
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
@@ -44,12 +46,17 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const leadDoc = (id: string) => app.runtime.mongo.collections.leads.findOne({ _id: id }) as Promise<LeadDoc>;
-const agent = async (name: string, countries: string[]) => (await manager.post<{ id: string }>('/api/agents', { name, countries, languages: ['de', 'fr'] })).body.id;
+const agent = async (name: string, countries: string[]) =>
+  (await manager.post<{ id: string }>('/api/agents', { name, countries, languages: ['de', 'fr'] })).body.id;
 const waitLead = (id: string, what: string, ok: (l: LeadDoc) => boolean, ms = 15_000) =>
-  until(async () => {
-    const l = await leadDoc(id);
-    return l && ok(l) ? l : null;
-  }, ms, what);
+  until(
+    async () => {
+      const l = await leadDoc(id);
+      return l && ok(l) ? l : null;
+    },
+    ms,
+    what,
+  );
 
 async function act(id: string, status: string): Promise<void> {
   const action: AgentAction = { action_id: randomUUID(), lead_id: id, status, occurred_at: new Date().toISOString() };
@@ -60,17 +67,28 @@ async function act(id: string, status: string): Promise<void> {
 const people: Record<string, string[]> = {};
 async function submit(n: number, country: 'DE' | 'FR'): Promise<string> {
   const p = {
-    phone: country === 'DE' ? `+49151123${String(45000 + n)}` : `+336123${String(45000 + n)}`, email: `feed.person${n}@example.com`,
-    first_name: `Feodora${n}`, last_name: `Assignova${n}`, ip: `198.51.100.${n}`,
+    phone: country === 'DE' ? `+49151123${String(45000 + n)}` : `+336123${String(45000 + n)}`,
+    email: `feed.person${n}@example.com`,
+    first_name: `Feodora${n}`,
+    last_name: `Assignova${n}`,
+    ip: `198.51.100.${n}`,
   };
-  const res = await partner.submitLead({ ...p, country, language: country.toLowerCase(), source: 'search', funnel: `funnel-${n}`, external_id: `feed-${n}` });
+  const res = await partner.submitLead({
+    ...p,
+    country,
+    language: country.toLowerCase(),
+    source: 'search',
+    funnel: `funnel-${n}`,
+    external_id: `feed-${n}`,
+  });
   expect(res).toMatchObject({ status: 200, body: { status: 'accepted' } });
   const id = res.body.id as string;
   people[id] = Object.values(p);
   return id;
 }
 
-const feedOf = async (id: string) => (await readTopicToEnd<LeadAssignment>(app.runtime, 'leadAssignments')).filter((m) => m.value.lead_id === id);
+const feedOf = async (id: string) =>
+  (await readTopicToEnd<LeadAssignment>(app.runtime, 'leadAssignments')).filter((m) => m.value.lead_id === id);
 const reasons = async (id: string) => (await feedOf(id)).map((m) => m.value.reason);
 
 let ids: { worked: string; ended: string; erased: string; waited: string };
@@ -78,8 +96,14 @@ let ids: { worked: string; ended: string; erased: string; waited: string };
 it('gives each change of agent one message, from intake to the lead leaving its agent', async () => {
   const de = [await agent('Anna', ['DE']), await agent('Ben', ['DE'])];
   await sleep(1500); // the roster's next refresh
-  ids = { worked: await submit(1, 'DE'), ended: await submit(2, 'DE'), erased: await submit(3, 'DE'), waited: await submit(4, 'FR') };
-  for (const id of [ids.worked, ids.ended, ids.erased]) await waitLead(id, `${id} assigned at intake`, (l) => l.status === 'assigned');
+  ids = {
+    worked: await submit(1, 'DE'),
+    ended: await submit(2, 'DE'),
+    erased: await submit(3, 'DE'),
+    waited: await submit(4, 'FR'),
+  };
+  for (const id of [ids.worked, ids.ended, ids.erased])
+    await waitLead(id, `${id} assigned at intake`, (l) => l.status === 'assigned');
 
   // Ended by its agent, and erased, while still with their first agent (well inside the idle time).
   await act(ids.ended, 'trash');
@@ -100,7 +124,11 @@ it('gives each change of agent one message, from intake to the lead leaving its 
   await act(ids.waited, 'contacted');
   await waitLead(ids.waited, 'the agent action', (l) => l.status === 'contacted');
 
-  await until(async () => (await reasons(ids.waited)).length === 1 && (await reasons(ids.worked)).includes('idle_redistributed'), 10_000, 'the feed');
+  await until(
+    async () => (await reasons(ids.waited)).length === 1 && (await reasons(ids.worked)).includes('idle_redistributed'),
+    10_000,
+    'the feed',
+  );
   await sleep((IDLE_S + 2) * 1000); // an idle check of any of them would come by now: none may move them
   const leads = await Promise.all(Object.values(ids).map(leadDoc));
   const report = await expectOneFeedMessagePerChange(app.runtime, leads);
@@ -108,11 +136,23 @@ it('gives each change of agent one message, from intake to the lead leaving its 
 
   const [worked, ended, erased, waited] = await Promise.all(Object.values(ids).map(feedOf));
   expect(worked!.map((m) => m.value.reason)).toEqual(['intake', 'idle_redistributed']);
-  expect(worked![1]!.value).toMatchObject({ previous_agent_id: first, agent_id: de.find((a) => a !== first), status: 'assigned' });
-  expect(ended!.map((m) => [m.value.reason, m.value.agent_id, m.value.status])).toEqual([['intake', expect.any(String), 'assigned'], ['terminal', null, 'trash']]);
+  expect(worked![1]!.value).toMatchObject({
+    previous_agent_id: first,
+    agent_id: de.find((a) => a !== first),
+    status: 'assigned',
+  });
+  expect(ended!.map((m) => [m.value.reason, m.value.agent_id, m.value.status])).toEqual([
+    ['intake', expect.any(String), 'assigned'],
+    ['terminal', null, 'trash'],
+  ]);
   expect(ended![1]!.value.previous_agent_id).toBe(ended![0]!.value.agent_id);
-  expect(erased!.map((m) => [m.value.reason, m.value.agent_id, m.value.status])).toEqual([['intake', expect.any(String), 'assigned'], ['erased', null, 'assigned']]);
-  expect(waited!.map((m) => m.value)).toEqual([expect.objectContaining({ reason: 'waiting_assigned', agent_id: fr, previous_agent_id: null })]);
+  expect(erased!.map((m) => [m.value.reason, m.value.agent_id, m.value.status])).toEqual([
+    ['intake', expect.any(String), 'assigned'],
+    ['erased', null, 'assigned'],
+  ]);
+  expect(waited!.map((m) => m.value)).toEqual([
+    expect.objectContaining({ reason: 'waiting_assigned', agent_id: fr, previous_agent_id: null }),
+  ]);
 
   for (const [i, lead] of leads.entries()) {
     const msgs = [worked, ended, erased, waited][i]!;
@@ -120,8 +160,14 @@ it('gives each change of agent one message, from intake to the lead leaving its 
     for (const m of msgs) {
       expect(m.key).toBe(lead._id);
       expect(m.value).toMatchObject({
-        lead_id: lead._id, partner_id: partnerId, external_lead_id: lead.external_id, country_code: lead.country_code, language: lead.language,
-        source: 'search', funnel: lead.funnel, created_at: lead.created_at.toISOString(),
+        lead_id: lead._id,
+        partner_id: partnerId,
+        external_lead_id: lead.external_id,
+        country_code: lead.country_code,
+        language: lead.language,
+        source: 'search',
+        funnel: lead.funnel,
+        created_at: lead.created_at.toISOString(),
       });
       const text = m.raw.toString('utf8');
       expect(people[lead._id]!.filter((p) => text.includes(p) || text.includes(p.replace('+', '')))).toEqual([]);
@@ -134,13 +180,22 @@ it('gives each change of agent one message, from intake to the lead leaving its 
 
 it("is read by Confluent's own client through the consumer docs/crm.md shows, once per change", async () => {
   expect(readFileSync(join(ROOT, 'docs', 'crm.md'), 'utf8')).toContain(readFileSync(SNIPPET, 'utf8'));
-  const ours = (await readTopicToEnd<LeadAssignment>(app.runtime, 'leadAssignments')).filter((m) => Object.values(ids).includes(m.value.lead_id));
+  const ours = (await readTopicToEnd<LeadAssignment>(app.runtime, 'leadAssignments')).filter((m) =>
+    Object.values(ids).includes(m.value.lead_id),
+  );
   const { kafka, schemaRegistryUrl } = app.runtime.config;
   const lines = await runPython(opsTools().CONFLUENT_PYTHON_BIN, [
-    RUNNER, kafka.brokers.join(','), schemaRegistryUrl, app.runtime.topics.leadAssignments, `crm-${randomUUID()}`, String(new Set(ours.map((m) => m.value.event_id)).size), '30',
+    RUNNER,
+    kafka.brokers.join(','),
+    schemaRegistryUrl,
+    app.runtime.topics.leadAssignments,
+    `crm-${randomUUID()}`,
+    String(new Set(ours.map((m) => m.value.event_id)).size),
+    '30',
   ]);
   const read = lines.map((l) => JSON.parse(l) as LeadAssignment).filter((a) => Object.values(ids).includes(a.lead_id));
-  const byLead = (list: LeadAssignment[]) => Object.fromEntries(Object.values(ids).map((id) => [id, list.filter((a) => a.lead_id === id)]));
+  const byLead = (list: LeadAssignment[]) =>
+    Object.fromEntries(Object.values(ids).map((id) => [id, list.filter((a) => a.lead_id === id)]));
   expect(byLead(read)).toEqual(byLead(ours.map((m) => m.value)));
 }, 60_000);
 
@@ -149,9 +204,22 @@ function runPython(bin: string, args: string[]): Promise<string[]> {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     child.on('error', (e) => reject(new Error(`${bin} could not run: ${e.message}`)));
-    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').filter((l) => l !== '')) : reject(new Error(`${bin} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(
+            out
+              .trim()
+              .split('\n')
+              .filter((l) => l !== ''),
+          )
+        : reject(new Error(`${bin} exited ${code}: ${err}`)),
+    );
   });
 }

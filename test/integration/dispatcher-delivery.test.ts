@@ -23,14 +23,19 @@ async function partner(name: string, settings: PartnerSettings) {
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'dispatcher', SERVICE_NAME: 'AcmeLeads', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
   receiver = await new CallbackReceiver().start();
-  await partner('mapped', { callback_url: receiver.url('/mapped'), status_mapping: { new: 'NEW_LEAD', ftd: 'DEPOSITED', rejected: 'REJ' } });
+  await partner('mapped', {
+    callback_url: receiver.url('/mapped'),
+    status_mapping: { new: 'NEW_LEAD', ftd: 'DEPOSITED', rejected: 'REJ' },
+  });
   await partner('ftd-only', { callback_url: receiver.url('/ftd-only'), callback_events: ['lead.ftd'] });
   await partner('no-url', {});
   await partner('redirects', { callback_url: receiver.url('/redirects') });
   await partner('moves', { callback_url: receiver.url('/moves-old') });
   receiver.route('/mapped', secrets.mapped!);
   receiver.route('/ftd-only', secrets['ftd-only']!);
-  receiver.route('/redirects', secrets.redirects!, (_req, res) => res.writeHead(302, { location: receiver.url('/redirect-target') }).end());
+  receiver.route('/redirects', secrets.redirects!, (_req, res) =>
+    res.writeHead(302, { location: receiver.url('/redirect-target') }).end(),
+  );
   receiver.route('/redirect-target', secrets.redirects!);
   receiver.route('/moves-old', secrets.moves!, failFirst(Infinity));
   receiver.route('/moves-new', secrets.moves!);
@@ -50,10 +55,42 @@ describe('callback content', () => {
     const p = ids.mapped!;
     events.push(
       leadEvent(p, { lead_id: lead, event_id: `${lead}:0`, external_lead_id: 'ext-501', occurred_at: at }),
-      leadEvent(p, { lead_id: lead, event_id: `${lead}:1`, external_lead_id: 'ext-501', event: 'lead.status_changed', our_status: 'contacted', from_status: 'new', occurred_at: at }),
-      leadEvent(p, { lead_id: lead, event_id: `${lead}:2`, external_lead_id: 'ext-501', event: 'lead.ftd', our_status: 'ftd', is_depositor: true, occurred_at: at }),
-      leadEvent(p, { lead_id: lead, event_id: `${lead}:3`, external_lead_id: 'ext-501', event: 'lead.rtd', our_status: 'rtd', is_depositor: true, occurred_at: at }),
-      leadEvent(p, { lead_id: 'le-502', event_id: 'le-502:0', external_lead_id: 'ext-502', event: 'lead.rejected', our_status: 'rejected', reason: 'country_blocked:KP', occurred_at: '2026-11-22T04:00:00+02:00' }),
+      leadEvent(p, {
+        lead_id: lead,
+        event_id: `${lead}:1`,
+        external_lead_id: 'ext-501',
+        event: 'lead.status_changed',
+        our_status: 'contacted',
+        from_status: 'new',
+        occurred_at: at,
+      }),
+      leadEvent(p, {
+        lead_id: lead,
+        event_id: `${lead}:2`,
+        external_lead_id: 'ext-501',
+        event: 'lead.ftd',
+        our_status: 'ftd',
+        is_depositor: true,
+        occurred_at: at,
+      }),
+      leadEvent(p, {
+        lead_id: lead,
+        event_id: `${lead}:3`,
+        external_lead_id: 'ext-501',
+        event: 'lead.rtd',
+        our_status: 'rtd',
+        is_depositor: true,
+        occurred_at: at,
+      }),
+      leadEvent(p, {
+        lead_id: 'le-502',
+        event_id: 'le-502:0',
+        external_lead_id: 'ext-502',
+        event: 'lead.rejected',
+        our_status: 'rejected',
+        reason: 'country_blocked:KP',
+        occurred_at: '2026-11-22T04:00:00+02:00',
+      }),
     );
     await publishLeadEvents(app.runtime, events);
     await receiver.waitFor('/mapped', 5);
@@ -63,12 +100,18 @@ describe('callback content', () => {
 
   it('sends the exact body of spec 2.4 for each event kind, with status mapped and our_status canonical', () => {
     const common = '"external_lead_id":"ext-501","internal_id":"le-501"';
-    expect(bodyOf('lead.accepted').raw).toBe(`{"event":"lead.accepted",${common},"status":"NEW_LEAD","our_status":"new","is_depositor":false,"timestamp":"${at}"}`);
+    expect(bodyOf('lead.accepted').raw).toBe(
+      `{"event":"lead.accepted",${common},"status":"NEW_LEAD","our_status":"new","is_depositor":false,"timestamp":"${at}"}`,
+    );
     expect(bodyOf('lead.status_changed').raw).toBe(
       `{"event":"lead.status_changed",${common},"status":"contacted","our_status":"contacted","is_depositor":false,"timestamp":"${at}","from_status":"new"}`,
     );
-    expect(bodyOf('lead.ftd').raw).toBe(`{"event":"lead.ftd",${common},"status":"DEPOSITED","our_status":"ftd","is_depositor":true,"timestamp":"${at}"}`);
-    expect(bodyOf('lead.rtd').raw).toBe(`{"event":"lead.rtd",${common},"status":"rtd","our_status":"rtd","is_depositor":true,"timestamp":"${at}"}`);
+    expect(bodyOf('lead.ftd').raw).toBe(
+      `{"event":"lead.ftd",${common},"status":"DEPOSITED","our_status":"ftd","is_depositor":true,"timestamp":"${at}"}`,
+    );
+    expect(bodyOf('lead.rtd').raw).toBe(
+      `{"event":"lead.rtd",${common},"status":"rtd","our_status":"rtd","is_depositor":true,"timestamp":"${at}"}`,
+    );
     expect(bodyOf('lead.rejected').raw).toBe(
       '{"event":"lead.rejected","external_lead_id":"ext-502","internal_id":"le-502","status":"REJ","our_status":"rejected","is_depositor":false,"timestamp":"2026-11-22T02:00:00.000Z","reason":"country_blocked:KP"}',
     );
@@ -90,10 +133,28 @@ describe('callback content', () => {
   it('records each delivery: delivered, one attempt, the answer', async () => {
     const record = await deliveryRecord(app.runtime, events[0]!);
     expect(record).toMatchObject({
-      state: 'delivered', partner_id: ids.mapped, event_name: 'lead.accepted', lead_id: lead, attempts_made: 1, attempts_left: 0,
-      next_attempt_at: null, last_http_status: 200, last_response_body: 'ok', last_error: null, manual_retries: [],
+      state: 'delivered',
+      partner_id: ids.mapped,
+      event_name: 'lead.accepted',
+      lead_id: lead,
+      attempts_made: 1,
+      attempts_left: 0,
+      next_attempt_at: null,
+      last_http_status: 200,
+      last_response_body: 'ok',
+      last_error: null,
+      manual_retries: [],
     });
-    expect(record!.attempts).toEqual([{ attempt: 1, at: expect.any(Date), http_status: 200, error: null, duration_ms: expect.any(Number), response_body: 'ok' }]);
+    expect(record!.attempts).toEqual([
+      {
+        attempt: 1,
+        at: expect.any(Date),
+        http_status: 200,
+        error: null,
+        duration_ms: expect.any(Number),
+        response_body: 'ok',
+      },
+    ]);
   });
 });
 
@@ -123,11 +184,20 @@ describe('what is sent to whom', () => {
   });
 
   it('skips a message it cannot decode and carries on', async () => {
-    await app.runtime.producer.send({ topic: app.runtime.topics.leadEvents, messages: [{ key: 'le-1', value: Buffer.from('{"not":"wire format"}') }] });
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.leadEvents,
+      messages: [{ key: 'le-1', value: Buffer.from('{"not":"wire format"}') }],
+    });
     const event = leadEvent(ids.mapped!);
     await publishLeadEvents(app.runtime, [event]);
-    await until(async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered', 10000, 'delivery after a bad message');
-    const undecodable = await app.runtime.metrics.getSingleMetric('lead_intake_callback_undecodable_messages_total')!.get();
+    await until(
+      async () => (await deliveryRecord(app.runtime, event))?.state === 'delivered',
+      10000,
+      'delivery after a bad message',
+    );
+    const undecodable = await app.runtime.metrics
+      .getSingleMetric('lead_intake_callback_undecodable_messages_total')!
+      .get();
     expect(undecodable.values.find((v) => v.labels.topic === 'lead_events')?.value).toBe(1);
   });
 });
@@ -136,10 +206,14 @@ describe('redirects', () => {
   it('are not followed: a 3xx counts as a permanent failure (2 attempts, then dead)', async () => {
     const event = leadEvent(ids.redirects!);
     await publishLeadEvents(app.runtime, [event]);
-    const record = await until(async () => {
-      const r = await deliveryRecord(app.runtime, event);
-      return r?.state === 'dead' ? r : null;
-    }, 15000, 'dead delivery');
+    const record = await until(
+      async () => {
+        const r = await deliveryRecord(app.runtime, event);
+        return r?.state === 'dead' ? r : null;
+      },
+      15000,
+      'dead delivery',
+    );
     expect(record.attempts.map((a) => a.http_status)).toEqual([302, 302]);
     expect(receiver.at('/redirects')).toHaveLength(2);
     expect(receiver.at('/redirect-target')).toHaveLength(0);
@@ -162,14 +236,31 @@ describe('partner settings and recovery', () => {
     const recorded = leadEvent(ids.mapped!);
     const now = new Date();
     await app.runtime.mongo.collections.deliveries.insertOne({
-      _id: deliveryId(recorded.event_id, recorded.partner_id), event_id: recorded.event_id, event_name: recorded.event,
-      partner_id: recorded.partner_id, lead_id: recorded.lead_id, event: recorded, state: 'delivered', attempts_made: 1, attempts_left: 0,
-      next_attempt_at: null, last_http_status: 200, last_response_body: 'ok', last_error: null, attempts: [], manual_retries: [],
-      created_at: now, updated_at: now,
+      _id: deliveryId(recorded.event_id, recorded.partner_id),
+      event_id: recorded.event_id,
+      event_name: recorded.event,
+      partner_id: recorded.partner_id,
+      lead_id: recorded.lead_id,
+      event: recorded,
+      state: 'delivered',
+      attempts_made: 1,
+      attempts_left: 0,
+      next_attempt_at: null,
+      last_http_status: 200,
+      last_response_body: 'ok',
+      last_error: null,
+      attempts: [],
+      manual_retries: [],
+      created_at: now,
+      updated_at: now,
     });
     const fresh = leadEvent(ids.mapped!);
     await publishLeadEvents(app.runtime, [recorded, fresh]);
-    await until(async () => (await deliveryRecord(app.runtime, fresh))?.state === 'delivered', 10000, 'the fresh event to be delivered');
+    await until(
+      async () => (await deliveryRecord(app.runtime, fresh))?.state === 'delivered',
+      10000,
+      'the fresh event to be delivered',
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.at('/mapped').filter((r) => r.body.internal_id === fresh.lead_id)).toHaveLength(1);
     expect(receiver.at('/mapped').filter((r) => r.body.internal_id === recorded.lead_id)).toHaveLength(0);
@@ -187,13 +278,18 @@ describe('metrics', () => {
     const text = await (await fetch(`${app.url}/metrics`)).text();
     // Labelled per partner too: sum the partners' series.
     const { values } = await app.runtime.metrics.getSingleMetric('lead_intake_callback_deliveries_total')!.get();
-    const total = (outcome: string) => values
-      .filter((v) => v.labels.event === 'lead.accepted' && v.labels.outcome === outcome)
-      .reduce((sum, v) => sum + v.value, 0);
+    const total = (outcome: string) =>
+      values
+        .filter((v) => v.labels.event === 'lead.accepted' && v.labels.outcome === outcome)
+        .reduce((sum, v) => sum + v.value, 0);
     expect(total('delivered')).toBeGreaterThan(0);
     expect(total('skipped')).toBe(2);
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+",test="false"\} [1-9]/);
-    expect(text).toMatch(/lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="dead",partner_id="pa-[0-9a-f]+",test="false"\} 1/);
+    expect(text).toMatch(
+      /lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="delivered",partner_id="pa-[0-9a-f]+",test="false"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /lead_intake_callback_deliveries_total\{event="lead\.accepted",outcome="dead",partner_id="pa-[0-9a-f]+",test="false"\} 1/,
+    );
     expect(text).toMatch(/lead_intake_callback_blocked_leads \d+/);
     expect(text).toMatch(/lead_intake_callback_attempt_duration_seconds_count\{verdict="delivered"\} [1-9]/);
     expect(text).not.toMatch(/le-\d+/);

@@ -47,25 +47,58 @@ afterAll(async () => {
 it('sends lead.status_changed only after the retried lead.accepted, and keeps other leads and partners flowing', async () => {
   const lead = 'le-9001';
   const accepted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` });
-  const contacted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' });
-  const ftd = leadEvent(partner, { lead_id: lead, event_id: `${lead}:2`, event: 'lead.ftd', our_status: 'ftd', is_depositor: true });
-  const otherLead = leadEvent(partner, { lead_id: 'le-9002', event_id: 'le-9002:1', event: 'lead.status_changed', our_status: 'contacted' });
-  const otherPartner = leadEvent(other, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted' });
+  const contacted = leadEvent(partner, {
+    lead_id: lead,
+    event_id: `${lead}:1`,
+    event: 'lead.status_changed',
+    our_status: 'contacted',
+    from_status: 'new',
+  });
+  const ftd = leadEvent(partner, {
+    lead_id: lead,
+    event_id: `${lead}:2`,
+    event: 'lead.ftd',
+    our_status: 'ftd',
+    is_depositor: true,
+  });
+  const otherLead = leadEvent(partner, {
+    lead_id: 'le-9002',
+    event_id: 'le-9002:1',
+    event: 'lead.status_changed',
+    our_status: 'contacted',
+  });
+  const otherPartner = leadEvent(other, {
+    lead_id: lead,
+    event_id: `${lead}:1`,
+    event: 'lead.status_changed',
+    our_status: 'contacted',
+  });
   const sent = Date.now();
   await publishLeadEvents(app.runtime, [accepted, contacted, ftd, otherLead, otherPartner]);
 
   // Other leads and partners go at once, while the lead waits out its retry delay (1 s).
   await receiver.waitFor('/other', 1, 5000);
-  await until(async () => receiver.at('/ordered').some((r) => r.body.internal_id === 'le-9002'), 5000, 'the other lead');
+  await until(
+    async () => receiver.at('/ordered').some((r) => r.body.internal_id === 'le-9002'),
+    5000,
+    'the other lead',
+  );
   expect(receiver.at('/other')[0]!.at - sent).toBeLessThan(900);
-  const held = await until(async () => {
-    const r = await deliveryRecord(app.runtime, contacted);
-    return r?.held_by ? r : null;
-  }, 5000, 'the later event to be held');
+  const held = await until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, contacted);
+      return r?.held_by ? r : null;
+    },
+    5000,
+    'the later event to be held',
+  );
   expect(held).toMatchObject({ state: 'queued', attempts_made: 0, attempts: [] });
 
   await until(async () => (await deliveryRecord(app.runtime, ftd))?.state === 'delivered', 15000, 'the last event');
-  const mine = receiver.at('/ordered').filter((r) => r.body.internal_id === lead).map((r) => r.body.event);
+  const mine = receiver
+    .at('/ordered')
+    .filter((r) => r.body.internal_id === lead)
+    .map((r) => r.body.event);
   expect(mine).toEqual(['lead.accepted', 'lead.accepted', 'lead.status_changed', 'lead.ftd']);
   const acceptedRecord = (await deliveryRecord(app.runtime, accepted))!;
   expect(acceptedRecord.attempts.map((a) => a.http_status)).toEqual([503, 200]);
@@ -74,7 +107,11 @@ it('sends lead.status_changed only after the retried lead.accepted, and keeps ot
   expect(contactedRecord.held_by).toBeUndefined();
   // The status callback went out only after the retried lead.accepted was answered.
   expect(contactedRecord.attempts[0]!.at.getTime()).toBeGreaterThanOrEqual(acceptedRecord.attempts[1]!.at.getTime());
-  await until(async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({})) === 0, 5000, 'the block to be removed');
+  await until(
+    async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({})) === 0,
+    5000,
+    'the block to be removed',
+  );
 });
 
 // A held delivery's event is committed once it is recorded as held: after a crash only its lead's
@@ -85,26 +122,53 @@ it('never saves a lead block that leaves out a delivery still recorded as held',
   const lead = 'le-9003';
   const events = [
     leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` }),
-    leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' }),
-    leadEvent(partner, { lead_id: lead, event_id: `${lead}:2`, event: 'lead.ftd', our_status: 'ftd', is_depositor: true }),
+    leadEvent(partner, {
+      lead_id: lead,
+      event_id: `${lead}:1`,
+      event: 'lead.status_changed',
+      our_status: 'contacted',
+      from_status: 'new',
+    }),
+    leadEvent(partner, {
+      lead_id: lead,
+      event_id: `${lead}:2`,
+      event: 'lead.ftd',
+      our_status: 'ftd',
+      is_depositor: true,
+    }),
   ];
   const stranded: { block: BlockState | null; left_out: string }[] = [];
   let saves = 0;
   const save = BlockStore.prototype.save;
-  const spy = jest.spyOn(BlockStore.prototype, 'save').mockImplementation(async function (this: BlockStore, key, partition, block, epoch) {
+  const spy = jest.spyOn(BlockStore.prototype, 'save').mockImplementation(async function (
+    this: BlockStore,
+    key,
+    partition,
+    block,
+    epoch,
+  ) {
     if (key.leadId === lead) {
       saves++;
       for (const doc of await Promise.all(events.map((e) => deliveryRecord(app.runtime, e)))) {
         const listed = block !== null && (block.blocker === doc?._id || block.held.includes(doc?._id ?? ''));
-        if (doc?.state === 'queued' && doc.held_by !== undefined && !listed) stranded.push({ block, left_out: doc._id });
+        if (doc?.state === 'queued' && doc.held_by !== undefined && !listed)
+          stranded.push({ block, left_out: doc._id });
       }
     }
     return save.call(this, key, partition, block, epoch);
   });
   try {
     await publishLeadEvents(app.runtime, events);
-    await until(async () => (await deliveryRecord(app.runtime, events[2]!))?.state === 'delivered', 15000, 'the last event');
-    await until(async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({ lead_id: lead })) === 0, 5000, 'the block to be removed');
+    await until(
+      async () => (await deliveryRecord(app.runtime, events[2]!))?.state === 'delivered',
+      15000,
+      'the last event',
+    );
+    await until(
+      async () => (await app.runtime.mongo.collections.deliveryBlocks.countDocuments({ lead_id: lead })) === 0,
+      5000,
+      'the block to be removed',
+    );
   } finally {
     spy.mockRestore();
   }
@@ -116,17 +180,39 @@ it('never saves a lead block that leaves out a delivery still recorded as held',
 // inserted once: the first writer wins). The new owner, whose own attempt failed, holds the lead's
 // later events behind it and publishes its retry task; when that task finds the record ended by the
 // other owner, it still releases the lead, or the later events would wait for ever.
-it('releases the lead when its blocker\'s retry task finds the record ended by another owner', async () => {
+it("releases the lead when its blocker's retry task finds the record ended by another owner", async () => {
   const lead = 'le-9004';
   const accepted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` });
-  const contacted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' });
+  const contacted = leadEvent(partner, {
+    lead_id: lead,
+    event_id: `${lead}:1`,
+    event: 'lead.status_changed',
+    our_status: 'contacted',
+    from_status: 'new',
+  });
   await publishLeadEvents(app.runtime, [accepted, contacted]);
-  const queued = await until(async () => {
-    const r = await deliveryRecord(app.runtime, accepted);
-    return r?.state === 'queued' && r.attempts_made === 1 ? r : null;
-  }, 5000, 'the first attempt refused');
+  const queued = await until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, accepted);
+      return r?.state === 'queued' && r.attempts_made === 1 ? r : null;
+    },
+    5000,
+    'the first attempt refused',
+  );
   // The other owner's record, delivered, won (its retry task, due in a second, is now stale).
-  await app.runtime.mongo.collections.deliveries.updateOne({ _id: queued._id }, { $set: { state: 'delivered', next_attempt_at: null, attempts_left: 0 } });
-  await until(async () => (await deliveryRecord(app.runtime, contacted))?.state === 'delivered', 15000, 'the later event released');
-  expect(receiver.at('/ordered').filter((r) => r.body.internal_id === lead).map((r) => r.body.our_status)).toEqual(['new', 'contacted']);
+  await app.runtime.mongo.collections.deliveries.updateOne(
+    { _id: queued._id },
+    { $set: { state: 'delivered', next_attempt_at: null, attempts_left: 0 } },
+  );
+  await until(
+    async () => (await deliveryRecord(app.runtime, contacted))?.state === 'delivered',
+    15000,
+    'the later event released',
+  );
+  expect(
+    receiver
+      .at('/ordered')
+      .filter((r) => r.body.internal_id === lead)
+      .map((r) => r.body.our_status),
+  ).toEqual(['new', 'contacted']);
 });

@@ -17,7 +17,10 @@ let partner: string;
 
 beforeAll(async () => {
   app = await startTestApp({
-    ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,1,1,1', CALLBACK_PER_PARTNER_CONCURRENCY: '1', CALLBACK_MAX_QUEUED_PER_PARTNER: '2',
+    ROLE: 'dispatcher',
+    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
+    CALLBACK_PER_PARTNER_CONCURRENCY: '1',
+    CALLBACK_MAX_QUEUED_PER_PARTNER: '2',
   });
   receiver = await new CallbackReceiver().start();
   const created = await servicesOf(app.runtime).partners.create({ name: 'slow', callback_url: receiver.url('/slow') });
@@ -36,12 +39,25 @@ afterAll(async () => {
 
 it('parks what does not fit on the first retry tier without an attempt, then delivers every event once, in lead order', async () => {
   const accepted = Array.from({ length: 8 }, () => leadEvent(partner));
-  const contacted = accepted.map((a) => leadEvent(partner, { lead_id: a.lead_id, event_id: `${a.lead_id}:1`, event: 'lead.status_changed', our_status: 'contacted', from_status: 'new' }));
+  const contacted = accepted.map((a) =>
+    leadEvent(partner, {
+      lead_id: a.lead_id,
+      event_id: `${a.lead_id}:1`,
+      event: 'lead.status_changed',
+      our_status: 'contacted',
+      from_status: 'new',
+    }),
+  );
   const all = [...accepted, ...contacted];
   await publishLeadEvents(app.runtime, all);
 
   await receiver.waitFor('/slow', all.length, 30_000);
-  for (const e of all) await until(async () => (await deliveryRecord(app.runtime, e))?.state === 'delivered', 10_000, `${e.event_id} delivered`);
+  for (const e of all)
+    await until(
+      async () => (await deliveryRecord(app.runtime, e))?.state === 'delivered',
+      10_000,
+      `${e.event_id} delivered`,
+    );
 
   // Some waited on the retry tier, marked as a full queue, not as a failed attempt.
   const parked = retries.values().filter((t) => t.last_error === 'queue_full' && t.event.partner_id === partner);
@@ -55,6 +71,7 @@ it('parks what does not fit on the first retry tier without an attempt, then del
   const got = receiver.at('/slow').map((r) => `${String(r.body.internal_id)}/${String(r.body.event)}`);
   expect(got.length).toBe(all.length);
   expect(new Set(got).size).toBe(all.length);
-  for (const a of accepted) expect(got.indexOf(`${a.lead_id}/lead.status_changed`)).toBeGreaterThan(got.indexOf(`${a.lead_id}/lead.accepted`));
+  for (const a of accepted)
+    expect(got.indexOf(`${a.lead_id}/lead.status_changed`)).toBeGreaterThan(got.indexOf(`${a.lead_id}/lead.accepted`));
   expect(parked.every((t) => t.delivery_id === deliveryId(t.event.event_id, partner))).toBe(true);
 });

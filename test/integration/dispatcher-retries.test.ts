@@ -25,12 +25,21 @@ let replies: ReplyWaiter<CallbackReply>;
 const events: Record<string, LeadEvent> = {};
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'dispatcher', CALLBACK_RETRY_DELAYS_S: '1,2,3,4', CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS) });
+  app = await startTestApp({
+    ROLE: 'dispatcher',
+    CALLBACK_RETRY_DELAYS_S: '1,2,3,4',
+    CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
   const rt = app.runtime;
   ({ commands, replies } = await managerSide(rt, 'retries-test-manager'));
-  const scenarios = { 'fails-twice': failFirst(2), 'always-500': status(500, 'boom'), 'answers-404': status(404, 'no such hook'), hangs: hangFirst(2) };
+  const scenarios = {
+    'fails-twice': failFirst(2),
+    'always-500': status(500, 'boom'),
+    'answers-404': status(404, 'no such hook'),
+    hangs: hangFirst(2),
+  };
   Object.assign(events, await scenarioPartners(app.runtime, receiver, scenarios));
   // All scenarios run at once; each test waits for its own.
   await publishLeadEvents(app.runtime, Object.values(events));
@@ -44,10 +53,14 @@ afterAll(async () => {
 });
 
 const finalRecord = (name: string, state: DeliveryDoc['state'], timeoutMs = 30000) =>
-  until(async () => {
-    const r = await deliveryRecord(app.runtime, events[name]!);
-    return r?.state === state ? r : null;
-  }, timeoutMs, `${name} to be ${state}`);
+  until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, events[name]!);
+      return r?.state === state ? r : null;
+    },
+    timeoutMs,
+    `${name} to be ${state}`,
+  );
 
 // Start-to-start gaps between attempts: never shorter than the delay, and not much longer.
 function expectGaps(got: ReceivedCallback[], delaysMs: number[]) {
@@ -75,7 +88,12 @@ it('gives up on a receiver that always fails with 500: 5 attempts, dead, on the 
   expect(got).toHaveLength(5);
   expectGaps(got, DELAYS_MS);
   expect(record).toMatchObject({
-    attempts_made: 5, attempts_left: 0, next_attempt_at: null, last_http_status: 500, last_response_body: 'boom', last_error: null,
+    attempts_made: 5,
+    attempts_left: 0,
+    next_attempt_at: null,
+    last_http_status: 500,
+    last_response_body: 'boom',
+    last_error: null,
   });
   expect(record.attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
   const id = deliveryId(events['always-500']!.event_id, events['always-500']!.partner_id);
@@ -112,7 +130,12 @@ it('delivers a dead delivery again when a manager retries it: a fresh round, rec
   expect((await commands.retry(id, 'manager:alice')).outcome).toBe('requeued');
   const record = await finalRecord('always-500', 'delivered', 10000);
   expect(receiver.at('/always-500')).toHaveLength(6);
-  expect(record).toMatchObject({ attempts_made: 1, attempts_left: 0, last_http_status: 200, manual_retries: [{ at: expect.any(Date), by: 'manager:alice' }] });
+  expect(record).toMatchObject({
+    attempts_made: 1,
+    attempts_left: 0,
+    last_http_status: 200,
+    manual_retries: [{ at: expect.any(Date), by: 'manager:alice' }],
+  });
   expect(record.attempts).toHaveLength(6);
   expect((await commands.retry(id, 'manager:alice')).outcome).toBe('not_dead');
   expect((await commands.retry('dl-0000', 'manager:alice')).outcome).toBe('not_found');
@@ -121,15 +144,19 @@ it('delivers a dead delivery again when a manager retries it: a fresh round, rec
 it('retries every dead delivery of a partner at once', async () => {
   await finalRecord('answers-404', 'dead');
   receiver.respond('/answers-404', status(204));
-  expect(await commands.retryDead(events['answers-404']!.partner_id, 'manager:bob')).toEqual({ requeued: 1, pending: 0 });
+  expect(await commands.retryDead(events['answers-404']!.partner_id, 'manager:bob')).toEqual({
+    requeued: 1,
+    pending: 0,
+  });
   await finalRecord('answers-404', 'delivered', 10000);
   expect(receiver.at('/answers-404')).toHaveLength(3);
 });
 
 it('measures how late retries ran, and they ran on time', async () => {
-  const lateness = (await app.runtime.metrics.getSingleMetric('lead_intake_callback_retry_lateness_seconds')!.get()).values as
-    { metricName?: string; labels: Record<string, unknown>; value: number }[];
-  const series = (suffix: string) => lateness.find((v) => v.metricName?.endsWith(suffix) && v.labels.path === 'topic')?.value ?? 0;
+  const lateness = (await app.runtime.metrics.getSingleMetric('lead_intake_callback_retry_lateness_seconds')!.get())
+    .values as { metricName?: string; labels: Record<string, unknown>; value: number }[];
+  const series = (suffix: string) =>
+    lateness.find((v) => v.metricName?.endsWith(suffix) && v.labels.path === 'topic')?.value ?? 0;
   const [count, sum] = [series('_count'), series('_sum')];
   expect(count).toBeGreaterThanOrEqual(8);
   expect(sum / count).toBeLessThan(LATE_TOLERANCE_MS / 1000);

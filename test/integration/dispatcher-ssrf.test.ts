@@ -12,7 +12,10 @@ let receiver: CallbackReceiver;
 
 beforeAll(async () => {
   app = await startTestApp({
-    ROLE: 'dispatcher', CALLBACK_ALLOW_PRIVATE_NETWORKS: 'false', CALLBACK_ALLOW_HTTP: 'false', CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
+    ROLE: 'dispatcher',
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: 'false',
+    CALLBACK_ALLOW_HTTP: 'false',
+    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
   });
   receiver = await new CallbackReceiver().start();
 });
@@ -23,20 +26,35 @@ afterAll(async () => {
 });
 
 async function deadDelivery(callbackUrl: string): Promise<DeliveryDoc> {
-  const { partner, secrets } = await servicesOf(app.runtime).partners.create({ name: 'ssrf', callback_url: callbackUrl });
+  const { partner, secrets } = await servicesOf(app.runtime).partners.create({
+    name: 'ssrf',
+    callback_url: callbackUrl,
+  });
   receiver.route(new URL(callbackUrl).pathname, secrets.callback_secret);
   const event = leadEvent(partner.id);
   await publishLeadEvents(app.runtime, [event]);
-  return until(async () => {
-    const r = await deliveryRecord(app.runtime, event);
-    return r?.state === 'dead' ? r : null;
-  }, 15000, `dead delivery to ${callbackUrl}`);
+  return until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, event);
+      return r?.state === 'dead' ? r : null;
+    },
+    15000,
+    `dead delivery to ${callbackUrl}`,
+  );
 }
 
 it.each([
   ['a loopback address', () => receiver.url('/literal').replace('http:', 'https:'), 'address_refused:loopback'],
-  ['a name resolving to loopback', () => receiver.url('/by-name').replace('http://127.0.0.1', 'https://localhost'), 'address_refused:loopback'],
-  ['a link-local address (cloud metadata)', () => 'https://169.254.169.254/latest/meta-data', 'address_refused:linkLocal'],
+  [
+    'a name resolving to loopback',
+    () => receiver.url('/by-name').replace('http://127.0.0.1', 'https://localhost'),
+    'address_refused:loopback',
+  ],
+  [
+    'a link-local address (cloud metadata)',
+    () => 'https://169.254.169.254/latest/meta-data',
+    'address_refused:linkLocal',
+  ],
   ['plain http', () => 'http://partner.example/hook', 'https_required'],
 ])('refuses %s and records why', async (_what, url, error) => {
   const record = await deadDelivery(url());
@@ -49,6 +67,8 @@ it.each([
 it('sent nothing and counted the refusals', async () => {
   expect(receiver.received).toHaveLength(0);
   const deliveries = await app.runtime.metrics.getSingleMetric('lead_intake_callback_deliveries_total')!.get();
-  const refused = deliveries.values.filter((v) => v.labels.outcome === 'refused_address').reduce((sum, v) => sum + v.value, 0);
+  const refused = deliveries.values
+    .filter((v) => v.labels.outcome === 'refused_address')
+    .reduce((sum, v) => sum + v.value, 0);
   expect(refused).toBe(6);
 });

@@ -25,8 +25,14 @@ afterAll(async () => {
 });
 
 const event: LeadEvent = {
-  event_id: 'le-9:1', event: 'lead.status_changed', lead_id: 'le-9', partner_id: 'pa-1', external_lead_id: 'ext-9',
-  our_status: 'contacted', is_depositor: false, occurred_at: '2026-11-27T10:00:00.000Z',
+  event_id: 'le-9:1',
+  event: 'lead.status_changed',
+  lead_id: 'le-9',
+  partner_id: 'pa-1',
+  external_lead_id: 'ext-9',
+  our_status: 'contacted',
+  is_depositor: false,
+  occurred_at: '2026-11-27T10:00:00.000Z',
 };
 const ok = { httpStatus: 200, error: null, responseBody: 'ok', durationMs: 60 };
 const later = { httpStatus: 503, error: null, responseBody: 'later', durationMs: 70 };
@@ -39,13 +45,28 @@ it('records an attempt only while the record is as the attempt found it', async 
   const read = (await deliveries.findOne({ _id: held._id }))!; // both owners read it before attempting
 
   // The new owner's attempt is recorded; the old owner's attempt of the same turn comes after it.
-  expect(await store.recordAttempt(read, new Date('2026-11-27T10:00:41.000Z'), ok, { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 })).toBe(true);
-  expect(await store.recordAttempt(read, new Date('2026-11-27T10:00:22.000Z'), later, {
-    state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: Date.parse('2026-11-27T10:00:23.000Z'), tier: 'retry1',
-  })).toBe(false);
+  expect(
+    await store.recordAttempt(read, new Date('2026-11-27T10:00:41.000Z'), ok, {
+      state: 'delivered',
+      attemptsMade: 1,
+      attemptsLeft: 0,
+    }),
+  ).toBe(true);
+  expect(
+    await store.recordAttempt(read, new Date('2026-11-27T10:00:22.000Z'), later, {
+      state: 'queued',
+      attemptsMade: 1,
+      attemptsLeft: 4,
+      nextAttemptAt: Date.parse('2026-11-27T10:00:23.000Z'),
+      tier: 'retry1',
+    }),
+  ).toBe(false);
 
   expect(await deliveries.findOne({ _id: held._id })).toMatchObject({
-    state: 'delivered', attempts_made: 1, last_http_status: 200, attempts: [{ attempt: 1, http_status: 200 }],
+    state: 'delivered',
+    attempts_made: 1,
+    last_http_status: 200,
+    attempts: [{ attempt: 1, http_status: 200 }],
   });
 });
 
@@ -53,7 +74,15 @@ it('refuses a block write of an owner once a later owner claimed the partition',
   const blocks = db.collection<DeliveryBlockDoc>('delivery_blocks');
   const store = new BlockStore(blocks, db.collection<PartitionEpochDoc>('delivery_block_epochs'));
   const lead = { endpoint: 'pa-1', leadId: 'le-9' };
-  await blocks.insertOne({ _id: 'pa-1:le-8', partner_id: 'pa-1', lead_id: 'le-8', partition: 3, blocker: 'dl-8', held: [], updated_at: new Date() }); // from before epochs
+  await blocks.insertOne({
+    _id: 'pa-1:le-8',
+    partner_id: 'pa-1',
+    lead_id: 'le-8',
+    partition: 3,
+    blocker: 'dl-8',
+    held: [],
+    updated_at: new Date(),
+  }); // from before epochs
 
   const old = await store.claim(3);
   expect(await store.save(lead, 3, { blocker: 'dl-a', held: ['dl-b'] }, old)).toBe(true);

@@ -1,7 +1,11 @@
 import { loadConfig } from '../../src/shared/config';
 import { CallbackReceiver } from '../support/callback-receiver';
 import { startChildRole, type ChildRole } from '../support/child-role';
-import { expectNothingLost, expectOneFeedMessagePerAssignment, expectOnlyRetryableFailures } from '../support/drill-checks';
+import {
+  expectNothingLost,
+  expectOneFeedMessagePerAssignment,
+  expectOnlyRetryableFailures,
+} from '../support/drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillPartner, KILLED_ROLE_ENV } from '../support/drill-partner';
 import { SteadyLoad } from '../support/steady-load';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -52,13 +56,23 @@ it(`loses and doubles nothing across ${KILLS} kill -9 rounds of the processor an
       children[role] = undefined;
     }
     await sleep(1000);
-    [children.processor, children.dispatcher] = await Promise.all([startChildRole('processor', childEnv), startChildRole('dispatcher', childEnv)]);
+    [children.processor, children.dispatcher] = await Promise.all([
+      startChildRole('processor', childEnv),
+      startChildRole('dispatcher', childEnv),
+    ]);
     await sleep(1500);
   }
   await load.stop();
 
   expectOnlyRetryableFailures(load.runs);
-  const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 120_000 });
+  const report = await expectNothingLost({
+    rt: app.runtime,
+    partnerId: partner.id,
+    runs: load.runs,
+    receiver,
+    path: DRILL_PATH,
+    timeoutMs: 120_000,
+  });
   expect(report.leads).toBeGreaterThan(20);
   expect(report.repeatedCallbacks).toBeLessThanOrEqual(KILLS * IN_FLIGHT);
   await expectOneFeedMessagePerAssignment(app.runtime, load.runs);

@@ -12,7 +12,7 @@ const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 describe('broker failover', () => {
   const nodes: PrivateService[] = [];
   beforeAll(async () => {
-    nodes.push(...await PrivateService.kafkaCluster(3));
+    nodes.push(...(await PrivateService.kafkaCluster(3)));
     await Promise.all(nodes.map((n) => n.start()));
   }, 180_000);
   const drill = rollingDrill(() => ({
@@ -32,7 +32,10 @@ describe('broker failover', () => {
       await n.start();
       await wait(4000);
     };
-    const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], { perSecond: 40, maxInFlight: 24 });
+    const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], {
+      perSecond: 40,
+      maxInFlight: 24,
+    });
     // Intake stalls for a few seconds at each failover (until the controller moves the leaders and
     // kafkajs's metadata follows): the count shows the load ran throughout, not a speed.
     expect(report.leads).toBeGreaterThan(50);

@@ -29,7 +29,8 @@ it('sends nothing twice but what a kill cut off, and loses nothing, across repea
     if (successes.length <= 1) continue;
     repeats += successes.length - 1;
     const first = successes[0]!;
-    if (!kills.some((k) => first - k <= RECEIVER_LAG_MS && k - first <= UNRECORDED_WINDOW_MS)) unexplained.push({ event, at });
+    if (!kills.some((k) => first - k <= RECEIVER_LAG_MS && k - first <= UNRECORDED_WINDOW_MS))
+      unexplained.push({ event, at });
   }
   if (process.env.DRILL_REPORT) {
     process.stderr.write(`kills at ${JSON.stringify(kills)}; repeats ${repeats}; ${JSON.stringify(report)}\n`);

@@ -10,17 +10,29 @@ const FREEZE_MS = SESSION_MS * 1.5;
 const drill = rollingDrill({ KAFKA_SESSION_TIMEOUT_MS: String(SESSION_MS) });
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-it.each<DrillRole>(['dispatcher', 'processor'])('a %s frozen past its session and thawed loses, repeats and reorders nothing', async (role) => {
-  let frozenAt = 0;
-  const { got, report } = await drill.underLoad([() => wait(5000), async () => {
-    const pid = drill.pid(role, 0);
-    process.kill(pid, 'SIGSTOP');
-    frozenAt = Date.now();
-    await wait(FREEZE_MS);
-    process.kill(pid, 'SIGCONT');
-    if (process.env.DRILL_REPORT) process.stderr.write(`froze ${role} #0 (pid ${pid}) at ${frozenAt} for ${FREEZE_MS} ms\n`);
-  }, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
-  // Enough load to matter (about 28 s at up to 60/s), allowing for a machine busy with other drills.
-  expect(report.leads).toBeGreaterThan(300);
-  expectRepeatsOnlyAround(got, frozenAt, report);
-}, 300_000);
+it.each<DrillRole>(['dispatcher', 'processor'])(
+  'a %s frozen past its session and thawed loses, repeats and reorders nothing',
+  async (role) => {
+    let frozenAt = 0;
+    const { got, report } = await drill.underLoad(
+      [
+        () => wait(5000),
+        async () => {
+          const pid = drill.pid(role, 0);
+          process.kill(pid, 'SIGSTOP');
+          frozenAt = Date.now();
+          await wait(FREEZE_MS);
+          process.kill(pid, 'SIGCONT');
+          if (process.env.DRILL_REPORT)
+            process.stderr.write(`froze ${role} #0 (pid ${pid}) at ${frozenAt} for ${FREEZE_MS} ms\n`);
+        },
+        () => wait(8000),
+      ],
+      { perSecond: 60, maxInFlight: 32 },
+    );
+    // Enough load to matter (about 28 s at up to 60/s), allowing for a machine busy with other drills.
+    expect(report.leads).toBeGreaterThan(300);
+    expectRepeatsOnlyAround(got, frozenAt, report);
+  },
+  300_000,
+);

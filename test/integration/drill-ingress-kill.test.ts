@@ -62,7 +62,11 @@ it('finishes every request cut off by a kill -9 of its ingress on the other one,
     cutOff = load.burst(8, doomed.url);
     // Each burst request has claimed its key and sent its command: it waits for a decision.
     const keys = new Set(cutOff.map((r) => r.key));
-    await commands.waitFor((cs) => cs.filter((c) => keys.has(c.idempotency_key)).length === keys.size, 15_000, 'the burst to be in flight');
+    await commands.waitFor(
+      (cs) => cs.filter((c) => keys.has(c.idempotency_key)).length === keys.size,
+      15_000,
+      'the burst to be in flight',
+    );
     await doomed.kill('SIGKILL');
     targets = [survivor.url];
   } finally {

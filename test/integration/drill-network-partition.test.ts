@@ -25,7 +25,8 @@ const kafkaPort = portOf(services.KAFKA_BROKERS as string);
 
 beforeAll(async () => {
   ns = NetworkNamespace.create();
-  for (const url of [services.KAFKA_BROKERS, services.MONGO_URL, services.REDIS_URL, services.SCHEMA_REGISTRY_URL]) await ns.forwardIn(portOf(url as string));
+  for (const url of [services.KAFKA_BROKERS, services.MONGO_URL, services.REDIS_URL, services.SCHEMA_REGISTRY_URL])
+    await ns.forwardIn(portOf(url as string));
   httpPort = await freePrivatePort();
   await ns.forwardOut(httpPort, httpPort);
 });
@@ -52,7 +53,10 @@ const cutKafka = async (): Promise<void> => {
 };
 
 it('a dispatcher cut off from Kafka (but not from the store and the partner) loses, repeats and reorders nothing', async () => {
-  const { got, report } = await drill.underLoad([() => wait(5000), cutKafka, () => wait(8000)], { perSecond: 60, maxInFlight: 32 });
+  const { got, report } = await drill.underLoad([() => wait(5000), cutKafka, () => wait(8000)], {
+    perSecond: 60,
+    maxInFlight: 32,
+  });
   expect(report.leads).toBeGreaterThan(300);
   expectRepeatsOnlyAround(got, cut.at, report);
 }, 300_000);
@@ -60,17 +64,27 @@ it('a dispatcher cut off from Kafka (but not from the store and the partner) los
 it('an ingress cut off from Kafka answers 503 promptly and takes leads again once healed', async () => {
   const port = await freePrivatePort();
   await ns.forwardOut(port, port);
-  const ingress = await startChildRole('ingress', { ...drill.env(), HTTP_PORT: String(port) }, 60_000, { wrap: (argv) => ns.wrap(argv), reachAt: (url) => url });
+  const ingress = await startChildRole('ingress', { ...drill.env(), HTTP_PORT: String(port) }, 60_000, {
+    wrap: (argv) => ns.wrap(argv),
+    reachAt: (url) => url,
+  });
   try {
-    const { got, runs, report } = await drill.underLoad([() => wait(3000), cutKafka, () => wait(8000)], { perSecond: 40, maxInFlight: 24, targets: () => [drill.app.url, ingress.url] });
+    const { got, runs, report } = await drill.underLoad([() => wait(3000), cutKafka, () => wait(8000)], {
+      perSecond: 40,
+      maxInFlight: 24,
+      targets: () => [drill.app.url, ingress.url],
+    });
     const attempts = runs.flatMap((r) => r.attempts).filter((a) => a.target === ingress.url);
     // Started once the cut was sure to be felt: each answered within the reply timeout (and a
     // little), a retryable 503, or a decision already stored for its key.
     const whileCut = attempts.filter((a) => a.startedAt > cut.at + 1000 && a.startedAt < cut.healedAt);
     const replyTimeoutMs = Number(DRILL_ENV.INTAKE_REPLY_TIMEOUT_MS);
     expect(whileCut.length).toBeGreaterThan(10);
-    expect(whileCut.filter((a) => a.ms > replyTimeoutMs + 1500 || (a.status !== 503 && a.status !== 200))
-      .map((a) => `${a.status ?? a.error} after ${a.ms} ms`)).toEqual([]);
+    expect(
+      whileCut
+        .filter((a) => a.ms > replyTimeoutMs + 1500 || (a.status !== 503 && a.status !== 200))
+        .map((a) => `${a.status ?? a.error} after ${a.ms} ms`),
+    ).toEqual([]);
     expect(attempts.filter((a) => a.startedAt > cut.healedAt + 5000 && a.status === 200).length).toBeGreaterThan(10);
     expectRepeatsOnlyAround(got, cut.at, report);
   } finally {

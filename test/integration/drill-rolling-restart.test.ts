@@ -18,9 +18,12 @@ const drill = rollingDrill();
 
 it('hands partitions over with no repeat and no reordering through a rolling restart', async () => {
   const steps = [
-    () => drill.replace('dispatcher', 0, 'SIGTERM'), () => drill.replace('dispatcher', 1, 'SIGTERM'),
-    () => drill.replace('processor', 0, 'SIGTERM'), () => drill.replace('processor', 1, 'SIGTERM'),
-    () => drill.replace('dispatcher', 0, 'SIGTERM'), () => drill.replace('dispatcher', 1, 'SIGTERM'),
+    () => drill.replace('dispatcher', 0, 'SIGTERM'),
+    () => drill.replace('dispatcher', 1, 'SIGTERM'),
+    () => drill.replace('processor', 0, 'SIGTERM'),
+    () => drill.replace('processor', 1, 'SIGTERM'),
+    () => drill.replace('dispatcher', 0, 'SIGTERM'),
+    () => drill.replace('dispatcher', 1, 'SIGTERM'),
   ];
   const { report, got, runs } = await drill.underLoad(steps);
   expect([...repeatedEvents(got, report.unanswered).keys()]).toEqual([]);
@@ -34,12 +37,16 @@ it('hands partitions over with no repeat and no reordering through a rolling res
 // received within one callback timeout (plus the record's write) before the kill. Still in order.
 it('repeats after kill -9 only what the killed dispatcher had under way, in event order', async () => {
   let killedAt = 0;
-  const { got, report } = await drill.underLoad([async () => {
-    killedAt = Date.now();
-    await drill.replace('dispatcher', 0, 'SIGKILL');
-  }]);
+  const { got, report } = await drill.underLoad([
+    async () => {
+      killedAt = Date.now();
+      await drill.replace('dispatcher', 0, 'SIGKILL');
+    },
+  ]);
   const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
-  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(([, at]) => !at.some((t) => t <= killedAt && t >= killedAt - window));
+  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(
+    ([, at]) => !at.some((t) => t <= killedAt && t >= killedAt - window),
+  );
   expect(unexplained).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
 }, 300_000);
@@ -53,8 +60,15 @@ it('keeps claims and refs consistent when a rule changes while chunks are decide
   const partner = await drillPartner(app.runtime, receiver, 'Rules drill');
   const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
   await until(async () => (load.runs.filter((r) => r.final).length >= 20 ? true : null), 60_000, 'some leads decided');
-  await Promise.all([servicesOf(app.runtime).partners.update(partner.id, { blocked_countries: ['GB'] }), drill.replace('processor', 0, 'SIGKILL')]);
-  await until(async () => (load.runs.filter((r) => r.final?.status === 422).length >= 10 ? true : null), 90_000, 'leads rejected under the new rule');
+  await Promise.all([
+    servicesOf(app.runtime).partners.update(partner.id, { blocked_countries: ['GB'] }),
+    drill.replace('processor', 0, 'SIGKILL'),
+  ]);
+  await until(
+    async () => (load.runs.filter((r) => r.final?.status === 422).length >= 10 ? true : null),
+    90_000,
+    'leads rejected under the new rule',
+  );
   await load.stop();
   const answers = load.runs.map((r) => `${r.final?.status} ${String(r.final?.body?.status)}`);
   expect(answers.filter((a) => a !== '200 accepted' && a !== '422 rejected')).toEqual([]);
@@ -64,8 +78,15 @@ it('keeps claims and refs consistent when a rule changes while chunks are decide
   const owners = new Set(load.runs.map((r) => decisionId(partner.id, r.key)));
   const refs = (await leadRefs.find({}).toArray()).filter((r) => owners.has(r.owner));
   expect(refs.filter((r) => !stored.has(r.lead_id)).map((r) => r._id)).toEqual([]);
-  const claims = await app.runtime.mongo.db.collection<DedupClaimDoc>(new DedupClaims(app.runtime.mongo.db).collectionAt(new Date()).collectionName).find({}).toArray();
+  const claims = await app.runtime.mongo.db
+    .collection<DedupClaimDoc>(new DedupClaims(app.runtime.mongo.db).collectionAt(new Date()).collectionName)
+    .find({})
+    .toArray();
   const ours = claims.filter((c) => owners.has(c.owner));
-  expect(ours.filter((c) => stored.get(c.lead_id)?.status === undefined || stored.get(c.lead_id)?.status === 'rejected').map((c) => c._id)).toEqual([]);
+  expect(
+    ours
+      .filter((c) => stored.get(c.lead_id)?.status === undefined || stored.get(c.lead_id)?.status === 'rejected')
+      .map((c) => c._id),
+  ).toEqual([]);
   expect(ours.length).toBeGreaterThan(0);
 }, 300_000);

@@ -23,7 +23,16 @@ import { servicesOf } from '../support/manager-services';
 // FUZZ_RUNS scales the number of messages (default 600 per topic); FUZZ_SEED replays a run.
 const PER_TOPIC = Math.round(Number(process.env.FUZZ_RUNS ?? 1800) / 3);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
-const REASONS = ['malformed_message', 'schema_violation', 'unknown_lead', 'unknown_status', 'illegal_transition', 'terminal_status', 'status_needs_deposit', 'chargeback_before_deposit'];
+const REASONS = [
+  'malformed_message',
+  'schema_violation',
+  'unknown_lead',
+  'unknown_status',
+  'illegal_transition',
+  'terminal_status',
+  'status_needs_deposit',
+  'chargeback_before_deposit',
+];
 // Messages about unknown leads are parked first (their lead may be on its way): 2 s here, not 15 minutes.
 const env = testEnv({ CRM_PARK_MAX_MS: '2000' });
 const config = loadConfig(env);
@@ -41,18 +50,33 @@ beforeAll(async () => {
   child = await startChildRole('processor', env);
   // A few real leads (no agent, so they stay `new`): a forbidden move on them must be refused too.
   const partner = (await servicesOf(client.runtime).partners.create({ name: 'CRM fuzz' })).partner.id;
-  const commands = Array.from({ length: 4 }, (_, i) => intakeCommand(client.runtime, partner, { phone: `+4479114${String(10000 + i)}` }));
+  const commands = Array.from({ length: 4 }, (_, i) =>
+    intakeCommand(client.runtime, partner, { phone: `+4479114${String(10000 + i)}` }),
+  );
   await produce(client.runtime, 'intakeCommands', commands);
-  const leads = await until(async () => {
-    const found = await client.runtime.mongo.collections.leads.find({}).toArray();
-    return found.length === commands.length ? found : null;
-  }, 30_000, 'the real leads');
+  const leads = await until(
+    async () => {
+      const found = await client.runtime.mongo.collections.leads.find({}).toArray();
+      return found.length === commands.length ? found : null;
+    },
+    30_000,
+    'the real leads',
+  );
   realLeads.push(...leads.map((l) => l._id));
   endedLead = realLeads[realLeads.length - 1]!;
   // Ended before any generated deposit happened (they date from 2000 on): none of them may make it a client.
-  const trash: AgentAction = { action_id: randomUUID(), lead_id: endedLead, status: 'trash', occurred_at: '1999-12-31T00:00:00.000Z' };
+  const trash: AgentAction = {
+    action_id: randomUUID(),
+    lead_id: endedLead,
+    status: 'trash',
+    occurred_at: '1999-12-31T00:00:00.000Z',
+  };
   await produce(client.runtime, 'agentActions', [trash], () => trash.lead_id);
-  await events.waitFor((es) => es.some((e) => e.lead_id === endedLead && e.our_status === 'trash'), 30_000, 'the ended lead');
+  await events.waitFor(
+    (es) => es.some((e) => e.lead_id === endedLead && e.our_status === 'trash'),
+    30_000,
+    'the ended lead',
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -73,40 +97,80 @@ const framed = (id: number, payload: Buffer, magic = 0): Buffer => {
 };
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
-const oddString = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.nat({ max: 2000 }).map((n) => 'x'.repeat(n)));
-const wrongType = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.nat(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
-const isoDate = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+const oddString = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.nat({ max: 2000 }).map((n) => 'x'.repeat(n)),
+);
+const wrongType = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.nat(), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
+const isoDate = fc
+  .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+  .map((d) => d.toISOString());
 const unknownLead = fc.bigInt({ min: 10n ** 9n, max: 10n ** 30n }).map((n) => `le-${n}`);
-const KNOWN = ['new', 'assigned', 'contacted', 'callback', 'interested', 'no_answer', 'wrong_number', 'trash', 'ftd', 'rtd', 'chargeback', 'rejected'];
+const KNOWN = [
+  'new',
+  'assigned',
+  'contacted',
+  'callback',
+  'interested',
+  'no_answer',
+  'wrong_number',
+  'trash',
+  'ftd',
+  'rtd',
+  'chargeback',
+  'rejected',
+];
 // Statuses no agent action may move a `new` lead to: unknown codes, deposit-driven ones, new itself.
-const refusedStatus = fc.oneof(oddString.filter((s) => s.length > 0 && s.length <= 64 && !KNOWN.includes(s)), fc.constantFrom('new', 'ftd', 'rtd', 'chargeback', 'rejected'));
+const refusedStatus = fc.oneof(
+  oddString.filter((s) => s.length > 0 && s.length <= 64 && !KNOWN.includes(s)),
+  fc.constantFrom('new', 'ftd', 'rtd', 'chargeback', 'rejected'),
+);
 
 const goodAction = (leadId: fc.Arbitrary<string>, status: fc.Arbitrary<string>) =>
-  fc.record({ action_id: fc.uuid(), lead_id: leadId, status, occurred_at: isoDate }, { requiredKeys: ['action_id', 'lead_id', 'status', 'occurred_at'] });
-const goodDeposit = (leadId: fc.Arbitrary<string>) => fc.record({
-  deposit_id: fc.uuid(), lead_id: leadId, type: fc.constantFrom('deposit', 'chargeback'),
-  amount: fc.stringMatching(/^[0-9]{1,6}\.[0-9]{2}$/), currency: fc.constantFrom('EUR', 'USD', 'GBP'), occurred_at: isoDate,
-});
-// A valid message with one field broken: a wrong type, a bad pattern, a field missing or one too many.
-const violating = (good: fc.Arbitrary<Record<string, unknown>>) => fc.tuple(good, fc.nat(), wrongType, oddString, fc.constantFrom('drop', 'type', 'string', 'extra'))
-  .map(([msg, n, bad, text, how]) => {
-    const keys = Object.keys(msg);
-    const key = keys[n % keys.length]!;
-    const out: Record<string, unknown> = { ...msg };
-    if (how === 'drop') delete out[key];
-    else if (how === 'type') out[key] = bad;
-    else if (how === 'string') out[key] = /_id$/.test(key) && key !== 'lead_id' ? '' : `${text}\u0000not-${key}`; // ids: too short
-    else out[`extra_${text}`] = bad;
-    return out;
+  fc.record(
+    { action_id: fc.uuid(), lead_id: leadId, status, occurred_at: isoDate },
+    { requiredKeys: ['action_id', 'lead_id', 'status', 'occurred_at'] },
+  );
+const goodDeposit = (leadId: fc.Arbitrary<string>) =>
+  fc.record({
+    deposit_id: fc.uuid(),
+    lead_id: leadId,
+    type: fc.constantFrom('deposit', 'chargeback'),
+    amount: fc.stringMatching(/^[0-9]{1,6}\.[0-9]{2}$/),
+    currency: fc.constantFrom('EUR', 'USD', 'GBP'),
+    occurred_at: isoDate,
   });
+// A valid message with one field broken: a wrong type, a bad pattern, a field missing or one too many.
+const violating = (good: fc.Arbitrary<Record<string, unknown>>) =>
+  fc
+    .tuple(good, fc.nat(), wrongType, oddString, fc.constantFrom('drop', 'type', 'string', 'extra'))
+    .map(([msg, n, bad, text, how]) => {
+      const keys = Object.keys(msg);
+      const key = keys[n % keys.length]!;
+      const out: Record<string, unknown> = { ...msg };
+      if (how === 'drop') delete out[key];
+      else if (how === 'type') out[key] = bad;
+      else if (how === 'string')
+        out[key] = /_id$/.test(key) && key !== 'lead_id' ? '' : `${text}\u0000not-${key}`; // ids: too short
+      else out[`extra_${text}`] = bad;
+      return out;
+    });
 
 function crmMessage(topic: Topic, ids: Record<Topic | 'leadEvents', number>): fc.Arbitrary<Buffer | null> {
   const own = ids[topic];
   const other = topic === 'agentActions' ? ids.deposits : ids.agentActions;
   const real = fc.constantFrom(...realLeads);
-  const good: fc.Arbitrary<Record<string, unknown>> = topic === 'agentActions'
-    ? goodAction(fc.oneof(unknownLead, real), fc.constantFrom('contacted', 'trash'))
-    : goodDeposit(fc.oneof(unknownLead, real));
+  const good: fc.Arbitrary<Record<string, unknown>> =
+    topic === 'agentActions'
+      ? goodAction(fc.oneof(unknownLead, real), fc.constantFrom('contacted', 'trash'))
+      : goodDeposit(fc.oneof(unknownLead, real));
   return fc.oneof(
     fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)), // random bytes
     fc.constant(null), // a tombstone
@@ -118,19 +182,45 @@ function crmMessage(topic: Topic, ids: Record<Topic | 'leadEvents', number>): fc
     fc.uint8Array({ maxLength: 100 }).map((a) => framed(own, Buffer.from(a))), // right id, not JSON
     fc.json({ maxDepth: 2 }).map((j) => framed(own, Buffer.from(j))), // right id, any JSON
     violating(good).map((m) => framed(own, json(m))), // right id, schema-violating JSON
-    (topic === 'agentActions' ? goodAction(unknownLead, fc.constantFrom('contacted', 'trash')) : goodDeposit(unknownLead))
-      .map((m) => framed(own, json(m))), // valid, unknown lead
-    (topic === 'agentActions' ? goodAction(real, refusedStatus) : goodDeposit(fc.constant(endedLead))).map((m) => framed(own, json(m))), // a forbidden move
+    (topic === 'agentActions'
+      ? goodAction(unknownLead, fc.constantFrom('contacted', 'trash'))
+      : goodDeposit(unknownLead)
+    ).map((m) => framed(own, json(m))), // valid, unknown lead
+    (topic === 'agentActions' ? goodAction(real, refusedStatus) : goodDeposit(fc.constant(endedLead))).map((m) =>
+      framed(own, json(m)),
+    ), // a forbidden move
   );
 }
 
 it('sends every malformed or inapplicable CRM message to the dead-letter topic, unchanged, and keeps going', async () => {
   const rt = client.runtime;
-  const schemaId = async (topic: Topic | 'leadEvents', sample: object) => (await rt.codec.encode(topic, sample)).readInt32BE(1);
+  const schemaId = async (topic: Topic | 'leadEvents', sample: object) =>
+    (await rt.codec.encode(topic, sample)).readInt32BE(1);
   const ids = {
-    agentActions: await schemaId('agentActions', { action_id: 'a', lead_id: 'le-1', status: 'contacted', occurred_at: new Date().toISOString() }),
-    deposits: await schemaId('deposits', { deposit_id: 'd', lead_id: 'le-1', type: 'deposit', amount: '1.00', currency: 'EUR', occurred_at: new Date().toISOString() }),
-    leadEvents: await schemaId('leadEvents', { event_id: 'le-1:0', event: 'lead.accepted', lead_id: 'le-1', partner_id: 'pa-1', external_lead_id: 'x', our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString() }),
+    agentActions: await schemaId('agentActions', {
+      action_id: 'a',
+      lead_id: 'le-1',
+      status: 'contacted',
+      occurred_at: new Date().toISOString(),
+    }),
+    deposits: await schemaId('deposits', {
+      deposit_id: 'd',
+      lead_id: 'le-1',
+      type: 'deposit',
+      amount: '1.00',
+      currency: 'EUR',
+      occurred_at: new Date().toISOString(),
+    }),
+    leadEvents: await schemaId('leadEvents', {
+      event_id: 'le-1:0',
+      event: 'lead.accepted',
+      lead_id: 'le-1',
+      partner_id: 'pa-1',
+      external_lead_id: 'x',
+      our_status: 'new',
+      is_depositor: false,
+      occurred_at: new Date().toISOString(),
+    }),
   };
   const sent = new Map<string, { topic: string; value: Buffer | null }>();
   for (const topic of ['agentActions', 'deposits'] as const) {
@@ -144,7 +234,8 @@ it('sends every malformed or inapplicable CRM message to the dead-letter topic, 
 
   const sentAt = Date.now();
   const header = (h: IHeaders, name: string) => h[name]?.toString();
-  const sourceOf = (d: Seen<Buffer>) => ['x-source-topic', 'x-source-partition', 'x-source-offset'].map((n) => header(d.headers, n)).join(':');
+  const sourceOf = (d: Seen<Buffer>) =>
+    ['x-source-topic', 'x-source-partition', 'x-source-offset'].map((n) => header(d.headers, n)).join(':');
   // Kafka topics are at least once: a batch redelivered (a rebalance of the processor or of this
   // probe) repeats its dead letters. A repeat names the same source offset and carries the same bytes,
   // so readers drop it by that; one for one means one per source message, none lost.
@@ -157,21 +248,39 @@ it('sends every malformed or inapplicable CRM message to the dead-letter topic, 
     }
     return [...bySource.values()];
   };
-  const got = await until(async () => { const u = unique(); return u.length >= sent.size ? u : null; }, 60_000, `${sent.size} dead letters (seed ${SEED})`);
+  const got = await until(
+    async () => {
+      const u = unique();
+      return u.length >= sent.size ? u : null;
+    },
+    60_000,
+    `${sent.size} dead letters (seed ${SEED})`,
+  );
   const deadLetteredMs = Date.now() - sentAt;
   expect(got).toHaveLength(sent.size);
   const wrong = got.filter((d) => {
     const original = sent.get(d.key ?? '');
-    return !original || !REASONS.includes(header(d.headers, 'x-dead-letter-reason') ?? '') || header(d.headers, 'x-source-topic') !== original.topic
-      || !(original.value === null ? d.value === null : Buffer.isBuffer(d.value) && original.value.equals(d.value));
+    return (
+      !original ||
+      !REASONS.includes(header(d.headers, 'x-dead-letter-reason') ?? '') ||
+      header(d.headers, 'x-source-topic') !== original.topic ||
+      !(original.value === null ? d.value === null : Buffer.isBuffer(d.value) && original.value.equals(d.value))
+    );
   });
-  expect(wrong.map((d) => ({ key: d.key, headers: Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, String(v)])) }))).toEqual([]);
+  expect(
+    wrong.map((d) => ({
+      key: d.key,
+      headers: Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k, String(v)])),
+    })),
+  ).toEqual([]);
   expect(new Set(got.map((d) => d.key)).size).toBe(sent.size);
 
   // Nothing stored or changed: the real leads are as they were (new, and the ended one trash), no money kept.
   const { leads, deposits, clients } = rt.mongo.collections;
   const stateOf = new Map((await leads.find({}).toArray()).map((l) => [l._id, [l.status, l.history.length]]));
-  expect(realLeads.map((id) => stateOf.get(id))).toEqual(realLeads.map((id) => (id === endedLead ? ['trash', 2] : ['new', 1])));
+  expect(realLeads.map((id) => stateOf.get(id))).toEqual(
+    realLeads.map((id) => (id === endedLead ? ['trash', 2] : ['new', 1])),
+  );
   expect(await deposits.countDocuments({})).toBe(0);
   expect(await clients.countDocuments({})).toBe(0);
 
@@ -179,15 +288,39 @@ it('sends every malformed or inapplicable CRM message to the dead-letter topic, 
   expect(child.process.exitCode).toBeNull();
   expect((await fetch(`${child.url}/healthz`)).status).toBe(200);
   expect((await fetch(`${child.url}/readyz`)).status).toBe(200);
-  const action: AgentAction = { action_id: randomUUID(), lead_id: realLeads[0]!, status: 'contacted', occurred_at: new Date().toISOString() };
+  const action: AgentAction = {
+    action_id: randomUUID(),
+    lead_id: realLeads[0]!,
+    status: 'contacted',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(rt, 'agentActions', [action], () => action.lead_id);
-  await events.waitFor((es) => es.some((e) => e.lead_id === action.lead_id && e.our_status === 'contacted'), 30_000, 'the good action applied');
-  const deposit: Deposit = { deposit_id: randomUUID(), lead_id: action.lead_id, type: 'deposit', amount: '10.00', currency: 'EUR', occurred_at: new Date().toISOString() };
+  await events.waitFor(
+    (es) => es.some((e) => e.lead_id === action.lead_id && e.our_status === 'contacted'),
+    30_000,
+    'the good action applied',
+  );
+  const deposit: Deposit = {
+    deposit_id: randomUUID(),
+    lead_id: action.lead_id,
+    type: 'deposit',
+    amount: '10.00',
+    currency: 'EUR',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(rt, 'deposits', [deposit], () => deposit.lead_id);
-  await events.waitFor((es) => es.some((e) => e.lead_id === action.lead_id && e.event === 'lead.ftd'), 30_000, 'the good deposit applied');
+  await events.waitFor(
+    (es) => es.some((e) => e.lead_id === action.lead_id && e.event === 'lead.ftd'),
+    30_000,
+    'the good deposit applied',
+  );
   if (process.env.DRILL_REPORT) {
     const reasons: Record<string, number> = {};
-    for (const d of got) reasons[header(d.headers, 'x-dead-letter-reason')!] = (reasons[header(d.headers, 'x-dead-letter-reason')!] ?? 0) + 1;
-    process.stderr.write(`crm fuzz (seed ${SEED}): ${sent.size} messages dead-lettered in ${deadLetteredMs} ms, by reason ${JSON.stringify(reasons)}\n`);
+    for (const d of got)
+      reasons[header(d.headers, 'x-dead-letter-reason')!] =
+        (reasons[header(d.headers, 'x-dead-letter-reason')!] ?? 0) + 1;
+    process.stderr.write(
+      `crm fuzz (seed ${SEED}): ${sent.size} messages dead-lettered in ${deadLetteredMs} ms, by reason ${JSON.stringify(reasons)}\n`,
+    );
   }
 }, 150_000);

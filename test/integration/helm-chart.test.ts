@@ -18,10 +18,20 @@ const ROLES = ['ingress', 'processor', 'dispatcher'];
 const EVERYTHING_ON = {
   secret: { existingSecret: 'lead-intake-prod' },
   ingress: { enabled: true, className: 'nginx', tls: [{ secretName: 'leads-tls', hosts: ['leads.example.com'] }] },
-  metrics: { serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus-stack' } }, prometheusRule: { enabled: true } },
-  roles: Object.fromEntries(ROLES.map((role) => [role, {
-    autoscaling: { enabled: true }, podDisruptionBudget: { enabled: true }, env: { LOG_LEVEL: 'debug' },
-  }])),
+  metrics: {
+    serviceMonitor: { enabled: true, labels: { release: 'kube-prometheus-stack' } },
+    prometheusRule: { enabled: true },
+  },
+  roles: Object.fromEntries(
+    ROLES.map((role) => [
+      role,
+      {
+        autoscaling: { enabled: true },
+        podDisruptionBudget: { enabled: true },
+        env: { LOG_LEVEL: 'debug' },
+      },
+    ]),
+  ),
 };
 
 interface K8sObject {
@@ -41,7 +51,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function run(bin: string, args: string[], input?: string): string {
   try {
-    return execFileSync(bin, args, { encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync(bin, args, {
+      encoding: 'utf8',
+      input,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     throw new Error(`${bin} ${args.join(' ')} failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
@@ -51,14 +66,19 @@ function run(bin: string, args: string[], input?: string): string {
 const helm = (...args: string[]) => run(tools.HELM_BIN, args);
 const render = (...args: string[]) => helm('template', 'leads', CHART, '--namespace', 'leads', ...args);
 const objects = (manifest: string) =>
-  parseAllDocuments(manifest).map((d) => d.toJS() as K8sObject | null).filter((o): o is K8sObject => o !== null);
+  parseAllDocuments(manifest)
+    .map((d) => d.toJS() as K8sObject | null)
+    .filter((o): o is K8sObject => o !== null);
 
 const defaults = render();
 const everything = render('-f', valuesFile);
 const byKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind === kind);
 
 describe('helm', () => {
-  it.each([['default values', []], ['every option on', ['-f', valuesFile]]])('lints the chart clean with %s', (_name, args) => {
+  it.each([
+    ['default values', []],
+    ['every option on', ['-f', valuesFile]],
+  ])('lints the chart clean with %s', (_name, args) => {
     expect(helm('lint', CHART, '--strict', ...(args as string[]))).toContain('1 chart(s) linted, 0 chart(s) failed');
   });
 });
@@ -68,13 +88,29 @@ describe('kubeconform', () => {
     `${tools.K8S_SCHEMAS_DIR}/kubernetes/{{ .NormalizedKubernetesVersion }}-local{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
     `${tools.K8S_SCHEMAS_DIR}/crds/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
   ];
-  const cases = KUBERNETES_VERSIONS.flatMap((v) => [[v, 'default values', defaults], [v, 'every option on', everything]]);
+  const cases = KUBERNETES_VERSIONS.flatMap((v) => [
+    [v, 'default values', defaults],
+    [v, 'every option on', everything],
+  ]);
 
   it.each(cases)('finds every object valid against Kubernetes %s with %s', (version, _name, manifest) => {
-    const out = run(tools.KUBECONFORM_BIN, [
-      '-strict', '-summary', '-output', 'json', '-kubernetes-version', version, ...locations.flatMap((l) => ['-schema-location', l]), '-',
-    ], manifest);
-    const { summary } = JSON.parse(out) as { summary: { valid: number; invalid: number; errors: number; skipped: number } };
+    const out = run(
+      tools.KUBECONFORM_BIN,
+      [
+        '-strict',
+        '-summary',
+        '-output',
+        'json',
+        '-kubernetes-version',
+        version,
+        ...locations.flatMap((l) => ['-schema-location', l]),
+        '-',
+      ],
+      manifest,
+    );
+    const { summary } = JSON.parse(out) as {
+      summary: { valid: number; invalid: number; errors: number; skipped: number };
+    };
     expect(summary).toEqual({ valid: objects(manifest).length, invalid: 0, errors: 0, skipped: 0 });
   });
 });
@@ -95,16 +131,21 @@ describe('rendered with default values', () => {
   it('probes /healthz for liveness and start-up, /readyz for readiness', () => {
     for (const d of deployments) {
       const c = d.spec.template.spec.containers[0];
-      expect([c.startupProbe.httpGet.path, c.livenessProbe.httpGet.path, c.readinessProbe.httpGet.path]).toEqual(['/healthz', '/healthz', '/readyz']);
+      expect([c.startupProbe.httpGet.path, c.livenessProbe.httpGet.path, c.readinessProbe.httpGet.path]).toEqual([
+        '/healthz',
+        '/healthz',
+        '/readyz',
+      ]);
     }
   });
 
-  it('feeds every role the ConfigMap and the chart\'s Secret', () => {
+  it("feeds every role the ConfigMap and the chart's Secret", () => {
     const secret = byKind(objs, 'Secret');
     expect(secret.map((s) => s.metadata.name)).toEqual(['leads-lead-intake']);
     for (const d of deployments) {
       expect(d.spec.template.spec.containers[0].envFrom).toEqual([
-        { configMapRef: { name: 'leads-lead-intake' } }, { secretRef: { name: 'leads-lead-intake' } },
+        { configMapRef: { name: 'leads-lead-intake' } },
+        { secretRef: { name: 'leads-lead-intake' } },
       ]);
       expect(Object.keys(d.spec.template.metadata.annotations)).toEqual(['checksum/config', 'checksum/secret']);
     }
@@ -112,14 +153,23 @@ describe('rendered with default values', () => {
 
   it('points the service at external Kafka and registry through the ConfigMap', () => {
     const [config] = byKind(objs, 'ConfigMap').filter((c) => c.metadata.name === 'leads-lead-intake');
-    expect(config?.data).toMatchObject({ KAFKA_BROKERS: 'kafka:9092', SCHEMA_REGISTRY_URL: expect.stringContaining('/apis/ccompat/v7'), HTTP_PORT: '8080' });
+    expect(config?.data).toMatchObject({
+      KAFKA_BROKERS: 'kafka:9092',
+      SCHEMA_REGISTRY_URL: expect.stringContaining('/apis/ccompat/v7'),
+      HTTP_PORT: '8080',
+    });
   });
 
   it('makes every topic durable: 3 replicas, 2 in sync, for the roles and the topic Job alike', () => {
     const [config] = byKind(objs, 'ConfigMap').filter((c) => c.metadata.name === 'leads-lead-intake');
     expect(config?.data).toMatchObject({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' });
     const jobEnv = byKind(objs, 'Job')[0]?.spec.template.spec.containers[0].env as { name: string; value: string }[];
-    expect(jobEnv).toEqual(expect.arrayContaining([{ name: 'KAFKA_REPLICATION_FACTOR', value: '3' }, { name: 'KAFKA_MIN_INSYNC_REPLICAS', value: '2' }]));
+    expect(jobEnv).toEqual(
+      expect.arrayContaining([
+        { name: 'KAFKA_REPLICATION_FACTOR', value: '3' },
+        { name: 'KAFKA_MIN_INSYNC_REPLICAS', value: '2' },
+      ]),
+    );
     // What the service makes of them: the settings every topic is created with.
     const env = Object.fromEntries(jobEnv.map((e) => [e.name, e.value]));
     expect(loadSetupConfig(env).kafka).toMatchObject({ replicationFactor: 3, minInsyncReplicas: 2 });
@@ -132,17 +182,31 @@ describe('rendered with default values', () => {
     expect(container.args).toEqual(['setup']);
     expect(container.envFrom).toBeUndefined();
     expect(container.env.map((e: { name: string }) => e.name).sort()).toEqual([
-      'KAFKA_BROKERS', 'KAFKA_CLIENT_ID', 'KAFKA_MIN_INSYNC_REPLICAS', 'KAFKA_REPLICATION_FACTOR', 'LOG_LEVEL', 'SCHEMA_REGISTRY_URL', 'TOPIC_PREFIX',
+      'KAFKA_BROKERS',
+      'KAFKA_CLIENT_ID',
+      'KAFKA_MIN_INSYNC_REPLICAS',
+      'KAFKA_REPLICATION_FACTOR',
+      'LOG_LEVEL',
+      'SCHEMA_REGISTRY_URL',
+      'TOPIC_PREFIX',
     ]);
   });
 
-  it('ships the dashboard for Grafana\'s sidecar, byte for byte', () => {
+  it("ships the dashboard for Grafana's sidecar, byte for byte", () => {
     const [dashboard] = byKind(objs, 'ConfigMap').filter((c) => c.metadata.labels?.grafana_dashboard === '1');
-    expect(dashboard?.data?.['lead-intake.json']).toBe(readFileSync(join(CHART, 'files', 'dashboard.json'), 'utf8').trimEnd());
+    expect(dashboard?.data?.['lead-intake.json']).toBe(
+      readFileSync(join(CHART, 'files', 'dashboard.json'), 'utf8').trimEnd(),
+    );
   });
 
   it('leaves the optional objects out', () => {
-    expect(objs.map((o) => o.kind).filter((k) => ['Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceMonitor', 'PrometheusRule'].includes(k))).toEqual([]);
+    expect(
+      objs
+        .map((o) => o.kind)
+        .filter((k) =>
+          ['Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'ServiceMonitor', 'PrometheusRule'].includes(k),
+        ),
+    ).toEqual([]);
   });
 });
 
@@ -159,18 +223,29 @@ describe('rendered with every option on', () => {
   });
 
   it('scales each role with its own HorizontalPodAutoscaler, leaving replicas to it', () => {
-    expect(byKind(objs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(deployments.map((d) => d.metadata.name).sort());
+    expect(
+      byKind(objs, 'HorizontalPodAutoscaler')
+        .map((h) => h.spec.scaleTargetRef.name)
+        .sort(),
+    ).toEqual(deployments.map((d) => d.metadata.name).sort());
     for (const d of deployments) expect(d.spec.replicas).toBeUndefined();
   });
 
   it('guards each role with a PodDisruptionBudget', () => {
-    expect(byKind(objs, 'PodDisruptionBudget').map((p) => p.spec.selector.matchLabels['app.kubernetes.io/component']).sort()).toEqual([...ROLES].sort());
+    expect(
+      byKind(objs, 'PodDisruptionBudget')
+        .map((p) => p.spec.selector.matchLabels['app.kubernetes.io/component'])
+        .sort(),
+    ).toEqual([...ROLES].sort());
   });
 
-  it('exposes only the partner API through the Ingress, on the ingress role\'s Service', () => {
+  it("exposes only the partner API through the Ingress, on the ingress role's Service", () => {
     const [ingress] = byKind(objs, 'Ingress');
     const [path] = ingress?.spec.rules[0].http.paths ?? [];
-    expect(path).toMatchObject({ path: '/api/v1/inbound', backend: { service: { name: 'leads-lead-intake-ingress', port: { name: 'http' } } } });
+    expect(path).toMatchObject({
+      path: '/api/v1/inbound',
+      backend: { service: { name: 'leads-lead-intake-ingress', port: { name: 'http' } } },
+    });
     const service = byKind(objs, 'Service').find((s) => s.metadata.name === 'leads-lead-intake-ingress');
     expect(service?.spec.ports[0]).toMatchObject({ name: 'http', port: 80, targetPort: 'http' });
   });
@@ -179,7 +254,9 @@ describe('rendered with every option on', () => {
     const [monitor] = byKind(objs, 'ServiceMonitor');
     expect(monitor?.metadata.labels?.release).toBe('kube-prometheus-stack');
     expect(monitor?.spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
-    const services = byKind(objs, 'Service').filter((s) => Object.entries(monitor?.spec.selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v));
+    const services = byKind(objs, 'Service').filter((s) =>
+      Object.entries(monitor?.spec.selector.matchLabels).every(([k, v]) => s.metadata.labels?.[k] === v),
+    );
     expect(services).toHaveLength(3);
     for (const s of services) expect(s.metadata.labels?.[monitor?.spec.jobLabel]).toBe('lead-intake');
   });
@@ -189,7 +266,8 @@ describe('rendered with every option on', () => {
     expect(rule?.spec).toEqual(parse(readFileSync(join(CHART, 'files', 'alerts.yml'), 'utf8')));
   });
 
-  it('adds a role\'s own environment to that role only', () => {
-    for (const d of deployments) expect(d.spec.template.spec.containers[0].env).toEqual([{ name: 'LOG_LEVEL', value: 'debug' }]);
+  it("adds a role's own environment to that role only", () => {
+    for (const d of deployments)
+      expect(d.spec.template.spec.containers[0].env).toEqual([{ name: 'LOG_LEVEL', value: 'debug' }]);
   });
 });

@@ -18,7 +18,9 @@ let events: TopicProbe<LeadEvent>;
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,processor', IDLE_REDISTRIBUTION_S: String(IDLE_S) });
   manager = new ManagerClient(app.url);
-  const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Idle' })).body;
+  const created = (
+    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Idle' })
+  ).body;
   partner = new PartnerClient(app.url, created);
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
 });
@@ -28,7 +30,8 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-const agent = async (name: string, countries: string[]) => (await manager.post<{ id: string }>('/api/agents', { name, countries })).body.id;
+const agent = async (name: string, countries: string[]) =>
+  (await manager.post<{ id: string }>('/api/agents', { name, countries })).body.id;
 const lead = (id: string) => app.runtime.mongo.collections.leads.findOne({ _id: id }) as Promise<LeadDoc>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -47,26 +50,48 @@ it('hands an idle lead to another agent without a callback, records it in the hi
   const agents = [await agent('Anna', ['DE']), await agent('Ben', ['DE'])];
   await sleep(1500); // the roster's next refresh
   const id = await submitLead('DE', '+4915112340001');
-  const first = await until(async () => ((await lead(id))?.status === 'assigned' ? lead(id) : null), 10_000, 'the assignment at intake');
+  const first = await until(
+    async () => ((await lead(id))?.status === 'assigned' ? lead(id) : null),
+    10_000,
+    'the assignment at intake',
+  );
   expect(agents).toContain(first.agent_id);
   const other = agents.find((a) => a !== first.agent_id);
 
-  const moved = await until(async () => {
-    const l = await lead(id);
-    return l.agent_id === other ? l : null;
-  }, 15_000, 'the idle lead to go to the other agent');
+  const moved = await until(
+    async () => {
+      const l = await lead(id);
+      return l.agent_id === other ? l : null;
+    },
+    15_000,
+    'the idle lead to go to the other agent',
+  );
   expect(moved.status).toBe('assigned');
   expect(moved.history[2]).toMatchObject({
-    from: 'assigned', to: 'assigned', event: null, agent_id: other, source: `distribution:idle:${id}:1`,
+    from: 'assigned',
+    to: 'assigned',
+    event: null,
+    agent_id: other,
+    source: `distribution:idle:${id}:1`,
     why: expect.stringContaining(`not worked by ${first.agent_id}`),
   });
   // Counted once the owner's chunk is published, just after the lead is written.
   await until(async () => ((await idleOutcomes()).reassigned ?? 0) >= 1, 5_000, 'the reassignment to be counted');
 
   // The agent works it: no later check changes it any more.
-  const action: AgentAction = { action_id: randomUUID(), lead_id: id, agent_id: moved.agent_id as string, status: 'contacted', occurred_at: new Date().toISOString() };
+  const action: AgentAction = {
+    action_id: randomUUID(),
+    lead_id: id,
+    agent_id: moved.agent_id as string,
+    status: 'contacted',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(app.runtime, 'agentActions', [action], () => id);
-  const worked = await until(async () => ((await lead(id)).status === 'contacted' ? lead(id) : null), 15_000, 'the agent action');
+  const worked = await until(
+    async () => ((await lead(id)).status === 'contacted' ? lead(id) : null),
+    15_000,
+    'the agent action',
+  );
   await sleep((IDLE_S + 3) * 1000);
   const after = await lead(id);
   expect(after).toMatchObject({ status: 'contacted', agent_id: worked.agent_id });
@@ -88,7 +113,16 @@ it('keeps an idle lead with its agent while no other can take it, and moves it o
   expect(await lead(id)).toMatchObject({ status: 'assigned', agent_id: only });
 
   const second = await agent('Denis', ['FR']);
-  const moved = await until(async () => ((await lead(id)).agent_id === second ? lead(id) : null), 20_000, 'the lead to go to the new agent');
+  const moved = await until(
+    async () => ((await lead(id)).agent_id === second ? lead(id) : null),
+    20_000,
+    'the lead to go to the new agent',
+  );
   expect(moved.status).toBe('assigned');
-  expect(moved.history[moved.history.length - 1]).toMatchObject({ from: 'assigned', to: 'assigned', event: null, agent_id: second });
+  expect(moved.history[moved.history.length - 1]).toMatchObject({
+    from: 'assigned',
+    to: 'assigned',
+    event: null,
+    agent_id: second,
+  });
 }, 60_000);

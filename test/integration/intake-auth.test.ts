@@ -42,7 +42,9 @@ describe('a correctly signed request', () => {
     const hex = sign(creds.hmac_secret, raw).slice('sha256='.length);
     expect(await client.submitLead(raw)).toMatchObject(PAST_AUTHENTICATION);
     expect(await client.submitLead(raw, { signature: hex })).toMatchObject(PAST_AUTHENTICATION);
-    expect(await client.submitLead(raw, { signature: `sha256=${hex.toUpperCase()}` })).toMatchObject(PAST_AUTHENTICATION);
+    expect(await client.submitLead(raw, { signature: `sha256=${hex.toUpperCase()}` })).toMatchObject(
+      PAST_AUTHENTICATION,
+    );
   });
 
   it('passes with a timestamp inside the 300 s tolerance, either side', async () => {
@@ -57,7 +59,11 @@ describe('401: who are you?', () => {
   });
 
   it('not a Bearer token -> missing_api_key', async () => {
-    expectError(await client.submitLead({}, { headers: { authorization: `Basic ${creds.api_key}` } }), 401, 'missing_api_key');
+    expectError(
+      await client.submitLead({}, { headers: { authorization: `Basic ${creds.api_key}` } }),
+      401,
+      'missing_api_key',
+    );
     expectError(await client.submitLead({}, { headers: { authorization: 'Bearer' } }), 401, 'missing_api_key');
   });
 

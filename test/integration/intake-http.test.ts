@@ -26,7 +26,10 @@ beforeAll(async () => {
   app = await startTestApp({}, config);
   proxied = await startTestApp({}, { ...config, http: { ...config.http, trustedProxies: ['127.0.0.1'] } });
   commands = await new TopicProbe<IntakeCommand>(app.runtime, 'intakeCommands').start();
-  const partner = await servicesOf(app.runtime).partners.create({ name: 'HTTP', rate_limits: { intake_per_minute: 1000 } });
+  const partner = await servicesOf(app.runtime).partners.create({
+    name: 'HTTP',
+    rate_limits: { intake_per_minute: 1000 },
+  });
   partnerId = partner.partner.id;
   creds = partner.secrets;
   client = new PartnerClient(app.url, creds);
@@ -47,7 +50,9 @@ async function commandFor(key: string): Promise<IntakeCommand> {
 
 // The command carries where the lead's data key is (key_ref), never the key: read it from the store.
 async function cipherOf(cmd: IntakeCommand) {
-  const dek = (await new IntakeKeyStore(app.runtime.mongo.db).byRefs([cmd.lead.key_ref as string])).get(cmd.lead.key_ref as string);
+  const dek = (await new IntakeKeyStore(app.runtime.mongo.db).byRefs([cmd.lead.key_ref as string])).get(
+    cmd.lead.key_ref as string,
+  );
   return leadCipher(app.runtime.cipher, { dek_enc: dek });
 }
 const personal = async (cmd: IntakeCommand) => openPersonal(await cipherOf(cmd), cmd.lead.personal_enc);
@@ -55,21 +60,32 @@ const personal = async (cmd: IntakeCommand) => openPersonal(await cipherOf(cmd),
 describe('body checks', () => {
   it('415 for a content type other than JSON', async () => {
     const res = await client.submitLead('phone=+4915112345678', { contentType: 'application/x-www-form-urlencoded' });
-    expect(res).toMatchObject({ status: 415, body: { error: 'unsupported_media_type', message: 'Send Content-Type: application/json' } });
+    expect(res).toMatchObject({
+      status: 415,
+      body: { error: 'unsupported_media_type', message: 'Send Content-Type: application/json' },
+    });
     expect((await client.submitLead('{}', { contentType: 'text/plain' })).status).toBe(415);
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    expect(await client.submitLead('{}', { contentType: 'application/json; charset=utf-8' })).toMatchObject(validationError('missing_required:phone'));
+    expect(await client.submitLead('{}', { contentType: 'application/json; charset=utf-8' })).toMatchObject(
+      validationError('missing_required:phone'),
+    );
   });
 
   it('413 for a body over the limit, with the limit in the message', async () => {
     const res = await client.submitLead({ phone: '+4915112345678', metadata: { pad: 'x'.repeat(70_000) } });
-    expect(res).toMatchObject({ status: 413, body: { error: 'payload_too_large', message: 'The body is larger than 65536 bytes' } });
+    expect(res).toMatchObject({
+      status: 413,
+      body: { error: 'payload_too_large', message: 'The body is larger than 65536 bytes' },
+    });
   });
 
   it('400 for malformed JSON', async () => {
-    expect(await client.submitLead('{"phone": "+49151', {})).toMatchObject({ status: 400, body: { error: 'malformed_json' } });
+    expect(await client.submitLead('{"phone": "+49151', {})).toMatchObject({
+      status: 400,
+      body: { error: 'malformed_json' },
+    });
     expect(await client.submitLead('', {})).toMatchObject({ status: 400, body: { error: 'malformed_json' } });
   });
 
@@ -80,11 +96,16 @@ describe('body checks', () => {
 
 describe('Idempotency-Key', () => {
   it('a POST without it is a validation error naming the header', async () => {
-    expect(await client.submitLead({ phone: '+4915112345678' }, { idempotencyKey: null })).toMatchObject(validationError('missing_required:idempotency_key'));
+    expect(await client.submitLead({ phone: '+4915112345678' }, { idempotencyKey: null })).toMatchObject(
+      validationError('missing_required:idempotency_key'),
+    );
   });
 
   it('400 when it is longer than 255 characters', async () => {
-    expect(await client.submitLead({}, { idempotencyKey: 'k'.repeat(256) })).toMatchObject({ status: 400, body: { error: 'invalid_idempotency_key' } });
+    expect(await client.submitLead({}, { idempotencyKey: 'k'.repeat(256) })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_idempotency_key' },
+    });
   });
 });
 
@@ -110,19 +131,35 @@ describe('normalisation, as the processor receives it', () => {
   it('sends phone and email only encrypted and hashed, normalised, and derives the rest', async () => {
     const key = randomUUID();
     const res = await client.submitLead(
-      { phone: '+44 20 7946 0958', email: 'Ann.Lee@Example.COM', first_name: 'Ann', last_name: 'Lee', country: 'United Kingdom', source: 'fb' },
+      {
+        phone: '+44 20 7946 0958',
+        email: 'Ann.Lee@Example.COM',
+        first_name: 'Ann',
+        last_name: 'Lee',
+        country: 'United Kingdom',
+        source: 'fb',
+      },
       { idempotencyKey: key },
     );
     expect(res).toMatchObject({ status: 503, body: { error: 'decision_pending' } });
     expect(res.headers.get('retry-after')).toBe('1');
     const cmd = await commandFor(key);
     const { hashKey } = app.config.crypto;
-    expect(cmd).toMatchObject({ partner_id: partnerId, idempotency_key: key, reply_to: expect.stringMatching(/^ingress-/) });
+    expect(cmd).toMatchObject({
+      partner_id: partnerId,
+      idempotency_key: key,
+      reply_to: expect.stringMatching(/^ingress-/),
+    });
     expect(cmd.lead).toEqual({
       external_id: key, // falls back to the Idempotency-Key
-      country: 'United Kingdom', country_code: 'GB', source: 'fb', key_ref: expect.stringMatching(/^ik-\d{10}-[0-9a-f]{24}$/),
-      phone_enc: expect.any(String), phone_hash: lookupHash(hashKey, 'phone', '+442079460958'),
-      email_enc: expect.any(String), email_hash: lookupHash(hashKey, 'email', 'ann.lee@example.com'),
+      country: 'United Kingdom',
+      country_code: 'GB',
+      source: 'fb',
+      key_ref: expect.stringMatching(/^ik-\d{10}-[0-9a-f]{24}$/),
+      phone_enc: expect.any(String),
+      phone_hash: lookupHash(hashKey, 'phone', '+442079460958'),
+      email_enc: expect.any(String),
+      email_hash: lookupHash(hashKey, 'email', 'ann.lee@example.com'),
       personal_enc: expect.any(String),
     });
     expect((await cipherOf(cmd)).decrypt(cmd.lead.phone_enc)).toBe('+442079460958');
@@ -143,12 +180,18 @@ describe('normalisation, as the processor receives it', () => {
 
   it('ignores X-Forwarded-For from an untrusted peer and honours it from a trusted proxy', async () => {
     const direct = randomUUID();
-    await client.submitLead({ phone: '+4915112345678' }, { idempotencyKey: direct, headers: { 'x-forwarded-for': '198.51.100.23' } });
+    await client.submitLead(
+      { phone: '+4915112345678' },
+      { idempotencyKey: direct, headers: { 'x-forwarded-for': '198.51.100.23' } },
+    );
     expect((await personal(await commandFor(direct))).ip).toBe('127.0.0.1');
 
     const viaProxy = randomUUID();
     const behindProxy = new PartnerClient(proxied.url, creds);
-    await behindProxy.submitLead({ phone: '+4915112345678' }, { idempotencyKey: viaProxy, headers: { 'x-forwarded-for': '198.51.100.23' } });
+    await behindProxy.submitLead(
+      { phone: '+4915112345678' },
+      { idempotencyKey: viaProxy, headers: { 'x-forwarded-for': '198.51.100.23' } },
+    );
     expect((await personal(await commandFor(viaProxy))).ip).toBe('198.51.100.23');
   });
 
@@ -165,15 +208,26 @@ describe('field_mapping', () => {
   beforeAll(async () => {
     const partner = await servicesOf(app.runtime).partners.create({
       name: 'Nested',
-      field_mapping: { first_name: 'profile.firstName', last_name: 'profile.lastName', phone: 'contact.phone', email: 'contact.email', external_id: 'leadRef' },
+      field_mapping: {
+        first_name: 'profile.firstName',
+        last_name: 'profile.lastName',
+        phone: 'contact.phone',
+        email: 'contact.email',
+        external_id: 'leadRef',
+      },
     });
     mapped = new PartnerClient(app.url, partner.secrets);
   });
 
-  it('maps the partner\'s nested layout to the canonical lead', async () => {
+  it("maps the partner's nested layout to the canonical lead", async () => {
     const key = randomUUID();
     await mapped.submitLead(
-      { leadRef: 'N-1', profile: { firstName: 'Bo', lastName: 'Ek' }, contact: { phone: '+46 70 123 45 67', email: 'BO@EK.SE' }, country: 'SE' },
+      {
+        leadRef: 'N-1',
+        profile: { firstName: 'Bo', lastName: 'Ek' },
+        contact: { phone: '+46 70 123 45 67', email: 'BO@EK.SE' },
+        country: 'SE',
+      },
       { idempotencyKey: key },
     );
     const cmd = await commandFor(key);
@@ -184,12 +238,18 @@ describe('field_mapping', () => {
   });
 
   it('applies required fields to the mapped result', async () => {
-    expect(await mapped.submitLead({ profile: { firstName: 'Bo' }, contact: {} })).toMatchObject(validationError('missing_required:phone'));
-    expect(await mapped.submitLead({ contact: { phone: 'call me' } })).toMatchObject(validationError('invalid_format:phone'));
+    expect(await mapped.submitLead({ profile: { firstName: 'Bo' }, contact: {} })).toMatchObject(
+      validationError('missing_required:phone'),
+    );
+    expect(await mapped.submitLead({ contact: { phone: 'call me' } })).toMatchObject(
+      validationError('invalid_format:phone'),
+    );
   });
 
   it('refuses keys outside the mapping and the canonical fields', async () => {
-    expect(await mapped.submitLead({ contact: { phone: '+46701234567' }, tracking: {} })).toMatchObject(validationError('unknown_field:tracking'));
+    expect(await mapped.submitLead({ contact: { phone: '+46701234567' }, tracking: {} })).toMatchObject(
+      validationError('unknown_field:tracking'),
+    );
   });
 });
 
@@ -204,8 +264,12 @@ describe('ops endpoints', () => {
     await client.submitLead({});
     await client.submitLead('{}', { contentType: 'text/plain' });
     const text = await (await fetch(`${app.url}/metrics`)).text();
-    expect(text).toContain(`lead_intake_requests_total{endpoint="intake",outcome="validation_error",partner_id="${partnerId}",test="false"}`);
-    expect(text).toMatch(/lead_intake_requests_total\{endpoint="intake",outcome="refused",partner_id="[^"]+",test="false"\} \d+/);
+    expect(text).toContain(
+      `lead_intake_requests_total{endpoint="intake",outcome="validation_error",partner_id="${partnerId}",test="false"}`,
+    );
+    expect(text).toMatch(
+      /lead_intake_requests_total\{endpoint="intake",outcome="refused",partner_id="[^"]+",test="false"\} \d+/,
+    );
     expect(text).toMatch(/lead_intake_request_duration_seconds_count\{endpoint="intake"\} \d+/);
     expect(text).not.toMatch(/le-\d+/);
   });

@@ -29,15 +29,24 @@ beforeAll(async () => {
   processor = await new ScriptedProcessor(app.runtime, (cmd) => {
     const n = 100 + ++seq;
     switch (cmd.lead.source) {
-      case 'dup': return { outcome: 'duplicate', lead_id: 'le-7', reason: 'matched_lead:7' };
-      case 'blocked': return { outcome: 'rejected', lead_id: `le-${n}`, reason: 'country_blocked:KP' };
-      case 'slow': return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: REPLY_TIMEOUT_MS + 800 };
-      case 'busy': return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: 600 };
-      case 'poison': return { outcome: 'failed', lead_id: null, reason: 'processing_failed' };
-      default: return { outcome: 'accepted', lead_id: `le-${n}`, reason: null };
+      case 'dup':
+        return { outcome: 'duplicate', lead_id: 'le-7', reason: 'matched_lead:7' };
+      case 'blocked':
+        return { outcome: 'rejected', lead_id: `le-${n}`, reason: 'country_blocked:KP' };
+      case 'slow':
+        return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: REPLY_TIMEOUT_MS + 800 };
+      case 'busy':
+        return { outcome: 'accepted', lead_id: `le-${n}`, reason: null, delayMs: 600 };
+      case 'poison':
+        return { outcome: 'failed', lead_id: null, reason: 'processing_failed' };
+      default:
+        return { outcome: 'accepted', lead_id: `le-${n}`, reason: null };
     }
   }).start();
-  const partner = await servicesOf(app.runtime).partners.create({ name: 'Idem', rate_limits: { intake_per_minute: 1000 } });
+  const partner = await servicesOf(app.runtime).partners.create({
+    name: 'Idem',
+    rate_limits: { intake_per_minute: 1000 },
+  });
   creds = partner.secrets;
   partnerId = partner.partner.id;
   client = new PartnerClient(app.url, creds);
@@ -57,12 +66,20 @@ describe('decisions over Kafka -> HTTP (spec 4.1)', () => {
   it('accepted: 200 with id, reason null and duration_ms', async () => {
     const res = await client.submitLead(lead());
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^le-\d+$/), status: 'accepted', reason: null, duration_ms: expect.any(Number) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^le-\d+$/),
+      status: 'accepted',
+      reason: null,
+      duration_ms: expect.any(Number),
+    });
     expect(Number.isInteger(res.body.duration_ms)).toBe(true);
   });
 
   it('duplicate: 409 with the existing lead and matched_lead', async () => {
-    expect(await client.submitLead(lead('dup'))).toMatchObject({ status: 409, body: { id: 'le-7', status: 'duplicate', reason: 'matched_lead:7' } });
+    expect(await client.submitLead(lead('dup'))).toMatchObject({
+      status: 409,
+      body: { id: 'le-7', status: 'duplicate', reason: 'matched_lead:7' },
+    });
   });
 
   it('rejected: 422 with id null and the rule reason', async () => {
@@ -77,24 +94,30 @@ describe('replay', () => {
     ['accepted', undefined, 200],
     ['duplicate', 'dup', 409],
     ['rejected', 'blocked', 422],
-  ])('a repeated key returns the stored %s answer with replay: true and sends nothing again', async (_what, source, http) => {
-    const key = randomUUID();
-    const body = lead(source);
-    const first = await client.submitLead(body, { idempotencyKey: key });
-    const again = await client.submitLead(body, { idempotencyKey: key });
-    expect(first.status).toBe(http);
-    const { duration_ms: _t, ...stored } = first.body;
-    expect(again).toMatchObject({ status: http, body: { ...stored, replay: true } });
-    expect(again.body).not.toHaveProperty('duration_ms');
-    expect(processor.commandsFor(key)).toHaveLength(1);
-  });
+  ])(
+    'a repeated key returns the stored %s answer with replay: true and sends nothing again',
+    async (_what, source, http) => {
+      const key = randomUUID();
+      const body = lead(source);
+      const first = await client.submitLead(body, { idempotencyKey: key });
+      const again = await client.submitLead(body, { idempotencyKey: key });
+      expect(first.status).toBe(http);
+      const { duration_ms: _t, ...stored } = first.body;
+      expect(again).toMatchObject({ status: http, body: { ...stored, replay: true } });
+      expect(again.body).not.toHaveProperty('duration_ms');
+      expect(processor.commandsFor(key)).toHaveLength(1);
+    },
+  );
 
   it('replays a validation error too, and from another instance', async () => {
     const key = randomUUID();
     const first = await client.submitLead({ phone: 'nope' }, { idempotencyKey: key });
     expect(first).toMatchObject({ status: 422, body: { status: 'validation_error', reason: 'invalid_format:phone' } });
     const again = await new PartnerClient(second.url, creds).submitLead({ phone: 'nope' }, { idempotencyKey: key });
-    expect(again).toMatchObject({ status: 422, body: { id: null, status: 'validation_error', reason: 'invalid_format:phone', replay: true } });
+    expect(again).toMatchObject({
+      status: 422,
+      body: { id: null, status: 'validation_error', reason: 'invalid_format:phone', replay: true },
+    });
   });
 
   it('keys are per partner: another partner may use the same key', async () => {
@@ -112,7 +135,10 @@ describe('same key, different body', () => {
     const key = randomUUID();
     await client.submitLead(lead(), { idempotencyKey: key });
     const res = await client.submitLead(lead(), { idempotencyKey: key });
-    expect(res).toMatchObject({ status: 422, body: { error: 'idempotency_key_reused', message: expect.stringContaining('new key') } });
+    expect(res).toMatchObject({
+      status: 422,
+      body: { error: 'idempotency_key_reused', message: expect.stringContaining('new key') },
+    });
     expect(processor.commandsFor(key)).toHaveLength(1);
   });
 
@@ -120,7 +146,10 @@ describe('same key, different body', () => {
     const key = randomUUID();
     const first = client.submitLead(lead('busy'), { idempotencyKey: key });
     await sleep(150);
-    expect(await client.submitLead(lead('busy'), { idempotencyKey: key })).toMatchObject({ status: 422, body: { error: 'idempotency_key_reused' } });
+    expect(await client.submitLead(lead('busy'), { idempotencyKey: key })).toMatchObject({
+      status: 422,
+      body: { error: 'idempotency_key_reused' },
+    });
     expect((await first).status).toBe(200);
   });
 });
@@ -129,14 +158,19 @@ describe('concurrent requests with one key', () => {
   it('never both process: the second gets a retryable 409 with Retry-After, then the stored answer', async () => {
     const key = randomUUID();
     const body = lead('busy');
-    const results = await Promise.all([app, second].map((on) => new PartnerClient(on.url, creds).submitLead(body, { idempotencyKey: key })));
+    const results = await Promise.all(
+      [app, second].map((on) => new PartnerClient(on.url, creds).submitLead(body, { idempotencyKey: key })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409]);
     const inUse = results.find((r) => r.status === 409)!;
     expect(inUse.body).toEqual({ error: 'idempotency_key_in_use', message: expect.any(String) });
     expect(inUse.headers.get('retry-after')).toBe('1');
     const winner = results.find((r) => r.status === 200)!;
-    expect(await client.submitLead(body, { idempotencyKey: key })).toMatchObject({ status: 200, body: { id: winner.body.id, replay: true } });
+    expect(await client.submitLead(body, { idempotencyKey: key })).toMatchObject({
+      status: 200,
+      body: { id: winner.body.id, replay: true },
+    });
     expect(processor.commandsFor(key)).toHaveLength(1);
   });
 });
@@ -149,7 +183,10 @@ describe('no decision in time', () => {
     expect(first).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
     expect(Number(first.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // The key was released: the retry is processed again (not a replay, not 409 in use).
-    expect(await client.submitLead(body, { idempotencyKey: key })).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
+    expect(await client.submitLead(body, { idempotencyKey: key })).toMatchObject({
+      status: 503,
+      body: { error: 'service_unavailable' },
+    });
     expect(processor.commandsFor(key)).toHaveLength(2);
     expect(await decisions().byId(`${partnerId}:${key}`, new Date())).toBeNull();
   });
@@ -162,7 +199,10 @@ describe('no decision in time', () => {
     expect(Number(pending.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await sleep(1200); // the scripted processor decides 0.8 s after the timeout
     const retry = await client.submitLead(body, { idempotencyKey: key });
-    expect(retry).toMatchObject({ status: 200, body: { id: expect.stringMatching(/^le-\d+$/), status: 'accepted', reason: null, replay: true } });
+    expect(retry).toMatchObject({
+      status: 200,
+      body: { id: expect.stringMatching(/^le-\d+$/), status: 'accepted', reason: null, replay: true },
+    });
     const stored = await decisions().byId(`${partnerId}:${key}`, new Date());
     expect(retry.body.id).toBe(stored?.lead_id);
   });
@@ -174,15 +214,35 @@ describe('no decision in time', () => {
     // What the dead instance left behind: its claim on the key and its command on the topic.
     const admissions = new Admissions(app.runtime.redis, 'ingress-dead', app.config.intake);
     const partner = await app.runtime.partners.byId(partnerId);
-    expect(await admissions.admit('127.0.0.1', partner!, 'intake', { key, bodyHash })).toEqual({ kind: 'admitted', claim: { kind: 'claimed' } });
+    expect(await admissions.admit('127.0.0.1', partner!, 'intake', { key, bodyHash })).toEqual({
+      kind: 'admitted',
+      claim: { kind: 'claimed' },
+    });
     const phone = (JSON.parse(raw) as { phone: string }).phone;
     const cmd: IntakeCommand = {
-      correlation_id: randomUUID(), reply_to: 'ingress-dead', partner_id: partnerId, idempotency_key: key, body_hash: bodyHash,
+      correlation_id: randomUUID(),
+      reply_to: 'ingress-dead',
+      partner_id: partnerId,
+      idempotency_key: key,
+      body_hash: bodyHash,
       received_at: new Date().toISOString(),
-      lead: keyInline(sealLead({ external_id: key, ip: '127.0.0.1', phone }, app.runtime.cipher, app.config.crypto.hashKey, new Date())),
+      lead: keyInline(
+        sealLead(
+          { external_id: key, ip: '127.0.0.1', phone },
+          app.runtime.cipher,
+          app.config.crypto.hashKey,
+          new Date(),
+        ),
+      ),
     };
-    await app.runtime.producer.send({ topic: app.runtime.topics.intakeCommands, messages: [{ key: cmd.lead.phone_hash, value: await app.runtime.codec.encode('intakeCommands', cmd) }] });
-    expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({ status: 409, body: { error: 'idempotency_key_in_use' } });
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.intakeCommands,
+      messages: [{ key: cmd.lead.phone_hash, value: await app.runtime.codec.encode('intakeCommands', cmd) }],
+    });
+    expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({
+      status: 409,
+      body: { error: 'idempotency_key_in_use' },
+    });
     await sleep(REPLY_TIMEOUT_MS + 200);
     const retry = await new PartnerClient(second.url, creds).submitLead(raw, { idempotencyKey: key });
     const stored = await decisions().byId(`${partnerId}:${key}`, new Date());

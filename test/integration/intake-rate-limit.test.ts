@@ -21,8 +21,14 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-async function partnerClient(rateLimits?: { intake_per_minute?: number; status_per_minute?: number }, on: TestApp = app): Promise<PartnerClient> {
-  const { secrets } = await servicesOf(app.runtime).partners.create({ name: 'Limited', ...(rateLimits ? { rate_limits: rateLimits } : {}) });
+async function partnerClient(
+  rateLimits?: { intake_per_minute?: number; status_per_minute?: number },
+  on: TestApp = app,
+): Promise<PartnerClient> {
+  const { secrets } = await servicesOf(app.runtime).partners.create({
+    name: 'Limited',
+    ...(rateLimits ? { rate_limits: rateLimits } : {}),
+  });
   return new PartnerClient(on.url, secrets);
 }
 
@@ -90,10 +96,18 @@ it('allows 120 status requests a minute, counted apart from intake', async () =>
 });
 
 it('shares one window across ingress instances', async () => {
-  const { secrets } = await servicesOf(app.runtime).partners.create({ name: 'Two doors', rate_limits: { intake_per_minute: 4 } });
+  const { secrets } = await servicesOf(app.runtime).partners.create({
+    name: 'Two doors',
+    rate_limits: { intake_per_minute: 4 },
+  });
   const viaFirst = new PartnerClient(app.url, secrets);
   const viaSecond = new PartnerClient(second.url, secrets);
-  await Promise.all([viaFirst.submitLead({}), viaSecond.submitLead({}), viaFirst.submitLead({}), viaSecond.submitLead({})]);
+  await Promise.all([
+    viaFirst.submitLead({}),
+    viaSecond.submitLead({}),
+    viaFirst.submitLead({}),
+    viaSecond.submitLead({}),
+  ]);
   expectLimited(await viaFirst.submitLead({}), 60);
   expectLimited(await viaSecond.submitLead({}), 60);
 });

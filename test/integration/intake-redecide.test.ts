@@ -39,28 +39,51 @@ afterAll(async () => {
 });
 
 const keysOf = (cmd: IntakeCommand) => ({
-  phone: `g:phone:${cmd.lead.phone_hash}`, email: `g:email:${cmd.lead.email_hash}`, ref: leadRefId(cmd.partner_id, cmd.lead.external_id),
+  phone: `g:phone:${cmd.lead.phone_hash}`,
+  email: `g:email:${cmd.lead.email_hash}`,
+  ref: leadRefId(cmd.partner_id, cmd.lead.external_id),
 });
 
 async function decide(cmd: IntakeCommand): Promise<IntakeReply> {
   await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
-  const got = await replies.waitFor((rs) => rs.some((r) => r.correlation_id === cmd.correlation_id), 30_000, 'the decision');
+  const got = await replies.waitFor(
+    (rs) => rs.some((r) => r.correlation_id === cmd.correlation_id),
+    30_000,
+    'the decision',
+  );
   return got.find((r) => r.correlation_id === cmd.correlation_id) as IntakeReply;
 }
 
 // What a first decision left of `cmd` under lead `id`, at `at`: its ref always, its dedup claims when
 // it was accepted, and the lead's data key when it got that far.
-async function leftBehind(cmd: IntakeCommand, id: string, accepted: boolean, at = new Date(), key = false): Promise<void> {
+async function leftBehind(
+  cmd: IntakeCommand,
+  id: string,
+  accepted: boolean,
+  at = new Date(),
+  key = false,
+): Promise<void> {
   const owner = decisionId(cmd.partner_id, cmd.idempotency_key);
   const k = keysOf(cmd);
   await app.runtime.mongo.collections.leadRefs.insertOne({ _id: k.ref, lead_id: id, owner, created_at: at });
-  if (accepted) await claims.insertNew([k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: at })), at);
-  if (key) await new LeadKeyStore(app.runtime.mongo.db, new IntakeKeyStore(app.runtime.mongo.db)).insertNew([{ _id: id, dek_enc: cmd.lead.dek_enc as string, created_at: at }]);
+  if (accepted)
+    await claims.insertNew(
+      [k.phone, k.email].map((_id) => ({ _id, lead_id: id, owner, claimed_at: at })),
+      at,
+    );
+  if (key)
+    await new LeadKeyStore(app.runtime.mongo.db, new IntakeKeyStore(app.runtime.mongo.db)).insertNew([
+      { _id: id, dek_enc: cmd.lead.dek_enc as string, created_at: at },
+    ]);
 }
 
 const newCommand = () => {
   seq++;
-  return intakeCommand(app.runtime, partnerId, { phone: `+4479115${String(10000 + seq)}`, email: `redecide-${seq}@example.com`, country_code: 'DE' });
+  return intakeCommand(app.runtime, partnerId, {
+    phone: `+4479115${String(10000 + seq)}`,
+    email: `redecide-${seq}@example.com`,
+    country_code: 'DE',
+  });
 };
 
 it('a command rejected by a rule since lifted keeps its lead id, and its claims name that lead', async () => {
@@ -91,7 +114,11 @@ it('a command accepted under a rule since tightened is rejected now and gives it
     await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: [] });
   }
   // The same phone and email from another lead: no false matched_lead against the rejected one.
-  const again = intakeCommand(app.runtime, partnerId, { phone: `+4479115${String(10000 + seq)}`, email: `redecide-${seq}@example.com`, country_code: 'DE' });
+  const again = intakeCommand(app.runtime, partnerId, {
+    phone: `+4479115${String(10000 + seq)}`,
+    email: `redecide-${seq}@example.com`,
+    country_code: 'DE',
+  });
   expect((await decide(again)).decision).toMatchObject({ outcome: 'accepted' });
 });
 
@@ -100,8 +127,20 @@ it('a command whose lead was created keeps that decision after the rule changed'
   const firstReply = await decide(cmd);
   expect(firstReply.decision.outcome).toBe('accepted');
   // The decision record lost (as if the chunk died before storing it): decided again, under a rule that would reject it.
-  await app.runtime.mongo.db.listCollections().toArray().then((cs) => Promise.all(cs.filter((c) => c.name.startsWith('intake_decisions'))
-    .map((c) => app.runtime.mongo.db.collection(c.name).deleteMany({ _id: decisionId(cmd.partner_id, cmd.idempotency_key) } as never))));
+  await app.runtime.mongo.db
+    .listCollections()
+    .toArray()
+    .then((cs) =>
+      Promise.all(
+        cs
+          .filter((c) => c.name.startsWith('intake_decisions'))
+          .map((c) =>
+            app.runtime.mongo.db
+              .collection(c.name)
+              .deleteMany({ _id: decisionId(cmd.partner_id, cmd.idempotency_key) } as never),
+          ),
+      ),
+    );
   await servicesOf(app.runtime).partners.update(partnerId, { blocked_countries: ['DE'] });
   try {
     const again = { ...cmd, correlation_id: `${cmd.correlation_id}-again` };
@@ -118,8 +157,13 @@ it('a chunk decided again on a later day keeps one data key for the lead, under 
   await leftBehind(cmd, first, true, yesterday, true);
   expect((await decide(cmd)).decision).toMatchObject({ outcome: 'accepted', lead_id: first });
   const db = app.runtime.mongo.db;
-  const days = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('lead_keys_'));
-  const copies = (await Promise.all(days.map((d) => db.collection(d).countDocuments({ _id: first } as never)))).reduce((a, b) => a + b, 0);
+  const days = (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((n) => n.startsWith('lead_keys_'));
+  const copies = (await Promise.all(days.map((d) => db.collection(d).countDocuments({ _id: first } as never)))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   expect(copies).toBe(1);
   expect((await app.runtime.mongo.collections.leads.findOne({ _id: first }))?.created_at).toEqual(yesterday);
 });

@@ -17,7 +17,10 @@ const partnerReads: CommandStartedEvent[] = [];
 beforeAll(async () => {
   const mongoUrl = new URL(serviceEnv().MONGO_URL);
   mongoUrl.searchParams.set('monitorCommands', 'true');
-  app = await startTestApp({}, testConfig({ ROLE: 'ingress', TRUSTED_PROXIES: '127.0.0.1', MONGO_URL: mongoUrl.toString() }));
+  app = await startTestApp(
+    {},
+    testConfig({ ROLE: 'ingress', TRUSTED_PROXIES: '127.0.0.1', MONGO_URL: mongoUrl.toString() }),
+  );
   app.runtime.mongo.client.on('commandStarted', (e) => {
     // A partner is found by its key through partner_keys (partner-keys.ts): one read there per key.
     if (e.commandName === 'find' && e.command.find === 'partner_keys') partnerReads.push(e);
@@ -30,13 +33,17 @@ afterAll(async () => {
 });
 
 const from = (ip: string, apiKey: string): Promise<HttpResult> =>
-  new PartnerClient(app.url, { api_key: apiKey, hmac_secret: 'made-up' }).submitLead({}, { headers: { 'x-forwarded-for': ip } });
+  new PartnerClient(app.url, { api_key: apiKey, hmac_secret: 'made-up' }).submitLead(
+    {},
+    { headers: { 'x-forwarded-for': ip } },
+  );
 const madeUpKey = () => `lk_${randomBytes(32).toString('base64url')}`;
 
 it('reads MongoDB once per unknown key, then refuses the address with 429 before any look-up; other addresses are unaffected', async () => {
   const attacker = '198.51.100.66';
   const repeated = madeUpKey();
-  for (let i = 0; i < 10; i++) expect(await from(attacker, repeated)).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+  for (let i = 0; i < 10; i++)
+    expect(await from(attacker, repeated)).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
   expect(partnerReads.length).toBe(1);
 
   for (let i = 0; i < 10; i++) expect((await from(attacker, madeUpKey())).status).toBe(401); // failures 11 to 20
@@ -44,7 +51,10 @@ it('reads MongoDB once per unknown key, then refuses the address with 429 before
 
   for (let i = 0; i < 30; i++) {
     const refused = await from(attacker, madeUpKey());
-    expect(refused).toMatchObject({ status: 429, body: { error: 'too_many_auth_failures', message: expect.stringMatching(/try again in \d+ seconds/) } });
+    expect(refused).toMatchObject({
+      status: 429,
+      body: { error: 'too_many_auth_failures', message: expect.stringMatching(/try again in \d+ seconds/) },
+    });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
   }
@@ -52,13 +62,17 @@ it('reads MongoDB once per unknown key, then refuses the address with 429 before
   expect(partnerReads.length).toBe(11); // 50 made-up keys, 11 reads
 
   const partner = new PartnerClient(app.url, valid);
-  for (let i = 0; i < 3; i++) expect(await partner.submitLead({}, { headers: { 'x-forwarded-for': '203.0.113.7' } })).toMatchObject(PAST_AUTHENTICATION);
+  for (let i = 0; i < 3; i++)
+    expect(await partner.submitLead({}, { headers: { 'x-forwarded-for': '203.0.113.7' } })).toMatchObject(
+      PAST_AUTHENTICATION,
+    );
   expect(partnerReads.length).toBe(12); // its key read once, then cached
 });
 
 it('counts a request without any API key as a failure too', async () => {
   const forgetful = '198.51.100.77';
-  const bare = () => new PartnerClient(app.url, valid).submitLead({}, { apiKey: null, headers: { 'x-forwarded-for': forgetful } });
+  const bare = () =>
+    new PartnerClient(app.url, valid).submitLead({}, { apiKey: null, headers: { 'x-forwarded-for': forgetful } });
   for (let i = 0; i < 20; i++) expect(await bare()).toMatchObject({ status: 401, body: { error: 'missing_api_key' } });
   expect(await bare()).toMatchObject({ status: 429, body: { error: 'too_many_auth_failures' } });
 });
@@ -68,7 +82,9 @@ it('counts a request without any API key as a failure too', async () => {
 // ones an unknown key's address gets, and a refused request must spend none of the partner's quota.
 it('refuses a throttled address with 429 for a cached key too, whatever else is wrong with the request, spending no quota', async () => {
   const partner = new PartnerClient(app.url, valid);
-  expect(await partner.submitLead({}, { headers: { 'x-forwarded-for': '203.0.113.8' } })).toMatchObject(PAST_AUTHENTICATION); // cached now
+  expect(await partner.submitLead({}, { headers: { 'x-forwarded-for': '203.0.113.8' } })).toMatchObject(
+    PAST_AUTHENTICATION,
+  ); // cached now
   const reads = partnerReads.length;
   const partnerId = (await app.runtime.partners.byApiKey(valid.api_key))?._id;
   const quotaUsed = () => app.runtime.redis.zcard(`rl:intake:${partnerId}`);
@@ -87,8 +103,14 @@ it('refuses a throttled address with 429 for a cached key too, whatever else is 
 
   // From a clean address the same mistakes get their own answers, and only the signed request spends quota.
   const clean = { 'x-forwarded-for': '203.0.113.9' };
-  expect(await partner.submitLead({}, { headers: clean, signature: 'sha256=00' })).toMatchObject({ status: 403, body: { error: 'invalid_signature' } });
-  expect(await partner.submitLead({}, { headers: clean, timestamp: 1 })).toMatchObject({ status: 403, body: { error: 'invalid_timestamp' } });
+  expect(await partner.submitLead({}, { headers: clean, signature: 'sha256=00' })).toMatchObject({
+    status: 403,
+    body: { error: 'invalid_signature' },
+  });
+  expect(await partner.submitLead({}, { headers: clean, timestamp: 1 })).toMatchObject({
+    status: 403,
+    body: { error: 'invalid_timestamp' },
+  });
   expect(await quotaUsed()).toBe(used);
   expect(await partner.submitLead({}, { headers: clean })).toMatchObject(PAST_AUTHENTICATION);
   expect(await quotaUsed()).toBe(used + 1);

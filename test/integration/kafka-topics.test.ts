@@ -28,15 +28,22 @@ it('creates every topic with the configured replication factor and min.insync.re
   for (const t of topics) expect(t.partitions.every((p) => p.replicas.length === 1)).toBe(true);
   const { resources } = await admin.describeConfigs({
     includeSynonyms: false,
-    resources: specs.map((s) => ({ type: ConfigResourceTypes.TOPIC, name: s.name, configNames: ['min.insync.replicas'] })),
+    resources: specs.map((s) => ({
+      type: ConfigResourceTypes.TOPIC,
+      name: s.name,
+      configNames: ['min.insync.replicas'],
+    })),
   });
-  expect(resources.map((r) => r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue)).toEqual(specs.map(() => '2'));
+  expect(
+    resources.map((r) => r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue),
+  ).toEqual(specs.map(() => '2'));
 });
 
 it('refuses a replication factor the cluster cannot hold instead of creating weaker topics', async () => {
   const [spec] = loadTopicSpecs(`${prefix}r3.`);
-  await expect(ensureTopics(admin, [spec!], { replicationFactor: 3, minInsyncReplicas: 2 }))
-    .rejects.toMatchObject({ errors: [expect.objectContaining({ message: 'Replication-factor is invalid' })] });
+  await expect(ensureTopics(admin, [spec!], { replicationFactor: 3, minInsyncReplicas: 2 })).rejects.toMatchObject({
+    errors: [expect.objectContaining({ message: 'Replication-factor is invalid' })],
+  });
   expect(await admin.listTopics()).not.toContain(spec!.name);
 });
 

@@ -17,8 +17,16 @@ let other: LeadStore;
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
   const db = mongo.db(config.mongo.db);
-  store = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')), isTerminal: () => false });
-  other = new LeadStore(db.collection<LeadDoc>('leads'), { fences: new LeadFences(db), list: new ListIndex(db.collection('lead_list')), isTerminal: () => false });
+  store = new LeadStore(db.collection<LeadDoc>('leads'), {
+    fences: new LeadFences(db),
+    list: new ListIndex(db.collection('lead_list')),
+    isTerminal: () => false,
+  });
+  other = new LeadStore(db.collection<LeadDoc>('leads'), {
+    fences: new LeadFences(db),
+    list: new ListIndex(db.collection('lead_list')),
+    isTerminal: () => false,
+  });
 });
 
 afterAll(async () => {
@@ -27,13 +35,37 @@ afterAll(async () => {
 });
 
 const created = new Date('2026-11-20T10:00:00Z');
-const entry = (source: string, to: string): StatusChange => ({ from: 'assigned', to, at: new Date(), why: source, source, event: 'lead.status_changed', is_depositor: false });
+const entry = (source: string, to: string): StatusChange => ({
+  from: 'assigned',
+  to,
+  at: new Date(),
+  why: source,
+  source,
+  event: 'lead.status_changed',
+  is_depositor: false,
+});
 
 function lead(n: number): LeadDoc {
   return {
-    _id: `le-${n}`, seq: n, partner_id: 'pa-1', external_id: `x-${n}`, idempotency_key: `k-${n}`, status: 'assigned', is_depositor: false, client_id: null,
-    agent_id: 'ag-1', reason: null, history: [], phone_enc: 'x', phone_hash: 'h', email_enc: null, email_hash: null, personal_enc: 'p',
-    risk: { score: 0, reasons: [], ip_country: null }, created_at: created, updated_at: created,
+    _id: `le-${n}`,
+    seq: n,
+    partner_id: 'pa-1',
+    external_id: `x-${n}`,
+    idempotency_key: `k-${n}`,
+    status: 'assigned',
+    is_depositor: false,
+    client_id: null,
+    agent_id: 'ag-1',
+    reason: null,
+    history: [],
+    phone_enc: 'x',
+    phone_hash: 'h',
+    email_enc: null,
+    email_hash: null,
+    personal_enc: 'p',
+    risk: { score: 0, reasons: [], ip_country: null },
+    created_at: created,
+    updated_at: created,
   } as LeadDoc;
 }
 
@@ -41,13 +73,22 @@ it('lets exactly one of two owners racing from the same version change the lead'
   const leads = Array.from({ length: 40 }, (_, i) => lead(1000 + i));
   await mongo.db(config.mongo.db).collection<LeadDoc>('leads').insertMany(leads);
   const now = new Date();
-  const results = await Promise.all(leads.flatMap((l) => [
-    store.apply([{ lead: l, entries: [entry('agent-action:zombie', 'contacted')], set: { status: 'contacted' } }], now),
-    other.apply([{ lead: l, entries: [entry('agent-action:owner', 'trash')], set: { status: 'trash' } }], now),
-  ]));
+  const results = await Promise.all(
+    leads.flatMap((l) => [
+      store.apply(
+        [{ lead: l, entries: [entry('agent-action:zombie', 'contacted')], set: { status: 'contacted' } }],
+        now,
+      ),
+      other.apply([{ lead: l, entries: [entry('agent-action:owner', 'trash')], set: { status: 'trash' } }], now),
+    ]),
+  );
   const winners = leads.map((_, i) => [results[2 * i]![0], results[2 * i + 1]![0]].filter((r) => r !== null).length);
   expect(winners.filter((n) => n !== 1)).toEqual([]);
-  const stored = await mongo.db(config.mongo.db).collection<LeadDoc>('leads').find({ _id: { $in: leads.map((l) => l._id) } }).toArray();
+  const stored = await mongo
+    .db(config.mongo.db)
+    .collection<LeadDoc>('leads')
+    .find({ _id: { $in: leads.map((l) => l._id) } })
+    .toArray();
   expect(stored.filter((l) => l.history.length !== 1).map((l) => l._id)).toEqual([]);
 });
 
@@ -67,6 +108,9 @@ it('lets one other change take over a fence whose writer died before its update'
   const dead = { lead: l, entries: [entry('agent-action:dead', 'contacted')], set: { status: 'contacted' } };
   await fences.claim([dead], new Date(Date.now() - 60_000));
   const next = (source: string) => ({ lead: l, entries: [entry(source, 'trash')], set: { status: 'trash' } });
-  const [a, b] = await Promise.all([store.apply([next('agent-action:b1')], new Date()), other.apply([next('agent-action:b2')], new Date())]);
+  const [a, b] = await Promise.all([
+    store.apply([next('agent-action:b1')], new Date()),
+    other.apply([next('agent-action:b2')], new Date()),
+  ]);
   expect([a?.[0], b?.[0]].filter((r) => r !== null)).toHaveLength(1);
 });

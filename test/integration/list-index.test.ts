@@ -16,7 +16,11 @@ beforeAll(async () => {
   index = new ListIndex(mongo.db(config.mongo.db).collection<ListEntryDoc>('list_index_test'));
   for (let n = 0; n < 900; n++) {
     // Several entries share a millisecond: the item id breaks the tie.
-    entries.push({ prefix: listPrefix('t', n % 2 ? 'social|ads' : "o'brien (uk)", EVENTS[n % 3]!), at: new Date(START + Math.floor(n / 4) * 1000), ref: `it-${n}` });
+    entries.push({
+      prefix: listPrefix('t', n % 2 ? 'social|ads' : "o'brien (uk)", EVENTS[n % 3]!),
+      at: new Date(START + Math.floor(n / 4) * 1000),
+      ref: `it-${n}`,
+    });
   }
   await index.put(entries);
   await index.put(entries.slice(0, 10)); // again: nothing changes
@@ -27,17 +31,37 @@ afterAll(async () => {
   await mongo.close();
 });
 
-const refsOf = (source: string, order: 'asc' | 'desc', from?: number, to?: number) => entries
-  .filter((e) => e.prefix.startsWith(listPrefix('t', source)) && (from === undefined || e.at.getTime() >= from) && (to === undefined || e.at.getTime() < to))
-  .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.ref < b.ref ? -1 : 1))
-  .map((e) => e.ref)[order === 'asc' ? 'slice' : 'reverse']();
+const refsOf = (source: string, order: 'asc' | 'desc', from?: number, to?: number) =>
+  entries
+    .filter(
+      (e) =>
+        e.prefix.startsWith(listPrefix('t', source)) &&
+        (from === undefined || e.at.getTime() >= from) &&
+        (to === undefined || e.at.getTime() < to),
+    )
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.ref < b.ref ? -1 : 1))
+    .map((e) => e.ref)
+    [order === 'asc' ? 'slice' : 'reverse']();
 
-async function readAll(source: string, order: 'asc' | 'desc', limit: number, from?: number, to?: number): Promise<string[]> {
+async function readAll(
+  source: string,
+  order: 'asc' | 'desc',
+  limit: number,
+  from?: number,
+  to?: number,
+): Promise<string[]> {
   const prefixes = EVENTS.map((e) => listPrefix('t', source, e));
   const seen: string[] = [];
   let after: string | null = null;
   do {
-    const page = await index.page({ prefixes, order, limit, after, from: from === undefined ? undefined : new Date(from), to: to === undefined ? undefined : new Date(to) });
+    const page = await index.page({
+      prefixes,
+      order,
+      limit,
+      after,
+      from: from === undefined ? undefined : new Date(from),
+      to: to === undefined ? undefined : new Date(to),
+    });
     expect(page.entries.length).toBeLessThanOrEqual(limit);
     seen.push(...page.entries.map((e) => e.ref));
     after = page.next;
@@ -45,8 +69,14 @@ async function readAll(source: string, order: 'asc' | 'desc', limit: number, fro
   return seen;
 }
 
-it.each<['asc' | 'desc', number]>([['desc', 20], ['asc', 20], ['desc', 7], ['asc', 500]])('pages %s by %i across the merged prefixes, every entry once, in order', async (order, limit) => {
-  for (const source of ['social|ads', "o'brien (uk)"]) expect(await readAll(source, order, limit)).toEqual(refsOf(source, order));
+it.each<['asc' | 'desc', number]>([
+  ['desc', 20],
+  ['asc', 20],
+  ['desc', 7],
+  ['asc', 500],
+])('pages %s by %i across the merged prefixes, every entry once, in order', async (order, limit) => {
+  for (const source of ['social|ads', "o'brien (uk)"])
+    expect(await readAll(source, order, limit)).toEqual(refsOf(source, order));
 });
 
 it('bounds pages by time: from inclusive, to exclusive', async () => {

@@ -26,21 +26,50 @@ it('lists stored leads, deliveries and audit entries that have no entries yet', 
   const c = mongo.collections;
   const at = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 1000);
   const leads: LeadDoc[] = Array.from({ length: 2500 }, (_, i) => ({
-    _id: `le-${i + 1}`, seq: i + 1, partner_id: i % 2 ? 'pa-odd' : 'pa-even', external_id: `x${i}`, idempotency_key: `k${i}`,
-    status: i % 10 === 0 ? 'ftd' : 'assigned', is_depositor: i % 10 === 0, client_id: null, agent_id: 'ag-1', reason: null, history: [],
-    country_code: 'DE', source: 'search', created_at: at(i), updated_at: at(i),
+    _id: `le-${i + 1}`,
+    seq: i + 1,
+    partner_id: i % 2 ? 'pa-odd' : 'pa-even',
+    external_id: `x${i}`,
+    idempotency_key: `k${i}`,
+    status: i % 10 === 0 ? 'ftd' : 'assigned',
+    is_depositor: i % 10 === 0,
+    client_id: null,
+    agent_id: 'ag-1',
+    reason: null,
+    history: [],
+    country_code: 'DE',
+    source: 'search',
+    created_at: at(i),
+    updated_at: at(i),
   }));
   await c.leads.insertMany(leads);
   const event = (i: number): LeadEvent => ({
-    event_id: `le-${i + 1}:0`, event: 'lead.accepted', lead_id: `le-${i + 1}`, partner_id: 'pa-even', external_lead_id: `x${i}`,
-    our_status: 'new', is_depositor: false, occurred_at: at(i).toISOString(),
+    event_id: `le-${i + 1}:0`,
+    event: 'lead.accepted',
+    lead_id: `le-${i + 1}`,
+    partner_id: 'pa-even',
+    external_lead_id: `x${i}`,
+    our_status: 'new',
+    is_depositor: false,
+    occurred_at: at(i).toISOString(),
   });
-  await c.deliveries.insertMany(Array.from({ length: 300 }, (_, i) => ({
-    ...newDeliveryDoc(event(i), 5, at(i), { dueAt: at(i + 60) }), ...(i % 3 === 0 ? { state: 'dead' as const } : {}),
-  })));
-  await c.audit.insertMany(Array.from({ length: 50 }, (_, i) => ({
-    _id: `au-${i}`, at: at(i), actor: 'token:x', action: 'partner.update', partner_id: 'pa-even', target: null, details: {},
-  })));
+  await c.deliveries.insertMany(
+    Array.from({ length: 300 }, (_, i) => ({
+      ...newDeliveryDoc(event(i), 5, at(i), { dueAt: at(i + 60) }),
+      ...(i % 3 === 0 ? { state: 'dead' as const } : {}),
+    })),
+  );
+  await c.audit.insertMany(
+    Array.from({ length: 50 }, (_, i) => ({
+      _id: `au-${i}`,
+      at: at(i),
+      actor: 'token:x',
+      action: 'partner.update',
+      partner_id: 'pa-even',
+      target: null,
+      details: {},
+    })),
+  );
 
   const isTerminal = () => false;
   const summary = await rebuildLists(c, isTerminal);
@@ -53,7 +82,13 @@ it('lists stored leads, deliveries and audit entries that have no entries yet', 
   const ftd = await list.page({ affiliate_id: 'pa-even', status: 'ftd' }, { limit: 200 });
   expect(ftd.items).toHaveLength(200);
   expect(ftd.items[0]).toMatchObject({ id: 'le-2491', status: 'ftd' });
-  expect((await list.agentPage('ag-1', { limit: 5 })).items.map((l) => l.id)).toEqual(['le-2500', 'le-2499', 'le-2498', 'le-2497', 'le-2496']);
+  expect((await list.agentPage('ag-1', { limit: 5 })).items.map((l) => l.id)).toEqual([
+    'le-2500',
+    'le-2499',
+    'le-2498',
+    'le-2497',
+    'le-2496',
+  ]);
 
   const queue = new DeliveryQueue(c.deliveries, c.deliveryList);
   const dead = await queue.page({ state: 'dead' }, { limit: 200 });

@@ -68,8 +68,17 @@ describe('an invitation', () => {
     expect(client.cookie).not.toBe(enrolCookie);
     expect((await client.get('/api/affiliates')).status).toBe(200);
     // The link worked once.
-    expect((await new SessionClient(app.url).post(`/api/auth/links/${invited.token}`, { password: PASSWORD })).body).toMatchObject({ error: 'link_invalid' });
-    expect((await auditOf(invited.id)).map((e) => e.action)).toEqual(expect.arrayContaining(['account.invite', 'account.password_set', 'account.second_factor_added', 'account.sign_in']));
+    expect(
+      (await new SessionClient(app.url).post(`/api/auth/links/${invited.token}`, { password: PASSWORD })).body,
+    ).toMatchObject({ error: 'link_invalid' });
+    expect((await auditOf(invited.id)).map((e) => e.action)).toEqual(
+      expect.arrayContaining([
+        'account.invite',
+        'account.password_set',
+        'account.second_factor_added',
+        'account.sign_in',
+      ]),
+    );
   });
 
   it('answers 410 link_invalid for an unknown or an expired link', async () => {
@@ -77,7 +86,9 @@ describe('an invitation', () => {
     const digest = createHash('sha256').update(`account-link:${invited.token}`).digest('hex');
     await ids.links.updateOne({ _id: digest }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     for (const token of [invited.token, 'inv_unknown']) {
-      expect((await new SessionClient(app.url).post(`/api/auth/links/${token}`, { password: PASSWORD })).body).toMatchObject({ error: 'link_invalid' });
+      expect(
+        (await new SessionClient(app.url).post(`/api/auth/links/${token}`, { password: PASSWORD })).body,
+      ).toMatchObject({ error: 'link_invalid' });
       expect((await new SessionClient(app.url).get(`/api/auth/links/${token}`)).status).toBe(410);
     }
   });
@@ -91,7 +102,10 @@ describe('signing in', () => {
     const first = await client.post('/api/auth/sign-in', { email: invited.email.toUpperCase(), password: PASSWORD });
     expect(first.body).toMatchObject({ stage: 'second_factor', second_factors: { totp: true, passkey: false } });
     const code = nextCode(secret);
-    expect((await client.post('/api/auth/totp', { code })).body).toMatchObject({ stage: 'signed_in', account: { role: 'support' } });
+    expect((await client.post('/api/auth/totp', { code })).body).toMatchObject({
+      stage: 'signed_in',
+      account: { role: 'support' },
+    });
     const again = new SessionClient(app.url);
     await again.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
     expect((await again.post('/api/auth/totp', { code })).body).toMatchObject({ error: 'second_factor_invalid' });
@@ -118,17 +132,30 @@ describe('signing in', () => {
     const invited = await invite(app.url, { email: email('lock'), role: 'analyst' });
     await enrol(app.url, invited);
     for (let i = 0; i < 5; i += 1) {
-      expect((await new SessionClient(app.url).post('/api/auth/sign-in', { email: invited.email, password: `wrong password ${i}` })).status).toBe(401);
+      expect(
+        (
+          await new SessionClient(app.url).post('/api/auth/sign-in', {
+            email: invited.email,
+            password: `wrong password ${i}`,
+          })
+        ).status,
+      ).toBe(401);
     }
-    const locked = await new SessionClient(app.url).post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
+    const locked = await new SessionClient(app.url).post('/api/auth/sign-in', {
+      email: invited.email,
+      password: PASSWORD,
+    });
     expect(locked.status).toBe(429);
     expect(locked.body).toMatchObject({ error: 'sign_in_throttled' });
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await auditOf(invited.id)).map((e) => e.action)).toContain('account.locked');
     // An email that names no account locks the same way, so a lock tells nobody which emails exist.
     const nobody = email('ghost');
-    for (let i = 0; i < 5; i += 1) await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: `wrong password ${i}` });
-    expect((await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: PASSWORD })).status).toBe(429);
+    for (let i = 0; i < 5; i += 1)
+      await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: `wrong password ${i}` });
+    expect(
+      (await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: PASSWORD })).status,
+    ).toBe(429);
   });
 });
 
@@ -165,24 +192,33 @@ describe('a session', () => {
     expect(await redis.exists(`sess:${sid}`)).toBe(0);
   });
 
-  it('ends every session of an account that is disabled or whose role changes, and keeps the changer\'s', async () => {
+  it("ends every session of an account that is disabled or whose role changes, and keeps the changer's", async () => {
     const invited = await invite(app.url, { email: email('dis'), role: 'support' });
     const { client, secret } = await enrol(app.url, invited);
     const second = await signInAgain(invited, secret);
     expect((await second.get('/api/deliveries')).status).toBe(200);
 
-    expect((await owner.patch(`/api/accounts/${invited.id}`, { role: 'analyst' })).body).toMatchObject({ role: 'analyst' });
+    expect((await owner.patch(`/api/accounts/${invited.id}`, { role: 'analyst' })).body).toMatchObject({
+      role: 'analyst',
+    });
     expect((await client.get('/api/deliveries')).status).toBe(401);
     expect((await second.get('/api/deliveries')).status).toBe(401);
 
     // A live session of the account when it is disabled ends with it.
     const live = await signInAgain(invited, secret);
     expect((await live.get('/api/leads')).status).toBe(200);
-    expect((await owner.patch(`/api/accounts/${invited.id}`, { status: 'disabled' })).body).toMatchObject({ status: 'disabled' });
+    expect((await owner.patch(`/api/accounts/${invited.id}`, { status: 'disabled' })).body).toMatchObject({
+      status: 'disabled',
+    });
     expect((await live.get('/api/leads')).body).toMatchObject({ error: 'manager_unauthorized' });
     const audit = await auditOf(invited.id);
-    expect(audit.find((e) => e.action === 'account.update' && 'role' in e.details)?.details).toEqual({ role: { from: 'support', to: 'analyst' } });
-    const again = await new SessionClient(app.url).post('/api/auth/sign-in', { email: invited.email, password: PASSWORD });
+    expect(audit.find((e) => e.action === 'account.update' && 'role' in e.details)?.details).toEqual({
+      role: { from: 'support', to: 'analyst' },
+    });
+    const again = await new SessionClient(app.url).post('/api/auth/sign-in', {
+      email: invited.email,
+      password: PASSWORD,
+    });
     expect(again.body).toMatchObject({ error: 'account_disabled' });
   });
 
@@ -191,7 +227,10 @@ describe('a session', () => {
     const { client, secret } = await enrol(app.url, invited);
     const other = await signInAgain(invited, secret);
     const before = client.cookie;
-    const changed = await client.post('/api/me/password', { current_password: PASSWORD, new_password: 'another long passphrase' });
+    const changed = await client.post('/api/me/password', {
+      current_password: PASSWORD,
+      new_password: 'another long passphrase',
+    });
     expect(changed.body).toMatchObject({ stage: 'signed_in' });
     expect(client.cookie).not.toBe(before);
     expect((await client.get('/api/leads')).status).toBe(200);
@@ -211,13 +250,19 @@ describe('a session', () => {
 describe('roles over accounts', () => {
   it('lets an admin invite below admin only, and refuses an unknown role', async () => {
     const { client: admin } = await enrol(app.url, await invite(app.url, { email: email('adm'), role: 'admin' }));
-    expect((await admin.post('/api/accounts', { email: email('o'), name: 'O', role: 'owner' })).body).toMatchObject({ error: 'forbidden' });
+    expect((await admin.post('/api/accounts', { email: email('o'), name: 'O', role: 'owner' })).body).toMatchObject({
+      error: 'forbidden',
+    });
     expect((await admin.post('/api/accounts', { email: email('a'), name: 'A', role: 'admin' })).status).toBe(403);
     expect((await admin.post('/api/accounts', { email: email('s'), name: 'S', role: 'support' })).status).toBe(201);
-    expect((await admin.post('/api/accounts', { email: email('x'), name: 'X', role: 'emperor' })).body).toMatchObject({ error: 'invalid_request' });
+    expect((await admin.post('/api/accounts', { email: email('x'), name: 'X', role: 'emperor' })).body).toMatchObject({
+      error: 'invalid_request',
+    });
     const taken = email('dup');
     await invite(app.url, { email: taken, role: 'analyst' });
-    expect((await admin.post('/api/accounts', { email: taken.toUpperCase(), name: 'Dup', role: 'analyst' })).body).toMatchObject({ error: 'conflict' });
+    expect(
+      (await admin.post('/api/accounts', { email: taken.toUpperCase(), name: 'Dup', role: 'analyst' })).body,
+    ).toMatchObject({ error: 'conflict' });
   });
 
   it('names the person, the sign-in method and the address in every audit entry of their actions', async () => {
@@ -225,13 +270,23 @@ describe('roles over accounts', () => {
     const { client } = await enrol(app.url, invited);
     const agent = await client.post<{ id: string }>('/api/agents', { name: 'Audited' });
     const [entry] = await auditOf(agent.body.id);
-    expect(entry).toMatchObject({ actor: invited.id, actor_name: 'Audrey Auditable', auth_method: 'password', client_address: '127.0.0.1', action: 'agent.create' });
+    expect(entry).toMatchObject({
+      actor: invited.id,
+      actor_name: 'Audrey Auditable',
+      auth_method: 'password',
+      client_address: '127.0.0.1',
+      action: 'agent.create',
+    });
   });
 });
 
 describe('service accounts', () => {
   it('shows a prefixed token once, stores only its digest, records its use, and stops it when revoked or expired', async () => {
-    const made = await owner.post<{ id: string; token: string; prefix: string }>('/api/service-accounts', { name: 'CLI', role: 'support', expires_in_days: 30 });
+    const made = await owner.post<{ id: string; token: string; prefix: string }>('/api/service-accounts', {
+      name: 'CLI',
+      role: 'support',
+      expires_in_days: 30,
+    });
     expect(made.status).toBe(201);
     expect(made.body.token).toMatch(/^lit_/);
     expect(made.body.token.startsWith(made.body.prefix)).toBe(true);
@@ -246,7 +301,11 @@ describe('service accounts', () => {
     expect((await owner.send('DELETE', `/api/service-accounts/${made.body.id}`)).status).toBe(200);
     expect((await cli.get('/api/deliveries')).status).toBe(401);
 
-    const old = await owner.post<{ id: string; token: string }>('/api/service-accounts', { name: 'Old', role: 'analyst', expires_in_days: 1 });
+    const old = await owner.post<{ id: string; token: string }>('/api/service-accounts', {
+      name: 'Old',
+      role: 'analyst',
+      expires_in_days: 1,
+    });
     await ids.serviceTokens.updateOne({ id: old.body.id }, { $set: { expires_at: new Date(Date.now() - 1) } });
     expect((await owner.withToken(old.body.token).get('/api/leads')).status).toBe(401);
   });

@@ -52,9 +52,13 @@ describe('authentication', () => {
 describe('creating a partner', () => {
   it('answers 201 with the settings and the three secrets', async () => {
     const body = {
-      name: 'Full', callback_url: 'https://partner.example/cb', callback_events: ['lead.accepted', 'lead.ftd'],
-      status_mapping: { new: 'NEW', ftd: 'DEPOSIT' }, field_mapping: { phone: 'contact.phone', first_name: 'profile.firstName' },
-      rate_limits: { intake_per_minute: 120, status_per_minute: 240 }, blocked_countries: ['KP', 'IR'],
+      name: 'Full',
+      callback_url: 'https://partner.example/cb',
+      callback_events: ['lead.accepted', 'lead.ftd'],
+      status_mapping: { new: 'NEW', ftd: 'DEPOSIT' },
+      field_mapping: { phone: 'contact.phone', first_name: 'profile.firstName' },
+      rate_limits: { intake_per_minute: 120, status_per_minute: 240 },
+      blocked_countries: ['KP', 'IR'],
     };
     const created = await createPartner(body);
     expect(created).toMatchObject({ ...body, disabled: false, key_rotated_at: null });
@@ -67,16 +71,29 @@ describe('creating a partner', () => {
   it('stores the API key hashed and the HMAC secrets encrypted', async () => {
     const created = await createPartner();
     const stored = JSON.stringify(await app.runtime.mongo.collections.partners.findOne({ _id: created.id }));
-    for (const secret of [created.api_key, created.hmac_secret, created.callback_secret]) expect(stored).not.toContain(secret);
+    for (const secret of [created.api_key, created.hmac_secret, created.callback_secret])
+      expect(stored).not.toContain(secret);
   });
 
   it.each([
     ['no name', { callback_url: 'https://x.example/cb' }, /name/],
     ['a URL that is not a URL', { name: 'n', callback_url: 'not a url' }, /callback_url/],
-    ['a URL that is not http(s)', { name: 'n', callback_url: 'ftp://x.example/cb' }, /callback_url must match pattern "\^https\?:\/\//],
-    ['a URL with credentials', { name: 'n', callback_url: 'https://u:p@x.example/cb' }, /callback_url must match pattern/],
+    [
+      'a URL that is not http(s)',
+      { name: 'n', callback_url: 'ftp://x.example/cb' },
+      /callback_url must match pattern "\^https\?:\/\//,
+    ],
+    [
+      'a URL with credentials',
+      { name: 'n', callback_url: 'https://u:p@x.example/cb' },
+      /callback_url must match pattern/,
+    ],
     ['an unknown event', { name: 'n', callback_events: ['lead.exploded'] }, /callback_events/],
-    ['a mapping from an unknown status', { name: 'n', status_mapping: { vanished: 'X' } }, /status_mapping property name must be valid/],
+    [
+      'a mapping from an unknown status',
+      { name: 'n', status_mapping: { vanished: 'X' } },
+      /status_mapping property name must be valid/,
+    ],
     ['a blocked range that is no IP or CIDR', { name: 'n', blocked_ip_ranges: ['10.0.0.0/33'] }, /blocked_ip_ranges/],
     ['a malformed field mapping path', { name: 'n', field_mapping: { phone: 'contact..phone' } }, /field_mapping/],
     ['a field mapping to an unknown field', { name: 'n', field_mapping: { shoe_size: 'a.b' } }, /field_mapping/],
@@ -107,7 +124,8 @@ describe('reading partners', () => {
     expect(one.body).toMatchObject({ id: created.id, name: 'Readable', callback_url: 'https://r.example/cb' });
     expect(list.body.items.map((p) => p.id)).toContain(created.id);
     for (const text of [JSON.stringify(one.body), JSON.stringify(list.body)]) {
-      for (const secret of [created.api_key, created.hmac_secret, created.callback_secret]) expect(text).not.toContain(secret);
+      for (const secret of [created.api_key, created.hmac_secret, created.callback_secret])
+        expect(text).not.toContain(secret);
       expect(text).not.toMatch(/api_key|hmac_secret|callback_secret/);
     }
   });
@@ -138,12 +156,20 @@ describe('changing settings', () => {
   it('changes each setting given and keeps the others', async () => {
     const created = await createPartner({ name: 'Mutable', callback_events: ['lead.ftd'], blocked_countries: ['KP'] });
     const patch = {
-      callback_url: 'https://new.example/cb', status_mapping: { contacted: 'IN_PROGRESS' }, field_mapping: { email: 'contact.mail' },
-      rate_limits: { intake_per_minute: 300 }, disabled: true,
+      callback_url: 'https://new.example/cb',
+      status_mapping: { contacted: 'IN_PROGRESS' },
+      field_mapping: { email: 'contact.mail' },
+      rate_limits: { intake_per_minute: 300 },
+      disabled: true,
     };
     const res = await manager.patch(`/api/affiliates/${created.id}`, patch);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ...patch, name: 'Mutable', callback_events: ['lead.ftd'], blocked_countries: ['KP'] });
+    expect(res.body).toMatchObject({
+      ...patch,
+      name: 'Mutable',
+      callback_events: ['lead.ftd'],
+      blocked_countries: ['KP'],
+    });
     expect((await manager.get(`/api/affiliates/${created.id}`)).body).toMatchObject(patch);
   });
 
@@ -164,7 +190,10 @@ describe('changing settings', () => {
     const res = await manager.patch(`/api/affiliates/${created.id}`, patch);
     expect(res.status).toBe(422);
     expect(res.body.error).toBe('invalid_request');
-    expect((await manager.get(`/api/affiliates/${created.id}`)).body).toMatchObject({ name: 'Guarded', callback_url: null });
+    expect((await manager.get(`/api/affiliates/${created.id}`)).body).toMatchObject({
+      name: 'Guarded',
+      callback_url: null,
+    });
   });
 
   it('answers 404 for an unknown partner', async () => {
@@ -177,7 +206,12 @@ describe('rotating secrets', () => {
     const created = await createPartner();
     const res = await manager.post(`/api/affiliates/${created.id}/rotate-key`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String), grace_until: null });
+    expect(res.body).toEqual({
+      id: created.id,
+      api_key: expect.stringMatching(/^lk_/),
+      key_rotated_at: expect.any(String),
+      grace_until: null,
+    });
     expect(res.body.api_key).not.toBe(created.api_key);
     const stored = await app.runtime.mongo.collections.partners.findOne({ _id: created.id });
     expect(app.runtime.partners.hmacSecret(stored!)).toBe(created.hmac_secret);
@@ -188,10 +222,16 @@ describe('rotating secrets', () => {
 
   it('rotates the HMAC secrets on request', async () => {
     const created = await createPartner();
-    const res = await manager.post(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret', 'callback_secret'] });
+    const res = await manager.post(`/api/affiliates/${created.id}/rotate-key`, {
+      secrets: ['hmac_secret', 'callback_secret'],
+    });
     expect(res.body).toEqual({
-      id: created.id, key_rotated_at: expect.any(String), grace_until: null,
-      api_key: expect.stringMatching(/^lk_/), hmac_secret: expect.stringMatching(/^hs_/), callback_secret: expect.stringMatching(/^cs_/),
+      id: created.id,
+      key_rotated_at: expect.any(String),
+      grace_until: null,
+      api_key: expect.stringMatching(/^lk_/),
+      hmac_secret: expect.stringMatching(/^hs_/),
+      callback_secret: expect.stringMatching(/^cs_/),
     });
     const stored = await app.runtime.mongo.collections.partners.findOne({ _id: created.id });
     expect(app.runtime.partners.hmacSecret(stored!)).toBe(res.body.hmac_secret);
@@ -209,23 +249,45 @@ describe('rotating secrets', () => {
 describe('action endpoints with Content-Type: application/json and no body', () => {
   // curl -X POST -H 'Content-Type: application/json' sends no Content-Length at all; fetch and most
   // clients send Content-Length: 0. Both read as {}.
-  const emptyPost = async (path: string, withLength: boolean): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const emptyPost = async (
+    path: string,
+    withLength: boolean,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const { host, port } = new URL(app.url);
     const socket = connect(Number(port), host.split(':')[0]);
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${MANAGER_TOKEN}\r\n`
-      + `Content-Type: application/json\r\n${withLength ? 'Content-Length: 0\r\n' : ''}Connection: close\r\n\r\n`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${MANAGER_TOKEN}\r\n` +
+        `Content-Type: application/json\r\n${withLength ? 'Content-Length: 0\r\n' : ''}Connection: close\r\n\r\n`,
+    );
     const raw = Buffer.concat(await socket.toArray()).toString('utf8');
     const [head, body] = raw.split('\r\n\r\n');
     return { status: Number(head!.split(' ')[1]), body: JSON.parse(body!) };
   };
 
-  it.each([['without Content-Length', false], ['with Content-Length: 0', true]])('answers each action as without a body, %s', async (_how, withLength) => {
+  it.each([
+    ['without Content-Length', false],
+    ['with Content-Length: 0', true],
+  ])('answers each action as without a body, %s', async (_how, withLength) => {
     const created = await createPartner();
     const rotated = await emptyPost(`/api/affiliates/${created.id}/rotate-key`, withLength);
-    expect(rotated).toEqual({ status: 200, body: { id: created.id, api_key: expect.stringMatching(/^lk_/), key_rotated_at: expect.any(String), grace_until: null } });
+    expect(rotated).toEqual({
+      status: 200,
+      body: {
+        id: created.id,
+        api_key: expect.stringMatching(/^lk_/),
+        key_rotated_at: expect.any(String),
+        grace_until: null,
+      },
+    });
     const tested = await emptyPost(`/api/affiliates/${created.id}/test-callback`, withLength);
-    expect(tested).toEqual({ status: 409, body: { error: 'conflict', message: expect.stringContaining('callback_url') } });
-    expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({ status: 200, body: { requeued: 0, pending: 0 } });
+    expect(tested).toEqual({
+      status: 409,
+      body: { error: 'conflict', message: expect.stringContaining('callback_url') },
+    });
+    expect(await emptyPost(`/api/affiliates/${created.id}/deliveries/retry-dead`, withLength)).toEqual({
+      status: 200,
+      body: { requeued: 0, pending: 0 },
+    });
     expect((await emptyPost('/api/deliveries/dl-000000000000000000000000/retry', withLength)).status).toBe(404);
   });
 
@@ -244,11 +306,25 @@ describe('audit log', () => {
     expect(log.status).toBe(200);
     expect(log.body.items.map((e) => e.action)).toEqual(['partner.rotate_key', 'partner.update', 'partner.create']);
     for (const entry of log.body.items) {
-      expect(entry).toMatchObject({ affiliate_id: created.id, actor: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/), actor_name: 'break-glass token', auth_method: 'break_glass', client_address: '127.0.0.1', at: expect.any(String) });
+      expect(entry).toMatchObject({
+        affiliate_id: created.id,
+        actor: expect.stringMatching(/^break-glass:[0-9a-f]{6}$/),
+        actor_name: 'break-glass token',
+        auth_method: 'break_glass',
+        client_address: '127.0.0.1',
+        at: expect.any(String),
+      });
     }
     expect(log.body.items[1]?.details).toEqual({ fields: ['callback_url'] });
     const everything = JSON.stringify(await app.runtime.mongo.collections.audit.find().toArray());
-    for (const secret of [created.api_key, created.hmac_secret, created.callback_secret, rotated.body.api_key, rotated.body.hmac_secret, MANAGER_TOKEN]) {
+    for (const secret of [
+      created.api_key,
+      created.hmac_secret,
+      created.callback_secret,
+      rotated.body.api_key,
+      rotated.body.hmac_secret,
+      MANAGER_TOKEN,
+    ]) {
       expect(everything).not.toContain(secret);
     }
   });
@@ -256,20 +332,44 @@ describe('audit log', () => {
 
 describe('OpenAPI document', () => {
   it('is served without a token and describes every manager operation', async () => {
-    type Doc = { openapi: string; paths: Record<string, Record<string, { requestBody?: { required: boolean } }>>; components: { schemas: object } };
+    type Doc = {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: { required: boolean } }>>;
+      components: { schemas: object };
+    };
     const res = await manager.withToken(null).get<Doc>('/api/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const operations = Object.entries(res.body.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(operations).toEqual(expect.arrayContaining([
-      'POST /api/affiliates', 'GET /api/affiliates', 'GET /api/affiliates/{id}', 'PATCH /api/affiliates/{id}',
-      'POST /api/affiliates/{id}/rotate-key', 'POST /api/affiliates/{id}/test-callback', 'POST /api/affiliates/{id}/deliveries/retry-dead',
-      'GET /api/deliveries', 'GET /api/deliveries/{id}', 'POST /api/deliveries/{id}/retry',
-      'POST /api/agents', 'GET /api/agents', 'GET /api/agents/{id}', 'PATCH /api/agents/{id}', 'GET /api/audit-log',
-      'GET /api/affiliates/{id}/endpoint-health', 'POST /api/affiliates/{id}/endpoint/resume', 'POST /api/affiliates/{id}/replay', 'GET /api/replays/{id}',
-    ]));
+    const operations = Object.entries(res.body.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /api/affiliates',
+        'GET /api/affiliates',
+        'GET /api/affiliates/{id}',
+        'PATCH /api/affiliates/{id}',
+        'POST /api/affiliates/{id}/rotate-key',
+        'POST /api/affiliates/{id}/test-callback',
+        'POST /api/affiliates/{id}/deliveries/retry-dead',
+        'GET /api/deliveries',
+        'GET /api/deliveries/{id}',
+        'POST /api/deliveries/{id}/retry',
+        'POST /api/agents',
+        'GET /api/agents',
+        'GET /api/agents/{id}',
+        'PATCH /api/agents/{id}',
+        'GET /api/audit-log',
+        'GET /api/affiliates/{id}/endpoint-health',
+        'POST /api/affiliates/{id}/endpoint/resume',
+        'POST /api/affiliates/{id}/replay',
+        'GET /api/replays/{id}',
+      ]),
+    );
     expect(operations).not.toContain('GET /api/openapi.json');
-    expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['PartnerSettings', 'AgentSettings']));
+    expect(Object.keys(res.body.components.schemas)).toEqual(
+      expect.arrayContaining(['PartnerSettings', 'AgentSettings']),
+    );
     expect(res.body.paths['/api/affiliates/{id}/rotate-key']?.post?.requestBody?.required).toBe(false);
     expect(res.body.paths['/api/affiliates']?.post?.requestBody?.required).toBe(true);
   });

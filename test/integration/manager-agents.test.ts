@@ -19,17 +19,37 @@ describe('agents', () => {
     const res = await manager.post('/api/agents', { name: 'Ann' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.stringMatching(/^ag-[0-9a-f]{16}$/), name: 'Ann', active: true, countries: [], languages: [],
-      last_assigned_at: null, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^ag-[0-9a-f]{16}$/),
+      name: 'Ann',
+      active: true,
+      countries: [],
+      languages: [],
+      last_assigned_at: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
-    expect(await app.runtime.mongo.collections.agents.findOne({ _id: res.body.id as string })).toMatchObject({ name: 'Ann', active: true });
+    expect(await app.runtime.mongo.collections.agents.findOne({ _id: res.body.id as string })).toMatchObject({
+      name: 'Ann',
+      active: true,
+    });
   });
 
   it('lists, shows and changes agents', async () => {
-    const created = (await manager.post('/api/agents', { name: 'Bob', countries: ['DE', 'AT'], languages: ['de'] })).body;
-    const changed = await manager.patch(`/api/agents/${created.id}`, { active: false, countries: ['CH'], languages: ['de', 'fr'] });
+    const created = (await manager.post('/api/agents', { name: 'Bob', countries: ['DE', 'AT'], languages: ['de'] }))
+      .body;
+    const changed = await manager.patch(`/api/agents/${created.id}`, {
+      active: false,
+      countries: ['CH'],
+      languages: ['de', 'fr'],
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ id: created.id, name: 'Bob', active: false, countries: ['CH'], languages: ['de', 'fr'] });
+    expect(changed.body).toMatchObject({
+      id: created.id,
+      name: 'Bob',
+      active: false,
+      countries: ['CH'],
+      languages: ['de', 'fr'],
+    });
     expect((await manager.get(`/api/agents/${created.id}`)).body).toEqual(changed.body);
     const inactive = await manager.get<{ items: { id: string }[] }>('/api/agents?active=false');
     expect(inactive.body.items.map((a) => a.id)).toContain(created.id);
@@ -40,7 +60,12 @@ describe('agents', () => {
   it('audits creation and changes', async () => {
     const created = (await manager.post('/api/agents', { name: 'Cy' })).body;
     await manager.patch(`/api/agents/${created.id}`, { active: false });
-    const actions = (await app.runtime.mongo.collections.audit.find({ target: created.id as string }).sort({ at: 1 }).toArray()).map((a) => a.action);
+    const actions = (
+      await app.runtime.mongo.collections.audit
+        .find({ target: created.id as string })
+        .sort({ at: 1 })
+        .toArray()
+    ).map((a) => a.action);
     expect(actions).toEqual(['agent.create', 'agent.update']);
   });
 

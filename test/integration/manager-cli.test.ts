@@ -41,12 +41,27 @@ async function cli(args: string[], token: string | null = MANAGER_TOKEN): Promis
 const json = (run: Run) => JSON.parse(run.stdout) as Record<string, unknown>;
 
 it('creates, shows, changes and rotates a partner, printing JSON', async () => {
-  const created = await cli(['create-partner', '--name', 'Shell Co', '--callback-url', 'https://shell.example/cb', '--events', 'lead.accepted', '--intake-per-minute', '90']);
+  const created = await cli([
+    'create-partner',
+    '--name',
+    'Shell Co',
+    '--callback-url',
+    'https://shell.example/cb',
+    '--events',
+    'lead.accepted',
+    '--intake-per-minute',
+    '90',
+  ]);
   expect(created.code).toBe(0);
   const partner = json(created);
   expect(partner).toMatchObject({
-    name: 'Shell Co', callback_url: 'https://shell.example/cb', callback_events: ['lead.accepted'], rate_limits: { intake_per_minute: 90 },
-    api_key: expect.stringMatching(/^lk_/), hmac_secret: expect.stringMatching(/^hs_/), callback_secret: expect.stringMatching(/^cs_/),
+    name: 'Shell Co',
+    callback_url: 'https://shell.example/cb',
+    callback_events: ['lead.accepted'],
+    rate_limits: { intake_per_minute: 90 },
+    api_key: expect.stringMatching(/^lk_/),
+    hmac_secret: expect.stringMatching(/^hs_/),
+    callback_secret: expect.stringMatching(/^cs_/),
   });
   const id = partner.id as string;
 
@@ -54,7 +69,10 @@ it('creates, shows, changes and rotates a partner, printing JSON', async () => {
   expect(json(shown)).toMatchObject({ id, name: 'Shell Co' });
   expect(shown.stdout).not.toContain('api_key');
 
-  expect(json(await cli(['update-partner', id, '--callback-url', 'none', '--disabled', 'true']))).toMatchObject({ callback_url: null, disabled: true });
+  expect(json(await cli(['update-partner', id, '--callback-url', 'none', '--disabled', 'true']))).toMatchObject({
+    callback_url: null,
+    disabled: true,
+  });
   const listed = json(await cli(['list-partners', '--limit', '5'])) as { items: { id: string }[] };
   expect(listed.items.map((p) => p.id)).toContain(id);
 
@@ -75,7 +93,8 @@ it('manages agents and reads the audit log', async () => {
 
 it('pages the audit log by cursor, naming the next page on stderr until the last', async () => {
   const created: string[] = [];
-  for (const name of ['Page A', 'Page B', 'Page C']) created.push(json(await cli(['create-agent', '--name', name])).id as string);
+  for (const name of ['Page A', 'Page B', 'Page C'])
+    created.push(json(await cli(['create-agent', '--name', name])).id as string);
   const seen: string[] = [];
   let args = ['audit-log', '--action', 'agent.create', '--limit', '2'];
   for (let pages = 0; pages < 5; pages++) {
@@ -97,7 +116,9 @@ it('pages the audit log by cursor, naming the next page on stderr until the last
 });
 
 it('lists leads with their filters, and refuses a bad filter or cursor with exit code 1', async () => {
-  expect(json(await cli(['leads', '--affiliate-id', 'pa-0000000000000000', '--country', 'GB', '--is-depositor', 'true']))).toEqual({ items: [], next_cursor: null });
+  expect(
+    json(await cli(['leads', '--affiliate-id', 'pa-0000000000000000', '--country', 'GB', '--is-depositor', 'true'])),
+  ).toEqual({ items: [], next_cursor: null });
   const lower = await cli(['leads', '--country', 'gb']);
   expect(lower.code).toBe(1);
   expect(JSON.parse(lower.stderr)).toMatchObject({ error: 'invalid_request' });
@@ -107,7 +128,10 @@ it('lists leads with their filters, and refuses a bad filter or cursor with exit
 });
 
 it('lists deliveries and reports an API error on stderr with exit code 1', async () => {
-  expect(json(await cli(['list-deliveries', '--state', 'dead', '--from', '2026-01-01T00:00:00Z']))).toEqual({ items: [], next_cursor: null });
+  expect(json(await cli(['list-deliveries', '--state', 'dead', '--from', '2026-01-01T00:00:00Z']))).toEqual({
+    items: [],
+    next_cursor: null,
+  });
   const missing = await cli(['retry-delivery', 'dl-000000000000000000000000']);
   expect(missing.code).toBe(1);
   expect(JSON.parse(missing.stderr)).toEqual({ error: 'not_found', message: expect.any(String) });

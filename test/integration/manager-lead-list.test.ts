@@ -16,7 +16,15 @@ let alpha: string;
 let beta: string;
 let n = 0;
 
-type Row = { id: string; affiliate_id: string; status: string; is_depositor: boolean; agent_id: string | null; country_code: string | null; source: string | null };
+type Row = {
+  id: string;
+  affiliate_id: string;
+  status: string;
+  is_depositor: boolean;
+  agent_id: string | null;
+  country_code: string | null;
+  source: string | null;
+};
 type Page = { items: Row[]; next_cursor: string | null };
 
 beforeAll(async () => {
@@ -26,7 +34,15 @@ beforeAll(async () => {
   alpha = (await servicesOf(app.runtime).partners.create({ name: 'Alpha' })).partner.id;
   beta = (await servicesOf(app.runtime).partners.create({ name: 'Beta' })).partner.id;
   const now = new Date();
-  const agent: AgentDoc = { _id: 'ag-list', name: 'Lister', active: true, countries: ['DE'], languages: [], created_at: now, updated_at: now };
+  const agent: AgentDoc = {
+    _id: 'ag-list',
+    name: 'Lister',
+    active: true,
+    countries: ['DE'],
+    languages: [],
+    created_at: now,
+    updated_at: now,
+  };
   await app.runtime.mongo.collections.agents.insertOne(agent);
 });
 
@@ -54,15 +70,33 @@ describe('lead list', () => {
     leads.a2 = await accepted(alpha, { country_code: 'FR', source: 'social|ads' });
     leads.a3 = await accepted(alpha, { country_code: 'DE', source: 'social|ads' });
     leads.b1 = await accepted(beta, { country_code: 'FR', source: 'search' });
-    const action: AgentAction = { action_id: randomUUID(), lead_id: leads.a1, agent_id: 'ag-list', status: 'contacted', occurred_at: new Date().toISOString() };
+    const action: AgentAction = {
+      action_id: randomUUID(),
+      lead_id: leads.a1,
+      agent_id: 'ag-list',
+      status: 'contacted',
+      occurred_at: new Date().toISOString(),
+    };
     await produce(app.runtime, 'agentActions', [action], () => leads.a1!);
-    const deposit: Deposit = { deposit_id: randomUUID(), lead_id: leads.a3!, type: 'deposit', amount: '100.00', currency: 'EUR', occurred_at: new Date().toISOString() };
+    const deposit: Deposit = {
+      deposit_id: randomUUID(),
+      lead_id: leads.a3!,
+      type: 'deposit',
+      amount: '100.00',
+      currency: 'EUR',
+      occurred_at: new Date().toISOString(),
+    };
     await produce(app.runtime, 'deposits', [deposit], () => leads.a3!);
-    await until(async () => (await ids(`affiliate_id=${alpha}&status=ftd`)).length === 1 && (await ids(`affiliate_id=${alpha}&status=contacted`)).length === 1,
-      20000, 'the CRM changes to reach the list');
+    await until(
+      async () =>
+        (await ids(`affiliate_id=${alpha}&status=ftd`)).length === 1 &&
+        (await ids(`affiliate_id=${alpha}&status=contacted`)).length === 1,
+      20000,
+      'the CRM changes to reach the list',
+    );
   });
 
-  it('lists a partner\'s leads newest first, and every partner\'s', async () => {
+  it("lists a partner's leads newest first, and every partner's", async () => {
     expect(await ids(`affiliate_id=${alpha}`)).toEqual([leads.a3, leads.a2, leads.a1]);
     expect(await ids(`affiliate_id=${beta}`)).toEqual([leads.b1]);
     const all = await ids('limit=200');
@@ -74,8 +108,8 @@ describe('lead list', () => {
     expect(await ids(`affiliate_id=${alpha}&status=ftd`)).toEqual([leads.a3]);
     expect(await ids(`affiliate_id=${alpha}&is_depositor=true`)).toEqual([leads.a3]);
     expect(await ids(`affiliate_id=${alpha}&is_depositor=false`)).toEqual([leads.a2, leads.a1]);
-    expect((await ids('status=ftd&limit=200'))).toContain(leads.a3);
-    expect((await ids('status=new&limit=200'))).not.toContain(leads.a1);
+    expect(await ids('status=ftd&limit=200')).toContain(leads.a3);
+    expect(await ids('status=new&limit=200')).not.toContain(leads.a1);
   });
 
   it('filters by country and by source, free text included', async () => {
@@ -97,7 +131,19 @@ describe('lead list', () => {
 
   it('shows rows without personal data', async () => {
     const [row] = (await list(`affiliate_id=${beta}`)).items;
-    expect(Object.keys(row!).sort()).toEqual(['affiliate_id', 'agent_id', 'country_code', 'created_at', 'external_id', 'id', 'is_depositor', 'source', 'status', 'test', 'updated_at']);
+    expect(Object.keys(row!).sort()).toEqual([
+      'affiliate_id',
+      'agent_id',
+      'country_code',
+      'created_at',
+      'external_id',
+      'id',
+      'is_depositor',
+      'source',
+      'status',
+      'test',
+      'updated_at',
+    ]);
     expect(row).toMatchObject({ affiliate_id: beta, country_code: 'FR', source: 'search', status: expect.any(String) });
   });
 
@@ -107,11 +153,17 @@ describe('lead list', () => {
     // unassigned, so the leads above prove nothing here).
     const first = await accepted(beta, { country_code: 'DE', source: 'search' });
     const second = await accepted(beta, { country_code: 'DE', source: 'search' });
-    const res = await until(async () => {
-      const r = await manager.get<{ items: { id: string; agent_id: string }[]; next_cursor: string | null }>('/api/agents/ag-list/leads?limit=200');
-      const ids = r.body.items.map((l) => l.id);
-      return ids.includes(first) && ids.includes(second) ? r : null;
-    }, 20000, "the agent's DE leads");
+    const res = await until(
+      async () => {
+        const r = await manager.get<{ items: { id: string; agent_id: string }[]; next_cursor: string | null }>(
+          '/api/agents/ag-list/leads?limit=200',
+        );
+        const ids = r.body.items.map((l) => l.id);
+        return ids.includes(first) && ids.includes(second) ? r : null;
+      },
+      20000,
+      "the agent's DE leads",
+    );
     expect(res.status).toBe(200);
     const mine = res.body.items.map((l) => l.id);
     expect(mine.indexOf(second)).toBeLessThan(mine.indexOf(first));

@@ -29,7 +29,10 @@ type Page = { items: { id: string; affiliate_id: string | null }[]; next_cursor:
 type Report = { rows: { partner_id: string; received: number }[]; totals: { received: number; accepted: number } };
 
 async function partner(name: string): Promise<string> {
-  const res = await owner.post<{ id: string; callback_secret: string }>('/api/affiliates', { name, callback_url: receiver.url(`/${name}`) });
+  const res = await owner.post<{ id: string; callback_secret: string }>('/api/affiliates', {
+    name,
+    callback_url: receiver.url(`/${name}`),
+  });
   receiver.route(`/${name}`, res.body.callback_secret, status(200, 'ok'));
   return res.body.id;
 }
@@ -42,17 +45,25 @@ beforeAll(async () => {
   const ids = { a: await partner('scope-a'), b: await partner('scope-b') };
   // Sequential and interleaved, so created_at orders them: a1, b1, a2, b2.
   const leads: Record<'a' | 'b', PartnerData['leads']> = { a: [], b: [] };
-  for (let n = 1; n <= 2; n++) for (const k of ['a', 'b'] as const) leads[k].push(await acceptedLead(app, replies, ids[k], n));
+  for (let n = 1; n <= 2; n++)
+    for (const k of ['a', 'b'] as const) leads[k].push(await acceptedLead(app, replies, ids[k], n));
   const now = Date.now();
   for (const k of ['a', 'b'] as const) {
     await owner.patch(`/api/affiliates/${ids[k]}`, { name: `scope-${k} renamed` });
-    const replay = await owner.post<{ id: string }>(`/api/affiliates/${ids[k]}/replay`, { from: new Date(now - 3600_000).toISOString(), to: new Date(now + 60_000).toISOString() });
+    const replay = await owner.post<{ id: string }>(`/api/affiliates/${ids[k]}/replay`, {
+      from: new Date(now - 3600_000).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+    });
     p[k] = { id: ids[k], leads: leads[k], deliveries: await deliveriesOf(owner, ids[k], 2), replay: replay.body.id };
   }
-  await until(async () => {
-    const report = (await owner.get<Report>('/api/reports?group_by=partner')).body;
-    return report.rows.filter((r) => r.received >= 2).length === 2;
-  }, 30000, 'both partners\' leads to be counted');
+  await until(
+    async () => {
+      const report = (await owner.get<Report>('/api/reports?group_by=partner')).body;
+      return report.rows.filter((r) => r.received >= 2).length === 2;
+    },
+    30000,
+    "both partners' leads to be counted",
+  );
   mineToken = (await roleToken(app.url, 'affiliate_manager', [p.a.id])).token;
   mine = owner.withToken(mineToken);
   both = owner.withToken((await roleToken(app.url, 'affiliate_manager', [p.a.id, p.b.id])).token);
@@ -71,13 +82,13 @@ const list = async (client: ManagerClient, path: string) => {
   return res.body;
 };
 
-describe('an affiliate manager\'s lists', () => {
+describe("an affiliate manager's lists", () => {
   it('lists only their partners', async () => {
     expect((await list(mine, '/api/affiliates')).items.map((i) => i.id)).toEqual([p.a.id]);
     expect((await list(owner, '/api/affiliates')).items.map((i) => i.id).sort()).toEqual([p.a.id, p.b.id].sort());
   });
 
-  it('lists only their partners\' leads, with any filter; another partner\'s filter gives an empty page', async () => {
+  it("lists only their partners' leads, with any filter; another partner's filter gives an empty page", async () => {
     expect((await list(mine, '/api/leads')).items.map((i) => i.id)).toEqual([p.a.leads[1]!.id, p.a.leads[0]!.id]);
     expect(partnersOf(await list(mine, '/api/leads?status=new'))).toEqual([p.a.id]);
     expect(partnersOf(await list(mine, '/api/leads?country_code=DE'))).toEqual([p.a.id]);
@@ -95,7 +106,7 @@ describe('an affiliate manager\'s lists', () => {
     expect(second.next_cursor).toBeNull();
   });
 
-  it('lists only their partners\' deliveries', async () => {
+  it("lists only their partners' deliveries", async () => {
     expect((await list(mine, '/api/deliveries')).items.map((i) => i.id).sort()).toEqual([...p.a.deliveries].sort());
     expect(partnersOf(await list(mine, '/api/deliveries?state=delivered'))).toEqual([p.a.id]);
     expect(partnersOf(await list(mine, '/api/deliveries?event=lead.accepted'))).toEqual([p.a.id]);
@@ -103,7 +114,7 @@ describe('an affiliate manager\'s lists', () => {
     expect(partnersOf(await list(both, '/api/deliveries')).sort()).toEqual([p.a.id, p.b.id].sort());
   });
 
-  it('lists only their partners\' audit entries (none about no partner)', async () => {
+  it("lists only their partners' audit entries (none about no partner)", async () => {
     const audit = await list(mine, '/api/audit-log?limit=200');
     expect(audit.items.length).toBeGreaterThanOrEqual(2); // partner.create, partner.update, partner.replay
     expect(partnersOf(audit)).toEqual([p.a.id]);
@@ -114,14 +125,18 @@ describe('an affiliate manager\'s lists', () => {
   });
 });
 
-describe('an affiliate manager\'s reports', () => {
+describe("an affiliate manager's reports", () => {
   it('counts only their partners, in the report and its CSV', async () => {
     const all = (await owner.get<Report>('/api/reports?group_by=partner')).body;
     const report = (await mine.get<Report>('/api/reports?group_by=partner')).body;
     expect(report.rows.map((r) => r.partner_id)).toEqual([p.a.id]);
     expect(report.rows[0]).toEqual(all.rows.find((r) => r.partner_id === p.a.id));
     expect(report.totals.received).toBe(all.rows.find((r) => r.partner_id === p.a.id)!.received);
-    expect((await mine.get<Report>('/api/reports?group_by=partner,country,day')).body.rows.every((r) => r.partner_id === p.a.id)).toBe(true);
+    expect(
+      (await mine.get<Report>('/api/reports?group_by=partner,country,day')).body.rows.every(
+        (r) => r.partner_id === p.a.id,
+      ),
+    ).toBe(true);
     const other = (await mine.get<Report>(`/api/reports?affiliate_id=${p.b.id}`)).body;
     expect(other.rows).toEqual([]);
     expect(other.totals.received).toBe(0);
@@ -135,8 +150,8 @@ describe('an affiliate manager\'s reports', () => {
   });
 });
 
-describe('an affiliate manager\'s lookups', () => {
-  it('finds their partner\'s lead, delivery and replay job', async () => {
+describe("an affiliate manager's lookups", () => {
+  it("finds their partner's lead, delivery and replay job", async () => {
     expect((await mine.get(`/api/leads/${p.a.leads[0]!.id}`)).status).toBe(200);
     expect((await mine.get(`/api/affiliates/${p.a.id}/leads/${p.a.leads[0]!.externalId}`)).status).toBe(200);
     expect((await mine.get(`/api/deliveries/${p.a.deliveries[0]}`)).status).toBe(200);
@@ -144,7 +159,7 @@ describe('an affiliate manager\'s lookups', () => {
     expect((await mine.post(`/api/deliveries/${p.a.deliveries[0]}/retry`)).status).toBe(409); // delivered, not dead
   });
 
-  it('answers 404 for the other partner\'s ids, as for unknown ones', async () => {
+  it("answers 404 for the other partner's ids, as for unknown ones", async () => {
     const before = (await owner.get(`/api/deliveries/${p.b.deliveries[0]}`)).body;
     const answers = await Promise.all([
       mine.get(`/api/leads/${p.b.leads[0]!.id}`),

@@ -30,21 +30,38 @@ beforeAll(async () => {
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
-  const partner = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: 'Matrix', callback_url: receiver.url('/matrix') });
+  const partner = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', {
+    name: 'Matrix',
+    callback_url: receiver.url('/matrix'),
+  });
   receiver.route('/matrix', partner.body.callback_secret, status(200, 'ok'));
   const lead = await acceptedLead(app, replies, partner.body.id, 1);
   const [delivery] = await deliveriesOf(manager, partner.body.id, 1);
   const now = Date.now();
-  const replay = await manager.post<{ id: string }>(`/api/affiliates/${partner.body.id}/replay`, { from: new Date(now - 3600_000).toISOString(), to: new Date(now).toISOString() });
+  const replay = await manager.post<{ id: string }>(`/api/affiliates/${partner.body.id}/replay`, {
+    from: new Date(now - 3600_000).toISOString(),
+    to: new Date(now).toISOString(),
+  });
   const agent = await manager.post<{ id: string }>('/api/agents', { name: 'Matrix agent' });
-  const account = await manager.post<{ account: { id: string } }>('/api/accounts', { email: 'matrix@example.com', name: 'Matrix', role: 'analyst' });
+  const account = await manager.post<{ account: { id: string } }>('/api/accounts', {
+    email: 'matrix@example.com',
+    name: 'Matrix',
+    role: 'analyst',
+  });
   // Revoked by each role that may: never one of the tokens the walk uses.
   const spare = await roleToken(app.url, 'support');
   Object.assign(ids, {
-    affiliates: partner.body.id, leads: lead.id, externalId: lead.externalId, deliveries: delivery!, replays: replay.body.id,
-    agents: agent.body.id, accounts: account.body.account.id, 'service-accounts': spare.id,
+    affiliates: partner.body.id,
+    leads: lead.id,
+    externalId: lead.externalId,
+    deliveries: delivery!,
+    replays: replay.body.id,
+    agents: agent.body.id,
+    accounts: account.body.account.id,
+    'service-accounts': spare.id,
   });
-  for (const role of ROLES) tokens[role] = (await roleToken(app.url, role, role === 'affiliate_manager' ? [partner.body.id] : [])).token;
+  for (const role of ROLES)
+    tokens[role] = (await roleToken(app.url, role, role === 'affiliate_manager' ? [partner.body.id] : [])).token;
 }, 120000);
 
 afterAll(async () => {
@@ -62,15 +79,22 @@ function concretePath(template: string): string {
 
 async function operations(): Promise<{ method: string; path: string; op: Operation }[]> {
   const doc = (await manager.withToken(null).get<OpenApi>('/api/openapi.json')).body;
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+  );
 }
 
 // A minimal request: no body on a read, an empty object on a change (a 403 comes before it is read).
 async function call(role: Role, method: string, path: string): Promise<{ status: number; error?: string }> {
   const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
-  const headers: Record<string, string> = { authorization: `Bearer ${tokens[role]}`, ...(body && { 'content-type': 'application/json' }) };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${tokens[role]}`,
+    ...(body && { 'content-type': 'application/json' }),
+  };
   const res = await fetch(`${app.url}${concretePath(path)}`, { method, headers, body });
-  const json = res.headers.get('content-type')?.includes('json') ? ((await res.json()) as { error?: string }) : (await res.text(), {});
+  const json = res.headers.get('content-type')?.includes('json')
+    ? ((await res.json()) as { error?: string })
+    : (await res.text(), {});
   return { status: res.status, error: json.error };
 }
 
@@ -89,7 +113,7 @@ describe('role matrix', () => {
     }
   });
 
-  it('covers in the docs\' matrix exactly the routes each permission guards', async () => {
+  it("covers in the docs' matrix exactly the routes each permission guards", async () => {
     const documented = Object.fromEntries(docsMatrix().rows.map((r) => [r.permission, [...r.routes].sort()]));
     const served: Record<string, string[]> = {};
     for (const { method, path, op } of await operations()) {
@@ -112,7 +136,10 @@ describe('role matrix', () => {
         answers[res.status] = (answers[res.status] ?? 0) + 1;
         if (access === 'signed_in') {
           // Everyone signed in may; a service account has no password or sessions (409).
-          const ok = (res.status >= 200 && res.status < 300) || res.status === 409 || (res.status === 422 && op.requestBody?.required === true);
+          const ok =
+            (res.status >= 200 && res.status < 300) ||
+            res.status === 409 ||
+            (res.status === 422 && op.requestBody?.required === true);
           if (!ok) wrong.push(where);
         } else if (can(role, access as Permission)) {
           if (res.status === 401 || res.status === 403 || res.status >= 500) wrong.push(where);

@@ -35,8 +35,13 @@ it('refuses the old key on the other instance as soon as the rotation answers, a
   const refused = await oldOnB.submitLead({ source: 'after rotation' });
   expect(refused.status).toBe(401);
   expect(refused.body.error).toBe('invalid_api_key');
-  expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
-  expect(await new PartnerClient(b.url, { ...created, api_key: rotated.body.api_key }).submitLead({})).toMatchObject(PAST_AUTHENTICATION);
+  expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({
+    status: 401,
+    body: { error: 'invalid_api_key' },
+  });
+  expect(await new PartnerClient(b.url, { ...created, api_key: rotated.body.api_key }).submitLead({})).toMatchObject(
+    PAST_AUTHENTICATION,
+  );
 });
 
 it('refuses the old key on the other instance even when a look-up read the old partner just before the rotation', async () => {
@@ -61,8 +66,14 @@ it('refuses the old key on the other instance even when a look-up read the old p
     await new Promise((r) => setTimeout(r, 200)); // the eviction reaches B over Redis
     release();
     expect(await inFlight).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
-    expect(await new PartnerClient(b.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
-    expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
+    expect(await new PartnerClient(b.url, created).submitLead({})).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_api_key' },
+    });
+    expect(await new PartnerClient(a.url, created).submitLead({})).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_api_key' },
+    });
   } finally {
     release();
     slowLoad.mockRestore();
@@ -71,8 +82,13 @@ it('refuses the old key on the other instance even when a look-up read the old p
 
 it('signs with the new hmac_secret only, once it is rotated', async () => {
   const created = (await managerA.post<Created>('/api/affiliates', { name: 'Resigned' })).body;
-  const rotated = (await managerA.post<Created>(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret'] })).body;
-  const withOldSecret = await new PartnerClient(b.url, { api_key: rotated.api_key, hmac_secret: created.hmac_secret }).submitLead({});
+  const rotated = (
+    await managerA.post<Created>(`/api/affiliates/${created.id}/rotate-key`, { secrets: ['hmac_secret'] })
+  ).body;
+  const withOldSecret = await new PartnerClient(b.url, {
+    api_key: rotated.api_key,
+    hmac_secret: created.hmac_secret,
+  }).submitLead({});
   expect(withOldSecret.status).toBe(403);
   expect(withOldSecret.body.error).toBe('invalid_signature');
   expect(await new PartnerClient(b.url, rotated).submitLead({})).toMatchObject(PAST_AUTHENTICATION);
@@ -80,7 +96,10 @@ it('signs with the new hmac_secret only, once it is rotated', async () => {
 
 it('never takes a manager token as a partner key, nor a partner key as a manager token', async () => {
   const created = (await managerA.post<Created>('/api/affiliates', { name: 'Walled' })).body;
-  const managerAsPartner = await new PartnerClient(b.url, { api_key: MANAGER_TOKEN, hmac_secret: created.hmac_secret }).submitLead({});
+  const managerAsPartner = await new PartnerClient(b.url, {
+    api_key: MANAGER_TOKEN,
+    hmac_secret: created.hmac_secret,
+  }).submitLead({});
   expect(managerAsPartner.status).toBe(401);
   expect(managerAsPartner.body.error).toBe('invalid_api_key');
   const partnerAsManager = await managerA.withToken(created.api_key).get('/api/affiliates');

@@ -2,7 +2,12 @@ import type { Db } from 'mongodb';
 import { identityCollections } from '../../src/manager/identity/identity-store';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { freePort } from '../support/free-port';
-import { abortAtProvider, signInAtProvider, startOidcProvider, type OidcProviderProcess } from '../support/oidc-provider';
+import {
+  abortAtProvider,
+  signInAtProvider,
+  startOidcProvider,
+  type OidcProviderProcess,
+} from '../support/oidc-provider';
 import { SessionClient } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -22,12 +27,21 @@ const people = [
 beforeAll(async () => {
   const port = await freePort();
   const redirect = `http://127.0.0.1:${port}/api/auth/sso/callback`;
-  const client = { client_id: 'managers', client_secret: 'sso-test-client-secret-0123456789', redirect_uris: [redirect] };
+  const client = {
+    client_id: 'managers',
+    client_secret: 'sso-test-client-secret-0123456789',
+    redirect_uris: [redirect],
+  };
   provider = await startOidcProvider({ clients: [client], accounts: people });
   app = await startTestApp({
-    ROLE: 'ingress', HTTP_PORT: String(port),
-    SSO_ISSUER: provider.issuer, SSO_CLIENT_ID: client.client_id, SSO_CLIENT_SECRET: client.client_secret, SSO_REDIRECT_URL: redirect,
-    SSO_SCOPES: 'openid email profile groups', SSO_ROLE_MAP: 'lead-owners=owner,lead-admins=admin,analysts=analyst',
+    ROLE: 'ingress',
+    HTTP_PORT: String(port),
+    SSO_ISSUER: provider.issuer,
+    SSO_CLIENT_ID: client.client_id,
+    SSO_CLIENT_SECRET: client.client_secret,
+    SSO_REDIRECT_URL: redirect,
+    SSO_SCOPES: 'openid email profile groups',
+    SSO_ROLE_MAP: 'lead-owners=owner,lead-admins=admin,analysts=analyst',
   });
   db = app.runtime.mongo.db;
 });
@@ -38,7 +52,10 @@ afterAll(async () => {
 });
 
 // Starts at our /api/auth/sso, signs `sub` in at the provider, and comes back to our callback.
-async function sso(browser: SessionClient, atProvider: (url: string) => Promise<URL> = (url) => signInAtProvider(url, 'ada')) {
+async function sso(
+  browser: SessionClient,
+  atProvider: (url: string) => Promise<URL> = (url) => signInAtProvider(url, 'ada'),
+) {
   const start = await browser.get('/api/auth/sso');
   expect(start.status).toBe(302);
   const back = await atProvider(start.headers.get('location')!);
@@ -52,13 +69,24 @@ it('makes an account at the first sign-in with the role the groups map to, signe
   expect(done.status).toBe(302);
   expect(done.headers.get('location')).toBe('/console/');
   const session = await browser.get('/api/session');
-  expect(session.body).toMatchObject({ stage: 'signed_in', account: { name: 'Ada Lovelace', role: 'admin', method: 'sso' } });
+  expect(session.body).toMatchObject({
+    stage: 'signed_in',
+    account: { name: 'Ada Lovelace', role: 'admin', method: 'sso' },
+  });
   expect((await browser.get('/api/affiliates')).status).toBe(200);
   const accountId = (session.body as { account: { id: string } }).account.id;
   const account = await identityCollections(db).accounts.findOne({ _id: accountId });
-  expect(account).toMatchObject({ role: 'admin', password_hash: null, sso: { issuer: provider.issuer, subject: 'ada' } });
+  expect(account).toMatchObject({
+    role: 'admin',
+    password_hash: null,
+    sso: { issuer: provider.issuer, subject: 'ada' },
+  });
   const audit = await db.collection<AuditDoc>('audit_log').find({ target: accountId }).toArray();
-  expect(audit.find((e) => e.action === 'account.sign_in')).toMatchObject({ actor: accountId, auth_method: 'sso', actor_name: 'Ada Lovelace' });
+  expect(audit.find((e) => e.action === 'account.sign_in')).toMatchObject({
+    actor: accountId,
+    auth_method: 'sso',
+    actor_name: 'Ada Lovelace',
+  });
 
   // A second sign-in finds the same account.
   const again = new SessionClient(app.url);
@@ -91,7 +119,9 @@ it('sends the browser back with a reason for a tampered state, a cancelled sign-
   const start = await new SessionClient(app.url).get('/api/auth/sso');
   const back = await signInAtProvider(start.headers.get('location')!, 'cy');
   const stranger = new SessionClient(app.url);
-  expect((await stranger.get(`${back.pathname}${back.search}`)).headers.get('location')).toBe('/console/#/sign-in?sso_error=state_mismatch');
+  expect((await stranger.get(`${back.pathname}${back.search}`)).headers.get('location')).toBe(
+    '/console/#/sign-in?sso_error=state_mismatch',
+  );
   expect((await stranger.get('/api/leads')).status).toBe(401);
 });
 

@@ -19,8 +19,15 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-async function partnerAt(path: string, extra: Record<string, unknown> = {}): Promise<{ id: string; callback_secret: string }> {
-  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: path, callback_url: receiver.url(path), ...extra });
+async function partnerAt(
+  path: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; callback_secret: string }> {
+  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', {
+    name: path,
+    callback_url: receiver.url(path),
+    ...extra,
+  });
   receiver.route(path, res.body.callback_secret);
   return res.body;
 }
@@ -30,14 +37,29 @@ describe('test callback', () => {
     const partner = await partnerAt('/ok', { status_mapping: { new: 'FRESH' } });
     const res = await manager.post(`/api/affiliates/${partner.id}/test-callback`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ delivered: true, http_status: 200, duration_ms: expect.any(Number), error: null, response_body: 'ok' });
+    expect(res.body).toEqual({
+      delivered: true,
+      http_status: 200,
+      duration_ms: expect.any(Number),
+      error: null,
+      response_body: 'ok',
+    });
     const [got] = await receiver.waitFor('/ok', 1);
     expect(got?.signatureValid).toBe(true);
-    expect(got?.headers).toMatchObject({ 'x-event': 'lead.accepted', 'user-agent': 'Acme-Webhook/1.0', 'content-type': 'application/json' });
+    expect(got?.headers).toMatchObject({
+      'x-event': 'lead.accepted',
+      'user-agent': 'Acme-Webhook/1.0',
+      'content-type': 'application/json',
+    });
     expect(Math.abs(Number(got?.headers['x-timestamp']) - Date.now() / 1000)).toBeLessThan(10);
     expect(got?.body).toEqual({
-      event: 'lead.accepted', external_lead_id: expect.stringMatching(/^test-/), internal_id: 'le-0', status: 'FRESH', our_status: 'new',
-      is_depositor: false, timestamp: expect.any(String),
+      event: 'lead.accepted',
+      external_lead_id: expect.stringMatching(/^test-/),
+      internal_id: 'le-0',
+      status: 'FRESH',
+      our_status: 'new',
+      is_depositor: false,
+      timestamp: expect.any(String),
     });
     // An event id of its own, named after the test's external id, so a partner dropping repeats sees every test.
     expect(got?.headers['x-event-id']).toBe(`le-0:${String(got?.body.external_lead_id)}`);
@@ -46,7 +68,9 @@ describe('test callback', () => {
 
   it('signs with the rotated callback secret once it is rotated', async () => {
     const partner = await partnerAt('/rotated');
-    const rotated = await manager.post<{ callback_secret: string }>(`/api/affiliates/${partner.id}/rotate-key`, { secrets: ['callback_secret'] });
+    const rotated = await manager.post<{ callback_secret: string }>(`/api/affiliates/${partner.id}/rotate-key`, {
+      secrets: ['callback_secret'],
+    });
     receiver.route('/rotated', rotated.body.callback_secret);
     await manager.post(`/api/affiliates/${partner.id}/test-callback`);
     const [got] = await receiver.waitFor('/rotated', 1);
@@ -57,13 +81,25 @@ describe('test callback', () => {
     const partner = await partnerAt('/broken');
     receiver.respond('/broken', status(503, 'down for maintenance'));
     const res = await manager.post(`/api/affiliates/${partner.id}/test-callback`);
-    expect(res.body).toMatchObject({ delivered: false, http_status: 503, error: null, response_body: 'down for maintenance' });
+    expect(res.body).toMatchObject({
+      delivered: false,
+      http_status: 503,
+      error: null,
+      response_body: 'down for maintenance',
+    });
   });
 
   it('reports an unreachable URL as a connection error', async () => {
-    const res = await manager.post<{ id: string }>('/api/affiliates', { name: 'gone', callback_url: 'http://127.0.0.1:1/cb' });
+    const res = await manager.post<{ id: string }>('/api/affiliates', {
+      name: 'gone',
+      callback_url: 'http://127.0.0.1:1/cb',
+    });
     const sent = await manager.post(`/api/affiliates/${res.body.id}/test-callback`);
-    expect(sent.body).toMatchObject({ delivered: false, http_status: null, error: expect.stringMatching(/^connection_error/) });
+    expect(sent.body).toMatchObject({
+      delivered: false,
+      http_status: null,
+      error: expect.stringMatching(/^connection_error/),
+    });
   });
 
   it('answers 409 conflict for a partner without a callback URL, 404 for an unknown one', async () => {
@@ -77,7 +113,10 @@ describe('test callback', () => {
   it('is audited with its outcome', async () => {
     const partner = await partnerAt('/audited');
     await manager.post(`/api/affiliates/${partner.id}/test-callback`);
-    const entry = await app.runtime.mongo.collections.audit.findOne({ partner_id: partner.id, action: 'partner.test_callback' });
+    const entry = await app.runtime.mongo.collections.audit.findOne({
+      partner_id: partner.id,
+      action: 'partner.test_callback',
+    });
     expect(entry?.details).toEqual({ delivered: true, http_status: 200, error: null });
   });
 });

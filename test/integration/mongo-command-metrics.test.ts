@@ -26,7 +26,10 @@ async function value(name: string, labels: Record<string, string>): Promise<numb
 it('counts each command and the documents it writes, by collection, with day and period collections under one name', async () => {
   const day = mongo.db.collection<{ _id: string; n?: number }>('intake_decisions_20261125');
   await day.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }]);
-  await day.bulkWrite([{ updateOne: { filter: { _id: 'a' }, update: { $set: { n: 1 } } } }, { updateOne: { filter: { _id: 'b' }, update: { $set: { n: 2 } } } }]);
+  await day.bulkWrite([
+    { updateOne: { filter: { _id: 'a' }, update: { $set: { n: 1 } } } },
+    { updateOne: { filter: { _id: 'b' }, update: { $set: { n: 2 } } } },
+  ]);
   await day.deleteOne({ _id: 'c' });
   expect(await day.find({}).toArray()).toHaveLength(2);
   await mongo.db.collection('dedup_claims_p692').insertOne({ _id: 'x' } as never);
@@ -37,11 +40,16 @@ it('counts each command and the documents it writes, by collection, with day and
   expect(await value('lead_intake_mongo_documents_written_total', { ...decisions, command: 'delete' })).toBe(1);
   expect(await value('lead_intake_mongo_commands_total', { ...decisions, command: 'update' })).toBe(1);
   expect(await value('lead_intake_mongo_commands_total', { ...decisions, command: 'find' })).toBe(1);
-  expect(await value('lead_intake_mongo_documents_written_total', { collection: 'dedup_claims_*', command: 'insert' })).toBe(1);
+  expect(
+    await value('lead_intake_mongo_documents_written_total', { collection: 'dedup_claims_*', command: 'insert' }),
+  ).toBe(1);
   expect(await value('lead_intake_mongo_commands_total', { command: 'ping' })).toBe(0);
 });
 
 it('names a collection the same whatever its day or period', () => {
-  expect(['intake_decisions_20261125', 'lead_keys_20261124', 'dedup_claims_p692', 'leads', 'delivery_list'].map(collectionLabel))
-    .toEqual(['intake_decisions_*', 'lead_keys_*', 'dedup_claims_*', 'leads', 'delivery_list']);
+  expect(
+    ['intake_decisions_20261125', 'lead_keys_20261124', 'dedup_claims_p692', 'leads', 'delivery_list'].map(
+      collectionLabel,
+    ),
+  ).toEqual(['intake_decisions_*', 'lead_keys_*', 'dedup_claims_*', 'leads', 'delivery_list']);
 });

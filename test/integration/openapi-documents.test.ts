@@ -14,7 +14,10 @@ type Doc = {
   openapi: string;
   paths: Record<string, Record<string, Record<string, unknown>>>;
   webhooks?: Record<string, unknown>;
-  components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, { name?: string; scheme?: string }> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes?: Record<string, { name?: string; scheme?: string }>;
+  };
 };
 
 const MANAGER_DOC = '/api/openapi.json';
@@ -22,7 +25,14 @@ const PARTNER_DOC = '/api/v1/inbound/openapi.json';
 const PORTAL_DOC = '/portal/api/openapi.json';
 // Served on purpose outside the documents: the operations endpoints of every role, the documents
 // themselves and the static files of the manager console (under /console) and the portal (/portal).
-const UNDOCUMENTED = ['GET /healthz', 'GET /readyz', 'GET /metrics', `GET ${MANAGER_DOC}`, `GET ${PARTNER_DOC}`, `GET ${PORTAL_DOC}`];
+const UNDOCUMENTED = [
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+  `GET ${MANAGER_DOC}`,
+  `GET ${PARTNER_DOC}`,
+  `GET ${PORTAL_DOC}`,
+];
 const undocumented = (op: string) => UNDOCUMENTED.includes(op) || /^GET \/(console|portal)(\/(?!api\/)|$)/.test(op);
 
 let app: TestApp;
@@ -36,30 +46,42 @@ async function fetchDoc(path: string): Promise<Doc> {
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress' });
-  docs = { manager: await fetchDoc(MANAGER_DOC), partner: await fetchDoc(PARTNER_DOC), portal: await fetchDoc(PORTAL_DOC) };
+  docs = {
+    manager: await fetchDoc(MANAGER_DOC),
+    partner: await fetchDoc(PARTNER_DOC),
+    portal: await fetchDoc(PORTAL_DOC),
+  };
 });
 
 afterAll(async () => {
   await app?.destroy();
 });
 
-const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
 
 describe('the OpenAPI documents', () => {
-  it.each(['manager', 'partner', 'portal'] as const)('the %s document is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator', (name) => {
-    const result = validateOpenApi(docs[name]);
-    expect(result.errors ?? []).toEqual([]);
-    expect(result.valid).toBe(true);
-    expect(docs[name].openapi).toBe('3.1.0');
-  });
+  it.each(['manager', 'partner', 'portal'] as const)(
+    'the %s document is valid OpenAPI 3.1 for @seriousme/openapi-schema-validator',
+    (name) => {
+      const result = validateOpenApi(docs[name]);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(docs[name].openapi).toBe('3.1.0');
+    },
+  );
 
   it('describe every route fastify serves, each in one document', () => {
-    const served = app.routes.served()
+    const served = app.routes
+      .served()
       .filter((r) => r.method !== 'HEAD') // fastify's automatic HEAD of every GET
       .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
     const documented = [...operations(docs.manager), ...operations(docs.partner), ...operations(docs.portal)];
     expect(served.filter((op) => !undocumented(op)).sort()).toEqual([...documented].sort());
-    expect(operations(docs.partner).sort()).toEqual(['GET /api/v1/inbound/leads/{externalId}/status', 'POST /api/v1/inbound/leads']);
+    expect(operations(docs.partner).sort()).toEqual([
+      'GET /api/v1/inbound/leads/{externalId}/status',
+      'POST /api/v1/inbound/leads',
+    ]);
     expect(operations(docs.manager).filter((op) => op.includes('/v1/inbound') || op.includes('/portal/'))).toEqual([]);
     expect(operations(docs.portal).filter((op) => !op.includes(' /portal/api/'))).toEqual([]);
   });
@@ -68,12 +90,32 @@ describe('the OpenAPI documents', () => {
     const partner = docs.partner;
     const schemes = Object.values(partner.components.securitySchemes ?? {});
     expect(schemes.map((s) => s.name ?? s.scheme).sort()).toEqual(['X-Signature', 'X-Timestamp', 'bearer']);
-    const intake = partner.paths['/api/v1/inbound/leads']!.post as { parameters: { name: string }[]; responses: Record<string, { headers?: object }> };
+    const intake = partner.paths['/api/v1/inbound/leads']!.post as {
+      parameters: { name: string }[];
+      responses: Record<string, { headers?: object }>;
+    };
     expect(intake.parameters.map((p) => p.name)).toEqual(['Idempotency-Key']);
-    expect(Object.keys(intake.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']);
+    expect(Object.keys(intake.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '503',
+    ]);
     expect(intake.responses['429']!.headers).toHaveProperty('Retry-After');
     expect(intake.responses['503']!.headers).toHaveProperty('Retry-After');
-    expect(Object.keys(partner.webhooks ?? {}).sort()).toEqual(['lead.accepted', 'lead.ftd', 'lead.rejected', 'lead.rtd', 'lead.status_changed']);
+    expect(Object.keys(partner.webhooks ?? {}).sort()).toEqual([
+      'lead.accepted',
+      'lead.ftd',
+      'lead.rejected',
+      'lead.rtd',
+      'lead.status_changed',
+    ]);
   });
 
   it.each(['manager', 'partner', 'portal'] as const)('every example of the %s document passes its schema', (name) => {
@@ -90,21 +132,41 @@ describe('the OpenAPI documents', () => {
   });
 
   it('say what JSON Schema can (zones, URL shapes), and give the rules between fields as 422s with an example each', () => {
-    const schemas = docs.manager.components.schemas as Record<string, { properties: Record<string, { enum?: string[] }> }>;
-    for (const name of ['PartnerSettings', 'AgentSettings']) expect(schemas[name]!.properties.time_zone!.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin']));
-    const operation = (doc: Doc, path: string, method: string) => doc.paths[path]![method] as { requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> }; responses: Record<string, { content: Record<string, { examples?: object }> }> };
-    const examples422 = (doc: Doc, path: string, method: string) => Object.keys(operation(doc, path, method).responses['422']!.content['application/json']!.examples ?? {});
-    expect(examples422(docs.manager, '/api/affiliates/{id}/replay', 'post')).toEqual(['from_not_before_to', 'range_too_long']);
+    const schemas = docs.manager.components.schemas as Record<
+      string,
+      { properties: Record<string, { enum?: string[] }> }
+    >;
+    for (const name of ['PartnerSettings', 'AgentSettings'])
+      expect(schemas[name]!.properties.time_zone!.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin']));
+    const operation = (doc: Doc, path: string, method: string) =>
+      doc.paths[path]![method] as {
+        requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> };
+        responses: Record<string, { content: Record<string, { examples?: object }> }>;
+      };
+    const examples422 = (doc: Doc, path: string, method: string) =>
+      Object.keys(operation(doc, path, method).responses['422']!.content['application/json']!.examples ?? {});
+    expect(examples422(docs.manager, '/api/affiliates/{id}/replay', 'post')).toEqual([
+      'from_not_before_to',
+      'range_too_long',
+    ]);
     expect(examples422(docs.portal, '/portal/api/replays', 'post')).toEqual(['from_not_before_to', 'range_too_long']);
-    for (const path of ['/api/reports', '/api/reports.csv']) expect(examples422(docs.manager, path, 'get')).toEqual(['from_after_to', 'too_many_days']);
+    for (const path of ['/api/reports', '/api/reports.csv'])
+      expect(examples422(docs.manager, path, 'get')).toEqual(['from_after_to', 'too_many_days']);
     expect(examples422(docs.manager, '/api/affiliates/{id}/postback-preview', 'post')).toEqual(['token_not_set']);
-    const body = (doc: Doc, path: string, method: string) => operation(doc, path, method).requestBody.content['application/json']!.schema.properties;
-    expect(body(docs.manager, '/api/affiliates/{id}/postback-preview', 'post').template!.pattern).toContain('{(external_id|');
-    expect(body(docs.portal, '/portal/api/integration', 'patch').callback_url!.pattern).toContain('[Ll][Oo][Cc][Aa][Ll]');
+    const body = (doc: Doc, path: string, method: string) =>
+      operation(doc, path, method).requestBody.content['application/json']!.schema.properties;
+    expect(body(docs.manager, '/api/affiliates/{id}/postback-preview', 'post').template!.pattern).toContain(
+      '{(external_id|',
+    );
+    expect(body(docs.portal, '/portal/api/integration', 'patch').callback_url!.pattern).toContain(
+      '[Ll][Oo][Cc][Aa][Ll]',
+    );
   });
 
-  it('error examples are the registry\'s own codes', () => {
-    const codes = examplesOf(docs.partner).map((e) => (e.value as { error?: string }).error).filter((c): c is string => c !== undefined);
+  it("error examples are the registry's own codes", () => {
+    const codes = examplesOf(docs.partner)
+      .map((e) => (e.value as { error?: string }).error)
+      .filter((c): c is string => c !== undefined);
     expect(codes.length).toBeGreaterThan(10);
     for (const code of codes) expect(Object.keys(ERRORS)).toContain(code);
   });
@@ -121,7 +183,7 @@ describe('the OpenAPI documents', () => {
     expect((await send(method, '/api/nothing')).status).toBe(404);
   });
 
-  it('the status lookup\'s schema is what leadStatusView sends', () => {
+  it("the status lookup's schema is what leadStatusView sends", () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     const now = new Date('2026-11-22T10:00:00Z');
@@ -138,7 +200,9 @@ function send(method: string, path: string): Promise<{ status: number; allow: st
   return new Promise((resolve, reject) => {
     const req = request(`${app.url}${path}`, { method }, (res) => {
       let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString())).on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+      res
+        .on('data', (c: Buffer) => (body += c.toString()))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
     });
     req.on('error', reject).end();
   });
@@ -150,7 +214,11 @@ function validateOpenApi(doc: Doc): { valid: boolean; errors?: unknown } {
   const script = `import { Validator } from '@seriousme/openapi-schema-validator';
     let text = ''; for await (const chunk of process.stdin) text += chunk;
     process.stdout.write(JSON.stringify(await new Validator().validate(JSON.parse(text))));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(doc), encoding: 'utf8', cwd: __dirname });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(doc),
+    encoding: 'utf8',
+    cwd: __dirname,
+  });
   return JSON.parse(out) as { valid: boolean; errors?: unknown };
 }
 

@@ -27,7 +27,11 @@ const envFor = (leadsRun?: string) => ({ ...ports, LEADS_RUN: leadsRun, LEADS_ST
 // A process still serving from the deleted clone: its environment, arguments or working directory name it.
 function servesClone(pid: number): boolean {
   try {
-    const seen = [readFileSync(`/proc/${pid}/environ`, 'latin1'), readFileSync(`/proc/${pid}/cmdline`, 'latin1'), readlinkSync(`/proc/${pid}/cwd`)];
+    const seen = [
+      readFileSync(`/proc/${pid}/environ`, 'latin1'),
+      readFileSync(`/proc/${pid}/cmdline`, 'latin1'),
+      readlinkSync(`/proc/${pid}/cwd`),
+    ];
     return seen.some((s) => s.includes(clone));
   } catch {
     return false;
@@ -38,7 +42,13 @@ beforeAll(async () => {
   const picked: number[] = [];
   while (picked.length < 5) picked.push(await freePrivatePort(picked));
   const [kafka, controller, mongo, redis, registry] = picked;
-  ports = { KAFKA_PORT: `${kafka}`, KAFKA_CONTROLLER_PORT: `${controller}`, MONGO_PORT: `${mongo}`, REDIS_PORT: `${redis}`, REGISTRY_PORT: `${registry}` };
+  ports = {
+    KAFKA_PORT: `${kafka}`,
+    KAFKA_CONTROLLER_PORT: `${controller}`,
+    MONGO_PORT: `${mongo}`,
+    REDIS_PORT: `${redis}`,
+    REGISTRY_PORT: `${registry}`,
+  };
   clone = mkdtempSync(join(tmpdir(), 'orphan-clone-'));
   runDir = mkdtempSync(join(tmpdir(), 'orphan-run-'));
   try {
@@ -67,7 +77,10 @@ afterAll(async () => {
 }, 60_000);
 
 it('status names each server left behind, with its pid and the deleted checkout, and exits non-zero', async () => {
-  const status = await runScript(servicesSh(ROOT), ['status'], envFor(runDir)).then(() => null, (err: { stdout: string }) => err.stdout);
+  const status = await runScript(servicesSh(ROOT), ['status'], envFor(runDir)).then(
+    () => null,
+    (err: { stdout: string }) => err.stdout,
+  );
   expect(status).not.toBeNull();
   for (const s of SERVICES) {
     expect(status).toMatch(new RegExp(`^${s} +\\d+ +${orphans[s]} +orphaned +deleted: ${clone}$`, 'm'));
@@ -89,10 +102,21 @@ it('up from another checkout replaces them on the same ports, and status then re
 
 it('a lead goes through the new stack: partner created by the manager API, signed lead accepted', async () => {
   const { stdout } = await runScript(servicesSh(ROOT), ['env'], envFor(runDir));
-  const serviceEnv = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  const serviceEnv = Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
   app = await startTestApp(serviceEnv);
-  const created = await new ManagerClient(app.url).post<PartnerCredentials & { id: string }>('/api/affiliates', { name: 'After the orphans' });
+  const created = await new ManagerClient(app.url).post<PartnerCredentials & { id: string }>('/api/affiliates', {
+    name: 'After the orphans',
+  });
   expect(created.status).toBe(201);
-  const res = await new PartnerClient(app.url, created.body).submitLead({ phone: '+447911123456', country: 'GB', external_id: 'orphan-drill-1' });
+  const res = await new PartnerClient(app.url, created.body).submitLead({
+    phone: '+447911123456',
+    country: 'GB',
+    external_id: 'orphan-drill-1',
+  });
   expect(res).toMatchObject({ status: 200, body: { status: 'accepted', reason: null } });
 }, 120_000);

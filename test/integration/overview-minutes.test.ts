@@ -29,14 +29,25 @@ afterAll(async () => {
 
 function processCounters() {
   const registry = new Registry();
-  const requests = new Counter({ name: 'lead_intake_requests_total', help: 'h', labelNames: ['endpoint', 'outcome', 'partner_id'], registers: [registry] });
-  const deliveries = new Counter({ name: 'lead_intake_callback_deliveries_total', help: 'h', labelNames: ['event', 'outcome', 'partner_id', 'test'], registers: [registry] });
+  const requests = new Counter({
+    name: 'lead_intake_requests_total',
+    help: 'h',
+    labelNames: ['endpoint', 'outcome', 'partner_id'],
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: 'lead_intake_callback_deliveries_total',
+    help: 'h',
+    labelNames: ['event', 'outcome', 'partner_id', 'test'],
+    registers: [registry],
+  });
   return { registry, requests, deliveries };
 }
 
 const totals = async (chart: 'leads' | 'callbacks') => {
   const sum: Record<string, number> = {};
-  for (const m of (await lastHour(minutes, clock)).charts[chart].minutes) for (const [k, n] of Object.entries(m.counts)) sum[k] = (sum[k] ?? 0) + n;
+  for (const m of (await lastHour(minutes, clock)).charts[chart].minutes)
+    for (const [k, n] of Object.entries(m.counts)) sum[k] = (sum[k] ?? 0) + n;
   return sum;
 };
 

@@ -41,8 +41,14 @@ const stranger = (apiKey: string) => new PartnerClient(app.url, { api_key: apiKe
 beforeAll(async () => {
   service = await PrivateService.create('ferretdb');
   await service.start();
-  app = await startTestApp({}, testConfig({ ROLE: 'ingress', ...service.appEnv, INTAKE_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS) }));
-  partner = new PartnerClient(app.url, (await servicesOf(app.runtime).partners.create({ name: 'Silent store partner' })).secrets);
+  app = await startTestApp(
+    {},
+    testConfig({ ROLE: 'ingress', ...service.appEnv, INTAKE_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS) }),
+  );
+  partner = new PartnerClient(
+    app.url,
+    (await servicesOf(app.runtime).partners.create({ name: 'Silent store partner' })).secrets,
+  );
   // The partner's key is read and cached before the freeze: its status lookups then need only the
   // lead reads, while a made-up key always needs a partner read.
   expect(await partner.leadStatus('warm-up')).toMatchObject({ status: 404 });

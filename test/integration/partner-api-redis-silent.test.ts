@@ -27,13 +27,27 @@ const timed = async (request: Promise<HttpResult>): Promise<HttpResult & { ms: n
   const res = await request;
   return { ...res, ms: Date.now() - started };
 };
-const lead = () => ({ phone: `+4915112${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`, external_id: randomUUID() });
+const lead = () => ({
+  phone: `+4915112${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
+  external_id: randomUUID(),
+});
 
 beforeAll(async () => {
   redis = await PrivateService.create('redis');
   await redis.start();
-  app = await startTestApp({}, testConfig({ ROLE: 'ingress,processor', ...redis.appEnv, INTAKE_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS), REDIS_COMMAND_TIMEOUT_MS: '1000' }));
-  partner = new PartnerClient(app.url, (await servicesOf(app.runtime).partners.create({ name: 'Silent Redis partner' })).secrets);
+  app = await startTestApp(
+    {},
+    testConfig({
+      ROLE: 'ingress,processor',
+      ...redis.appEnv,
+      INTAKE_REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS),
+      REDIS_COMMAND_TIMEOUT_MS: '1000',
+    }),
+  );
+  partner = new PartnerClient(
+    app.url,
+    (await servicesOf(app.runtime).partners.create({ name: 'Silent Redis partner' })).secrets,
+  );
   expect(await partner.submitLead(lead())).toMatchObject({ status: 200 });
 }, 180_000);
 
@@ -45,7 +59,11 @@ afterAll(async () => {
 
 it('answers 503 with Retry-After within the reply timeout while Redis answers nothing, and serves again once it does', async () => {
   freeze(true);
-  const answers = await Promise.all([timed(partner.submitLead(lead())), timed(partner.submitLead(lead())), timed(partner.leadStatus('not-stored'))]);
+  const answers = await Promise.all([
+    timed(partner.submitLead(lead())),
+    timed(partner.submitLead(lead())),
+    timed(partner.leadStatus('not-stored')),
+  ]);
   for (const a of answers) {
     expect({ status: a.status, error: a.body.error }).toEqual({ status: 503, error: 'service_unavailable' });
     expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

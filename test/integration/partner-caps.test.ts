@@ -45,7 +45,9 @@ function quietZone(): string {
 
 async function partnerWith(settings: Record<string, unknown>): Promise<{ id: string; clients: PartnerClient[] }> {
   const res = await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', {
-    name: `Capped ${randomUUID().slice(0, 6)}`, rate_limits: { intake_per_minute: 100000 }, ...settings,
+    name: `Capped ${randomUUID().slice(0, 6)}`,
+    rate_limits: { intake_per_minute: 100000 },
+    ...settings,
   });
   expect(res.status).toBe(201);
   return { id: res.body.id, clients: [first, second].map((app) => new PartnerClient(app.url, res.body)) };
@@ -80,26 +82,36 @@ describe('partner caps', () => {
     const bodies = Array.from({ length: sent }, (_, i) => ({ phone: phone(), external_id: `burst-${i}` }));
     const answers: { key: string; body: Record<string, unknown>; res: HttpResult }[] = [];
     const connections = 16;
-    await Promise.all(Array.from({ length: connections }, async (_, c) => {
-      for (let i = c; i < sent; i += connections) {
-        const key = randomUUID();
-        const body = bodies[i] as Record<string, unknown>;
-        answers.push({ key, body, res: await submit(clients[c % 2] as PartnerClient, body, key) });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: connections }, async (_, c) => {
+        for (let i = c; i < sent; i += connections) {
+          const key = randomUUID();
+          const body = bodies[i] as Record<string, unknown>;
+          answers.push({ key, body, res: await submit(clients[c % 2] as PartnerClient, body, key) });
+        }
+      }),
+    );
 
     const accepted = answers.filter((a) => a.res.status === 200);
     const rejected = answers.filter((a) => a.res.status === 422);
     expect(accepted).toHaveLength(cap);
     expect(rejected).toHaveLength(sent - cap);
-    for (const { res } of rejected) expect(res.body).toEqual({ id: null, status: 'rejected', reason: 'cap_reached:partner_hourly' });
+    for (const { res } of rejected)
+      expect(res.body).toEqual({ id: null, status: 'rejected', reason: 'cap_reached:partner_hourly' });
 
     // Every rejection is a stored lead that announces lead.rejected with its reason, and is counted.
-    const rejectedLeads = await first.runtime.mongo.collections.leads.find({ partner_id: id, status: 'rejected' }).toArray();
+    const rejectedLeads = await first.runtime.mongo.collections.leads
+      .find({ partner_id: id, status: 'rejected' })
+      .toArray();
     expect(rejectedLeads).toHaveLength(sent - cap);
     const ids = new Set(rejectedLeads.map((l) => l._id));
-    await events.waitFor((es) => es.filter((e) => ids.has(e.lead_id) && e.event === 'lead.rejected' && e.reason === 'cap_reached:partner_hourly').length === ids.size,
-      20000, 'lead.rejected for every capped lead');
+    await events.waitFor(
+      (es) =>
+        es.filter((e) => ids.has(e.lead_id) && e.event === 'lead.rejected' && e.reason === 'cap_reached:partner_hourly')
+          .length === ids.size,
+      20000,
+      'lead.rejected for every capped lead',
+    );
     // Counted once the chunk's decisions are stored, just after the answers went out.
     await until(async () => (await capRejections()) >= before + sent - cap, 5000, 'the cap rejections to be counted');
     expect(await capRejections()).toBe(before + sent - cap);
@@ -109,8 +121,10 @@ describe('partner caps', () => {
     const replay = await clients[1]!.submitLead(again.body, { idempotencyKey: again.key });
     expect(replay).toMatchObject({ status: 200, body: { id: again.res.body.id, status: 'accepted', replay: true } });
     const refusedAgain = rejected[0]!;
-    expect(await clients[0]!.submitLead(refusedAgain.body, { idempotencyKey: refusedAgain.key }))
-      .toMatchObject({ status: 422, body: { status: 'rejected', reason: 'cap_reached:partner_hourly', replay: true } });
+    expect(await clients[0]!.submitLead(refusedAgain.body, { idempotencyKey: refusedAgain.key })).toMatchObject({
+      status: 422,
+      body: { status: 'rejected', reason: 'cap_reached:partner_hourly', replay: true },
+    });
     expect(await first.runtime.mongo.collections.leads.countDocuments({ partner_id: id, status: 'new' })).toBe(cap);
 
     // A duplicate is decided before the caps: 409, not a cap rejection.
@@ -119,7 +133,10 @@ describe('partner caps', () => {
   }, 120000);
 
   it('caps a country on top of the partner, and a capped lead holds no dedup claim once the cap is raised', async () => {
-    const { id, clients } = await partnerWith({ time_zone: 'Europe/Berlin', caps: { daily: 100, countries: { DE: { daily: 2 } } } });
+    const { id, clients } = await partnerWith({
+      time_zone: 'Europe/Berlin',
+      caps: { daily: 100, countries: { DE: { daily: 2 } } },
+    });
     const de = [phone(), phone(), phone()];
     const outcomes = [];
     for (const p of de) outcomes.push(await submit(clients[0]!, { phone: p, country: 'DE' }));
@@ -127,7 +144,9 @@ describe('partner caps', () => {
     expect(outcomes[2]!.body).toMatchObject({ reason: 'cap_reached:country_daily' });
     expect((await submit(clients[1]!, { phone: phone(), country: 'FR' })).status).toBe(200);
 
-    const raised = await manager.patch(`/api/affiliates/${id}`, { caps: { daily: 100, countries: { DE: { daily: 3 } } } });
+    const raised = await manager.patch(`/api/affiliates/${id}`, {
+      caps: { daily: 100, countries: { DE: { daily: 3 } } },
+    });
     expect(raised.status).toBe(200);
     // The refused lead gave its phone claim back: the same phone is a new lead now, not a duplicate.
     const retried = await submit(clients[0]!, { phone: de[2], country: 'DE' });
@@ -138,10 +157,17 @@ describe('partner caps', () => {
     const full = await partnerWith({ caps: { daily: 0 } });
     const open = await partnerWith({});
     const p = phone();
-    const cmds: IntakeCommand[] = [intakeCommand(first.runtime, full.id, { phone: p }), intakeCommand(first.runtime, open.id, { phone: p })];
+    const cmds: IntakeCommand[] = [
+      intakeCommand(first.runtime, full.id, { phone: p }),
+      intakeCommand(first.runtime, open.id, { phone: p }),
+    ];
     // One produce request on one partition (same phone hash): one chunk, in this order.
     await produce(first.runtime, 'intakeCommands', cmds, () => cmds[0]!.lead.phone_hash);
-    const decided = await replies.waitFor((rs) => cmds.every((c) => rs.some((r) => r.correlation_id === c.correlation_id)), 20000, 'both replies');
+    const decided = await replies.waitFor(
+      (rs) => cmds.every((c) => rs.some((r) => r.correlation_id === c.correlation_id)),
+      20000,
+      'both replies',
+    );
     const decision = (c: IntakeCommand) => decided.find((r) => r.correlation_id === c.correlation_id)?.decision;
     expect(decision(cmds[0]!)).toMatchObject({ outcome: 'rejected', reason: 'cap_reached:partner_daily' });
     expect(decision(cmds[1]!)).toMatchObject({ outcome: 'accepted', reason: null });
@@ -153,7 +179,11 @@ describe('partner caps', () => {
     const counters = (cc: string) => capCounters(partner, cc, new Date());
     const owners = Array.from({ length: 12 }, (_, i) => `${partner._id}:key-${i}`);
     // Every command asks twice, through both instances at once, as a redelivered chunk would.
-    const verdicts = await Promise.all(owners.flatMap((owner, i) => gates.map((gate) => gate.take([{ owner, counters: counters(i % 2 ? 'DE' : 'FR') }]))));
+    const verdicts = await Promise.all(
+      owners.flatMap((owner, i) =>
+        gates.map((gate) => gate.take([{ owner, counters: counters(i % 2 ? 'DE' : 'FR') }])),
+      ),
+    );
     const byOwner = new Map(owners.map((o, i) => [o, [verdicts[2 * i]?.[0], verdicts[2 * i + 1]?.[0]]]));
     for (const [, [a, b]] of byOwner) expect(a).toBe(b);
     const taken = owners.filter((o) => byOwner.get(o)?.[0] === null);

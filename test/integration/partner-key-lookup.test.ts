@@ -32,11 +32,18 @@ afterAll(async () => {
 
 it('looks a made-up key up with one read by _id, and a real one with two', async () => {
   const { partner, secrets } = await servicesOf(app.runtime).partners.create({ name: 'Point read' });
-  const directory = new PartnerDirectory(db.collection<PartnerDoc>('partners'), new PartnerKeys(db.collection<PartnerKeyDoc>('partner_keys')),
-    new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'), 'unused');
+  const directory = new PartnerDirectory(
+    db.collection<PartnerDoc>('partners'),
+    new PartnerKeys(db.collection<PartnerKeyDoc>('partner_keys')),
+    new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'),
+    'unused',
+  );
   commands.length = 0;
   expect(await directory.byApiKey('lk_made-up')).toBeNull();
-  const finds = () => commands.filter((c) => c.commandName === 'find').map((c) => ({ collection: c.command.find, filter: c.command.filter }));
+  const finds = () =>
+    commands
+      .filter((c) => c.commandName === 'find')
+      .map((c) => ({ collection: c.command.find, filter: c.command.filter }));
   expect(finds()).toEqual([{ collection: 'partner_keys', filter: { _id: apiKeyHash('lk_made-up') } }]);
   commands.length = 0;
   expect((await directory.byApiKey(secrets.api_key))?._id).toBe(partner.id);
@@ -49,7 +56,10 @@ it('looks a made-up key up with one read by _id, and a real one with two', async
 it('keeps the hashes that authenticate through rotations: the current key, and the replaced one while its grace lasts', async () => {
   const service = servicesOf(app.runtime).partners;
   const { partner, secrets } = await service.create({ name: 'Rotating' });
-  const hashes = async () => (await db.collection<PartnerKeyDoc>('partner_keys').find({ partner_id: partner.id }).toArray()).map((k) => k._id).sort();
+  const hashes = async () =>
+    (await db.collection<PartnerKeyDoc>('partner_keys').find({ partner_id: partner.id }).toArray())
+      .map((k) => k._id)
+      .sort();
   const graced = await service.rotate(partner.id, [], 3600);
   expect(await hashes()).toEqual([apiKeyHash(secrets.api_key), apiKeyHash(graced!.api_key)].sort());
   const next = await service.rotate(partner.id); // ends the grace, and no new one

@@ -29,15 +29,27 @@ it('refuses an answer that does not verify, counts it as a failed sign-in, and t
   const invited = await invite(app.url, { email: 'pk.forged@example.com', role: 'analyst' });
   await enrol(app.url, invited, PASSWORD);
   const browser = new SessionClient(app.url);
-  expect((await browser.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD })).body).toMatchObject({ stage: 'second_factor' });
+  expect((await browser.post('/api/auth/sign-in', { email: invited.email, password: PASSWORD })).body).toMatchObject({
+    stage: 'second_factor',
+  });
   const options = await browser.post<{ challenge: string; rpId: string }>('/api/auth/passkey/options');
   expect(options.status).toBe(200);
   expect(options.body.rpId).toBe('127.0.0.1');
-  const forged = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' }, clientExtensionResults: {} };
+  const forged = {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+    clientExtensionResults: {},
+  };
   const refused = await browser.post('/api/auth/passkey', { response: forged });
   expect(refused).toMatchObject({ status: 401, body: { error: 'second_factor_invalid' } });
   // The challenge went with the first answer: a second needs new options.
-  expect((await browser.post('/api/auth/passkey', { response: forged })).body).toMatchObject({ error: 'sign_in_step_missing' });
-  const failures = await new ManagerClient(app.url).get<{ items: { target: string; details: { step?: string } }[] }>('/api/audit-log?action=account.sign_in_failed');
+  expect((await browser.post('/api/auth/passkey', { response: forged })).body).toMatchObject({
+    error: 'sign_in_step_missing',
+  });
+  const failures = await new ManagerClient(app.url).get<{ items: { target: string; details: { step?: string } }[] }>(
+    '/api/audit-log?action=account.sign_in_failed',
+  );
   expect(failures.body.items.filter((e) => e.target === invited.id && e.details.step === 'passkey')).toHaveLength(1);
 });

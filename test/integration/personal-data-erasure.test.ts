@@ -26,7 +26,9 @@ const DAY_MS = 86_400_000;
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'ingress,processor', PERSONAL_DATA_RETENTION_DAYS: '30' });
   manager = new ManagerClient(app.url);
-  const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Erasable' })).body;
+  const created = (
+    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Erasable' })
+  ).body;
   partnerId = created.id;
   partner = new PartnerClient(app.url, created);
 });
@@ -40,7 +42,9 @@ const leadDoc = (id: string) => app.runtime.mongo.collections.leads.findOne({ _i
 
 async function everyDocument(): Promise<{ collection: string; doc: unknown }[]> {
   const names = (await db().listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  const all = await Promise.all(names.map(async (n) => (await db().collection(n).find().toArray()).map((doc) => ({ collection: n, doc }))));
+  const all = await Promise.all(
+    names.map(async (n) => (await db().collection(n).find().toArray()).map((doc) => ({ collection: n, doc }))),
+  );
   return all.flat();
 }
 
@@ -54,7 +58,9 @@ function strings(value: unknown): string[] {
 // Every cipher that could still open something: the keyring, and every data key left in any day's
 // lead keys or any hour's intake keys.
 async function remainingCiphers(): Promise<PiiCipher[]> {
-  const keys = (await everyDocument()).filter((d) => /^(lead|intake)_keys_/.test(d.collection)).map((d) => d.doc as LeadKeyDoc | IntakeKeyDoc);
+  const keys = (await everyDocument())
+    .filter((d) => /^(lead|intake)_keys_/.test(d.collection))
+    .map((d) => d.doc as LeadKeyDoc | IntakeKeyDoc);
   return [app.runtime.cipher, ...keys.map((k) => openDataKey(app.runtime.cipher, k.dek_enc))];
 }
 
@@ -75,7 +81,8 @@ async function readableIn(texts: { where: string; text: string }[], plaintexts: 
         } catch {
           // not this cipher's
         }
-        if (opened !== null && plaintexts.some((p) => opened.includes(p))) found.push(`${where}: decryptable ciphertext`);
+        if (opened !== null && plaintexts.some((p) => opened.includes(p)))
+          found.push(`${where}: decryptable ciphertext`);
       }
     }
   }
@@ -83,7 +90,9 @@ async function readableIn(texts: { where: string; text: string }[], plaintexts: 
 }
 
 async function readableAnywhere(plaintexts: string[]): Promise<string[]> {
-  const texts = (await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text })));
+  const texts = (await everyDocument()).flatMap(({ collection, doc }) =>
+    strings(doc).map((text) => ({ where: collection, text })),
+  );
   return readableIn(texts, plaintexts);
 }
 
@@ -94,11 +103,18 @@ async function everyRedisText(): Promise<{ where: string; text: string }[]> {
   const texts: { where: string; text: string }[] = [];
   for (const key of keys) {
     const type = await redis.type(key);
-    const values = type === 'string' ? [await redis.get(key) ?? '']
-      : type === 'hash' ? Object.entries(await redis.hgetall(key)).flat()
-        : type === 'set' ? await redis.smembers(key)
-          : type === 'zset' ? await redis.zrange(key, '0', '-1')
-            : type === 'list' ? await redis.lrange(key, 0, -1) : [];
+    const values =
+      type === 'string'
+        ? [(await redis.get(key)) ?? '']
+        : type === 'hash'
+          ? Object.entries(await redis.hgetall(key)).flat()
+          : type === 'set'
+            ? await redis.smembers(key)
+            : type === 'zset'
+              ? await redis.zrange(key, '0', '-1')
+              : type === 'list'
+                ? await redis.lrange(key, 0, -1)
+                : [];
     texts.push({ where: `redis ${key}`, text: [key, ...values].join('\n') });
   }
   return texts;
@@ -110,7 +126,8 @@ async function everyMessage(topics: readonly TopicKey[]): Promise<{ where: strin
   const admin = app.runtime.kafka.admin();
   await admin.connect();
   const ends = new Map<string, number>();
-  for (const topic of names) for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${p.partition}`, Number(p.high));
+  for (const topic of names)
+    for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${p.partition}`, Number(p.high));
   await admin.disconnect();
   const texts: { where: string; text: string }[] = [];
   const consumer = app.runtime.kafka.consumer({ groupId: `erasure-scan-${randomBytes(6).toString('hex')}` });
@@ -119,11 +136,18 @@ async function everyMessage(topics: readonly TopicKey[]): Promise<{ where: strin
   const read = new Map<string, number>();
   await consumer.run({
     eachMessage: async ({ topic, partition, message }) => {
-      texts.push({ where: `kafka ${topic}`, text: `${message.key?.toString() ?? ''}\n${message.value?.toString('utf8') ?? ''}` });
+      texts.push({
+        where: `kafka ${topic}`,
+        text: `${message.key?.toString() ?? ''}\n${message.value?.toString('utf8') ?? ''}`,
+      });
       read.set(`${topic}:${partition}`, Number(message.offset) + 1);
     },
   });
-  await until(async () => [...ends].every(([tp, end]) => end === 0 || (read.get(tp) ?? 0) >= end), 30000, 'every message read');
+  await until(
+    async () => [...ends].every(([tp, end]) => end === 0 || (read.get(tp) ?? 0) >= end),
+    30000,
+    'every message read',
+  );
   await consumer.disconnect();
   return texts;
 }
@@ -134,37 +158,73 @@ async function submit(body: Record<string, unknown>): Promise<string> {
   return res.body.id as string;
 }
 
-const erased = (id: string) => until(async () => {
-  const res = await manager.get<{ personal_data: string }>(`/api/leads/${id}`);
-  return res.body.personal_data === 'erased' ? res.body : null;
-}, 20000, `lead ${id} to be erased`);
+const erased = (id: string) =>
+  until(
+    async () => {
+      const res = await manager.get<{ personal_data: string }>(`/api/leads/${id}`);
+      return res.body.personal_data === 'erased' ? res.body : null;
+    },
+    20000,
+    `lead ${id} to be erased`,
+  );
 
 describe('DELETE /api/leads/{id}/personal-data', () => {
   it('leaves no plaintext and no decryptable ciphertext, keeps status, history and the status lookup, and stops dedup matching', async () => {
     const p = phone();
-    const PLAIN = [p, 'erase.me@example.com', 'Philippa', 'Quarrington', '203.0.113.66', 'EraseAgent/1.0', 'erase-meta-value'];
+    const PLAIN = [
+      p,
+      'erase.me@example.com',
+      'Philippa',
+      'Quarrington',
+      '203.0.113.66',
+      'EraseAgent/1.0',
+      'erase-meta-value',
+    ];
     const id = await submit({
-      phone: p, email: 'Erase.Me@example.com', first_name: 'Philippa', last_name: 'Quarrington', ip: '203.0.113.66',
-      user_agent: 'EraseAgent/1.0', metadata: { note: 'erase-meta-value' }, country: 'DE', external_id: 'erase-1',
+      phone: p,
+      email: 'Erase.Me@example.com',
+      first_name: 'Philippa',
+      last_name: 'Quarrington',
+      ip: '203.0.113.66',
+      user_agent: 'EraseAgent/1.0',
+      metadata: { note: 'erase-meta-value' },
+      country: 'DE',
+      external_id: 'erase-1',
     });
     const before = await leadDoc(id);
     // Readable before: the stores do hold the lead's personal data, under its own key.
     expect(await readableAnywhere(PLAIN)).not.toEqual([]);
-    expect(await partner.submitLead({ phone: p, external_id: 'erase-dup' })).toMatchObject({ status: 409, body: { status: 'duplicate', id } });
+    expect(await partner.submitLead({ phone: p, external_id: 'erase-dup' })).toMatchObject({
+      status: 409,
+      body: { status: 'duplicate', id },
+    });
 
     const res = await manager.send<Record<string, unknown>>('DELETE', `/api/leads/${id}/personal-data`);
-    expect(res).toMatchObject({ status: 202, body: { id, personal_data: 'erasing', key_destroyed_at: expect.any(String) } });
+    expect(res).toMatchObject({
+      status: 202,
+      body: { id, personal_data: 'erasing', key_destroyed_at: expect.any(String) },
+    });
     // The key is gone when the answer comes: nothing can read the lead from then on.
     expect(await readableAnywhere(PLAIN)).toEqual([]);
 
     const view = await erased(id);
-    expect(view).toMatchObject({ id, status: before.status, personal_data: 'erased', personal_erased_at: expect.any(String), external_id: 'erase-1', details: { country: 'DE' } });
+    expect(view).toMatchObject({
+      id,
+      status: before.status,
+      personal_data: 'erased',
+      personal_erased_at: expect.any(String),
+      external_id: 'erase-1',
+      details: { country: 'DE' },
+    });
     const after = await leadDoc(id);
-    for (const f of ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc']) expect(after).not.toHaveProperty(f);
+    for (const f of ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc'])
+      expect(after).not.toHaveProperty(f);
     expect(after.history).toEqual(before.history); // no entry, so no event and no callback
     expect(await readableAnywhere(PLAIN)).toEqual([]);
     const hashes = [before.phone_hash, before.email_hash].filter(Boolean) as string[];
-    expect(strings((await everyDocument()).map((d) => d.doc)).filter((s) => hashes.some((h) => s.includes(h)))).toEqual([]);
+    expect(strings((await everyDocument()).map((d) => d.doc)).filter((s) => hashes.some((h) => s.includes(h)))).toEqual(
+      [],
+    );
 
     expect(await partner.leadStatus('erase-1')).toMatchObject({ status: 200, body: { id, status: before.status } });
     // The same phone and email are new again.
@@ -172,8 +232,12 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     expect(again).toMatchObject({ status: 200, body: { status: 'accepted' } });
     expect(again.body.id).not.toBe(id);
 
-    const audit = await manager.get<{ items: { action: string; target: string; affiliate_id: string }[] }>('/api/audit-log?action=lead.erase_personal_data');
-    expect(audit.body.items).toEqual([expect.objectContaining({ action: 'lead.erase_personal_data', target: id, affiliate_id: partnerId })]);
+    const audit = await manager.get<{ items: { action: string; target: string; affiliate_id: string }[] }>(
+      '/api/audit-log?action=lead.erase_personal_data',
+    );
+    expect(audit.body.items).toEqual([
+      expect.objectContaining({ action: 'lead.erase_personal_data', target: id, affiliate_id: partnerId }),
+    ]);
   });
 
   it('is repeatable, and answers 404 for an unknown lead and 422 for an id no lead can have, changing nothing', async () => {
@@ -185,24 +249,50 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await leadDoc(id)).personal_erased_at).toEqual(first.personal_erased_at);
 
-    const auditBefore = (await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items.length;
-    expect(await manager.send('DELETE', '/api/leads/le-999999999/personal-data')).toMatchObject({ status: 404, body: { error: 'not_found' } });
-    expect(await manager.send('DELETE', `/api/leads/${'x'.repeat(65)}/personal-data`)).toMatchObject({ status: 422, body: { error: 'invalid_request' } });
-    expect(await manager.withToken(null).send('DELETE', `/api/leads/${id}/personal-data`)).toMatchObject({ status: 401 });
-    expect((await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items).toHaveLength(auditBefore);
+    const auditBefore = (
+      await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')
+    ).body.items.length;
+    expect(await manager.send('DELETE', '/api/leads/le-999999999/personal-data')).toMatchObject({
+      status: 404,
+      body: { error: 'not_found' },
+    });
+    expect(await manager.send('DELETE', `/api/leads/${'x'.repeat(65)}/personal-data`)).toMatchObject({
+      status: 422,
+      body: { error: 'invalid_request' },
+    });
+    expect(await manager.withToken(null).send('DELETE', `/api/leads/${id}/personal-data`)).toMatchObject({
+      status: 401,
+    });
+    expect(
+      (await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items,
+    ).toHaveLength(auditBefore);
   });
 });
 
 describe('what an erasure leaves', () => {
-  it('nothing readable in any collection, Redis key or topic of ours: not the agent\'s note, not the landing URL\'s query', async () => {
+  it("nothing readable in any collection, Redis key or topic of ours: not the agent's note, not the landing URL's query", async () => {
     const p = phone();
     const PLAIN = [p, 'note.scan@example.com', 'Wilhelmina', 'Scanlon'];
     const id = await submit({
-      phone: p, email: 'Note.Scan@example.com', first_name: 'Wilhelmina', last_name: 'Scanlon', external_id: 'erase-scan',
+      phone: p,
+      email: 'Note.Scan@example.com',
+      first_name: 'Wilhelmina',
+      last_name: 'Scanlon',
+      external_id: 'erase-scan',
       landing_url: `https://lp.example.com/de?email=note.scan%40example.com&phone=${encodeURIComponent(p)}&name=Wilhelmina`,
     });
-    const action = { action_id: randomUUID(), lead_id: id, agent_id: 'ag-scan', status: 'contacted', note: `Wilhelmina Scanlon, call back on ${p}`, occurred_at: new Date().toISOString() };
-    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: id, value: await app.runtime.codec.encode('agentActions', action) }] });
+    const action = {
+      action_id: randomUUID(),
+      lead_id: id,
+      agent_id: 'ag-scan',
+      status: 'contacted',
+      note: `Wilhelmina Scanlon, call back on ${p}`,
+      occurred_at: new Date().toISOString(),
+    };
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.agentActions,
+      messages: [{ key: id, value: await app.runtime.codec.encode('agentActions', action) }],
+    });
     await until(async () => ((await leadDoc(id)).status === 'contacted' ? true : null), 20000, 'the agent action');
     expect((await leadDoc(id)).landing_url).toBe('https://lp.example.com/de');
 
@@ -210,9 +300,13 @@ describe('what an erasure leaves', () => {
     await erased(id);
     // The CRM's own topics hold what the CRM sent: every other topic is ours to keep clean, the intake
     // commands included (they carry only where the lead's key was).
-    const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter((t) => !['agentActions', 'deposits'].includes(t));
+    const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter(
+      (t) => !['agentActions', 'deposits'].includes(t),
+    );
     const texts = [
-      ...(await everyDocument()).flatMap(({ collection, doc }) => strings(doc).map((text) => ({ where: collection, text }))),
+      ...(await everyDocument()).flatMap(({ collection, doc }) =>
+        strings(doc).map((text) => ({ where: collection, text })),
+      ),
       ...(await everyRedisText()),
       ...(await everyMessage(ours)),
     ];
@@ -232,29 +326,43 @@ describe('the same request after the idempotency window', () => {
     await erased(id);
     // 24 h on: the stored answer and the stored decision are gone; the external-id ref stays.
     await app.runtime.redis.del(recordKey(partnerId, key));
-    await app.runtime.mongo.db.collection<{ _id: string }>(`intake_decisions_${dayOf(new Date())}`).deleteOne({ _id: decisionId(partnerId, key) });
+    await app.runtime.mongo.db
+      .collection<{ _id: string }>(`intake_decisions_${dayOf(new Date())}`)
+      .deleteOne({ _id: decisionId(partnerId, key) });
     const again = await partner.submitLead(body, { idempotencyKey: key });
     expect(again).toMatchObject({ status: 200, body: { id } });
     expect(await readableAnywhere([p, 'come.back@example.com'])).toEqual([]);
     expect(await storedLeadCipher(app.runtime, await leadDoc(id))).toBeNull();
     // The phone is new again: the erased lead matches no one.
-    expect(await partner.submitLead({ phone: p, external_id: 'erase-again-2' })).toMatchObject({ status: 200, body: { status: 'accepted' } });
+    expect(await partner.submitLead({ phone: p, external_id: 'erase-again-2' })).toMatchObject({
+      status: 200,
+      body: { status: 'accepted' },
+    });
   });
 });
 
 describe('copies on Kafka of other submissions (INTAKE_KEY_HOURS)', () => {
-  it('leaves a refused submission of the same person readable on no topic once the intake keys\' hours are dropped', async () => {
+  it("leaves a refused submission of the same person readable on no topic once the intake keys' hours are dropped", async () => {
     const p = phone();
     const PLAIN = [p, 'Bartholomew', 'dup.scan@example.com'];
     const id = await submit({ phone: p, first_name: 'Bartholomew', external_id: 'keys-1' });
     // The same person again: a duplicate, never a lead of its own, so no erasure reaches its command.
-    expect(await partner.submitLead({ phone: p, email: 'dup.scan@example.com', first_name: 'Bartholomew', external_id: 'keys-2' }))
-      .toMatchObject({ status: 409, body: { status: 'duplicate', id } });
+    expect(
+      await partner.submitLead({
+        phone: p,
+        email: 'dup.scan@example.com',
+        first_name: 'Bartholomew',
+        external_id: 'keys-2',
+      }),
+    ).toMatchObject({ status: 409, body: { status: 'duplicate', id } });
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
     const commands = async () => everyMessage(['intakeCommands', 'intakeDeadLetter']);
     expect(await readableIn(await commands(), PLAIN)).not.toEqual([]); // the duplicate's own key is still there
-    const hours = async () => (await db().listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('intake_keys_'));
+    const hours = async () =>
+      (await db().listCollections({}, { nameOnly: true }).toArray())
+        .map((c) => c.name)
+        .filter((n) => n.startsWith('intake_keys_'));
     expect(await hours()).not.toEqual([]);
     await new IntakeKeyStore(db()).dropExpired(new Date(Date.now() + 25 * 3_600_000), app.config.intake.keyHours);
     expect(await hours()).toEqual([]);
@@ -263,11 +371,25 @@ describe('copies on Kafka of other submissions (INTAKE_KEY_HOURS)', () => {
 });
 
 describe('parked CRM messages', () => {
-  it('keeps no agent\'s note while an action waits for its lead', async () => {
+  it("keeps no agent's note while an action waits for its lead", async () => {
     const note = `Call Ermengarde back on ${phone()}`;
-    const action = { action_id: randomUUID(), lead_id: 'le-987654321', agent_id: 'ag-scan', status: 'contacted', note, occurred_at: new Date().toISOString() };
-    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: action.lead_id, value: await app.runtime.codec.encode('agentActions', action) }] });
-    const parked = await until(async () => app.runtime.mongo.collections.parkedMessages.findOne({ _id: `agentActions:${action.action_id}` }), 20000, 'the action to be parked') as ParkedMessageDoc;
+    const action = {
+      action_id: randomUUID(),
+      lead_id: 'le-987654321',
+      agent_id: 'ag-scan',
+      status: 'contacted',
+      note,
+      occurred_at: new Date().toISOString(),
+    };
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.agentActions,
+      messages: [{ key: action.lead_id, value: await app.runtime.codec.encode('agentActions', action) }],
+    });
+    const parked = (await until(
+      async () => app.runtime.mongo.collections.parkedMessages.findOne({ _id: `agentActions:${action.action_id}` }),
+      20000,
+      'the action to be parked',
+    )) as ParkedMessageDoc;
     expect(parked.value).not.toHaveProperty('note');
     expect(await readableAnywhere(['Ermengarde'])).toEqual([]);
   });
@@ -276,8 +398,14 @@ describe('parked CRM messages', () => {
 describe('retention (PERSONAL_DATA_RETENTION_DAYS)', () => {
   it("erases every lead of a day past the retention the same way, from that day's keys alone, and drops them at once", async () => {
     const p = phone();
-    const ids = [await submit({ phone: p, email: 'old.lead@example.com', first_name: 'Ottoline', external_id: 'old-1' }), await submit({ phone: phone(), external_id: 'old-2' })];
-    const days = async () => (await db().listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('lead_keys_'));
+    const ids = [
+      await submit({ phone: p, email: 'old.lead@example.com', first_name: 'Ottoline', external_id: 'old-1' }),
+      await submit({ phone: phone(), external_id: 'old-2' }),
+    ];
+    const days = async () =>
+      (await db().listCollections({}, { nameOnly: true }).toArray())
+        .map((c) => c.name)
+        .filter((n) => n.startsWith('lead_keys_'));
     expect(await days()).not.toEqual([]);
     const { retention } = processorParts(app.runtime);
     // Nothing is past the retention today.
@@ -288,6 +416,9 @@ describe('retention (PERSONAL_DATA_RETENTION_DAYS)', () => {
     expect(await days()).toEqual([]);
     expect(await readableAnywhere([p, 'old.lead@example.com', 'Ottoline'])).toEqual([]);
     for (const id of ids) await erased(id);
-    expect(await partner.submitLead({ phone: p, external_id: 'old-3' })).toMatchObject({ status: 200, body: { status: 'accepted' } });
+    expect(await partner.submitLead({ phone: p, external_id: 'old-3' })).toMatchObject({
+      status: 200,
+      body: { status: 'accepted' },
+    });
   });
 });

@@ -1,6 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { launchChromium, pageWidths, setPassword, unnamedControls, watched as watchedBy } from '../support/console-browser';
+import {
+  launchChromium,
+  pageWidths,
+  setPassword,
+  unnamedControls,
+  watched as watchedBy,
+} from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { servicesOf } from '../support/manager-services';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
@@ -30,7 +36,10 @@ let other: { id: string; leadId: string };
 
 // WebAuthn and the clipboard want a name, not an IP address: the browser opens the app as localhost.
 const base = () => app.url.replace('127.0.0.1', 'localhost');
-const go = (p: Page, hash: string) => p.evaluate((h) => { location.hash = h; }, hash);
+const go = (p: Page, hash: string) =>
+  p.evaluate((h) => {
+    location.hash = h;
+  }, hash);
 
 // A page at both widths: a screenshot of each, the layout no wider than the screen, every control named.
 async function atBothWidths(p: Page, name: string): Promise<void> {
@@ -57,14 +66,27 @@ beforeAll(async () => {
   acme = { id: a.partner.id, creds: a.secrets };
   const acmeClient = new PartnerClient(app.url, a.secrets);
   for (const [i, country] of (['GB', 'GB', 'DE'] as const).entries()) {
-    const sent = await acmeClient.submitLead({ external_id: `acme-${i + 1}`, phone: `+4479111234${50 + i}`, country, source: i === 2 ? 'display' : 'search' });
+    const sent = await acmeClient.submitLead({
+      external_id: `acme-${i + 1}`,
+      phone: `+4479111234${50 + i}`,
+      country,
+      source: i === 2 ? 'display' : 'search',
+    });
     expect(sent.body).toMatchObject({ status: 'accepted' });
   }
   await acmeClient.submitLead({ external_id: 'acme-bad', country: 'GB' }); // no phone: a validation error
-  const otherLead = await new PartnerClient(app.url, b.secrets).submitLead({ external_id: 'other-secret-1', phone: '+447911999001', country: 'FR', source: 'other-source' });
+  const otherLead = await new PartnerClient(app.url, b.secrets).submitLead({
+    external_id: 'other-secret-1',
+    phone: '+447911999001',
+    country: 'FR',
+    source: 'other-source',
+  });
   other = { id: b.partner.id, leadId: otherLead.body.id as string };
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: WIDTHS[0], height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  context = await browser.newContext({
+    viewport: { width: WIDTHS[0], height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   page = await watchedBy(context, browserErrors);
 });
 
@@ -81,10 +103,19 @@ describe('the partner portal', () => {
     admin.secret = await acceptPortalLink(page, url, PASSWORD, () => atBothWidths(page, 'link'));
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     expect(page.url()).not.toContain(invited.link.token);
-    expect((await portalNav(page).getByRole('link').allTextContents()).map((t) => t.trim()))
-      .toEqual(['Overview', 'Leads', 'Callbacks and postbacks', 'Integration', 'Users']);
+    expect((await portalNav(page).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual([
+      'Overview',
+      'Leads',
+      'Callbacks and postbacks',
+      'Integration',
+      'Users',
+    ]);
     await expect(page.locator('header').textContent()).resolves.toContain('Acme Leads');
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([
+      0,
+      0,
+      '',
+    ]);
   });
 
   it('signs out, and signs in again with the password and a TOTP code', async () => {
@@ -96,15 +127,27 @@ describe('the partner portal', () => {
 
   it("shows the partner's own overview: figures, a bar per day, by source and by country, a CSV link", async () => {
     // The reports read model counts the leads a moment after they are decided.
-    await until(async () => {
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-      return /Received\s*4/.test((await page.locator('dl.stats').textContent().catch(() => '')) ?? '');
-    }, 30_000, 'the overview counting 4 leads');
+    await until(
+      async () => {
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+        return /Received\s*4/.test(
+          (await page
+            .locator('dl.stats')
+            .textContent()
+            .catch(() => '')) ?? '',
+        );
+      },
+      30_000,
+      'the overview counting 4 leads',
+    );
     const stats = (await page.locator('dl.stats').textContent()) ?? '';
     expect(stats).toMatch(/Accepted\s*3/);
     expect(stats).toMatch(/Validation errors\s*1/);
-    await page.getByRole('region', { name: 'By source' }).getByRole('row', { name: /search/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'By source' })
+      .getByRole('row', { name: /search/ })
+      .waitFor();
     await page.getByRole('region', { name: 'By country' }).getByRole('row', { name: /DE/ }).waitFor();
     const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csv).toBe('/portal/api/overview.csv?days=7');
@@ -129,7 +172,10 @@ describe('the partner portal', () => {
     await table.getByRole('row', { name: /acme-1/ }).waitFor({ state: 'detached' });
     await table.getByRole('link', { name: /^le-/ }).click();
     await page.getByRole('heading', { level: 1, name: /^Lead le-/ }).waitFor();
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('row', { name: /lead\.accepted/ }).waitFor();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('row', { name: /lead\.accepted/ })
+      .waitFor();
     await atBothWidths(page, 'lead');
 
     await go(page, `#/leads/${other.leadId}`);
@@ -138,7 +184,13 @@ describe('the partner portal', () => {
   });
 
   it('shows a dead callback with its attempts and retries it from the page', async () => {
-    const dead = await until(async () => (await manager.get<{ items: { id: string }[] }>(`/api/deliveries?affiliate_id=${acme.id}&state=dead`)).body.items[0], 30_000, 'a dead callback');
+    const dead = await until(
+      async () =>
+        (await manager.get<{ items: { id: string }[] }>(`/api/deliveries?affiliate_id=${acme.id}&state=dead`)).body
+          .items[0],
+      30_000,
+      'a dead callback',
+    );
     await openSection(page, 'Callbacks and postbacks');
     await page.getByRole('heading', { name: 'Callback endpoint' }).waitFor();
     await page.getByLabel('State').selectOption('dead');
@@ -152,7 +204,11 @@ describe('the partner portal', () => {
     receiver.respond('/acme', status(200, 'thanks'));
     await table.getByRole('button', { name: `Retry ${dead.id}` }).click();
     await page.getByText(`Delivery ${dead.id} queued again`).waitFor();
-    await until(async () => (await manager.get<{ state: string }>(`/api/deliveries/${dead.id}`)).body.state === 'delivered', 30_000, 'the retried callback delivered');
+    await until(
+      async () => (await manager.get<{ state: string }>(`/api/deliveries/${dead.id}`)).body.state === 'delivered',
+      30_000,
+      'the retried callback delivered',
+    );
     await page.getByRole('button', { name: 'Send a test callback' }).click();
     await page.getByRole('status').filter({ hasText: 'Delivered' }).waitFor();
   });
@@ -190,8 +246,14 @@ describe('the partner portal', () => {
     await page.getByLabel('Email', { exact: true }).fill('vic@acme.example');
     await page.getByLabel('Name', { exact: true }).fill('Vic Viewer');
     await page.getByRole('button', { name: 'Invite' }).click();
-    const link = await page.getByRole('region', { name: 'Invitation for Vic Viewer' }).getByLabel('One-time link', { exact: true }).inputValue();
-    await page.getByRole('region', { name: 'Users' }).getByRole('row', { name: /Vic Viewer.*invited/ }).waitFor();
+    const link = await page
+      .getByRole('region', { name: 'Invitation for Vic Viewer' })
+      .getByLabel('One-time link', { exact: true })
+      .inputValue();
+    await page
+      .getByRole('region', { name: 'Users' })
+      .getByRole('row', { name: /Vic Viewer.*invited/ })
+      .waitFor();
     await atBothWidths(page, 'users');
     await page.getByRole('button', { name: 'Done, hide the link' }).click();
 
@@ -201,14 +263,28 @@ describe('the partner portal', () => {
     const cdp = await viewerContext.newCDPSession(viewer);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
     await viewer.goto(link.replace('127.0.0.1', 'localhost'));
     await setPassword(viewer, 'a partner viewer passphrase');
     await viewer.getByRole('button', { name: 'Add a passkey' }).click();
     await portalNav(viewer).waitFor();
-    expect((await portalNav(viewer).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual(['Overview', 'Leads', 'Callbacks and postbacks', 'Integration']);
-    for (const [section, hidden] of [['Callbacks and postbacks', ['Retry all dead', 'Send a test callback', 'Replay']], ['Integration', ['Rotate', 'Save callback settings']]] as const) {
+    expect((await portalNav(viewer).getByRole('link').allTextContents()).map((t) => t.trim())).toEqual([
+      'Overview',
+      'Leads',
+      'Callbacks and postbacks',
+      'Integration',
+    ]);
+    for (const [section, hidden] of [
+      ['Callbacks and postbacks', ['Retry all dead', 'Send a test callback', 'Replay']],
+      ['Integration', ['Rotate', 'Save callback settings']],
+    ] as const) {
       await openSection(viewer, section);
       for (const name of hidden) expect(await viewer.getByRole('button', { name, exact: true }).count()).toBe(0);
     }

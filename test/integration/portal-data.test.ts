@@ -29,8 +29,16 @@ const overviewDays = () => (utcDayNow() === sentDay ? 1 : 7);
 const AMOUNT = '250.00';
 
 type Page<T = Record<string, unknown>> = { items: T[]; next_cursor: string | null };
-type AuditItem = { action: string; actor: string; actor_name: string; affiliate_id: string; target: string | null; details: Record<string, unknown> };
-const auditOf = async (action: string) => (await manager.get<Page<AuditItem>>(`/api/audit-log?affiliate_id=${acme.id}&action=${action}&limit=200`)).body.items;
+type AuditItem = {
+  action: string;
+  actor: string;
+  actor_name: string;
+  affiliate_id: string;
+  target: string | null;
+  details: Record<string, unknown>;
+};
+const auditOf = async (action: string) =>
+  (await manager.get<Page<AuditItem>>(`/api/audit-log?affiliate_id=${acme.id}&action=${action}&limit=200`)).body.items;
 
 beforeAll(async () => {
   sentDay = utcDayNow();
@@ -52,7 +60,14 @@ beforeAll(async () => {
   await send('fr', { country: 'FR' }, 'rejected');
   await send('dup', { phone: sent['gb-search']!.phone }, 'duplicate');
   await send('no-phone', { phone: undefined }, 'validation_error');
-  const deposit: Deposit = { deposit_id: randomUUID(), lead_id: sent['gb-search']!.id!, type: 'deposit', amount: AMOUNT, currency: 'EUR', occurred_at: new Date().toISOString() };
+  const deposit: Deposit = {
+    deposit_id: randomUUID(),
+    lead_id: sent['gb-search']!.id!,
+    type: 'deposit',
+    amount: AMOUNT,
+    currency: 'EUR',
+    occurred_at: new Date().toISOString(),
+  };
   await produce(app.runtime, 'deposits', [deposit], () => deposit.lead_id);
   await deliveriesSettled(manager, acme.id, 'dead', (all) => all.some((d) => d.event === 'lead.ftd'));
 }, 120_000);
@@ -78,22 +93,44 @@ function expectNothingPrivate(body: unknown): void {
 
 describe('overview', () => {
   it("shows today's received, accepted, duplicates, validation errors and rejections as sent", async () => {
-    const today = await until(async () => {
-      const res = await admin.client.get<{ totals: Record<string, unknown>; by_source: { source: string | null }[] }>(`/portal/api/overview?days=${overviewDays()}`);
-      return res.body.totals?.received === 6 && res.body.totals.ftd === 1 ? res.body : null;
-    }, 45_000, 'the overview to count what was sent');
-    expect(today.totals).toMatchObject({ received: 6, accepted: 3, duplicates: 1, validation_errors: 1, rejected: 1, rejected_by_reason: { country: 1 }, ftd: 1 });
+    const today = await until(
+      async () => {
+        const res = await admin.client.get<{ totals: Record<string, unknown>; by_source: { source: string | null }[] }>(
+          `/portal/api/overview?days=${overviewDays()}`,
+        );
+        return res.body.totals?.received === 6 && res.body.totals.ftd === 1 ? res.body : null;
+      },
+      45_000,
+      'the overview to count what was sent',
+    );
+    expect(today.totals).toMatchObject({
+      received: 6,
+      accepted: 3,
+      duplicates: 1,
+      validation_errors: 1,
+      rejected: 1,
+      rejected_by_reason: { country: 1 },
+      ftd: 1,
+    });
     expect(today.by_source.map((r) => r.source)).toEqual(expect.arrayContaining(['search', '=cmd']));
-    expect((await admin.client.get('/portal/api/overview?days=7')).body).toMatchObject({ days: 7, totals: { received: 6 } });
+    expect((await admin.client.get('/portal/api/overview?days=7')).body).toMatchObject({
+      days: 7,
+      totals: { received: 6 },
+    });
     expect((await admin.client.get('/portal/api/overview?days=2')).status).toBe(422);
     expectNothingPrivate(today);
   });
 
   it('exports CSV whose every cell is safe in a spreadsheet', async () => {
-    const res = await fetch(`${app.url}/portal/api/overview.csv?days=${overviewDays()}`, { headers: { cookie: admin.client.cookie! } });
+    const res = await fetch(`${app.url}/portal/api/overview.csv?days=${overviewDays()}`, {
+      headers: { cookie: admin.client.cookie! },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (await res.text()).trimEnd().split('\r\n').map((l) => l.split(','));
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
     const [header, ...rows] = lines as [string[], ...string[][]];
     expect(header.slice(0, 4)).toEqual(['day', 'received', 'accepted', 'duplicates']);
     expect(rows.at(-1)!.slice(0, 3)).toEqual(['total', '6', '3']);
@@ -113,7 +150,8 @@ describe('leads', () => {
     expect(all.items.map((r) => r.external_id).sort()).toEqual(['de', 'fr', 'gb-formula', 'gb-search']);
     for (const row of all.items) expect(row.phone).toMatch(/^\+44 \d{2}\*\* \*\*\*\d{3}$/);
     expectNothingPrivate(all);
-    const ids = async (q: string) => (await admin.client.get<Page<Row>>(`/portal/api/leads?${q}`)).body.items.map((r) => r.external_id).sort();
+    const ids = async (q: string) =>
+      (await admin.client.get<Page<Row>>(`/portal/api/leads?${q}`)).body.items.map((r) => r.external_id).sort();
     expect(await ids('status=rejected')).toEqual(['fr']);
     expect(await ids('country=DE')).toEqual(['de']);
     expect(await ids(`source=${encodeURIComponent('=cmd')}`)).toEqual(['gb-formula']);
@@ -124,7 +162,10 @@ describe('leads', () => {
   });
 
   it("shows a lead's timeline of the events it was told of, with their deliveries", async () => {
-    const res = await admin.client.get<{ timeline: { event: string; deliveries: { kind: string; state: string }[] }[]; personal_data: string }>(`/portal/api/leads/${sent['gb-search']!.id}`);
+    const res = await admin.client.get<{
+      timeline: { event: string; deliveries: { kind: string; state: string }[] }[];
+      personal_data: string;
+    }>(`/portal/api/leads/${sent['gb-search']!.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ external_id: 'gb-search', personal_data: 'kept' });
     const events = res.body.timeline.map((t) => t.event);
@@ -137,14 +178,23 @@ describe('leads', () => {
 });
 
 describe('deliveries', () => {
-  type Delivery = { id: string; state: string; event: string; attempts: { http_status: number | null; excerpt: string | null; duration_ms: number }[] };
+  type Delivery = {
+    id: string;
+    state: string;
+    event: string;
+    attempts: { http_status: number | null; excerpt: string | null; duration_ms: number }[];
+  };
 
   it('lists its deliveries with their attempts, and filters them', async () => {
     const dead = (await admin.client.get<Page<Delivery>>('/portal/api/deliveries?state=dead&kind=callback')).body.items;
     expect(dead.length).toBeGreaterThanOrEqual(4);
     const one = (await admin.client.get<Delivery>(`/portal/api/deliveries/${dead[0]!.id}`)).body;
     expect(one.attempts.length).toBeGreaterThanOrEqual(2);
-    expect(one.attempts[0]).toMatchObject({ http_status: 404, excerpt: 'no such hook', duration_ms: expect.any(Number) });
+    expect(one.attempts[0]).toMatchObject({
+      http_status: 404,
+      excerpt: 'no such hook',
+      duration_ms: expect.any(Number),
+    });
     const accepted = (await admin.client.get<Page<Delivery>>('/portal/api/deliveries?event=lead.accepted')).body.items;
     expect(accepted).toHaveLength(3);
     expectNothingPrivate([dead, one]);
@@ -157,15 +207,33 @@ describe('deliveries', () => {
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ id: first!.id, state: 'queued', retried_at: [expect.any(String)] });
     expect(JSON.stringify(retried.body)).not.toContain(admin.id); // when, never by whom
-    await until(async () => (await admin.client.get<Delivery>(`/portal/api/deliveries/${first!.id}`)).body.state === 'delivered' || null, 20_000, 'the retried delivery');
+    await until(
+      async () =>
+        (await admin.client.get<Delivery>(`/portal/api/deliveries/${first!.id}`)).body.state === 'delivered' || null,
+      20_000,
+      'the retried delivery',
+    );
     expect((await admin.client.post(`/portal/api/deliveries/${first!.id}/retry`)).status).toBe(409);
 
-    expect((await admin.client.post('/portal/api/deliveries/retry-dead')).body).toEqual({ requeued: rest.length, pending: 0 });
+    expect((await admin.client.post('/portal/api/deliveries/retry-dead')).body).toEqual({
+      requeued: rest.length,
+      pending: 0,
+    });
     await deliveriesSettled(manager, acme.id, 'delivered', () => true);
-    expect((await auditOf('delivery.retry'))[1]).toMatchObject({ actor: admin.id, actor_name: ADMIN_NAME, target: first!.id });
-    expect((await auditOf('delivery.retry_dead'))[0]).toMatchObject({ actor_name: ADMIN_NAME, details: { requeued: rest.length, pending: 0 } });
+    expect((await auditOf('delivery.retry'))[1]).toMatchObject({
+      actor: admin.id,
+      actor_name: ADMIN_NAME,
+      target: first!.id,
+    });
+    expect((await auditOf('delivery.retry_dead'))[0]).toMatchObject({
+      actor_name: ADMIN_NAME,
+      details: { requeued: rest.length, pending: 0 },
+    });
     // The second retry was refused: audited too, as the manager's refusals are.
-    expect((await auditOf('delivery.retry'))[0]).toMatchObject({ actor_name: ADMIN_NAME, details: { refused: 'conflict', http_status: 409 } });
+    expect((await auditOf('delivery.retry'))[0]).toMatchObject({
+      actor_name: ADMIN_NAME,
+      details: { refused: 'conflict', http_status: 409 },
+    });
   });
 
   it('replays a time range, and refuses (and audits) a range that runs backwards', async () => {
@@ -173,10 +241,18 @@ describe('deliveries', () => {
     const range = { from: new Date(Date.now() - 600_000).toISOString(), to: new Date(Date.now() + 1000).toISOString() };
     const started = await admin.client.post<{ id: string; state: string }>('/portal/api/replays', range);
     expect(started.status).toBe(202);
-    const done = await until(async () => {
-      const job = (await admin.client.get<{ state: string; found: number; sent: number }>(`/portal/api/replays/${started.body.id}`)).body;
-      return job.state === 'done' ? job : null;
-    }, 30_000, 'the replay done');
+    const done = await until(
+      async () => {
+        const job = (
+          await admin.client.get<{ state: string; found: number; sent: number }>(
+            `/portal/api/replays/${started.body.id}`,
+          )
+        ).body;
+        return job.state === 'done' ? job : null;
+      },
+      30_000,
+      'the replay done',
+    );
     const total = (await manager.get<Page>(`/api/deliveries?affiliate_id=${acme.id}&limit=200`)).body.items.length;
     expect(done).toMatchObject({ found: total, sent: total });
     await receiver.waitFor(acme.path, before + total);
@@ -184,16 +260,26 @@ describe('deliveries', () => {
 
     const backwards = await admin.client.post('/portal/api/replays', { from: range.to, to: range.from });
     expect(backwards.status).toBe(422);
-    expect((await auditOf('partner.replay'))[0]).toMatchObject({ actor: admin.id, details: { refused: 'invalid_request', http_status: 422 } });
+    expect((await auditOf('partner.replay'))[0]).toMatchObject({
+      actor: admin.id,
+      details: { refused: 'invalid_request', http_status: 422 },
+    });
   });
 
   it('sends a test callback, and shows endpoint health', async () => {
     const test = await admin.client.post('/portal/api/test-callback');
     expect(test.body).toMatchObject({ delivered: true, http_status: 200 });
     expect(receiver.at(acme.path).at(-1)!.signatureValid).toBe(true);
-    const health = (await admin.client.get<{ items: { kind: string; state: string; attempts_24h: number }[] }>('/portal/api/endpoints')).body.items;
+    const health = (
+      await admin.client.get<{ items: { kind: string; state: string; attempts_24h: number }[] }>(
+        '/portal/api/endpoints',
+      )
+    ).body.items;
     expect(health.map((h) => h.kind).sort()).toEqual(['callback', 'postback']);
-    expect(health.find((h) => h.kind === 'callback')).toMatchObject({ state: 'active', attempts_24h: expect.any(Number) });
+    expect(health.find((h) => h.kind === 'callback')).toMatchObject({
+      state: 'active',
+      attempts_24h: expect.any(Number),
+    });
     expect(health.find((h) => h.kind === 'callback')!.attempts_24h).toBeGreaterThan(0);
     expect((await admin.client.post('/portal/api/endpoints/callback/resume')).status).toBe(409); // not paused
   });
@@ -201,29 +287,57 @@ describe('deliveries', () => {
 
 describe('integration', () => {
   it('rotates the hmac secret with a grace period: the old one still verifies, the new one is shown once; audited', async () => {
-    const rotated = await admin.client.post<{ hmac_secret: string; grace_until: string }>('/portal/api/integration/rotate', { which: ['hmac_secret'], grace_seconds: 300 });
+    const rotated = await admin.client.post<{ hmac_secret: string; grace_until: string }>(
+      '/portal/api/integration/rotate',
+      { which: ['hmac_secret'], grace_seconds: 300 },
+    );
     expect(rotated.status).toBe(200);
     expect(rotated.headers.get('cache-control')).toBe('no-store');
     expect(Date.parse(rotated.body.grace_until) - Date.now()).toBeGreaterThan(290_000);
     expect((await sendLead(app.url, acme, { external_id: 'old-secret' })).status).toBe('accepted');
-    expect((await sendLead(app.url, { ...acme, hmac_secret: rotated.body.hmac_secret }, { external_id: 'new-secret' })).status).toBe('accepted');
+    expect(
+      (await sendLead(app.url, { ...acme, hmac_secret: rotated.body.hmac_secret }, { external_id: 'new-secret' }))
+        .status,
+    ).toBe('accepted');
     const shown = await admin.client.get('/portal/api/integration');
     expect(shown.body).toMatchObject({ affiliate_id: acme.id, previous_secrets_until: rotated.body.grace_until });
     expect(JSON.stringify(shown.body)).not.toContain(rotated.body.hmac_secret);
-    expect((await auditOf('partner.rotate_key'))[0]).toMatchObject({ actor: admin.id, actor_name: ADMIN_NAME, details: { rotated: ['hmac_secret'], grace_seconds: 300 } });
+    expect((await auditOf('partner.rotate_key'))[0]).toMatchObject({
+      actor: admin.id,
+      actor_name: ADMIN_NAME,
+      details: { rotated: ['hmac_secret'], grace_seconds: 300 },
+    });
   });
 
   it('changes the callback URL (https only), audited with the hosts', async () => {
     const before = new URL(receiver.url('/')).host;
-    const http = await admin.client.send('PATCH', '/portal/api/integration', { callback_url: 'http://hooks.acme.example/cb' });
-    expect(http.status).toBe(422);
-    expect((await auditOf('partner.update'))[0]).toMatchObject({ actor_name: ADMIN_NAME, details: { refused: 'invalid_request', http_status: 422 } });
-    const changed = await admin.client.send('PATCH', '/portal/api/integration', { callback_url: 'https://hooks.acme.example/cb', callback_events: ['lead.ftd'] });
-    expect(changed.body).toMatchObject({ callback_url: 'https://hooks.acme.example/cb', callback_events: ['lead.ftd'] });
-    expect((await auditOf('partner.update'))[0]).toMatchObject({
-      actor: admin.id, actor_name: ADMIN_NAME, details: { fields: ['callback_url', 'callback_events'], callback_host: { from: before, to: 'hooks.acme.example' } },
+    const http = await admin.client.send('PATCH', '/portal/api/integration', {
+      callback_url: 'http://hooks.acme.example/cb',
     });
-    expect((await manager.get(`/api/affiliates/${acme.id}`)).body).toMatchObject({ callback_url: 'https://hooks.acme.example/cb' });
+    expect(http.status).toBe(422);
+    expect((await auditOf('partner.update'))[0]).toMatchObject({
+      actor_name: ADMIN_NAME,
+      details: { refused: 'invalid_request', http_status: 422 },
+    });
+    const changed = await admin.client.send('PATCH', '/portal/api/integration', {
+      callback_url: 'https://hooks.acme.example/cb',
+      callback_events: ['lead.ftd'],
+    });
+    expect(changed.body).toMatchObject({
+      callback_url: 'https://hooks.acme.example/cb',
+      callback_events: ['lead.ftd'],
+    });
+    expect((await auditOf('partner.update'))[0]).toMatchObject({
+      actor: admin.id,
+      actor_name: ADMIN_NAME,
+      details: {
+        fields: ['callback_url', 'callback_events'],
+        callback_host: { from: before, to: 'hooks.acme.example' },
+      },
+    });
+    expect((await manager.get(`/api/affiliates/${acme.id}`)).body).toMatchObject({
+      callback_url: 'https://hooks.acme.example/cb',
+    });
   });
 });
 
@@ -232,19 +346,35 @@ describe('a partner_viewer', () => {
     const lead = sent['gb-search']!.id!;
     const delivery = (await admin.client.get<Page<{ id: string }>>('/portal/api/deliveries')).body.items[0]!.id;
     const replay = (await auditOf('partner.replay')).find((e) => e.target)!.target!;
-    const ids: Record<string, string> = { leads: lead, deliveries: delivery, replays: replay, users: admin.id, endpoints: 'callback' };
+    const ids: Record<string, string> = {
+      leads: lead,
+      deliveries: delivery,
+      replays: replay,
+      users: admin.id,
+      endpoints: 'callback',
+    };
     const answers: Record<string, number> = {};
     for (const op of (await portalOperations(app.url)).filter((o) => o.access !== 'public')) {
       const path = fillPath(op, (param, resource) => {
         if (!ids[resource]) throw new Error(`no id for {${param}} of ${op.path}`);
         return ids[resource];
       });
-      answers[operationName(op)] = (await viewer.client.send(op.method, `${path}${op.path.startsWith('/portal/api/overview') ? '?days=1' : ''}`, op.hasBody ? {} : undefined)).status;
+      answers[operationName(op)] = (
+        await viewer.client.send(
+          op.method,
+          `${path}${op.path.startsWith('/portal/api/overview') ? '?days=1' : ''}`,
+          op.hasBody ? {} : undefined,
+        )
+      ).status;
     }
-    const expected = Object.fromEntries(Object.keys(answers).map((name) => [name, name.startsWith('GET ') && !name.endsWith('/users') ? 200 : 403]));
+    const expected = Object.fromEntries(
+      Object.keys(answers).map((name) => [name, name.startsWith('GET ') && !name.endsWith('/users') ? 200 : 403]),
+    );
     expect(answers).toEqual(expected);
     expect(Object.values(answers).filter((s) => s === 403).length).toBeGreaterThanOrEqual(10);
     // Refused for want of permission: audited with the viewer's id.
-    expect((await auditOf('delivery.retry_dead')).find((e) => e.actor === viewer.id)).toMatchObject({ details: { refused: 'forbidden', http_status: 403 } });
+    expect((await auditOf('delivery.retry_dead')).find((e) => e.actor === viewer.id)).toMatchObject({
+      details: { refused: 'forbidden', http_status: 403 },
+    });
   });
 });

@@ -39,14 +39,29 @@ beforeAll(async () => {
   await deliveriesSettled(manager, a.id, 'delivered', (all) => all.length >= 2);
   const bDeliveries = await deliveriesSettled(manager, b.id, 'delivered', (all) => all.length >= 2);
   bIds.delivery = bDeliveries[0]!.id;
-  const replay = await adminB.client.post<{ id: string }>('/portal/api/replays', { from: new Date(Date.now() - 600_000).toISOString(), to: new Date().toISOString() });
+  const replay = await adminB.client.post<{ id: string }>('/portal/api/replays', {
+    from: new Date(Date.now() - 600_000).toISOString(),
+    to: new Date().toISOString(),
+  });
   expect(replay.status).toBe(202);
   bIds.replay = replay.body.id;
   bIds.user = viewerB.id;
   bAdminEmail = adminB.email;
   bSecrets = [
-    b.id, b.name, b.api_key, b.hmac_secret, b.callback_secret, b.path, 'beta-source', adminB.id, adminB.email, viewerB.id, viewerB.email,
-    ...bExternal, ...bDeliveries.map((d) => d.id), bIds.replay,
+    b.id,
+    b.name,
+    b.api_key,
+    b.hmac_secret,
+    b.callback_secret,
+    b.path,
+    'beta-source',
+    adminB.id,
+    adminB.email,
+    viewerB.id,
+    viewerB.email,
+    ...bExternal,
+    ...bDeliveries.map((d) => d.id),
+    bIds.replay,
   ];
 }, 120_000);
 
@@ -71,7 +86,10 @@ function bodyOf(op: PortalOperation): unknown {
     'POST /portal/api/auth/totp/confirm': { code: '000000' },
     'POST /portal/api/auth/links/{token}': { password: 'a long enough password' },
     'POST /portal/api/auth/passkey': { response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } },
-    'POST /portal/api/auth/passkey/register': { name: 'key', response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } },
+    'POST /portal/api/auth/passkey/register': {
+      name: 'key',
+      response: { id: 'x', rawId: 'x', type: 'public-key', response: {} },
+    },
   };
   const name = operationName(op);
   if (!(name in bodies)) throw new Error(`${name} takes a body and this test has none for it: add one to bodyOf`);
@@ -80,7 +98,12 @@ function bodyOf(op: PortalOperation): unknown {
 
 // B's id for a path parameter, by the resource it names; a parameter this test does not know fails it.
 function bIdFor(param: string, resource: string): string {
-  const byResource: Record<string, string> = { leads: bIds.lead, deliveries: bIds.delivery, replays: bIds.replay, users: bIds.user };
+  const byResource: Record<string, string> = {
+    leads: bIds.lead,
+    deliveries: bIds.delivery,
+    replays: bIds.replay,
+    users: bIds.user,
+  };
   if (param === 'id' && byResource[resource]) return byResource[resource];
   if (param === 'kind') return 'callback'; // no id: the answer is A's own endpoint
   if (param === 'token') return 'no-such-link-token'; // a link is its holder's; none of B's is A's to try
@@ -88,10 +111,19 @@ function bIdFor(param: string, resource: string): string {
 }
 
 // Raw text of the answer (CSV included), with A's cookie and CSRF token as the portal's pages send them.
-async function call(client: PortalClient, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+async function call(
+  client: PortalClient,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { cookie: client.cookie!, 'x-csrf-token': client.csrf! };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -121,8 +153,16 @@ it("answers A's session with 404 for every id of B's, and nothing of B's in any 
 
 it("answers A's lists with A's own data only, and B's values as filters find nothing", async () => {
   const session = await portalSession(app.url, a.id);
-  const lists = ['/portal/api/leads?limit=200', '/portal/api/deliveries?limit=200', '/portal/api/overview?days=30', '/portal/api/overview.csv?days=30',
-    '/portal/api/users', '/portal/api/endpoints', '/portal/api/integration', '/portal/api/session'];
+  const lists = [
+    '/portal/api/leads?limit=200',
+    '/portal/api/deliveries?limit=200',
+    '/portal/api/overview?days=30',
+    '/portal/api/overview.csv?days=30',
+    '/portal/api/users',
+    '/portal/api/endpoints',
+    '/portal/api/integration',
+    '/portal/api/session',
+  ];
   for (const path of lists) {
     const res = await call(session.client, 'GET', path);
     expect({ path, status: res.status, leaked: leaks(res.text) }).toEqual({ path, status: 200, leaked: [] });

@@ -25,7 +25,12 @@ let replies: ReplyWaiter<CallbackReply>;
 let commands: DispatcherCommands;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress,dispatcher', SERVICE_NAME: 'Acme', CALLBACK_RETRY_DELAYS_S: '1,2,3,4', CALLBACK_TIMEOUT_MS: '1000' });
+  app = await startTestApp({
+    ROLE: 'ingress,dispatcher',
+    SERVICE_NAME: 'Acme',
+    CALLBACK_RETRY_DELAYS_S: '1,2,3,4',
+    CALLBACK_TIMEOUT_MS: '1000',
+  });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
@@ -40,44 +45,81 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-async function trackerPartner(path: string, postbacks: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', { name: path, postbacks, ...extra });
+async function trackerPartner(
+  path: string,
+  postbacks: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', {
+    name: path,
+    postbacks,
+    ...extra,
+  });
   expect(res.status).toBe(201);
   receiver.route(path, res.body.callback_secret);
   return res.body.id;
 }
 
-const postbackRecord = (event: LeadEvent) => app.runtime.mongo.collections.deliveries.findOne({ _id: deliveryId(event.event_id, event.partner_id, 'postback') });
+const postbackRecord = (event: LeadEvent) =>
+  app.runtime.mongo.collections.deliveries.findOne({ _id: deliveryId(event.event_id, event.partner_id, 'postback') });
 const finalRecord = (event: LeadEvent, state: DeliveryDoc['state'], timeoutMs = 30_000) =>
-  until(async () => {
-    const r = await postbackRecord(event);
-    return r?.state === state ? r : null;
-  }, timeoutMs, `${event.event_id} postback to be ${state}`);
+  until(
+    async () => {
+      const r = await postbackRecord(event);
+      return r?.state === state ? r : null;
+    },
+    timeoutMs,
+    `${event.event_id} postback to be ${state}`,
+  );
 const query = (got: ReceivedCallback) => new URL(got.url, 'http://x').searchParams;
 
 describe('macros', () => {
   it('fills every macro URL-encoded, signs the final URL, records it with the token masked', async () => {
-    const template = receiver.url('/fill')
-      + '?s={status}&our={our_status}&ext={external_id}&id={internal_id}&e={event}&eid={event_id}&dep={is_depositor}'
-      + '&sub={sub_id}&cid={click_id}&src={source}&f={funnel}&ts={timestamp}&u={unix_ts}&t={token}';
-    const partner = await trackerPartner('/fill', { url: template, token: TOKEN, sign: true, status_mapping: { ftd: 'sale' } });
+    const template =
+      receiver.url('/fill') +
+      '?s={status}&our={our_status}&ext={external_id}&id={internal_id}&e={event}&eid={event_id}&dep={is_depositor}' +
+      '&sub={sub_id}&cid={click_id}&src={source}&f={funnel}&ts={timestamp}&u={unix_ts}&t={token}';
+    const partner = await trackerPartner('/fill', {
+      url: template,
+      token: TOKEN,
+      sign: true,
+      status_mapping: { ftd: 'sale' },
+    });
     const event = leadEvent(partner, {
-      event: 'lead.ftd', our_status: 'ftd', is_depositor: true, external_lead_id: 'ext 1/ä', occurred_at: '2026-11-25T10:00:00.000Z',
+      event: 'lead.ftd',
+      our_status: 'ftd',
+      is_depositor: true,
+      external_lead_id: 'ext 1/ä',
+      occurred_at: '2026-11-25T10:00:00.000Z',
       tracking: { sub_id: 'a b&c=d', click_id: 'ü?#', source: 'fb', funnel: 'f/1' },
     });
     await publishLeadEvents(app.runtime, [event]);
     const [got] = await receiver.waitFor('/fill', 1);
     expect(got!.method).toBe('GET');
     expect(Object.fromEntries(query(got!))).toEqual({
-      s: 'sale', our: 'ftd', ext: 'ext 1/ä', id: event.lead_id, e: 'lead.ftd', eid: event.event_id, dep: '1',
-      sub: 'a b&c=d', cid: 'ü?#', src: 'fb', f: 'f/1', ts: '2026-11-25T10:00:00.000Z', u: String(Date.parse('2026-11-25T10:00:00.000Z') / 1000), t: TOKEN,
+      s: 'sale',
+      our: 'ftd',
+      ext: 'ext 1/ä',
+      id: event.lead_id,
+      e: 'lead.ftd',
+      eid: event.event_id,
+      dep: '1',
+      sub: 'a b&c=d',
+      cid: 'ü?#',
+      src: 'fb',
+      f: 'f/1',
+      ts: '2026-11-25T10:00:00.000Z',
+      u: String(Date.parse('2026-11-25T10:00:00.000Z') / 1000),
+      t: TOKEN,
     });
     // encodeURIComponent: nothing in a value can end it or start another parameter.
     expect(got!.url).toContain('sub=a%20b%26c%3Dd&cid=%C3%BC%3F%23');
     expect(got!.url).toContain(`t=${encodeURIComponent(TOKEN)}`);
     expect(got!.headers).toMatchObject({ 'user-agent': 'Acme-Postback/1.0', 'x-event-id': event.event_id });
     const fullUrl = receiver.url(got!.url);
-    expect(got!.headers['x-postback-signature']).toBe(`sha256=${createHmac('sha256', TOKEN).update(fullUrl).digest('hex')}`);
+    expect(got!.headers['x-postback-signature']).toBe(
+      `sha256=${createHmac('sha256', TOKEN).update(fullUrl).digest('hex')}`,
+    );
 
     const record = await finalRecord(event, 'delivered');
     expect(record).toMatchObject({ kind: 'postback', attempts_made: 1, last_http_status: 200 });
@@ -90,10 +132,20 @@ describe('macros', () => {
   });
 
   it('sends a macro the lead has no value for as empty, and a per-event template with its own mapping', async () => {
-    const partner = await trackerPartner('/per-event', {
-      url: `${receiver.url('/per-event')}?kind=default&s={status}&cid={click_id}`,
-      templates: [{ event: 'lead.rejected', url: `${receiver.url('/per-event')}?kind=rejected&s={status}`, status_mapping: { rejected: 'declined' } }],
-    }, { status_mapping: { new: 'lead' } });
+    const partner = await trackerPartner(
+      '/per-event',
+      {
+        url: `${receiver.url('/per-event')}?kind=default&s={status}&cid={click_id}`,
+        templates: [
+          {
+            event: 'lead.rejected',
+            url: `${receiver.url('/per-event')}?kind=rejected&s={status}`,
+            status_mapping: { rejected: 'declined' },
+          },
+        ],
+      },
+      { status_mapping: { new: 'lead' } },
+    );
     const accepted = leadEvent(partner);
     const rejected = leadEvent(partner, { event: 'lead.rejected', our_status: 'rejected', reason: 'country_blocked' });
     await publishLeadEvents(app.runtime, [accepted, rejected]);
@@ -104,12 +156,22 @@ describe('macros', () => {
   });
 
   it('sends only the whitelisted events, and a callback beside the postback, each in its own line', async () => {
-    const partner = await trackerPartner('/both', { url: `${receiver.url('/both-pb')}?e={event}`, events: ['lead.ftd'] }, { callback_url: receiver.url('/both') });
+    const partner = await trackerPartner(
+      '/both',
+      { url: `${receiver.url('/both-pb')}?e={event}`, events: ['lead.ftd'] },
+      { callback_url: receiver.url('/both') },
+    );
     receiver.route('/both-pb', 'unused', status(500, 'tracker down'));
     const lead = 'le-880001';
     const events = [
       leadEvent(partner, { lead_id: lead, event_id: `${lead}:0` }),
-      leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.ftd', our_status: 'ftd', is_depositor: true }),
+      leadEvent(partner, {
+        lead_id: lead,
+        event_id: `${lead}:1`,
+        event: 'lead.ftd',
+        our_status: 'ftd',
+        is_depositor: true,
+      }),
     ];
     await publishLeadEvents(app.runtime, events);
     // The tracker fails; the lead's callbacks do not wait for its postbacks.
@@ -126,12 +188,22 @@ describe('delivery', () => {
     const partner = await trackerPartner('/order', { url: `${receiver.url('/order')}?eid={event_id}` });
     receiver.respond('/order', failFirst(2));
     const lead = 'le-880002';
-    const events = [0, 1, 2].map((n) => leadEvent(partner, {
-      lead_id: lead, event_id: `${lead}:${n}`, ...(n > 0 && { event: 'lead.status_changed' as const, our_status: n === 1 ? 'contacted' : 'interested' }),
-    }));
+    const events = [0, 1, 2].map((n) =>
+      leadEvent(partner, {
+        lead_id: lead,
+        event_id: `${lead}:${n}`,
+        ...(n > 0 && { event: 'lead.status_changed' as const, our_status: n === 1 ? 'contacted' : 'interested' }),
+      }),
+    );
     await publishLeadEvents(app.runtime, events);
     const got = await receiver.waitFor('/order', 5, 30_000);
-    expect(got.map((g) => query(g).get('eid'))).toEqual([`${lead}:0`, `${lead}:0`, `${lead}:0`, `${lead}:1`, `${lead}:2`]);
+    expect(got.map((g) => query(g).get('eid'))).toEqual([
+      `${lead}:0`,
+      `${lead}:0`,
+      `${lead}:0`,
+      `${lead}:1`,
+      `${lead}:2`,
+    ]);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(DELAYS_MS[0]!);
     expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(DELAYS_MS[1]!);
     for (const event of events) await finalRecord(event, 'delivered');
@@ -139,11 +211,19 @@ describe('delivery', () => {
 
   // A lone surrogate is valid JSON and a URL cannot carry it: filling the template throws. That
   // postback is dead at once with the reason, and the lead's later ones, and the partition, go on.
-  it('records a postback that cannot be prepared as dead with its reason, and the lead\'s next one goes', async () => {
-    const partner = await trackerPartner('/hostile', { url: `${receiver.url('/hostile')}?eid={event_id}&cid={click_id}` });
+  it("records a postback that cannot be prepared as dead with its reason, and the lead's next one goes", async () => {
+    const partner = await trackerPartner('/hostile', {
+      url: `${receiver.url('/hostile')}?eid={event_id}&cid={click_id}`,
+    });
     const lead = 'le-880009';
     const hostile = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0`, tracking: { click_id: '\ud800' } });
-    const next = leadEvent(partner, { lead_id: lead, event_id: `${lead}:1`, event: 'lead.status_changed', our_status: 'contacted', tracking: { click_id: 'c-1' } });
+    const next = leadEvent(partner, {
+      lead_id: lead,
+      event_id: `${lead}:1`,
+      event: 'lead.status_changed',
+      our_status: 'contacted',
+      tracking: { click_id: 'c-1' },
+    });
     await publishLeadEvents(app.runtime, [hostile, next]);
     const [got] = await receiver.waitFor('/hostile', 1, 30_000);
     expect(query(got!).get('eid')).toBe(`${lead}:1`);
@@ -178,35 +258,62 @@ describe('delivery', () => {
     expect(await finalRecord(notFound, 'dead', 20_000)).toMatchObject({ attempts_made: 2, last_http_status: 404 });
     expect(await finalRecord(odd, 'delivered')).toMatchObject({ attempts_made: 1, last_http_status: 204 });
   });
-  it('re-sends a postback in a replay of the partner\'s range, with the same event id', async () => {
+  it("re-sends a postback in a replay of the partner's range, with the same event id", async () => {
     const partner = await trackerPartner('/replayed', { url: `${receiver.url('/replayed')}?eid={event_id}` });
     const event = leadEvent(partner);
     await publishLeadEvents(app.runtime, [event]);
     const first = await finalRecord(event, 'delivered');
     const from = new Date(first.created_at.getTime() - 60_000).toISOString();
-    const res = await manager.post(`/api/affiliates/${partner}/replay`, { from, to: new Date(Date.now() + 60_000).toISOString() });
+    const res = await manager.post(`/api/affiliates/${partner}/replay`, {
+      from,
+      to: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(res.status).toBe(202);
     const got = await receiver.waitFor('/replayed', 2);
     expect(got.map((g) => query(g).get('eid'))).toEqual([event.event_id, event.event_id]);
-    await until(async () => ((await postbackRecord(event))?.manual_retries.length === 1 ? true : null), 20_000, 'the replay recorded');
+    await until(
+      async () => ((await postbackRecord(event))?.manual_retries.length === 1 ? true : null),
+      20_000,
+      'the replay recorded',
+    );
   });
 });
 
 describe('manager API', () => {
   it('refuses a template naming money, personal data or an unknown macro, with a 422 naming it', async () => {
     const base = receiver.url('/refused');
-    for (const [macro, why] of [['amount', 'money'], ['phone', 'personal data'], ['email', 'personal data'], ['payout', 'money'], ['nonsense', 'unknown macro']] as const) {
-      const res = await manager.post<{ error: string; message: string }>('/api/affiliates', { name: 'refused', postbacks: { url: `${base}?x={${macro}}` } });
+    for (const [macro, why] of [
+      ['amount', 'money'],
+      ['phone', 'personal data'],
+      ['email', 'personal data'],
+      ['payout', 'money'],
+      ['nonsense', 'unknown macro'],
+    ] as const) {
+      const res = await manager.post<{ error: string; message: string }>('/api/affiliates', {
+        name: 'refused',
+        postbacks: { url: `${base}?x={${macro}}` },
+      });
       expect(res.status).toBe(422);
       expect(res.body.error).toBe('invalid_request');
       expect(res.body.message).toContain(`/postbacks/url names`);
       expect(res.body.message).toContain(`{${macro}}`);
       expect(res.body.message).toContain(why);
     }
-    const perEvent = await manager.post<{ message: string }>('/api/affiliates', { name: 'refused', postbacks: { templates: [{ event: 'lead.ftd', url: `${base}?a={ftd_amount}` }] } });
+    const perEvent = await manager.post<{ message: string }>('/api/affiliates', {
+      name: 'refused',
+      postbacks: { templates: [{ event: 'lead.ftd', url: `${base}?a={ftd_amount}` }] },
+    });
     expect(perEvent.status).toBe(422);
     expect(perEvent.body.message).toContain('/postbacks/templates/0/url names {ftd_amount}: money');
-    const twice = await manager.post<{ message: string }>('/api/affiliates', { name: 'refused', postbacks: { templates: [{ event: 'lead.ftd', url: base }, { event: 'lead.ftd', url: base }] } });
+    const twice = await manager.post<{ message: string }>('/api/affiliates', {
+      name: 'refused',
+      postbacks: {
+        templates: [
+          { event: 'lead.ftd', url: base },
+          { event: 'lead.ftd', url: base },
+        ],
+      },
+    });
     expect(twice.body.message).toContain('two templates for lead.ftd');
   });
 
@@ -230,38 +337,68 @@ describe('manager API', () => {
     const shown = await manager.get<Record<string, unknown>>(`/api/affiliates/${id}`);
     expect(shown.body.postback_token_set).toBe(true);
     expect(JSON.stringify(shown.body)).not.toContain(TOKEN);
-    const patched = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, { postbacks: { url: `${receiver.url('/token')}?t={token}&e={event}` } });
+    const patched = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, {
+      postbacks: { url: `${receiver.url('/token')}?t={token}&e={event}` },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.postback_token_set).toBe(true);
     // Removing the token while a template still names it is refused; with the template changed it goes.
-    expect((await manager.patch(`/api/affiliates/${id}`, { postbacks: { url: `${receiver.url('/token')}?t={token}`, token: null } })).status).toBe(422);
-    const cleared = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, { postbacks: { url: `${receiver.url('/token')}?e={event}`, token: null } });
+    expect(
+      (
+        await manager.patch(`/api/affiliates/${id}`, {
+          postbacks: { url: `${receiver.url('/token')}?t={token}`, token: null },
+        })
+      ).status,
+    ).toBe(422);
+    const cleared = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, {
+      postbacks: { url: `${receiver.url('/token')}?e={event}`, token: null },
+    });
     expect(cleared.body.postback_token_set).toBe(false);
   });
 
   it('previews the URL for a sample lead with the token masked, and checks the template as a save does', async () => {
-    const id = await trackerPartner('/preview', { url: `${receiver.url('/preview')}?s={status}&t={token}`, token: TOKEN }, { status_mapping: { ftd: 'sale' } });
+    const id = await trackerPartner(
+      '/preview',
+      { url: `${receiver.url('/preview')}?s={status}&t={token}`, token: TOKEN },
+      { status_mapping: { ftd: 'sale' } },
+    );
     const saved = await manager.post<{ url: string }>(`/api/affiliates/${id}/postback-preview`, { event: 'lead.ftd' });
     expect(saved.body).toEqual({ url: `${receiver.url('/preview')}?s=sale&t=***`, event: 'lead.ftd' });
-    const draft = await manager.post<{ url: string }>(`/api/affiliates/${id}/postback-preview`, { template: 'https://t.example/pb?c={click_id}&d={is_depositor}', event: 'lead.rtd' });
+    const draft = await manager.post<{ url: string }>(`/api/affiliates/${id}/postback-preview`, {
+      template: 'https://t.example/pb?c={click_id}&d={is_depositor}',
+      event: 'lead.rtd',
+    });
     expect(draft.body.url).toBe('https://t.example/pb?c=sample-click&d=1');
-    const refused = await manager.post<{ message: string }>(`/api/affiliates/${id}/postback-preview`, { template: 'https://t.example/pb?p={phone}' });
+    const refused = await manager.post<{ message: string }>(`/api/affiliates/${id}/postback-preview`, {
+      template: 'https://t.example/pb?p={phone}',
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.message).toContain('{phone}: personal data');
   });
 
   it('sends a test postback through the dispatcher and reports the attempt and the masked URL', async () => {
-    const id = await trackerPartner('/test-pb', { url: `${receiver.url('/test-pb')}?e={event}&s={status}&t={token}`, token: TOKEN });
-    const res = await manager.post<Record<string, unknown>>(`/api/affiliates/${id}/test-postback`, { event: 'lead.ftd' });
+    const id = await trackerPartner('/test-pb', {
+      url: `${receiver.url('/test-pb')}?e={event}&s={status}&t={token}`,
+      token: TOKEN,
+    });
+    const res = await manager.post<Record<string, unknown>>(`/api/affiliates/${id}/test-postback`, {
+      event: 'lead.ftd',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      delivered: true, http_status: 200, duration_ms: expect.any(Number), error: null, response_body: 'ok',
+      delivered: true,
+      http_status: 200,
+      duration_ms: expect.any(Number),
+      error: null,
+      response_body: 'ok',
       url: `${receiver.url('/test-pb')}?e=lead.ftd&s=ftd&t=***`,
     });
     const [got] = await receiver.waitFor('/test-pb', 1);
     expect(query(got!).get('t')).toBe(TOKEN);
     expect(got!.headers['x-event-id']).toMatch(/^le-0:test-[0-9a-f]{12}$/);
-    const none = await manager.post<{ error: string }>(`/api/affiliates/${await trackerPartner('/none', { url: null })}/test-postback`);
+    const none = await manager.post<{ error: string }>(
+      `/api/affiliates/${await trackerPartner('/none', { url: null })}/test-postback`,
+    );
     expect(none.status).toBe(409);
   });
 });

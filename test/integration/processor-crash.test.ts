@@ -25,7 +25,13 @@ beforeAll(async () => {
   replies = await new TopicProbe<IntakeReply>(client.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(client.runtime, 'leadEvents').start();
   await client.runtime.mongo.collections.agents.insertOne({
-    _id: 'ag-crash', name: 'Crash', active: true, countries: [], languages: [], created_at: new Date(), updated_at: new Date(),
+    _id: 'ag-crash',
+    name: 'Crash',
+    active: true,
+    countries: [],
+    languages: [],
+    created_at: new Date(),
+    updated_at: new Date(),
   });
   child = await startChildRole('processor', env);
 }, 90_000);
@@ -41,7 +47,9 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
   const partner = (await servicesOf(client.runtime).partners.create({ name: 'Crash' })).partner.id;
   const commands: IntakeCommand[] = [];
   const sendWave = async (count: number) => {
-    const wave = Array.from({ length: count }, (_, i) => intakeCommand(client.runtime, partner, { phone: `+4479113${String(10000 + commands.length + i)}` }));
+    const wave = Array.from({ length: count }, (_, i) =>
+      intakeCommand(client.runtime, partner, { phone: `+4479113${String(10000 + commands.length + i)}` }),
+    );
     commands.push(...wave);
     await produce(client.runtime, 'intakeCommands', wave, (_v, i) => `w${commands.length}-${i}`);
   };
@@ -53,7 +61,11 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
   child = await startChildRole('processor', env);
 
   const ids = new Set(commands.map((c) => c.correlation_id));
-  await replies.waitFor((rs) => new Set(rs.filter((r) => ids.has(r.correlation_id)).map((r) => r.correlation_id)).size === ids.size, 150000, 'all decisions');
+  await replies.waitFor(
+    (rs) => new Set(rs.filter((r) => ids.has(r.correlation_id)).map((r) => r.correlation_id)).size === ids.size,
+    150000,
+    'all decisions',
+  );
   // Every command was decided once: a redelivered command answers with the same decision.
   const decisions = new Map<string, string>();
   for (const r of replies.values().filter((x) => ids.has(x.correlation_id))) {
@@ -69,8 +81,17 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
 
   // CRM traffic across a second kill, once every lead is with an agent: an action on a lead still
   // `new` would be a different (valid) history, new -> contacted.
-  await until(async () => (await leads.countDocuments({ partner_id: partner, status: 'assigned' })) === 200, 60000, 'every lead assigned');
-  const actions: AgentAction[] = leadIds.map((id) => ({ action_id: randomUUID(), lead_id: id, status: 'contacted', occurred_at: new Date().toISOString() }));
+  await until(
+    async () => (await leads.countDocuments({ partner_id: partner, status: 'assigned' })) === 200,
+    60000,
+    'every lead assigned',
+  );
+  const actions: AgentAction[] = leadIds.map((id) => ({
+    action_id: randomUUID(),
+    lead_id: id,
+    status: 'contacted',
+    occurred_at: new Date().toISOString(),
+  }));
   await produce(client.runtime, 'agentActions', actions.slice(0, 100), (v) => (v as AgentAction).lead_id);
   await events.waitFor((es) => es.filter((e) => e.our_status === 'contacted').length >= 10, 30000, 'some contacted');
   await child.kill('SIGKILL');
@@ -80,7 +101,11 @@ it('loses and doubles nothing across a kill -9 and restart', async () => {
 
   // Every lead ends contacted, with history new -> assigned -> contacted and no step twice.
   const expected = new Set(leadIds.flatMap((id) => [`${id}:0`, `${id}:1`, `${id}:2`]));
-  await events.waitFor((es) => new Set(es.map((e) => e.event_id).filter((e) => expected.has(e))).size === expected.size, 150000, 'every event');
+  await events.waitFor(
+    (es) => new Set(es.map((e) => e.event_id).filter((e) => expected.has(e))).size === expected.size,
+    150000,
+    'every event',
+  );
   const all = await leads.find({ partner_id: partner }).toArray();
   for (const lead of all) {
     expect(lead.history.map((h) => h.to)).toEqual(['new', 'assigned', 'contacted']);

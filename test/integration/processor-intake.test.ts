@@ -23,7 +23,13 @@ beforeAll(async () => {
   app = await startTestApp({ ROLE: 'processor', BLOCKED_COUNTRIES: 'KP' });
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
-  partnerA = (await servicesOf(app.runtime).partners.create({ name: 'A', blocked_sources: ['spam-net'], blocked_ip_ranges: ['198.51.100.0/24'] })).partner.id;
+  partnerA = (
+    await servicesOf(app.runtime).partners.create({
+      name: 'A',
+      blocked_sources: ['spam-net'],
+      blocked_ip_ranges: ['198.51.100.0/24'],
+    })
+  ).partner.id;
   partnerB = (await servicesOf(app.runtime).partners.create({ name: 'B', blocked_countries: ['RU'] })).partner.id;
 });
 
@@ -35,29 +41,48 @@ afterAll(async () => {
 
 async function decide(cmd: IntakeCommand): Promise<IntakeReply['decision']> {
   await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
-  const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === cmd.correlation_id)))
-    .filter((r) => r.correlation_id === cmd.correlation_id);
+  const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === cmd.correlation_id))).filter(
+    (r) => r.correlation_id === cmd.correlation_id,
+  );
   return reply!.decision;
 }
 
 const claimsNow = () => new DedupClaims(app.runtime.mongo.db).collectionAt(new Date());
-const submit = (partner: string, input: LeadInput, key?: string) => decide(intakeCommand(app.runtime, partner, input, key));
+const submit = (partner: string, input: LeadInput, key?: string) =>
+  decide(intakeCommand(app.runtime, partner, input, key));
 
 describe('acceptance', () => {
   it('accepts a lead, stores it encrypted with hashes and announces lead.accepted', async () => {
     const p = phone();
-    const d = await submit(partnerA, { phone: p, email: 'Ann@Example.com', country_code: 'DE', external_id: 'ext-accept' });
+    const d = await submit(partnerA, {
+      phone: p,
+      email: 'Ann@Example.com',
+      country_code: 'DE',
+      external_id: 'ext-accept',
+    });
     expect(d).toMatchObject({ outcome: 'accepted', reason: null, replay: false });
     expect(d.lead_id).toMatch(/^le-\d+$/);
     const stored = await app.runtime.mongo.collections.leads.findOne({ _id: d.lead_id! });
-    expect(stored).toMatchObject({ status: 'new', partner_id: partnerA, external_id: 'ext-accept', is_depositor: false, client_id: null });
+    expect(stored).toMatchObject({
+      status: 'new',
+      partner_id: partnerA,
+      external_id: 'ext-accept',
+      is_depositor: false,
+      client_id: null,
+    });
     expect(JSON.stringify(stored)).not.toContain(p);
     expect((await storedLeadCipher(app.runtime, stored!))!.decrypt(stored!.phone_enc!)).toBe(p);
     expect(stored!.history[0]).toMatchObject({ from: null, to: 'new', source: 'intake' });
     const [accepted] = await events.waitFor((es) => es.some((e) => e.lead_id === d.lead_id));
     expect(events.values().find((e) => e.lead_id === d.lead_id)).toEqual({
-      event_id: `${d.lead_id}:0`, event: 'lead.accepted', lead_id: d.lead_id, partner_id: partnerA, external_lead_id: 'ext-accept',
-      our_status: 'new', is_depositor: false, occurred_at: expect.any(String),
+      event_id: `${d.lead_id}:0`,
+      event: 'lead.accepted',
+      lead_id: d.lead_id,
+      partner_id: partnerA,
+      external_lead_id: 'ext-accept',
+      our_status: 'new',
+      is_depositor: false,
+      occurred_at: expect.any(String),
     });
     expect(accepted).toBeDefined();
   });
@@ -69,7 +94,13 @@ describe('deduplication', () => {
     const first = await submit(partnerA, { phone: p });
     const before = await app.runtime.mongo.collections.leads.countDocuments();
     const dup = await submit(partnerB, { phone: p });
-    expect(dup).toEqual({ outcome: 'duplicate', lead_id: first.lead_id, reason: `matched_lead:${first.lead_id!.slice(3)}`, body_hash: expect.any(String), replay: false });
+    expect(dup).toEqual({
+      outcome: 'duplicate',
+      lead_id: first.lead_id,
+      reason: `matched_lead:${first.lead_id!.slice(3)}`,
+      body_hash: expect.any(String),
+      replay: false,
+    });
     expect(await app.runtime.mongo.collections.leads.countDocuments()).toBe(before);
   });
 
@@ -92,21 +123,29 @@ describe('deduplication', () => {
   it('keeps a match inside the window (29 days)', async () => {
     const p = phone();
     const first = await submit(partnerA, { phone: p });
-    await claimsNow().updateMany({ lead_id: first.lead_id! }, { $set: { claimed_at: new Date(Date.now() - 29 * 86_400_000) } });
+    await claimsNow().updateMany(
+      { lead_id: first.lead_id! },
+      { $set: { claimed_at: new Date(Date.now() - 29 * 86_400_000) } },
+    );
     expect(await submit(partnerB, { phone: p })).toMatchObject({ outcome: 'duplicate', lead_id: first.lead_id });
   });
 
   it('50 concurrent submissions of one phone from two partners give exactly one accepted lead', async () => {
     const p = phone();
-    const cmds = Array.from({ length: 50 }, (_, i) => intakeCommand(app.runtime, i % 2 ? partnerA : partnerB, { phone: p }));
+    const cmds = Array.from({ length: 50 }, (_, i) =>
+      intakeCommand(app.runtime, i % 2 ? partnerA : partnerB, { phone: p }),
+    );
     // Spread over every partition, so several consumers race for the claim.
     await produce(app.runtime, 'intakeCommands', cmds, (_v, i) => `k${i}`);
     const ids = new Set(cmds.map((c) => c.correlation_id));
-    const rs = (await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 50, 30000))
-      .filter((r) => ids.has(r.correlation_id));
+    const rs = (
+      await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 50, 30000)
+    ).filter((r) => ids.has(r.correlation_id));
     const accepted = rs.filter((r) => r.decision.outcome === 'accepted');
     expect(accepted).toHaveLength(1);
-    expect(new Set(rs.filter((r) => r.decision.outcome === 'duplicate').map((r) => r.decision.lead_id))).toEqual(new Set([accepted[0]!.decision.lead_id]));
+    expect(new Set(rs.filter((r) => r.decision.outcome === 'duplicate').map((r) => r.decision.lead_id))).toEqual(
+      new Set([accepted[0]!.decision.lead_id]),
+    );
     const hash = cmds[0]!.lead.phone_hash;
     expect(await app.runtime.mongo.collections.leads.countDocuments({ phone_hash: hash })).toBe(1);
   });
@@ -114,8 +153,16 @@ describe('deduplication', () => {
 
 describe('business rules', () => {
   it.each([
-    ['a globally blocked country', () => submit(partnerA, { phone: phone(), country_code: 'KP' }), 'country_blocked:KP'],
-    ["the partner's blocked country", () => submit(partnerB, { phone: phone(), country_code: 'RU' }), 'country_blocked:RU'],
+    [
+      'a globally blocked country',
+      () => submit(partnerA, { phone: phone(), country_code: 'KP' }),
+      'country_blocked:KP',
+    ],
+    [
+      "the partner's blocked country",
+      () => submit(partnerB, { phone: phone(), country_code: 'RU' }),
+      'country_blocked:RU',
+    ],
     ['a blocked source', () => submit(partnerA, { phone: phone(), source: 'spam-net' }), 'source_blocked'],
     ['a blocked IP range', () => submit(partnerA, { phone: phone(), ip: '198.51.100.7' }), 'ip_blocked'],
   ])('rejects %s and announces lead.rejected with the reason', async (_name, run, reason) => {
@@ -137,7 +184,12 @@ describe('business rules', () => {
 describe('data keys the commands refer to', () => {
   it('opens a command by its stored key, and leaves one whose key is gone undecided without holding the partition', async () => {
     const sealedWith = async (p: string, keep: boolean, external = `ref-${p}`): Promise<IntakeCommand> => {
-      const { record, key } = sealLead({ phone: p, external_id: external, ip: '203.0.113.10' }, app.runtime.cipher, app.config.crypto.hashKey, new Date());
+      const { record, key } = sealLead(
+        { phone: p, external_id: external, ip: '203.0.113.10' },
+        app.runtime.cipher,
+        app.config.crypto.hashKey,
+        new Date(),
+      );
       if (keep) await new IntakeKeyStore(app.runtime.mongo.db).put(key);
       const cmd = intakeCommand(app.runtime, partnerA, { phone: p });
       return { ...cmd, lead: record };
@@ -149,12 +201,16 @@ describe('data keys the commands refer to', () => {
     // The partner's retry of the lost one, on the same partition behind it, is decided: nothing held.
     const decided = await decide(await sealedWith(p, true, `retry-${p}`));
     expect(decided).toMatchObject({ outcome: 'accepted' });
-    const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === kept.correlation_id))).filter((r) => r.correlation_id === kept.correlation_id);
+    const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === kept.correlation_id))).filter(
+      (r) => r.correlation_id === kept.correlation_id,
+    );
     expect(reply!.decision).toMatchObject({ outcome: 'accepted' });
     const stored = (await app.runtime.mongo.collections.leads.findOne({ _id: reply!.decision.lead_id! }))!;
     expect((await storedLeadCipher(app.runtime, stored))!.decrypt(stored.phone_enc!)).toMatch(/^\+44/);
     expect(replies.values().some((r) => r.correlation_id === lost.correlation_id)).toBe(false);
-    expect(await app.runtime.mongo.collections.leadRefs.findOne({ _id: `${partnerA}:${lost.lead.external_id}` })).toBeNull();
+    expect(
+      await app.runtime.mongo.collections.leadRefs.findOne({ _id: `${partnerA}:${lost.lead.external_id}` }),
+    ).toBeNull();
   });
 });
 
@@ -172,14 +228,19 @@ describe('idempotency and redelivery', () => {
   it('the same key with another body is an idempotency mismatch', async () => {
     const cmd = intakeCommand(app.runtime, partnerA, { phone: phone() });
     await decide(cmd);
-    expect(await decide({ ...cmd, correlation_id: `${cmd.correlation_id}-x`, body_hash: 'f'.repeat(64) }))
-      .toMatchObject({ outcome: 'idempotency_mismatch', lead_id: null });
+    expect(
+      await decide({ ...cmd, correlation_id: `${cmd.correlation_id}-x`, body_hash: 'f'.repeat(64) }),
+    ).toMatchObject({ outcome: 'idempotency_mismatch', lead_id: null });
   });
 
   it('a second external_id of the same partner is refused as a duplicate of the first lead', async () => {
     const first = await submit(partnerA, { phone: phone(), external_id: 'ext-twice' });
     const second = await submit(partnerA, { phone: phone(), external_id: 'ext-twice' });
-    expect(second).toMatchObject({ outcome: 'duplicate', lead_id: first.lead_id, reason: `external_id_taken:${first.lead_id!.slice(3)}` });
+    expect(second).toMatchObject({
+      outcome: 'duplicate',
+      lead_id: first.lead_id,
+      reason: `external_id_taken:${first.lead_id!.slice(3)}`,
+    });
   });
 });
 
@@ -189,19 +250,30 @@ describe('a command the processor fails on (issue 12.10)', () => {
     try {
       // A partner document the processor cannot read (written around the manager API's validation).
       const broken = (await servicesOf(app.runtime).partners.create({ name: 'Broken' })).partner.id;
-      await app.runtime.mongo.collections.partners.updateOne({ _id: broken }, { $set: { blocked_sources: 5 as unknown as string[] } });
+      await app.runtime.mongo.collections.partners.updateOne(
+        { _id: broken },
+        { $set: { blocked_sources: 5 as unknown as string[] } },
+      );
       const p = phone();
-      const cmds = [intakeCommand(app.runtime, partnerA, { phone: phone() }), intakeCommand(app.runtime, broken, { phone: p }), intakeCommand(app.runtime, partnerA, { phone: phone() })];
+      const cmds = [
+        intakeCommand(app.runtime, partnerA, { phone: phone() }),
+        intakeCommand(app.runtime, broken, { phone: p }),
+        intakeCommand(app.runtime, partnerA, { phone: phone() }),
+      ];
       await produce(app.runtime, 'intakeCommands', cmds, () => 'one-partition');
       const ids = new Set(cmds.map((c) => c.correlation_id));
-      const rs = (await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 3, 30000)).filter((r) => ids.has(r.correlation_id));
+      const rs = (
+        await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 3, 30000)
+      ).filter((r) => ids.has(r.correlation_id));
       const outcome = (c: IntakeCommand) => rs.find((r) => r.correlation_id === c.correlation_id)!.decision;
       expect([cmds[0]!, cmds[2]!].map((c) => outcome(c).outcome)).toEqual(['accepted', 'accepted']);
       expect(outcome(cmds[1]!)).toMatchObject({ outcome: 'failed', lead_id: null, reason: 'processing_failed' });
       const [letter] = await dead.waitFor((d) => d.length > 0, 15000, 'the dead letter');
       expect(dead.seen[0]!.headers['x-dead-letter-reason']?.toString()).toBe('processing_failed');
       expect(dead.seen[0]!.headers['x-dead-letter-detail']?.toString()).toMatch(/TypeError/);
-      expect((await app.runtime.codec.decode<IntakeCommand>('intakeCommands', letter as Buffer)).correlation_id).toBe(cmds[1]!.correlation_id);
+      expect((await app.runtime.codec.decode<IntakeCommand>('intakeCommands', letter as Buffer)).correlation_id).toBe(
+        cmds[1]!.correlation_id,
+      );
       // Nothing of it stored: no lead, no claim held.
       expect(await app.runtime.mongo.collections.leads.countDocuments({ partner_id: broken })).toBe(0);
       expect(await claimsNow().countDocuments({ owner: `${broken}:${cmds[1]!.idempotency_key}` })).toBe(0);
@@ -218,8 +290,9 @@ describe('ids across processor instances', () => {
       const cmds = Array.from({ length: 60 }, () => intakeCommand(app.runtime, partnerA, { phone: phone() }));
       await produce(app.runtime, 'intakeCommands', cmds, (_v, i) => `spread-${i}`);
       const ids = new Set(cmds.map((c) => c.correlation_id));
-      const rs = (await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 60, 30000))
-        .filter((r) => ids.has(r.correlation_id));
+      const rs = (
+        await replies.waitFor((all) => all.filter((r) => ids.has(r.correlation_id)).length === 60, 30000)
+      ).filter((r) => ids.has(r.correlation_id));
       const leadIds = rs.map((r) => r.decision.lead_id);
       expect(rs.every((r) => r.decision.outcome === 'accepted')).toBe(true);
       expect(new Set(leadIds).size).toBe(60);

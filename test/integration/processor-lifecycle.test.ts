@@ -22,7 +22,15 @@ beforeAll(async () => {
   dead = await new TopicProbe<Buffer>(app.runtime, 'crmDeadLetter', true).start();
   partner = (await servicesOf(app.runtime).partners.create({ name: 'Lifecycle' })).partner.id;
   const now = new Date();
-  const agent: AgentDoc = { _id: 'ag-any', name: 'Any', active: true, countries: [], languages: [], created_at: now, updated_at: now };
+  const agent: AgentDoc = {
+    _id: 'ag-any',
+    name: 'Any',
+    active: true,
+    countries: [],
+    languages: [],
+    created_at: now,
+    updated_at: now,
+  };
   await app.runtime.mongo.collections.agents.insertOne(agent);
 });
 
@@ -41,15 +49,29 @@ async function acceptedLead(): Promise<string> {
 }
 
 const eventsOf = (leadId: string, count: number) =>
-  events.waitFor((es) => es.filter((e) => e.lead_id === leadId).length >= count, 20000, `${count} events of ${leadId}`)
+  events
+    .waitFor((es) => es.filter((e) => e.lead_id === leadId).length >= count, 20000, `${count} events of ${leadId}`)
     .then((es) => es.filter((e) => e.lead_id === leadId));
 
-const action = (leadId: string, status: string, id = randomUUID()): AgentAction => ({ action_id: id, lead_id: leadId, agent_id: 'ag-any', status, occurred_at: new Date().toISOString() });
-const deposit = (leadId: string, type: Deposit['type'] = 'deposit', id = randomUUID()): Deposit => ({
-  deposit_id: id, lead_id: leadId, type, amount: '250.00', currency: 'EUR', occurred_at: new Date().toISOString(),
+const action = (leadId: string, status: string, id = randomUUID()): AgentAction => ({
+  action_id: id,
+  lead_id: leadId,
+  agent_id: 'ag-any',
+  status,
+  occurred_at: new Date().toISOString(),
 });
-const reasonOf = (key: string) => dead.waitFor(() => dead.seen.some((s) => s.key === key), 20000, `dead letter ${key}`)
-  .then(() => dead.seen.find((s) => s.key === key)!.headers['x-dead-letter-reason']?.toString());
+const deposit = (leadId: string, type: Deposit['type'] = 'deposit', id = randomUUID()): Deposit => ({
+  deposit_id: id,
+  lead_id: leadId,
+  type,
+  amount: '250.00',
+  currency: 'EUR',
+  occurred_at: new Date().toISOString(),
+});
+const reasonOf = (key: string) =>
+  dead
+    .waitFor(() => dead.seen.some((s) => s.key === key), 20000, `dead letter ${key}`)
+    .then(() => dead.seen.find((s) => s.key === key)!.headers['x-dead-letter-reason']?.toString());
 const sendActions = (...a: AgentAction[]) => produce(app.runtime, 'agentActions', a, (v) => (v as AgentAction).lead_id);
 const sendDeposits = (...d: Deposit[]) => produce(app.runtime, 'deposits', d, (v) => (v as Deposit).lead_id);
 
@@ -60,7 +82,10 @@ it('distribution moves new to assigned with lead.status_changed from new', async
     ['lead.accepted', 'new', undefined],
     ['lead.status_changed', 'assigned', 'new'],
   ]);
-  expect(await app.runtime.mongo.collections.leads.findOne({ _id: id })).toMatchObject({ status: 'assigned', agent_id: 'ag-any' });
+  expect(await app.runtime.mongo.collections.leads.findOne({ _id: id })).toMatchObject({
+    status: 'assigned',
+    agent_id: 'ag-any',
+  });
 });
 
 it('contacted, ftd (one client), rtd twice, chargeback: each with its event and is_depositor', async () => {
@@ -97,7 +122,10 @@ it('a first deposit before any contact makes the lead a client at once', async (
   await sendDeposits(deposit(id));
   const es = await eventsOf(id, 3);
   expect(es[2]).toMatchObject({ event: 'lead.ftd', our_status: 'ftd', is_depositor: true });
-  expect(await app.runtime.mongo.collections.leads.findOne({ _id: id })).toMatchObject({ status: 'ftd', client_id: `cl-${id.slice(3)}` });
+  expect(await app.runtime.mongo.collections.leads.findOne({ _id: id })).toMatchObject({
+    status: 'ftd',
+    client_id: `cl-${id.slice(3)}`,
+  });
   expect(await app.runtime.mongo.collections.clients.countDocuments({ lead_id: id })).toBe(1);
   await sendActions(action(id, 'contacted')); // the late "contacted" can no longer apply: the lead is a client
   expect(await reasonOf(id)).toBe('illegal_transition');
@@ -110,7 +138,10 @@ describe('parked until it can apply', () => {
     await new Promise((r) => setTimeout(r, 500));
     await sendDeposits(deposit(id));
     const es = await eventsOf(id, 4);
-    expect(es.slice(2).map((e) => [e.event, e.our_status])).toEqual([['lead.ftd', 'ftd'], ['lead.status_changed', 'chargeback']]);
+    expect(es.slice(2).map((e) => [e.event, e.our_status])).toEqual([
+      ['lead.ftd', 'ftd'],
+      ['lead.status_changed', 'chargeback'],
+    ]);
     expect(await app.runtime.mongo.collections.deposits.countDocuments({ lead_id: id })).toBe(2);
     expect(await app.runtime.mongo.collections.parkedMessages.countDocuments({ lead_id: id })).toBe(0);
     expect(dead.seen.some((s) => s.key === id)).toBe(false);
@@ -128,14 +159,26 @@ describe('parked until it can apply', () => {
   });
 });
 
-it.each(['trash', 'no_answer', 'wrong_number'])('contacted -> %s is terminal: later actions are dead-lettered', async (status) => {
-  const id = await acceptedLead();
-  await sendActions(action(id, 'contacted'), action(id, status));
-  const es = await eventsOf(id, 4);
-  expect(es[3]).toMatchObject({ event: 'lead.status_changed', our_status: status, from_status: 'contacted', is_depositor: false });
-  await sendActions(action(id, 'contacted'));
-  await dead.waitFor((d) => d.length > 0 && dead.seen.some((s) => s.key === id && s.headers['x-dead-letter-reason']?.toString() === 'terminal_status'));
-});
+it.each(['trash', 'no_answer', 'wrong_number'])(
+  'contacted -> %s is terminal: later actions are dead-lettered',
+  async (status) => {
+    const id = await acceptedLead();
+    await sendActions(action(id, 'contacted'), action(id, status));
+    const es = await eventsOf(id, 4);
+    expect(es[3]).toMatchObject({
+      event: 'lead.status_changed',
+      our_status: status,
+      from_status: 'contacted',
+      is_depositor: false,
+    });
+    await sendActions(action(id, 'contacted'));
+    await dead.waitFor(
+      (d) =>
+        d.length > 0 &&
+        dead.seen.some((s) => s.key === id && s.headers['x-dead-letter-reason']?.toString() === 'terminal_status'),
+    );
+  },
+);
 
 it('a redelivered agent action changes nothing and emits nothing again', async () => {
   const id = await acceptedLead();
@@ -148,7 +191,6 @@ it('a redelivered agent action changes nothing and emits nothing again', async (
 });
 
 describe('dead letters', () => {
-
   it('an illegal transition', async () => {
     const id = await acceptedLead();
     await sendActions(action(id, 'new')); // no status moves back to new
@@ -185,12 +227,18 @@ describe('dead letters', () => {
   });
 
   it('bytes that are not in the wire format, and a payload that breaks the schema', async () => {
-    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: 'garbage', value: Buffer.from('{"not":"framed"}') }] });
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.agentActions,
+      messages: [{ key: 'garbage', value: Buffer.from('{"not":"framed"}') }],
+    });
     expect(await reasonOf('garbage')).toBe('malformed_message');
     // Framed with the registered schema id, but missing required fields.
     const framed = await app.runtime.codec.encode('agentActions', action('le-1', 'contacted'));
     const bad = Buffer.concat([framed.subarray(0, 5), Buffer.from('{"lead_id":"le-1"}')]);
-    await app.runtime.producer.send({ topic: app.runtime.topics.agentActions, messages: [{ key: 'schema-bad', value: bad }] });
+    await app.runtime.producer.send({
+      topic: app.runtime.topics.agentActions,
+      messages: [{ key: 'schema-bad', value: bad }],
+    });
     expect(await reasonOf('schema-bad')).toBe('schema_violation');
   });
 

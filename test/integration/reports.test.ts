@@ -13,7 +13,16 @@ import { produce } from '../support/intake-commands';
 import { publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
-import { DAYS, EXPECTED, EXPECTED_TOTALS, playScenario, scenarioLeadDoc, SCENARIO_LEADS, SCENARIO_REFUSALS, ZONES } from '../support/report-scenario';
+import {
+  DAYS,
+  EXPECTED,
+  EXPECTED_TOTALS,
+  playScenario,
+  scenarioLeadDoc,
+  SCENARIO_LEADS,
+  SCENARIO_REFUSALS,
+  ZONES,
+} from '../support/report-scenario';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -25,7 +34,13 @@ const partners = { a: '', b: '' };
 let leads: Awaited<ReturnType<typeof playScenario>>;
 
 type Figures = Record<string, unknown>;
-type Report = { from: string; to: string; group_by: string[]; rows: (Figures & { partner_id?: string; day?: string; country?: string | null; source?: string | null })[]; totals: Figures };
+type Report = {
+  from: string;
+  to: string;
+  group_by: string[];
+  rows: (Figures & { partner_id?: string; day?: string; country?: string | null; source?: string | null })[];
+  totals: Figures;
+};
 
 const RANGE = `from=${DAYS.first}&to=${DAYS.second}`;
 const report = async (query: string) => {
@@ -38,24 +53,30 @@ const report = async (query: string) => {
 async function caughtUp(): Promise<void> {
   const rt = app.runtime;
   const groupId = `${app.config.kafka.topicPrefix}processor-reports`;
-  await until(async () => {
-    for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
-      const ends = await rt.admin.fetchTopicOffsets(topic);
-      const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
-      for (const end of ends) {
-        const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
-        if (Number(end.high) > 0 && at < Number(end.high)) return false;
+  await until(
+    async () => {
+      for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
+        const ends = await rt.admin.fetchTopicOffsets(topic);
+        const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
+        for (const end of ends) {
+          const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+          if (Number(end.high) > 0 && at < Number(end.high)) return false;
+        }
       }
-    }
-    return true;
-  }, 45000, 'the report projector to catch up');
+      return true;
+    },
+    45000,
+    'the report projector to catch up',
+  );
 }
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'all' });
   manager = new ManagerClient(app.url);
   partners.a = (await manager.post<{ id: string }>('/api/affiliates', { name: 'Tokyo', time_zone: ZONES.a })).body.id;
-  partners.b = (await manager.post<{ id: string }>('/api/affiliates', { name: 'New York', time_zone: ZONES.b })).body.id;
+  partners.b = (
+    await manager.post<{ id: string }>('/api/affiliates', { name: 'New York', time_zone: ZONES.b })
+  ).body.id;
   leads = await playScenario(app.runtime, partners);
   await caughtUp();
 }, 90000);
@@ -87,7 +108,12 @@ describe('the hand-counted scenario', () => {
       [DAYS.second, 2, 1, 0, 1, 1, 1],
     ]);
     const second = await report(`from=${DAYS.second}&to=${DAYS.second}&group_by=partner`);
-    expect(second.rows.map((r) => [r.partner_id, r.received])).toEqual([[partners.a, 4], [partners.b, 4]].sort());
+    expect(second.rows.map((r) => [r.partner_id, r.received])).toEqual(
+      [
+        [partners.a, 4],
+        [partners.b, 4],
+      ].sort(),
+    );
     expect((await report('from=2026-11-12&to=2026-11-30')).totals).toMatchObject({ received: 0, accepted_share: null });
     expect((await manager.get(`/api/reports?from=${DAYS.second}&to=${DAYS.first}`)).status).toBe(422);
   });
@@ -103,21 +129,56 @@ describe('the hand-counted scenario', () => {
 
   it('exports the same numbers as CSV, with formula-like cells neutralised', async () => {
     const json = await fullReport();
-    const res = await fetch(`${app.url}/api/reports.csv?${RANGE}&group_by=partner,country,source,day`, { headers: { authorization: `Bearer ${app.config.managerTokens[0]}` } });
+    const res = await fetch(`${app.url}/api/reports.csv?${RANGE}&group_by=partner,country,source,day`, {
+      headers: { authorization: `Bearer ${app.config.managerTokens[0]}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (await res.text()).trimEnd().split('\r\n').map((l) => l.split(','));
+    const lines = (await res.text())
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
     const [header, ...rest] = lines as [string[], ...string[][]];
     const total = rest.pop() as string[];
     expect(header.slice(0, 6)).toEqual(['partner_id', 'country', 'source', 'day', 'received', 'accepted']);
     expect(rest).toHaveLength(json.rows.length);
-    const numbers = (f: Figures) => [f.received, f.accepted, f.duplicates, f.validation_errors, f.rejected, f.contacted, f.ftd, f.rtd, f.chargebacks, f.accepted_share, f.median_seconds_to_contact]
-      .map((v) => (v === null ? '' : String(v)));
+    const numbers = (f: Figures) =>
+      [
+        f.received,
+        f.accepted,
+        f.duplicates,
+        f.validation_errors,
+        f.rejected,
+        f.contacted,
+        f.ftd,
+        f.rtd,
+        f.chargebacks,
+        f.accepted_share,
+        f.median_seconds_to_contact,
+      ].map((v) => (v === null ? '' : String(v)));
     const column = (name: string) => header.indexOf(name);
-    const pick = (line: string[]) => ['received', 'accepted', 'duplicates', 'validation_errors', 'rejected', 'contacted', 'ftd', 'rtd', 'chargebacks', 'accepted_share', 'median_seconds_to_contact'].map((c) => line[column(c)]);
+    const pick = (line: string[]) =>
+      [
+        'received',
+        'accepted',
+        'duplicates',
+        'validation_errors',
+        'rejected',
+        'contacted',
+        'ftd',
+        'rtd',
+        'chargebacks',
+        'accepted_share',
+        'median_seconds_to_contact',
+      ].map((c) => line[column(c)]);
     json.rows.forEach((row, i) => {
       const line = rest[i] as string[];
-      expect(line.slice(0, 4)).toEqual([row.partner_id, row.country ?? '', row.source === '=cmd' ? "'=cmd" : (row.source ?? ''), row.day]);
+      expect(line.slice(0, 4)).toEqual([
+        row.partner_id,
+        row.country ?? '',
+        row.source === '=cmd' ? "'=cmd" : (row.source ?? ''),
+        row.day,
+      ]);
       expect(pick(line)).toEqual(numbers(row));
     });
     expect(total[0]).toBe('total');
@@ -129,7 +190,10 @@ describe('the hand-counted scenario', () => {
 describe('exactly once', () => {
   it('counts nothing again when every event is published again (a processor re-announcing after a crash)', async () => {
     const before = await fullReport();
-    await publishLeadEvents(app.runtime, leads.flatMap((d) => eventsOf(d)));
+    await publishLeadEvents(
+      app.runtime,
+      leads.flatMap((d) => eventsOf(d)),
+    );
     await caughtUp();
     expect(await fullReport()).toEqual(before);
   });
@@ -139,11 +203,28 @@ describe('exactly once', () => {
     try {
       const cells = new CellStore(cellsCollection(db), app.runtime.locks);
       const store = new ReportLeadStore(db, db.collection<LeadDoc>('leads'));
-      const projector = new ReportProjector({ cells, leads: store, partnerById: async () => ({ time_zone: ZONES.a }), logger: app.runtime.logger });
+      const projector = new ReportProjector({
+        cells,
+        leads: store,
+        partnerById: async () => ({ time_zone: ZONES.a }),
+        logger: app.runtime.logger,
+      });
       const doc = scenarioLeadDoc(SCENARIO_LEADS[0]!, 'pa-crash');
       await db.collection<LeadDoc>('leads').insertOne(doc);
       const chunk = eventsOf(doc).map((event: LeadEvent, i) => ({ partition: 0, offset: 40 + i, event }));
-      const refusal = { partition: 3, offset: 7, refusal: { refusal_id: 'r-1', partner_id: 'pa-crash', status: 'duplicate', reason: 'phone', country_code: 'DE', source: 'google', at: doc.created_at.toISOString() } satisfies IntakeRefusal };
+      const refusal = {
+        partition: 3,
+        offset: 7,
+        refusal: {
+          refusal_id: 'r-1',
+          partner_id: 'pa-crash',
+          status: 'duplicate',
+          reason: 'phone',
+          country_code: 'DE',
+          source: 'google',
+          at: doc.created_at.toISOString(),
+        } satisfies IntakeRefusal,
+      };
       await projector.project(chunk, [refusal]); // joined with another topic's partition
       await store.states.deleteMany({ _id: doc._id }); // as if report_leads had never been written
       await projector.project(chunk.slice(0, 3), []); // the replay, cut and joined differently
@@ -152,7 +233,14 @@ describe('exactly once', () => {
       expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['b16', 'b4', 'd', 'm', 'tb16', 'tb4', 'td', 'tm']); // the lead's day, blocks and month, cells and totals
       for (const cell of stored) {
         const field = cell._id.startsWith('t') ? ALL_CELLS : 'DE|google';
-        expect(cellsOf(cell).lead[field]).toMatchObject({ received: 1, accepted: 1, contacted: 1, ftd: 1, rtd: 2, chargebacks: 1 });
+        expect(cellsOf(cell).lead[field]).toMatchObject({
+          received: 1,
+          accepted: 1,
+          contacted: 1,
+          ftd: 1,
+          rtd: 2,
+          chargebacks: 1,
+        });
         expect(cellsOf(cell).refusal[field]).toEqual({ received: 1, duplicates: 1 });
         expect(cell.o).toEqual({ p0: 40 + chunk.length - 1, i3: 7 });
       }
@@ -169,7 +257,11 @@ describe('exactly once', () => {
     await admin.connect();
     try {
       for (const topic of ['leads.events', 'leads.intake.refusals']) {
-        await admin.resetOffsets({ groupId: `${config.kafka.topicPrefix}processor-reports`, topic: `${config.kafka.topicPrefix}${topic}`, earliest: true });
+        await admin.resetOffsets({
+          groupId: `${config.kafka.topicPrefix}processor-reports`,
+          topic: `${config.kafka.topicPrefix}${topic}`,
+          earliest: true,
+        });
       }
     } finally {
       await admin.disconnect();
@@ -180,8 +272,10 @@ describe('exactly once', () => {
     expect(await fullReport()).toEqual(before);
     // It did read every message of both topics again.
     const read = (await app.runtime.metrics.getSingleMetric('lead_intake_report_messages_total')?.get())?.values ?? [];
-    const counted = (topic: string) => read.filter((v) => v.labels.topic === topic && v.labels.outcome === 'counted').reduce((a, v) => a + v.value, 0);
-    const published = async (topic: string) => (await app.runtime.admin.fetchTopicOffsets(topic)).reduce((a, p) => a + Number(p.high), 0);
+    const counted = (topic: string) =>
+      read.filter((v) => v.labels.topic === topic && v.labels.outcome === 'counted').reduce((a, v) => a + v.value, 0);
+    const published = async (topic: string) =>
+      (await app.runtime.admin.fetchTopicOffsets(topic)).reduce((a, p) => a + Number(p.high), 0);
     expect(counted('lead_events')).toBe(await published(app.runtime.topics.leadEvents));
     expect(counted('lead_events')).toBeGreaterThanOrEqual(leads.flatMap((d) => eventsOf(d)).length);
     expect(counted('intake_refusals')).toBe(SCENARIO_REFUSALS.length);
@@ -199,41 +293,80 @@ describe('the rebuild', () => {
     expect(docs.every((d) => Object.keys(d.o).length > 0)).toBe(true); // and every writer's offset
     expect(await fullReport()).toEqual(before);
     // The rebuilt report_leads fence later events as the projector's did.
-    await publishLeadEvents(app.runtime, leads.flatMap((d) => eventsOf(d)));
+    await publishLeadEvents(
+      app.runtime,
+      leads.flatMap((d) => eventsOf(d)),
+    );
     await caughtUp();
     expect(await fullReport()).toEqual(before);
   });
 });
 
 describe('from a partner request to the report', () => {
-  it('counts an accepted lead, its duplicate, a validation error and the agent reaching the lead, on the partner\'s today', async () => {
+  it("counts an accepted lead, its duplicate, a validation error and the agent reaching the lead, on the partner's today", async () => {
     const zone = 'Pacific/Kiritimati'; // +14:00: its today is rarely the UTC one
-    const created = (await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Live', time_zone: zone })).body;
+    const created = (
+      await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', {
+        name: 'Live',
+        time_zone: zone,
+      })
+    ).body;
     const client = new PartnerClient(app.url, created);
     const lead = { phone: '+447911123999', country_code: 'DE', source: 'web.form' };
     const first = await client.submitLead({ ...lead, external_id: 'live-1' });
     expect(first.body.status).toBe('accepted');
     expect((await client.submitLead({ ...lead, external_id: 'live-2' })).status).toBe(409);
-    expect((await client.submitLead({ country_code: 'DE', source: 'web.form', external_id: 'live-3' })).status).toBe(422);
-    const action: AgentAction = { action_id: randomUUID(), lead_id: first.body.id as string, agent_id: 'ag-x', status: 'contacted', occurred_at: new Date().toISOString() };
+    expect((await client.submitLead({ country_code: 'DE', source: 'web.form', external_id: 'live-3' })).status).toBe(
+      422,
+    );
+    const action: AgentAction = {
+      action_id: randomUUID(),
+      lead_id: first.body.id as string,
+      agent_id: 'ag-x',
+      status: 'contacted',
+      occurred_at: new Date().toISOString(),
+    };
     await produce(app.runtime, 'agentActions', [action], () => action.lead_id);
     const today = localTime(new Date(), zone).date;
-    const row = await until(async () => {
-      const body = await report(`from=${today}&to=${today}&affiliate_id=${created.id}&group_by=country`);
-      const r = body.rows[0];
-      return body.rows.length === 1 && r?.contacted === 1 && r.validation_errors === 1 ? r : null;
-    }, 30000, 'the live requests in the report');
-    expect(row).toMatchObject({ country: 'DE', received: 3, accepted: 1, duplicates: 1, validation_errors: 1, rejected: 0, contacted: 1, contact_rate: 1 });
+    const row = await until(
+      async () => {
+        const body = await report(`from=${today}&to=${today}&affiliate_id=${created.id}&group_by=country`);
+        const r = body.rows[0];
+        return body.rows.length === 1 && r?.contacted === 1 && r.validation_errors === 1 ? r : null;
+      },
+      30000,
+      'the live requests in the report',
+    );
+    expect(row).toMatchObject({
+      country: 'DE',
+      received: 3,
+      accepted: 1,
+      duplicates: 1,
+      validation_errors: 1,
+      rejected: 0,
+      contacted: 1,
+      contact_rate: 1,
+    });
     // A request refused at validation gives its country, never its source (any text, each a cell).
     const bySource = (await report(`from=${today}&to=${today}&affiliate_id=${created.id}&group_by=source`)).rows;
-    expect(bySource.map((r) => ({ source: r.source, received: r.received, validation_errors: r.validation_errors })).sort((a, b) => String(a.source).localeCompare(String(b.source))))
-      .toEqual([{ source: null, received: 1, validation_errors: 1 }, { source: 'web.form', received: 2, validation_errors: 0 }].sort((a, b) => String(a.source).localeCompare(String(b.source))));
+    expect(
+      bySource
+        .map((r) => ({ source: r.source, received: r.received, validation_errors: r.validation_errors }))
+        .sort((a, b) => String(a.source).localeCompare(String(b.source))),
+    ).toEqual(
+      [
+        { source: null, received: 1, validation_errors: 1 },
+        { source: 'web.form', received: 2, validation_errors: 0 },
+      ].sort((a, b) => String(a.source).localeCompare(String(b.source))),
+    );
   });
 });
 
 describe('the overview', () => {
   it('charts the last 14 days from the reports, the same numbers as the report per day', async () => {
-    const overview = (await manager.get<{ days: Pick<Report, 'from' | 'to' | 'rows'>; charts: object }>('/api/overview')).body;
+    const overview = (
+      await manager.get<{ days: Pick<Report, 'from' | 'to' | 'rows'>; charts: object }>('/api/overview')
+    ).body;
     const today = new Date().toISOString().slice(0, 10);
     expect(overview.days.to).toBe(today);
     expect(overview.days.from).toBe(new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10));

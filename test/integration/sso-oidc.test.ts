@@ -1,8 +1,22 @@
 import { parseSsoConfig, type SsoConfig } from '../../src/shared/identity/sso-config';
-import { PENDING_MAX_AGE_MS, SingleSignOn, SsoError, type SsoFailure, type SsoOptions } from '../../src/manager/identity/sso';
 import {
-  abortAtProvider, jwtClaims, redeemCode, resignedByStranger, signInAtProvider, startOidcProvider, tamperTokenAnswer,
-  withClaims, type OidcProviderProcess, type OidcTestClient,
+  PENDING_MAX_AGE_MS,
+  SingleSignOn,
+  SsoError,
+  type SsoFailure,
+  type SsoOptions,
+} from '../../src/manager/identity/sso';
+import {
+  abortAtProvider,
+  jwtClaims,
+  redeemCode,
+  resignedByStranger,
+  signInAtProvider,
+  startOidcProvider,
+  tamperTokenAnswer,
+  withClaims,
+  type OidcProviderProcess,
+  type OidcTestClient,
 } from '../support/oidc-provider';
 
 // Single sign-on against a real OpenID Provider (oidc-provider in a child process): a sign-in that
@@ -48,7 +62,10 @@ function sso(issuer = provider.issuer, opts: SsoOptions = {}): Promise<SingleSig
 }
 
 async function refusal(finishing: Promise<unknown>): Promise<SsoFailure> {
-  const err = await finishing.then(() => null, (e: unknown) => e);
+  const err = await finishing.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(err instanceof SsoError)) throw new Error(`expected an SsoError, got ${String(err)}`);
   expect(err.message).not.toMatch(/code=|eyJ/); // neither a code nor a token in the message
   return err.reason;
@@ -63,7 +80,11 @@ it('signs a user in: issuer, subject, email, name, and the most powerful role th
   const callback = await signInAtProvider(url, 'ada');
   expect(callback.searchParams.get('state')).toBe(pending.state);
   await expect(sign.finish(callback, pending)).resolves.toEqual({
-    issuer: provider.issuer, subject: 'ada', email: 'ada@example.com', name: 'Ada Lovelace', role: 'owner',
+    issuer: provider.issuer,
+    subject: 'ada',
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    role: 'owner',
   });
 });
 

@@ -16,29 +16,55 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.USE_TESTCONTAINERS === '1') await startContainers();
   const env = serviceEnv();
   const problems: string[] = [];
-  await check('Kafka', env.KAFKA_BROKERS, async () => {
-    const admin = new Kafka({ brokers: env.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING, retry: { retries: 2 } }).admin();
-    await admin.connect();
-    await admin.describeCluster();
-    await admin.disconnect();
-  }, problems);
-  await check('MongoDB', env.MONGO_URL, async () => {
-    const client = await MongoClient.connect(env.MONGO_URL, { serverSelectionTimeoutMS: 3000 });
-    await client.db('admin').command({ ping: 1 });
-    await client.close();
-  }, problems);
-  await check('Redis', env.REDIS_URL, async () => {
-    const redis = new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    await redis.connect();
-    await redis.ping();
-    redis.disconnect();
-  }, problems);
-  await check('schema registry', env.SCHEMA_REGISTRY_URL, async () => {
-    const res = await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects`);
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  }, problems);
+  await check(
+    'Kafka',
+    env.KAFKA_BROKERS,
+    async () => {
+      const admin = new Kafka({
+        brokers: env.KAFKA_BROKERS.split(','),
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 2 },
+      }).admin();
+      await admin.connect();
+      await admin.describeCluster();
+      await admin.disconnect();
+    },
+    problems,
+  );
+  await check(
+    'MongoDB',
+    env.MONGO_URL,
+    async () => {
+      const client = await MongoClient.connect(env.MONGO_URL, { serverSelectionTimeoutMS: 3000 });
+      await client.db('admin').command({ ping: 1 });
+      await client.close();
+    },
+    problems,
+  );
+  await check(
+    'Redis',
+    env.REDIS_URL,
+    async () => {
+      const redis = new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      await redis.connect();
+      await redis.ping();
+      redis.disconnect();
+    },
+    problems,
+  );
+  await check(
+    'schema registry',
+    env.SCHEMA_REGISTRY_URL,
+    async () => {
+      const res = await fetch(`${env.SCHEMA_REGISTRY_URL}/subjects`);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    },
+    problems,
+  );
   if (problems.length > 0) {
-    throw new Error(`Integration services are not reachable (start them with: bash scripts/services.sh up):\n  ${problems.join('\n  ')}`);
+    throw new Error(
+      `Integration services are not reachable (start them with: bash scripts/services.sh up):\n  ${problems.join('\n  ')}`,
+    );
   }
 }
 
@@ -59,8 +85,10 @@ async function startContainers(): Promise<void> {
     new KafkaContainer('confluentinc/cp-kafka:7.7.1').withKraft().start(),
     new MongoDBContainer('mongo:7').start(),
     new RedisContainer('redis:7').start(),
-    new GenericContainer('apicurio/apicurio-registry:3.0.6').withExposedPorts(8080)
-      .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080)).start(),
+    new GenericContainer('apicurio/apicurio-registry:3.0.6')
+      .withExposedPorts(8080)
+      .withWaitStrategy(Wait.forHttp('/apis/ccompat/v7/subjects', 8080))
+      .start(),
   ]);
   globalThis.__containers = [kafka, mongo, redis, registry];
   process.env.KAFKA_BROKERS = `${kafka.getHost()}:${kafka.getMappedPort(9093)}`;

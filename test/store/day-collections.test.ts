@@ -14,29 +14,41 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const decision = (id: string): IntakeDecisionDoc => ({ _id: id, decided_at: new Date() } as unknown as IntakeDecisionDoc);
+const decision = (id: string): IntakeDecisionDoc =>
+  ({ _id: id, decided_at: new Date() }) as unknown as IntakeDecisionDoc;
 
-it('creates a day\'s collection by inserting, reads back over the window and drops the days past it (src/shared/store/intake-decisions.ts)', async () => {
+it("creates a day's collection by inserting, reads back over the window and drops the days past it (src/shared/store/intake-decisions.ts)", async () => {
   const decisions = new IntakeDecisionStore(db, 86_400);
   const day1 = new Date('2026-11-20T12:00:00Z');
   const day3 = new Date('2026-11-22T12:00:00Z');
   await decisions.insertNew([decision('pa-1:k1')], day1);
   await decisions.insertNew([decision('pa-1:k2')], new Date('2026-11-21T12:00:00Z'));
   expect(await decisions.insertNew([decision('pa-1:k3'), decision('pa-1:k3')], day3)).toEqual(new Set(['pa-1:k3']));
-  expect([...(await decisions.byIds(['pa-1:k1', 'pa-1:k2', 'pa-1:k3'], day3)).keys()].sort()).toEqual(['pa-1:k2', 'pa-1:k3']);
+  expect([...(await decisions.byIds(['pa-1:k1', 'pa-1:k2', 'pa-1:k3'], day3)).keys()].sort()).toEqual([
+    'pa-1:k2',
+    'pa-1:k3',
+  ]);
   expect(await decisions.dropExpired(day3)).toEqual(['intake_decisions_20261120']);
   expect(await decisions.dropExpired(day3)).toEqual([]);
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => n.startsWith('intake_decisions_')).sort();
+  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
+    .map((c) => c.name)
+    .filter((n) => n.startsWith('intake_decisions_'))
+    .sort();
   expect(names).toEqual(['intake_decisions_20261121', 'intake_decisions_20261122']);
 });
 
-it('pages through one day\'s ids and deletes by _id within it (src/shared/store/lead-keys.ts)', async () => {
+it("pages through one day's ids and deletes by _id within it (src/shared/store/lead-keys.ts)", async () => {
   const keys = new LeadKeyStore(db, { destroy: async () => undefined });
   const at = new Date('2026-10-05T08:00:00Z');
   const docs = Array.from({ length: 1203 }, (_, n) => ({ _id: `le-${n}`, created_at: at, dek_enc: 'x' }));
   await keys.insertNew(docs);
   const seen: string[] = [];
-  for (let page = await keys.leadIds('20261005', null); page.length > 0; page = await keys.leadIds('20261005', page[page.length - 1]!)) seen.push(...page);
+  for (
+    let page = await keys.leadIds('20261005', null);
+    page.length > 0;
+    page = await keys.leadIds('20261005', page[page.length - 1]!)
+  )
+    seen.push(...page);
   expect(seen).toEqual(docs.map((d) => d._id).sort());
   await keys.destroy([{ _id: 'le-7', created_at: at }]);
   expect((await keys.byLeads(docs.slice(0, 10).map((d) => ({ _id: d._id, created_at: at })))).size).toBe(9);

@@ -13,7 +13,12 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 type Doc = { _id: string; owner: string; lead_id: string; n: number };
-const doc = (n: number): Doc => ({ _id: `id-${String(n).padStart(5, '0')}`, owner: `o${n % 3}`, lead_id: `le-${n % 7}`, n });
+const doc = (n: number): Doc => ({
+  _id: `id-${String(n).padStart(5, '0')}`,
+  owner: `o${n % 3}`,
+  lead_id: `le-${n % 7}`,
+  n,
+});
 
 describe('point reads and $in by _id', () => {
   it('reads more ids than one $in carries, a chunk at a time, with a projection (src/shared/mongo/bulk.ts findByIds)', async () => {
@@ -30,7 +35,11 @@ describe('point reads and $in by _id', () => {
   it('reads one document by _id with a projection (src/shared/store/leads.ts statusOf, lead-refs.ts leadIdOf)', async () => {
     const c = store.fresh<Doc>('point');
     await c.insertMany([doc(1), doc(2)]);
-    expect(await c.findOne({ _id: 'id-00002' }, { projection: { owner: 1, n: 1 } })).toEqual({ _id: 'id-00002', owner: 'o2', n: 2 });
+    expect(await c.findOne({ _id: 'id-00002' }, { projection: { owner: 1, n: 1 } })).toEqual({
+      _id: 'id-00002',
+      owner: 'o2',
+      n: 2,
+    });
     expect(await c.findOne({ _id: 'id-00009' })).toBeNull();
   });
 
@@ -39,7 +48,9 @@ describe('point reads and $in by _id', () => {
     await c.insertMany(Array.from({ length: 30 }, (_, n) => doc(n)));
     const ids = Array.from({ length: 30 }, (_, n) => doc(n)._id);
     expect((await c.deleteMany({ _id: { $in: ids.slice(0, 10) }, owner: 'o1' })).deletedCount).toBe(3);
-    expect((await c.deleteMany({ _id: { $in: ids.slice(10, 20) }, lead_id: { $in: ['le-0', 'le-1'] } })).deletedCount).toBe(2);
+    expect(
+      (await c.deleteMany({ _id: { $in: ids.slice(10, 20) }, lead_id: { $in: ['le-0', 'le-1'] } })).deletedCount,
+    ).toBe(2);
     expect(await c.countDocuments({})).toBe(25);
   });
 
@@ -60,7 +71,11 @@ describe('_id ranges in _id order with a limit', () => {
     let after: string | null = null;
     for (;;) {
       const filter: { _id?: { $gt: string } } = after === null ? {} : { _id: { $gt: after } };
-      const page = await c.find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(10).toArray();
+      const page = await c
+        .find(filter, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(10)
+        .toArray();
       if (page.length === 0) break;
       expect(page.every((d) => Object.keys(d).join() === '_id')).toBe(true);
       seen.push(...page.map((d) => d._id));
@@ -69,16 +84,23 @@ describe('_id ranges in _id order with a limit', () => {
     expect(seen).toEqual(docs.map((d) => d._id).sort());
   });
 
-  it('reads a prefix\'s range both ways, bounded by time and cursor, as in-memory string order says (src/shared/store/list-index.ts page)', async () => {
+  it("reads a prefix's range both ways, bounded by time and cursor, as in-memory string order says (src/shared/store/list-index.ts page)", async () => {
     const entries = store.fresh<ListEntryDoc>('list');
     const index = new ListIndex(entries);
     const at = (n: number) => new Date(Date.UTC(2026, 10, 1) + n * 3_600_000);
-    const items = Array.from({ length: 60 }, (_, n) => ({ prefix: listPrefix('dp', `pa-${n % 3}`, n % 2 ? 'lead.ftd' : 'lead.status_changed'), at: at(n % 20), ref: `dl-${n}` }));
+    const items = Array.from({ length: 60 }, (_, n) => ({
+      prefix: listPrefix('dp', `pa-${n % 3}`, n % 2 ? 'lead.ftd' : 'lead.status_changed'),
+      at: at(n % 20),
+      ref: `dl-${n}`,
+    }));
     await index.put(items);
     const prefixes = ['lead.ftd', 'lead.status_changed'].map((e) => listPrefix('dp', 'pa-1', e));
     const mine = items.filter((i) => prefixes.includes(i.prefix));
     const expected = (order: 'asc' | 'desc', from: Date, to: Date) => {
-      const refs = mine.filter((i) => i.at >= from && i.at < to).sort((a, b) => a.at.getTime() - b.at.getTime() || (a.ref < b.ref ? -1 : 1)).map((i) => i.ref);
+      const refs = mine
+        .filter((i) => i.at >= from && i.at < to)
+        .sort((a, b) => a.at.getTime() - b.at.getTime() || (a.ref < b.ref ? -1 : 1))
+        .map((i) => i.ref);
       return order === 'asc' ? refs : refs.reverse();
     };
     for (const order of ['asc', 'desc'] as const) {
@@ -94,9 +116,15 @@ describe('_id ranges in _id order with a limit', () => {
 
   it('removes list entries by _id, more than one $in carries (src/shared/store/list-index.ts put)', async () => {
     const index = new ListIndex(store.fresh<ListEntryDoc>('list_remove'));
-    const items = Array.from({ length: MAX_IDS_PER_READ + 20 }, (_, n) => ({ prefix: listPrefix('l'), at: new Date(n * 1000), ref: `le-${n}` }));
+    const items = Array.from({ length: MAX_IDS_PER_READ + 20 }, (_, n) => ({
+      prefix: listPrefix('l'),
+      at: new Date(n * 1000),
+      ref: `le-${n}`,
+    }));
     await index.put(items);
     await index.remove(items.slice(10));
-    expect((await index.page({ prefixes: [listPrefix('l')], limit: 100, order: 'asc' })).entries.map((e) => e.ref)).toEqual(items.slice(0, 10).map((i) => i.ref));
+    expect(
+      (await index.page({ prefixes: [listPrefix('l')], limit: 100, order: 'asc' })).entries.map((e) => e.ref),
+    ).toEqual(items.slice(0, 10).map((i) => i.ref));
   });
 });

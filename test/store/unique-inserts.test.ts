@@ -20,20 +20,52 @@ type Doc = { _id: string; n: number };
 describe('insertMany, unordered, with keys that exist (src/shared/mongo/bulk.ts insertAllNew: lead refs, claims, fences, decisions, keys, list entries)', () => {
   it('inserts every new document and reports each duplicate as code 11000 with its index', async () => {
     const c = store.fresh<Doc>('unordered');
-    await c.insertMany([{ _id: 'b', n: 0 }, { _id: 'd', n: 0 }]);
-    const err = await c.insertMany([{ _id: 'a', n: 1 }, { _id: 'b', n: 1 }, { _id: 'c', n: 1 }, { _id: 'd', n: 1 }, { _id: 'e', n: 1 }], { ordered: false })
-      .then(() => null, (e: unknown) => e);
+    await c.insertMany([
+      { _id: 'b', n: 0 },
+      { _id: 'd', n: 0 },
+    ]);
+    const err = await c
+      .insertMany(
+        [
+          { _id: 'a', n: 1 },
+          { _id: 'b', n: 1 },
+          { _id: 'c', n: 1 },
+          { _id: 'd', n: 1 },
+          { _id: 'e', n: 1 },
+        ],
+        { ordered: false },
+      )
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(MongoBulkWriteError);
     const writeErrors = [(err as MongoBulkWriteError).writeErrors].flat();
-    expect(writeErrors.map((e) => [e.index, e.code])).toEqual([[1, 11000], [3, 11000]]);
+    expect(writeErrors.map((e) => [e.index, e.code])).toEqual([
+      [1, 11000],
+      [3, 11000],
+    ]);
     const stored = await c.find({}).sort({ _id: 1 }).toArray();
-    expect(stored).toEqual([{ _id: 'a', n: 1 }, { _id: 'b', n: 0 }, { _id: 'c', n: 1 }, { _id: 'd', n: 0 }, { _id: 'e', n: 1 }]);
+    expect(stored).toEqual([
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 0 },
+      { _id: 'c', n: 1 },
+      { _id: 'd', n: 0 },
+      { _id: 'e', n: 1 },
+    ]);
   });
 
   it('gives insertAllNew the ids that were taken, the rest stored', async () => {
     const c = store.fresh<Doc>('insert_all_new');
     expect(await insertAllNew(c, [{ _id: 'x', n: 0 }])).toEqual(new Set());
-    expect(await insertAllNew(c, [{ _id: 'w', n: 1 }, { _id: 'x', n: 1 }, { _id: 'y', n: 1 }, { _id: 'w', n: 2 }])).toEqual(new Set(['x', 'w']));
+    expect(
+      await insertAllNew(c, [
+        { _id: 'w', n: 1 },
+        { _id: 'x', n: 1 },
+        { _id: 'y', n: 1 },
+        { _id: 'w', n: 2 },
+      ]),
+    ).toEqual(new Set(['x', 'w']));
     expect(await c.countDocuments({})).toBe(3);
   });
 });
@@ -42,7 +74,10 @@ describe('insertOne of a key that exists', () => {
   it('fails with code 11000 (src/shared/mongo/client.ts isDuplicateKey: id blocks, account claims, block upserts)', async () => {
     const c = store.fresh<Doc>('insert_one');
     await c.insertOne({ _id: 'k', n: 0 });
-    const err = await c.insertOne({ _id: 'k', n: 1 }).then(() => null, (e: unknown) => e);
+    const err = await c.insertOne({ _id: 'k', n: 1 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(MongoServerError);
     expect(isDuplicateKey(err)).toBe(true);
   });
@@ -51,7 +86,14 @@ describe('insertOne of a key that exists', () => {
     const c = store.fresh<IdBlockDoc>('unique_secondary');
     await c.createIndex({ sequence: 1, block: 1 }, { unique: true, name: 'sequence_block_unique' });
     await c.insertOne({ _id: 'a', sequence: 's', block: 0, taken_at: new Date() });
-    expect(isDuplicateKey(await c.insertOne({ _id: 'b', sequence: 's', block: 0, taken_at: new Date() }).then(() => null, (e: unknown) => e))).toBe(true);
+    expect(
+      isDuplicateKey(
+        await c.insertOne({ _id: 'b', sequence: 's', block: 0, taken_at: new Date() }).then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ),
+    ).toBe(true);
     await c.insertOne({ _id: 'c', sequence: 't', block: 0, taken_at: new Date() });
   });
 });
@@ -64,7 +106,9 @@ describe('concurrent inserts of one _id from separate connections', () => {
     try {
       const name = store.fresh<Doc>('race').collectionName;
       for (let round = 0; round < 10; round++) {
-        const results = await Promise.all(clients.map((s, n) => insertAllNew(s.db.collection<Doc>(name), [{ _id: `r${round}`, n }])));
+        const results = await Promise.all(
+          clients.map((s, n) => insertAllNew(s.db.collection<Doc>(name), [{ _id: `r${round}`, n }])),
+        );
         expect(results.filter((taken) => taken.size === 0)).toHaveLength(1);
       }
       expect(await store.db.collection(name).countDocuments({})).toBe(10);

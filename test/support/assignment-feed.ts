@@ -4,7 +4,10 @@ import type { LeadAssignment } from '../../src/shared/schemas';
 import { DEFAULT_CATALOG, INTAKE_STATUSES } from '../../src/shared/status-catalog';
 import { readTopicToEnd, type ReadMessage } from './topic-reader';
 
-const TERMINAL = new Set([...DEFAULT_CATALOG.statuses.filter((s) => s.terminal).map((s) => s.code), ...INTAKE_STATUSES]);
+const TERMINAL = new Set([
+  ...DEFAULT_CATALOG.statuses.filter((s) => s.terminal).map((s) => s.code),
+  ...INTAKE_STATUSES,
+]);
 
 export interface RecordedChange {
   event_id: string;
@@ -20,7 +23,8 @@ export function recordedChanges(lead: Pick<LeadDoc, '_id' | 'history'>): Recorde
   let held = false;
   lead.history.forEach((h, i) => {
     if (h.agent_id !== undefined) out.push({ event_id: `${lead._id}:${i}`, agent_id: h.agent_id, status: h.to });
-    else if (held && (h.erased || TERMINAL.has(h.to))) out.push({ event_id: `${lead._id}:${i}`, agent_id: null, status: h.to });
+    else if (held && (h.erased || TERMINAL.has(h.to)))
+      out.push({ event_id: `${lead._id}:${i}`, agent_id: null, status: h.to });
     else return;
     held = h.agent_id !== undefined;
   });
@@ -36,7 +40,10 @@ export interface FeedReport {
 // Every change of agent the store records for `leads` has exactly one message on crm.lead-assignments
 // by event_id, with the store's agent and status, under the lead's key; a repeat (a redelivered
 // chunk, a send retried whole) is the same bytes under the same event_id; no other message names them.
-export async function expectOneFeedMessagePerChange(rt: Runtime, leads: readonly Pick<LeadDoc, '_id' | 'history'>[]): Promise<FeedReport> {
+export async function expectOneFeedMessagePerChange(
+  rt: Runtime,
+  leads: readonly Pick<LeadDoc, '_id' | 'history'>[],
+): Promise<FeedReport> {
   const ids = new Set(leads.map((l) => l._id));
   const feed = (await readTopicToEnd<LeadAssignment>(rt, 'leadAssignments')).filter((m) => ids.has(m.value.lead_id));
   const byId = new Map<string, ReadMessage<LeadAssignment>[]>();
@@ -44,10 +51,15 @@ export async function expectOneFeedMessagePerChange(rt: Runtime, leads: readonly
   const recorded = leads.flatMap(recordedChanges);
   const got = recorded.map((c) => {
     const [first, ...repeats] = byId.get(c.event_id) ?? [];
-    return first && {
-      event_id: first.value.event_id, agent_id: first.value.agent_id, status: first.value.status, keyed: first.key === first.value.lead_id,
-      repeatsIdentical: repeats.every((r) => r.raw.equals(first.raw)),
-    };
+    return (
+      first && {
+        event_id: first.value.event_id,
+        agent_id: first.value.agent_id,
+        status: first.value.status,
+        keyed: first.key === first.value.lead_id,
+        repeatsIdentical: repeats.every((r) => r.raw.equals(first.raw)),
+      }
+    );
   });
   expect(got).toEqual(recorded.map((c) => ({ ...c, keyed: true, repeatsIdentical: true })));
   const known = new Set(recorded.map((c) => c.event_id));

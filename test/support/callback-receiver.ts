@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedCallback {
@@ -58,7 +64,8 @@ export class CallbackReceiver {
   async waitFor(path: string, count: number, timeoutMs = 20000): Promise<ReceivedCallback[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.at(path).length < count) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} callbacks on ${path}; got ${this.at(path).length}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${count} callbacks on ${path}; got ${this.at(path).length}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return this.at(path);
@@ -80,7 +87,16 @@ export class CallbackReceiver {
       // kept as raw only
     }
     const signatureValid = route ? verify(route.secret, raw, req.headers['x-signature']) : false;
-    this.received.push({ path, url, method: req.method ?? 'GET', at: Date.now(), headers: req.headers, raw, body, signatureValid });
+    this.received.push({
+      path,
+      url,
+      method: req.method ?? 'GET',
+      at: Date.now(),
+      headers: req.headers,
+      raw,
+      body,
+      signatureValid,
+    });
     if (!route) {
       res.writeHead(404).end();
       return;
@@ -97,10 +113,18 @@ function verify(secret: string, raw: string, header: string | string[] | undefin
 }
 
 // Answers every request with this status.
-export const status = (code: number, body = ''): Responder => (_req, res) => res.writeHead(code).end(body);
+export const status =
+  (code: number, body = ''): Responder =>
+  (_req, res) =>
+    res.writeHead(code).end(body);
 // Fails the first `n` requests with 500, then succeeds.
-export const failFirst = (n: number): Responder => (_req, res, nth) => res.writeHead(nth <= n ? 500 : 200).end(nth <= n ? 'not yet' : 'ok');
+export const failFirst =
+  (n: number): Responder =>
+  (_req, res, nth) =>
+    res.writeHead(nth <= n ? 500 : 200).end(nth <= n ? 'not yet' : 'ok');
 // Never answers the first `n` requests, then succeeds.
-export const hangFirst = (n: number): Responder => (_req, res, nth) => {
-  if (nth > n) res.end('ok');
-};
+export const hangFirst =
+  (n: number): Responder =>
+  (_req, res, nth) => {
+    if (nth > n) res.end('ok');
+  };

@@ -20,8 +20,19 @@ export interface ChildPlace {
 
 // Runs a role as its own OS process through the real entry point (src/main.ts), so fault tests can
 // kill -9 it. Resolves once it logs that it listens and /readyz answers 200.
-export async function startChildRole(role: string, env: Record<string, string>, timeoutMs = 60_000, place?: ChildPlace): Promise<ChildRole> {
-  const [command, ...args] = (place?.wrap ?? ((a: string[]) => a))([process.execPath, '--import', 'tsx', 'src/main.ts', role]);
+export async function startChildRole(
+  role: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  place?: ChildPlace,
+): Promise<ChildRole> {
+  const [command, ...args] = (place?.wrap ?? ((a: string[]) => a))([
+    process.execPath,
+    '--import',
+    'tsx',
+    'src/main.ts',
+    role,
+  ]);
   const child = spawn(command as string, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'info' },
@@ -31,7 +42,10 @@ export async function startChildRole(role: string, env: Record<string, string>, 
   child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start in ${timeoutMs} ms: ${stderr.join('')}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${role} did not start in ${timeoutMs} ms: ${stderr.join('')}`)),
+      timeoutMs,
+    );
     exited.then((code) => reject(new Error(`${role} exited with ${code}: ${stderr.join('')}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       // CHILD_LOG: a file to keep the child's log lines in, to read after a failed drill.
@@ -48,7 +62,12 @@ export async function startChildRole(role: string, env: Record<string, string>, 
     });
   });
   const deadline = Date.now() + timeoutMs;
-  while ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+  while (
+    (await fetch(`${url}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
     if (Date.now() > deadline) throw new Error(`${role} never became ready`);
     await new Promise((r) => setTimeout(r, 200));
   }

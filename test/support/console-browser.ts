@@ -20,12 +20,15 @@ export function launchChromium(): Promise<Browser> {
 // API's 4xx answers a test asks for (a wrong token, a refused setting) are logged by the browser too.
 export async function watched(context: BrowserContext, errors: string[]): Promise<Page> {
   const p = await context.newPage();
-  p.on('console', (m) => { if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text()); });
+  p.on('console', (m) => {
+    if (m.type() === 'error' && !/the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+  });
   p.on('pageerror', (e) => errors.push(e.message));
   return p;
 }
 
-export const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
+export const shot = (p: Page, name: string) =>
+  p.screenshot({ path: join(ARTIFACTS, `${name}-${p.viewportSize()!.width}.png`), fullPage: true });
 
 export interface ConsoleAccount {
   email: string;
@@ -36,7 +39,10 @@ export interface ConsoleAccount {
 // An owner made through the API as on a first start: invited with the break-glass token, its password
 // and TOTP set through the one-time link. A new one for each sign-in, so no TOTP code is used twice.
 export async function newOwner(baseUrl: string): Promise<ConsoleAccount> {
-  const invited = await invite(baseUrl, { email: `owner-${randomBytes(4).toString('hex')}@example.com`, role: 'owner' });
+  const invited = await invite(baseUrl, {
+    email: `owner-${randomBytes(4).toString('hex')}@example.com`,
+    role: 'owner',
+  });
   const password = 'console owner passphrase';
   const { secret } = await enrol(baseUrl, invited, password);
   return { email: invited.email, password, secret };
@@ -87,10 +93,13 @@ export async function section(p: Page, name: string): Promise<void> {
 
 // Every form control on the page has an accessible name (a label, aria-label or its text).
 export function unnamedControls(p: Page): Promise<string[]> {
-  return p.evaluate(() => [...document.querySelectorAll('input, select, textarea, button, a[href]')].flatMap((el) => {
-    const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
-    return labelled || (el.textContent ?? '').trim() ? [] : [el.outerHTML.slice(0, 80)];
-  }));
+  return p.evaluate(() =>
+    [...document.querySelectorAll('input, select, textarea, button, a[href]')].flatMap((el) => {
+      const labelled =
+        (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+      return labelled || (el.textContent ?? '').trim() ? [] : [el.outerHTML.slice(0, 80)];
+    }),
+  );
 }
 
 // The page's own width stays at the viewport's (a phone widens its layout viewport when anything sticks out).

@@ -19,7 +19,10 @@ export interface DispatcherDrill {
   // Steady intake for a new drill partner while `interrupt` (kill or stop) hits the dispatcher
   // `times` times, each once 10 more callbacks have arrived, restarting it at once. Then checks that
   // nothing was lost; returns when each interruption was done and the report.
-  interruptUnderLoad(times: number, interrupt: () => Promise<void>): Promise<{ interrupted: number[]; report: DrillReport }>;
+  interruptUnderLoad(
+    times: number,
+    interrupt: () => Promise<void>,
+  ): Promise<{ interrupted: number[]; report: DrillReport }>;
 }
 
 // The setup of the dispatcher kill and stop drills: ingress and processor here, the dispatcher as its own OS
@@ -55,7 +58,14 @@ export function dispatcherDrill(): DispatcherDrill {
       await new Promise((r) => setTimeout(r, 1000));
       await load.stop();
       expectOnlyRetryableFailures(load.runs);
-      const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+      const report = await expectNothingLost({
+        rt: app.runtime,
+        partnerId: partner.id,
+        runs: load.runs,
+        receiver,
+        path: DRILL_PATH,
+        timeoutMs: 90_000,
+      });
       return { interrupted, report };
     },
   } as DispatcherDrill;

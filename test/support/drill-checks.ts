@@ -48,16 +48,25 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   const { leads, deliveries } = rt.mongo.collections;
 
   const unfinished = runs.filter((r) => r.final?.status !== 200 || r.final.body?.status !== 'accepted');
-  expect(unfinished.map((r) => ({ key: r.key, attempts: r.attempts.map((a) => `${a.status ?? a.error} ${JSON.stringify(a.body ?? {})}`) }))).toEqual([]);
+  expect(
+    unfinished.map((r) => ({
+      key: r.key,
+      attempts: r.attempts.map((a) => `${a.status ?? a.error} ${JSON.stringify(a.body ?? {})}`),
+    })),
+  ).toEqual([]);
   const idByKey = new Map(runs.map((r) => [r.key, r.final!.body!.id as string]));
   expect(new Set(idByKey.values()).size).toBe(runs.length);
 
   const settled = (l: LeadDoc) => l.history.length === history.length;
   let stored: LeadDoc[] = [];
-  await until(async () => {
-    stored = await leads.find({ partner_id: partnerId }).toArray();
-    return stored.length >= runs.length && stored.every(settled);
-  }, timeoutMs, 'every lead to settle with its events published').catch(() => undefined);
+  await until(
+    async () => {
+      stored = await leads.find({ partner_id: partnerId }).toArray();
+      return stored.length >= runs.length && stored.every(settled);
+    },
+    timeoutMs,
+    'every lead to settle with its events published',
+  ).catch(() => undefined);
   expect(stored.length).toBe(runs.length);
   expect(Object.fromEntries(stored.map((l) => [l.idempotency_key, l._id]))).toEqual(Object.fromEntries(idByKey));
   for (const lead of stored) {
@@ -69,10 +78,14 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   const eventIds = stored.flatMap((l) => l.history.map((_, i) => `${l._id}:${i}`));
   const ids = eventIds.map((e) => deliveryId(e, partnerId));
   let records: DeliveryDoc[] = [];
-  await until(async () => {
-    records = await deliveries.find({ partner_id: partnerId }).toArray();
-    return records.length >= ids.length && records.every((d) => d.state === 'delivered');
-  }, timeoutMs, 'every delivery to be delivered').catch(() => undefined);
+  await until(
+    async () => {
+      records = await deliveries.find({ partner_id: partnerId }).toArray();
+      return records.length >= ids.length && records.every((d) => d.state === 'delivered');
+    },
+    timeoutMs,
+    'every delivery to be delivered',
+  ).catch(() => undefined);
   if (process.env.DRILL_REPORT) await reportMissing(opts, ids, eventIds, records);
   expect(records.map((d) => d._id).sort()).toEqual([...ids].sort());
   const stuck = records.filter((d) => d.state !== 'delivered');
@@ -81,7 +94,9 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
     const blocks = await rt.mongo.collections.deliveryBlocks.find({}).toArray();
     const leadIds = new Set(stuck.map((d) => d.lead_id));
     const sameLead = records.filter((d) => leadIds.has(d.lead_id)).map(({ event: _e, ...d }) => d);
-    process.stderr.write(`STUCK ${JSON.stringify(sameLead)}\nBLOCKS ${JSON.stringify(blocks.filter((b) => leadIds.has(b.lead_id)))}\n`);
+    process.stderr.write(
+      `STUCK ${JSON.stringify(sameLead)}\nBLOCKS ${JSON.stringify(blocks.filter((b) => leadIds.has(b.lead_id)))}\n`,
+    );
   }
   expect(stuck.map((d) => ({ id: d._id, state: d.state, error: d.last_error }))).toEqual([]);
 
@@ -91,12 +106,19 @@ export async function expectNothingLost(opts: NothingLostOptions): Promise<Drill
   expect(expected.filter((e) => !received.has(e))).toEqual([]);
 
   const answers: Record<string, number> = {};
-  for (const a of runs.flatMap((r) => r.attempts)) answers[String(a.status ?? 'none')] = (answers[String(a.status ?? 'none')] ?? 0) + 1;
+  for (const a of runs.flatMap((r) => r.attempts))
+    answers[String(a.status ?? 'none')] = (answers[String(a.status ?? 'none')] ?? 0) + 1;
   const report: DrillReport = {
-    leads: stored.length, events: eventIds.length, callbacks: got.length, repeatedCallbacks: got.length - received.size,
-    attempts: runs.reduce((n, r) => n + r.attempts.length, 0), answers, unanswered: unansweredAttempts(records),
+    leads: stored.length,
+    events: eventIds.length,
+    callbacks: got.length,
+    repeatedCallbacks: got.length - received.size,
+    attempts: runs.reduce((n, r) => n + r.attempts.length, 0),
+    answers,
+    unanswered: unansweredAttempts(records),
   };
-  if (process.env.DRILL_REPORT) process.stderr.write(`drill report: ${JSON.stringify({ ...report, unanswered: report.unanswered.size })}\n`);
+  if (process.env.DRILL_REPORT)
+    process.stderr.write(`drill report: ${JSON.stringify({ ...report, unanswered: report.unanswered.size })}\n`);
   return report;
 }
 
@@ -125,14 +147,26 @@ export async function expectOneFeedMessagePerAssignment(rt: Runtime, runs: reado
 // No answer of the drill may be a 5xx other than a retryable 503 with Retry-After (an outage is
 // never a 500), nor a 4xx (every lead is valid and distinct).
 export function expectOnlyRetryableFailures(runs: readonly LeadRun[]): void {
-  const bad = runs.flatMap((r) => r.attempts).filter((a) => a.status !== null && a.status !== 200 &&
-    !(a.status === 503 && a.retryAfter) && !(a.status === 409 && a.body?.error === 'idempotency_key_in_use' && a.retryAfter));
+  const bad = runs
+    .flatMap((r) => r.attempts)
+    .filter(
+      (a) =>
+        a.status !== null &&
+        a.status !== 200 &&
+        !(a.status === 503 && a.retryAfter) &&
+        !(a.status === 409 && a.body?.error === 'idempotency_key_in_use' && a.retryAfter),
+    );
   expect(bad.map((a) => ({ status: a.status, body: a.body, retryAfter: a.retryAfter }))).toEqual([]);
 }
 
 // With DRILL_REPORT, what is known of a delivery with no record: its event, the lead's other
 // records and block, and what the partner received of the lead.
-async function reportMissing(opts: NothingLostOptions, ids: string[], eventIds: string[], records: DeliveryDoc[]): Promise<void> {
+async function reportMissing(
+  opts: NothingLostOptions,
+  ids: string[],
+  eventIds: string[],
+  records: DeliveryDoc[],
+): Promise<void> {
   const have = new Set(records.map((d) => d._id));
   for (const [i, id] of ids.entries()) {
     if (have.has(id)) continue;
@@ -140,8 +174,13 @@ async function reportMissing(opts: NothingLostOptions, ids: string[], eventIds: 
     const leadId = eventId.slice(0, eventId.lastIndexOf(':'));
     const sameLead = records.filter((d) => d.lead_id === leadId).map(({ event: _e, ...d }) => d);
     const blocks = await opts.rt.mongo.collections.deliveryBlocks.find({ lead_id: leadId }).toArray();
-    const got = opts.receiver.at(opts.path).filter((c) => drillEventOf(c.body).startsWith(`${leadId}|`)).map((c) => ({ event: drillEventOf(c.body), at: c.at }));
-    process.stderr.write(`MISSING ${id} (event ${eventId}): records ${JSON.stringify(sameLead)} blocks ${JSON.stringify(blocks)} received ${JSON.stringify(got)}\n`);
+    const got = opts.receiver
+      .at(opts.path)
+      .filter((c) => drillEventOf(c.body).startsWith(`${leadId}|`))
+      .map((c) => ({ event: drillEventOf(c.body), at: c.at }));
+    process.stderr.write(
+      `MISSING ${id} (event ${eventId}): records ${JSON.stringify(sameLead)} blocks ${JSON.stringify(blocks)} received ${JSON.stringify(got)}\n`,
+    );
   }
 }
 
@@ -152,7 +191,11 @@ async function expectCountedOnce(rt: Runtime, partnerId: string, leads: number, 
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   let counted = { received: 0, accepted: 0 };
   const read = async () => {
-    const { totals } = await readReport(cells, { from: day(Date.now() - 86_400_000), to: day(Date.now()), affiliate_id: partnerId }, new Date());
+    const { totals } = await readReport(
+      cells,
+      { from: day(Date.now() - 86_400_000), to: day(Date.now()), affiliate_id: partnerId },
+      new Date(),
+    );
     counted = { received: Number(totals.received ?? 0), accepted: Number(totals.accepted ?? 0) };
     return counted.accepted >= leads;
   };
@@ -180,9 +223,16 @@ async function reportsLag(rt: Runtime): Promise<number> {
 // With DRILL_REPORT: whether the leads the reports miss were never projected (no report_leads state)
 // or projected without their counts reaching the counter documents.
 async function reportMissingCounts(rt: Runtime, partnerId: string): Promise<void> {
-  const ids = (await rt.mongo.collections.leads.find({ partner_id: partnerId }, { projection: { _id: 1 } }).toArray()).map((l) => l._id);
-  const states = await rt.mongo.db.collection<{ _id: string; through: number }>('report_leads').find({ _id: { $in: ids } }).toArray();
+  const ids = (
+    await rt.mongo.collections.leads.find({ partner_id: partnerId }, { projection: { _id: 1 } }).toArray()
+  ).map((l) => l._id);
+  const states = await rt.mongo.db
+    .collection<{ _id: string; through: number }>('report_leads')
+    .find({ _id: { $in: ids } })
+    .toArray();
   const known = new Set(states.map((s) => s._id));
   const unprojected = ids.filter((id) => !known.has(id));
-  process.stderr.write(`REPORTS leads ${ids.length}, states ${states.length}, unprojected ${JSON.stringify(unprojected.slice(0, 20))}, through<0 ${states.filter((s) => s.through < 0).length}\n`);
+  process.stderr.write(
+    `REPORTS leads ${ids.length}, states ${states.length}, unprojected ${JSON.stringify(unprojected.slice(0, 20))}, through<0 ${states.filter((s) => s.through < 0).length}\n`,
+  );
 }

@@ -21,7 +21,8 @@ export const DRILL_ENV: Record<string, string> = {
 export const KILLED_ROLE_ENV: Record<string, string> = { KAFKA_SESSION_TIMEOUT_MS: '6000' };
 
 // One lead event as the drill receiver tells them apart: lead and status.
-export const drillEventOf = (body: Record<string, unknown> | undefined): string => `${String(body?.internal_id)}|${String(body?.our_status)}`;
+export const drillEventOf = (body: Record<string, unknown> | undefined): string =>
+  `${String(body?.internal_id)}|${String(body?.our_status)}`;
 
 // The events whose first attempt the drill receiver refuses: about a third, the same in every run.
 export const refusedFirst = (event: string): boolean => createHash('sha256').update(event).digest()[0]! % 3 === 0;
@@ -42,14 +43,25 @@ function flakyReceiver(receiver: CallbackReceiver, path = DRILL_PATH): Responder
 }
 
 // A partner with a callback URL on the receiver, every event, and quotas high enough for a drill.
-export async function drillPartner(rt: Runtime, receiver: CallbackReceiver, name = 'Drill'): Promise<{ id: string; creds: PartnerCredentials }> {
+export async function drillPartner(
+  rt: Runtime,
+  receiver: CallbackReceiver,
+  name = 'Drill',
+): Promise<{ id: string; creds: PartnerCredentials }> {
   const { partner, secrets } = await servicesOf(rt).partners.create({
-    name, callback_url: receiver.url(DRILL_PATH), rate_limits: { intake_per_minute: 100000, status_per_minute: 100000 },
+    name,
+    callback_url: receiver.url(DRILL_PATH),
+    rate_limits: { intake_per_minute: 100000, status_per_minute: 100000 },
   });
   receiver.route(DRILL_PATH, secrets.callback_secret, flakyReceiver(receiver));
   await rt.mongo.collections.agents.insertOne({
-    _id: `ag-${partner.id.slice(3)}`, name: 'Drill agent', active: true, countries: [], languages: [],
-    created_at: new Date(), updated_at: new Date(),
+    _id: `ag-${partner.id.slice(3)}`,
+    name: 'Drill agent',
+    active: true,
+    countries: [],
+    languages: [],
+    created_at: new Date(),
+    updated_at: new Date(),
   });
   return { id: partner.id, creds: secrets };
 }

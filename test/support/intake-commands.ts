@@ -20,7 +20,12 @@ export interface LeadInput {
 // processor directly through its real topic. The lead's data key travels in the command (dek_enc),
 // as commands did before key_ref, so nothing needs storing first; the processor still opens such
 // commands. Commands that refer to a stored key come from the HTTP intake.
-export function intakeCommand(rt: Runtime, partnerId: string, input: LeadInput, idempotencyKey: string = randomUUID()): IntakeCommand {
+export function intakeCommand(
+  rt: Runtime,
+  partnerId: string,
+  input: LeadInput,
+  idempotencyKey: string = randomUUID(),
+): IntakeCommand {
   const { ip = '203.0.113.10', external_id = idempotencyKey, ...rest } = input;
   const lead = keyInline(sealLead({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey, new Date()));
   return {
@@ -39,7 +44,14 @@ export function keyInline({ record, key }: { record: LeadRecord; key: IntakeKeyD
   return { ...lead, dek_enc: key.dek_enc };
 }
 
-export async function produce(rt: Runtime, topic: TopicKey, values: object[], key: (v: object, i: number) => string = (_v, i) => String(i)): Promise<void> {
-  const messages = await Promise.all(values.map(async (v, i) => ({ key: key(v, i), value: await rt.codec.encode(topic, v) })));
+export async function produce(
+  rt: Runtime,
+  topic: TopicKey,
+  values: object[],
+  key: (v: object, i: number) => string = (_v, i) => String(i),
+): Promise<void> {
+  const messages = await Promise.all(
+    values.map(async (v, i) => ({ key: key(v, i), value: await rt.codec.encode(topic, v) })),
+  );
   await rt.producer.send({ topic: rt.topics[topic], messages });
 }

@@ -10,8 +10,15 @@ let seq = 1000;
 export function leadEvent(partnerId: string, over: Partial<LeadEvent> = {}): LeadEvent {
   const lead = over.lead_id ?? `le-${++seq}`;
   return {
-    event_id: `${lead}:0`, event: 'lead.accepted', lead_id: lead, partner_id: partnerId, external_lead_id: `ext-${lead}`,
-    our_status: 'new', is_depositor: false, occurred_at: new Date().toISOString(), ...over,
+    event_id: `${lead}:0`,
+    event: 'lead.accepted',
+    lead_id: lead,
+    partner_id: partnerId,
+    external_lead_id: `ext-${lead}`,
+    our_status: 'new',
+    is_depositor: false,
+    occurred_at: new Date().toISOString(),
+    ...over,
   };
 }
 

@@ -3,7 +3,10 @@ import { MANAGER_TOKEN } from './test-config';
 
 // Talks to the manager API over a real socket with a manager token (or another, or none).
 export class ManagerClient {
-  constructor(private readonly baseUrl: string, private readonly token: string | null = MANAGER_TOKEN) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string | null = MANAGER_TOKEN,
+  ) {}
 
   withToken(token: string | null): ManagerClient {
     return new ManagerClient(this.baseUrl, token);

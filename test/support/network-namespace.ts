@@ -13,7 +13,10 @@ import { join } from 'node:path';
 export class NetworkNamespace {
   private readonly forwarders = new Map<number, ChildProcess[]>();
 
-  private constructor(readonly name: string, private readonly dir: string) {}
+  private constructor(
+    readonly name: string,
+    private readonly dir: string,
+  ) {}
 
   static create(): NetworkNamespace {
     const name = `lead-drill-${randomBytes(3).toString('hex')}`;
@@ -32,16 +35,24 @@ export class NetworkNamespace {
     const sock = join(this.dir, `in-${port}.sock`);
     const outside = this.start(['socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${port}`]);
     await waitFor(() => exists(sock));
-    const inside = this.start(this.wrap(['socat', `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${sock}`]));
+    const inside = this.start(
+      this.wrap(['socat', `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${sock}`]),
+    );
     this.forwarders.set(port, [outside, inside]);
   }
 
   // 127.0.0.1:`insidePort` inside, reachable outside at 127.0.0.1:`outsidePort`.
   async forwardOut(insidePort: number, outsidePort: number): Promise<void> {
     const sock = join(this.dir, `out-${insidePort}.sock`);
-    const inside = this.start(this.wrap(['socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${insidePort}`]));
+    const inside = this.start(
+      this.wrap(['socat', `UNIX-LISTEN:${sock},fork,unlink-early`, `TCP:127.0.0.1:${insidePort}`]),
+    );
     await waitFor(() => exists(sock));
-    const outside = this.start(['socat', `TCP-LISTEN:${outsidePort},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${sock}`]);
+    const outside = this.start([
+      'socat',
+      `TCP-LISTEN:${outsidePort},bind=127.0.0.1,fork,reuseaddr`,
+      `UNIX-CONNECT:${sock}`,
+    ]);
     this.forwarders.set(-insidePort, [inside, outside]);
   }
 

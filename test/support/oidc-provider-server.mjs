@@ -25,7 +25,12 @@ const issuer = `http://127.0.0.1:${server.address().port}`;
 // A signing key of this instance's own: the package's development keys are the same in every process,
 // and a test shows that a token signed by another provider is refused.
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), alg: 'RS256', use: 'sig' };
+const signingKey = {
+  ...privateKey.export({ format: 'jwk' }),
+  kid: randomBytes(8).toString('hex'),
+  alg: 'RS256',
+  use: 'sig',
+};
 
 const provider = new Provider(issuer, {
   jwks: { keys: [signingKey] },

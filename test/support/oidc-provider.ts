@@ -69,7 +69,9 @@ export async function startOidcProvider(opts: {
 // Signs `sub` in at the provider (its development login form, then consent) and returns where the
 // provider sends the browser back to: the redirect URI with code, state and iss. Not followed.
 export function signInAtProvider(authorizeUrl: string, sub: string): Promise<URL> {
-  return browse(authorizeUrl, (prompt): Answer => (prompt === 'login' ? { prompt, login: sub, password: 'any' } : { prompt }));
+  return browse(authorizeUrl, (prompt): Answer =>
+    prompt === 'login' ? { prompt, login: sub, password: 'any' } : { prompt },
+  );
 }
 
 // The user presses "cancel" at the provider's login: the provider answers error=access_denied.
@@ -109,7 +111,8 @@ async function browse(authorizeUrl: string, answer: (prompt: string) => Answer):
     }
     const html = await res.text();
     const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-    if (res.status !== 200 || !prompt) throw new Error(`provider answered ${res.status} at ${request.url}: ${html.slice(0, 500)}`);
+    if (res.status !== 200 || !prompt)
+      throw new Error(`provider answered ${res.status} at ${request.url}: ${html.slice(0, 500)}`);
     const reply = answer(prompt);
     request = reply === 'abort' ? { url: `${request.url}/abort` } : { url: request.url, form: reply };
   }
@@ -118,7 +121,9 @@ async function browse(authorizeUrl: string, answer: (prompt: string) => Answer):
 
 // A fetch for SingleSignOn that passes every request to the provider and lets a test rewrite the token
 // endpoint's JSON answer (the ID token in particular) on its way back.
-export function tamperTokenAnswer(rewrite: (body: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>): CustomFetch {
+export function tamperTokenAnswer(
+  rewrite: (body: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>,
+): CustomFetch {
   return async (url, options) => {
     const res = await fetch(url, options as RequestInit);
     if (new URL(url).pathname !== '/token' || !res.ok) return res;
@@ -147,14 +152,24 @@ export function resignedByStranger(jwt: string): string {
 }
 
 // The token endpoint's answer for a code, fetched as the client would (to take an ID token elsewhere).
-export async function redeemCode(issuer: string, client: OidcTestClient, code: string, codeVerifier: string): Promise<Record<string, unknown>> {
+export async function redeemCode(
+  issuer: string,
+  client: OidcTestClient,
+  code: string,
+  codeVerifier: string,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: {
       authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirect_uris[0]! }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      redirect_uri: client.redirect_uris[0]!,
+    }).toString(),
   });
   if (!res.ok) throw new Error(`token endpoint answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;

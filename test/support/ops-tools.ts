@@ -20,9 +20,17 @@ const ROOT = join(__dirname, '..', '..');
 export function opsTools(): OpsTools {
   let out: string;
   try {
-    out = execFileSync('bash', [join(ROOT, 'scripts/services/tools.sh'), 'env'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync('bash', [join(ROOT, 'scripts/services/tools.sh'), 'env'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     throw new Error(`operations tools are missing: ${(err as { stderr?: string }).stderr ?? (err as Error).message}`);
   }
-  return Object.fromEntries(out.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2))) as unknown as OpsTools;
+  return Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  ) as unknown as OpsTools;
 }

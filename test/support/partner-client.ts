@@ -25,7 +25,10 @@ export interface SendOptions {
 // Talks to the partner API over a real socket exactly as a partner would: Bearer key, HMAC of the
 // raw body, Unix-seconds timestamp and an Idempotency-Key. Options override or drop any header.
 export class PartnerClient {
-  constructor(private readonly baseUrl: string, private readonly creds: PartnerCredentials) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly creds: PartnerCredentials,
+  ) {}
 
   async submitLead(body: unknown, opts: SendOptions = {}): Promise<HttpResult> {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
@@ -42,7 +45,11 @@ export class PartnerClient {
       if (value === null) return;
       headers[name] = value === undefined ? fallback : String(value);
     };
-    set('authorization', opts.apiKey === undefined ? undefined : opts.apiKey && `Bearer ${opts.apiKey}`, `Bearer ${this.creds.api_key}`);
+    set(
+      'authorization',
+      opts.apiKey === undefined ? undefined : opts.apiKey && `Bearer ${opts.apiKey}`,
+      `Bearer ${this.creds.api_key}`,
+    );
     set('x-signature', opts.signature, sign(this.creds.hmac_secret, raw));
     set('x-timestamp', opts.timestamp, String(Math.floor(Date.now() / 1000)));
     if (method === 'POST') {
@@ -50,7 +57,12 @@ export class PartnerClient {
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
     Object.assign(headers, opts.headers ?? {});
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: method === 'GET' ? undefined : raw, signal: opts.signal });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: method === 'GET' ? undefined : raw,
+      signal: opts.signal,
+    });
     return { status: res.status, headers: res.headers, body: answerBody(await res.text()) };
   }
 }
@@ -66,4 +78,7 @@ function answerBody(text: string): Record<string, unknown> {
 
 // The answer to a lead without a phone: it proves a request got past authentication, with no
 // processor needed (422 validation_error, not 401/403).
-export const PAST_AUTHENTICATION = { status: 422, body: { id: null, status: 'validation_error', reason: 'missing_required:phone' } };
+export const PAST_AUTHENTICATION = {
+  status: 422,
+  body: { id: null, status: 'validation_error', reason: 'missing_required:phone' },
+};

@@ -21,7 +21,12 @@ export const portalNav = (p: Page) => p.getByRole('navigation', { name: 'Section
 
 // The one-time link's page (`onPage` sees it first): a password, then an authenticator app set up.
 // Answers the TOTP secret.
-export async function acceptPortalLink(p: Page, url: string, password: string, onPage?: () => Promise<void>): Promise<string> {
+export async function acceptPortalLink(
+  p: Page,
+  url: string,
+  password: string,
+  onPage?: () => Promise<void>,
+): Promise<string> {
   await p.goto(url);
   await p.getByLabel('New password').waitFor();
   await onPage?.();
@@ -29,7 +34,12 @@ export async function acceptPortalLink(p: Page, url: string, password: string, o
 }
 
 // The sign-in page's two steps; the TOTP code is the next time step's (a code works once).
-export async function signInToPortal(p: Page, baseUrl: string, who: { email: string; password: string; secret: string }, onPage?: () => Promise<void>): Promise<void> {
+export async function signInToPortal(
+  p: Page,
+  baseUrl: string,
+  who: { email: string; password: string; secret: string },
+  onPage?: () => Promise<void>,
+): Promise<void> {
   await p.goto(`${baseUrl}/portal/`);
   await p.getByLabel('Email', { exact: true }).waitFor();
   await onPage?.();

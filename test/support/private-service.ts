@@ -50,10 +50,21 @@ export class PrivateService {
     const clusterId = randomBytes(16).toString('base64url');
     return Array.from({ length: n }, (_, i) => {
       const dir = mkdtempSync(join(process.env.LEADS_PRIVATE_ROOT ?? tmpdir(), `drill-kafka${i + 1}-`));
-      return new PrivateService('kafka', dir, {
-        LEADS_RUN: dir, KAFKA_PORT: String(ports[2 * i]), KAFKA_CONTROLLER_PORT: String(ports[2 * i + 1]), KAFKA_NODE_ID: String(i + 1),
-        KAFKA_QUORUM_VOTERS: voters, KAFKA_CLUSTER_ID: clusterId, KAFKA_REPLICATION: String(n), KAFKA_MIN_ISR: '2',
-      }, ports[2 * i] as number);
+      return new PrivateService(
+        'kafka',
+        dir,
+        {
+          LEADS_RUN: dir,
+          KAFKA_PORT: String(ports[2 * i]),
+          KAFKA_CONTROLLER_PORT: String(ports[2 * i + 1]),
+          KAFKA_NODE_ID: String(i + 1),
+          KAFKA_QUORUM_VOTERS: voters,
+          KAFKA_CLUSTER_ID: clusterId,
+          KAFKA_REPLICATION: String(n),
+          KAFKA_MIN_ISR: '2',
+        },
+        ports[2 * i] as number,
+      );
     });
   }
 
@@ -70,9 +81,12 @@ export class PrivateService {
   // The variables that point the app at this instance.
   get appEnv(): Record<string, string> {
     switch (this.kind) {
-      case 'kafka': return { KAFKA_BROKERS: `127.0.0.1:${this.port}` };
-      case 'redis': return { REDIS_URL: `redis://127.0.0.1:${this.port}` };
-      case 'ferretdb': return { MONGO_URL: `mongodb://127.0.0.1:${this.port}` };
+      case 'kafka':
+        return { KAFKA_BROKERS: `127.0.0.1:${this.port}` };
+      case 'redis':
+        return { REDIS_URL: `redis://127.0.0.1:${this.port}` };
+      case 'ferretdb':
+        return { MONGO_URL: `mongodb://127.0.0.1:${this.port}` };
     }
   }
 
@@ -97,13 +111,31 @@ export class PrivateService {
 // Runs a bash script with `env` on top of this process's environment; resolves with its output,
 // rejects with its stderr. Asynchronous on purpose: the app under test often runs in this very
 // process and must keep serving while the script waits for a server. Refuses a shared port.
-export function runScript(script: string, args: string[], env: Record<string, string | undefined>, cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd = ROOT,
+): Promise<{ stdout: string; stderr: string }> {
   for (const [name, value] of Object.entries(env)) {
-    if (name.endsWith('PORT') && SHARED_PORTS.has(Number(value))) throw new Error(`refusing to run ${script} ${args.join(' ')} on shared port ${value}`);
+    if (name.endsWith('PORT') && SHARED_PORTS.has(Number(value)))
+      throw new Error(`refusing to run ${script} ${args.join(' ')} on shared port ${value}`);
   }
   return new Promise((resolve, reject) => {
-    execFile('bash', [script, ...args], { cwd, env: { ...process.env, ...env }, timeout: 150_000 }, (err, stdout, stderr) =>
-      (err ? reject(Object.assign(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr}`), { stdout, stderr })) : resolve({ stdout, stderr })));
+    execFile(
+      'bash',
+      [script, ...args],
+      { cwd, env: { ...process.env, ...env }, timeout: 150_000 },
+      (err, stdout, stderr) =>
+        err
+          ? reject(
+              Object.assign(new Error(`${script} ${args.join(' ')} failed: ${err.message}\n${stderr}`), {
+                stdout,
+                stderr,
+              }),
+            )
+          : resolve({ stdout, stderr }),
+    );
   });
 }
 

@@ -18,27 +18,46 @@ export class PrometheusServer {
   private readonly log: string[] = [];
   url = '';
 
-  constructor(private readonly bin: string, private readonly targets: string[], private readonly ruleFiles: string[]) {}
+  constructor(
+    private readonly bin: string,
+    private readonly targets: string[],
+    private readonly ruleFiles: string[],
+  ) {}
 
   async start(timeoutMs = 30_000): Promise<this> {
     this.dir = mkdtempSync(join(tmpdir(), 'prometheus-'));
     const config = join(this.dir, 'prometheus.yml');
-    writeFileSync(config, JSON.stringify({
-      global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
-      rule_files: this.ruleFiles,
-      scrape_configs: [{ job_name: 'lead-intake', static_configs: [{ targets: this.targets }] }],
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        global: { scrape_interval: '1s', scrape_timeout: '1s', evaluation_interval: '1s' },
+        rule_files: this.ruleFiles,
+        scrape_configs: [{ job_name: 'lead-intake', static_configs: [{ targets: this.targets }] }],
+      }),
+    );
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
-    this.child = spawn(this.bin, [
-      `--config.file=${config}`, `--storage.tsdb.path=${join(this.dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(
+      this.bin,
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${join(this.dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.child.stdout?.on('data', (d: Buffer) => this.log.push(d.toString()));
     this.child.stderr?.on('data', (d: Buffer) => this.log.push(d.toString()));
     const deadline = Date.now() + timeoutMs;
-    while ((await fetch(`${this.url}/-/ready`).then((r) => r.status, () => 0)) !== 200) {
-      if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`Prometheus did not start: ${this.log.join('')}`);
+    while (
+      (await fetch(`${this.url}/-/ready`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    ) {
+      if (this.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`Prometheus did not start: ${this.log.join('')}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return this;
@@ -46,7 +65,11 @@ export class PrometheusServer {
 
   async query(expr: string): Promise<PromSeries[]> {
     const res = await fetch(`${this.url}/api/v1/query?${new URLSearchParams({ query: expr })}`);
-    const body = (await res.json()) as { status: string; error?: string; data?: { resultType: string; result: PromSeries[] } };
+    const body = (await res.json()) as {
+      status: string;
+      error?: string;
+      data?: { resultType: string; result: PromSeries[] };
+    };
     if (body.status !== 'success') throw new Error(`Prometheus refused ${expr}: ${body.error}`);
     return body.data?.result ?? [];
   }
@@ -75,4 +98,3 @@ export class PrometheusServer {
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }
-

@@ -23,11 +23,19 @@ export interface RestartDrill {
 // it and started again by its own script; the app is left alone to recover by itself. Returns once
 // the load has stopped and every lead has its final answer.
 async function restartUnderLoad(opts: {
-  app: App; service: PrivateService; receiver: CallbackReceiver; downMs: number; perSecond?: number;
+  app: App;
+  service: PrivateService;
+  receiver: CallbackReceiver;
+  downMs: number;
+  perSecond?: number;
 }): Promise<RestartDrill> {
   const { app, service, receiver } = opts;
   const partner = await drillPartner(app.runtime, receiver);
-  const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: opts.perSecond ?? 3 }).start();
+  const load = new SteadyLoad({
+    targets: () => [app.url],
+    creds: partner.creds,
+    perSecond: opts.perSecond ?? 3,
+  }).start();
   await until(async () => load.runs.filter((r) => r.final?.status === 200).length >= 6, 30_000, 'the first leads');
 
   await service.stop();
@@ -36,29 +44,45 @@ async function restartUnderLoad(opts: {
   await service.start();
   const upAt = Date.now();
 
-  const firstAfter = await until(async () => load.runs.find((r) => r.attempts[0] && r.attempts[0].startedAt > upAt && r.final?.status === 200),
-    90_000, `a lead accepted after ${service.kind} came back`).catch(async (err: Error) => {
+  const firstAfter = await until(
+    async () => load.runs.find((r) => r.attempts[0] && r.attempts[0].startedAt > upAt && r.final?.status === 200),
+    90_000,
+    `a lead accepted after ${service.kind} came back`,
+  ).catch(async (err: Error) => {
     // What the app says about itself, and how the latest attempts ended: enough to tell a consumer
     // that never came back from a server that did not.
-    const readyz = await fetch(`${app.url}/readyz`).then((r) => r.text(), (e: Error) => e.message);
-    const last = load.attempts().slice(-5).map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`);
+    const readyz = await fetch(`${app.url}/readyz`).then(
+      (r) => r.text(),
+      (e: Error) => e.message,
+    );
+    const last = load
+      .attempts()
+      .slice(-5)
+      .map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`);
     throw new Error(`${err.message}; readyz: ${readyz}; last answers: ${JSON.stringify(last)}`);
   });
   const recoveredAfterMs = firstAfter.final!.startedAt + firstAfter.final!.ms - upAt;
   let readyz = '';
-  await until(async () => {
-    const res = await fetch(`${app.url}/readyz`);
-    readyz = await res.text();
-    return res.status === 200;
-  }, 60_000, 'the app to be ready again').catch((err: Error) => {
+  await until(
+    async () => {
+      const res = await fetch(`${app.url}/readyz`);
+      readyz = await res.text();
+      return res.status === 200;
+    },
+    60_000,
+    'the app to be ready again',
+  ).catch((err: Error) => {
     throw new Error(`${err.message}: ${readyz}`);
   });
   await new Promise((r) => setTimeout(r, 1000));
   await load.stop();
   const during = load.attempts().filter((a) => a.startedAt >= downAt && a.startedAt < upAt);
   if (process.env.DRILL_REPORT) {
-    process.stderr.write(`${service.kind} down ${upAt - downAt} ms, recovered ${recoveredAfterMs} ms after; answers while down: ${
-      JSON.stringify(during.map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`))}\n`);
+    process.stderr.write(
+      `${service.kind} down ${upAt - downAt} ms, recovered ${recoveredAfterMs} ms after; answers while down: ${JSON.stringify(
+        during.map((a) => `${a.status ?? a.error}:${String(a.body?.error ?? a.body?.status ?? '')}:${a.ms}ms`),
+      )}\n`,
+    );
   }
   const slowest = Math.max(...load.attempts().map((a) => a.ms));
   return { load, partnerId: partner.id, downAt, upAt, during, recoveredAfterMs, slowest };
@@ -69,7 +93,12 @@ async function restartUnderLoad(opts: {
 // Retry-After while it is down, every attempt answered promptly, only retryable failures, and
 // nothing lost or doubled once the app has recovered by itself.
 // Returns the app under test, for more tests in the same file.
-export function restartDrillSuite(kind: PrivateServiceKind, what: string, defaultDownMs: number, setupTimeoutMs = 120_000): () => TestApp {
+export function restartDrillSuite(
+  kind: PrivateServiceKind,
+  what: string,
+  defaultDownMs: number,
+  setupTimeoutMs = 120_000,
+): () => TestApp {
   let service: PrivateService;
   let app: TestApp;
   let receiver: CallbackReceiver;
@@ -87,7 +116,12 @@ export function restartDrillSuite(kind: PrivateServiceKind, what: string, defaul
   }, 60_000);
 
   it(`answers 503 + Retry-After while ${what} is down, recovers by itself, and loses nothing`, async () => {
-    const drill = await restartUnderLoad({ app, service, receiver, downMs: Number(process.env.DOWN_MS ?? defaultDownMs) });
+    const drill = await restartUnderLoad({
+      app,
+      service,
+      receiver,
+      downMs: Number(process.env.DOWN_MS ?? defaultDownMs),
+    });
 
     expect(drill.during.length).toBeGreaterThan(0);
     expect(drill.during.filter((a) => a.status === 503 && Number(a.retryAfter) > 0).length).toBeGreaterThan(0);
@@ -95,7 +129,13 @@ export function restartDrillSuite(kind: PrivateServiceKind, what: string, defaul
     expect(drill.load.attempts().filter((a) => a.status === null)).toEqual([]);
     expect(drill.slowest).toBeLessThan(10_000);
     expectOnlyRetryableFailures(drill.load.runs);
-    await expectNothingLost({ rt: app.runtime, partnerId: drill.partnerId, runs: drill.load.runs, receiver, path: DRILL_PATH });
+    await expectNothingLost({
+      rt: app.runtime,
+      partnerId: drill.partnerId,
+      runs: drill.load.runs,
+      receiver,
+      path: DRILL_PATH,
+    });
   }, 240_000);
   return () => app;
 }

@@ -8,7 +8,12 @@ export interface DocsMatrix {
   rows: { permission: string; routes: string[]; roles: string[] }[];
 }
 
-const cells = (line: string): string[] => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (line: string): string[] =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 const unquote = (cell: string): string => cell.replace(/^`|`$/g, '');
 
 export function docsMatrix(file = join(__dirname, '../../docs/managers.md')): DocsMatrix {
@@ -24,7 +29,10 @@ export function docsMatrix(file = join(__dirname, '../../docs/managers.md')): Do
     const [permission, routes, ...marks] = cells(line);
     rows.push({
       permission: unquote(permission!),
-      routes: routes!.split(',').map((r) => unquote(r.trim())).filter(Boolean),
+      routes: routes!
+        .split(',')
+        .map((r) => unquote(r.trim()))
+        .filter(Boolean),
       roles: roles.filter((_, i) => marks[i] === '✓'),
     });
   }

@@ -16,7 +16,10 @@ export interface RollingDrill {
   // more callbacks have arrived); then checks that nothing was lost and returns the report and the
   // callbacks this partner received.
   // `targets`: the ingress instances the load goes to (default: `app` alone).
-  underLoad(steps: readonly (() => Promise<void>)[], load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>>): Promise<{ report: DrillReport; got: ReceivedCallback[]; runs: LeadRun[] }>;
+  underLoad(
+    steps: readonly (() => Promise<void>)[],
+    load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>>,
+  ): Promise<{ report: DrillReport; got: ReceivedCallback[]; runs: LeadRun[] }>;
   // The environment the drill's roles run with (for another instance the test starts itself).
   env(): Record<string, string>;
   // Ends instance `n` of `role` with `signal` and starts a new one in its place, as a deploy does.
@@ -32,7 +35,10 @@ export interface RollingDrill {
 type Placement = { env?: Record<string, string>; place?: ChildPlace } | undefined;
 export type InstancePlace = (role: DrillRole, n: number) => Placement | Promise<Placement>;
 
-export function rollingDrill(extraEnv: Record<string, string> | (() => Record<string, string>) = {}, where: InstancePlace = () => undefined): RollingDrill {
+export function rollingDrill(
+  extraEnv: Record<string, string> | (() => Record<string, string>) = {},
+  where: InstancePlace = () => undefined,
+): RollingDrill {
   let env: Record<string, string> = {};
   const roles: Record<DrillRole, ChildRole[]> = { processor: [], dispatcher: [] };
   const start = async (role: DrillRole, n: number): Promise<ChildRole> => {
@@ -50,7 +56,10 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
       return pid;
     },
     env: () => env,
-    async underLoad(steps: readonly (() => Promise<void>)[], rate: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>> = {}) {
+    async underLoad(
+      steps: readonly (() => Promise<void>)[],
+      rate: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>> = {},
+    ) {
       const { app, receiver } = drill;
       const partner = await drillPartner(app.runtime, receiver);
       const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8, ...rate }).start();
@@ -64,7 +73,14 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
       await receiver.waitFor(DRILL_PATH, expected, 60_000);
       await load.stop();
       expectOnlyRetryableFailures(load.runs);
-      const report = await expectNothingLost({ rt: app.runtime, partnerId: partner.id, runs: load.runs, receiver, path: DRILL_PATH, timeoutMs: 90_000 });
+      const report = await expectNothingLost({
+        rt: app.runtime,
+        partnerId: partner.id,
+        runs: load.runs,
+        receiver,
+        path: DRILL_PATH,
+        timeoutMs: 90_000,
+      });
       return { report, got: receiver.at(DRILL_PATH).slice(before), runs: load.runs };
     },
   } as Omit<RollingDrill, 'app' | 'receiver'> as RollingDrill;
@@ -74,7 +90,12 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
     env = testEnv({ ...DRILL_ENV, ...(typeof extraEnv === 'function' ? extraEnv() : extraEnv) });
     drill.receiver = await new CallbackReceiver().start();
     drill.app = await startTestApp({}, loadConfig({ ...env, ROLE: 'ingress' }));
-    const started = await Promise.all([start('processor', 0), start('processor', 1), start('dispatcher', 0), start('dispatcher', 1)]);
+    const started = await Promise.all([
+      start('processor', 0),
+      start('processor', 1),
+      start('dispatcher', 0),
+      start('dispatcher', 1),
+    ]);
     roles.processor = started.slice(0, 2);
     roles.dispatcher = started.slice(2);
   }, 120_000);
@@ -90,36 +111,52 @@ export function rollingDrill(extraEnv: Record<string, string> | (() => Record<st
 // Events received more often than the drill receiver's answers explain (once, or twice for an
 // event whose first attempt it refuses), and than the attempts recorded without an answer (each may
 // have reached the partner: `unanswered`, from the drill report), with the times they were received.
-export function repeatedEvents(got: readonly ReceivedCallback[], unanswered: ReadonlyMap<string, number> = new Map()): Map<string, number[]> {
+export function repeatedEvents(
+  got: readonly ReceivedCallback[],
+  unanswered: ReadonlyMap<string, number> = new Map(),
+): Map<string, number[]> {
   const receptions = new Map<string, number[]>();
   for (const c of got) {
     const event = drillEventOf(c.body);
     receptions.set(event, [...(receptions.get(event) ?? []), c.at]);
   }
-  return new Map([...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1) + (unanswered.get(event) ?? 0)));
+  return new Map(
+    [...receptions].filter(([event, at]) => at.length > (refusedFirst(event) ? 2 : 1) + (unanswered.get(event) ?? 0)),
+  );
 }
 
 // What a partner may see after a fault from outside a process (a freeze, a partition) that began at
 // `faultAt`: a repeat only of an attempt in flight then (its answer was lost with the membership,
 // docs/delivery-guarantees.md), so some reception of every repeated event lies within one callback
 // timeout of it, or of an attempt recorded without an answer; and no lead's callbacks out of order.
-export function expectRepeatsOnlyAround(got: readonly ReceivedCallback[], faultAt: number, report: Pick<DrillReport, 'unanswered'>): void {
+export function expectRepeatsOnlyAround(
+  got: readonly ReceivedCallback[],
+  faultAt: number,
+  report: Pick<DrillReport, 'unanswered'>,
+): void {
   const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
-  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window));
+  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(
+    ([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window),
+  );
   expect(unexplained).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
 }
 
 // Leads whose callbacks reached the partner out of event order: some reception of a status came
 // after a reception of the status that follows it in `history`.
-export function outOfOrder(got: readonly ReceivedCallback[], history: readonly string[] = ['new', 'assigned']): string[] {
+export function outOfOrder(
+  got: readonly ReceivedCallback[],
+  history: readonly string[] = ['new', 'assigned'],
+): string[] {
   const seen = new Map<string, string[]>();
   for (const c of got) {
     const lead = String(c.body?.internal_id);
     seen.set(lead, [...(seen.get(lead) ?? []), String(c.body?.our_status)]);
   }
-  return [...seen].filter(([, statuses]) => {
-    const ranks = statuses.map((s) => history.indexOf(s));
-    return ranks.some((r, i) => ranks.slice(i + 1).some((later) => later < r));
-  }).map(([lead, statuses]) => `${lead}: ${statuses.join(' > ')}`);
+  return [...seen]
+    .filter(([, statuses]) => {
+      const ranks = statuses.map((s) => history.indexOf(s));
+      return ranks.some((r, i) => ranks.slice(i + 1).some((later) => later < r));
+    })
+    .map(([lead, statuses]) => `${lead}: ${statuses.join(' > ')}`);
 }

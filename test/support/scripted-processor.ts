@@ -5,7 +5,12 @@ import type { Runtime } from '../../src/shared/runtime';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../../src/shared/schemas';
 import { decisionId, IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
 
-export type Script = (cmd: IntakeCommand) => { outcome: IntakeDecision['outcome']; lead_id: string | null; reason: string | null; delayMs?: number };
+export type Script = (cmd: IntakeCommand) => {
+  outcome: IntakeDecision['outcome'];
+  lead_id: string | null;
+  reason: string | null;
+  delayMs?: number;
+};
 
 // A stand-in for the processor on the real intake topics, for ingress tests that must control
 // the decision and its timing. It keeps the processor's contract: one decision per (partner,
@@ -15,7 +20,10 @@ export class ScriptedProcessor {
   readonly commands: IntakeCommand[] = [];
   private consumer: Consumer | null = null;
 
-  constructor(private readonly rt: Runtime, private readonly script: Script) {}
+  constructor(
+    private readonly rt: Runtime,
+    private readonly script: Script,
+  ) {}
 
   async start(): Promise<this> {
     const consumer = this.rt.kafka.consumer({ groupId: `scripted-processor-${randomBytes(6).toString('hex')}` });
@@ -49,9 +57,16 @@ export class ScriptedProcessor {
     const stored = await decisions.byId(id, new Date());
     let decision: IntakeDecision;
     if (stored) {
-      decision = stored.body_hash === cmd.body_hash
-        ? { outcome: stored.outcome, lead_id: stored.lead_id, reason: stored.reason, body_hash: stored.body_hash, replay: true }
-        : { outcome: 'idempotency_mismatch', lead_id: null, reason: null, body_hash: cmd.body_hash, replay: false };
+      decision =
+        stored.body_hash === cmd.body_hash
+          ? {
+              outcome: stored.outcome,
+              lead_id: stored.lead_id,
+              reason: stored.reason,
+              body_hash: stored.body_hash,
+              replay: true,
+            }
+          : { outcome: 'idempotency_mismatch', lead_id: null, reason: null, body_hash: cmd.body_hash, replay: false };
     } else {
       const { delayMs = 0, ...decided } = this.script(cmd);
       await new Promise((r) => setTimeout(r, delayMs));
@@ -60,8 +75,15 @@ export class ScriptedProcessor {
       if (decision.outcome !== 'failed') await decisions.insertNew([doc], new Date()); // a failure stores nothing
     }
     const reply: IntakeReply = {
-      correlation_id: cmd.correlation_id, reply_to: cmd.reply_to, partner_id: cmd.partner_id, idempotency_key: cmd.idempotency_key, decision,
+      correlation_id: cmd.correlation_id,
+      reply_to: cmd.reply_to,
+      partner_id: cmd.partner_id,
+      idempotency_key: cmd.idempotency_key,
+      decision,
     };
-    await this.rt.producer.send({ topic: this.rt.topics.intakeReplies, messages: [{ key: cmd.reply_to, value: await this.rt.codec.encode('intakeReplies', reply) }] });
+    await this.rt.producer.send({
+      topic: this.rt.topics.intakeReplies,
+      messages: [{ key: cmd.reply_to, value: await this.rt.codec.encode('intakeReplies', reply) }],
+    });
   }
 }

@@ -9,14 +9,27 @@ export class SessionClient {
   csrf: string | null = null;
 
   // The session cookie's name: the manager's, or the portal's (lit_portal).
-  constructor(readonly baseUrl: string, readonly cookieName = 'lit_session') {}
+  constructor(
+    readonly baseUrl: string,
+    readonly cookieName = 'lit_session',
+  ) {}
 
-  async send<T = Record<string, unknown>>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<HttpResult<T>> {
+  async send<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...extra };
     if (this.cookie) headers.cookie = this.cookie;
     if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     const set = res.headers.getSetCookie().find((c) => c.startsWith(`${this.cookieName}=`));
     if (set) this.cookie = set.split(';')[0]!;
     const text = await res.text();
@@ -42,9 +55,13 @@ export interface Invited {
 }
 
 // An account invited with the break-glass token (or a given owner's session).
-export async function invite(baseUrl: string, account: { email: string; name?: string; role: string; partner_ids?: string[]; agent_id?: string }): Promise<Invited> {
+export async function invite(
+  baseUrl: string,
+  account: { email: string; name?: string; role: string; partner_ids?: string[]; agent_id?: string },
+): Promise<Invited> {
   const res = await fetch(`${baseUrl}/api/accounts`, {
-    method: 'POST', headers: { authorization: `Bearer ${MANAGER_TOKEN}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${MANAGER_TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: account.email.split('@')[0], ...account }),
   });
   const body = (await res.json()) as { account: { id: string }; invitation: { token: string } };
@@ -53,7 +70,11 @@ export async function invite(baseUrl: string, account: { email: string; name?: s
 }
 
 // An invited person sets a password and TOTP through the link: a signed-in session and the secret.
-export async function enrol(baseUrl: string, invited: Invited, password = 'correct horse battery staple'): Promise<{ client: SessionClient; secret: string }> {
+export async function enrol(
+  baseUrl: string,
+  invited: Invited,
+  password = 'correct horse battery staple',
+): Promise<{ client: SessionClient; secret: string }> {
   const client = new SessionClient(baseUrl);
   await expectStatus(client.post(`/api/auth/links/${invited.token}`, { password }), 200);
   const setup = await expectStatus(client.post<{ secret: string }>('/api/auth/totp/setup'), 200);

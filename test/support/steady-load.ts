@@ -54,9 +54,12 @@ export class SteadyLoad {
   }
 
   start(): this {
-    this.timer = setInterval(() => {
-      if (this.pending.size < (this.opts.maxInFlight ?? 4)) this.launch();
-    }, Math.max(1, Math.round(1000 / this.opts.perSecond)));
+    this.timer = setInterval(
+      () => {
+        if (this.pending.size < (this.opts.maxInFlight ?? 4)) this.launch();
+      },
+      Math.max(1, Math.round(1000 / this.opts.perSecond)),
+    );
     return this;
   }
 
@@ -82,8 +85,11 @@ export class SteadyLoad {
       key: randomUUID(),
       externalId,
       raw: JSON.stringify({
-        external_id: externalId, phone: `+447911${String(n % 1_000_000).padStart(6, '0')}`,
-        email: `lead-${this.tag}-${n}@example.com`, country: 'GB', source: 'drill',
+        external_id: externalId,
+        phone: `+447911${String(n % 1_000_000).padStart(6, '0')}`,
+        email: `lead-${this.tag}-${n}@example.com`,
+        country: 'GB',
+        source: 'drill',
       }),
       attempts: [],
       final: null,
@@ -116,9 +122,17 @@ export class SteadyLoad {
     const startedAt = Date.now();
     try {
       const res = await new PartnerClient(target, this.opts.creds).submitLead(run.raw, {
-        idempotencyKey: run.key, signal: AbortSignal.timeout(this.opts.attemptTimeoutMs ?? 15_000),
+        idempotencyKey: run.key,
+        signal: AbortSignal.timeout(this.opts.attemptTimeoutMs ?? 15_000),
       });
-      return { target, startedAt, ms: Date.now() - startedAt, status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body };
+      return {
+        target,
+        startedAt,
+        ms: Date.now() - startedAt,
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: res.body,
+      };
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const error = `${e.name}: ${e.cause?.code ?? ''} ${e.cause?.message ?? e.message}`;

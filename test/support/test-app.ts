@@ -9,7 +9,10 @@ export interface TestApp extends App {
   destroy(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Record<string, string> = {}, config: Config = testConfig(overrides)): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Record<string, string> = {},
+  config: Config = testConfig(overrides),
+): Promise<TestApp> {
   const app = await startApp(config, createLogger(config.logLevel));
   return {
     ...app,

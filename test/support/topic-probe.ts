@@ -16,7 +16,11 @@ export class TopicProbe<T> {
   readonly seen: Seen<T>[] = [];
   private consumer: Consumer | null = null;
 
-  constructor(private readonly rt: Runtime, private readonly topic: TopicKey, private readonly raw = false) {}
+  constructor(
+    private readonly rt: Runtime,
+    private readonly topic: TopicKey,
+    private readonly raw = false,
+  ) {}
 
   async start(): Promise<this> {
     const consumer = this.rt.kafka.consumer({ groupId: `probe-${randomBytes(6).toString('hex')}` });
@@ -25,7 +29,9 @@ export class TopicProbe<T> {
     await consumer.subscribe({ topic: this.rt.topics[this.topic], fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message, partition }) => {
-        const value = this.raw ? (message.value as unknown as T) : await this.rt.codec.decode<T>(this.topic, message.value);
+        const value = this.raw
+          ? (message.value as unknown as T)
+          : await this.rt.codec.decode<T>(this.topic, message.value);
         this.seen.push({ value, key: message.key?.toString() ?? null, headers: message.headers ?? {}, partition });
       },
     });
@@ -41,7 +47,8 @@ export class TopicProbe<T> {
   async waitFor(predicate: (values: T[]) => boolean, timeoutMs = 20000, what = 'messages'): Promise<T[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.values())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} on ${this.topic}; saw ${this.seen.length}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what} on ${this.topic}; saw ${this.seen.length}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     return this.values();
@@ -52,7 +59,11 @@ export class TopicProbe<T> {
   }
 }
 
-export async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 20000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

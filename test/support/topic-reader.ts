@@ -25,11 +25,21 @@ export async function readTopicToEnd<T>(rt: Runtime, topic: TopicKey, timeoutMs 
     await consumer.run({
       eachMessage: async ({ message, partition }) => {
         const raw = message.value as Buffer;
-        out.push({ value: await rt.codec.decode<T>(topic, raw), raw, key: message.key?.toString() ?? null, partition, offset: message.offset });
+        out.push({
+          value: await rt.codec.decode<T>(topic, raw),
+          raw,
+          key: message.key?.toString() ?? null,
+          partition,
+          offset: message.offset,
+        });
         read.set(partition, Number(message.offset) + 1);
       },
     });
-    await until(async () => [...ends].every(([p, end]) => end === 0 || (read.get(p) ?? 0) >= end), timeoutMs, `${name} read to its end`);
+    await until(
+      async () => [...ends].every(([p, end]) => end === 0 || (read.get(p) ?? 0) >= end),
+      timeoutMs,
+      `${name} read to its end`,
+    );
   } finally {
     await consumer.disconnect();
   }

@@ -7,7 +7,10 @@ describe('KAFKA_REPLICATION_FACTOR and KAFKA_MIN_INSYNC_REPLICAS', () => {
   });
 
   it('take what the environment says', () => {
-    expect(loadSetupConfig({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' }).kafka).toMatchObject({ replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(loadSetupConfig({ KAFKA_REPLICATION_FACTOR: '3', KAFKA_MIN_INSYNC_REPLICAS: '2' }).kafka).toMatchObject({
+      replicationFactor: 3,
+      minInsyncReplicas: 2,
+    });
   });
 
   it.each([

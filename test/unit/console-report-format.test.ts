@@ -1,14 +1,33 @@
-import { addDays, daysBetween, medianTime, percent, rejectionReasons, zoneMidnight } from '../../src/ui-kit/report/report-format';
+import {
+  addDays,
+  daysBetween,
+  medianTime,
+  percent,
+  rejectionReasons,
+  zoneMidnight,
+} from '../../src/ui-kit/report/report-format';
 import type { Figures } from '../../src/ui-kit/report/report-types';
 
 // How the console's Reports page writes the report's numbers, and the partner's days it links to.
 describe('report figures on the page', () => {
   it('writes shares as percentages, "—" for none', () => {
-    expect([percent(0.4211), percent(0.75), percent(1), percent(0), percent(null)]).toEqual(['42.1%', '75%', '100%', '0%', '—']);
+    expect([percent(0.4211), percent(0.75), percent(1), percent(0), percent(null)]).toEqual([
+      '42.1%',
+      '75%',
+      '100%',
+      '0%',
+      '—',
+    ]);
   });
 
   it('writes a median as the upper bound of its bucket', () => {
-    expect([medianTime(300), medianTime(3600), medianTime(5400), medianTime(172_800), medianTime(null)]).toEqual(['≤ 5 min', '≤ 1 h', '≤ 1.5 h', '≤ 2 d', '—']);
+    expect([medianTime(300), medianTime(3600), medianTime(5400), medianTime(172_800), medianTime(null)]).toEqual([
+      '≤ 5 min',
+      '≤ 1 h',
+      '≤ 1.5 h',
+      '≤ 2 d',
+      '—',
+    ]);
   });
 
   it('names only the reasons that rejected something', () => {

@@ -6,7 +6,11 @@ import type { CallbackPayload } from '../../src/shared/schemas';
 import { Webhook } from 'standardwebhooks';
 
 // A receiver on loopback that records what it got and answers as the current test says.
-interface Received { headers: IncomingMessage['headers']; body: string; url: string }
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+  url: string;
+}
 let server: Server;
 let base: string;
 const received: Received[] = [];
@@ -35,12 +39,26 @@ beforeEach(() => {
 });
 
 const payload: CallbackPayload = {
-  event: 'lead.status_changed', external_lead_id: 'ext-1', internal_id: 'le-42', status: 'C', our_status: 'contacted',
-  is_depositor: false, timestamp: '2026-11-22T02:00:00.000Z', from_status: 'new',
+  event: 'lead.status_changed',
+  external_lead_id: 'ext-1',
+  internal_id: 'le-42',
+  status: 'C',
+  our_status: 'contacted',
+  is_depositor: false,
+  timestamp: '2026-11-22T02:00:00.000Z',
+  from_status: 'new',
 };
 const opts = (over: Partial<SendCallbackOptions> = {}): SendCallbackOptions => ({
-  url: `${base}/cb`, signing: { scheme: 'spec', secrets: ['cs_test_secret'] }, eventId: 'le-42:3', serviceName: 'LeadIntake', payload, timeoutMs: 2000,
-  allowPrivateNetworks: true, allowHttp: true, responseBodyLimit: 2048, ...over,
+  url: `${base}/cb`,
+  signing: { scheme: 'spec', secrets: ['cs_test_secret'] },
+  eventId: 'le-42:3',
+  serviceName: 'LeadIntake',
+  payload,
+  timeoutMs: 2000,
+  allowPrivateNetworks: true,
+  allowHttp: true,
+  responseBodyLimit: 2048,
+  ...over,
 });
 
 describe('sendCallback', () => {
@@ -49,9 +67,16 @@ describe('sendCallback', () => {
     expect(result).toMatchObject({ httpStatus: 200, error: null, responseBody: 'ok' });
     const [got] = received;
     expect(got?.body).toBe(JSON.stringify(payload));
-    expect(got?.headers['x-signature']).toBe(`sha256=${createHmac('sha256', 'cs_test_secret').update(got?.body ?? '').digest('hex')}`);
+    expect(got?.headers['x-signature']).toBe(
+      `sha256=${createHmac('sha256', 'cs_test_secret')
+        .update(got?.body ?? '')
+        .digest('hex')}`,
+    );
     expect(got?.headers).toMatchObject({
-      'content-type': 'application/json', 'user-agent': 'LeadIntake-Webhook/1.0', 'x-event': 'lead.status_changed', 'x-timestamp': '1790000000',
+      'content-type': 'application/json',
+      'user-agent': 'LeadIntake-Webhook/1.0',
+      'x-event': 'lead.status_changed',
+      'x-timestamp': '1790000000',
       'x-event-id': 'le-42:3',
     });
   });
@@ -77,7 +102,8 @@ describe('sendCallback', () => {
     expect(got?.headers['webhook-id']).toBe('le-42:3');
     expect(String(got?.headers['webhook-signature']).split(' ')).toHaveLength(2);
     const headers = got?.headers as Record<string, string>;
-    for (const secret of [current, previous]) expect(new Webhook(secret).verify(got?.body ?? '', headers)).toEqual(payload);
+    for (const secret of [current, previous])
+      expect(new Webhook(secret).verify(got?.body ?? '', headers)).toEqual(payload);
     const stranger = `whsec_${Buffer.from('someone-else-entirely-0123456789').toString('base64')}`;
     expect(() => new Webhook(stranger).verify(got?.body ?? '', headers)).toThrow();
   });
@@ -112,7 +138,9 @@ describe('sendCallback', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    expect((await sendCallback(opts({ url: `http://127.0.0.1:${port}/cb` }))).error).toBe('connection_error:ECONNREFUSED');
+    expect((await sendCallback(opts({ url: `http://127.0.0.1:${port}/cb` }))).error).toBe(
+      'connection_error:ECONNREFUSED',
+    );
   });
 
   it('requires https unless http is allowed', async () => {
@@ -125,9 +153,15 @@ describe('sendCallback', () => {
   it('refuses loopback and private destinations unless allowed, by literal or by name', async () => {
     const port = (server.address() as AddressInfo).port;
     expect((await sendCallback(opts({ allowPrivateNetworks: false }))).error).toBe('address_refused:loopback');
-    expect((await sendCallback(opts({ allowPrivateNetworks: false, url: `http://[::1]:${port}/cb` }))).error).toBe('address_refused:loopback');
-    expect((await sendCallback(opts({ allowPrivateNetworks: false, url: `http://localhost:${port}/cb` }))).error).toBe('address_refused:loopback');
-    expect((await sendCallback(opts({ allowPrivateNetworks: false, url: 'http://169.254.169.254/latest' }))).error).toBe('address_refused:linkLocal');
+    expect((await sendCallback(opts({ allowPrivateNetworks: false, url: `http://[::1]:${port}/cb` }))).error).toBe(
+      'address_refused:loopback',
+    );
+    expect((await sendCallback(opts({ allowPrivateNetworks: false, url: `http://localhost:${port}/cb` }))).error).toBe(
+      'address_refused:loopback',
+    );
+    expect(
+      (await sendCallback(opts({ allowPrivateNetworks: false, url: 'http://169.254.169.254/latest' }))).error,
+    ).toBe('address_refused:linkLocal');
     expect(received).toHaveLength(0);
     expect((await sendCallback(opts({ url: `http://localhost:${port}/cb` }))).httpStatus).toBe(200);
   });

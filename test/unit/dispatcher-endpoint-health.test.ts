@@ -1,4 +1,11 @@
-import { applyReport, emptyHealth, healthView, paused, resumed, shouldPause } from '../../src/dispatcher/endpoint-health';
+import {
+  applyReport,
+  emptyHealth,
+  healthView,
+  paused,
+  resumed,
+  shouldPause,
+} from '../../src/dispatcher/endpoint-health';
 import { EndpointHealthTracker } from '../../src/dispatcher/endpoint-health-tracker';
 import { ParkedLeads } from '../../src/dispatcher/parked-leads';
 import type { EndpointHealthReport } from '../../src/shared/schemas';
@@ -9,7 +16,17 @@ const iso = (s: number) => at(s).toISOString();
 const rule = { pauseAfterMs: 60_000, minFailures: 3 };
 
 function report(over: Partial<EndpointHealthReport>): EndpointHealthReport {
-  return { ok: 0, failed: 0, trailing_failures: 0, trailing_since: null, last_success_at: null, last_failure_at: null, gone_at: null, held: {}, ...over };
+  return {
+    ok: 0,
+    failed: 0,
+    trailing_failures: 0,
+    trailing_since: null,
+    last_success_at: null,
+    last_failure_at: null,
+    gone_at: null,
+    held: {},
+    ...over,
+  };
 }
 
 describe('endpoint health tracker (one dispatcher, in memory)', () => {
@@ -22,9 +39,17 @@ describe('endpoint health tracker (one dispatcher, in memory)', () => {
     t.record('pa-2', 'unsendable', null, T0); // our payload, not their endpoint
     const reports = t.drain(new Map());
     expect([...reports.keys()]).toEqual(['pa-1']);
-    expect(reports.get('pa-1')).toEqual(report({
-      ok: 1, failed: 3, trailing_failures: 2, trailing_since: iso(2), last_success_at: iso(1), last_failure_at: iso(3), gone_at: iso(2),
-    }));
+    expect(reports.get('pa-1')).toEqual(
+      report({
+        ok: 1,
+        failed: 3,
+        trailing_failures: 2,
+        trailing_since: iso(2),
+        last_success_at: iso(1),
+        last_failure_at: iso(3),
+        gone_at: iso(2),
+      }),
+    );
     expect(t.drain(new Map()).size).toBe(0); // counts start again
   });
 
@@ -39,18 +64,52 @@ describe('endpoint health tracker (one dispatcher, in memory)', () => {
 describe('endpoint health record (every dispatcher, summed by the keeper)', () => {
   it('adds failure streaks across reports; a newer success resets the streak to its own trailing failures', () => {
     let doc = emptyHealth('pa-1', at(0));
-    doc = applyReport(doc, report({ failed: 2, trailing_failures: 2, trailing_since: iso(0), last_failure_at: iso(5) }), at(5));
-    doc = applyReport(doc, report({ failed: 1, trailing_failures: 1, trailing_since: iso(3), last_failure_at: iso(6) }), at(6));
+    doc = applyReport(
+      doc,
+      report({ failed: 2, trailing_failures: 2, trailing_since: iso(0), last_failure_at: iso(5) }),
+      at(5),
+    );
+    doc = applyReport(
+      doc,
+      report({ failed: 1, trailing_failures: 1, trailing_since: iso(3), last_failure_at: iso(6) }),
+      at(6),
+    );
     expect(doc).toMatchObject({ consecutive_failures: 3, failing_since: at(0), last_failure_at: at(6) });
-    doc = applyReport(doc, report({ ok: 1, failed: 1, trailing_failures: 1, trailing_since: iso(8), last_success_at: iso(7), last_failure_at: iso(8) }), at(8));
+    doc = applyReport(
+      doc,
+      report({
+        ok: 1,
+        failed: 1,
+        trailing_failures: 1,
+        trailing_since: iso(8),
+        last_success_at: iso(7),
+        last_failure_at: iso(8),
+      }),
+      at(8),
+    );
     expect(doc).toMatchObject({ consecutive_failures: 1, failing_since: at(8), last_success_at: at(7) });
     // A late report with an older success does not reset: its trailing failures add up.
-    doc = applyReport(doc, report({ ok: 1, failed: 2, trailing_failures: 2, trailing_since: iso(9), last_success_at: iso(4), last_failure_at: iso(10) }), at(10));
+    doc = applyReport(
+      doc,
+      report({
+        ok: 1,
+        failed: 2,
+        trailing_failures: 2,
+        trailing_since: iso(9),
+        last_success_at: iso(4),
+        last_failure_at: iso(10),
+      }),
+      at(10),
+    );
     expect(doc).toMatchObject({ consecutive_failures: 3, failing_since: at(8), last_success_at: at(7) });
   });
 
   it('flags the endpoint gone on a 410 until a later success', () => {
-    let doc = applyReport(emptyHealth('pa-1', at(0)), report({ failed: 1, trailing_failures: 1, trailing_since: iso(1), last_failure_at: iso(1), gone_at: iso(1) }), at(1));
+    let doc = applyReport(
+      emptyHealth('pa-1', at(0)),
+      report({ failed: 1, trailing_failures: 1, trailing_since: iso(1), last_failure_at: iso(1), gone_at: iso(1) }),
+      at(1),
+    );
     expect(healthView(doc, at(1).getTime()).gone).toBe(true);
     doc = applyReport(doc, report({ ok: 1, last_success_at: iso(2) }), at(2));
     expect(healthView(doc, at(2).getTime()).gone).toBe(false);
@@ -58,33 +117,57 @@ describe('endpoint health record (every dispatcher, summed by the keeper)', () =
 
   it('pauses only after failures spanning pauseAfterMs, at least minFailures of them, with no success between', () => {
     const failing = (count: number, spanS: number) => ({
-      ...emptyHealth('pa-1', at(0)), consecutive_failures: count, failing_since: at(0), last_failure_at: at(spanS),
+      ...emptyHealth('pa-1', at(0)),
+      consecutive_failures: count,
+      failing_since: at(0),
+      last_failure_at: at(spanS),
     });
     expect(shouldPause(failing(3, 60), rule)).toBe(true);
     expect(shouldPause(failing(3, 59), rule)).toBe(false);
     expect(shouldPause(failing(2, 600), rule)).toBe(false);
     expect(shouldPause(paused(failing(3, 60), at(61)), rule)).toBe(false); // already paused
     const back = resumed(paused(failing(3, 60), at(61)), at(70));
-    expect(back).toMatchObject({ state: 'active', consecutive_failures: 0, failing_since: null, paused_at: at(61), resumed_at: at(70) });
+    expect(back).toMatchObject({
+      state: 'active',
+      consecutive_failures: 0,
+      failing_since: null,
+      paused_at: at(61),
+      resumed_at: at(70),
+    });
     expect(shouldPause(back, rule)).toBe(false);
   });
 
   it('shows a success rate over the last 24 hours and the held callbacks of every partition', () => {
     let doc = applyReport(emptyHealth('pa-1', at(0)), report({ ok: 3, failed: 1, held: { 0: 2 } }), at(0));
     doc = applyReport(doc, report({ ok: 0, failed: 4, held: { 3: 1 } }), at(3600));
-    expect(healthView(doc, at(3600).getTime())).toMatchObject({ success_rate: 0.375, attempts_24h: 8, held: 3, state: 'active' });
+    expect(healthView(doc, at(3600).getTime())).toMatchObject({
+      success_rate: 0.375,
+      attempts_24h: 8,
+      held: 3,
+      state: 'active',
+    });
     expect(healthView(doc, at(24.5 * 3600).getTime())).toMatchObject({ success_rate: 0, attempts_24h: 4 });
-    expect(healthView(emptyHealth('pa-2', at(0)), T0)).toMatchObject({ success_rate: null, attempts_24h: 0, held: 0, gone: false });
+    expect(healthView(emptyHealth('pa-2', at(0)), T0)).toMatchObject({
+      success_rate: null,
+      attempts_24h: 0,
+      held: 0,
+      gone: false,
+    });
   });
 });
 
 describe('parked leads', () => {
-  it('gives a partner\'s leads back in the order they were held, and counts held callbacks by partition', () => {
+  it("gives a partner's leads back in the order they were held, and counts held callbacks by partition", () => {
     const parked = new ParkedLeads();
     parked.add('pa-1', 'pa-1:le-2', 4);
     parked.add('pa-1', 'pa-1:le-1', 1);
     parked.add('pa-2', 'pa-2:le-3', 1);
-    expect(parked.counts((key) => (key === 'pa-1:le-2' ? 2 : 0))).toEqual(new Map([['pa-1', { 4: 3, 1: 1 }], ['pa-2', { 1: 1 }]]));
+    expect(parked.counts((key) => (key === 'pa-1:le-2' ? 2 : 0))).toEqual(
+      new Map([
+        ['pa-1', { 4: 3, 1: 1 }],
+        ['pa-2', { 1: 1 }],
+      ]),
+    );
     expect(parked.take('pa-1')).toEqual({ key: 'pa-1:le-2', partition: 4 });
     expect(parked.take('pa-1')).toEqual({ key: 'pa-1:le-1', partition: 1 });
     expect(parked.take('pa-1')).toBeNull();

@@ -1,5 +1,12 @@
 import {
-  classifyAttempt, decideAfterAttempt, failureText, retryAfterMs, retrySchedule, type AttemptFailure, type AttemptVerdict, type DeliveryDecision,
+  classifyAttempt,
+  decideAfterAttempt,
+  failureText,
+  retryAfterMs,
+  retrySchedule,
+  type AttemptFailure,
+  type AttemptVerdict,
+  type DeliveryDecision,
 } from '../../src/dispatcher/retry-policy';
 import { dueAction } from '../../src/dispatcher/due-gate';
 
@@ -29,7 +36,7 @@ describe('Retry-After (429, 503)', () => {
     expect(schedule.waitBefore(3, 10_000)).toEqual({ tier: 'retry2', delayMs: 300_000 });
     expect(schedule.waitBefore(2, null)).toEqual({ tier: 'retry1', delayMs: 60_000 });
   });
-  it('never waits longer than the schedule\'s last delay', () =>
+  it("never waits longer than the schedule's last delay", () =>
     expect(schedule.waitBefore(2, 86_400_000)).toEqual({ tier: 'retry4', delayMs: 7_200_000 }));
   it('reads seconds and HTTP dates; a past date asks for no wait; nonsense asks for nothing', () => {
     const now = Date.parse('2026-11-23T12:00:00Z');
@@ -60,7 +67,8 @@ describe('attempt classification (spec 6.3)', () => {
   };
   const error = (e: string) => classifyAttempt({ httpStatus: null, failure: FAILURES[e] ?? null });
   it('2xx is delivered', () => [200, 201, 204, 299].forEach((s) => expect(status(s)).toBe('delivered')));
-  it('5xx, 408 and 429 are retried', () => [500, 502, 503, 599, 408, 429].forEach((s) => expect(status(s)).toBe('retriable')));
+  it('5xx, 408 and 429 are retried', () =>
+    [500, 502, 503, 599, 408, 429].forEach((s) => expect(status(s)).toBe('retriable')));
   it('other 4xx, and 3xx (redirects are not followed), are permanent', () =>
     [400, 401, 403, 404, 410, 422, 301, 302, 307, 308, 101].forEach((s) => expect(status(s)).toBe('permanent')));
   it('timeouts and connection errors are retried', () => {
@@ -91,18 +99,37 @@ function run(verdicts: AttemptVerdict[]): DeliveryDecision[] {
 }
 
 describe('delivery state after an attempt', () => {
-  it('is delivered on success', () => expect(run(['delivered'])).toEqual([{ state: 'delivered', attemptsMade: 1, attemptsLeft: 0 }]));
+  it('is delivered on success', () =>
+    expect(run(['delivered'])).toEqual([{ state: 'delivered', attemptsMade: 1, attemptsLeft: 0 }]));
 
   it('fails twice then succeeds: retries in tier 1 then 2, at now + delay', () => {
     const [first, second, third] = run(['retriable', 'retriable', 'delivered']);
-    expect(first).toEqual({ state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: 1_000_000 + 60_000, tier: 'retry1' });
-    expect(second).toEqual({ state: 'queued', attemptsMade: 2, attemptsLeft: 3, nextAttemptAt: 2_000_000 + 300_000, tier: 'retry2' });
+    expect(first).toEqual({
+      state: 'queued',
+      attemptsMade: 1,
+      attemptsLeft: 4,
+      nextAttemptAt: 1_000_000 + 60_000,
+      tier: 'retry1',
+    });
+    expect(second).toEqual({
+      state: 'queued',
+      attemptsMade: 2,
+      attemptsLeft: 3,
+      nextAttemptAt: 2_000_000 + 300_000,
+      tier: 'retry2',
+    });
     expect(third).toEqual({ state: 'delivered', attemptsMade: 3, attemptsLeft: 0 });
   });
 
   it('is dead after the fifth retriable failure, having used every tier', () => {
     const decisions = run(['retriable', 'retriable', 'retriable', 'retriable', 'retriable']);
-    expect(decisions.map((d) => (d.state === 'queued' ? d.tier : d.state))).toEqual(['retry1', 'retry2', 'retry3', 'retry4', 'dead']);
+    expect(decisions.map((d) => (d.state === 'queued' ? d.tier : d.state))).toEqual([
+      'retry1',
+      'retry2',
+      'retry3',
+      'retry4',
+      'dead',
+    ]);
     expect(decisions[4]).toEqual({ state: 'dead', attemptsMade: 5, attemptsLeft: 0 });
   });
 
@@ -121,10 +148,15 @@ describe('delivery state after an attempt', () => {
     expect(decisions[4]).toEqual({ state: 'dead', attemptsMade: 5, attemptsLeft: 0 });
   });
 
-  it('a refused payload is dead at once', () => expect(run(['unsendable'])).toEqual([{ state: 'dead', attemptsMade: 1, attemptsLeft: 0 }]));
+  it('a refused payload is dead at once', () =>
+    expect(run(['unsendable'])).toEqual([{ state: 'dead', attemptsMade: 1, attemptsLeft: 0 }]));
 
   it('never goes beyond the schedule, whatever the counters say', () =>
-    expect(decideAfterAttempt({ attemptsMade: 4, attemptsLeft: 5 }, 'retriable', 0, schedule)).toEqual({ state: 'dead', attemptsMade: 5, attemptsLeft: 0 }));
+    expect(decideAfterAttempt({ attemptsMade: 4, attemptsLeft: 5 }, 'retriable', 0, schedule)).toEqual({
+      state: 'dead',
+      attemptsMade: 5,
+      attemptsLeft: 0,
+    }));
 });
 
 describe('due gate', () => {
@@ -132,6 +164,8 @@ describe('due gate', () => {
     expect(dueAction(1000, 1000, 500)).toEqual({ kind: 'run' });
     expect(dueAction(1000, 1500, 500)).toEqual({ kind: 'run' });
   });
-  it('holds what is due within the window, for exactly the rest', () => expect(dueAction(1000, 700, 500)).toEqual({ kind: 'hold', ms: 300 }));
-  it('pauses what is due later, resuming one window early', () => expect(dueAction(10_000, 1000, 500)).toEqual({ kind: 'pause', resumeInMs: 8500 }));
+  it('holds what is due within the window, for exactly the rest', () =>
+    expect(dueAction(1000, 700, 500)).toEqual({ kind: 'hold', ms: 300 }));
+  it('pauses what is due later, resuming one window early', () =>
+    expect(dueAction(10_000, 1000, 500)).toEqual({ kind: 'pause', resumeInMs: 8500 }));
 });

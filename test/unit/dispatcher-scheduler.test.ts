@@ -4,10 +4,11 @@ import { DeliveryScheduler, type DeliveryJob } from '../../src/dispatcher/delive
 function controlledRun() {
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
-  const run = (deliveryId: string) => new Promise<void>((resolve) => {
-    started.push(deliveryId);
-    finishers.set(deliveryId, resolve);
-  });
+  const run = (deliveryId: string) =>
+    new Promise<void>((resolve) => {
+      started.push(deliveryId);
+      finishers.set(deliveryId, resolve);
+    });
   const finish = async (id: string) => {
     finishers.get(id)?.();
     await new Promise((r) => setImmediate(r));
@@ -16,7 +17,11 @@ function controlledRun() {
 }
 
 let run: (deliveryId: string) => Promise<void> = async () => undefined;
-const job = (deliveryId: string, partnerId: string): DeliveryJob => ({ deliveryId, partnerId, run: () => run(deliveryId) });
+const job = (deliveryId: string, partnerId: string): DeliveryJob => ({
+  deliveryId,
+  partnerId,
+  run: () => run(deliveryId),
+});
 const limits = { concurrency: 3, perPartnerConcurrency: 2, maxQueuedPerPartner: 10 };
 
 describe('delivery scheduler', () => {
@@ -65,7 +70,9 @@ describe('delivery scheduler', () => {
     expect(s.settled('d1')).toBeNull();
     s.submit(job('d1', 'p'));
     let left = false;
-    void s.settled('d1')?.then(() => { left = true; });
+    void s.settled('d1')?.then(() => {
+      left = true;
+    });
     await new Promise((r) => setImmediate(r));
     expect(left).toBe(false);
     await c.finish('d1');
@@ -75,7 +82,9 @@ describe('delivery scheduler', () => {
 
   it('reports a failed job and carries on', async () => {
     const errors: string[] = [];
-    run = async (id) => { throw new Error(id); };
+    run = async (id) => {
+      throw new Error(id);
+    };
     const s = new DeliveryScheduler(limits, (err) => errors.push((err as Error).message));
     s.submit(job('d1', 'p'));
     s.submit(job('d2', 'p'));
@@ -90,7 +99,9 @@ describe('delivery scheduler', () => {
     s.submit(job('d1', 'p'));
     s.submit(job('d2', 'p'));
     let drained = false;
-    const draining = s.drain().then(() => { drained = true; });
+    const draining = s.drain().then(() => {
+      drained = true;
+    });
     expect(s.submit(job('d3', 'q'))).toBe(false);
     await new Promise((r) => setImmediate(r));
     expect(drained).toBe(false);

@@ -7,10 +7,17 @@ import { loadConfig, loadSetupConfig } from '../../src/shared/config';
 // server the code talks to is there, and each role's environment passes our own config validation.
 const ROOT = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, {
-    image?: string; build?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[];
-    depends_on?: Record<string, { condition: string }>;
-  }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      volumes?: string[];
+      depends_on?: Record<string, { condition: string }>;
+    }
+  >;
 };
 
 describe('docker-compose.yml', () => {
@@ -25,19 +32,22 @@ describe('docker-compose.yml', () => {
     expect(compose.services[name]?.image).toMatch(image);
   });
 
-  it.each(['ingress', 'processor', 'dispatcher'])('runs the %s role from our image with a valid configuration', (role) => {
-    const service = compose.services[role];
-    expect(service?.build).toBe('.');
-    expect(service?.command).toEqual([role]);
-    const env = service?.environment ?? {};
-    const config = loadConfig({ ...env, ROLE: role });
-    expect(config.roles).toEqual([role]);
-    // Each dependency points at a compose service, not at this machine.
-    expect(config.kafka.brokers).toEqual(['kafka:9092']);
-    expect(new URL(config.mongo.url).hostname).toBe('mongodb');
-    expect(new URL(config.redis.url).hostname).toBe('redis');
-    expect(new URL(config.schemaRegistryUrl).hostname).toBe('registry');
-  });
+  it.each(['ingress', 'processor', 'dispatcher'])(
+    'runs the %s role from our image with a valid configuration',
+    (role) => {
+      const service = compose.services[role];
+      expect(service?.build).toBe('.');
+      expect(service?.command).toEqual([role]);
+      const env = service?.environment ?? {};
+      const config = loadConfig({ ...env, ROLE: role });
+      expect(config.roles).toEqual([role]);
+      // Each dependency points at a compose service, not at this machine.
+      expect(config.kafka.brokers).toEqual(['kafka:9092']);
+      expect(new URL(config.mongo.url).hostname).toBe('mongodb');
+      expect(new URL(config.redis.url).hostname).toBe('redis');
+      expect(new URL(config.schemaRegistryUrl).hostname).toBe('registry');
+    },
+  );
 
   it('creates topics and schemas in a setup run that every role waits for', () => {
     const setup = compose.services.setup;
@@ -70,7 +80,8 @@ describe('the Node.js runtime', () => {
   });
 
   it('asks for Node 22 or newer in package.json and runs the tests on one', () => {
-    const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } })
+      .engines.node;
     expect(major(engines)).toBeGreaterThanOrEqual(22);
     expect(major(process.versions.node)).toBeGreaterThanOrEqual(22);
   });

@@ -37,15 +37,28 @@ describe('one error tree', () => {
 
   it('brings driver errors in through one adapter: an outage is a DependencyError', () => {
     expect(asServiceError(new MongoNetworkError('reset'))).toBeInstanceOf(DependencyError);
-    expect(asServiceError(kafkajs('KafkaJSConnectionError', true))).toMatchObject({ code: 'kafka_unavailable', retriable: true });
-    expect(asServiceError(kafkajs('KafkaJSNonRetriableError', false))).toMatchObject({ code: 'kafka_unavailable', retriable: false });
-    expect(asServiceError(new Error('Connection is closed.'))).toMatchObject({ code: 'redis_unavailable', retriable: true });
+    expect(asServiceError(kafkajs('KafkaJSConnectionError', true))).toMatchObject({
+      code: 'kafka_unavailable',
+      retriable: true,
+    });
+    expect(asServiceError(kafkajs('KafkaJSNonRetriableError', false))).toMatchObject({
+      code: 'kafka_unavailable',
+      retriable: false,
+    });
+    expect(asServiceError(new Error('Connection is closed.'))).toMatchObject({
+      code: 'redis_unavailable',
+      retriable: true,
+    });
     expect(asServiceError(new MongoServerError({ message: 'busy', code: 189 }))).not.toBeInstanceOf(DependencyError);
     expect(asServiceError(new TypeError('x is undefined'))).toBeNull();
   });
 
   it('answers an outage 503 and a bug 500, from the same adapter', () => {
-    expect(toApiError(new LockTimeoutError('k'), 1024)).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'retry-after': '2' } });
+    expect(toApiError(new LockTimeoutError('k'), 1024)).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      headers: { 'retry-after': '2' },
+    });
     expect(toApiError(new MongoNetworkError('reset'), 1024).status).toBe(503);
     expect(toApiError(new MongoServerError({ message: 'busy', code: 189 }), 1024).status).toBe(500);
     expect(toApiError(new TypeError('x'), 1024)).toMatchObject({ code: 'internal_error', status: 500 });

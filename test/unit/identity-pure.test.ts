@@ -32,7 +32,9 @@ describe('TOTP', () => {
   });
 
   it('gives an otpauth URI with the issuer and the account', () => {
-    expect(totpUri(secret, 'ann@example.com', 'LeadIntake')).toMatch(/^otpauth:\/\/totp\/LeadIntake:ann%40example\.com\?.*secret=/);
+    expect(totpUri(secret, 'ann@example.com', 'LeadIntake')).toMatch(
+      /^otpauth:\/\/totp\/LeadIntake:ann%40example\.com\?.*secret=/,
+    );
   });
 });
 
@@ -44,7 +46,8 @@ describe('roles', () => {
   });
 
   it('keeps secrets, settings and erasure from support, and every change from analysts and auditors', () => {
-    for (const p of ['partners.secrets', 'partners.settings', 'leads.erase'] as const) expect(can('support', p)).toBe(false);
+    for (const p of ['partners.secrets', 'partners.settings', 'leads.erase'] as const)
+      expect(can('support', p)).toBe(false);
     for (const p of ['partners.settings', 'deliveries.retry', 'agents.write', 'leads.erase'] as const) {
       expect(can('analyst', p)).toBe(false);
       expect(can('auditor', p)).toBe(false);
@@ -58,6 +61,7 @@ describe('roles', () => {
     expect(mayGrant('admin', 'owner')).toBe(false);
     expect(mayGrant('admin', 'admin')).toBe(false);
     expect(mayGrant('admin', 'affiliate_manager')).toBe(true);
-    for (const actor of ROLES.filter((r) => r !== 'owner' && r !== 'admin')) expect(mayGrant(actor, 'agent')).toBe(false);
+    for (const actor of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
+      expect(mayGrant(actor, 'agent')).toBe(false);
   });
 });

@@ -23,7 +23,9 @@ function resolveImport(from: string, spec: string): string | null {
   for (const candidate of [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
     try {
       if (statSync(candidate).isFile()) return candidate;
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
   return null;
 }
@@ -37,7 +39,10 @@ const graph = new Map<string, string[]>();
 for (const file of files(SRC)) {
   const text = readFileSync(file, 'utf8');
   const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
-  graph.set(file, specs.flatMap((s) => resolveImport(file, s) ?? []));
+  graph.set(
+    file,
+    specs.flatMap((s) => resolveImport(file, s) ?? []),
+  );
 }
 
 it('lets a role reach another only through its commands face, and shared code reach no role', () => {

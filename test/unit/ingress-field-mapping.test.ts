@@ -8,9 +8,18 @@ describe('toCanonical', () => {
     });
   });
 
-  it('maps a partner\'s nested layout onto the canonical fields', () => {
-    const body = { profile: { firstName: 'Ann', lastName: 'Lee' }, contact: { phone: '+4915112345678', mail: 'a@b.de' }, country: 'DE' };
-    const mapping = { first_name: 'profile.firstName', last_name: 'profile.lastName', phone: 'contact.phone', email: 'contact.mail' };
+  it("maps a partner's nested layout onto the canonical fields", () => {
+    const body = {
+      profile: { firstName: 'Ann', lastName: 'Lee' },
+      contact: { phone: '+4915112345678', mail: 'a@b.de' },
+      country: 'DE',
+    };
+    const mapping = {
+      first_name: 'profile.firstName',
+      last_name: 'profile.lastName',
+      phone: 'contact.phone',
+      email: 'contact.mail',
+    };
     expect(toCanonical(body, mapping)).toEqual({
       ok: true,
       lead: { first_name: 'Ann', last_name: 'Lee', phone: '+4915112345678', email: 'a@b.de', country: 'DE' },
@@ -30,7 +39,10 @@ describe('toCanonical', () => {
 
   it('refuses a top-level key that feeds no canonical field', () => {
     expect(toCanonical({ phone: '+4915112345678', age: 40 }, {})).toEqual({ ok: false, reason: 'unknown_field:age' });
-    expect(toCanonical({ contact: { phone: 'x' }, extra: 1 }, { phone: 'contact.phone' })).toEqual({ ok: false, reason: 'unknown_field:extra' });
+    expect(toCanonical({ contact: { phone: 'x' }, extra: 1 }, { phone: 'contact.phone' })).toEqual({
+      ok: false,
+      reason: 'unknown_field:extra',
+    });
   });
 
   it('treats null and blank strings as absent and trims the rest', () => {
@@ -48,7 +60,9 @@ describe('toCanonical', () => {
   });
 
   it('lists the fields of schemas/inbound-lead.json', () => {
-    expect(CANONICAL_FIELDS).toEqual(expect.arrayContaining(['external_id', 'phone', 'email', 'country', 'country_code', 'metadata']));
+    expect(CANONICAL_FIELDS).toEqual(
+      expect.arrayContaining(['external_id', 'phone', 'email', 'country', 'country_code', 'metadata']),
+    );
     expect(CANONICAL_FIELDS).toHaveLength(17);
   });
 });

@@ -3,11 +3,21 @@ import { authFailuresKey, quotaFor, retryAfterSeconds } from '../../src/ingress/
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
 import type { IntakeDecision } from '../../src/shared/schemas';
 
-const decision = (d: Partial<IntakeDecision>): IntakeDecision => ({ outcome: 'accepted', lead_id: 'le-7', reason: null, body_hash: 'h', replay: false, ...d });
+const decision = (d: Partial<IntakeDecision>): IntakeDecision => ({
+  outcome: 'accepted',
+  lead_id: 'le-7',
+  reason: null,
+  body_hash: 'h',
+  replay: false,
+  ...d,
+});
 
 describe('fromDecision (spec 2.3, 4.1, 7.1)', () => {
   it('accepted -> 200 with id, reason null and duration_ms', () => {
-    expect(fromDecision(decision({}), 42)).toEqual({ http: 200, body: { id: 'le-7', status: 'accepted', reason: null, duration_ms: 42 } });
+    expect(fromDecision(decision({}), 42)).toEqual({
+      http: 200,
+      body: { id: 'le-7', status: 'accepted', reason: null, duration_ms: 42 },
+    });
   });
 
   it('accepted read back from storage carries no timing', () => {
@@ -16,28 +26,35 @@ describe('fromDecision (spec 2.3, 4.1, 7.1)', () => {
 
   it('duplicate -> 409 with the existing lead id and its reason', () => {
     expect(fromDecision(decision({ outcome: 'duplicate', lead_id: 'le-3', reason: 'matched_lead:3' }), 5)).toEqual({
-      http: 409, body: { id: 'le-3', status: 'duplicate', reason: 'matched_lead:3' },
+      http: 409,
+      body: { id: 'le-3', status: 'duplicate', reason: 'matched_lead:3' },
     });
   });
 
   it('rejected -> 422 with id null even though the processor keeps the lead', () => {
     expect(fromDecision(decision({ outcome: 'rejected', lead_id: 'le-9', reason: 'country_blocked:KP' }), 5)).toEqual({
-      http: 422, body: { id: null, status: 'rejected', reason: 'country_blocked:KP' },
+      http: 422,
+      body: { id: null, status: 'rejected', reason: 'country_blocked:KP' },
     });
   });
 
   it('idempotency_mismatch -> 422 idempotency_key_reused', () => {
     expect(fromDecision(decision({ outcome: 'idempotency_mismatch', lead_id: null }), 5)).toEqual({
-      http: 422, body: { error: 'idempotency_key_reused', message: expect.stringContaining('different body') },
+      http: 422,
+      body: { error: 'idempotency_key_reused', message: expect.stringContaining('different body') },
     });
   });
 });
 
 describe('asReplay', () => {
   it('returns the stored status and body with replay: true and without duration_ms', () => {
-    expect(asReplay(fromDecision(decision({}), 42))).toEqual({ http: 200, body: { id: 'le-7', status: 'accepted', reason: null, replay: true } });
+    expect(asReplay(fromDecision(decision({}), 42))).toEqual({
+      http: 200,
+      body: { id: 'le-7', status: 'accepted', reason: null, replay: true },
+    });
     expect(asReplay(validationFailure('missing_required:phone'))).toEqual({
-      http: 422, body: { id: null, status: 'validation_error', reason: 'missing_required:phone', replay: true },
+      http: 422,
+      body: { id: null, status: 'validation_error', reason: 'missing_required:phone', replay: true },
     });
   });
 });
@@ -80,7 +97,7 @@ describe('rate-limit arithmetic', () => {
     expect(retryAfterSeconds(0)).toBe(1);
   });
 
-  it('uses the partner\'s raised quota, else the default', () => {
+  it("uses the partner's raised quota, else the default", () => {
     const defaults = { intakePerMinute: 60, statusPerMinute: 120 };
     const partner = (rate_limits?: PartnerDoc['rate_limits']) => ({ _id: 'pa-1', rate_limits }) as PartnerDoc;
     expect(quotaFor(partner(), 'intake', defaults)).toBe(60);

@@ -12,21 +12,50 @@ const normalise = (lead: InboundLead, c = ctx) => normaliseLead(lead, c);
 
 describe('normaliseLead', () => {
   it('normalises phone to E.164, lower-cases email, derives country_code and full_name', () => {
-    expect(normalise({ phone: '+44 20 7946 0958', email: 'Ann.Lee@Example.COM', country: 'Germany', first_name: 'Ann', last_name: 'Lee' })).toEqual({
+    expect(
+      normalise({
+        phone: '+44 20 7946 0958',
+        email: 'Ann.Lee@Example.COM',
+        country: 'Germany',
+        first_name: 'Ann',
+        last_name: 'Lee',
+      }),
+    ).toEqual({
       ok: true,
       lead: {
-        external_id: 'idem-1', phone: '+442079460958', email: 'ann.lee@example.com', country: 'Germany', country_code: 'DE',
-        first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '203.0.113.9',
+        external_id: 'idem-1',
+        phone: '+442079460958',
+        email: 'ann.lee@example.com',
+        country: 'Germany',
+        country_code: 'DE',
+        first_name: 'Ann',
+        last_name: 'Lee',
+        full_name: 'Ann Lee',
+        ip: '203.0.113.9',
       },
     });
   });
 
   it('keeps what the partner sent when present', () => {
     // (the generated InboundLead type cannot express "a string in IPv4 or IPv6 format")
-    const r = normalise({ phone: '+14155552671', external_id: 'ext-9', full_name: 'A. Lee', first_name: 'Ann', ip: '198.51.100.7', country_code: 'us' } as InboundLead);
+    const r = normalise({
+      phone: '+14155552671',
+      external_id: 'ext-9',
+      full_name: 'A. Lee',
+      first_name: 'Ann',
+      ip: '198.51.100.7',
+      country_code: 'us',
+    } as InboundLead);
     expect(r).toEqual({
       ok: true,
-      lead: { phone: '+14155552671', external_id: 'ext-9', full_name: 'A. Lee', first_name: 'Ann', ip: '198.51.100.7', country_code: 'US' },
+      lead: {
+        phone: '+14155552671',
+        external_id: 'ext-9',
+        full_name: 'A. Lee',
+        first_name: 'Ann',
+        ip: '198.51.100.7',
+        country_code: 'US',
+      },
     });
   });
 
@@ -51,15 +80,27 @@ describe('normaliseLead', () => {
   });
 
   it('needs external_id when the Idempotency-Key is too long to stand in for it', () => {
-    expect(normalise({ phone: '+14155552671' }, { ...ctx, idempotencyKey: 'k'.repeat(129) })).toEqual({ ok: false, reason: 'missing_required:external_id' });
-    expect(normalise({ phone: '+14155552671', external_id: 'e' }, { ...ctx, idempotencyKey: 'k'.repeat(129) }).ok).toBe(true);
+    expect(normalise({ phone: '+14155552671' }, { ...ctx, idempotencyKey: 'k'.repeat(129) })).toEqual({
+      ok: false,
+      reason: 'missing_required:external_id',
+    });
+    expect(normalise({ phone: '+14155552671', external_id: 'e' }, { ...ctx, idempotencyKey: 'k'.repeat(129) }).ok).toBe(
+      true,
+    );
   });
 });
 
 describe('countryToCode and e164', () => {
-  it.each([['DE', 'DE'], ['de', 'DE'], ['DEU', 'DE'], ['Germany', 'DE'], ['United Kingdom', 'GB'], ['UK', 'GB'], ['United States', 'US'], ['Narnia', undefined]])(
-    '%s -> %s', (input, code) => expect(countryToCode(input)).toBe(code),
-  );
+  it.each([
+    ['DE', 'DE'],
+    ['de', 'DE'],
+    ['DEU', 'DE'],
+    ['Germany', 'DE'],
+    ['United Kingdom', 'GB'],
+    ['UK', 'GB'],
+    ['United States', 'US'],
+    ['Narnia', undefined],
+  ])('%s -> %s', (input, code) => expect(countryToCode(input)).toBe(code));
 
   it('formats possible international numbers only', () => {
     expect(e164('+1 (415) 555-2671')).toBe('+14155552671');
@@ -74,15 +115,32 @@ describe('sealLead', () => {
   const cipher = new PiiCipher(new Map([['k1', key]]), 'k1');
 
   it('encrypts and hashes phone and email, encrypts the personal details, and drops them in clear', () => {
-    const personal = { first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee', ip: '10.0.0.1', user_agent: 'Agent/1', metadata: { ref: 'x' } };
-    const { record, key: dataKey } = sealLead({ external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal }, cipher, hashKey, new Date());
+    const personal = {
+      first_name: 'Ann',
+      last_name: 'Lee',
+      full_name: 'Ann Lee',
+      ip: '10.0.0.1',
+      user_agent: 'Agent/1',
+      metadata: { ref: 'x' },
+    };
+    const { record, key: dataKey } = sealLead(
+      { external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal },
+      cipher,
+      hashKey,
+      new Date(),
+    );
     // Sealed with the lead's own data key ("dek."), itself wrapped by the keyring ("k1.") and stored
     // apart: the record names it only.
     expect(dataKey.dek_enc).toMatch(/^k1\./);
     expect(record).toEqual({
-      external_id: 'e', country_code: 'US', source: 'fb', key_ref: dataKey._id,
-      phone_enc: expect.stringMatching(/^dek\./), phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
-      email_enc: expect.stringMatching(/^dek\./), email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
+      external_id: 'e',
+      country_code: 'US',
+      source: 'fb',
+      key_ref: dataKey._id,
+      phone_enc: expect.stringMatching(/^dek\./),
+      phone_hash: lookupHash(hashKey, 'phone', '+14155552671'),
+      email_enc: expect.stringMatching(/^dek\./),
+      email_hash: lookupHash(hashKey, 'email', 'a@b.de'),
       personal_enc: expect.stringMatching(/^dek\./),
     });
     const own = leadCipher(cipher, dataKey);
@@ -93,7 +151,12 @@ describe('sealLead', () => {
   });
 
   it('has no email fields without an email', () => {
-    const { record } = sealLead({ external_id: 'e', phone: '+14155552671', ip: '10.0.0.1' }, cipher, hashKey, new Date());
+    const { record } = sealLead(
+      { external_id: 'e', phone: '+14155552671', ip: '10.0.0.1' },
+      cipher,
+      hashKey,
+      new Date(),
+    );
     expect(record).not.toHaveProperty('email_enc');
     expect(record).not.toHaveProperty('email_hash');
   });

@@ -29,7 +29,10 @@ describe('readInboundLead reasons', () => {
     [{ phone: '+4915112345678', country_code: 'DEU' }, 'invalid_format:country_code'],
     [{ phone: '+4915112345678', first_name: 'x'.repeat(101) }, 'too_long:first_name'],
     [{ phone: '+4915112345678', external_id: 'x'.repeat(129) }, 'too_long:external_id'],
-    [{ phone: '+4915112345678', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 'too_long:metadata'],
+    [
+      { phone: '+4915112345678', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+      'too_long:metadata',
+    ],
     [{ phone: '+4915112345678', nickname: 'x' }, 'unknown_field:nickname'],
     // Not well-formed Unicode (a lone surrogate): in a value, in metadata's values and keys.
     [{ phone: '+4915112345678', click_id: '\ud800' }, 'invalid_format:click_id'],
@@ -44,7 +47,9 @@ describe('readInboundLead reasons', () => {
   });
 
   it('accepts paired surrogates (an emoji), NUL and bidi marks: well-formed Unicode', () => {
-    expect(read({ phone: '+4915112345678', click_id: '\ud83d\ude00', first_name: 'a\u0000b', source: '\u202eevil' }).ok).toBe(true);
+    expect(
+      read({ phone: '+4915112345678', click_id: '\ud83d\ude00', first_name: 'a\u0000b', source: '\u202eevil' }).ok,
+    ).toBe(true);
   });
 
   it('applies required fields to the mapped lead and names the canonical field', () => {
@@ -54,7 +59,14 @@ describe('readInboundLead reasons', () => {
 
   it('documents every reason kind it can give', () => {
     const kinds = Object.keys(VALIDATION_REASONS).map((k) => k.split(':')[0]);
-    expect(kinds).toEqual(['missing_required', 'invalid_type', 'invalid_format', 'invalid_value', 'too_long', 'unknown_field']);
+    expect(kinds).toEqual([
+      'missing_required',
+      'invalid_type',
+      'invalid_format',
+      'invalid_value',
+      'too_long',
+      'unknown_field',
+    ]);
   });
 });
 

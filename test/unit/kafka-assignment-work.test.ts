@@ -7,10 +7,12 @@ describe('assignment work', () => {
   it('stops new work at once, waits for the work under way and what it starts, then fences', async () => {
     const work = new AssignmentWork();
     const order: string[] = [];
-    void work.track(later(20).then(() => {
-      order.push('attempt');
-      void work.track(later(20).then(() => order.push(`record (fenced: ${work.fenced})`)));
-    }));
+    void work.track(
+      later(20).then(() => {
+        order.push('attempt');
+        void work.track(later(20).then(() => order.push(`record (fenced: ${work.fenced})`)));
+      }),
+    );
     const closing = work.close(1000);
     expect(work.open).toBe(false);
     expect(work.fenced).toBe(false);
@@ -31,13 +33,22 @@ describe('assignment work', () => {
   // A lease that holds until `untilMs` after it was made.
   const leaseFor = (untilMs: number): Lease => {
     const end = Date.now() + untilMs;
-    return { get held() { return Date.now() < end; }, remainingMs: () => Math.max(0, end - Date.now()) };
+    return {
+      get held() {
+        return Date.now() < end;
+      },
+      remainingMs: () => Math.max(0, end - Date.now()),
+    };
   };
 
   it('under a lease, waits for the work under way as long as the lease holds, however slow its record', async () => {
     const work = new AssignmentWork(leaseFor(1000));
     let recorded = false;
-    void work.track(later(300).then(() => { recorded = !work.fenced; }));
+    void work.track(
+      later(300).then(() => {
+        recorded = !work.fenced;
+      }),
+    );
     expect(await work.close(50)).toBe(0);
     expect(recorded).toBe(true);
   });
@@ -45,7 +56,11 @@ describe('assignment work', () => {
   it('under a lease, fences the work still under way once the lease ran out', async () => {
     const work = new AssignmentWork(leaseFor(100));
     let recorded: boolean | null = null;
-    void work.track(later(400).then(() => { recorded = !work.fenced; }));
+    void work.track(
+      later(400).then(() => {
+        recorded = !work.fenced;
+      }),
+    );
     const started = Date.now();
     expect(await work.close(5000)).toBe(1);
     expect(Date.now() - started).toBeLessThan(350);

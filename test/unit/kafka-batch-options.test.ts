@@ -22,4 +22,4 @@ const invalid: BatchConsumerOptions<unknown>[] = [
   { ...base, maxUncommitted: 10 },
 ];
 
-it('types each strategy\'s options', () => expect(valid.length + invalid.length).toBe(8));
+it("types each strategy's options", () => expect(valid.length + invalid.length).toBe(8));

@@ -13,7 +13,21 @@ describe('co-partitioned assignment', () => {
   });
 
   it('refuses topics with different partition counts', () => {
-    expect(() => assertCoPartitioned(new Map([['x', 6], ['y', 6]]))).not.toThrow();
-    expect(() => assertCoPartitioned(new Map([['x', 6], ['y', 3]]))).toThrow(/equal partition counts: x=6, y=3/);
+    expect(() =>
+      assertCoPartitioned(
+        new Map([
+          ['x', 6],
+          ['y', 6],
+        ]),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      assertCoPartitioned(
+        new Map([
+          ['x', 6],
+          ['y', 3],
+        ]),
+      ),
+    ).toThrow(/equal partition counts: x=6, y=3/);
   });
 });

@@ -11,12 +11,16 @@ function fakeProducer() {
       sent.push(record);
       return [];
     },
-    sendBatch: (batch: ProducerBatch) => new Promise<RecordMetadata[]>((resolve, reject) => {
-      requests.push({
-        batch,
-        finish: (err) => (err ? reject(err) : resolve((batch.topicMessages ?? []).map((t) => ({ topicName: t.topic, partition: 0, errorCode: 0 })))),
-      });
-    }),
+    sendBatch: (batch: ProducerBatch) =>
+      new Promise<RecordMetadata[]>((resolve, reject) => {
+        requests.push({
+          batch,
+          finish: (err) =>
+            err
+              ? reject(err)
+              : resolve((batch.topicMessages ?? []).map((t) => ({ topicName: t.topic, partition: 0, errorCode: 0 }))),
+        });
+      }),
     disconnect: async () => undefined,
   } as unknown as Producer;
   return { producer, requests, sent };

@@ -12,12 +12,22 @@ function producerFailing(failures: Error[]): Producer & { batches: ProducerBatch
     if (failure) throw failure;
     return [];
   };
-  return { batches, sendBatch, send: async (r: { topic: string; messages: [] }) => sendBatch({ topicMessages: [r] }) } as unknown as Producer & { batches: ProducerBatch[] };
+  return {
+    batches,
+    sendBatch,
+    send: async (r: { topic: string; messages: [] }) => sendBatch({ topicMessages: [r] }),
+  } as unknown as Producer & { batches: ProducerBatch[] };
 }
 
-const spent = () => new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection timeout'), { retryCount: 0, retryTime: 0 });
+const spent = () =>
+  new KafkaJSNumberOfRetriesExceeded(new KafkaJSConnectionError('Connection timeout'), { retryCount: 0, retryTime: 0 });
 const noPause = async () => undefined;
-const batch: ProducerBatch = { topicMessages: [{ topic: 'a', messages: [{ value: '1' }] }, { topic: 'b', messages: [{ value: '2' }] }] };
+const batch: ProducerBatch = {
+  topicMessages: [
+    { topic: 'a', messages: [{ value: '1' }] },
+    { topic: 'b', messages: [{ value: '2' }] },
+  ],
+};
 
 describe('retryWholeSends', () => {
   it('sends a failed batch again whole, every topic and partition of it, until it succeeds', async () => {
@@ -41,9 +51,14 @@ describe('retryWholeSends', () => {
   it('waits longer after each failure, up to its bound', async () => {
     const waits: number[] = [];
     const inner = producerFailing([spent(), spent(), spent(), spent()]);
-    const producer = retryWholeSends(inner, { retries: 8, initialMs: 100, maxMs: 300 }, pino({ level: 'silent' }), async (ms) => {
-      waits.push(ms);
-    });
+    const producer = retryWholeSends(
+      inner,
+      { retries: 8, initialMs: 100, maxMs: 300 },
+      pino({ level: 'silent' }),
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
     await producer.sendBatch(batch);
     // ±20 % jitter around 100, 200, 300, 300
     [100, 200, 300, 300].forEach((base, i) => expect(Math.abs(waits[i]! - base)).toBeLessThanOrEqual(base * 0.2));

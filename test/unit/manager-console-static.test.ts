@@ -9,7 +9,10 @@ import { createLogger } from '../../src/shared/logger';
 const logger = createLogger('silent');
 
 // Over a real socket: fastify's inject() loads an ESM-only module jest cannot require.
-async function serve(dir: string, register = registerConsole): Promise<{ get: (path: string) => Promise<Response>; close: () => Promise<void> }> {
+async function serve(
+  dir: string,
+  register = registerConsole,
+): Promise<{ get: (path: string) => Promise<Response>; close: () => Promise<void> }> {
   const app = Fastify();
   await register(app, logger, dir);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -25,8 +28,18 @@ describe('registerConsole', () => {
     const server = await serve(dir);
     const page = await server.get('/console/');
     expect(page.status).toBe(200);
-    expect(Object.fromEntries(['content-type', 'content-security-policy', 'x-frame-options', 'referrer-policy'].map((h) => [h, page.headers.get(h)]))).toEqual({
-      'content-type': 'text/html; charset=utf-8', 'content-security-policy': CONSOLE_CSP, 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer',
+    expect(
+      Object.fromEntries(
+        ['content-type', 'content-security-policy', 'x-frame-options', 'referrer-policy'].map((h) => [
+          h,
+          page.headers.get(h),
+        ]),
+      ),
+    ).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CONSOLE_CSP,
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
     });
     expect(await page.text()).toBe('<!doctype html><title>c</title>');
     expect((await server.get('/console/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -48,7 +61,11 @@ describe('registerPortal', () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>p</title>');
     const server = await serve(dir, registerPortal);
     const page = await server.get('/portal/');
-    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([200, CONSOLE_CSP, '<!doctype html><title>p</title>']);
+    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([
+      200,
+      CONSOLE_CSP,
+      '<!doctype html><title>p</title>',
+    ]);
     const bare = await fetch(page.url.replace('/portal/', '/portal'), { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([302, '/portal/']);
     expect((await server.get('/console/')).status).toBe(404);

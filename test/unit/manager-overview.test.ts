@@ -1,12 +1,18 @@
 import { hourRange, minuteBuckets, minuteDocId, type MinuteDoc } from '../../src/shared/overview/minute-counts';
 
 const at = (iso: string): number => Date.parse(iso);
-const doc = (hour: string, writer: string, charts: MinuteDoc['charts']): MinuteDoc => ({ _id: `${hour}|${writer}`, charts });
+const doc = (hour: string, writer: string, charts: MinuteDoc['charts']): MinuteDoc => ({
+  _id: `${hour}|${writer}`,
+  charts,
+});
 
 describe('minuteBuckets', () => {
   const now = at('2026-11-24T10:30:20Z');
   const docs = [
-    doc('2026-11-24T10', 'a', { leads: { m30: { accepted: 2 }, m05: { accepted: 1, duplicate: 1 } }, callbacks: { m30: { delivered: 4 } } }),
+    doc('2026-11-24T10', 'a', {
+      leads: { m30: { accepted: 2 }, m05: { accepted: 1, duplicate: 1 } },
+      callbacks: { m30: { delivered: 4 } },
+    }),
     doc('2026-11-24T10', 'b', { leads: { m30: { accepted: 3 } } }),
     doc('2026-11-24T09', 'a', { leads: { m31: { accepted: 7 }, m30: { accepted: 100 } } }),
   ];
@@ -14,8 +20,16 @@ describe('minuteBuckets', () => {
   it("gives the window's minutes oldest first, ending with the minute in progress, every writer summed", () => {
     const leads = minuteBuckets(docs, 'leads', now, 60);
     expect(leads).toHaveLength(60);
-    expect(leads[0]).toEqual({ start: '2026-11-24T09:31:00.000Z', end: '2026-11-24T09:32:00.000Z', counts: { accepted: 7 } });
-    expect(leads.at(-1)).toEqual({ start: '2026-11-24T10:30:00.000Z', end: '2026-11-24T10:31:00.000Z', counts: { accepted: 5 } });
+    expect(leads[0]).toEqual({
+      start: '2026-11-24T09:31:00.000Z',
+      end: '2026-11-24T09:32:00.000Z',
+      counts: { accepted: 7 },
+    });
+    expect(leads.at(-1)).toEqual({
+      start: '2026-11-24T10:30:00.000Z',
+      end: '2026-11-24T10:31:00.000Z',
+      counts: { accepted: 5 },
+    });
     expect(leads.find((m) => m.start === '2026-11-24T10:05:00.000Z')!.counts).toEqual({ accepted: 1, duplicate: 1 });
     expect(leads.filter((m) => Object.keys(m.counts).length > 0)).toHaveLength(3);
   });

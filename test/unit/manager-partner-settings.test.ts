@@ -9,11 +9,21 @@ const problem = (settings: unknown, allowHttp = false) => settingsProblem(settin
 
 describe('partner settings checks', () => {
   it('accepts a full, sound configuration', () => {
-    expect(problem({
-      name: 'A', callback_url: 'https://a.example/cb?x=1', callback_events: ['lead.ftd'], status_mapping: { new: 'N', rejected: 'R', ftd: 'D' },
-      field_mapping: { phone: 'contact.phone' }, rate_limits: { intake_per_minute: 10 }, blocked_countries: ['KP'],
-      blocked_ip_ranges: ['10.0.0.0/8', '2001:db8::1'], disabled: true, mode: 'test', risk_threshold: 70,
-    })).toBeNull();
+    expect(
+      problem({
+        name: 'A',
+        callback_url: 'https://a.example/cb?x=1',
+        callback_events: ['lead.ftd'],
+        status_mapping: { new: 'N', rejected: 'R', ftd: 'D' },
+        field_mapping: { phone: 'contact.phone' },
+        rate_limits: { intake_per_minute: 10 },
+        blocked_countries: ['KP'],
+        blocked_ip_ranges: ['10.0.0.0/8', '2001:db8::1'],
+        disabled: true,
+        mode: 'test',
+        risk_threshold: 70,
+      }),
+    ).toBeNull();
     expect(problem({ mode: 'live', risk_threshold: null })).toBeNull();
     expect(problem({ callback_url: null })).toBeNull();
   });
@@ -41,7 +51,10 @@ describe('partner settings checks', () => {
 
   it('knows the custom statuses of an installed catalogue', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'catalog-')), 'statuses.json');
-    const catalog = { ...DEFAULT_CATALOG, statuses: [...DEFAULT_CATALOG.statuses, { code: 'vip', terminal: false, scope: 'lead' }] };
+    const catalog = {
+      ...DEFAULT_CATALOG,
+      statuses: [...DEFAULT_CATALOG.statuses, { code: 'vip', terminal: false, scope: 'lead' }],
+    };
     writeFileSync(file, JSON.stringify(catalog));
     expect(settingsProblem({ status_mapping: { vip: 'GOLD' } }, loadStatuses(file), false)).toBeNull();
     expect(problem({ status_mapping: { vip: 'GOLD' } })).toMatch(/unknown status "vip"/);

@@ -17,20 +17,44 @@ describe('partner view', () => {
   it('drops the key hash and the encrypted secrets', () => {
     const now = new Date();
     const doc: PartnerDoc = {
-      _id: 'pa-1', name: 'A', api_key_hash: 'h', hmac_secret_enc: 'e1', callback_secret_enc: 'e2', callback_url: null,
-      disabled: false, created_at: now, updated_at: now, key_rotated_at: null,
+      _id: 'pa-1',
+      name: 'A',
+      api_key_hash: 'h',
+      hmac_secret_enc: 'e1',
+      callback_secret_enc: 'e2',
+      callback_url: null,
+      disabled: false,
+      created_at: now,
+      updated_at: now,
+      key_rotated_at: null,
     };
     expect(partnerView(doc)).toEqual({
-      id: 'pa-1', name: 'A', callback_url: null, disabled: false, created_at: now, updated_at: now, key_rotated_at: null, previous_secrets_until: null, postback_token_set: false,
+      id: 'pa-1',
+      name: 'A',
+      callback_url: null,
+      disabled: false,
+      created_at: now,
+      updated_at: now,
+      key_rotated_at: null,
+      previous_secrets_until: null,
+      postback_token_set: false,
     });
   });
 
-  it('shows when a rotation\'s grace ends, never the secrets it keeps', () => {
+  it("shows when a rotation's grace ends, never the secrets it keeps", () => {
     const now = new Date();
     const until = new Date(now.getTime() + 60_000);
     const doc: PartnerDoc = {
-      _id: 'pa-1', name: 'A', api_key_hash: 'h', hmac_secret_enc: 'e1', callback_secret_enc: 'e2', callback_url: null,
-      disabled: false, created_at: now, updated_at: now, key_rotated_at: now,
+      _id: 'pa-1',
+      name: 'A',
+      api_key_hash: 'h',
+      hmac_secret_enc: 'e1',
+      callback_secret_enc: 'e2',
+      callback_url: null,
+      disabled: false,
+      created_at: now,
+      updated_at: now,
+      key_rotated_at: now,
       previous_secrets: { api_key_hash: 'old-h', hmac_secret_enc: 'old-e1', callback_secret_enc: 'old-e2', until },
     };
     const view = partnerView(doc);
@@ -45,8 +69,13 @@ describe('test callback payload', () => {
   it('is a valid lead.accepted for the fictitious lead, status mapped like a real one', () => {
     const payload = testCallbackPayload({ _id: 'pa-1', status_mapping: { new: 'FRESH' } }, now, 'test-abc');
     expect(payload).toEqual({
-      event: 'lead.accepted', external_lead_id: 'test-abc', internal_id: SAMPLE_LEAD_ID, status: 'FRESH', our_status: 'new',
-      is_depositor: false, timestamp: '2026-01-02T03:04:05.000Z',
+      event: 'lead.accepted',
+      external_lead_id: 'test-abc',
+      internal_id: SAMPLE_LEAD_ID,
+      status: 'FRESH',
+      our_status: 'new',
+      is_depositor: false,
+      timestamp: '2026-01-02T03:04:05.000Z',
     });
     expect(validatorFor<CallbackPayload>('callback-payload.json')(payload)).toBe(true);
   });

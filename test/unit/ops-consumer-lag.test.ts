@@ -4,10 +4,12 @@ import { loadTopicSpecs, topicNames } from '../../src/shared/kafka/topics';
 
 describe('topicLag', () => {
   it('sums high watermark minus committed offset over partitions', () => {
-    expect(topicLag([
-      { partition: 0, committed: 5, low: 0, high: 9 },
-      { partition: 1, committed: 3, low: 0, high: 3 },
-    ])).toBe(4);
+    expect(
+      topicLag([
+        { partition: 0, committed: 5, low: 0, high: 9 },
+        { partition: 1, committed: 3, low: 0, high: 3 },
+      ]),
+    ).toBe(4);
   });
 
   it('counts an uncommitted partition from its low watermark (groups start from the beginning)', () => {
@@ -32,7 +34,10 @@ describe('consumerGroupsOf', () => {
       { group: 'p.processor-crm', topics: ['p.crm.agent-actions', 'p.crm.deposits'] },
       { group: 'p.processor-reports', topics: ['p.leads.events', 'p.leads.intake.refusals'] },
       { group: 'p.dispatcher', topics: ['p.leads.events', 'p.callbacks.commands'] },
-      { group: 'p.dispatcher-retry', topics: ['p.callbacks.retry.1', 'p.callbacks.retry.2', 'p.callbacks.retry.3', 'p.callbacks.retry.4'] },
+      {
+        group: 'p.dispatcher-retry',
+        topics: ['p.callbacks.retry.1', 'p.callbacks.retry.2', 'p.callbacks.retry.3', 'p.callbacks.retry.4'],
+      },
       { group: 'p.dispatcher-endpoints', topics: ['p.callbacks.endpoints'] },
     ]);
   });

@@ -10,7 +10,8 @@ const cipher = new PiiCipher(new Map([['k1', randomBytes(32)]]), 'k1');
 const partner = (hmac: string, callback: string) =>
   ({ _id: 'pa-1', hmac_secret_enc: cipher.encrypt(hmac), callback_secret_enc: cipher.encrypt(callback) }) as PartnerDoc;
 // The directory's store is not touched by these calls.
-const directory = () => new PartnerDirectory({} as Collection<PartnerDoc>, { partnerOf: async () => null }, cipher, 'changed');
+const directory = () =>
+  new PartnerDirectory({} as Collection<PartnerDoc>, { partnerOf: async () => null }, cipher, 'changed');
 
 it('decrypts each sealed secret once, and a new one (a rotation) again', () => {
   const decrypt = jest.spyOn(cipher, 'decrypt');

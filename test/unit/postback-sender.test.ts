@@ -17,15 +17,28 @@ afterAll(async () => {
 });
 
 const options = (template: string, over: Partial<SendPostbackOptions> = {}): SendPostbackOptions => ({
-  template, statusMapping: {}, token: 'secret-token', sign: false, event: sampleLeadEvent('pa-1', 'lead.accepted', new Date(), 'x'),
-  serviceName: 'Acme', timeoutMs: 2000, allowPrivateNetworks: true, allowHttp: true, responseBodyLimit: 100, ...over,
+  template,
+  statusMapping: {},
+  token: 'secret-token',
+  sign: false,
+  event: sampleLeadEvent('pa-1', 'lead.accepted', new Date(), 'x'),
+  serviceName: 'Acme',
+  timeoutMs: 2000,
+  allowPrivateNetworks: true,
+  allowHttp: true,
+  responseBodyLimit: 100,
+  ...over,
 });
 
 describe('sendPostback', () => {
   it('sends a GET and reports the URL with the token masked', async () => {
     const before = receiver.at('/pb').length;
     const result = await sendPostback(options(`${receiver.url('/pb')}?t={token}&e={event}`));
-    expect(result).toMatchObject({ httpStatus: 200, failure: null, url: `${receiver.url('/pb')}?t=***&e=lead.accepted` });
+    expect(result).toMatchObject({
+      httpStatus: 200,
+      failure: null,
+      url: `${receiver.url('/pb')}?t=***&e=lead.accepted`,
+    });
     const got = receiver.at('/pb')[before]!;
     expect(got.method).toBe('GET');
     expect(got.url).toBe('/pb?t=secret-token&e=lead.accepted');
@@ -35,7 +48,9 @@ describe('sendPostback', () => {
     const before = receiver.received.length;
     const literal = await sendPostback(options(`${receiver.url('/pb')}?e={event}`, { allowPrivateNetworks: false }));
     expect(literal.failure).toEqual({ kind: 'address_refused', range: 'loopback' });
-    const byName = await sendPostback(options(`${receiver.url('/pb').replace('127.0.0.1', 'localhost')}?e={event}`, { allowPrivateNetworks: false }));
+    const byName = await sendPostback(
+      options(`${receiver.url('/pb').replace('127.0.0.1', 'localhost')}?e={event}`, { allowPrivateNetworks: false }),
+    );
     expect(byName.failure).toEqual({ kind: 'address_refused', range: 'loopback' });
     expect(receiver.received.length).toBe(before);
   });

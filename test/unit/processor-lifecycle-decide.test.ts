@@ -16,7 +16,11 @@ const PARK_MAX_MS = 3_600_000;
 function context(agents: string[] = []): DecideContext & { taken: (string | null | undefined)[] } {
   const taken: (string | null | undefined)[] = [];
   return {
-    statuses: new Statuses(DEFAULT_CATALOG), parkMaxMs: PARK_MAX_MS, partition: 3, now: NOW, taken,
+    statuses: new Statuses(DEFAULT_CATALOG),
+    parkMaxMs: PARK_MAX_MS,
+    partition: 3,
+    now: NOW,
+    taken,
     takeAgent: (_lead, _now, except) => {
       taken.push(except);
       const id = agents.find((a) => a !== except);
@@ -25,25 +29,75 @@ function context(agents: string[] = []): DecideContext & { taken: (string | null
   };
 }
 
-const intake: StatusChange = { from: null, to: 'new', at: T0, why: 'accepted at intake', source: 'intake', event: 'lead.accepted', is_depositor: false };
-const assigned = (agent: string): StatusChange => ({ from: 'new', to: 'assigned', at: T0, why: `assigned to ${agent}`, source: 'distribution', event: 'lead.status_changed', is_depositor: false, agent_id: agent });
+const intake: StatusChange = {
+  from: null,
+  to: 'new',
+  at: T0,
+  why: 'accepted at intake',
+  source: 'intake',
+  event: 'lead.accepted',
+  is_depositor: false,
+};
+const assigned = (agent: string): StatusChange => ({
+  from: 'new',
+  to: 'assigned',
+  at: T0,
+  why: `assigned to ${agent}`,
+  source: 'distribution',
+  event: 'lead.status_changed',
+  is_depositor: false,
+  agent_id: agent,
+});
 
 function lead(over: Partial<LeadDoc> = {}): LeadDoc {
   return {
-    _id: 'le-7', seq: 7, partner_id: 'pa-1', external_id: 'x-7', idempotency_key: 'k-7', status: 'assigned', is_depositor: false, client_id: null,
-    agent_id: 'ag-1', reason: null, history: [intake, assigned('ag-1')], phone_enc: 'p', phone_hash: 'h', personal_enc: 'e', created_at: T0, updated_at: T0,
+    _id: 'le-7',
+    seq: 7,
+    partner_id: 'pa-1',
+    external_id: 'x-7',
+    idempotency_key: 'k-7',
+    status: 'assigned',
+    is_depositor: false,
+    client_id: null,
+    agent_id: 'ag-1',
+    reason: null,
+    history: [intake, assigned('ag-1')],
+    phone_enc: 'p',
+    phone_hash: 'h',
+    personal_enc: 'e',
+    created_at: T0,
+    updated_at: T0,
     ...over,
   };
 }
 
 let offset = 0;
 const record = <T extends LifecycleMessage>(topic: Decoded<T>['topic'], value: T): Input => ({
-  record: { topic, partition: 3, message: { offset: String(offset++), key: null, value: Buffer.from('bytes') } as KafkaMessage, value },
+  record: {
+    topic,
+    partition: 3,
+    message: { offset: String(offset++), key: null, value: Buffer.from('bytes') } as KafkaMessage,
+    value,
+  },
 });
 const action = (id: string, status: string, minutes = 1, extra: Partial<AgentAction> = {}) =>
-  record<AgentAction>('agentActions', { action_id: id, lead_id: 'le-7', agent_id: 'ag-1', status, occurred_at: at(minutes), ...extra });
+  record<AgentAction>('agentActions', {
+    action_id: id,
+    lead_id: 'le-7',
+    agent_id: 'ag-1',
+    status,
+    occurred_at: at(minutes),
+    ...extra,
+  });
 const deposit = (id: string, type: Deposit['type'] = 'deposit', minutes = 2) =>
-  record<Deposit>('deposits', { deposit_id: id, lead_id: 'le-7', type, amount: '250.00', currency: 'EUR', occurred_at: at(minutes) });
+  record<Deposit>('deposits', {
+    deposit_id: id,
+    lead_id: 'le-7',
+    type,
+    amount: '250.00',
+    currency: 'EUR',
+    occurred_at: at(minutes),
+  });
 const command = (id: string, kind: LeadCommand['kind'], extra: Partial<LeadCommand> = {}) =>
   record<LeadCommand>('leadCommands', { command_id: id, lead_id: 'le-7', kind, issued_at: at(3), ...extra });
 
@@ -53,18 +107,37 @@ describe('agent actions', () => {
   it('move the lead along the catalogue, in the order they came, each entry naming its message', () => {
     const d = decideLead('le-7', [action('a1', 'contacted', 1), action('a2', 'callback', 2)], lead(), context());
     expect(outcomes(d)).toEqual(['applied', 'applied']);
-    expect(d.change?.entries.map((e) => [e.from, e.to, e.source])).toEqual([['assigned', 'contacted', 'agent-action:a1'], ['contacted', 'callback', 'agent-action:a2']]);
+    expect(d.change?.entries.map((e) => [e.from, e.to, e.source])).toEqual([
+      ['assigned', 'contacted', 'agent-action:a1'],
+      ['contacted', 'callback', 'agent-action:a2'],
+    ]);
     expect(d.change?.set).toMatchObject({ status: 'callback', is_depositor: false });
     expect(d.events.map((e) => [e.event_id, e.event, e.from_status, e.our_status])).toEqual([
-      ['le-7:2', 'lead.status_changed', 'assigned', 'contacted'], ['le-7:3', 'lead.status_changed', 'contacted', 'callback'],
+      ['le-7:2', 'lead.status_changed', 'assigned', 'contacted'],
+      ['le-7:3', 'lead.status_changed', 'contacted', 'callback'],
     ]);
     expect(d.lead?.status).toBe('callback');
   });
 
   it('dead-letter a move the catalogue forbids and let the others of the chunk apply', () => {
-    const d = decideLead('le-7', [action('a1', 'contacted'), action('a2', 'assigned'), action('a3', 'ftd'), action('a4', 'vip'), action('a5', 'trash')], lead(), context());
+    const d = decideLead(
+      'le-7',
+      [
+        action('a1', 'contacted'),
+        action('a2', 'assigned'),
+        action('a3', 'ftd'),
+        action('a4', 'vip'),
+        action('a5', 'trash'),
+      ],
+      lead(),
+      context(),
+    );
     expect(outcomes(d)).toEqual(['applied', 'refused', 'refused', 'refused', 'applied']);
-    expect(d.refused.map((r) => [r.reason, r.partition])).toEqual([['illegal_transition', 3], ['status_needs_deposit', 3], ['unknown_status', 3]]);
+    expect(d.refused.map((r) => [r.reason, r.partition])).toEqual([
+      ['illegal_transition', 3],
+      ['status_needs_deposit', 3],
+      ['unknown_status', 3],
+    ]);
     expect(d.change?.entries.map((e) => e.to)).toEqual(['contacted', 'trash']);
   });
 
@@ -75,7 +148,12 @@ describe('agent actions', () => {
   });
 
   it('schedule the callback an action asks for, and clear it with the next action', () => {
-    const first = decideLead('le-7', [action('a1', 'callback', 1, { callback_at: '2026-11-25T10:00:00Z' })], lead({ status: 'contacted' }), context());
+    const first = decideLead(
+      'le-7',
+      [action('a1', 'callback', 1, { callback_at: '2026-11-25T10:00:00Z' })],
+      lead({ status: 'contacted' }),
+      context(),
+    );
     expect(first.change?.set.callback_at).toEqual(new Date('2026-11-25T10:00:00Z'));
     const next = decideLead('le-7', [action('a2', 'interested')], first.lead, context());
     expect(next.change?.set).toHaveProperty('callback_at', null);
@@ -84,26 +162,56 @@ describe('agent actions', () => {
 
 describe('deposits', () => {
   it('make the first deposit an ftd that creates the client, and later ones rtds; amounts stay in the deposit', () => {
-    const d = decideLead('le-7', [action('a1', 'contacted'), deposit('d1'), deposit('d2', 'deposit', 3)], lead(), context());
+    const d = decideLead(
+      'le-7',
+      [action('a1', 'contacted'), deposit('d1'), deposit('d2', 'deposit', 3)],
+      lead(),
+      context(),
+    );
     expect(outcomes(d)).toEqual(['applied', 'applied', 'applied']);
-    expect(d.change?.entries.map((e) => [e.to, e.event])).toEqual([['contacted', 'lead.status_changed'], ['ftd', 'lead.ftd'], ['rtd', 'lead.rtd']]);
+    expect(d.change?.entries.map((e) => [e.to, e.event])).toEqual([
+      ['contacted', 'lead.status_changed'],
+      ['ftd', 'lead.ftd'],
+      ['rtd', 'lead.rtd'],
+    ]);
     expect(d.change?.set).toMatchObject({ status: 'rtd', is_depositor: true, client_id: expect.any(String) });
-    expect(d.clients).toEqual([expect.objectContaining({ lead_id: 'le-7', partner_id: 'pa-1', first_deposit_id: 'd1', created_at: NOW })]);
-    expect(d.deposits.map((x) => [x._id, x.amount, x.client_id])).toEqual([['d1', '250.00', d.change?.set.client_id], ['d2', '250.00', d.change?.set.client_id]]);
+    expect(d.clients).toEqual([
+      expect.objectContaining({ lead_id: 'le-7', partner_id: 'pa-1', first_deposit_id: 'd1', created_at: NOW }),
+    ]);
+    expect(d.deposits.map((x) => [x._id, x.amount, x.client_id])).toEqual([
+      ['d1', '250.00', d.change?.set.client_id],
+      ['d2', '250.00', d.change?.set.client_id],
+    ]);
     expect(JSON.stringify(d.events)).not.toContain('250.00');
   });
 
   it('take a chargeback after a deposit as terminal', () => {
-    const d = decideLead('le-7', [deposit('c1', 'chargeback')], lead({ status: 'ftd', client_id: 'cl-7', is_depositor: true }), context());
+    const d = decideLead(
+      'le-7',
+      [deposit('c1', 'chargeback')],
+      lead({ status: 'ftd', client_id: 'cl-7', is_depositor: true }),
+      context(),
+    );
     expect(d.change?.entries.map((e) => [e.to, e.event])).toEqual([['chargeback', 'lead.status_changed']]);
   });
 
   it('park a chargeback before any deposit, and dead-letter it once its time is up', () => {
     const early = decideLead('le-7', [deposit('c1', 'chargeback')], lead({ status: 'contacted' }), context());
     expect(outcomes(early)).toEqual(['parked']);
-    expect(early.park.map((p) => [p._id, p.reason, p.source.partition])).toEqual([['deposits:c1', 'chargeback_before_deposit', 3]]);
-    const parked = { ...(early.park[0] as ParkedMessageDoc), parked_at: new Date(NOW.getTime() - PARK_MAX_MS - 1), source: { ...(early.park[0] as ParkedMessageDoc).source, partition: 5 } };
-    const late = decideLead('le-7', [{ record: deposit('c1', 'chargeback').record, parked }], lead({ status: 'contacted' }), context());
+    expect(early.park.map((p) => [p._id, p.reason, p.source.partition])).toEqual([
+      ['deposits:c1', 'chargeback_before_deposit', 3],
+    ]);
+    const parked = {
+      ...(early.park[0] as ParkedMessageDoc),
+      parked_at: new Date(NOW.getTime() - PARK_MAX_MS - 1),
+      source: { ...(early.park[0] as ParkedMessageDoc).source, partition: 5 },
+    };
+    const late = decideLead(
+      'le-7',
+      [{ record: deposit('c1', 'chargeback').record, parked }],
+      lead({ status: 'contacted' }),
+      context(),
+    );
     expect(outcomes(late)).toEqual(['refused']);
     expect(late.refused.map((r) => [r.reason, r.partition])).toEqual([['chargeback_before_deposit', 5]]);
     expect(late.unpark).toEqual(['deposits:c1']);
@@ -112,7 +220,9 @@ describe('deposits', () => {
   it('make the ftd of a first deposit that happened before the agent action that ended the lead', () => {
     const ended = decideLead('le-7', [action('a1', 'no_answer', 10)], lead(), context()).lead as LeadDoc;
     expect(outcomes(decideLead('le-7', [deposit('d1', 'deposit', 5)], ended, context()))).toEqual(['applied']);
-    expect(decideLead('le-7', [deposit('d2', 'deposit', 15)], ended, context()).refused.map((r) => r.reason)).toEqual(['terminal_status']);
+    expect(decideLead('le-7', [deposit('d2', 'deposit', 15)], ended, context()).refused.map((r) => r.reason)).toEqual([
+      'terminal_status',
+    ]);
   });
 });
 
@@ -163,23 +273,41 @@ describe('erasure', () => {
   it('erases once; a lead with an agent leaves it (a feed message, no event)', () => {
     const d = decideLead('le-7', [command('e1', 'erase')], lead(), context());
     expect(outcomes(d)).toEqual(['applied']);
-    expect(d.change).toMatchObject({ erase: true, entries: [{ erased: true, event: null, source: 'distribution:e1' }] });
+    expect(d.change).toMatchObject({
+      erase: true,
+      entries: [{ erased: true, event: null, source: 'distribution:e1' }],
+    });
     expect(d.events).toEqual([]);
     expect(d.feed.map((f) => f.reason)).toEqual(['erased']);
-    const again = decideLead('le-7', [command('e1', 'erase')], { ...(d.lead as LeadDoc), personal_erased_at: NOW }, context());
+    const again = decideLead(
+      'le-7',
+      [command('e1', 'erase')],
+      { ...(d.lead as LeadDoc), personal_erased_at: NOW },
+      context(),
+    );
     expect(outcomes(again)).toEqual(['repeat']);
     expect(again.feed).toEqual(d.feed);
   });
 
   it('leaves a waiting lead without an entry, and out of the waiting list', () => {
-    const d = decideLead('le-7', [command('e1', 'erase')], lead({ status: 'new', agent_id: null, history: [intake] }), context());
+    const d = decideLead(
+      'le-7',
+      [command('e1', 'erase')],
+      lead({ status: 'new', agent_id: null, history: [intake] }),
+      context(),
+    );
     expect(d.change).toMatchObject({ erase: true, entries: [] });
     expect(d.leavesWaiting).toBe(true);
   });
 
   it('never gives an erased lead to an agent', () => {
     const ctx = context(['ag-2']);
-    const d = decideLead('le-7', [command('c1', 'assign')], lead({ status: 'new', agent_id: null, history: [intake], personal_erased_at: T0 }), ctx);
+    const d = decideLead(
+      'le-7',
+      [command('c1', 'assign')],
+      lead({ status: 'new', agent_id: null, history: [intake], personal_erased_at: T0 }),
+      ctx,
+    );
     expect(outcomes(d)).toEqual(['unchanged']);
     expect(ctx.taken).toEqual([]);
   });
@@ -188,7 +316,7 @@ describe('erasure', () => {
 describe('lead commands', () => {
   const waiting = () => lead({ status: 'new', agent_id: null, history: [intake] });
 
-  it('assign a waiting lead to the roster\'s agent, which is watched for idleness', () => {
+  it("assign a waiting lead to the roster's agent, which is watched for idleness", () => {
     const d = decideLead('le-7', [command('c1', 'assign')], waiting(), context(['ag-2']));
     expect(d.change?.set).toMatchObject({ status: 'assigned', agent_id: 'ag-2' });
     expect(d.leavesWaiting).toBe(true);
@@ -204,22 +332,42 @@ describe('lead commands', () => {
   it('hand an idle lead to another agent without an event, keep it when nobody else fits, and let a worked one be', () => {
     const check = command('idle:le-7:1', 'reassign_idle', { agent_id: 'ag-1', assigned_seq: 1 });
     const moved = decideLead('le-7', [check], lead(), context(['ag-1', 'ag-3']));
-    expect(moved.change?.entries).toEqual([expect.objectContaining({ to: 'assigned', agent_id: 'ag-3', event: null, why: expect.stringContaining('not worked by ag-1') })]);
+    expect(moved.change?.entries).toEqual([
+      expect.objectContaining({
+        to: 'assigned',
+        agent_id: 'ag-3',
+        event: null,
+        why: expect.stringContaining('not worked by ag-1'),
+      }),
+    ]);
     expect(moved.events).toEqual([]);
     const kept = decideLead('le-7', [check], lead(), context(['ag-1']));
-    expect([outcomes(kept), kept.kept, kept.idle]).toEqual([['unchanged'], 1, [{ lead_id: 'le-7', agent_id: 'ag-1', seq: 1 }]]);
+    expect([outcomes(kept), kept.kept, kept.idle]).toEqual([
+      ['unchanged'],
+      1,
+      [{ lead_id: 'le-7', agent_id: 'ag-1', seq: 1 }],
+    ]);
     const worked = decideLead('le-7', [action('a1', 'contacted'), check], lead(), context(['ag-3']));
     expect(outcomes(worked)).toEqual(['applied', 'unchanged']);
   });
 
   it('reassign as a supervisor asks, from where the lead is now', () => {
-    const d = decideLead('le-7', [command('r1', 'reassign', { to_agent_id: 'ag-9', requested_by: 'sup-1' })], lead({ status: 'contacted' }), context());
-    expect(d.change?.entries).toEqual([expect.objectContaining({ from: 'contacted', to: 'contacted', agent_id: 'ag-9', event: null })]);
+    const d = decideLead(
+      'le-7',
+      [command('r1', 'reassign', { to_agent_id: 'ag-9', requested_by: 'sup-1' })],
+      lead({ status: 'contacted' }),
+      context(),
+    );
+    expect(d.change?.entries).toEqual([
+      expect.objectContaining({ from: 'contacted', to: 'contacted', agent_id: 'ag-9', event: null }),
+    ]);
   });
 });
 
 it('tells which verdicts the store stands behind: changes and repeats, not refusals or nothing to do', () => {
   expect(storeStandsBehind(decideLead('le-7', [action('a1', 'contacted')], lead(), context()))).toBe(true);
-  expect(storeStandsBehind(decideLead('le-7', [action('a1', 'contacted'), action('a2', 'assigned')], lead(), context()))).toBe(false);
+  expect(
+    storeStandsBehind(decideLead('le-7', [action('a1', 'contacted'), action('a2', 'assigned')], lead(), context())),
+  ).toBe(false);
   expect(storeStandsBehind(decideLead('le-7', [command('c1', 'assign')], lead(), context()))).toBe(false);
 });

@@ -4,7 +4,13 @@ import { assessRisk, overRiskThreshold, RISK_POINTS, type RiskFacts } from '../.
 
 const limits = { perIp: 3, perSubnet: 10 };
 const facts = (over: Partial<RiskFacts> = {}): RiskFacts => ({
-  ipCountry: 'DE', phoneCountry: 'DE', declaredCountry: 'DE', disposableEmail: false, leadsFromIp: 1, leadsFromSubnet: 1, ...over,
+  ipCountry: 'DE',
+  phoneCountry: 'DE',
+  declaredCountry: 'DE',
+  disposableEmail: false,
+  leadsFromIp: 1,
+  leadsFromSubnet: 1,
+  ...over,
 });
 
 describe('fraud signals', () => {
@@ -12,9 +18,21 @@ describe('fraud signals', () => {
     expect(assessRisk(facts(), limits)).toEqual({ score: 0, reasons: [], ip_country: 'DE' }));
 
   it.each([
-    ['the IP country against the phone country', { phoneCountry: 'GB', declaredCountry: 'GB' }, ['ip_country_mismatch_phone', 'ip_country_mismatch_declared']],
-    ['the IP country against the declared country', { declaredCountry: 'FR' }, ['ip_country_mismatch_declared', 'phone_country_mismatch_declared']],
-    ['the phone country against the declared country only', { ipCountry: null, phoneCountry: 'GB' }, ['phone_country_mismatch_declared']],
+    [
+      'the IP country against the phone country',
+      { phoneCountry: 'GB', declaredCountry: 'GB' },
+      ['ip_country_mismatch_phone', 'ip_country_mismatch_declared'],
+    ],
+    [
+      'the IP country against the declared country',
+      { declaredCountry: 'FR' },
+      ['ip_country_mismatch_declared', 'phone_country_mismatch_declared'],
+    ],
+    [
+      'the phone country against the declared country only',
+      { ipCountry: null, phoneCountry: 'GB' },
+      ['phone_country_mismatch_declared'],
+    ],
     ['a disposable email domain', { disposableEmail: true }, ['disposable_email']],
     ['a burst from one IP', { leadsFromIp: 4, leadsFromSubnet: 4 }, ['ip_burst']],
     ['a burst from one subnet', { leadsFromIp: 1, leadsFromSubnet: 11 }, ['subnet_burst']],
@@ -25,7 +43,9 @@ describe('fraud signals', () => {
   });
 
   it('never counts an unknown country as a mismatch', () => {
-    expect(assessRisk(facts({ ipCountry: null, phoneCountry: null, declaredCountry: 'US' }), limits).reasons).toEqual([]);
+    expect(assessRisk(facts({ ipCountry: null, phoneCountry: null, declaredCountry: 'US' }), limits).reasons).toEqual(
+      [],
+    );
     expect(assessRisk(facts({ declaredCountry: null }), limits).reasons).toEqual([]);
   });
 
@@ -34,7 +54,10 @@ describe('fraud signals', () => {
   });
 
   it('caps the score at 100', () => {
-    const risk = assessRisk(facts({ ipCountry: 'US', phoneCountry: 'GB', disposableEmail: true, leadsFromIp: 9, leadsFromSubnet: 99 }), limits);
+    const risk = assessRisk(
+      facts({ ipCountry: 'US', phoneCountry: 'GB', disposableEmail: true, leadsFromIp: 9, leadsFromSubnet: 99 }),
+      limits,
+    );
     expect(risk.reasons).toHaveLength(6);
     expect(risk.score).toBe(100);
   });
@@ -69,7 +92,7 @@ describe('IP facts', () => {
 });
 
 describe('isDisposableEmail', () => {
-  it("reads the domain after the last @, whatever its case, against the maintained list (built once)", () => {
+  it('reads the domain after the last @, whatever its case, against the maintained list (built once)', () => {
     expect(isDisposableEmail('someone@mailinator.com')).toBe(true);
     expect(isDisposableEmail('Some.One@MAILINATOR.COM')).toBe(true);
     expect(isDisposableEmail('"odd@name"@mailinator.com')).toBe(true);

@@ -40,12 +40,23 @@ describe('agent working hours', () => {
 });
 
 const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
-  _id: id, name: id, active: true, countries: [], languages: [], last_assigned_at: null, created_at: new Date(0), updated_at: new Date(0), ...over,
+  _id: id,
+  name: id,
+  active: true,
+  countries: [],
+  languages: [],
+  last_assigned_at: null,
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  ...over,
 });
 
 describe('agent choice with shifts', () => {
   it('skips agents off shift, and the agent a lead is taken from', () => {
-    const agents = [agent('ag-day', { working_hours: { mon: ['09:00-17:00'] } }), agent('ag-night', { working_hours: { mon: ['17:00-09:00'] } })];
+    const agents = [
+      agent('ag-day', { working_hours: { mon: ['09:00-17:00'] } }),
+      agent('ag-night', { working_hours: { mon: ['17:00-09:00'] } }),
+    ];
     expect(chooseAgent(agents, {}, mon('10:00'))?._id).toBe('ag-day');
     expect(chooseAgent(agents, {}, mon('20:00'))?._id).toBe('ag-night');
     expect(chooseAgent(agents, {}, mon('10:00'), 'ag-day')).toBeNull();

@@ -9,10 +9,20 @@ const ROOT = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const readme = read('README.md');
 const configSource = read('src/shared/config.ts');
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+];
 
 // GitHub's anchor of a heading: lower case, punctuation dropped, spaces to dashes.
-const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+const anchor = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
 const anchorsOf = (page: string) => new Set([...read(page).matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1]!)));
 
 describe('README.md and docs/', () => {
@@ -38,17 +48,20 @@ describe('README.md and docs/', () => {
 
   it('keeps README a front door: at most 300 lines, linking every page of docs/', () => {
     expect(readme.split('\n').length).toBeLessThanOrEqual(300);
-    for (const page of pages.filter((p) => p !== 'README.md' && dirname(p) === 'docs')) expect(readme).toContain(`](${page}`);
+    for (const page of pages.filter((p) => p !== 'README.md' && dirname(p) === 'docs'))
+      expect(readme).toContain(`](${page}`);
   });
 
   it.each(pages)('%s links only to pages and headings that exist', (page) => {
-    const broken = [...read(page).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => {
-      if (/^[a-z]+:/.test(target)) return false;
-      const [path, fragment] = target.split('#') as [string, string | undefined];
-      const dest = path ? normalize(join(dirname(page), path)) : page;
-      if (!existsSync(join(ROOT, dest))) return true;
-      return fragment !== undefined && dest.endsWith('.md') && !anchorsOf(dest).has(fragment);
-    });
+    const broken = [...read(page).matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((target) => {
+        if (/^[a-z]+:/.test(target)) return false;
+        const [path, fragment] = target.split('#') as [string, string | undefined];
+        const dest = path ? normalize(join(dirname(page), path)) : page;
+        if (!existsSync(join(ROOT, dest))) return true;
+        return fragment !== undefined && dest.endsWith('.md') && !anchorsOf(dest).has(fragment);
+      });
     expect(broken).toEqual([]);
   });
 });

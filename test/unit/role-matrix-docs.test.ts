@@ -15,10 +15,18 @@ describe('the role matrix in docs/managers.md', () => {
   });
 
   it('marks exactly the roles that have each permission', () => {
-    for (const row of docs.rows) expect({ permission: row.permission, roles: row.roles }).toEqual({ permission: row.permission, roles: rolesWith(row.permission as never) });
+    for (const row of docs.rows)
+      expect({ permission: row.permission, roles: row.roles }).toEqual({
+        permission: row.permission,
+        roles: rolesWith(row.permission as never),
+      });
   });
 
   it('names at least one route per permission', () => {
-    for (const row of docs.rows) expect({ permission: row.permission, routes: row.routes.length > 0 }).toEqual({ permission: row.permission, routes: true });
+    for (const row of docs.rows)
+      expect({ permission: row.permission, routes: row.routes.length > 0 }).toEqual({
+        permission: row.permission,
+        routes: true,
+      });
   });
 });

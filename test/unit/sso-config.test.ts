@@ -43,7 +43,12 @@ describe('parseSsoConfig', () => {
   });
 
   it('takes scopes, a role claim, and no secret (a public client)', () => {
-    const cfg = parseSsoConfig({ ...base, SSO_CLIENT_SECRET: undefined, SSO_SCOPES: 'openid groups', SSO_ROLE_CLAIM: 'roles' });
+    const cfg = parseSsoConfig({
+      ...base,
+      SSO_CLIENT_SECRET: undefined,
+      SSO_SCOPES: 'openid groups',
+      SSO_ROLE_CLAIM: 'roles',
+    });
     expect(cfg).toMatchObject({ clientSecret: null, scopes: ['openid', 'groups'], roleClaim: 'roles', roleMap: [] });
   });
 
@@ -80,7 +85,10 @@ describe('parseSsoConfig', () => {
 });
 
 describe('roleFromClaims', () => {
-  const cfg = { roleClaim: 'groups', roleMap: parseRoleMap('analysts=analyst,lead-owners=owner,lead-admins=admin,helpdesk=support') };
+  const cfg = {
+    roleClaim: 'groups',
+    roleMap: parseRoleMap('analysts=analyst,lead-owners=owner,lead-admins=admin,helpdesk=support'),
+  };
 
   it('maps a single string claim', () => {
     expect(roleFromClaims({ groups: 'helpdesk' }, cfg)).toBe('support');

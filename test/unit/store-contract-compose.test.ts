@@ -6,9 +6,18 @@ import { parse } from 'yaml';
 // the store contract suite, the same command as CI, against MongoDB 7 and nothing else.
 const ROOT = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(ROOT, 'docker-compose.store.yml'), 'utf8')) as {
-  services: Record<string, { image?: string; command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }>;
+    }
+  >;
 };
-const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 it('runs npm run test:store against MongoDB 7 once it answers', () => {
   expect(Object.keys(compose.services).sort()).toEqual(['mongodb', 'store-contract']);

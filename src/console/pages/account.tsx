@@ -5,7 +5,14 @@ import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../../
 import type { Session } from '../session';
 
 interface Me {
-  account: { id: string; email: string; name: string; role: string; second_factors: { totp: boolean; passkeys: number }; last_sign_in_at: string | null } | null;
+  account: {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    second_factors: { totp: boolean; passkeys: number };
+    last_sign_in_at: string | null;
+  } | null;
 }
 
 // The signed-in person's own settings: the password and the second factors.
@@ -35,22 +42,53 @@ export function AccountPage({ api, onSession }: { api: Api; onSession: (s: Sessi
       {notice && <Notice>{notice}</Notice>}
       {a && (
         <dl class="facts">
-          <dt>Name</dt><dd>{a.name}</dd>
-          <dt>Email</dt><dd>{a.email}</dd>
-          <dt>Role</dt><dd>{a.role}</dd>
-          <dt>Second factors</dt><dd>{a.second_factors.totp ? 'authenticator app' : 'no authenticator app'}, {a.second_factors.passkeys} passkey(s)</dd>
-          <dt>Last sign-in</dt><dd>{when(a.last_sign_in_at)}</dd>
+          <dt>Name</dt>
+          <dd>{a.name}</dd>
+          <dt>Email</dt>
+          <dd>{a.email}</dd>
+          <dt>Role</dt>
+          <dd>{a.role}</dd>
+          <dt>Second factors</dt>
+          <dd>
+            {a.second_factors.totp ? 'authenticator app' : 'no authenticator app'}, {a.second_factors.passkeys}{' '}
+            passkey(s)
+          </dd>
+          <dt>Last sign-in</dt>
+          <dd>{when(a.last_sign_in_at)}</dd>
         </dl>
       )}
       <section class="panel" aria-labelledby="password-title">
         <h2 id="password-title">Change your password</h2>
-        <form class="stack" onSubmit={(e) => { e.preventDefault(); void change.act(); }}>
+        <form
+          class="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void change.act();
+          }}
+        >
           <label for="current-password">Current password</label>
-          <input id="current-password" type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent((e.target as HTMLInputElement).value)} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent((e.target as HTMLInputElement).value)}
+          />
           <label for="account-new-password">New password</label>
-          <input id="account-new-password" type="password" autoComplete="new-password" minLength={12} required value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />
+          <input
+            id="account-new-password"
+            type="password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            value={next}
+            onInput={(e) => setNext((e.target as HTMLInputElement).value)}
+          />
           <ErrorNote error={change.error} />
-          <button type="submit" disabled={change.busy}>Change the password</button>
+          <button type="submit" disabled={change.busy}>
+            Change the password
+          </button>
         </form>
       </section>
       <TotpSetup<Session> api={api} auth="/api/auth" onDone={added('Authenticator app')} />

@@ -23,7 +23,12 @@ export function AccountsPage({ api }: { api: Api }) {
     <section>
       <PageHeading>Accounts</PageHeading>
       {shown && (
-        <ShownOnce title={shown.title} fields={[['One-time link', linkUrl(shown.link)]]} doneLabel="Done, hide the link" onDone={() => setShown(null)}>
+        <ShownOnce
+          title={shown.title}
+          fields={[['One-time link', linkUrl(shown.link)]]}
+          doneLabel="Done, hide the link"
+          onDone={() => setShown(null)}
+        >
           Send this link to the person over a channel you trust; it works once, for 24 hours.
         </ShownOnce>
       )}
@@ -32,10 +37,27 @@ export function AccountsPage({ api }: { api: Api }) {
       {accounts.data && (
         <ScrollTable label="Accounts">
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Partners</th><th scope="col">State</th><th scope="col">Second factors</th><th scope="col">Last sign-in</th><th scope="col">Actions</th></tr>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Partners</th>
+              <th scope="col">State</th>
+              <th scope="col">Second factors</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Actions</th>
+            </tr>
           </thead>
           <tbody>
-            {accounts.data.items.map((a) => <AccountRow key={`${a.id}-${a.updated_at}`} api={api} account={a} onChange={accounts.reload} onLink={showLink} />)}
+            {accounts.data.items.map((a) => (
+              <AccountRow
+                key={`${a.id}-${a.updated_at}`}
+                api={api}
+                account={a}
+                onChange={accounts.reload}
+                onLink={showLink}
+              />
+            ))}
           </tbody>
         </ScrollTable>
       )}
@@ -48,7 +70,10 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: (title: string, l
   const [draft, setDraft] = useState(empty);
   const invite = useAction(async () => {
     const made = await api.post<{ account: AccountView; invitation: OneTimeLink }>('/api/accounts', {
-      email: draft.email.trim(), name: draft.name.trim(), role: draft.role, partner_ids: idList(draft.partners),
+      email: draft.email.trim(),
+      name: draft.name.trim(),
+      role: draft.role,
+      partner_ids: idList(draft.partners),
     });
     setDraft(empty);
     onInvited(`Invitation for ${made.account.name}`, made.invitation);
@@ -56,12 +81,31 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: (title: string, l
   const text = (f: 'email' | 'name') => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
 
   return (
-    <form class="filters" aria-label="Invite a person" onSubmit={(e) => { e.preventDefault(); void invite.act(); }}>
-      <div class="field"><label for="invite-email">Email</label><input id="invite-email" type="email" required value={draft.email} onInput={text('email')} /></div>
-      <div class="field"><label for="invite-name">Name</label><input id="invite-name" required value={draft.name} onInput={text('name')} /></div>
+    <form
+      class="filters"
+      aria-label="Invite a person"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void invite.act();
+      }}
+    >
+      <div class="field">
+        <label for="invite-email">Email</label>
+        <input id="invite-email" type="email" required value={draft.email} onInput={text('email')} />
+      </div>
+      <div class="field">
+        <label for="invite-name">Name</label>
+        <input id="invite-name" required value={draft.name} onInput={text('name')} />
+      </div>
       <RoleField id="invite-role" value={draft.role} onChange={(role) => setDraft({ ...draft, role })} />
-      <PartnersField id="invite-partners" value={draft.partners} onChange={(partners) => setDraft({ ...draft, partners })} />
-      <button type="submit" disabled={invite.busy}>Invite</button>
+      <PartnersField
+        id="invite-partners"
+        value={draft.partners}
+        onChange={(partners) => setDraft({ ...draft, partners })}
+      />
+      <button type="submit" disabled={invite.busy}>
+        Invite
+      </button>
       <ErrorNote error={invite.error} />
     </form>
   );

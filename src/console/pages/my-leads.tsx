@@ -15,7 +15,13 @@ export function MyLeadsPage({ api, id }: { api: Api; id?: string }) {
 function Queue({ api }: { api: Api }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const queue = useLoad(() => api.get<CursorPage<QueueItem>>(`/api/workspace/leads?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), [cursor]);
+  const queue = useLoad(
+    () =>
+      api.get<CursorPage<QueueItem>>(
+        `/api/workspace/leads?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      ),
+    [cursor],
+  );
   useEffect(() => {
     if (!queue.data) return undefined;
     const timer = setTimeout(queue.reload, nextQueueRead(queue.data.items, Date.now()));
@@ -27,14 +33,26 @@ function Queue({ api }: { api: Api }) {
     <section>
       <PageHeading>My leads</PageHeading>
       <div role="alert">
-        {due.map((l) => <p key={l.id} class="notice">Callback due: <a href={`#/my-leads/${l.id}`}>{l.id}</a> (scheduled {when(l.callback_at)})</p>)}
+        {due.map((l) => (
+          <p key={l.id} class="notice">
+            Callback due: <a href={`#/my-leads/${l.id}`}>{l.id}</a> (scheduled {when(l.callback_at)})
+          </p>
+        ))}
       </div>
       <ErrorNote error={queue.error} />
       {queue.data && <QueueTable label="My queue" items={queue.data.items} open />}
       {(cursors.length > 0 || queue.data?.next_cursor) && (
         <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors([])}>Top of the queue</button>
-          <button type="button" disabled={!queue.data?.next_cursor} onClick={() => setCursors([...cursors, queue.data!.next_cursor!])}>Further down</button>
+          <button type="button" disabled={cursors.length === 0} onClick={() => setCursors([])}>
+            Top of the queue
+          </button>
+          <button
+            type="button"
+            disabled={!queue.data?.next_cursor}
+            onClick={() => setCursors([...cursors, queue.data!.next_cursor!])}
+          >
+            Further down
+          </button>
         </nav>
       )}
     </section>

@@ -16,10 +16,12 @@ export function OverviewPage({ api }: { api: Api }) {
     <section>
       <PageHeading>Overview</PageHeading>
       <p class="muted">
-        The last hour per minute and the last 14 days per day, both stored: every instance's work, kept across
-        restarts (the last hour is a few seconds behind).
+        The last hour per minute and the last 14 days per day, both stored: every instance's work, kept across restarts
+        (the last hour is a few seconds behind).
       </p>
-      <button type="button" onClick={overview.reload} disabled={overview.loading}>Refresh</button>
+      <button type="button" onClick={overview.reload} disabled={overview.loading}>
+        Refresh
+      </button>
       <ErrorNote error={overview.error} />
       {overview.data && (
         <div class="charts">

@@ -35,7 +35,14 @@ function askedOf(params: URLSearchParams, today: string): Asked {
 }
 
 const apiQuery = (a: Asked, groupBy: readonly Dimension[]) =>
-  query({ from: a.from, to: a.to, group_by: groupBy.join(','), affiliate_id: a.affiliate_id, country: a.country, source: a.source });
+  query({
+    from: a.from,
+    to: a.to,
+    group_by: groupBy.join(','),
+    affiliate_id: a.affiliate_id,
+    country: a.country,
+    source: a.source,
+  });
 
 // Every partner's name and time zone, for the table's names and its links to a partner's leads
 // (partners are a list of hundreds, read a page of 200 at a time).
@@ -43,7 +50,9 @@ async function allPartners(api: Api): Promise<Map<string, PartnerInfo>> {
   const partners = new Map<string, PartnerInfo>();
   let offset: number | null = 0;
   while (offset !== null) {
-    const page: Page<{ id: string; name: string; time_zone?: string | null }> = await api.get(`/api/affiliates?limit=200&offset=${offset}`);
+    const page: Page<{ id: string; name: string; time_zone?: string | null }> = await api.get(
+      `/api/affiliates?limit=200&offset=${offset}`,
+    );
     for (const p of page.items) partners.set(p.id, { name: p.name, time_zone: p.time_zone ?? null });
     offset = page.next_offset;
   }
@@ -59,9 +68,13 @@ export function ReportsPage({ api, params }: { api: Api; params: URLSearchParams
   const report = useLoad(() => api.get<Report>(`/api/reports${apiQuery(asked, asked.group_by)}`), [key]);
   const trend = useLoad(() => api.get<Report>(`/api/reports${apiQuery(asked, ['day'])}`), [key]);
   const partners = useLoad(() => allPartners(api), []);
-  const csv = useAction(() => api.download(`/api/reports.csv${apiQuery(asked, asked.group_by)}`, `report-${asked.from}-${asked.to}.csv`));
-  const set = (f: 'from' | 'to' | 'affiliate_id' | 'country' | 'source') => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value.trim() });
-  const toggle = (d: Dimension) => setDraft({ ...draft, group_by: DIMENSIONS.filter((x) => (x === d) !== draft.group_by.includes(x)) });
+  const csv = useAction(() =>
+    api.download(`/api/reports.csv${apiQuery(asked, asked.group_by)}`, `report-${asked.from}-${asked.to}.csv`),
+  );
+  const set = (f: 'from' | 'to' | 'affiliate_id' | 'country' | 'source') => (e: Event) =>
+    setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value.trim() });
+  const toggle = (d: Dimension) =>
+    setDraft({ ...draft, group_by: DIMENSIONS.filter((x) => (x === d) !== draft.group_by.includes(x)) });
   const submit = (e: Event) => {
     e.preventDefault();
     go('reports', { ...draft, country: draft.country.toUpperCase(), group_by: draft.group_by.join(',') || NO_GROUPS });
@@ -71,25 +84,51 @@ export function ReportsPage({ api, params }: { api: Api; params: URLSearchParams
     <section>
       <PageHeading>Reports</PageHeading>
       <form class="filters" aria-label="Report" onSubmit={submit}>
-        <div class="field"><label for="r-from">First day</label><input id="r-from" type="date" value={draft.from} onInput={set('from')} required /></div>
-        <div class="field"><label for="r-to">Last day</label><input id="r-to" type="date" value={draft.to} onInput={set('to')} required /></div>
-        <div class="field"><label for="r-partner">Partner id</label><input id="r-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} placeholder="any" /></div>
+        <div class="field">
+          <label for="r-from">First day</label>
+          <input id="r-from" type="date" value={draft.from} onInput={set('from')} required />
+        </div>
+        <div class="field">
+          <label for="r-to">Last day</label>
+          <input id="r-to" type="date" value={draft.to} onInput={set('to')} required />
+        </div>
+        <div class="field">
+          <label for="r-partner">Partner id</label>
+          <input id="r-partner" value={draft.affiliate_id} onInput={set('affiliate_id')} placeholder="any" />
+        </div>
         <div class="field">
           <label for="r-country">Country</label>
-          <input id="r-country" value={draft.country} onInput={set('country')} placeholder="any" maxLength={2} pattern="[A-Za-z]{2}" />
+          <input
+            id="r-country"
+            value={draft.country}
+            onInput={set('country')}
+            placeholder="any"
+            maxLength={2}
+            pattern="[A-Za-z]{2}"
+          />
         </div>
-        <div class="field"><label for="r-source">Source</label><input id="r-source" value={draft.source} onInput={set('source')} placeholder="any" /></div>
+        <div class="field">
+          <label for="r-source">Source</label>
+          <input id="r-source" value={draft.source} onInput={set('source')} placeholder="any" />
+        </div>
         <fieldset class="group-by">
           <legend>Group by</legend>
           {DIMENSIONS.map((d) => (
-            <label key={d} class="check"><input type="checkbox" checked={draft.group_by.includes(d)} onChange={() => toggle(d)} />{d}</label>
+            <label key={d} class="check">
+              <input type="checkbox" checked={draft.group_by.includes(d)} onChange={() => toggle(d)} />
+              {d}
+            </label>
           ))}
         </fieldset>
         <button type="submit">Show report</button>
       </form>
-      <p class="muted">Days are each partner's own (its time zone setting, UTC without one), first and last day included.</p>
+      <p class="muted">
+        Days are each partner's own (its time zone setting, UTC without one), first and last day included.
+      </p>
       <div class="actions">
-        <button type="button" class="secondary" disabled={csv.busy} onClick={() => void csv.act()}>Download CSV</button>
+        <button type="button" class="secondary" disabled={csv.busy} onClick={() => void csv.act()}>
+          Download CSV
+        </button>
       </div>
       <ErrorNote error={csv.error ?? report.error ?? trend.error ?? partners.error} />
       {report.data && (

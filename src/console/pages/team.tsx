@@ -5,7 +5,10 @@ import type { QueueItem } from '../parts/workspace/queue-types';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad } from '../../ui-kit/ui';
 
 interface TeamAgent {
-  id: string; name: string; active: boolean; queue: CursorPage<QueueItem>;
+  id: string;
+  name: string;
+  active: boolean;
+  queue: CursorPage<QueueItem>;
 }
 
 // A supervisor's team: each agent's queue (its first 20 leads), and a lead given to another active agent of the team.
@@ -30,15 +33,42 @@ export function TeamPage({ api }: { api: Api }) {
         const others = agents.filter((a) => a.id !== agent.id && a.active);
         return (
           <article key={agent.id} aria-labelledby={`agent-${agent.id}`}>
-            <h2 id={`agent-${agent.id}`}>{agent.name}{agent.active ? '' : ' (inactive)'} <small class="mono">{agent.id}</small></h2>
-            <QueueTable label={`Queue of ${agent.name}`} items={agent.queue.items} action={(lead) => (others.length === 0 ? '—' : (
-              <form aria-label={`Reassign ${lead.id}`} onSubmit={(e) => { e.preventDefault(); void reassign.act(lead, chosen[lead.id] ?? others[0]!.id); }}>
-                <select aria-label={`Reassign ${lead.id} to`} value={chosen[lead.id] ?? others[0]!.id} onChange={(e) => setChosen({ ...chosen, [lead.id]: (e.target as HTMLSelectElement).value })}>
-                  {others.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
-                </select>
-                <button type="submit" disabled={reassign.busy}>Reassign</button>
-              </form>
-            ))} />
+            <h2 id={`agent-${agent.id}`}>
+              {agent.name}
+              {agent.active ? '' : ' (inactive)'} <small class="mono">{agent.id}</small>
+            </h2>
+            <QueueTable
+              label={`Queue of ${agent.name}`}
+              items={agent.queue.items}
+              action={(lead) =>
+                others.length === 0 ? (
+                  '—'
+                ) : (
+                  <form
+                    aria-label={`Reassign ${lead.id}`}
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void reassign.act(lead, chosen[lead.id] ?? others[0]!.id);
+                    }}
+                  >
+                    <select
+                      aria-label={`Reassign ${lead.id} to`}
+                      value={chosen[lead.id] ?? others[0]!.id}
+                      onChange={(e) => setChosen({ ...chosen, [lead.id]: (e.target as HTMLSelectElement).value })}
+                    >
+                      {others.map((a) => (
+                        <option key={a.id} value={a.id}>
+                          {a.name}
+                        </option>
+                      ))}
+                    </select>
+                    <button type="submit" disabled={reassign.busy}>
+                      Reassign
+                    </button>
+                  </form>
+                )
+              }
+            />
             {agent.queue.next_cursor && <p class="hint">More leads follow in this queue.</p>}
           </article>
         );

@@ -26,12 +26,21 @@ export interface AccountView {
   last_sign_in_at: string | null;
 }
 
-const factors = (f: AccountView['second_factors']): string => [f.totp && 'app', f.passkeys > 0 && `${f.passkeys} passkey(s)`].filter(Boolean).join(', ') || 'none';
+const factors = (f: AccountView['second_factors']): string =>
+  [f.totp && 'app', f.passkeys > 0 && `${f.passkeys} passkey(s)`].filter(Boolean).join(', ') || 'none';
 
 // One account and what may be done to it: its role and partners, disabling or enabling, a new
 // one-time link (an invitation again, or a password reset). Each change ends its sessions.
-export function AccountRow({ api, account: a, onChange, onLink }: {
-  api: Api; account: AccountView; onChange: () => void; onLink: (title: string, link: OneTimeLink) => void;
+export function AccountRow({
+  api,
+  account: a,
+  onChange,
+  onLink,
+}: {
+  api: Api;
+  account: AccountView;
+  onChange: () => void;
+  onLink: (title: string, link: OneTimeLink) => void;
 }) {
   const can = useCan();
   const grantable = useGrantable();
@@ -43,7 +52,10 @@ export function AccountRow({ api, account: a, onChange, onLink }: {
   const save = useAction(async () => {
     // Only what changed: the server refuses a change of one's own role, even to the same one.
     const partnerIds = idList(draft.partners);
-    const patch = { ...(draft.role !== a.role && { role: draft.role }), ...(partnerIds.join() !== a.partner_ids.join() && { partner_ids: partnerIds }) };
+    const patch = {
+      ...(draft.role !== a.role && { role: draft.role }),
+      ...(partnerIds.join() !== a.partner_ids.join() && { partner_ids: partnerIds }),
+    };
     if (Object.keys(patch).length > 0) await api.patch(path, patch);
     setEditing(false);
     onChange();
@@ -60,16 +72,49 @@ export function AccountRow({ api, account: a, onChange, onLink }: {
   return (
     <>
       <tr>
-        <td>{a.name}</td><td>{a.email}</td><td>{a.role.replace('_', ' ')}</td><td class="mono">{a.partner_ids.join(', ') || '—'}</td>
-        <td>{a.status}{a.sso ? ' (SSO)' : ''}</td><td>{factors(a.second_factors)}</td><td>{when(a.last_sign_in_at)}</td>
+        <td>{a.name}</td>
+        <td>{a.email}</td>
+        <td>{a.role.replace('_', ' ')}</td>
+        <td class="mono">{a.partner_ids.join(', ') || '—'}</td>
+        <td>
+          {a.status}
+          {a.sso ? ' (SSO)' : ''}
+        </td>
+        <td>{factors(a.second_factors)}</td>
+        <td>{when(a.last_sign_in_at)}</td>
         <td class="actions">
           {may && (
             <>
-              {!self && <button type="button" aria-expanded={editing} aria-label={`Edit ${a.name}`} onClick={() => setEditing(!editing)}>Edit</button>}
-              {!self && <button type="button" disabled={status.busy} aria-label={`${a.status === 'disabled' ? 'Enable' : 'Disable'} ${a.name}`} onClick={() => void status.act()}>
-                {a.status === 'disabled' ? 'Enable' : 'Disable'}
-              </button>}
-              {!a.sso && <button type="button" disabled={link.busy} aria-label={`New link for ${a.name}`} onClick={() => void link.act()}>New link</button>}
+              {!self && (
+                <button
+                  type="button"
+                  aria-expanded={editing}
+                  aria-label={`Edit ${a.name}`}
+                  onClick={() => setEditing(!editing)}
+                >
+                  Edit
+                </button>
+              )}
+              {!self && (
+                <button
+                  type="button"
+                  disabled={status.busy}
+                  aria-label={`${a.status === 'disabled' ? 'Enable' : 'Disable'} ${a.name}`}
+                  onClick={() => void status.act()}
+                >
+                  {a.status === 'disabled' ? 'Enable' : 'Disable'}
+                </button>
+              )}
+              {!a.sso && (
+                <button
+                  type="button"
+                  disabled={link.busy}
+                  aria-label={`New link for ${a.name}`}
+                  onClick={() => void link.act()}
+                >
+                  New link
+                </button>
+              )}
             </>
           )}
         </td>
@@ -78,10 +123,23 @@ export function AccountRow({ api, account: a, onChange, onLink }: {
         <tr class="details">
           <td colSpan={8}>
             {editing && (
-              <form class="filters" aria-label={`Role and partners of ${a.name}`} onSubmit={(e) => { e.preventDefault(); void save.act(); }}>
+              <form
+                class="filters"
+                aria-label={`Role and partners of ${a.name}`}
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void save.act();
+                }}
+              >
                 <RoleField id={`role-${a.id}`} value={draft.role} onChange={(role) => setDraft({ ...draft, role })} />
-                <PartnersField id={`partners-${a.id}`} value={draft.partners} onChange={(partners) => setDraft({ ...draft, partners })} />
-                <button type="submit" disabled={save.busy}>Save</button>
+                <PartnersField
+                  id={`partners-${a.id}`}
+                  value={draft.partners}
+                  onChange={(partners) => setDraft({ ...draft, partners })}
+                />
+                <button type="submit" disabled={save.busy}>
+                  Save
+                </button>
               </form>
             )}
             <ErrorNote error={save.error ?? status.error ?? link.error} />

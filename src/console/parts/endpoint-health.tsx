@@ -10,7 +10,15 @@ const WORDS = {
 
 // The partner's callback endpoint health (kind postback: the tracker its postbacks go to), where the
 // service has the route: a 404 (a service without it) hides the panel without a word.
-export function EndpointHealth({ api, partnerId, kind = 'callback' }: { api: Api; partnerId: string; kind?: 'callback' | 'postback' }) {
+export function EndpointHealth({
+  api,
+  partnerId,
+  kind = 'callback',
+}: {
+  api: Api;
+  partnerId: string;
+  kind?: 'callback' | 'postback';
+}) {
   const can = useCan();
   const base = `/api/affiliates/${encodeURIComponent(partnerId)}`;
   const q = kind === 'postback' ? '?kind=postback' : '';
@@ -27,7 +35,11 @@ export function EndpointHealth({ api, partnerId, kind = 'callback' }: { api: Api
     <section class="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{words.title}</h2>
       <HealthFacts h={h} held={words.held} />
-      {h.state === 'paused' && can('endpoints.resume') && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>{words.resume}</button>}
+      {h.state === 'paused' && can('endpoints.resume') && (
+        <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>
+          {words.resume}
+        </button>
+      )}
       <ErrorNote error={resume.error} />
     </section>
   );

@@ -33,23 +33,46 @@ type Settings = Record<string, unknown>;
 
 // The form's text, one string per field, as a person edits it.
 interface Draft {
-  name: string; callback_url: string; callback_events: string[]; disabled: boolean; dedup_scope: string; dedup_window_days: string;
-  intake_per_minute: string; status_per_minute: string; blocked_countries: string; blocked_sources: string; blocked_ip_ranges: string;
-  status_mapping: string; field_mapping: string;
+  name: string;
+  callback_url: string;
+  callback_events: string[];
+  disabled: boolean;
+  dedup_scope: string;
+  dedup_window_days: string;
+  intake_per_minute: string;
+  status_per_minute: string;
+  blocked_countries: string;
+  blocked_sources: string;
+  blocked_ip_ranges: string;
+  status_mapping: string;
+  field_mapping: string;
 }
 
 function draftOf(p: Partial<Partner>): Draft {
-  const json = (v: Record<string, string> | undefined) => (v && Object.keys(v).length > 0 ? JSON.stringify(v, null, 1) : '');
+  const json = (v: Record<string, string> | undefined) =>
+    v && Object.keys(v).length > 0 ? JSON.stringify(v, null, 1) : '';
   return {
-    name: p.name ?? '', callback_url: p.callback_url ?? '', callback_events: p.callback_events ?? [], disabled: p.disabled ?? false,
-    dedup_scope: p.dedup_scope ?? 'global', dedup_window_days: String(p.dedup_window_days ?? ''),
-    intake_per_minute: String(p.rate_limits?.intake_per_minute ?? ''), status_per_minute: String(p.rate_limits?.status_per_minute ?? ''),
-    blocked_countries: (p.blocked_countries ?? []).join(', '), blocked_sources: (p.blocked_sources ?? []).join(', '),
-    blocked_ip_ranges: (p.blocked_ip_ranges ?? []).join(', '), status_mapping: json(p.status_mapping), field_mapping: json(p.field_mapping),
+    name: p.name ?? '',
+    callback_url: p.callback_url ?? '',
+    callback_events: p.callback_events ?? [],
+    disabled: p.disabled ?? false,
+    dedup_scope: p.dedup_scope ?? 'global',
+    dedup_window_days: String(p.dedup_window_days ?? ''),
+    intake_per_minute: String(p.rate_limits?.intake_per_minute ?? ''),
+    status_per_minute: String(p.rate_limits?.status_per_minute ?? ''),
+    blocked_countries: (p.blocked_countries ?? []).join(', '),
+    blocked_sources: (p.blocked_sources ?? []).join(', '),
+    blocked_ip_ranges: (p.blocked_ip_ranges ?? []).join(', '),
+    status_mapping: json(p.status_mapping),
+    field_mapping: json(p.field_mapping),
   };
 }
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const int = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
 
 export function mapping(label: string, text: string): Record<string, string> {
@@ -67,10 +90,17 @@ function settingsOf(d: Draft): Settings {
   if (int(d.intake_per_minute) !== undefined) rate.intake_per_minute = int(d.intake_per_minute);
   if (int(d.status_per_minute) !== undefined) rate.status_per_minute = int(d.status_per_minute);
   const s: Settings = {
-    name: d.name.trim(), callback_url: d.callback_url.trim() === '' ? null : d.callback_url.trim(), callback_events: d.callback_events,
-    disabled: d.disabled, dedup_scope: d.dedup_scope, rate_limits: rate,
-    blocked_countries: list(d.blocked_countries), blocked_sources: list(d.blocked_sources), blocked_ip_ranges: list(d.blocked_ip_ranges),
-    status_mapping: mapping('Status mapping', d.status_mapping), field_mapping: mapping('Field mapping', d.field_mapping),
+    name: d.name.trim(),
+    callback_url: d.callback_url.trim() === '' ? null : d.callback_url.trim(),
+    callback_events: d.callback_events,
+    disabled: d.disabled,
+    dedup_scope: d.dedup_scope,
+    rate_limits: rate,
+    blocked_countries: list(d.blocked_countries),
+    blocked_sources: list(d.blocked_sources),
+    blocked_ip_ranges: list(d.blocked_ip_ranges),
+    status_mapping: mapping('Status mapping', d.status_mapping),
+    field_mapping: mapping('Field mapping', d.field_mapping),
   };
   if (int(d.dedup_window_days) !== undefined) s.dedup_window_days = int(d.dedup_window_days);
   return s;
@@ -83,7 +113,11 @@ function changed(next: Settings, before: Settings | null): Settings {
   return Object.fromEntries(Object.entries(next).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k])));
 }
 
-export function PartnerSettingsForm({ partner, submitLabel, onSubmit }: {
+export function PartnerSettingsForm({
+  partner,
+  submitLabel,
+  onSubmit,
+}: {
   partner: Partial<Partner> | null;
   submitLabel: string;
   onSubmit: (settings: Settings) => Promise<void>;
@@ -98,12 +132,21 @@ export function PartnerSettingsForm({ partner, submitLabel, onSubmit }: {
   };
   const toggleEvent = (event: string) => (e: Event) => {
     const on = (e.target as HTMLInputElement).checked;
-    setDraft({ ...draft, callback_events: on ? [...draft.callback_events, event] : draft.callback_events.filter((x) => x !== event) });
+    setDraft({
+      ...draft,
+      callback_events: on ? [...draft.callback_events, event] : draft.callback_events.filter((x) => x !== event),
+    });
   };
   const text = (field: keyof Draft, label: string, hint?: string, type: 'text' | 'url' | 'number' = 'text') => (
     <div class="field">
       <label for={`${idp}-${field}`}>{label}</label>
-      <input id={`${idp}-${field}`} type={type as 'text'} value={draft[field] as string} onInput={set(field)} aria-describedby={hint ? `${idp}-${field}-hint` : undefined} />
+      <input
+        id={`${idp}-${field}`}
+        type={type as 'text'}
+        value={draft[field] as string}
+        onInput={set(field)}
+        aria-describedby={hint ? `${idp}-${field}-hint` : undefined}
+      />
       {hint && <small id={`${idp}-${field}-hint`}>{hint}</small>}
     </div>
   );
@@ -130,7 +173,9 @@ export function PartnerSettingsForm({ partner, submitLabel, onSubmit }: {
       <fieldset>
         <legend>Callback events (none ticked: all)</legend>
         {EVENTS.map((ev) => (
-          <label key={ev} class="check"><input type="checkbox" checked={draft.callback_events.includes(ev)} onChange={toggleEvent(ev)} /> {ev}</label>
+          <label key={ev} class="check">
+            <input type="checkbox" checked={draft.callback_events.includes(ev)} onChange={toggleEvent(ev)} /> {ev}
+          </label>
         ))}
       </fieldset>
       <div class="grid">
@@ -156,9 +201,13 @@ export function PartnerSettingsForm({ partner, submitLabel, onSubmit }: {
         <label for={`${idp}-field_mapping`}>Field mapping (JSON)</label>
         <textarea id={`${idp}-field_mapping`} rows={3} value={draft.field_mapping} onInput={set('field_mapping')} />
       </div>
-      <label class="check"><input type="checkbox" checked={draft.disabled} onChange={set('disabled')} /> Disabled (cannot send leads)</label>
+      <label class="check">
+        <input type="checkbox" checked={draft.disabled} onChange={set('disabled')} /> Disabled (cannot send leads)
+      </label>
       <ErrorNote error={error} />
-      <button type="submit" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : submitLabel}
+      </button>
     </form>
   );
 }

@@ -4,7 +4,10 @@ import type { CallbackPayload, LeadEvent } from '../../shared/schemas';
 // with no entry is sent unchanged), everything else in ours, from_status included (3.3 maps only
 // `status`). `reason` only on lead.rejected, `from_status` only on lead.status_changed. Key order
 // is fixed so the same event always serialises to the same bytes.
-export function buildCallbackPayload(event: LeadEvent, statusMapping: Readonly<Record<string, string>>): CallbackPayload {
+export function buildCallbackPayload(
+  event: LeadEvent,
+  statusMapping: Readonly<Record<string, string>>,
+): CallbackPayload {
   const payload: CallbackPayload = {
     event: event.event,
     external_lead_id: event.external_lead_id,

@@ -39,4 +39,3 @@ function payloadRefusal(payload: CallbackPayload): AttemptFailure | null {
   if (!validate(payload)) return { kind: 'payload_refused', reason: 'schema', detail: describeErrors(validate.errors) };
   return null;
 }
-

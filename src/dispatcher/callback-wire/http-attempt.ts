@@ -3,7 +3,13 @@ import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import { refusedAddressRange } from './address-guard';
-import { failedAttempt, RETRY_AFTER_STATUSES, retryAfterMs, type AttemptFailure, type AttemptResult } from '../retry-policy';
+import {
+  failedAttempt,
+  RETRY_AFTER_STATUSES,
+  retryAfterMs,
+  type AttemptFailure,
+  type AttemptResult,
+} from '../retry-policy';
 import { ServiceError } from '../../shared/errors';
 
 // What every attempt to a partner's endpoint obeys (CALLBACK_* settings).
@@ -17,7 +23,12 @@ export interface WireRules {
 
 // The rules alone, from the dispatcher's callbacks config (which holds more).
 export function wireRules(c: WireRules): WireRules {
-  return { timeoutMs: c.timeoutMs, allowPrivateNetworks: c.allowPrivateNetworks, allowHttp: c.allowHttp, responseBodyLimit: c.responseBodyLimit };
+  return {
+    timeoutMs: c.timeoutMs,
+    allowPrivateNetworks: c.allowPrivateNetworks,
+    allowHttp: c.allowHttp,
+    responseBodyLimit: c.responseBodyLimit,
+  };
 }
 
 export interface HttpAttemptOptions extends WireRules {
@@ -78,7 +89,8 @@ function checkTarget(raw: string, allowHttp: boolean, allowPrivateNetworks: bool
     return { kind: 'invalid_url' };
   }
   if (url.protocol === 'http:' && !allowHttp) return { kind: 'https_required' };
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'invalid_url', scheme: url.protocol.replace(/:$/, '') };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { kind: 'invalid_url', scheme: url.protocol.replace(/:$/, '') };
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!allowPrivateNetworks && isIP(host) !== 0) {
     const range = refusedAddressRange(host);
@@ -131,7 +143,11 @@ export async function closeCallbackAgents(): Promise<void> {
 // Error codes only (ECONNREFUSED, CERT_HAS_EXPIRED...): never a message that could echo the URL.
 // Duck-typed, as errors raised inside Node's own modules may come from another realm.
 function describeSendError(err: unknown): AttemptFailure {
-  for (let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined; e && typeof e === 'object'; e = e.cause as typeof e) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined;
+    e && typeof e === 'object';
+    e = e.cause as typeof e
+  ) {
     if (e instanceof AddressRefusedError) return { kind: 'address_refused', range: e.range };
     if (e.code === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timeout' };
     if (typeof e.code === 'string') return { kind: 'connection_error', code: e.code };

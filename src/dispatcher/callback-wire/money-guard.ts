@@ -1,6 +1,12 @@
 // Callbacks carry status only (spec 1): a body holding any of these keys, at any depth, is a
 // protocol violation and is never sent, whatever the schemas upstream let through.
-export const MONEY_FIELDS: ReadonlySet<string> = new Set(['amount', 'currency', 'ftd_amount', 'rtd_amount', 'deposit_amount']);
+export const MONEY_FIELDS: ReadonlySet<string> = new Set([
+  'amount',
+  'currency',
+  'ftd_amount',
+  'rtd_amount',
+  'deposit_amount',
+]);
 
 // The path of the first money field found, or null when there is none.
 export function findMoneyField(value: unknown, path = ''): string | null {

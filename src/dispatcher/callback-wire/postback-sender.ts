@@ -22,9 +22,15 @@ export interface SendPostbackOptions extends WireRules, PartnerPostback {
 }
 
 // The partner's postback for this event (template, mapping, token, signing), or null when none goes.
-export function partnerPostback(partners: Pick<PartnerDirectory, 'postbackToken'>, partner: PartnerDoc, event: LeadEvent): PartnerPostback | null {
+export function partnerPostback(
+  partners: Pick<PartnerDirectory, 'postbackToken'>,
+  partner: PartnerDoc,
+  event: LeadEvent,
+): PartnerPostback | null {
   const postback = postbackFor(partner.postbacks, partner.status_mapping, event.event);
-  return postback && { ...postback, token: partners.postbackToken(partner), sign: partner.postbacks?.sign === true, event };
+  return (
+    postback && { ...postback, token: partners.postbackToken(partner), sign: partner.postbacks?.sign === true, event }
+  );
 }
 
 // One postback (issue 32): a GET of the partner's template filled with the event's macros, under the
@@ -37,6 +43,7 @@ export async function sendPostback(opts: SendPostbackOptions): Promise<AttemptRe
     'user-agent': `${opts.serviceName}-Postback/1.0`,
     'x-event-id': opts.event.event_id,
   };
-  if (opts.sign && opts.token) headers[POSTBACK_SIGNATURE_HEADER] = `sha256=${createHmac('sha256', opts.token).update(url).digest('hex')}`;
+  if (opts.sign && opts.token)
+    headers[POSTBACK_SIGNATURE_HEADER] = `sha256=${createHmac('sha256', opts.token).update(url).digest('hex')}`;
   return { ...(await attemptRequest({ ...opts, url, method: 'GET', headers })), url: masked };
 }

@@ -19,27 +19,34 @@ export type AttemptFailure =
 export type AttemptFailureKind = AttemptFailure['kind'];
 
 // A postback's result also carries the URL it called, the token masked: what is recorded and shown.
-export type AttemptResult = ({
-    httpStatus: number;
-    failure: null;
-    error: null;
-    responseBody: string;
-    durationMs: number;
-    // What a 429 or 503 asked for in Retry-After (ms from the end of the attempt); null otherwise.
-    retryAfterMs: number | null;
-  } | {
-    httpStatus: number | null; // set when the answer's status came but its body did not
-    failure: AttemptFailure;
-    error: string; // failure's text
-    responseBody: null;
-    durationMs: number;
-    retryAfterMs?: undefined;
-  }) & { url?: string };
+export type AttemptResult = (
+  | {
+      httpStatus: number;
+      failure: null;
+      error: null;
+      responseBody: string;
+      durationMs: number;
+      // What a 429 or 503 asked for in Retry-After (ms from the end of the attempt); null otherwise.
+      retryAfterMs: number | null;
+    }
+  | {
+      httpStatus: number | null; // set when the answer's status came but its body did not
+      failure: AttemptFailure;
+      error: string; // failure's text
+      responseBody: null;
+      durationMs: number;
+      retryAfterMs?: undefined;
+    }
+) & { url?: string };
 
 // What a delivery record keeps of an attempt: the failure as its text.
 export type RecordedAttempt = Pick<AttemptResult, 'httpStatus' | 'error' | 'responseBody' | 'durationMs' | 'url'>;
 
-export function failedAttempt(failure: AttemptFailure, durationMs: number, httpStatus: number | null = null): AttemptResult {
+export function failedAttempt(
+  failure: AttemptFailure,
+  durationMs: number,
+  httpStatus: number | null = null,
+): AttemptResult {
   return { httpStatus, failure, error: failureText(failure), responseBody: null, durationMs };
 }
 

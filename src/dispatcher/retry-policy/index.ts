@@ -3,10 +3,19 @@
 // topic it waits (retry-schedule), and the wait a partner asked for (retry-after). The clock is
 // always passed in.
 export {
-  failedAttempt, failureText, type AttemptFailure, type AttemptFailureKind, type AttemptResult, type RecordedAttempt,
+  failedAttempt,
+  failureText,
+  type AttemptFailure,
+  type AttemptFailureKind,
+  type AttemptResult,
+  type RecordedAttempt,
 } from './attempt-result';
 export {
-  classifyAttempt, decideAfterAttempt, type AttemptVerdict, type DeliveryCounters, type DeliveryDecision,
+  classifyAttempt,
+  decideAfterAttempt,
+  type AttemptVerdict,
+  type DeliveryCounters,
+  type DeliveryDecision,
 } from './delivery-outcome';
 export { RETRY_AFTER_STATUSES, retryAfterMs } from './retry-after';
 export { retrySchedule, type RetrySchedule, type RetryWait } from './retry-schedule';

@@ -31,7 +31,9 @@ type Refusal = { outcome: Exclude<RevealOutcome, 'revealed'>; agentId: string | 
 function noAgent(caller: RevealCaller): ApiError {
   return caller.kind === 'service_account'
     ? new ApiError('invalid_request', { detail: 'a service account names the agent it acts for: ?agent_id=' })
-    : new ApiError('forbidden', { permission: 'contacts.reveal as an agent (this account is linked to no agent record)' });
+    : new ApiError('forbidden', {
+        permission: 'contacts.reveal as an agent (this account is linked to no agent record)',
+      });
 }
 
 // One reveal of a lead's contact: read the lead (and, for a supervisor, its agent's team), decide,
@@ -40,28 +42,67 @@ function noAgent(caller: RevealCaller): ApiError {
 export class ContactReveal {
   constructor(private readonly d: ContactRevealDeps) {}
 
-  async reveal(principal: Principal, actor: AuditActor, leadId: string, requestedAgentId: string | null): Promise<LeadContact> {
-    const caller: RevealCaller = { kind: principal.kind, id: principal.id, role: principal.role, agentId: principal.agentId, requestedAgentId };
+  async reveal(
+    principal: Principal,
+    actor: AuditActor,
+    leadId: string,
+    requestedAgentId: string | null,
+  ): Promise<LeadContact> {
+    const caller: RevealCaller = {
+      kind: principal.kind,
+      id: principal.id,
+      role: principal.role,
+      agentId: principal.agentId,
+      requestedAgentId,
+    };
     const lead = await this.d.leads.findOne({ _id: leadId });
-    if (lead === null) return this.refuse(actor, leadId, null, { outcome: 'not_found', agentId: null, error: new ApiError('not_found') });
-    const verdict = decideReveal(caller, {
-      agentId: lead.agent_id, terminal: this.d.statuses.isTerminal(lead.status), erased: Boolean(lead.personal_erased_at),
-    }, await this.supervisorOf(supervisorToCheck(caller, lead.agent_id)));
+    if (lead === null)
+      return this.refuse(actor, leadId, null, {
+        outcome: 'not_found',
+        agentId: null,
+        error: new ApiError('not_found'),
+      });
+    const verdict = decideReveal(
+      caller,
+      {
+        agentId: lead.agent_id,
+        terminal: this.d.statuses.isTerminal(lead.status),
+        erased: Boolean(lead.personal_erased_at),
+      },
+      await this.supervisorOf(supervisorToCheck(caller, lead.agent_id)),
+    );
     switch (verdict.outcome) {
-      case 'no_agent': return this.refuse(actor, leadId, lead, { ...verdict, agentId: null, error: noAgent(caller) });
-      case 'not_found': return this.refuse(actor, leadId, lead, { ...verdict, error: new ApiError('not_found') });
-      case 'erased': return this.refuse(actor, leadId, lead, { ...verdict, error: new ApiError('personal_data_erased') });
-      case 'revealed': break;
+      case 'no_agent':
+        return this.refuse(actor, leadId, lead, { ...verdict, agentId: null, error: noAgent(caller) });
+      case 'not_found':
+        return this.refuse(actor, leadId, lead, { ...verdict, error: new ApiError('not_found') });
+      case 'erased':
+        return this.refuse(actor, leadId, lead, { ...verdict, error: new ApiError('personal_data_erased') });
+      case 'revealed':
+        break;
     }
     const { agentId } = verdict;
     const contact = openContact(this.d.keyring, lead, (await this.d.keys.byLeads([lead])).get(lead._id));
-    if (contact === null) return this.refuse(actor, leadId, lead, { outcome: 'erased', agentId, error: new ApiError('personal_data_erased') });
+    if (contact === null)
+      return this.refuse(actor, leadId, lead, {
+        outcome: 'erased',
+        agentId,
+        error: new ApiError('personal_data_erased'),
+      });
     const place = await this.d.quota.take(agentId);
     if (!place.allowed) {
-      const error = new ApiError('reveal_quota_exceeded', { agent_id: agentId, limit: this.d.quota.perHour, seconds: place.retryAfterS }, { 'retry-after': String(place.retryAfterS) });
+      const error = new ApiError(
+        'reveal_quota_exceeded',
+        { agent_id: agentId, limit: this.d.quota.perHour, seconds: place.retryAfterS },
+        { 'retry-after': String(place.retryAfterS) },
+      );
       return this.refuse(actor, leadId, lead, { outcome: 'quota_exceeded', agentId, error });
     }
-    await this.d.audit.record(actor, 'lead.contact_reveal', { partnerId: lead.partner_id, target: lead._id, details: { agent_id: agentId, outcome: 'revealed' } });
+    await this.d.audit.record(actor, 'lead.contact_reveal', {
+      partnerId: lead.partner_id,
+      target: lead._id,
+      details: { agent_id: agentId, outcome: 'revealed' },
+    });
     this.d.reveals.inc({ outcome: 'revealed' });
     return contact;
   }
@@ -75,7 +116,9 @@ export class ContactReveal {
   // A refusal is audited like a reveal (the lead's partner only when the lead exists), then answered.
   private async refuse(actor: AuditActor, leadId: string, lead: LeadDoc | null, r: Refusal): Promise<never> {
     await this.d.audit.record(actor, 'lead.contact_reveal', {
-      partnerId: lead?.partner_id ?? null, target: leadId, details: { agent_id: r.agentId, outcome: r.outcome, refused: r.error.code, http_status: r.error.status },
+      partnerId: lead?.partner_id ?? null,
+      target: leadId,
+      details: { agent_id: r.agentId, outcome: r.outcome, refused: r.error.code, http_status: r.error.status },
     });
     this.d.reveals.inc({ outcome: r.outcome });
     throw r.error;

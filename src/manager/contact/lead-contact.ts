@@ -16,7 +16,11 @@ type SealedLead = Pick<LeadDoc, '_id' | 'phone_enc' | 'email_enc' | 'personal_en
 
 // The lead's contact opened with its own data key (or, for a lead sealed before per-lead keys, the
 // keyring); null when there is nothing to open: the key or the ciphertexts are gone (erasure begun).
-export function openContact(keyring: PiiCipher, lead: SealedLead, key: Pick<LeadKeyDoc, 'dek_enc'> | undefined): LeadContact | null {
+export function openContact(
+  keyring: PiiCipher,
+  lead: SealedLead,
+  key: Pick<LeadKeyDoc, 'dek_enc'> | undefined,
+): LeadContact | null {
   const cipher = lead.phone_enc === undefined ? null : storedLeadCipher(keyring, lead.phone_enc, key);
   if (!cipher || lead.phone_enc === undefined) return null;
   const personal = lead.personal_enc === undefined ? null : openPersonal(cipher, lead.personal_enc);

@@ -31,7 +31,10 @@ export function revealAgent(caller: RevealCaller, leadAgentId: string | null): s
 export function decideReveal(caller: RevealCaller, lead: RevealLead, supervisorId: string | null): RevealVerdict {
   const agentId = revealAgent(caller, lead.agentId);
   if (agentId === null) return { outcome: 'no_agent' };
-  const onSide = caller.kind === 'service_account' || agentId === caller.agentId || (supervisorId !== null && supervisorId === caller.id);
+  const onSide =
+    caller.kind === 'service_account' ||
+    agentId === caller.agentId ||
+    (supervisorId !== null && supervisorId === caller.id);
   if (!onSide || lead.agentId !== agentId) return { outcome: 'not_found', agentId };
   if (lead.erased) return { outcome: 'erased', agentId };
   // A lead in a terminal status has left its agent (agent_id still names the last one).

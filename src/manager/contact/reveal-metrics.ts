@@ -9,8 +9,9 @@ const OUTCOMES: readonly RevealOutcome[] = ['revealed', 'no_agent', 'not_found',
 export function revealCounter(registry: Registry): Counter<'outcome'> {
   const counter = new Counter({
     name: 'lead_intake_contact_reveals_total',
-    help: "Contact reveals (GET /api/leads/{id}/contact) by outcome: revealed, or refused (no_agent, not_found, erased, quota_exceeded)",
-    labelNames: ['outcome'], registers: [registry],
+    help: 'Contact reveals (GET /api/leads/{id}/contact) by outcome: revealed, or refused (no_agent, not_found, erased, quota_exceeded)',
+    labelNames: ['outcome'],
+    registers: [registry],
   });
   for (const outcome of OUTCOMES) counter.inc({ outcome }, 0);
   return counter;

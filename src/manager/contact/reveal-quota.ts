@@ -13,12 +13,18 @@ export class RevealQuota {
   private readonly instance = randomBytes(6).toString('hex');
   private seq = 0;
 
-  constructor(redis: Redis, readonly perHour: number) {
+  constructor(
+    redis: Redis,
+    readonly perHour: number,
+  ) {
     this.script = windowTakeScript(redis);
   }
 
   async take(agentId: string): Promise<Verdict> {
-    return windowVerdict(await this.script([revealsKey(agentId)], [this.perHour, REVEAL_WINDOW_MS, `${this.instance}:${++this.seq}`]), REVEAL_WINDOW_MS);
+    return windowVerdict(
+      await this.script([revealsKey(agentId)], [this.perHour, REVEAL_WINDOW_MS, `${this.instance}:${++this.seq}`]),
+      REVEAL_WINDOW_MS,
+    );
   }
 }
 

@@ -3,7 +3,14 @@ import type { Collection, Filter } from 'mongodb';
 import type { Clock } from '../../shared/clock';
 import { isDuplicateKey } from '../../shared/mongo/client';
 import type { Realm } from '../../shared/identity/realms';
-import { emailClaim, realmOf, ssoClaim, type AccountBase, type AccountDoc, type IdentityCollections } from './identity-store';
+import {
+  emailClaim,
+  realmOf,
+  ssoClaim,
+  type AccountBase,
+  type AccountDoc,
+  type IdentityCollections,
+} from './identity-store';
 import type { Role } from '../../shared/identity/roles';
 
 export interface NewAccount {
@@ -23,16 +30,35 @@ export type AccountView = Omit<AccountDoc, '_id' | 'password_hash' | 'totp' | 'p
 
 export function accountView(doc: AccountDoc): AccountView {
   const { _id, password_hash: _p, totp, passkey_ids, ...rest } = doc;
-  return { id: _id, ...rest, agent_id: rest.agent_id ?? null, second_factors: { totp: totp !== null, passkeys: passkey_ids.length } };
+  return {
+    id: _id,
+    ...rest,
+    agent_id: rest.agent_id ?? null,
+    second_factors: { totp: totp !== null, passkeys: passkey_ids.length },
+  };
 }
 
 export const normalEmail = (email: string): string => email.trim().toLowerCase();
 
 // What a new account of a realm is made of; the store adds the rest (an invited account, no password).
-export type NewAccountOf<A extends AccountBase> = Omit<A, '_id' | 'realm' | 'status' | 'password_hash' | 'totp' | 'passkey_ids' | 'created_at' | 'created_by' | 'updated_at' | 'last_sign_in_at'>;
+export type NewAccountOf<A extends AccountBase> = Omit<
+  A,
+  | '_id'
+  | 'realm'
+  | 'status'
+  | 'password_hash'
+  | 'totp'
+  | 'passkey_ids'
+  | 'created_at'
+  | 'created_by'
+  | 'updated_at'
+  | 'last_sign_in_at'
+>;
 
 // What the store may change of an account besides its realm's own fields.
-type CommonPatch = Partial<Pick<AccountBase, 'name' | 'status' | 'password_hash' | 'totp' | 'passkey_ids' | 'last_sign_in_at'>>;
+type CommonPatch = Partial<
+  Pick<AccountBase, 'name' | 'status' | 'password_hash' | 'totp' | 'passkey_ids' | 'last_sign_in_at'>
+>;
 
 // Accounts of one realm as the store keeps them: each read by `_id` (an email or an SSO subject is a
 // claim document whose `_id` names it, pointing at the account). Another realm's account is unknown
@@ -42,7 +68,11 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
   // Manager accounts carry no realm (they were all made before there was another).
   private readonly mine: Filter<AccountBase>;
 
-  constructor(private readonly c: IdentityCollections, private readonly clock: Clock, readonly realm: Realm = 'manager') {
+  constructor(
+    private readonly c: IdentityCollections,
+    private readonly clock: Clock,
+    readonly realm: Realm = 'manager',
+  ) {
     this.accounts = c.accounts as unknown as Collection<A>;
     this.mine = realm === 'manager' ? { realm: { $exists: false } } : { realm };
   }
@@ -64,7 +94,11 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
 
   // The realm's accounts (those matching `filter`): a few hundred people at most, read in `_id` order.
   list(filter: Filter<A> = {}): Promise<A[]> {
-    return this.accounts.find({ ...filter, ...this.mine } as Filter<A>).sort({ _id: 1 }).limit(5000).toArray() as Promise<A[]>;
+    return this.accounts
+      .find({ ...filter, ...this.mine } as Filter<A>)
+      .sort({ _id: 1 })
+      .limit(5000)
+      .toArray() as Promise<A[]>;
   }
 
   // A new account, invited (no password yet; active when single sign-on made it), or null when the
@@ -74,10 +108,18 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
     const now = this.clock.now();
     const sso = (a as { sso?: AccountDoc['sso'] }).sso ?? null;
     const doc = {
-      _id: `acc-${randomBytes(8).toString('hex')}`, ...(this.realm === 'manager' ? {} : { realm: this.realm }),
-      ...a, email: normalEmail(a.email),
-      status: sso ? 'active' : 'invited', password_hash: null, totp: null, passkey_ids: [],
-      created_at: now, created_by: by, updated_at: now, last_sign_in_at: null,
+      _id: `acc-${randomBytes(8).toString('hex')}`,
+      ...(this.realm === 'manager' ? {} : { realm: this.realm }),
+      ...a,
+      email: normalEmail(a.email),
+      status: sso ? 'active' : 'invited',
+      password_hash: null,
+      totp: null,
+      passkey_ids: [],
+      created_at: now,
+      created_by: by,
+      updated_at: now,
+      last_sign_in_at: null,
     } as unknown as A;
     const claimId = sso ? ssoClaim(sso.issuer, sso.subject) : emailClaim(doc.email, this.realm);
     if (!(await this.claim(claimId, doc._id))) return null;
@@ -86,13 +128,20 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
   }
 
   async update(id: string, patch: CommonPatch | Partial<A>): Promise<A | null> {
-    const updated = await this.accounts.findOneAndUpdate({ _id: id, ...this.mine } as Filter<A>, { $set: { ...patch, updated_at: this.clock.now() } as Partial<A> }, { returnDocument: 'after' });
+    const updated = await this.accounts.findOneAndUpdate(
+      { _id: id, ...this.mine } as Filter<A>,
+      { $set: { ...patch, updated_at: this.clock.now() } as Partial<A> },
+      { returnDocument: 'after' },
+    );
     return updated as A | null;
   }
 
   // A TOTP step used, only if no later one was: two requests with one code cannot both pass.
   async useTotpStep(id: string, previous: number | null, step: number): Promise<boolean> {
-    const r = await this.c.accounts.updateOne({ _id: id, 'totp.last_step': previous }, { $set: { 'totp.last_step': step } });
+    const r = await this.c.accounts.updateOne(
+      { _id: id, 'totp.last_step': previous },
+      { $set: { 'totp.last_step': step } },
+    );
     return r.modifiedCount === 1;
   }
 
@@ -104,7 +153,10 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
       if (!isDuplicateKey(err)) throw err;
       const held = await this.c.accountClaims.findOne({ _id: claimId });
       if (!held || (await this.find(held.account_id))) return false;
-      const taken = await this.c.accountClaims.updateOne({ _id: claimId, account_id: held.account_id }, { $set: { account_id: accountId } });
+      const taken = await this.c.accountClaims.updateOne(
+        { _id: claimId, account_id: held.account_id },
+        { $set: { account_id: accountId } },
+      );
       return taken.modifiedCount === 1;
     }
   }

@@ -8,7 +8,15 @@ import type { AccountBase } from './identity-store';
 import type { OneTimeLinks } from './links';
 import { hashPassword, passwordProblem } from './passwords';
 import { auditAccount, type IdentityRealm } from './realm';
-import { accountActor, checkCsrf, completeSignIn, establish, inRealm, pendingStep, sessionView } from './session-actions';
+import {
+  accountActor,
+  checkCsrf,
+  completeSignIn,
+  establish,
+  inRealm,
+  pendingStep,
+  sessionView,
+} from './session-actions';
 import type { RedisSessionStore } from './session-store';
 import type { SignIn } from './sign-in';
 import { newTotpSecret, totpStep, totpUri } from './totp';
@@ -29,30 +37,43 @@ export interface AuthRouteDeps<A extends AccountBase> {
 // password, then a TOTP code or a passkey (passkey-routes.ts), or setting a second factor up when the
 // account has none; one-time links; signing out. Public: each step reads the session the one before it left.
 export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
-  const signedIn = (req: FastifyRequest, account: A, detail: Record<string, unknown>) => completeSignIn(d, req, account, 'password', detail);
+  const signedIn = (req: FastifyRequest, account: A, detail: Record<string, unknown>) =>
+    completeSignIn(d, req, account, 'password', detail);
   const view = (req: FastifyRequest) => sessionView(req, d.realm);
-  const withFactors = (req: FastifyRequest, account: A) => ({ ...view(req), second_factors: { totp: account.totp !== null, passkey: account.passkey_ids.length > 0 } });
+  const withFactors = (req: FastifyRequest, account: A) => ({
+    ...view(req),
+    second_factors: { totp: account.totp !== null, passkey: account.passkey_ids.length > 0 },
+  });
   const api = d.realm.prefix;
 
   return async function register(app: FastifyInstance): Promise<void> {
     const open = d.realm.open;
 
     app.get(`${api}/session`, { schema: d.realm.schemas.auth.session, config: open }, async (req) => {
-      if (!req.session.stage || !inRealm(req, d.realm as IdentityRealm<AccountBase>)) throw new ApiError(d.realm.unauthorized);
+      if (!req.session.stage || !inRealm(req, d.realm as IdentityRealm<AccountBase>))
+        throw new ApiError(d.realm.unauthorized);
       return view(req);
     });
 
-    app.post<{ Body: { email: string; password: string } }>(`${api}/auth/sign-in`, { schema: d.realm.schemas.auth.signIn, config: open }, async (req) => {
-      const { account, stage } = await d.signIn.password(req.body.email, req.body.password, req.ip);
-      await establish(req, d.realm, account, stage, 'password', d.clock);
-      return withFactors(req, account);
-    });
+    app.post<{ Body: { email: string; password: string } }>(
+      `${api}/auth/sign-in`,
+      { schema: d.realm.schemas.auth.signIn, config: open },
+      async (req) => {
+        const { account, stage } = await d.signIn.password(req.body.email, req.body.password, req.ip);
+        await establish(req, d.realm, account, stage, 'password', d.clock);
+        return withFactors(req, account);
+      },
+    );
 
-    app.post<{ Body: { code: string } }>(`${api}/auth/totp`, { schema: d.realm.schemas.auth.code, config: open }, async (req) => {
-      const account = await pendingStep(d, req, ['second_factor']);
-      await d.signIn.totp(account, req.body.code, req.ip);
-      return signedIn(req, account, { second_factor: 'totp' });
-    });
+    app.post<{ Body: { code: string } }>(
+      `${api}/auth/totp`,
+      { schema: d.realm.schemas.auth.code, config: open },
+      async (req) => {
+        const account = await pendingStep(d, req, ['second_factor']);
+        await d.signIn.totp(account, req.body.code, req.ip);
+        return signedIn(req, account, { second_factor: 'totp' });
+      },
+    );
 
     // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu).
     app.post(`${api}/auth/totp/setup`, { schema: d.realm.schemas.auth.totpSetup, config: open }, async (req) => {
@@ -62,48 +83,88 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       return { secret, uri: totpUri(secret, account.email, d.serviceName) };
     });
 
-    app.post<{ Body: { code: string } }>(`${api}/auth/totp/confirm`, { schema: d.realm.schemas.auth.code, config: open }, async (req) => {
-      const account = await pendingStep(d, req, ['enroll', 'signed_in']);
-      const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
-      const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
-      if (!secret || step === null) throw new ApiError('second_factor_invalid');
-      await d.accounts.update(account._id, { totp: { secret_enc: d.cipher.encrypt(secret), last_step: step } });
-      req.session.totp_setup = undefined;
-      await auditAccount(d.audit, d.realm, accountActor(account, req.session.method ?? 'password', req.ip), 'second_factor_added', account, { kind: 'totp' });
-      return req.session.stage === 'enroll' ? signedIn(req, account, { second_factor: 'totp', enrolled: true }) : view(req);
-    });
+    app.post<{ Body: { code: string } }>(
+      `${api}/auth/totp/confirm`,
+      { schema: d.realm.schemas.auth.code, config: open },
+      async (req) => {
+        const account = await pendingStep(d, req, ['enroll', 'signed_in']);
+        const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
+        const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
+        if (!secret || step === null) throw new ApiError('second_factor_invalid');
+        await d.accounts.update(account._id, { totp: { secret_enc: d.cipher.encrypt(secret), last_step: step } });
+        req.session.totp_setup = undefined;
+        await auditAccount(
+          d.audit,
+          d.realm,
+          accountActor(account, req.session.method ?? 'password', req.ip),
+          'second_factor_added',
+          account,
+          { kind: 'totp' },
+        );
+        return req.session.stage === 'enroll'
+          ? signedIn(req, account, { second_factor: 'totp', enrolled: true })
+          : view(req);
+      },
+    );
 
-    app.get<{ Params: { token: string } }>(`${api}/auth/links/:token`, { schema: d.realm.schemas.auth.linkPeek, config: open }, async (req) => {
-      const link = await d.links.peek(req.params.token);
-      const account = link ? await d.accounts.find(link.account_id) : null;
-      if (!link || !account) throw new ApiError('link_invalid');
-      return { kind: link.kind, email: account.email, name: account.name, role: account.role, expires_at: link.expires_at };
-    });
+    app.get<{ Params: { token: string } }>(
+      `${api}/auth/links/:token`,
+      { schema: d.realm.schemas.auth.linkPeek, config: open },
+      async (req) => {
+        const link = await d.links.peek(req.params.token);
+        const account = link ? await d.accounts.find(link.account_id) : null;
+        if (!link || !account) throw new ApiError('link_invalid');
+        return {
+          kind: link.kind,
+          email: account.email,
+          name: account.name,
+          role: account.role,
+          expires_at: link.expires_at,
+        };
+      },
+    );
 
     // An invitation or a reset: sets the password, ends every session the account had, and leaves
     // this one at the second factor (or at setting one up).
-    app.post<{ Params: { token: string }; Body: { password: string; name?: string } }>(`${api}/auth/links/:token`, { schema: d.realm.schemas.auth.linkUse, config: open }, async (req) => {
-      const problem = passwordProblem(req.body.password);
-      if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
-      const hash = await hashPassword(req.body.password);
-      const link = await d.links.use(req.params.token);
-      const account = link ? await d.accounts.find(link.account_id) : null;
-      if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
-      const updated = await d.accounts.update(account._id, { password_hash: hash, status: 'active', ...(req.body.name ? { name: req.body.name } : {}) });
-      if (!updated) throw new ApiError('link_invalid');
-      await d.sessions.revokeAll(account._id);
-      await auditAccount(d.audit, d.realm, accountActor(updated, 'password', req.ip), 'password_set', updated, { link: link.kind });
-      const hasFactor = updated.totp !== null || updated.passkey_ids.length > 0;
-      await establish(req, d.realm, updated, hasFactor ? 'second_factor' : 'enroll', 'password', d.clock);
-      return withFactors(req, updated);
-    });
+    app.post<{ Params: { token: string }; Body: { password: string; name?: string } }>(
+      `${api}/auth/links/:token`,
+      { schema: d.realm.schemas.auth.linkUse, config: open },
+      async (req) => {
+        const problem = passwordProblem(req.body.password);
+        if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
+        const hash = await hashPassword(req.body.password);
+        const link = await d.links.use(req.params.token);
+        const account = link ? await d.accounts.find(link.account_id) : null;
+        if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
+        const updated = await d.accounts.update(account._id, {
+          password_hash: hash,
+          status: 'active',
+          ...(req.body.name ? { name: req.body.name } : {}),
+        });
+        if (!updated) throw new ApiError('link_invalid');
+        await d.sessions.revokeAll(account._id);
+        await auditAccount(d.audit, d.realm, accountActor(updated, 'password', req.ip), 'password_set', updated, {
+          link: link.kind,
+        });
+        const hasFactor = updated.totp !== null || updated.passkey_ids.length > 0;
+        await establish(req, d.realm, updated, hasFactor ? 'second_factor' : 'enroll', 'password', d.clock);
+        return withFactors(req, updated);
+      },
+    );
 
     app.post(`${api}/auth/sign-out`, { schema: d.realm.schemas.auth.signOut, config: open }, async (req, reply) => {
       const s = req.session;
       if (s.account_id && s.stage === 'signed_in') {
         checkCsrf(req);
         const account = await d.accounts.find(s.account_id);
-        if (account) await auditAccount(d.audit, d.realm, accountActor(account, s.method ?? 'password', req.ip), 'sign_out', account);
+        if (account)
+          await auditAccount(
+            d.audit,
+            d.realm,
+            accountActor(account, s.method ?? 'password', req.ip),
+            'sign_out',
+            account,
+          );
       }
       if (s.sessionId) await s.destroy();
       return reply.code(204).send();

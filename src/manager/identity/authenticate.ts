@@ -48,9 +48,16 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
-    if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`);
+    if (!access)
+      throw new Error(
+        `${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`,
+      );
     // The sign-in steps need no credential (each reads the session the step before it left).
-    documentAccess(route, access, access === 'public' ? [] : access === 'signed_in' ? 'any signed-in account' : rolesWith(access));
+    documentAccess(
+      route,
+      access,
+      access === 'public' ? [] : access === 'signed_in' ? 'any signed-in account' : rolesWith(access),
+    );
   });
 
   app.addHook('onRequest', async (req) => {
@@ -65,7 +72,11 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
   });
 }
 
-async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
+async function principalOf(
+  req: FastifyRequest,
+  deps: AuthenticateDeps,
+  breakGlass: readonly string[],
+): Promise<Principal> {
   const token = bearerToken(req.headers.authorization);
   // One credential a request: a token beside a session cookie is refused, so neither a stale nor a
   // forged cookie rides along unnoticed (the console never sends a token, the CLI never a cookie).
@@ -74,21 +85,50 @@ async function principalOf(req: FastifyRequest, deps: AuthenticateDeps, breakGla
   const s = await signedInSession(req, 'manager', deps, 'manager_unauthorized');
   if (!s.account_id || !s.role) throw new ApiError('manager_unauthorized');
   return {
-    kind: 'account', id: s.account_id, name: s.name ?? s.account_id, role: s.role, method: s.method ?? 'password',
-    partnerScope: scopeOf(s.role, s.partner_ids ?? []), agentId: s.agent_id ?? null, address: req.ip,
+    kind: 'account',
+    id: s.account_id,
+    name: s.name ?? s.account_id,
+    role: s.role,
+    method: s.method ?? 'password',
+    partnerScope: scopeOf(s.role, s.partner_ids ?? []),
+    agentId: s.agent_id ?? null,
+    address: req.ip,
   };
 }
 
-async function tokenPrincipal(req: FastifyRequest, token: string, deps: AuthenticateDeps, breakGlass: readonly string[]): Promise<Principal> {
+async function tokenPrincipal(
+  req: FastifyRequest,
+  token: string,
+  deps: AuthenticateDeps,
+  breakGlass: readonly string[],
+): Promise<Principal> {
   const service = await deps.serviceTokens.authenticate(token);
   if (service) {
-    return { kind: 'service_account', id: service.id, name: service.name, role: service.role, method: 'token', partnerScope: scopeOf(service.role, service.partner_ids), agentId: null, address: req.ip };
+    return {
+      kind: 'service_account',
+      id: service.id,
+      name: service.name,
+      role: service.role,
+      method: 'token',
+      partnerScope: scopeOf(service.role, service.partner_ids),
+      agentId: null,
+      address: req.ip,
+    };
   }
   // Digests are compared rather than tokens, so the time taken does not depend on a guess's length.
   const digest = sha256Hex(token);
   if (!constantTimeIncludes(breakGlass, digest)) throw new ApiError('manager_unauthorized');
   const id = `break-glass:${digest.slice(0, 6)}`;
-  return { kind: 'break_glass', id, name: 'break-glass token', role: 'owner', method: 'break_glass', partnerScope: null, agentId: null, address: req.ip };
+  return {
+    kind: 'break_glass',
+    id,
+    name: 'break-glass token',
+    role: 'owner',
+    method: 'break_glass',
+    partnerScope: null,
+    agentId: null,
+    address: req.ip,
+  };
 }
 
 function scopeOf(role: Principal['role'], partnerIds: readonly string[]): Principal['partnerScope'] {

@@ -9,7 +9,8 @@ export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTION
 // A request that changes something with a session cookie carries the session's CSRF token.
 export function checkCsrf(req: FastifyRequest): void {
   const given = req.headers[CSRF_HEADER];
-  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given)) throw new ApiError('csrf_invalid');
+  if (typeof given !== 'string' || !req.session._csrf || !csrfTokens.verify(req.session._csrf, given))
+    throw new ApiError('csrf_invalid');
 }
 
 // The token the console (or the portal) sends in X-CSRF-Token with every request that changes something.

@@ -42,6 +42,17 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
   await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(accountRoutes({ accounts, links, sessions, audit: o.audit, clock: o.clock, partnerExists: o.partnerExists, agentExists: o.agentExists, consoleUrl: cfg.consoleUrl }));
+  await app.register(
+    accountRoutes({
+      accounts,
+      links,
+      sessions,
+      audit: o.audit,
+      clock: o.clock,
+      partnerExists: o.partnerExists,
+      agentExists: o.agentExists,
+      consoleUrl: cfg.consoleUrl,
+    }),
+  );
   await app.register(serviceAccountRoutes({ tokens, audit: o.audit, partnerExists: o.partnerExists }));
 }

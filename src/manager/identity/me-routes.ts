@@ -29,28 +29,46 @@ export function meRoutes(d: MeRouteDeps) {
 
     app.get('/api/me', { schema: meSchemas.me, config: self }, async (req) => {
       const { id, name, role, kind } = req.principal;
-      return { principal: { id, name, role, kind }, account: kind === 'account' ? accountView(orNotFound(await d.accounts.find(id))) : null };
+      return {
+        principal: { id, name, role, kind },
+        account: kind === 'account' ? accountView(orNotFound(await d.accounts.find(id))) : null,
+      };
     });
 
     // A new password ends every other session and gives this one a new id.
-    app.post<{ Body: { current_password: string; new_password: string } }>('/api/me/password', { schema: meSchemas.password, config: self }, async (req) => {
-      if (req.principal.kind !== 'account') throw new ApiError('conflict', { detail: 'Only a person signed in with a session has a password' });
-      const account = await own(req.principal.id);
-      if (!(await verifyPassword(account.password_hash, req.body.current_password))) throw new ApiError('invalid_credentials');
-      const problem = passwordProblem(req.body.new_password);
-      if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
-      const updated = orNotFound(await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) }));
-      await d.sessions.revokeAll(account._id);
-      await establish(req, managerRealm, updated, 'signed_in', req.session.method ?? 'password', d.clock);
-      await d.audit.record(req.actor, 'account.password_set', { target: account._id, details: { by: 'account menu' } });
-      return sessionView(req, managerRealm);
-    });
+    app.post<{ Body: { current_password: string; new_password: string } }>(
+      '/api/me/password',
+      { schema: meSchemas.password, config: self },
+      async (req) => {
+        if (req.principal.kind !== 'account')
+          throw new ApiError('conflict', { detail: 'Only a person signed in with a session has a password' });
+        const account = await own(req.principal.id);
+        if (!(await verifyPassword(account.password_hash, req.body.current_password)))
+          throw new ApiError('invalid_credentials');
+        const problem = passwordProblem(req.body.new_password);
+        if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
+        const updated = orNotFound(
+          await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) }),
+        );
+        await d.sessions.revokeAll(account._id);
+        await establish(req, managerRealm, updated, 'signed_in', req.session.method ?? 'password', d.clock);
+        await d.audit.record(req.actor, 'account.password_set', {
+          target: account._id,
+          details: { by: 'account menu' },
+        });
+        return sessionView(req, managerRealm);
+      },
+    );
 
-    app.post('/api/me/sign-out-everywhere', { schema: meSchemas.signOutEverywhere, config: self }, async (req, reply) => {
-      if (req.principal.kind !== 'account') throw new ApiError('conflict', { detail: 'Only a person has sessions' });
-      await d.sessions.revokeAll(req.principal.id);
-      await d.audit.record(req.actor, 'account.sessions_revoked', { target: req.principal.id });
-      return reply.code(204).send();
-    });
+    app.post(
+      '/api/me/sign-out-everywhere',
+      { schema: meSchemas.signOutEverywhere, config: self },
+      async (req, reply) => {
+        if (req.principal.kind !== 'account') throw new ApiError('conflict', { detail: 'Only a person has sessions' });
+        await d.sessions.revokeAll(req.principal.id);
+        await d.audit.record(req.actor, 'account.sessions_revoked', { target: req.principal.id });
+        return reply.code(204).send();
+      },
+    );
   };
 }

@@ -34,10 +34,15 @@ function takeChallenge(req: FastifyRequest): string {
 // Passkeys (WebAuthn): the second step of a sign-in, and adding one while enrolling or from the
 // account menu. Public like the other steps: each reads the stage the session is at.
 export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
-  const rpOf = (req: FastifyRequest) => relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
+  const rpOf = (req: FastifyRequest) =>
+    relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
   const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
-  const signedIn = (req: FastifyRequest, account: A, method: 'password' | 'passkey', details: Record<string, unknown>) =>
-    completeSignIn(d, req, account, method, details);
+  const signedIn = (
+    req: FastifyRequest,
+    account: A,
+    method: 'password' | 'passkey',
+    details: Record<string, unknown>,
+  ) => completeSignIn(d, req, account, method, details);
 
   const api = d.realm.prefix;
 
@@ -51,27 +56,58 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
       return options;
     });
 
-    app.post<{ Body: { response: AuthenticationResponseJSON } }>(`${api}/auth/passkey`, { schema: d.realm.schemas.passkey.signIn, config: open }, async (req) => {
-      const account = await pending(req, ['second_factor']);
-      const challenge = takeChallenge(req);
-      await d.signIn.passkey(account, () => d.passkeys.authenticate(account, req.body.response, challenge, rpOf(req)), req.ip);
-      return signedIn(req, account, 'passkey', { second_factor: 'passkey' });
-    });
+    app.post<{ Body: { response: AuthenticationResponseJSON } }>(
+      `${api}/auth/passkey`,
+      { schema: d.realm.schemas.passkey.signIn, config: open },
+      async (req) => {
+        const account = await pending(req, ['second_factor']);
+        const challenge = takeChallenge(req);
+        await d.signIn.passkey(
+          account,
+          () => d.passkeys.authenticate(account, req.body.response, challenge, rpOf(req)),
+          req.ip,
+        );
+        return signedIn(req, account, 'passkey', { second_factor: 'passkey' });
+      },
+    );
 
-    app.post(`${api}/auth/passkey/register/options`, { schema: d.realm.schemas.passkey.registerOptions, config: open }, async (req) => {
-      const account = await pending(req, ['enroll', 'signed_in']);
-      const options = await d.passkeys.registrationOptions(account, rpOf(req));
-      req.session.webauthn_challenge = options.challenge;
-      return options;
-    });
+    app.post(
+      `${api}/auth/passkey/register/options`,
+      { schema: d.realm.schemas.passkey.registerOptions, config: open },
+      async (req) => {
+        const account = await pending(req, ['enroll', 'signed_in']);
+        const options = await d.passkeys.registrationOptions(account, rpOf(req));
+        req.session.webauthn_challenge = options.challenge;
+        return options;
+      },
+    );
 
     // While enrolling the password was the sign-in; the new passkey proves only that it was made now.
-    app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>(`${api}/auth/passkey/register`, { schema: d.realm.schemas.passkey.register, config: open }, async (req) => {
-      const account = await pending(req, ['enroll', 'signed_in']);
-      const added = await d.passkeys.register(account, req.body.response, req.body.name, takeChallenge(req), rpOf(req));
-      if (!added) throw new ApiError('second_factor_invalid');
-      await auditAccount(d.audit, d.realm, accountActor(account, req.session.method ?? 'password', req.ip), 'second_factor_added', account, { kind: 'passkey' });
-      return req.session.stage === 'enroll' ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true }) : sessionView(req, d.realm);
-    });
+    app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>(
+      `${api}/auth/passkey/register`,
+      { schema: d.realm.schemas.passkey.register, config: open },
+      async (req) => {
+        const account = await pending(req, ['enroll', 'signed_in']);
+        const added = await d.passkeys.register(
+          account,
+          req.body.response,
+          req.body.name,
+          takeChallenge(req),
+          rpOf(req),
+        );
+        if (!added) throw new ApiError('second_factor_invalid');
+        await auditAccount(
+          d.audit,
+          d.realm,
+          accountActor(account, req.session.method ?? 'password', req.ip),
+          'second_factor_added',
+          account,
+          { kind: 'passkey' },
+        );
+        return req.session.stage === 'enroll'
+          ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true })
+          : sessionView(req, d.realm);
+      },
+    );
   };
 }

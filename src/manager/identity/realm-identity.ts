@@ -37,22 +37,52 @@ export interface RealmIdentity<A extends AccountBase> {
   signIn: SignIn<A>;
 }
 
-export function realmIdentity<A extends AccountBase>(realm: IdentityRealm<A>, o: RealmIdentityOptions): RealmIdentity<A> {
+export function realmIdentity<A extends AccountBase>(
+  realm: IdentityRealm<A>,
+  o: RealmIdentityOptions,
+): RealmIdentity<A> {
   const cfg = o.config.accounts;
   const collections = identityCollections(o.db);
   const timeouts = { idleMs: cfg.idleTimeoutS * 1000, absoluteMs: cfg.absoluteTimeoutS * 1000 };
   const accounts = new AccountStore<A>(collections, o.clock, realm.name);
   return {
-    realm, collections, accounts, timeouts,
+    realm,
+    collections,
+    accounts,
+    timeouts,
     links: new OneTimeLinks(collections, o.clock, realm.name),
     sessions: new RedisSessionStore(o.redis, timeouts, o.clock, realm.name === 'manager' ? '' : `${realm.name}:`),
-    signIn: new SignIn({ realm, accounts, throttle: new SignInThrottle(o.redis), cipher: o.cipher, audit: o.audit, clock: o.clock }),
+    signIn: new SignIn({
+      realm,
+      accounts,
+      throttle: new SignInThrottle(o.redis),
+      cipher: o.cipher,
+      audit: o.audit,
+      clock: o.clock,
+    }),
   };
 }
 
 // The realm's sign-in steps: password, TOTP, passkeys, one-time links, session, sign-out.
-export async function registerSignIn<A extends AccountBase>(app: FastifyInstance, id: RealmIdentity<A>, o: RealmIdentityOptions): Promise<void> {
-  const common = { realm: id.realm, accounts: id.accounts, signIn: id.signIn, audit: o.audit, clock: o.clock, serviceName: o.config.serviceName };
+export async function registerSignIn<A extends AccountBase>(
+  app: FastifyInstance,
+  id: RealmIdentity<A>,
+  o: RealmIdentityOptions,
+): Promise<void> {
+  const common = {
+    realm: id.realm,
+    accounts: id.accounts,
+    signIn: id.signIn,
+    audit: o.audit,
+    clock: o.clock,
+    serviceName: o.config.serviceName,
+  };
   await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
-  await app.register(passkeyRoutes({ ...common, passkeys: new Passkeys(id.collections, o.clock), consoleUrl: o.config.accounts.consoleUrl }));
+  await app.register(
+    passkeyRoutes({
+      ...common,
+      passkeys: new Passkeys(id.collections, o.clock),
+      consoleUrl: o.config.accounts.consoleUrl,
+    }),
+  );
 }

@@ -8,7 +8,8 @@ import { authSchemas, passkeySchemas, type signInSchemas } from './identity-sche
 import type { AccountBase, AccountDoc } from './identity-store';
 
 // What a person does to their own account that the audit log records, in either realm.
-export type AccountEvent = 'sign_in' | 'sign_in_failed' | 'locked' | 'sign_out' | 'password_set' | 'second_factor_added';
+export type AccountEvent =
+  'sign_in' | 'sign_in_failed' | 'locked' | 'sign_out' | 'password_set' | 'second_factor_added';
 
 // What differs between the realms in the code they share (the sign-in steps, sessions, audit).
 export interface IdentityRealm<A extends AccountBase> {
@@ -35,21 +36,45 @@ export const managerRealm: IdentityRealm<AccountDoc> = {
   open: { access: 'public' },
   schemas: { auth: authSchemas, passkey: passkeySchemas },
   unauthorized: 'manager_unauthorized',
-  rights: async (account) => ({ role: account.role, partner_ids: account.partner_ids, agent_id: account.agent_id ?? null }),
+  rights: async (account) => ({
+    role: account.role,
+    partner_ids: account.partner_ids,
+    agent_id: account.agent_id ?? null,
+  }),
   view: (s) => ({
-    account: { id: s.account_id, name: s.name, role: s.role, partner_ids: s.partner_ids ?? [], agent_id: s.agent_id ?? null, method: s.method },
+    account: {
+      id: s.account_id,
+      name: s.name,
+      role: s.role,
+      partner_ids: s.partner_ids ?? [],
+      agent_id: s.agent_id ?? null,
+      method: s.method,
+    },
     permissions: s.role ? ROLE_PERMISSIONS[s.role] : [],
   }),
   action: {
-    sign_in: 'account.sign_in', sign_in_failed: 'account.sign_in_failed', locked: 'account.locked', sign_out: 'account.sign_out',
-    password_set: 'account.password_set', second_factor_added: 'account.second_factor_added',
+    sign_in: 'account.sign_in',
+    sign_in_failed: 'account.sign_in_failed',
+    locked: 'account.locked',
+    sign_out: 'account.sign_out',
+    password_set: 'account.password_set',
+    second_factor_added: 'account.second_factor_added',
   },
   partnerOf: () => null,
 };
 
 // An audit entry of a person's own account event, in their realm's terms.
 export function auditAccount<A extends AccountBase>(
-  audit: AuditLog, realm: IdentityRealm<A>, actor: AuditActor, event: AccountEvent, account: A | null, details: Record<string, unknown> = {},
+  audit: AuditLog,
+  realm: IdentityRealm<A>,
+  actor: AuditActor,
+  event: AccountEvent,
+  account: A | null,
+  details: Record<string, unknown> = {},
 ): Promise<void> {
-  return audit.record(actor, realm.action[event], { target: account?._id ?? null, partnerId: account ? realm.partnerOf(account) : null, details });
+  return audit.record(actor, realm.action[event], {
+    target: account?._id ?? null,
+    partnerId: account ? realm.partnerOf(account) : null,
+    details,
+  });
 }

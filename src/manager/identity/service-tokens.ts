@@ -27,15 +27,26 @@ export interface NewServiceToken {
 // Machines' credentials (the CLI, a CRM): shown once, stored as a digest, each with a role and an
 // expiry, revocable; found by the digest of the token presented (a point read).
 export class ServiceTokens {
-  constructor(private readonly c: IdentityCollections, private readonly clock: Clock) {}
+  constructor(
+    private readonly c: IdentityCollections,
+    private readonly clock: Clock,
+  ) {}
 
   async create(t: NewServiceToken, by: string): Promise<{ token: string; doc: ServiceTokenDoc }> {
     const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const now = this.clock.now();
     const doc: ServiceTokenDoc = {
-      _id: digest(token), id: `sa-${randomBytes(8).toString('hex')}`, name: t.name, role: t.role, partner_ids: t.partner_ids,
-      prefix: token.slice(0, TOKEN_PREFIX.length + 6), created_at: now, created_by: by,
-      expires_at: new Date(now.getTime() + t.expires_in_days * 86400_000), last_used_at: null, revoked_at: null,
+      _id: digest(token),
+      id: `sa-${randomBytes(8).toString('hex')}`,
+      name: t.name,
+      role: t.role,
+      partner_ids: t.partner_ids,
+      prefix: token.slice(0, TOKEN_PREFIX.length + 6),
+      created_at: now,
+      created_by: by,
+      expires_at: new Date(now.getTime() + t.expires_in_days * 86400_000),
+      last_used_at: null,
+      revoked_at: null,
     };
     await this.c.serviceTokenIds.insertOne({ _id: doc.id, account_id: doc._id });
     await this.c.serviceTokens.insertOne(doc);
@@ -68,6 +79,10 @@ export class ServiceTokens {
   async revoke(id: string): Promise<ServiceTokenDoc | null> {
     const doc = await this.find(id);
     if (!doc) return null;
-    return this.c.serviceTokens.findOneAndUpdate({ _id: doc._id }, { $set: { revoked_at: doc.revoked_at ?? this.clock.now() } }, { returnDocument: 'after' });
+    return this.c.serviceTokens.findOneAndUpdate(
+      { _id: doc._id },
+      { $set: { revoked_at: doc.revoked_at ?? this.clock.now() } },
+      { returnDocument: 'after' },
+    );
   }
 }

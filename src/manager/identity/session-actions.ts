@@ -17,7 +17,12 @@ export const STEP_MS = 5 * 60 * 1000;
 // A new session id for a new stage of a sign-in (OWASP: a new id at every change of privilege),
 // holding its realm and a snapshot of the account's rights.
 export async function establish<A extends AccountBase>(
-  req: FastifyRequest, realm: IdentityRealm<A>, account: A, stage: SessionStage, method: 'password' | 'passkey' | 'sso', clock: Clock,
+  req: FastifyRequest,
+  realm: IdentityRealm<A>,
+  account: A,
+  stage: SessionStage,
+  method: 'password' | 'passkey' | 'sso',
+  clock: Clock,
 ): Promise<void> {
   const rights = await realm.rights(account);
   await req.session.regenerate();
@@ -34,12 +39,23 @@ export async function establish<A extends AccountBase>(
 }
 
 // Whether the session was made in `realm` (sessions from before realms were the manager's).
-export const inRealm = (req: FastifyRequest, realm: IdentityRealm<AccountBase>): boolean => (req.session?.realm ?? 'manager') === realm.name;
+export const inRealm = (req: FastifyRequest, realm: IdentityRealm<AccountBase>): boolean =>
+  (req.session?.realm ?? 'manager') === realm.name;
 
 // The account id of a sign-in of this realm that stopped at `stage` and has not expired.
-function pendingAccount(req: FastifyRequest, realm: IdentityRealm<AccountBase>, stages: readonly SessionStage[], clock: Clock): string {
+function pendingAccount(
+  req: FastifyRequest,
+  realm: IdentityRealm<AccountBase>,
+  stages: readonly SessionStage[],
+  clock: Clock,
+): string {
   const s = req.session;
-  const live = s?.account_id && inRealm(req, realm) && s.stage && stages.includes(s.stage) && (s.stage === 'signed_in' || (s.step_until ?? 0) > clock.now().getTime());
+  const live =
+    s?.account_id &&
+    inRealm(req, realm) &&
+    s.stage &&
+    stages.includes(s.stage) &&
+    (s.stage === 'signed_in' || (s.step_until ?? 0) > clock.now().getTime());
   if (!live) throw new ApiError('sign_in_step_missing');
   return s.account_id as string;
 }
@@ -49,11 +65,20 @@ export function sessionView<A extends AccountBase>(req: FastifyRequest, realm: I
   const s = req.session;
   const signedIn = s.stage === 'signed_in' && inRealm(req, realm as IdentityRealm<AccountBase>);
   const who = signedIn ? realm.view(s) : null;
-  return { stage: s.stage ?? null, account: who?.account ?? null, permissions: who?.permissions ?? [], csrf_token: csrfToken(req) };
+  return {
+    stage: s.stage ?? null,
+    account: who?.account ?? null,
+    permissions: who?.permissions ?? [],
+    csrf_token: csrfToken(req),
+  };
 }
 
-export const accountActor = (account: AccountBase, method: AuditActor['method'], address: string): AuditActor =>
-  ({ id: account._id, name: account.name, method, address });
+export const accountActor = (account: AccountBase, method: AuditActor['method'], address: string): AuditActor => ({
+  id: account._id,
+  name: account.name,
+  method,
+  address,
+});
 
 export interface SignInSteps<A extends AccountBase> {
   realm: IdentityRealm<A>;
@@ -63,7 +88,11 @@ export interface SignInSteps<A extends AccountBase> {
 }
 
 // The active account of a sign-in that stopped at one of `stages` (its CSRF token checked).
-export async function pendingStep<A extends AccountBase>(d: SignInSteps<A>, req: FastifyRequest, stages: readonly SessionStage[]): Promise<A> {
+export async function pendingStep<A extends AccountBase>(
+  d: SignInSteps<A>,
+  req: FastifyRequest,
+  stages: readonly SessionStage[],
+): Promise<A> {
   checkCsrf(req);
   const account = await d.accounts.find(pendingAccount(req, d.realm as IdentityRealm<AccountBase>, stages, d.clock));
   if (!account || account.status !== 'active') throw new ApiError('sign_in_step_missing');
@@ -71,7 +100,13 @@ export async function pendingStep<A extends AccountBase>(d: SignInSteps<A>, req:
 }
 
 // The last step: a signed-in session with a new id, the sign-in recorded and audited.
-export async function completeSignIn<A extends AccountBase>(d: SignInSteps<A>, req: FastifyRequest, account: A, method: 'password' | 'passkey', details: Record<string, unknown>) {
+export async function completeSignIn<A extends AccountBase>(
+  d: SignInSteps<A>,
+  req: FastifyRequest,
+  account: A,
+  method: 'password' | 'passkey',
+  details: Record<string, unknown>,
+) {
   await establish(req, d.realm, account, 'signed_in', method, d.clock);
   await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
   await auditAccount(d.audit, d.realm, accountActor(account, method, req.ip), 'sign_in', account, details);

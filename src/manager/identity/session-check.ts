@@ -14,7 +14,12 @@ export interface SessionCheckDeps {
 // The request's session when it is signed in to `realm` and younger than the absolute timeout (an
 // older one is ended), with its CSRF token checked on a request that changes something. Otherwise
 // `unauthorized`: a session of the other realm is refused here even if its id were presented.
-export async function signedInSession(req: FastifyRequest, realm: Realm, deps: SessionCheckDeps, unauthorized: ErrorCode): Promise<Session> {
+export async function signedInSession(
+  req: FastifyRequest,
+  realm: Realm,
+  deps: SessionCheckDeps,
+  unauthorized: ErrorCode,
+): Promise<Session> {
   const s = req.session;
   if (!s?.account_id || s.stage !== 'signed_in' || (s.realm ?? 'manager') !== realm) throw new ApiError(unauthorized);
   if ((s.issued_at ?? 0) + deps.timeouts.absoluteMs <= deps.clock.now().getTime()) {

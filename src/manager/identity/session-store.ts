@@ -24,7 +24,12 @@ export interface SessionTimeouts {
 // Each realm's sessions live under a key prefix of their own ('' for the manager's, 'portal:' for
 // the portal's): a session id of one realm names nothing in the other.
 export class RedisSessionStore {
-  constructor(private readonly redis: Redis, private readonly timeouts: SessionTimeouts, private readonly clock: Clock, private readonly prefix = '') {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly timeouts: SessionTimeouts,
+    private readonly clock: Clock,
+    private readonly prefix = '',
+  ) {}
 
   set(sessionId: string, session: Session, callback: (err?: unknown) => void): void {
     this.save(sessionId, session).then(() => callback(), callback);
@@ -34,7 +39,8 @@ export class RedisSessionStore {
   // The absolute timeout is the request's check (authenticate.ts), so the key may outlive it by up
   // to the idle timeout, refused all the while.
   get(sessionId: string, callback: (err: unknown, session?: Session | null) => void): void {
-    this.redis.getex(this.key('sess', sessionId), 'PX', this.timeouts.idleMs)
+    this.redis
+      .getex(this.key('sess', sessionId), 'PX', this.timeouts.idleMs)
       .then((json) => callback(null, json === null ? null : (JSON.parse(json) as Session)), callback);
   }
 
@@ -45,7 +51,8 @@ export class RedisSessionStore {
   // Ends every session of an account (from any instance), including requests still running.
   async revokeAll(accountId: string): Promise<void> {
     const ids = await this.redis.smembers(this.key('sess-of', accountId));
-    await this.redis.multi()
+    await this.redis
+      .multi()
       .set(this.key('sess-revoked', accountId), String(this.clock.now().getTime()), 'PX', this.timeouts.absoluteMs)
       .del(this.key('sess-of', accountId), ...ids.map((id) => this.key('sess', id)))
       .exec();
@@ -53,8 +60,21 @@ export class RedisSessionStore {
 
   private async save(sessionId: string, session: Session): Promise<void> {
     const account = session.account_id ?? '';
-    const keys = [this.key('sess', sessionId), account ? this.key('sess-of', account) : this.key('sess', sessionId), this.key('sess-revoked', account)];
-    await this.redis.eval(SAVE, 3, ...keys, JSON.stringify(session), this.ttlMs(session), this.timeouts.absoluteMs, account ? String(session.issued_at ?? 0) : '', sessionId);
+    const keys = [
+      this.key('sess', sessionId),
+      account ? this.key('sess-of', account) : this.key('sess', sessionId),
+      this.key('sess-revoked', account),
+    ];
+    await this.redis.eval(
+      SAVE,
+      3,
+      ...keys,
+      JSON.stringify(session),
+      this.ttlMs(session),
+      this.timeouts.absoluteMs,
+      account ? String(session.issued_at ?? 0) : '',
+      sessionId,
+    );
   }
 
   // sess:<session id>, sess-of:<account id> (its sessions), sess-revoked:<account id> (the mark).
@@ -69,4 +89,3 @@ export class RedisSessionStore {
     return Math.max(1, Math.min(this.timeouts.idleMs, left));
   }
 }
-

@@ -20,7 +20,10 @@ export interface ThrottleState {
 }
 
 export class SignInThrottle {
-  constructor(private readonly redis: Redis, private readonly limits: ThrottleLimits = DEFAULT_THROTTLE) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
+  ) {}
 
   async check(email: string, address: string): Promise<ThrottleState> {
     const keys = this.keys(email, address);
@@ -35,9 +38,12 @@ export class SignInThrottle {
   async fail(email: string, address: string): Promise<boolean> {
     const keys = this.keys(email, address);
     const window = String(this.limits.windowMs);
-    const results = await this.redis.multi()
-      .set(keys.account, '0', 'PX', window, 'NX').incr(keys.account)
-      .set(keys.address, '0', 'PX', window, 'NX').incr(keys.address)
+    const results = await this.redis
+      .multi()
+      .set(keys.account, '0', 'PX', window, 'NX')
+      .incr(keys.account)
+      .set(keys.address, '0', 'PX', window, 'NX')
+      .incr(keys.address)
       .exec();
     const count = Number(results?.[1]?.[1] ?? 0);
     return count === this.limits.perAccount;

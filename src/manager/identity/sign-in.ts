@@ -22,7 +22,12 @@ export interface SignInDeps<A extends AccountBase> {
   clock: Clock;
 }
 
-const anonymous = (address: string, method: AuditActor['method'] = 'password'): AuditActor => ({ id: 'anonymous', name: 'anonymous', method, address });
+const anonymous = (address: string, method: AuditActor['method'] = 'password'): AuditActor => ({
+  id: 'anonymous',
+  name: 'anonymous',
+  method,
+  address,
+});
 
 // The password and second-factor steps of a sign-in to one realm. A wrong email and a wrong password
 // get the same answer after the same work (the password is verified against a decoy hash), and so
@@ -32,7 +37,12 @@ export class SignIn<A extends AccountBase> {
 
   async password(email: string, password: string, address: string): Promise<PasswordOutcome<A>> {
     const throttled = await this.d.throttle.check(email, address);
-    if (throttled.locked) throw new ApiError('sign_in_throttled', { seconds: throttled.retryAfterS }, { 'retry-after': String(throttled.retryAfterS) });
+    if (throttled.locked)
+      throw new ApiError(
+        'sign_in_throttled',
+        { seconds: throttled.retryAfterS },
+        { 'retry-after': String(throttled.retryAfterS) },
+      );
     const account = await this.d.accounts.byEmail(email);
     const ok = await verifyPassword(account?.password_hash ?? null, password);
     if (!ok || !account) {
@@ -40,7 +50,9 @@ export class SignIn<A extends AccountBase> {
       throw new ApiError('invalid_credentials');
     }
     if (account.status !== 'active') {
-      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, { reason: 'disabled' });
+      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, {
+        reason: 'disabled',
+      });
       throw new ApiError('account_disabled');
     }
     await this.d.throttle.succeed(email);
@@ -51,7 +63,9 @@ export class SignIn<A extends AccountBase> {
   // A TOTP code for an account past its password step: each code works once.
   async totp(account: A, code: string, address: string): Promise<void> {
     const totp = account.totp;
-    const step = totp ? totpStep(this.d.cipher.decrypt(totp.secret_enc), code, totp.last_step, this.d.clock.now().getTime()) : null;
+    const step = totp
+      ? totpStep(this.d.cipher.decrypt(totp.secret_enc), code, totp.last_step, this.d.clock.now().getTime())
+      : null;
     if (!totp || step === null || !(await this.d.accounts.useTotpStep(account._id, totp.last_step, step))) {
       await this.failed(account.email, address, account, 'totp');
       throw new ApiError('second_factor_invalid');

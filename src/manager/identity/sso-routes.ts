@@ -20,7 +20,8 @@ export interface SsoRouteDeps {
 }
 
 const CONSOLE = '/console/';
-const failed = (reply: FastifyReply, reason: string) => reply.redirect(`${CONSOLE}#/sign-in?sso_error=${encodeURIComponent(reason)}`);
+const failed = (reply: FastifyReply, reason: string) =>
+  reply.redirect(`${CONSOLE}#/sign-in?sso_error=${encodeURIComponent(reason)}`);
 
 // Single sign-on with the configured OpenID Provider: the browser goes there and comes back with a
 // code. The provider's answer decides the role (SSO_ROLE_MAP) at every sign-in; an account is made
@@ -29,10 +30,12 @@ export function ssoRoutes(d: SsoRouteDeps) {
   let provider: Promise<SingleSignOn> | null = null;
   // Discovered at first use, and again after a failure (the provider may be down when we start).
   const sso = (cfg: SsoConfig): Promise<SingleSignOn> => {
-    provider ??= SingleSignOn.discover(cfg, { allowHttp: true, now: () => d.clock.now().getTime() }).catch((err: unknown) => {
-      provider = null;
-      throw err;
-    });
+    provider ??= SingleSignOn.discover(cfg, { allowHttp: true, now: () => d.clock.now().getTime() }).catch(
+      (err: unknown) => {
+        provider = null;
+        throw err;
+      },
+    );
     return provider;
   };
 
@@ -41,8 +44,22 @@ export function ssoRoutes(d: SsoRouteDeps) {
     if (!id.role) return 'no_role';
     const name = id.name ?? id.email ?? id.subject;
     if (!existing) {
-      const made = await d.accounts.create({ email: id.email ?? '', name, role: id.role, partner_ids: [], agent_id: null, sso: { issuer: id.issuer, subject: id.subject } }, 'system:sso');
-      if (made) await d.audit.record(accountActor(made, 'sso', req.ip), 'account.invite', { target: made._id, details: { role: made.role, by: 'single sign-on' } });
+      const made = await d.accounts.create(
+        {
+          email: id.email ?? '',
+          name,
+          role: id.role,
+          partner_ids: [],
+          agent_id: null,
+          sso: { issuer: id.issuer, subject: id.subject },
+        },
+        'system:sso',
+      );
+      if (made)
+        await d.audit.record(accountActor(made, 'sso', req.ip), 'account.invite', {
+          target: made._id,
+          details: { role: made.role, by: 'single sign-on' },
+        });
       return made ?? 'account_conflict';
     }
     if (existing.status === 'disabled') return 'account_disabled';
@@ -50,7 +67,10 @@ export function ssoRoutes(d: SsoRouteDeps) {
     const updated = await d.accounts.update(existing._id, { role: id.role, name });
     if (existing.role !== id.role) {
       await d.sessions.revokeAll(existing._id);
-      await d.audit.record(accountActor(existing, 'sso', req.ip), 'account.update', { target: existing._id, details: { role: { from: existing.role, to: id.role }, by: 'single sign-on' } });
+      await d.audit.record(accountActor(existing, 'sso', req.ip), 'account.update', {
+        target: existing._id,
+        details: { role: { from: existing.role, to: id.role }, by: 'single sign-on' },
+      });
     }
     return updated ?? 'account_conflict';
   };
@@ -59,7 +79,9 @@ export function ssoRoutes(d: SsoRouteDeps) {
     const open = { access: 'public' } as const;
 
     // What the sign-in page offers besides the password.
-    app.get('/api/auth/methods', { schema: authSchemas.methods, config: open }, async () => ({ sso: d.config !== null }));
+    app.get('/api/auth/methods', { schema: authSchemas.methods, config: open }, async () => ({
+      sso: d.config !== null,
+    }));
 
     app.get('/api/auth/sso', { schema: authSchemas.ssoStart, config: open }, async (req, reply) => {
       if (!d.config) throw new ApiError('not_found');
@@ -79,17 +101,28 @@ export function ssoRoutes(d: SsoRouteDeps) {
       } catch (err) {
         if (!(err instanceof SsoError)) throw err;
         req.log.warn({ reason: err.reason }, 'single sign-on refused');
-        await d.audit.record({ id: 'anonymous', name: 'anonymous', method: 'sso', address: req.ip }, 'account.sign_in_failed', { details: { step: 'sso', reason: err.reason } });
+        await d.audit.record(
+          { id: 'anonymous', name: 'anonymous', method: 'sso', address: req.ip },
+          'account.sign_in_failed',
+          { details: { step: 'sso', reason: err.reason } },
+        );
         return failed(reply, err.reason);
       }
       const account = await accountFor(req, identity);
       if (typeof account === 'string') {
-        await d.audit.record({ id: 'anonymous', name: identity.subject, method: 'sso', address: req.ip }, 'account.sign_in_failed', { details: { step: 'sso', reason: account } });
+        await d.audit.record(
+          { id: 'anonymous', name: identity.subject, method: 'sso', address: req.ip },
+          'account.sign_in_failed',
+          { details: { step: 'sso', reason: account } },
+        );
         return failed(reply, account);
       }
       await establish(req, managerRealm, account, 'signed_in', 'sso', d.clock);
       await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
-      await d.audit.record(accountActor(account, 'sso', req.ip), 'account.sign_in', { target: account._id, details: { issuer: identity.issuer } });
+      await d.audit.record(accountActor(account, 'sso', req.ip), 'account.sign_in', {
+        target: account._id,
+        details: { issuer: identity.issuer },
+      });
       return reply.redirect(CONSOLE);
     });
   };

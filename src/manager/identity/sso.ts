@@ -41,7 +41,10 @@ export type SsoFailure =
 
 // A stable reason for logs and the sign-in page; the message never carries a code or a token.
 export class SsoError extends Error {
-  constructor(readonly reason: SsoFailure, detail?: string) {
+  constructor(
+    readonly reason: SsoFailure,
+    detail?: string,
+  ) {
     super(`single sign-on failed: ${reason}${detail ? ` (${detail})` : ''}`);
     this.name = 'SsoError';
   }

@@ -6,7 +6,14 @@ const PERIOD = 30;
 const WINDOW = 1;
 
 function totp(secretBase32: string, label = '', issuer = ''): TOTP {
-  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 export function newTotpSecret(): string {

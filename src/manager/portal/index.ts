@@ -14,22 +14,43 @@ import { portalDataRoutes, registerPortalOpenApi } from './routes';
 // The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
 // its own session cookie and Redis sessions, its own authentication (a portal session only) and its
 // routes; and the manager's one route into it, the invitation of a partner's first admin.
-export function partnerPortal(m: ManagerOptions, services: ManagerServices, clock: Clock): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync } {
-  const o: RealmIdentityOptions = { config: m.config, db: m.mongo.db, redis: m.redis, cipher: m.cipher, audit: services.audit, clock };
+export function partnerPortal(
+  m: ManagerOptions,
+  services: ManagerServices,
+  clock: Clock,
+): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync } {
+  const o: RealmIdentityOptions = {
+    config: m.config,
+    db: m.mongo.db,
+    redis: m.redis,
+    cipher: m.cipher,
+    audit: services.audit,
+    clock,
+  };
   const partnerName = async (id: string) => (await services.partners.find(id))?.name ?? null;
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerName), o);
   const people = { accounts: id.accounts, links: id.links, audit: o.audit, consoleUrl: o.config.accounts.consoleUrl };
 
   const plugin = async (app: FastifyInstance): Promise<void> => {
-    await registerSessions(app, { secret: o.config.accounts.sessionSecret, name: PORTAL_COOKIE, path: `${PORTAL_API}/`, store: id.sessions });
+    await registerSessions(app, {
+      secret: o.config.accounts.sessionSecret,
+      name: PORTAL_COOKIE,
+      path: `${PORTAL_API}/`,
+      store: id.sessions,
+    });
     await registerPortalOpenApi(app, o.config.serviceName);
     portalAuthenticate(app, { timeouts: id.timeouts, clock: o.clock });
     // A portal action refused is audited as the manager's are: the person, about their partner.
-    auditRefusals(app, services.audit, (req) => (req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null));
+    auditRefusals(app, services.audit, (req) =>
+      req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null,
+    );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
     await app.register(portalDataRoutes(services, m));
   };
-  const invitations = portalInvitationRoute({ ...people, partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null });
+  const invitations = portalInvitationRoute({
+    ...people,
+    partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null,
+  });
   return { plugin, invitations };
 }

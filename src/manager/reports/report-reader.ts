@@ -2,7 +2,14 @@ import { ApiError } from '../../shared/errors';
 import { allCellsOf, type CellDoc, type CellStore } from '../../shared/reports/cell-store';
 import { cellDocId, DAY_PATTERN, parseCellDocId, type BlockSize, type Level } from '../../shared/reports/cell-keys';
 import { ALL_PARTNERS, partnersToRead, type PartnerScope } from '../partner-scope';
-import { DIMENSIONS, groupCells, type CellRecord, type Dimension, type Grouped, type ReportFilter } from './report-rows';
+import {
+  DIMENSIONS,
+  groupCells,
+  type CellRecord,
+  type Dimension,
+  type Grouped,
+  type ReportFilter,
+} from './report-rows';
 
 export interface ReportQuery extends ReportFilter {
   from?: string;
@@ -20,13 +27,17 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_DAYS = 7;
 export const MAX_DAYS = 366;
 // Why a range of days is refused: rules between from and to, which the document gives as 422 examples.
-export const RANGE_PROBLEMS = { from_after_to: 'from is after to', too_many_days: `a report spans at most ${MAX_DAYS} days` } as const;
+export const RANGE_PROBLEMS = {
+  from_after_to: 'from is after to',
+  too_many_days: `a report spans at most ${MAX_DAYS} days`,
+} as const;
 
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 function parseDay(name: string, value: string): number {
   const ms = Date.parse(`${value}T00:00:00Z`);
-  if (!DAY_PATTERN.test(value) || Number.isNaN(ms) || utcDay(ms) !== value) throw new ApiError('invalid_request', { detail: `${name} "${value}" is not a calendar day (YYYY-MM-DD)` });
+  if (!DAY_PATTERN.test(value) || Number.isNaN(ms) || utcDay(ms) !== value)
+    throw new ApiError('invalid_request', { detail: `${name} "${value}" is not a calendar day (YYYY-MM-DD)` });
   return ms;
 }
 
@@ -36,9 +47,12 @@ export function reportScope(q: ReportQuery, now: Date): { from: string; to: stri
   const toMs = q.to === undefined ? parseDay('to', utcDay(now.getTime())) : parseDay('to', q.to);
   const fromMs = q.from === undefined ? toMs - (DEFAULT_DAYS - 1) * DAY_MS : parseDay('from', q.from);
   if (fromMs > toMs) throw new ApiError('invalid_request', { detail: RANGE_PROBLEMS.from_after_to });
-  if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS) throw new ApiError('invalid_request', { detail: RANGE_PROBLEMS.too_many_days });
+  if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS)
+    throw new ApiError('invalid_request', { detail: RANGE_PROBLEMS.too_many_days });
   const groupBy = q.group_by === undefined || q.group_by === '' ? [] : q.group_by.split(',');
-  for (const d of groupBy) if (!(DIMENSIONS as readonly string[]).includes(d)) throw new ApiError('invalid_request', { detail: `group_by "${d}" is not one of ${DIMENSIONS.join(', ')}` });
+  for (const d of groupBy)
+    if (!(DIMENSIONS as readonly string[]).includes(d))
+      throw new ApiError('invalid_request', { detail: `group_by "${d}" is not one of ${DIMENSIONS.join(', ')}` });
   return { from: utcDay(fromMs), to: utcDay(toMs), groupBy: [...new Set(groupBy)] as Dimension[] };
 }
 
@@ -103,7 +117,8 @@ export function unitsOf(part: PlanPart): string[] {
   const span = level === 'm' ? MONTHS : level === 'd' ? null : blocks(Number(level.slice(1)) as BlockSize);
   const start = (unit: string): number => Date.parse(`${unit.length === 7 ? `${unit}-01` : unit}T00:00:00Z`);
   const units: string[] = [];
-  for (let ms = start(part.from); ms <= start(part.to); ms = span ? span.next(ms) : ms + DAY_MS) units.push(span ? span.unit(ms) : utcDay(ms));
+  for (let ms = start(part.from); ms <= start(part.to); ms = span ? span.next(ms) : ms + DAY_MS)
+    units.push(span ? span.unit(ms) : utcDay(ms));
   return units;
 }
 
@@ -121,16 +136,23 @@ async function* partDocs(cells: CellStore, part: PlanPart, partners: string[] | 
 // A report over days `from` to `to` (each day the partner's own): the counter documents of the read
 // plan, summed in memory; their totals documents when no country or source is grouped or filtered.
 // Under a scope only its partners' documents are read (an affiliate_id outside it: an empty report).
-export async function readReport(cells: CellStore, q: ReportQuery, now: Date, scope: PartnerScope = ALL_PARTNERS): Promise<Report> {
+export async function readReport(
+  cells: CellStore,
+  q: ReportQuery,
+  now: Date,
+  scope: PartnerScope = ALL_PARTNERS,
+): Promise<Report> {
   const { from, to, groupBy } = reportScope(q, now);
-  const totalsOnly = !groupBy.includes('country') && !groupBy.includes('source') && q.country === undefined && q.source === undefined;
+  const totalsOnly =
+    !groupBy.includes('country') && !groupBy.includes('source') && q.country === undefined && q.source === undefined;
   const partners = partnersToRead(scope, q.affiliate_id);
   const records: CellRecord[] = [];
   for (const part of readPlan(from, to, groupBy.includes('day'), totalsOnly)) {
     for await (const page of partDocs(cells, part, partners)) {
       for (const doc of page) {
         const { unit, partnerId } = parseCellDocId(doc._id);
-        for (const [field, counts] of Object.entries(allCellsOf(doc))) records.push({ key: { partnerId, day: unit }, field, counts });
+        for (const [field, counts] of Object.entries(allCellsOf(doc)))
+          records.push({ key: { partnerId, day: unit }, field, counts });
       }
     }
   }
@@ -146,6 +168,10 @@ export const OVERVIEW_DAYS = 14;
 // The overview's trend: the last OVERVIEW_DAYS days, one row per day.
 export async function dayTrend(cells: CellStore, now: Date): Promise<Pick<Report, 'from' | 'to' | 'rows'>> {
   const to = utcDay(now.getTime());
-  const { from, rows } = await readReport(cells, { from: utcDay(now.getTime() - (OVERVIEW_DAYS - 1) * DAY_MS), to, group_by: 'day' }, now);
+  const { from, rows } = await readReport(
+    cells,
+    { from: utcDay(now.getTime() - (OVERVIEW_DAYS - 1) * DAY_MS), to, group_by: 'day' },
+    now,
+  );
   return { from, to, rows };
 }

@@ -1,4 +1,10 @@
-import { addCounts, medianSeconds, REJECTION_GROUPS, type Counts, type RejectionGroup } from '../../shared/reports/cell-counts';
+import {
+  addCounts,
+  medianSeconds,
+  REJECTION_GROUPS,
+  type Counts,
+  type RejectionGroup,
+} from '../../shared/reports/cell-counts';
 import { parseCellField } from '../../shared/reports/cell-keys';
 
 // The report's rows: counter documents summed in memory by the chosen dimensions. Pure.
@@ -63,12 +69,19 @@ function dimsOf(cell: CellRecord): Dims {
 }
 
 export function matches(dims: Dims, f: ReportFilter): boolean {
-  return (f.affiliate_id === undefined || dims.partner_id === f.affiliate_id)
-    && (f.country === undefined || dims.country === f.country)
-    && (f.source === undefined || dims.source === f.source);
+  return (
+    (f.affiliate_id === undefined || dims.partner_id === f.affiliate_id) &&
+    (f.country === undefined || dims.country === f.country) &&
+    (f.source === undefined || dims.source === f.source)
+  );
 }
 
-const FIELD_OF: Record<Dimension, keyof Dims> = { partner: 'partner_id', country: 'country', source: 'source', day: 'day' };
+const FIELD_OF: Record<Dimension, keyof Dims> = {
+  partner: 'partner_id',
+  country: 'country',
+  source: 'source',
+  day: 'day',
+};
 
 // Sums the cells that pass the filter into one row per combination of the grouped dimensions
 // (every document of a partner adds up), sorted by those dimensions; totals of everything.
@@ -104,21 +117,35 @@ function compareDims(a: Partial<Dims>, b: Partial<Dims>, groupBy: readonly Dimen
   return 0;
 }
 
-const rate = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000);
+const rate = (part: number, whole: number): number | null =>
+  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000;
 
 export function figures(c: Readonly<Counts>): Figures {
   const n = (k: string) => c[k] ?? 0;
-  const byReason = Object.fromEntries(REJECTION_GROUPS.map((g) => [g, n(`rejected_${g}`)])) as Record<RejectionGroup, number>;
+  const byReason = Object.fromEntries(REJECTION_GROUPS.map((g) => [g, n(`rejected_${g}`)])) as Record<
+    RejectionGroup,
+    number
+  >;
   const rejected = Object.values(byReason).reduce((a, b) => a + b, 0);
   const accepted = n('accepted');
   return {
     // Received is every answered intake request the reports heard of: accepted + rejected +
     // duplicates + validation errors.
-    received: n('received'), accepted, duplicates: n('duplicates'), validation_errors: n('validation_errors'),
-    rejected, rejected_by_reason: byReason,
-    contacted: n('contacted'), ftd: n('ftd'), rtd: n('rtd'), chargebacks: n('chargebacks'),
-    accepted_share: rate(accepted, n('received')), contact_rate: rate(n('contacted'), accepted),
-    ftd_conversion: rate(n('ftd'), accepted), chargeback_rate: rate(n('chargebacks'), n('ftd')),
-    median_seconds_to_contact: medianSeconds(c, 'tc'), median_seconds_to_ftd: medianSeconds(c, 'tf'),
+    received: n('received'),
+    accepted,
+    duplicates: n('duplicates'),
+    validation_errors: n('validation_errors'),
+    rejected,
+    rejected_by_reason: byReason,
+    contacted: n('contacted'),
+    ftd: n('ftd'),
+    rtd: n('rtd'),
+    chargebacks: n('chargebacks'),
+    accepted_share: rate(accepted, n('received')),
+    contact_rate: rate(n('contacted'), accepted),
+    ftd_conversion: rate(n('ftd'), accepted),
+    chargeback_rate: rate(n('chargebacks'), n('ftd')),
+    median_seconds_to_contact: medianSeconds(c, 'tc'),
+    median_seconds_to_ftd: medianSeconds(c, 'tf'),
   };
 }

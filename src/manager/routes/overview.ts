@@ -9,6 +9,9 @@ import type { ManagerServices } from '../services';
 // models (stored: they survive restarts and count every instance's work).
 export function overviewRoutes({ cells, minutes }: Pick<ManagerServices, 'cells' | 'minutes'>) {
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get('/api/overview', { schema: routeSchemas.overview, config: { access: 'overview.read' } }, async () => ({ ...(await lastHour(minutes, systemClock)), days: await dayTrend(cells, systemClock.now()) }));
+    app.get('/api/overview', { schema: routeSchemas.overview, config: { access: 'overview.read' } }, async () => ({
+      ...(await lastHour(minutes, systemClock)),
+      days: await dayTrend(cells, systemClock.now()),
+    }));
   };
 }

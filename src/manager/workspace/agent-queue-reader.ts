@@ -22,8 +22,19 @@ export type QueueSegment = (typeof SEGMENTS)[number]['name'];
 export const QUEUE_CURSOR_PATTERN = `^(${SEGMENTS.map((s) => s.name).join('|')})(\\|${CURSOR_PATTERN.slice(1, -1)})?$`;
 
 const QUEUE_PROJECTION = {
-  _id: 1, partner_id: 1, status: 1, is_depositor: 1, agent_id: 1, country_code: 1, language: 1, source: 1,
-  callback_at: 1, personal_erased_at: 1, phone_enc: 1, created_at: 1, updated_at: 1,
+  _id: 1,
+  partner_id: 1,
+  status: 1,
+  is_depositor: 1,
+  agent_id: 1,
+  country_code: 1,
+  language: 1,
+  source: 1,
+  callback_at: 1,
+  personal_erased_at: 1,
+  phone_enc: 1,
+  created_at: 1,
+  updated_at: 1,
 } as const;
 export type QueuedLead = Pick<LeadDoc, keyof typeof QUEUE_PROJECTION>;
 
@@ -45,11 +56,17 @@ export interface QueueItem {
 
 // Whether a stored lead is in a segment of its agent's queue now (an entry left stale by a crash
 // between the writer's two writes is not shown).
-export function inSegment(lead: QueuedLead, agentId: string, segment: QueueSegment, now: Date, isTerminal: IsTerminal): boolean {
+export function inSegment(
+  lead: QueuedLead,
+  agentId: string,
+  segment: QueueSegment,
+  now: Date,
+  isTerminal: IsTerminal,
+): boolean {
   const spec = SEGMENTS.find((s) => s.name === segment)!;
   if (lead.agent_id !== agentId || queueGroup(lead, isTerminal) !== spec.group) return false;
   if (spec.group !== 'callback') return true;
-  return (lead.callback_at!.getTime() <= now.getTime()) === (segment === 'callback_due');
+  return lead.callback_at!.getTime() <= now.getTime() === (segment === 'callback_due');
 }
 
 // An agent's queue, a page at a time: each segment is one _id range read of its view (agent-queue.ts)
@@ -57,7 +74,12 @@ export function inSegment(lead: QueuedLead, agentId: string, segment: QueueSegme
 export class AgentQueueReader {
   private readonly index: ListIndex;
 
-  constructor(private readonly leads: Collection<LeadDoc>, leadList: Collection<ListEntryDoc>, private readonly phones: MaskedPhones, private readonly isTerminal: IsTerminal) {
+  constructor(
+    private readonly leads: Collection<LeadDoc>,
+    leadList: Collection<ListEntryDoc>,
+    private readonly phones: MaskedPhones,
+    private readonly isTerminal: IsTerminal,
+  ) {
     this.index = new ListIndex(leadList);
   }
 
@@ -67,13 +89,17 @@ export class AgentQueueReader {
     const found: { lead: QueuedLead; segment: QueueSegment }[] = [];
     for (let s = start; s < SEGMENTS.length; s++) {
       const seg = SEGMENTS[s]!;
-      const page = await listPage({
-        index: this.index,
-        query: { prefixes: [queuePrefix(seg.group, agentId)], ...seg.range(now), order: 'asc' },
-        load: (ids) => findByIds(this.leads, ids, { projection: QUEUE_PROJECTION }) as Promise<Map<string, QueuedLead>>,
-        matches: (_e, lead) => inSegment(lead, agentId, seg.name, now, this.isTerminal),
-        view: (lead) => ({ lead, segment: seg.name }),
-      }, { limit: req.limit - found.length, cursor: s === start && rest.length > 0 ? rest.join('|') : undefined });
+      const page = await listPage(
+        {
+          index: this.index,
+          query: { prefixes: [queuePrefix(seg.group, agentId)], ...seg.range(now), order: 'asc' },
+          load: (ids) =>
+            findByIds(this.leads, ids, { projection: QUEUE_PROJECTION }) as Promise<Map<string, QueuedLead>>,
+          matches: (_e, lead) => inSegment(lead, agentId, seg.name, now, this.isTerminal),
+          view: (lead) => ({ lead, segment: seg.name }),
+        },
+        { limit: req.limit - found.length, cursor: s === start && rest.length > 0 ? rest.join('|') : undefined },
+      );
       found.push(...page.items);
       if (page.next_cursor !== null) return this.view(found, `${seg.name}|${page.next_cursor}`);
       if (found.length === req.limit) return this.view(found, SEGMENTS[s + 1]?.name ?? null);
@@ -81,16 +107,31 @@ export class AgentQueueReader {
     return this.view(found, null);
   }
 
-  private async view(found: { lead: QueuedLead; segment: QueueSegment }[], next: string | null): Promise<CursorPage<QueueItem>> {
+  private async view(
+    found: { lead: QueuedLead; segment: QueueSegment }[],
+    next: string | null,
+  ): Promise<CursorPage<QueueItem>> {
     const phones = await this.phones.of(found.map((f) => f.lead));
-    return { items: found.map(({ lead, segment }) => queueItem(lead, segment, phones.get(lead._id) ?? null)), next_cursor: next };
+    return {
+      items: found.map(({ lead, segment }) => queueItem(lead, segment, phones.get(lead._id) ?? null)),
+      next_cursor: next,
+    };
   }
 }
 
 export function queueItem(lead: QueuedLead, segment: QueueSegment, phone: string | null): QueueItem {
   return {
-    id: lead._id, affiliate_id: lead.partner_id, status: lead.status, queue: segment, callback_at: lead.callback_at ?? null, is_depositor: lead.is_depositor,
-    country_code: lead.country_code ?? null, language: lead.language ?? null, source: lead.source ?? null, phone,
-    created_at: lead.created_at, updated_at: lead.updated_at,
+    id: lead._id,
+    affiliate_id: lead.partner_id,
+    status: lead.status,
+    queue: segment,
+    callback_at: lead.callback_at ?? null,
+    is_depositor: lead.is_depositor,
+    country_code: lead.country_code ?? null,
+    language: lead.language ?? null,
+    source: lead.source ?? null,
+    phone,
+    created_at: lead.created_at,
+    updated_at: lead.updated_at,
   };
 }

@@ -8,7 +8,18 @@ import { allowedOutcomes, type Outcome } from './outcomes';
 // A lead as its agent works it: who sent it, where it is from, its history, whether it deposited
 // (never an amount), the number masked (the whole number only through the audited contact reveal)
 // and the outcomes its status allows.
-export interface LeadCard extends Pick<LeadSummary, 'id' | 'affiliate_id' | 'status' | 'is_depositor' | 'agent_id' | 'history' | 'personal_data' | 'created_at' | 'updated_at'> {
+export interface LeadCard extends Pick<
+  LeadSummary,
+  | 'id'
+  | 'affiliate_id'
+  | 'status'
+  | 'is_depositor'
+  | 'agent_id'
+  | 'history'
+  | 'personal_data'
+  | 'created_at'
+  | 'updated_at'
+> {
   partner_name: string | null;
   country: string | null;
   country_code: string | null;
@@ -35,11 +46,26 @@ export class LeadCards {
     const lead = await this.d.leads.findOne({ _id: leadId });
     if (!lead || lead.agent_id !== agentId) return null;
     const [phones, partner] = await Promise.all([this.d.phones.of([lead]), this.d.partners.find(lead.partner_id)]);
-    const { id, affiliate_id, status, is_depositor, agent_id, history, personal_data, created_at, updated_at } = leadSummary(lead);
+    const { id, affiliate_id, status, is_depositor, agent_id, history, personal_data, created_at, updated_at } =
+      leadSummary(lead);
     return {
-      id, affiliate_id, partner_name: partner?.name ?? null, status, is_depositor, agent_id, history, personal_data, created_at, updated_at,
-      country: lead.country ?? null, country_code: lead.country_code ?? null, language: lead.language ?? null, source: lead.source ?? null,
-      funnel: lead.funnel ?? null, phone: phones.get(lead._id) ?? null, callback_at: lead.callback_at ?? null,
+      id,
+      affiliate_id,
+      partner_name: partner?.name ?? null,
+      status,
+      is_depositor,
+      agent_id,
+      history,
+      personal_data,
+      created_at,
+      updated_at,
+      country: lead.country ?? null,
+      country_code: lead.country_code ?? null,
+      language: lead.language ?? null,
+      source: lead.source ?? null,
+      funnel: lead.funnel ?? null,
+      phone: phones.get(lead._id) ?? null,
+      callback_at: lead.callback_at ?? null,
       outcomes: lead.personal_erased_at ? [] : allowedOutcomes(this.d.statuses, lead.status),
     };
   }

@@ -10,7 +10,10 @@ export type PhonedLead = Pick<LeadDoc, '_id' | 'created_at' | 'phone_enc'>;
 // of creation) and masked before they leave this function, so no full number is ever in an answer.
 // null for a lead whose personal data is erased (no key, no ciphertext).
 export class MaskedPhones {
-  constructor(private readonly keyring: PiiCipher, private readonly keys: Pick<LeadKeyStore, 'byLeads'>) {}
+  constructor(
+    private readonly keyring: PiiCipher,
+    private readonly keys: Pick<LeadKeyStore, 'byLeads'>,
+  ) {}
 
   async of(leads: readonly PhonedLead[]): Promise<Map<string, string | null>> {
     const sealed = leads.filter((l) => l.phone_enc !== undefined);

@@ -5,7 +5,12 @@ import type { Statuses } from '../../shared/status-catalog';
 // The workspace's one-click outcomes and the status code of the catalogue each publishes. They are the
 // default catalogue's agent statuses; an installation's catalogue without one refuses it (409).
 export const OUTCOME_STATUS = {
-  contacted: 'contacted', callback: 'callback', interested: 'interested', no_answer: 'no_answer', wrong_number: 'wrong_number', trash: 'trash',
+  contacted: 'contacted',
+  callback: 'callback',
+  interested: 'interested',
+  no_answer: 'no_answer',
+  wrong_number: 'wrong_number',
+  trash: 'trash',
 } as const;
 export type Outcome = keyof typeof OUTCOME_STATUS;
 export const OUTCOMES = Object.keys(OUTCOME_STATUS) as Outcome[];
@@ -38,9 +43,19 @@ export function callbackProblem(outcome: Outcome, callbackAt: string | undefined
 }
 
 // The agent action the outcome is, exactly as a CRM would publish it on crm.agent-actions.
-export function outcomeAction(leadId: string, agentId: string, outcome: Outcome, callbackAt: string | undefined, now: Date): AgentAction {
+export function outcomeAction(
+  leadId: string,
+  agentId: string,
+  outcome: Outcome,
+  callbackAt: string | undefined,
+  now: Date,
+): AgentAction {
   return {
-    action_id: `ws-${randomUUID()}`, lead_id: leadId, agent_id: agentId, status: OUTCOME_STATUS[outcome], occurred_at: now.toISOString(),
+    action_id: `ws-${randomUUID()}`,
+    lead_id: leadId,
+    agent_id: agentId,
+    status: OUTCOME_STATUS[outcome],
+    occurred_at: now.toISOString(),
     ...(callbackAt === undefined ? {} : { callback_at: new Date(callbackAt).toISOString() }),
   };
 }

@@ -25,7 +25,10 @@ export interface WorkspaceDeps {
 }
 
 export function workspaceDeps(
-  o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'kafka'>, s: Pick<ManagerServices, 'agents' | 'audit' | 'leadKeys' | 'leadCommands' | 'partners'>, statuses: Statuses, clock: Clock,
+  o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'kafka'>,
+  s: Pick<ManagerServices, 'agents' | 'audit' | 'leadKeys' | 'leadCommands' | 'partners'>,
+  statuses: Statuses,
+  clock: Clock,
 ): WorkspaceDeps {
   const c = o.mongo.collections;
   const phones = new MaskedPhones(o.cipher, s.leadKeys);
@@ -34,6 +37,11 @@ export function workspaceDeps(
     queue: new AgentQueueReader(c.leads, c.leadList, phones, isTerminal),
     cards: new LeadCards({ leads: c.leads, phones, partners: s.partners, statuses }),
     actions: new AgentActions(o.kafka),
-    leads: c.leads, agents: s.agents, commands: s.leadCommands, audit: s.audit, statuses, clock,
+    leads: c.leads,
+    agents: s.agents,
+    commands: s.leadCommands,
+    audit: s.audit,
+    statuses,
+    clock,
   };
 }

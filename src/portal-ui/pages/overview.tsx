@@ -6,7 +6,11 @@ import type { Api } from '../../ui-kit/api';
 import { BreakdownTable } from '../parts/breakdown-table';
 import type { Overview, Totals } from '../types';
 
-const PERIODS = [[1, 'Today'], [7, '7 days'], [30, '30 days']] as const;
+const PERIODS = [
+  [1, 'Today'],
+  [7, '7 days'],
+  [30, '30 days'],
+] as const;
 
 // The partner's own traffic today, over 7 or 30 days: the figures, rejections by reason, a bar per
 // day, by source and by country, and the same as CSV (cells safe to open in a spreadsheet).
@@ -18,9 +22,15 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
     <section>
       <PageHeading>Overview</PageHeading>
       <nav class="tabs" aria-label="Period">
-        {PERIODS.map(([d, label]) => <a key={d} href={href('overview', { days: d })} aria-current={d === days ? 'page' : undefined}>{label}</a>)}
+        {PERIODS.map(([d, label]) => (
+          <a key={d} href={href('overview', { days: d })} aria-current={d === days ? 'page' : undefined}>
+            {label}
+          </a>
+        ))}
         {/* A plain link: the cookie goes with it, and the server names the file. */}
-        <a class="button secondary" href={`/portal/api/overview.csv?days=${days}`} download>Download CSV</a>
+        <a class="button secondary" href={`/portal/api/overview.csv?days=${days}`} download>
+          Download CSV
+        </a>
       </nav>
       <ErrorNote error={overview.error} />
       {o && (
@@ -34,7 +44,11 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
           <h2>By source</h2>
           <BreakdownTable label="By source" heading="Source" rows={o.by_source.map((r) => [r.source ?? '(none)', r])} />
           <h2>By country</h2>
-          <BreakdownTable label="By country" heading="Country" rows={o.by_country.map((r) => [r.country ?? '(unknown)', r])} />
+          <BreakdownTable
+            label="By country"
+            heading="Country"
+            rows={o.by_country.map((r) => [r.country ?? '(unknown)', r])}
+          />
         </>
       )}
     </section>
@@ -43,29 +57,59 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
 
 function Figures({ t }: { t: Totals }) {
   const cards: [string, string | number, string?][] = [
-    ['Received', t.received], ['Accepted', t.accepted, `${percent(t.received ? t.accepted / t.received : null)} of received`],
-    ['Duplicates', t.duplicates], ['Validation errors', t.validation_errors], ['Rejected', t.rejected],
-    ['Contacted', t.contacted], ['FTD', t.ftd, `${percent(t.ftd_rate)} of accepted`],
+    ['Received', t.received],
+    ['Accepted', t.accepted, `${percent(t.received ? t.accepted / t.received : null)} of received`],
+    ['Duplicates', t.duplicates],
+    ['Validation errors', t.validation_errors],
+    ['Rejected', t.rejected],
+    ['Contacted', t.contacted],
+    ['FTD', t.ftd, `${percent(t.ftd_rate)} of accepted`],
     ['Chargeback rate', percent(t.chargeback_rate), `${t.chargebacks} chargeback(s)`],
   ];
   return (
     <dl class="stats">
       {cards.map(([label, value, note]) => (
-        <div key={label}><dt>{label}</dt><dd><strong>{value}</strong>{note && <span class="muted small"> {note}</span>}</dd></div>
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>
+            <strong>{value}</strong>
+            {note && <span class="muted small"> {note}</span>}
+          </dd>
+        </div>
       ))}
     </dl>
   );
 }
 
 function RejectedBy({ t }: { t: Totals }) {
-  const reasons = Object.entries(t.rejected_by_reason).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const reasons = Object.entries(t.rejected_by_reason)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
   return (
     <figure class="chart">
-      <figcaption><strong>Rejected by reason</strong> <span class="muted">{t.rejected} in all</span></figcaption>
-      {reasons.length === 0 ? <p class="muted">Nothing rejected in this period.</p> : (
+      <figcaption>
+        <strong>Rejected by reason</strong> <span class="muted">{t.rejected} in all</span>
+      </figcaption>
+      {reasons.length === 0 ? (
+        <p class="muted">Nothing rejected in this period.</p>
+      ) : (
         <table class="inner">
-          <thead><tr><th scope="col">Reason</th><th scope="col" class="num">Leads</th></tr></thead>
-          <tbody>{reasons.map(([reason, n]) => <tr key={reason}><td>{reason}</td><td class="num">{n}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Reason</th>
+              <th scope="col" class="num">
+                Leads
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {reasons.map(([reason, n]) => (
+              <tr key={reason}>
+                <td>{reason}</td>
+                <td class="num">{n}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
     </figure>

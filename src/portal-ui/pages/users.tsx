@@ -20,17 +20,42 @@ export function UsersPage({ api }: { api: Api }) {
     <section>
       <PageHeading>Users</PageHeading>
       {shown && (
-        <ShownOnce title={`Invitation for ${shown.name}`} fields={[['One-time link', shown.link.url]]} doneLabel="Done, hide the link" onDone={() => setShown(null)}>
-          Send this link to your colleague over a channel you trust; it works once, until {when(shown.link.expires_at)} UTC.
+        <ShownOnce
+          title={`Invitation for ${shown.name}`}
+          fields={[['One-time link', shown.link.url]]}
+          doneLabel="Done, hide the link"
+          onDone={() => setShown(null)}
+        >
+          Send this link to your colleague over a channel you trust; it works once, until {when(shown.link.expires_at)}{' '}
+          UTC.
         </ShownOnce>
       )}
-      {can('portal.users') && <InviteForm api={api} onInvited={(name, link) => { setShown({ name, link }); users.reload(); }} />}
+      {can('portal.users') && (
+        <InviteForm
+          api={api}
+          onInvited={(name, link) => {
+            setShown({ name, link });
+            users.reload();
+          }}
+        />
+      )}
       <ErrorNote error={users.error} />
       {users.data && (
         <ScrollTable label="Users">
-          <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Last sign-in</th><th scope="col">Actions</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">State</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
           <tbody>
-            {users.data.items.map((u) => <UserRow key={`${u.id}-${u.status}`} api={api} user={u} onChange={users.reload} />)}
+            {users.data.items.map((u) => (
+              <UserRow key={`${u.id}-${u.status}`} api={api} user={u} onChange={users.reload} />
+            ))}
           </tbody>
         </ScrollTable>
       )}
@@ -48,9 +73,17 @@ function UserRow({ api, user, onChange }: { api: Api; user: PortalUser; onChange
   });
   return (
     <tr>
-      <td>{user.name}</td><td class="wrap">{user.email}</td><td>{user.role.replace('_', ' ')}</td><td>{user.status}</td><td>{when(user.last_sign_in_at)}</td>
+      <td>{user.name}</td>
+      <td class="wrap">{user.email}</td>
+      <td>{user.role.replace('_', ' ')}</td>
+      <td>{user.status}</td>
+      <td>{when(user.last_sign_in_at)}</td>
       <td class="actions">
-        {can('portal.users') && user.status !== 'disabled' && user.id !== me?.id && <button type="button" disabled={disable.busy} onClick={() => void disable.act()}>Disable {user.name}</button>}
+        {can('portal.users') && user.status !== 'disabled' && user.id !== me?.id && (
+          <button type="button" disabled={disable.busy} onClick={() => void disable.act()}>
+            Disable {user.name}
+          </button>
+        )}
         <ErrorNote error={disable.error} />
       </td>
     </tr>
@@ -61,15 +94,33 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: (name: string, li
   const empty = { email: '', name: '', role: 'partner_viewer' };
   const [draft, setDraft] = useState(empty);
   const invite = useAction(async () => {
-    const made = await api.post<{ user: PortalUser; link: OneTimeLink }>('/portal/api/users', { email: draft.email.trim(), name: draft.name.trim(), role: draft.role });
+    const made = await api.post<{ user: PortalUser; link: OneTimeLink }>('/portal/api/users', {
+      email: draft.email.trim(),
+      name: draft.name.trim(),
+      role: draft.role,
+    });
     setDraft(empty);
     onInvited(made.user.name, made.link);
   });
-  const set = (f: keyof typeof empty) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
+  const set = (f: keyof typeof empty) => (e: Event) =>
+    setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value });
   return (
-    <form class="filters" aria-label="Invite a colleague" onSubmit={(e) => { e.preventDefault(); void invite.act(); }}>
-      <div class="field"><label for="invite-email">Email</label><input id="invite-email" type="email" required value={draft.email} onInput={set('email')} /></div>
-      <div class="field"><label for="invite-name">Name</label><input id="invite-name" required value={draft.name} onInput={set('name')} /></div>
+    <form
+      class="filters"
+      aria-label="Invite a colleague"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void invite.act();
+      }}
+    >
+      <div class="field">
+        <label for="invite-email">Email</label>
+        <input id="invite-email" type="email" required value={draft.email} onInput={set('email')} />
+      </div>
+      <div class="field">
+        <label for="invite-name">Name</label>
+        <input id="invite-name" required value={draft.name} onInput={set('name')} />
+      </div>
       <div class="field">
         <label for="invite-role">Role</label>
         <select id="invite-role" value={draft.role} onChange={set('role')}>
@@ -77,7 +128,9 @@ function InviteForm({ api, onInvited }: { api: Api; onInvited: (name: string, li
           <option value="partner_admin">partner admin (acts, invites)</option>
         </select>
       </div>
-      <button type="submit" disabled={invite.busy}>Invite</button>
+      <button type="submit" disabled={invite.busy}>
+        Invite
+      </button>
       <ErrorNote error={invite.error} />
     </form>
   );

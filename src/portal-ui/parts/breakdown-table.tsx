@@ -9,19 +9,51 @@ export function BreakdownTable({ label, heading, rows }: { label: string; headin
       <thead>
         <tr>
           <th scope="col">{heading}</th>
-          {['Received', 'Accepted', 'Rejected', 'Duplicates', 'Validation errors', 'Contacted', 'FTD', 'FTD conversion', 'Chargeback rate']
-            .map((h) => <th key={h} scope="col" class="num">{h}</th>)}
+          {[
+            'Received',
+            'Accepted',
+            'Rejected',
+            'Duplicates',
+            'Validation errors',
+            'Contacted',
+            'FTD',
+            'FTD conversion',
+            'Chargeback rate',
+          ].map((h) => (
+            <th key={h} scope="col" class="num">
+              {h}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
         {rows.map(([name, t]) => (
           <tr key={name}>
-            <th scope="row" class="wrap">{name}</th>
-            {[t.received, t.accepted, t.rejected, t.duplicates, t.validation_errors, t.contacted, t.ftd, percent(t.ftd_rate), percent(t.chargeback_rate)]
-              .map((v, i) => <td key={i} class="num">{v}</td>)}
+            <th scope="row" class="wrap">
+              {name}
+            </th>
+            {[
+              t.received,
+              t.accepted,
+              t.rejected,
+              t.duplicates,
+              t.validation_errors,
+              t.contacted,
+              t.ftd,
+              percent(t.ftd_rate),
+              percent(t.chargeback_rate),
+            ].map((v, i) => (
+              <td key={i} class="num">
+                {v}
+              </td>
+            ))}
           </tr>
         ))}
-        {rows.length === 0 && <tr><td colSpan={10}>No leads in this period.</td></tr>}
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={10}>No leads in this period.</td>
+          </tr>
+        )}
       </tbody>
     </ScrollTable>
   );

@@ -14,7 +14,9 @@ export function EndpointPanels({ api }: { api: Api }) {
     <>
       <ErrorNote error={endpoints.error} />
       <div class="two">
-        {(endpoints.data?.items ?? []).map((h) => <EndpointPanel key={h.kind} api={api} h={h} onChange={endpoints.reload} />)}
+        {(endpoints.data?.items ?? []).map((h) => (
+          <EndpointPanel key={h.kind} api={api} h={h} onChange={endpoints.reload} />
+        ))}
       </div>
     </>
   );
@@ -31,8 +33,14 @@ function EndpointPanel({ api, h, onChange }: { api: Api; h: EndpointHealth; onCh
     <section class="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{TITLES[h.kind]}</h2>
       <HealthFacts h={h} held="held" />
-      {h.state === 'paused' && <p>Paused after repeated failures: fix your endpoint, then resume. Held deliveries go out again.</p>}
-      {h.state === 'paused' && can('portal.act') && <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>Resume {h.kind}s</button>}
+      {h.state === 'paused' && (
+        <p>Paused after repeated failures: fix your endpoint, then resume. Held deliveries go out again.</p>
+      )}
+      {h.state === 'paused' && can('portal.act') && (
+        <button type="button" disabled={resume.busy} onClick={() => void resume.act()}>
+          Resume {h.kind}s
+        </button>
+      )}
       <ErrorNote error={resume.error} />
     </section>
   );

@@ -63,7 +63,10 @@ export class IntakeBatch {
 
   async decide(cmds: readonly IntakeCommand[], now: Date): Promise<DecidedChunk> {
     const decided = new Map<string, IntakeDecision | null>(); // decision id -> decision (null: undecided)
-    const stored = await this.d.decisions.byIds(cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)), now);
+    const stored = await this.d.decisions.byIds(
+      cmds.map((c) => decisionId(c.partner_id, c.idempotency_key)),
+      now,
+    );
 
     const found: Leader[] = [];
     const seen = new Set<string>();
@@ -80,7 +83,10 @@ export class IntakeBatch {
       found.push({ cmd, id, partner });
     }
     const leaders = await this.withDataKeys(found, decided);
-    const assessed = await this.d.risk.assess(leaders.map((l) => l.cmd), now);
+    const assessed = await this.d.risk.assess(
+      leaders.map((l) => l.cmd),
+      now,
+    );
     const candidates: Candidate[] = [];
     for (const [i, { cmd, id, partner }] of leaders.entries()) {
       const leadId = formatLeadId(await this.d.ids.allocate());
@@ -89,7 +95,10 @@ export class IntakeBatch {
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
     await this.claims.run(candidates, now);
 
-    const created = await this.persist.createLeads(candidates.filter((c) => c.fate?.kind === 'create'), now);
+    const created = await this.persist.createLeads(
+      candidates.filter((c) => c.fate?.kind === 'create'),
+      now,
+    );
     for (const c of candidates) decided.set(c.owner, outcomeOf(c, created));
     const { replies, decisions, undecided } = answersOf(cmds, stored, decided, testOwners, now);
     const announced = [...created.values()].map((lead) => announce(lead, entriesFrom(lead), this.d.isTerminal));
@@ -101,7 +110,10 @@ export class IntakeBatch {
   // Each command with the data key it refers to, read in one look-up. A command whose key is gone
   // (INTAKE_KEY_HOURS passed while it waited) cannot be opened: it is left undecided, the partner's
   // retry decides it. A command from before key_ref carries its key, or none.
-  private async withDataKeys(leaders: readonly Leader[], decided: Map<string, IntakeDecision | null>): Promise<Leader[]> {
+  private async withDataKeys(
+    leaders: readonly Leader[],
+    decided: Map<string, IntakeDecision | null>,
+  ): Promise<Leader[]> {
     const refs = leaders.flatMap((l) => (l.cmd.lead.key_ref === undefined ? [] : [l.cmd.lead.key_ref]));
     const keys = refs.length > 0 ? await this.d.intakeKeys.byRefs(refs) : new Map<string, string>();
     return leaders.flatMap((l) => {

@@ -50,11 +50,18 @@ export class ClaimStep {
   // back the dedup claims it took when they did not (a rejected lead holds none). Returns the
   // current period's claims of the chunk's keys as they are now.
   private async resume(cands: Candidate[], now: Date): Promise<Map<string, DedupClaimDoc>> {
-    const claimKeys = cands.filter((c) => !c.test).flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
-    const [claims, refs] = await Promise.all([this.d.claims.byIds(claimKeys, now), this.d.refs.byIds(cands.map((c) => c.refKey))]);
+    const claimKeys = cands
+      .filter((c) => !c.test)
+      .flatMap((c) => (c.emailKey ? [c.phoneKey, c.emailKey] : [c.phoneKey]));
+    const [claims, refs] = await Promise.all([
+      this.d.claims.byIds(claimKeys, now),
+      this.d.refs.byIds(cands.map((c) => c.refKey)),
+    ]);
     const resumed = cands.flatMap((c) => {
       const ref = refs.get(c.refKey);
-      const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, ref].find((h) => h?.owner === c.owner);
+      const own = [claims.get(c.phoneKey), c.emailKey ? claims.get(c.emailKey) : undefined, ref].find(
+        (h) => h?.owner === c.owner,
+      );
       if (!own) return [];
       c.leadId = own.lead_id;
       // The ref is taken before the key and the lead are written: its time is the first decision's.
@@ -68,9 +75,10 @@ export class ClaimStep {
       if (lead) {
         c.reject = lead.history[0]?.to === 'rejected' ? lead.reason : null;
         c.erased = lead.personal_erased_at !== undefined && lead.personal_erased_at !== null;
-      }
-      else if (c.reject) {
-        const ownClaims = [c.phoneKey, c.emailKey].filter((k): k is string => k !== null && claims.get(k)?.owner === c.owner);
+      } else if (c.reject) {
+        const ownClaims = [c.phoneKey, c.emailKey].filter(
+          (k): k is string => k !== null && claims.get(k)?.owner === c.owner,
+        );
         await this.d.claims.release(ownClaims, c.owner, now);
         for (const k of ownClaims) claims.delete(k);
       }
@@ -98,10 +106,21 @@ export class ClaimStep {
     ]);
     await this.claim(claimants, 'phone', { prior, current }, now);
     await this.reference(open.filter(alive), now);
-    await this.claim(open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null), 'email', { prior, current }, now);
-    await this.settleInFlight(open.filter((c) => c.fate?.kind === 'conflict'), now);
+    await this.claim(
+      open.filter((c) => alive(c) && !c.reject && !c.test && c.emailKey !== null),
+      'email',
+      { prior, current },
+      now,
+    );
+    await this.settleInFlight(
+      open.filter((c) => c.fate?.kind === 'conflict'),
+      now,
+    );
     for (const c of open) if (alive(c)) c.fate = { kind: 'create' };
-    await this.applyCaps(open.filter((c) => c.fate?.kind === 'create' && !c.reject), now);
+    await this.applyCaps(
+      open.filter((c) => c.fate?.kind === 'create' && !c.reject),
+      now,
+    );
     for (const c of open) if (c.fate?.kind === 'blocked') c.fate = afterBlocker(c.fate);
     for (const c of open) {
       if (c.fate?.kind === 'create' && !c.overCap) continue;
@@ -121,7 +140,9 @@ export class ClaimStep {
   // order; one over a cap is rejected instead (and gives its dedup claims back, as rejected leads
   // hold none). Only leads that would be accepted count: duplicates and rejected leads never do.
   private async applyCaps(cands: Candidate[], now: Date): Promise<void> {
-    const capped = cands.map((c) => ({ c, counters: capCounters(c.partner, c.cmd.lead.country_code, now) })).filter((x) => x.counters.length > 0);
+    const capped = cands
+      .map((c) => ({ c, counters: capCounters(c.partner, c.cmd.lead.country_code, now) }))
+      .filter((x) => x.counters.length > 0);
     if (capped.length === 0) return;
     const verdicts = await this.d.caps.take(capped.map(({ c, counters }) => ({ owner: c.owner, counters })));
     capped.forEach(({ c }, i) => {
@@ -140,12 +161,21 @@ export class ClaimStep {
     const fresh = cands.filter((c) => {
       const ex = prior.get(keyOf(c));
       if (!ex || ex.claimed_at.getTime() < now.getTime() - c.windowMs) return true;
-      if (ex.owner === c.owner) c.leadId = ex.lead_id; // decided before (redelivery): the same lead
+      if (ex.owner === c.owner)
+        c.leadId = ex.lead_id; // decided before (redelivery): the same lead
       else c.fate = { kind: 'duplicate', leadId: ex.lead_id, via };
       return false;
     });
-    const mine = claimsOnce(fresh, keyOf, via, (c) => ({ _id: keyOf(c), lead_id: c.leadId, owner: c.owner, claimed_at: now }));
-    const taken = await this.d.claims.insertNew(mine.filter((m) => !current.has(m.doc._id)).map((m) => m.doc), now);
+    const mine = claimsOnce(fresh, keyOf, via, (c) => ({
+      _id: keyOf(c),
+      lead_id: c.leadId,
+      owner: c.owner,
+      claimed_at: now,
+    }));
+    const taken = await this.d.claims.insertNew(
+      mine.filter((m) => !current.has(m.doc._id)).map((m) => m.doc),
+      now,
+    );
     const existing = taken.size > 0 ? await this.d.claims.byIds(taken, now) : new Map<string, DedupClaimDoc>();
     for (const { c, doc } of mine) {
       if (!taken.has(doc._id) && !current.has(doc._id)) {
@@ -169,7 +199,12 @@ export class ClaimStep {
   }
 
   private async reference(cands: Candidate[], now: Date): Promise<void> {
-    const mine = claimsOnce(cands, (c) => c.refKey, 'ref', (c) => ({ _id: c.refKey, lead_id: c.leadId, owner: c.owner, created_at: now, ...testMark(c.test) }));
+    const mine = claimsOnce(
+      cands,
+      (c) => c.refKey,
+      'ref',
+      (c) => ({ _id: c.refKey, lead_id: c.leadId, owner: c.owner, created_at: now, ...testMark(c.test) }),
+    );
     const taken = await this.d.refs.insertNew(mine.map((m) => m.doc));
     const existing = taken.size > 0 ? await this.d.refs.byIds(taken) : new Map();
     for (const { c, doc } of mine) {
@@ -190,14 +225,21 @@ export class ClaimStep {
     let waiting = cands;
     while (waiting.length > 0) {
       const found = await this.d.leads.byIds(waiting.map((c) => conflictOf(c).leadId));
-      for (const c of waiting) if (found.has(conflictOf(c).leadId)) c.fate = { kind: 'duplicate', leadId: conflictOf(c).leadId, via: conflictOf(c).via };
+      for (const c of waiting)
+        if (found.has(conflictOf(c).leadId))
+          c.fate = { kind: 'duplicate', leadId: conflictOf(c).leadId, via: conflictOf(c).via };
       waiting = waiting.filter((c) => c.fate?.kind === 'conflict');
       if (waiting.length === 0 || Date.now() >= deadline) break;
       await new Promise((r) => setTimeout(r, IN_FLIGHT_POLL_MS));
     }
     if (waiting.length === 0) return;
-    const claims = await this.d.claims.byIds(waiting.filter((c) => conflictOf(c).via !== 'ref').map((c) => conflictOf(c).key), now);
-    const refs = await this.d.refs.byIds(waiting.filter((c) => conflictOf(c).via === 'ref').map((c) => conflictOf(c).key));
+    const claims = await this.d.claims.byIds(
+      waiting.filter((c) => conflictOf(c).via !== 'ref').map((c) => conflictOf(c).key),
+      now,
+    );
+    const refs = await this.d.refs.byIds(
+      waiting.filter((c) => conflictOf(c).via === 'ref').map((c) => conflictOf(c).key),
+    );
     for (const c of waiting) {
       const { key, owner, via } = conflictOf(c);
       const still = via === 'ref' ? refs.get(key) : claims.get(key);
@@ -208,7 +250,10 @@ export class ClaimStep {
 
 // The first candidate of the chunk for each key gets the document; later ones wait on its fate.
 function claimsOnce<D extends { _id: string }>(
-  cands: Candidate[], keyOf: (c: Candidate) => string, via: Via, doc: (c: Candidate) => D,
+  cands: Candidate[],
+  keyOf: (c: Candidate) => string,
+  via: Via,
+  doc: (c: Candidate) => D,
 ): { c: Candidate; doc: D }[] {
   const first = new Map<string, Candidate>();
   const mine: { c: Candidate; doc: D }[] = [];

@@ -15,8 +15,13 @@ const DAY_MS = 86_400_000;
 
 // A command as the claim steps take it: the rules' verdict now, its dedup keys in its partner's scope.
 export function newCandidate(
-  cmd: IntakeCommand, owner: string, partner: PartnerDoc, { ip, risk }: AssessedLead, leadId: string,
-  rules: RuleSet & { dedupWindowDays: number }, now: Date,
+  cmd: IntakeCommand,
+  owner: string,
+  partner: PartnerDoc,
+  { ip, risk }: AssessedLead,
+  leadId: string,
+  rules: RuleSet & { dedupWindowDays: number },
+  now: Date,
 ): Candidate {
   const scope = partner.dedup_scope === 'partner' ? `p:${partner._id}` : 'g';
   return {
@@ -50,7 +55,8 @@ export function newCandidate(
 // new lead, or the same existing lead. If the earlier one lost on another key, or was over a cap
 // (its lead keeps only its external id), it gave this key back: go round again.
 export function afterBlocker({ by, via }: Extract<Fate, { kind: 'blocked' }>): Fate {
-  if (by.fate?.kind === 'create' && (!by.overCap || via === 'ref')) return { kind: 'duplicate', leadId: by.leadId, via };
+  if (by.fate?.kind === 'create' && (!by.overCap || via === 'ref'))
+    return { kind: 'duplicate', leadId: by.leadId, via };
   if (by.fate?.kind === 'duplicate' && by.fate.via === via) return by.fate;
   return { kind: 'retry' };
 }
@@ -66,19 +72,36 @@ export function outcomeOf(c: Candidate, created: ReadonlyMap<string, LeadDoc>): 
   }
   if (fate.kind === 'duplicate') {
     const n = leadSeq(fate.leadId);
-    return decision(c.cmd, 'duplicate', fate.leadId, fate.via === 'ref' ? `external_id_taken:${n}` : `matched_lead:${n}`);
+    return decision(
+      c.cmd,
+      'duplicate',
+      fate.leadId,
+      fate.via === 'ref' ? `external_id_taken:${n}` : `matched_lead:${n}`,
+    );
   }
   return null;
 }
 
-export function decision(cmd: IntakeCommand, outcome: IntakeDecision['outcome'], leadId: string | null, reason: string | null): IntakeDecision {
+export function decision(
+  cmd: IntakeCommand,
+  outcome: IntakeDecision['outcome'],
+  leadId: string | null,
+  reason: string | null,
+): IntakeDecision {
   return { outcome, lead_id: leadId, reason, body_hash: cmd.body_hash, replay: false };
 }
 
 // A stored decision answered again: as a replay for the same body, as a mismatch for another.
 export function replayOf(stored: IntakeDecisionDoc, bodyHash: string): IntakeDecision {
-  if (stored.body_hash !== bodyHash) return { outcome: 'idempotency_mismatch', lead_id: null, reason: null, body_hash: bodyHash, replay: false };
-  return { outcome: stored.outcome, lead_id: stored.lead_id, reason: stored.reason, body_hash: stored.body_hash, replay: true };
+  if (stored.body_hash !== bodyHash)
+    return { outcome: 'idempotency_mismatch', lead_id: null, reason: null, body_hash: bodyHash, replay: false };
+  return {
+    outcome: stored.outcome,
+    lead_id: stored.lead_id,
+    reason: stored.reason,
+    body_hash: stored.body_hash,
+    replay: true,
+  };
 }
 
 export interface ChunkAnswers {
@@ -89,8 +112,11 @@ export interface ChunkAnswers {
 
 // The first command of a key decides; a repeat of it (same chunk, or decided before) is a replay.
 export function answersOf(
-  cmds: readonly IntakeCommand[], stored: ReadonlyMap<string, IntakeDecisionDoc>, decided: ReadonlyMap<string, IntakeDecision | null>,
-  testOwners: ReadonlySet<string>, now: Date,
+  cmds: readonly IntakeCommand[],
+  stored: ReadonlyMap<string, IntakeDecisionDoc>,
+  decided: ReadonlyMap<string, IntakeDecision | null>,
+  testOwners: ReadonlySet<string>,
+  now: Date,
 ): ChunkAnswers {
   const out: ChunkAnswers = { replies: [], decisions: [], undecided: [] };
   const made = new Map<string, IntakeDecisionDoc>(stored);
@@ -101,7 +127,14 @@ export function answersOf(
     if (earlier) out.replies.push({ cmd, decision: replayOf(earlier, cmd.body_hash), test: earlier.test === true });
     else if (!own) out.undecided.push(cmd);
     else {
-      const doc: IntakeDecisionDoc = { _id: id, partner_id: cmd.partner_id, ...own, replay: false, decided_at: now, ...testMark(testOwners.has(id)) };
+      const doc: IntakeDecisionDoc = {
+        _id: id,
+        partner_id: cmd.partner_id,
+        ...own,
+        replay: false,
+        decided_at: now,
+        ...testMark(testOwners.has(id)),
+      };
       made.set(id, doc);
       out.decisions.push(doc);
       out.replies.push({ cmd, decision: own, test: testOwners.has(id) });
@@ -112,7 +145,10 @@ export function answersOf(
 
 // Live leads of the chunk handed to an agent at once or left waiting for one, and the assignments
 // to check once the idle time is up.
-export function assignmentsOf(created: ReadonlyMap<string, LeadDoc>): { assignments: { assigned: number; no_agent: number }; idle: Assignment[] } {
+export function assignmentsOf(created: ReadonlyMap<string, LeadDoc>): {
+  assignments: { assigned: number; no_agent: number };
+  idle: Assignment[];
+} {
   const assignments = { assigned: 0, no_agent: 0 };
   const idle: Assignment[] = [];
   for (const lead of created.values()) {

@@ -29,11 +29,32 @@ export class PersistStep {
   // The leads of the commands that create one, each handed to an agent now or left waiting; a lead
   // that exists already (a chunk decided again) is read back, never written twice.
   async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
-    const docs = creators.map((c) => newLeadDoc(c.cmd, c.leadId, { decidedAt: now, createdAt: c.firstAt }, c.reject
-      ? { kind: 'rejected', reason: c.reject }
-      : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) }, { risk: c.risk, test: c.test }));
-    await this.d.keys.insertNew(creators.flatMap((c) => (c.cmd.lead.dek_enc === undefined || c.erased ? []
-      : [{ _id: c.leadId, dek_enc: c.cmd.lead.dek_enc, ...(c.cmd.lead.key_ref !== undefined && { key_ref: c.cmd.lead.key_ref }), created_at: c.firstAt, ...testMark(c.test) }])));
+    const docs = creators.map((c) =>
+      newLeadDoc(
+        c.cmd,
+        c.leadId,
+        { decidedAt: now, createdAt: c.firstAt },
+        c.reject
+          ? { kind: 'rejected', reason: c.reject }
+          : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) },
+        { risk: c.risk, test: c.test },
+      ),
+    );
+    await this.d.keys.insertNew(
+      creators.flatMap((c) =>
+        c.cmd.lead.dek_enc === undefined || c.erased
+          ? []
+          : [
+              {
+                _id: c.leadId,
+                dek_enc: c.cmd.lead.dek_enc,
+                ...(c.cmd.lead.key_ref !== undefined && { key_ref: c.cmd.lead.key_ref }),
+                created_at: c.firstAt,
+                ...testMark(c.test),
+              },
+            ],
+      ),
+    );
     const existed = await this.d.leads.insertNew(docs);
     const stored = existed.size > 0 ? await this.d.leads.byIds(existed) : new Map<string, LeadDoc>();
     // An existing lead is this command's own (decided before), never another's under a reused id.
@@ -62,7 +83,10 @@ export class PersistStep {
     const hashes = [`phone:${cmd.lead.phone_hash}`, ...(cmd.lead.email_hash ? [`email:${cmd.lead.email_hash}`] : [])];
     const claimIds = ['g', `p:${cmd.partner_id}`].flatMap((scope) => hashes.map((h) => `${scope}:${h}`));
     const refId = leadRefId(cmd.partner_id, cmd.lead.external_id);
-    const held = [...(await this.d.claims.byIds(claimIds, now)).values(), ...(await this.d.refs.byIds([refId])).values()].filter((h) => h.owner === owner);
+    const held = [
+      ...(await this.d.claims.byIds(claimIds, now)).values(),
+      ...(await this.d.refs.byIds([refId])).values(),
+    ].filter((h) => h.owner === owner);
     if (held.length === 0 || (await this.d.leads.byIds(held.map((h) => h.lead_id))).size > 0) return;
     await this.d.claims.release(claimIds, owner, now);
     await this.d.refs.release([refId], owner);

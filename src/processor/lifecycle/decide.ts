@@ -1,6 +1,13 @@
 import { clientIdForLead } from '../../shared/ids';
 import type { Decoded } from '../../shared/kafka/batch-consumer';
-import { testMark, type ClientDoc, type DepositDoc, type LeadDoc, type ParkedMessageDoc, type StatusChange } from '../../shared/mongo/documents';
+import {
+  testMark,
+  type ClientDoc,
+  type DepositDoc,
+  type LeadDoc,
+  type ParkedMessageDoc,
+  type StatusChange,
+} from '../../shared/mongo/documents';
 import type { AgentAction, Deposit, LeadAssignment, LeadCommand, LeadEvent } from '../../shared/schemas';
 import type { Statuses } from '../../shared/status-catalog';
 import type { LeadChange } from '../../shared/store/leads';
@@ -78,9 +85,27 @@ type Target = Move & { agentId?: string; why?: string };
 // One lead's messages of a chunk, in order, against the lead as read (undefined: not created yet, or
 // not ours to know). Every history entry names the message that made it, so a message met again is a
 // repeat: nothing changes and what it made is announced again. Pure but for `takeAgent`.
-export function decideLead(leadId: string, group: readonly Input[], read: LeadDoc | undefined, ctx: DecideContext): DecidedLead {
+export function decideLead(
+  leadId: string,
+  group: readonly Input[],
+  read: LeadDoc | undefined,
+  ctx: DecideContext,
+): DecidedLead {
   const g: DecidedLead = {
-    leadId, lead: read, change: null, leavesWaiting: false, events: [], feed: [], clients: [], deposits: [], refused: [], outcomes: [], park: [], unpark: [], idle: [], kept: 0,
+    leadId,
+    lead: read,
+    change: null,
+    leavesWaiting: false,
+    events: [],
+    feed: [],
+    clients: [],
+    deposits: [],
+    refused: [],
+    outcomes: [],
+    park: [],
+    unpark: [],
+    idle: [],
+    kept: 0,
   };
   const w: Working | undefined = read && { base: read, lead: read, entries: [], set: {}, erase: false, announce: [] };
   for (const { record, parked } of group) {
@@ -92,13 +117,20 @@ export function decideLead(leadId: string, group: readonly Input[], read: LeadDo
   if (!w) return g;
   // An assignment made by one of these messages (now, or before when they are repeats) is watched.
   const pending = pendingAssignment(w.lead);
-  if (pending && group.some(({ record }) => describe(record).source === w.lead.history[pending.seq]?.source)) g.idle.push(pending);
+  if (pending && group.some(({ record }) => describe(record).source === w.lead.history[pending.seq]?.source))
+    g.idle.push(pending);
   const changed = w.entries.length > 0 || w.erase;
-  const said = announce(w.lead, [...w.announce, ...entriesFrom(w.lead, w.base.history.length)], (s) => ctx.statuses.isTerminal(s));
+  const said = announce(w.lead, [...w.announce, ...entriesFrom(w.lead, w.base.history.length)], (s) =>
+    ctx.statuses.isTerminal(s),
+  );
   return {
-    ...g, lead: w.lead, events: said.events, feed: said.feed,
+    ...g,
+    lead: w.lead,
+    events: said.events,
+    feed: said.feed,
     change: changed ? { lead: w.base, entries: w.entries, set: w.set, erase: w.erase } : null,
-    leavesWaiting: changed && w.base.status === 'new' && (w.lead.status !== 'new' || Boolean(w.lead.personal_erased_at)),
+    leavesWaiting:
+      changed && w.base.status === 'new' && (w.lead.status !== 'new' || Boolean(w.lead.personal_erased_at)),
   };
 }
 
@@ -111,7 +143,13 @@ export function storeStandsBehind(d: DecidedLead): boolean {
 
 // A refusal that may pass parks the message (or leaves it parked) until its time is up; any other
 // refusal, or one whose time is up, dead-letters it.
-function refusal(record: Decoded<LifecycleMessage>, reason: string, parked: ParkedMessageDoc | undefined, ctx: DecideContext, g: DecidedLead): LifecycleOutcome {
+function refusal(
+  record: Decoded<LifecycleMessage>,
+  reason: string,
+  parked: ParkedMessageDoc | undefined,
+  ctx: DecideContext,
+  g: DecidedLead,
+): LifecycleOutcome {
   const since = parked?.parked_at.getTime() ?? ctx.now.getTime();
   if (WAIT_REASONS.has(reason) && record.topic !== 'leadCommands' && ctx.now.getTime() - since < ctx.parkMaxMs) {
     if (!parked) g.park.push(parkedDoc(record as Decoded<AgentAction | Deposit>, reason, ctx.partition, ctx.now));
@@ -135,7 +173,13 @@ function applyOne(record: Decoded<LifecycleMessage>, w: Working, ctx: DecideCont
   if (move === null) return 'unchanged';
   if (!move.ok) return { refused: move.reason };
   const entry: StatusChange = {
-    from: w.lead.status, to: move.to, at, why: move.why ?? (move.agentId ? `assigned to ${move.agentId}` : why), source, event: move.event, is_depositor: move.isDepositor,
+    from: w.lead.status,
+    to: move.to,
+    at,
+    why: move.why ?? (move.agentId ? `assigned to ${move.agentId}` : why),
+    source,
+    event: move.event,
+    is_depositor: move.isDepositor,
   };
   if (move.agentId !== undefined) entry.agent_id = move.agentId;
   const set: LeadChange['set'] = { status: move.to, is_depositor: move.isDepositor };
@@ -144,7 +188,14 @@ function applyOne(record: Decoded<LifecycleMessage>, w: Working, ctx: DecideCont
   if (move.createsClient) {
     set.client_id = clientIdForLead(w.lead._id);
     const deposit = record.value as Deposit;
-    g.clients.push({ _id: set.client_id, lead_id: w.lead._id, partner_id: w.lead.partner_id, first_deposit_id: deposit.deposit_id, created_at: ctx.now, ...testMark(w.lead.test) });
+    g.clients.push({
+      _id: set.client_id,
+      lead_id: w.lead._id,
+      partner_id: w.lead.partner_id,
+      first_deposit_id: deposit.deposit_id,
+      created_at: ctx.now,
+      ...testMark(w.lead.test),
+    });
   }
   if (move.agentId !== undefined) set.agent_id = move.agentId;
   w.lead = { ...w.lead, ...set, history: [...w.lead.history, entry] };
@@ -203,7 +254,12 @@ function reassign(lead: LeadDoc, cmd: LeadCommand, ctx: DecideContext, g: Decide
   }
   const since = (lead.history[lead.history.length - 1] as StatusChange).at.toISOString();
   return {
-    ok: true, to: 'assigned', event: null, isDepositor: lead.is_depositor, createsClient: false, agentId: agent._id,
+    ok: true,
+    to: 'assigned',
+    event: null,
+    isDepositor: lead.is_depositor,
+    createsClient: false,
+    agentId: agent._id,
     why: `not worked by ${lead.agent_id} since ${since}: reassigned to ${agent._id}`,
   };
 }

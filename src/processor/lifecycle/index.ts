@@ -11,7 +11,15 @@ import type { DedupClaims } from '../dedup-claims';
 import type { Assignment } from '../idle-redistribution';
 import type { ParkedMessages } from '../parked-messages';
 import type { WaitingLeads } from '../waiting-leads';
-import { decideLead, storeStandsBehind, type DecideContext, type DecidedLead, type Input, type LifecycleOutcome, type Refusal } from './decide';
+import {
+  decideLead,
+  storeStandsBehind,
+  type DecideContext,
+  type DecidedLead,
+  type Input,
+  type LifecycleOutcome,
+  type Refusal,
+} from './decide';
 import { LeadCache, type ChunkOrigin } from './lead-cache';
 import { LoadStep } from './load';
 import { PersistStep, type Settled } from './persist';
@@ -50,7 +58,11 @@ const MAX_ROUNDS = 5;
 
 export class LeadContendedError extends ServiceError {
   constructor(leadIds: string[]) {
-    super('lead_contended', `leads changed by another writer ${MAX_ROUNDS} times in a row: ${leadIds.slice(0, 5).join(', ')}`, { retriable: true });
+    super(
+      'lead_contended',
+      `leads changed by another writer ${MAX_ROUNDS} times in a row: ${leadIds.slice(0, 5).join(', ')}`,
+      { retriable: true },
+    );
     this.name = 'LeadContendedError';
   }
 }
@@ -94,7 +106,11 @@ export class Lifecycle {
   // Each lead's messages are applied in order against the lead as last stored. A lead whose update
   // is refused (it changed since it was read: another writer) is read again and its messages decided
   // again; the other leads' changes stand.
-  private async applyChunk(records: readonly Decoded<LifecycleMessage>[], at: ChunkOrigin, now: Date): Promise<AppliedChunk> {
+  private async applyChunk(
+    records: readonly Decoded<LifecycleMessage>[],
+    at: ChunkOrigin,
+    now: Date,
+  ): Promise<AppliedChunk> {
     const out: AppliedChunk = { events: [], feed: [], refused: [], outcomes: [], idle: [], kept: 0 };
     const { inputs, gone } = await this.load.inputs(records);
     out.outcomes.push(...gone.map((record) => ({ record, outcome: 'unchanged' as const })));
@@ -104,7 +120,10 @@ export class Lifecycle {
       open.set(id, [...(open.get(id) ?? []), input]);
     }
     const ctx: DecideContext = {
-      statuses: this.d.statuses, parkMaxMs: this.d.parkMaxMs, partition: at.partition, now,
+      statuses: this.d.statuses,
+      parkMaxMs: this.d.parkMaxMs,
+      partition: at.partition,
+      now,
       takeAgent: (lead, time, except) => this.d.roster.take(lead, time, except ?? null),
     };
     const settled: Settled = { unwaited: [], park: [], unpark: [] };
@@ -113,7 +132,9 @@ export class Lifecycle {
       const read = await this.load.leads([...open.keys()], at);
       const decided = [...open].map(([id, group]) => decideLead(id, group, read.get(id)?.lead, ctx));
       // Leads to read again from the store: decided from memory to no write, or refused by the store.
-      const again = new Set(decided.filter((d) => read.get(d.leadId)?.cached && !storeStandsBehind(d)).map((d) => d.leadId));
+      const again = new Set(
+        decided.filter((d) => read.get(d.leadId)?.cached && !storeStandsBehind(d)).map((d) => d.leadId),
+      );
       const deciding = decided.filter((d) => !again.has(d.leadId));
       const stored = await this.persist.write(deciding, now);
       for (const d of deciding) {

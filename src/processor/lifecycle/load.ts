@@ -21,12 +21,19 @@ interface ReadLead {
 // The load step of a lifecycle chunk: the messages to decide (parked ones named by retry_parked
 // commands, read in one look-up) and their leads (memory first, the rest in one look-up).
 export class LoadStep {
-  constructor(private readonly d: LoadDeps, private readonly cache: LeadCache) {}
+  constructor(
+    private readonly d: LoadDeps,
+    private readonly cache: LeadCache,
+  ) {}
 
   // The chunk's records with each retry_parked command replaced by the message it names; `gone`
   // are the commands whose message is gone (applied or dead-lettered meanwhile).
-  async inputs(records: readonly Decoded<LifecycleMessage>[]): Promise<{ inputs: Input[]; gone: Decoded<LifecycleMessage>[] }> {
-    const retries = records.filter((r) => r.topic === 'leadCommands' && (r.value as LeadCommand).kind === 'retry_parked');
+  async inputs(
+    records: readonly Decoded<LifecycleMessage>[],
+  ): Promise<{ inputs: Input[]; gone: Decoded<LifecycleMessage>[] }> {
+    const retries = records.filter(
+      (r) => r.topic === 'leadCommands' && (r.value as LeadCommand).kind === 'retry_parked',
+    );
     const parkedId = (r: Decoded<LifecycleMessage>) => (r.value as LeadCommand).parked_id ?? '';
     const docs = retries.length > 0 ? await this.d.parked.byIds(retries.map(parkedId)) : new Map();
     const gone: Decoded<LifecycleMessage>[] = [];

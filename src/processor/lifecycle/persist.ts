@@ -34,8 +34,14 @@ export class PersistStep {
   // Each changed lead as stored now, by id; null where another writer changed it since it was read
   // (nothing of that change was written).
   async write(decided: readonly DecidedLead[], now: Date): Promise<Map<string, LeadDoc | null>> {
-    await insertAllNew(this.d.clients, decided.flatMap((d) => d.clients));
-    await insertAllNew(this.d.deposits, decided.flatMap((d) => d.deposits));
+    await insertAllNew(
+      this.d.clients,
+      decided.flatMap((d) => d.clients),
+    );
+    await insertAllNew(
+      this.d.deposits,
+      decided.flatMap((d) => d.deposits),
+    );
     const changes = decided.flatMap((d) => (d.change ? [d.change] : []));
     // The key goes first: from then on nothing can read the lead, whatever happens next.
     const erasing = changes.flatMap((c) => (c.erase ? [c.lead] : []));

@@ -15,14 +15,29 @@ const PARKED_ID = { agentActions: (v: AgentAction) => v.action_id, deposits: (v:
 
 // Never the agent's note, neither parsed nor in the message's bytes: agents write names and numbers
 // there. A parked agent action is dead-lettered from its parsed value (consumer.ts).
-export function parkedDoc(record: Decoded<AgentAction | Deposit>, reason: string, partition: number, now: Date): ParkedMessageDoc {
+export function parkedDoc(
+  record: Decoded<AgentAction | Deposit>,
+  reason: string,
+  partition: number,
+  now: Date,
+): ParkedMessageDoc {
   const topic = record.topic as ParkedMessageDoc['topic'];
   const action = topic === 'agentActions';
   const id = action ? PARKED_ID.agentActions(record.value as AgentAction) : PARKED_ID.deposits(record.value as Deposit);
   const { key, value, offset } = record.message;
   return {
-    _id: `${topic}:${id}`, lead_id: record.value.lead_id, topic, value: action ? withoutNote(record.value as AgentAction) : record.value, reason, parked_at: now,
-    source: { partition, offset, key: key ? key.toString('base64') : null, value: action ? '' : (value ?? Buffer.alloc(0)).toString('base64') },
+    _id: `${topic}:${id}`,
+    lead_id: record.value.lead_id,
+    topic,
+    value: action ? withoutNote(record.value as AgentAction) : record.value,
+    reason,
+    parked_at: now,
+    source: {
+      partition,
+      offset,
+      key: key ? key.toString('base64') : null,
+      value: action ? '' : (value ?? Buffer.alloc(0)).toString('base64'),
+    },
   };
 }
 
@@ -34,7 +49,11 @@ export function withoutNote(action: AgentAction): AgentAction {
 // The parked message as the record it came in as (its original bytes, for a dead letter).
 export function recordOf(parked: ParkedMessageDoc): Decoded<LifecycleMessage> {
   const { partition, key, value, offset } = parked.source;
-  const message = { key: key === null ? null : Buffer.from(key, 'base64'), value: Buffer.from(value, 'base64'), offset } as KafkaMessage;
+  const message = {
+    key: key === null ? null : Buffer.from(key, 'base64'),
+    value: Buffer.from(value, 'base64'),
+    offset,
+  } as KafkaMessage;
   return { topic: parked.topic, partition, message, value: parked.value };
 }
 
@@ -43,7 +62,11 @@ export function describe(record: Decoded<LifecycleMessage>): { source: string; w
   if (record.topic === 'agentActions') {
     const a = record.value as AgentAction;
     // Never the agent's note: agents write names and numbers there, and history outlives erasure.
-    return { source: `agent-action:${a.action_id}`, why: `agent ${a.agent_id ?? 'unknown'}`, at: new Date(a.occurred_at) };
+    return {
+      source: `agent-action:${a.action_id}`,
+      why: `agent ${a.agent_id ?? 'unknown'}`,
+      at: new Date(a.occurred_at),
+    };
   }
   if (record.topic === 'deposits') {
     const d = record.value as Deposit;
@@ -60,7 +83,14 @@ export function callbackAt(action: AgentAction): Date | null {
 
 export function depositDoc(deposit: Deposit, lead: Pick<LeadDoc, 'client_id' | 'test'>, now: Date): DepositDoc {
   return {
-    _id: deposit.deposit_id, lead_id: deposit.lead_id, client_id: lead.client_id, type: deposit.type,
-    amount: deposit.amount, currency: deposit.currency, occurred_at: new Date(deposit.occurred_at), recorded_at: now, ...testMark(lead.test),
+    _id: deposit.deposit_id,
+    lead_id: deposit.lead_id,
+    client_id: lead.client_id,
+    type: deposit.type,
+    amount: deposit.amount,
+    currency: deposit.currency,
+    occurred_at: new Date(deposit.occurred_at),
+    recorded_at: now,
+    ...testMark(lead.test),
   };
 }

@@ -2,7 +2,16 @@ import { addCounts, isEmpty, type Counts } from '../../shared/reports/cell-count
 import { cellField } from '../../shared/reports/cell-keys';
 import type { OffsetDelta } from '../../shared/reports/cell-store';
 import type { IntakeRefusal, LeadEvent } from '../../shared/schemas';
-import { entryOfEvent, entryOfHistory, eventIndex, newReportLead, tally, type LeadBase, type ReportLeadDoc, type StoredEntry } from './lead-tally';
+import {
+  entryOfEvent,
+  entryOfHistory,
+  eventIndex,
+  newReportLead,
+  tally,
+  type LeadBase,
+  type ReportLeadDoc,
+  type StoredEntry,
+} from './lead-tally';
 
 // What one Kafka message adds to one cell of a partner-day: the offset guard (cell-store.ts) applies
 // it only to a counter document whose writer has not seen that offset yet.
@@ -50,7 +59,10 @@ export interface Projected {
 // Folds a chunk of lead events (one partition, offset order) into cell contributions and new lead
 // states. Sandbox leads (test) are left out of the reports.
 export function projectLeadEvents(
-  records: readonly OffsetEvent[], known: ReadonlyMap<string, ReportLeadDoc>, stored: ReadonlyMap<string, StoredLead>, dayOf: DayOf,
+  records: readonly OffsetEvent[],
+  known: ReadonlyMap<string, ReportLeadDoc>,
+  stored: ReadonlyMap<string, StoredLead>,
+  dayOf: DayOf,
 ): Projected {
   const states = new Map(known);
   const out: Projected = { contributions: [], changed: new Map(), unknown: [] };
@@ -80,7 +92,14 @@ export function projectLeadEvents(
     addCounts(delta, counted.delta);
     states.set(event.lead_id, state);
     out.changed.set(event.lead_id, state);
-    if (!isEmpty(delta)) out.contributions.push({ offset, day: state.day, partnerId: state.partner_id, field: cellField(state.country_code, state.source), delta });
+    if (!isEmpty(delta))
+      out.contributions.push({
+        offset,
+        day: state.day,
+        partnerId: state.partner_id,
+        field: cellField(state.country_code, state.source),
+        delta,
+      });
   }
   return out;
 }

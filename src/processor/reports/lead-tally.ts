@@ -36,8 +36,17 @@ export interface LeadBase {
 
 export function newReportLead(base: LeadBase, day: string): ReportLeadDoc {
   return {
-    _id: base._id, partner_id: base.partner_id, country_code: base.country_code ?? null, source: base.source ?? null,
-    created_at: base.created_at, day, through: -1, accepted_at: null, rejected: false, contacted_at: null, ftd_at: null,
+    _id: base._id,
+    partner_id: base.partner_id,
+    country_code: base.country_code ?? null,
+    source: base.source ?? null,
+    created_at: base.created_at,
+    day,
+    through: -1,
+    accepted_at: null,
+    rejected: false,
+    contacted_at: null,
+    ftd_at: null,
   };
 }
 
@@ -100,7 +109,13 @@ export function eventIndex(eventId: string): number {
 }
 
 export function entryOfEvent(e: LeadEvent): TallyEntry {
-  return { index: eventIndex(e.event_id), event: e.event, to: e.our_status, at: new Date(e.occurred_at), ...(e.reason === undefined ? {} : { reason: e.reason }) };
+  return {
+    index: eventIndex(e.event_id),
+    event: e.event,
+    to: e.our_status,
+    at: new Date(e.occurred_at),
+    ...(e.reason === undefined ? {} : { reason: e.reason }),
+  };
 }
 
 export interface StoredEntry {

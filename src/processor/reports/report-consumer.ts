@@ -26,7 +26,8 @@ export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchCons
   const messages = new Counter({
     name: 'lead_intake_report_messages_total',
     help: 'Messages the report projector read, by topic and outcome (counted, unknown_lead: an event of a lead not stored, undecodable, poison: failed alone again and again)',
-    labelNames: ['topic', 'outcome'], registers: [deps.metrics],
+    labelNames: ['topic', 'outcome'],
+    registers: [deps.metrics],
   });
   return startBatchConsumer<LeadEvent | IntakeRefusal>(deps.consumers, {
     group: REPORTS_GROUP,
@@ -51,12 +52,22 @@ export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchCons
     // bug): counted and logged, and the partition goes on; the rebuild recounts the leads' numbers.
     async poison(record, err, ctx) {
       messages.inc({ topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'intake_refusals', outcome: 'poison' });
-      deps.logger.error({ topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err: (err as Error).message }, 'report projector: message skipped after failing alone');
+      deps.logger.error(
+        { topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err: (err as Error).message },
+        'report projector: message skipped after failing alone',
+      );
     },
     async undecodable(items, ctx) {
       // Only our own roles write these topics: a bug to see, never retried.
-      messages.inc({ topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'intake_refusals', outcome: 'undecodable' }, items.length);
-      for (const { message, error } of items) deps.logger.error({ topic: ctx.topic, offset: message.offset, reason: error.reason }, 'report projector: undecodable message skipped');
+      messages.inc(
+        { topic: ctx.topic === 'leadEvents' ? 'lead_events' : 'intake_refusals', outcome: 'undecodable' },
+        items.length,
+      );
+      for (const { message, error } of items)
+        deps.logger.error(
+          { topic: ctx.topic, offset: message.offset, reason: error.reason },
+          'report projector: undecodable message skipped',
+        );
     },
   });
 }

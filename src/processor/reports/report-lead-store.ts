@@ -5,13 +5,23 @@ import type { StoredLead } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 
 // What the reports read of a lead: never phone, email, names, IP or personal_enc.
-export const REPORT_LEAD_PROJECTION = { partner_id: 1, country_code: 1, source: 1, created_at: 1, test: 1, history: 1 } as const;
+export const REPORT_LEAD_PROJECTION = {
+  partner_id: 1,
+  country_code: 1,
+  source: 1,
+  created_at: 1,
+  test: 1,
+  history: 1,
+} as const;
 
 // report_leads (the per-lead fence of the reports) and the reports' reads of `leads`, by `_id` only.
 export class ReportLeadStore {
   readonly states: Collection<ReportLeadDoc>;
 
-  constructor(db: Db, private readonly leads: Collection<LeadDoc>) {
+  constructor(
+    db: Db,
+    private readonly leads: Collection<LeadDoc>,
+  ) {
     this.states = db.collection<ReportLeadDoc>('report_leads');
   }
 
@@ -20,7 +30,10 @@ export class ReportLeadStore {
   }
 
   async storedLeads(ids: Iterable<string>): Promise<Map<string, StoredLead>> {
-    return (await findByIds(this.leads, ids, { projection: REPORT_LEAD_PROJECTION })) as unknown as Map<string, StoredLead>;
+    return (await findByIds(this.leads, ids, { projection: REPORT_LEAD_PROJECTION })) as unknown as Map<
+      string,
+      StoredLead
+    >;
   }
 
   // Stores each state unless the stored one has counted as far already (a former owner, a replay):
@@ -37,14 +50,20 @@ export class ReportLeadStore {
     const collided = await insertAllNew(this.states, fresh);
     moved.push(...fresh.filter((s) => collided.has(s._id)));
     if (moved.length === 0) return;
-    await this.states.bulkWrite(moved.map(({ _id, ...rest }) => ({
-      updateOne: { filter: { _id, through: { $lt: rest.through } }, update: { $set: rest } },
-    })), { ordered: false });
+    await this.states.bulkWrite(
+      moved.map(({ _id, ...rest }) => ({
+        updateOne: { filter: { _id, through: { $lt: rest.through } }, update: { $set: rest } },
+      })),
+      { ordered: false },
+    );
   }
 
   // The rebuild's states, whole.
   async replace(states: readonly ReportLeadDoc[]): Promise<void> {
     if (states.length === 0) return;
-    await this.states.bulkWrite(states.map((s) => ({ replaceOne: { filter: { _id: s._id }, replacement: s, upsert: true } })), { ordered: false });
+    await this.states.bulkWrite(
+      states.map((s) => ({ replaceOne: { filter: { _id: s._id }, replacement: s, upsert: true } })),
+      { ordered: false },
+    );
   }
 }

@@ -2,7 +2,13 @@ import type { Logger } from '../../shared/logger';
 import type { PartnerDoc } from '../../shared/mongo/documents';
 import type { CellStore, WriterChunk } from '../../shared/reports/cell-store';
 import { leadWriter, refusalWriter } from '../../shared/reports/cell-keys';
-import { leadsToRead, projectLeadEvents, projectRefusals, type OffsetEvent, type OffsetRefusal } from './event-projection';
+import {
+  leadsToRead,
+  projectLeadEvents,
+  projectRefusals,
+  type OffsetEvent,
+  type OffsetRefusal,
+} from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 import { partnerDays } from './partner-days';
 import type { ReportLeadStore } from './report-lead-store';
@@ -37,12 +43,20 @@ export class ReportProjector {
   constructor(private readonly d: ReportProjectorDeps) {}
 
   async project(events: readonly OffsetEvent[], refusals: readonly OffsetRefusal[]): Promise<ChunkResult> {
-    const known = events.length > 0 ? await this.d.leads.byIds(events.map((r) => r.event.lead_id)) : new Map<string, ReportLeadDoc>();
+    const known =
+      events.length > 0
+        ? await this.d.leads.byIds(events.map((r) => r.event.lead_id))
+        : new Map<string, ReportLeadDoc>();
     const toRead = leadsToRead(events, known);
     const stored = toRead.length > 0 ? await this.d.leads.storedLeads(toRead) : new Map();
-    const dayOf = await partnerDays([
-      ...[...known.values()].map((s) => s.partner_id), ...[...stored.values()].map((l) => l.partner_id), ...refusals.map((r) => r.refusal.partner_id),
-    ], this.d.partnerById);
+    const dayOf = await partnerDays(
+      [
+        ...[...known.values()].map((s) => s.partner_id),
+        ...[...stored.values()].map((l) => l.partner_id),
+        ...refusals.map((r) => r.refusal.partner_id),
+      ],
+      this.d.partnerById,
+    );
     const chunks: WriterChunk[] = [];
     const changed = new Map<string, ReportLeadDoc>();
     const unknown: string[] = [];
@@ -50,12 +64,24 @@ export class ReportProjector {
       const projected = projectLeadEvents(records, known, stored, dayOf);
       for (const [id, state] of projected.changed) changed.set(id, state);
       unknown.push(...projected.unknown);
-      chunks.push({ writer: leadWriter(partition), deltas: projected.contributions, lastOffset: lastOffsetOf(records) });
+      chunks.push({
+        writer: leadWriter(partition),
+        deltas: projected.contributions,
+        lastOffset: lastOffsetOf(records),
+      });
     }
     for (const [partition, records] of byPartition(refusals)) {
-      chunks.push({ writer: refusalWriter(partition), deltas: projectRefusals(records, dayOf), lastOffset: lastOffsetOf(records) });
+      chunks.push({
+        writer: refusalWriter(partition),
+        deltas: projectRefusals(records, dayOf),
+        lastOffset: lastOffsetOf(records),
+      });
     }
-    if (unknown.length > 0) this.d.logger.warn({ events: unknown.slice(0, 5), count: unknown.length }, 'report projector: events of leads not stored, not counted');
+    if (unknown.length > 0)
+      this.d.logger.warn(
+        { events: unknown.slice(0, 5), count: unknown.length },
+        'report projector: events of leads not stored, not counted',
+      );
     const counting = chunks.filter((c) => c.deltas.length > 0);
     if (counting.length > 0) await this.d.cells.addOnce(counting);
     await this.d.leads.save(changed.values(), known);
@@ -73,4 +99,5 @@ function byPartition<R extends { partition: number }>(records: readonly R[]): Ma
   return out;
 }
 
-const lastOffsetOf = (records: readonly { offset: number }[]): number => records.reduce((m, r) => Math.max(m, r.offset), -1);
+const lastOffsetOf = (records: readonly { offset: number }[]): number =>
+  records.reduce((m, r) => Math.max(m, r.offset), -1);

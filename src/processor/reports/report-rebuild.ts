@@ -49,8 +49,11 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   let leads = 0;
   let after = LEAD_IDS.first;
   for (;;) {
-    const page = (await d.leadDocs.find({ _id: { $gt: after, $lt: LEAD_IDS.end } }, { projection: REPORT_LEAD_PROJECTION })
-      .sort({ _id: 1 }).limit(PAGE).toArray()) as unknown as StoredLead[];
+    const page = (await d.leadDocs
+      .find({ _id: { $gt: after, $lt: LEAD_IDS.end } }, { projection: REPORT_LEAD_PROJECTION })
+      .sort({ _id: 1 })
+      .limit(PAGE)
+      .toArray()) as unknown as StoredLead[];
     const states: ReportLeadDoc[] = [];
     const unknown = [...new Set(page.map((l) => l.partner_id))].filter((id) => !zones.has(id));
     const found = await findByIds(d.partners, unknown, { projection: { time_zone: 1 } });
@@ -61,7 +64,8 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
       const { state, delta } = tallyWholeLead(lead, day);
       states.push(state);
       if (isEmpty(delta)) continue;
-      for (const [id, field] of targetsOf(day, lead.partner_id, cellField(state.country_code, state.source))) addTo(docs, id, field, delta);
+      for (const [id, field] of targetsOf(day, lead.partner_id, cellField(state.country_code, state.source)))
+        addTo(docs, id, field, delta);
     }
     await d.leads.replace(states);
     leads += states.length;
@@ -70,7 +74,12 @@ export async function rebuildReports(d: RebuildDeps): Promise<RebuildSummary> {
   }
   const cleared = held.filter((id) => !docs.has(id));
   await d.cells.setLeadCells(docs, [...docs.keys(), ...cleared]);
-  const summary = { leads, cell_documents_cleared: cleared.length, cell_documents_written: docs.size, took_ms: Date.now() - started };
+  const summary = {
+    leads,
+    cell_documents_cleared: cleared.length,
+    cell_documents_written: docs.size,
+    took_ms: Date.now() - started,
+  };
   d.logger.info(summary, 'reports rebuilt from the stored leads');
   return summary;
 }
@@ -93,11 +102,19 @@ export async function carryOverFormerLayout(cells: CellStore): Promise<number> {
       const offset = Date.parse(`${day}T00:00:00Z`) / DAY_MS;
       const deltas = byWriter.get(writer) ?? [];
       byWriter.set(writer, deltas);
-      for (const [field, delta] of Object.entries(JSON.parse(doc.c || '{}') as Cells)) deltas.push({ offset, day, partnerId, field, delta });
+      for (const [field, delta] of Object.entries(JSON.parse(doc.c || '{}') as Cells))
+        deltas.push({ offset, day, partnerId, field, delta });
     }
   }
   for (const [writer, deltas] of byWriter) {
-    if (deltas.length > 0) await cells.addOnce([{ writer: `u${writer.slice(1)}` as `u${number}`, deltas, lastOffset: deltas.reduce((m, x) => Math.max(m, x.offset), -1) }]);
+    if (deltas.length > 0)
+      await cells.addOnce([
+        {
+          writer: `u${writer.slice(1)}` as `u${number}`,
+          deltas,
+          lastOffset: deltas.reduce((m, x) => Math.max(m, x.offset), -1),
+        },
+      ]);
   }
   await cells.remove(ids);
   return ids.length;

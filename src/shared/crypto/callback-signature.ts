@@ -15,17 +15,26 @@ export interface CallbackSigning {
 
 export const WHSEC_PREFIX = 'whsec_';
 
-export function signatureHeaders(signing: CallbackSigning, eventId: string, body: Buffer, nowS: number): Record<string, string> {
+export function signatureHeaders(
+  signing: CallbackSigning,
+  eventId: string,
+  body: Buffer,
+  nowS: number,
+): Record<string, string> {
   const [current] = signing.secrets;
   if (current === undefined) throw new Error('no callback secret to sign with');
   if (signing.scheme === 'spec') return { 'x-signature': sign(current, body), 'x-timestamp': String(nowS) };
   const signed = Buffer.concat([Buffer.from(`${eventId}.${nowS}.`, 'utf8'), body]);
-  const signatures = signing.secrets.map((s) => `v1,${createHmac('sha256', standardWebhooksKey(s)).update(signed).digest('base64')}`);
+  const signatures = signing.secrets.map(
+    (s) => `v1,${createHmac('sha256', standardWebhooksKey(s)).update(signed).digest('base64')}`,
+  );
   return { 'webhook-id': eventId, 'webhook-timestamp': String(nowS), 'webhook-signature': signatures.join(' ') };
 }
 
 // A whsec_ secret is base64 key material; any other secret (one issued before the partner chose
 // this scheme) is used as its UTF-8 bytes, i.e. the partner's whsec_ form is "whsec_" + base64 of it.
 export function standardWebhooksKey(secret: string): Buffer {
-  return secret.startsWith(WHSEC_PREFIX) ? Buffer.from(secret.slice(WHSEC_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith(WHSEC_PREFIX)
+    ? Buffer.from(secret.slice(WHSEC_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }

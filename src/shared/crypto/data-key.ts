@@ -35,7 +35,11 @@ export function sealedWithDataKey(ciphertext: string): boolean {
 // The cipher that opens a stored lead's `sealed` ciphertext given its stored key (undefined: none
 // found), or null when nothing can: the key was destroyed, the lead's erasure has begun. A lead
 // sealed before per-lead keys opens with the keyring.
-export function storedLeadCipher(keyring: PiiCipher, sealed: string, key: { dek_enc?: string } | undefined): PiiCipher | null {
+export function storedLeadCipher(
+  keyring: PiiCipher,
+  sealed: string,
+  key: { dek_enc?: string } | undefined,
+): PiiCipher | null {
   if (key === undefined && sealedWithDataKey(sealed)) return null;
   return leadCipher(keyring, key ?? {});
 }

@@ -10,6 +10,7 @@ export function sealPersonal(cipher: PiiCipher, data: PersonalData): string {
 export function openPersonal(cipher: PiiCipher, sealed: string): PersonalData {
   const data: unknown = JSON.parse(cipher.decrypt(sealed));
   const validate = validatorFor<PersonalData>('personal-data.json');
-  if (!validate(data)) throw new Error(`personal data does not match personal-data.json: ${describeErrors(validate.errors)}`);
+  if (!validate(data))
+    throw new Error(`personal data does not match personal-data.json: ${describeErrors(validate.errors)}`);
   return data;
 }

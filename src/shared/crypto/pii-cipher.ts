@@ -8,7 +8,10 @@ export class PiiCipher {
   // the encryption itself (the ingress profile).
   private readonly keys: ReadonlyMap<string, KeyObject>;
 
-  constructor(keys: ReadonlyMap<string, Buffer>, private readonly activeKeyId: string) {
+  constructor(
+    keys: ReadonlyMap<string, Buffer>,
+    private readonly activeKeyId: string,
+  ) {
     if (!keys.has(activeKeyId)) throw new Error(`active key ${activeKeyId} is not in the keyring`);
     this.keys = new Map([...keys].map(([id, key]) => [id, createSecretKey(key)]));
   }
@@ -18,13 +21,16 @@ export class PiiCipher {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [this.activeKeyId, iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    return [this.activeKeyId, iv, cipher.getAuthTag(), data]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
   }
 
   decrypt(token: string): string {
     const [keyId, iv, tag, data] = token.split('.');
     const key = keyId === undefined ? undefined : this.keys.get(keyId);
-    if (!key || iv === undefined || tag === undefined || data === undefined) throw new Error('unreadable ciphertext or unknown key id');
+    if (!key || iv === undefined || tag === undefined || data === undefined)
+      throw new Error('unreadable ciphertext or unknown key id');
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');

@@ -8,7 +8,10 @@ export function sign(secret: string, body: Buffer | string): string {
 // Accepts the header with or without the "sha256=" prefix; constant-time on equal lengths.
 export function verifySignature(secret: string, body: Buffer | string, header: string | undefined): boolean {
   if (!header) return false;
-  const given = header.trim().replace(/^sha256=/i, '').toLowerCase();
+  const given = header
+    .trim()
+    .replace(/^sha256=/i, '')
+    .toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(given)) return false;
   const expected = Buffer.from(sign(secret, body).slice('sha256='.length), 'hex');
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));

@@ -8,7 +8,8 @@ export class AllowedMethods {
   record(route: Pick<RouteOptions, 'method' | 'url'>): void {
     const pattern = routePattern(route.url);
     const params = route.url.split('/').filter((part) => part.startsWith(':')).length;
-    for (const method of [route.method].flat()) this.routes.push({ pattern, params, method: method.toUpperCase(), url: route.url });
+    for (const method of [route.method].flat())
+      this.routes.push({ pattern, params, method: method.toUpperCase(), url: route.url });
   }
 
   // Every route served, as fastify declares it ("/api/agents/:id").
@@ -28,7 +29,10 @@ export class AllowedMethods {
 
 // "/api/agents/:id" matches "/api/agents/ag-1"; a parameter is one non-empty path segment.
 function routePattern(url: string): RegExp {
-  const source = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = url
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   return new RegExp(`^${source}$`);
 }
 

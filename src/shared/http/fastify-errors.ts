@@ -30,7 +30,8 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   }
   // Kafka, MongoDB or Redis out of reach (or a document lock not obtained in time): the request may
   // succeed when retried with the same Idempotency-Key, so it is a 503, not a 500.
-  if (asServiceError(err) instanceof DependencyError) return new ApiError('service_unavailable', {}, { 'retry-after': '2' });
+  if (asServiceError(err) instanceof DependencyError)
+    return new ApiError('service_unavailable', {}, { 'retry-after': '2' });
   return new ApiError('internal_error');
 }
 
@@ -49,11 +50,16 @@ export function answerNotFound(reply: FastifyReply, allowed: readonly string[] =
 // fastify: answer it in the registry's shape too, then close, as Node and fastify do by default.
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const api = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('headers_too_large', { limit: maxHeaderSize }) : new ApiError('malformed_request');
+  const api =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('headers_too_large', { limit: maxHeaderSize })
+      : new ApiError('malformed_request');
   const body = JSON.stringify(api.body());
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${api.status} ${STATUS_CODES[api.status]}\r\nContent-Type: application/json\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${api.status} ${STATUS_CODES[api.status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

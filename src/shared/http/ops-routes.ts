@@ -23,7 +23,9 @@ export function opsRoutes(checks: readonly ReadinessCheck[], metrics: Registry) 
         }),
       );
       const ready = results.every(([, r]) => r === 'ok');
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
+      return reply
+        .code(ready ? 200 : 503)
+        .send({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
     });
     app.get('/metrics', async (_req, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   };
@@ -32,6 +34,15 @@ export function opsRoutes(checks: readonly ReadinessCheck[], metrics: Registry) 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e); });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
   });
 }

@@ -1,16 +1,42 @@
 // Who may do what in the manager API: one matrix, published in docs/managers.md and in the manager
 // OpenAPI document (each operation's x-roles), enforced on every route by
 // src/manager/identity/authenticate.ts, which also refuses to start a route without a permission.
-export const ROLES = ['owner', 'admin', 'affiliate_manager', 'support', 'analyst', 'auditor', 'supervisor', 'agent'] as const;
+export const ROLES = [
+  'owner',
+  'admin',
+  'affiliate_manager',
+  'support',
+  'analyst',
+  'auditor',
+  'supervisor',
+  'agent',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
-  'partners.read', 'partners.create', 'partners.settings', 'partners.secrets', 'partners.test',
-  'deliveries.read', 'deliveries.retry', 'replays', 'endpoints.read', 'endpoints.resume',
-  'agents.read', 'agents.write',
-  'leads.read', 'leads.erase', 'reports.read', 'overview.read',
-  'audit.read', 'accounts.read', 'accounts.manage', 'tokens.manage',
-  'contacts.reveal', 'workspace.own', 'workspace.team',
+  'partners.read',
+  'partners.create',
+  'partners.settings',
+  'partners.secrets',
+  'partners.test',
+  'deliveries.read',
+  'deliveries.retry',
+  'replays',
+  'endpoints.read',
+  'endpoints.resume',
+  'agents.read',
+  'agents.write',
+  'leads.read',
+  'leads.erase',
+  'reports.read',
+  'overview.read',
+  'audit.read',
+  'accounts.read',
+  'accounts.manage',
+  'tokens.manage',
+  'contacts.reveal',
+  'workspace.own',
+  'workspace.team',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -24,11 +50,27 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: RUNS_SERVICE,
   admin: RUNS_SERVICE.filter((p) => p !== 'audit.read'),
   affiliate_manager: [
-    'partners.read', 'partners.settings', 'partners.secrets', 'partners.test',
-    'deliveries.read', 'deliveries.retry', 'replays', 'endpoints.read', 'endpoints.resume',
-    'leads.read', 'reports.read', 'audit.read',
+    'partners.read',
+    'partners.settings',
+    'partners.secrets',
+    'partners.test',
+    'deliveries.read',
+    'deliveries.retry',
+    'replays',
+    'endpoints.read',
+    'endpoints.resume',
+    'leads.read',
+    'reports.read',
+    'audit.read',
   ],
-  support: ['partners.read', 'partners.test', 'deliveries.read', 'deliveries.retry', 'endpoints.read', 'endpoints.resume'],
+  support: [
+    'partners.read',
+    'partners.test',
+    'deliveries.read',
+    'deliveries.retry',
+    'endpoints.read',
+    'endpoints.resume',
+  ],
   analyst: ['partners.read', 'leads.read', 'reports.read', 'overview.read'],
   auditor: ['audit.read'],
   supervisor: ['agents.read', 'contacts.reveal', 'workspace.team'],

@@ -42,7 +42,10 @@ export function parseSsoConfig(env: SsoEnv): SsoConfig | null {
   if (clientId === null) throw new ConfigError('SSO_CLIENT_ID', 'is required when SSO_ISSUER is set');
   const redirect = value(env.SSO_REDIRECT_URL);
   if (redirect === null) throw new ConfigError('SSO_REDIRECT_URL', 'is required when SSO_ISSUER is set');
-  const scopes = value(env.SSO_SCOPES)?.split(/[\s,]+/).filter(Boolean) ?? DEFAULT_SCOPES;
+  const scopes =
+    value(env.SSO_SCOPES)
+      ?.split(/[\s,]+/)
+      .filter(Boolean) ?? DEFAULT_SCOPES;
   if (!scopes.includes('openid')) throw new ConfigError('SSO_SCOPES', 'must include openid');
   const config: SsoConfig = {
     issuer: issuerUrl(issuer),
@@ -53,7 +56,11 @@ export function parseSsoConfig(env: SsoEnv): SsoConfig | null {
     roleClaim: value(env.SSO_ROLE_CLAIM) ?? DEFAULT_ROLE_CLAIM,
     roleMap: parseRoleMap(value(env.SSO_ROLE_MAP) ?? ''),
   };
-  return Object.freeze({ ...config, scopes: Object.freeze(scopes) as string[], roleMap: Object.freeze(config.roleMap) });
+  return Object.freeze({
+    ...config,
+    scopes: Object.freeze(scopes) as string[],
+    roleMap: Object.freeze(config.roleMap),
+  });
 }
 
 function value(raw: string | undefined): string | null {
@@ -91,12 +98,16 @@ function absoluteUrl(variable: string, raw: string): URL {
 // "lead-owners=owner,lead-admins=admin": claim value, then the role it gives.
 export function parseRoleMap(raw: string): Array<{ value: string; role: Role }> {
   const entries: Array<{ value: string; role: Role }> = [];
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = part.lastIndexOf('=');
     const claimValue = at > 0 ? part.slice(0, at).trim() : '';
     const role = at > 0 ? part.slice(at + 1).trim() : '';
     if (!claimValue || !role) throw new ConfigError('SSO_ROLE_MAP', `entry "${part}" is not value=role`);
-    if (!isRole(role)) throw new ConfigError('SSO_ROLE_MAP', `entry "${part}" names an unknown role (one of ${ROLES.join(', ')})`);
+    if (!isRole(role))
+      throw new ConfigError('SSO_ROLE_MAP', `entry "${part}" names an unknown role (one of ${ROLES.join(', ')})`);
     entries.push({ value: claimValue, role });
   }
   return entries;
@@ -104,7 +115,10 @@ export function parseRoleMap(raw: string): Array<{ value: string; role: Role }> 
 
 // The role a sign-in gets from its claims: of the map's entries the claim matches, the most powerful
 // (earliest in ROLES); null when none matches, so the account is not given a role it was never mapped to.
-export function roleFromClaims(claims: Record<string, unknown>, cfg: Pick<SsoConfig, 'roleClaim' | 'roleMap'>): Role | null {
+export function roleFromClaims(
+  claims: Record<string, unknown>,
+  cfg: Pick<SsoConfig, 'roleClaim' | 'roleMap'>,
+): Role | null {
   const raw = claims[cfg.roleClaim];
   const values = new Set((Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string'));
   let best: Role | null = null;

@@ -46,7 +46,9 @@ export class AssignmentWork {
     // Work under way may start more (a record after its attempt): wait until none is left.
     while (this.underWay.size > 0 && timeLeft() > 0) {
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise((r) => { timer = setTimeout(r, timeLeft()); });
+      const timeout = new Promise((r) => {
+        timer = setTimeout(r, timeLeft());
+      });
       await Promise.race([Promise.allSettled([...this.underWay]), timeout]);
       clearTimeout(timer);
     }

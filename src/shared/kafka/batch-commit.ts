@@ -29,7 +29,12 @@ export interface BatchCommits {
   // Before a chunk: waits while the partition has too much uncommitted; false when the batch must end.
   ready(live: () => boolean, heartbeat: () => Promise<void>): Promise<boolean>;
   // After a chunk was handled: what of it is done, now or later.
-  handled(messages: readonly KafkaMessage[], bad: readonly Undecodable[], good: readonly Decoded<unknown>[], recording: void | Recording): void;
+  handled(
+    messages: readonly KafkaMessage[],
+    bad: readonly Undecodable[],
+    good: readonly Decoded<unknown>[],
+    recording: void | Recording,
+  ): void;
 }
 
 export interface CommitOptions {
@@ -74,7 +79,15 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
           good.forEach((record, n) => {
             const pending = recording?.[n];
             if (!pending) mark.done(record.message.offset);
-            else pending.then(() => mark.done(record.message.offset), (err: unknown) => logger.error({ group: opts.group, err }, 'a record was never recorded; its partition commits no further'));
+            else
+              pending.then(
+                () => mark.done(record.message.offset),
+                (err: unknown) =>
+                  logger.error(
+                    { group: opts.group, err },
+                    'a record was never recorded; its partition commits no further',
+                  ),
+              );
           });
         },
       };
@@ -84,7 +97,10 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
         consumer.pause(topics.map((topic) => ({ topic })));
       } catch (err) {
         // Not running (a crash being restarted): it fetches nothing anyway.
-        logger.warn({ group: opts.group, err: (err as Error).message }, 'could not pause the consumer before its hand-over');
+        logger.warn(
+          { group: opts.group, err: (err as Error).message },
+          'could not pause the consumer before its hand-over',
+        );
       }
       await handOver();
       await marks?.stop();
@@ -101,7 +117,10 @@ class Watermarks {
   private readonly timer: NodeJS.Timeout;
   private committing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly consumer: Consumer, private readonly logger: Logger) {
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly logger: Logger,
+  ) {
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.marks = new Map();
     });
@@ -128,7 +147,9 @@ class Watermarks {
       const due = [...marks].flatMap(([key, mark]) => {
         const offset = mark.toCommit();
         const cut = key.lastIndexOf(':');
-        return offset === null ? [] : [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, mark }];
+        return offset === null
+          ? []
+          : [{ topic: key.slice(0, cut), partition: Number(key.slice(cut + 1)), offset, mark }];
       });
       if (due.length === 0) return;
       try {

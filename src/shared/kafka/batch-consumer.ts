@@ -1,4 +1,12 @@
-import { PartitionAssigners, type Admin, type Consumer, type ConsumerConfig, type EachBatchPayload, type Kafka, type KafkaMessage } from 'kafkajs';
+import {
+  PartitionAssigners,
+  type Admin,
+  type Consumer,
+  type ConsumerConfig,
+  type EachBatchPayload,
+  type Kafka,
+  type KafkaMessage,
+} from 'kafkajs';
 import type { Config } from '../config';
 import type { ReadinessCheck } from '../http/ops-routes';
 import type { Logger } from '../logger';
@@ -112,11 +120,18 @@ const MERGED_CONCURRENCY = 64;
 // edge (schema-checked, typed), cut into chunks, each chunk handled as a whole (chunk-handler.ts),
 // and its offsets moved by the consumer's commit strategy (batch-commit.ts), so a crash replays at
 // most the work under way (handlers are idempotent: deterministic ids, unique _id as the fence).
-export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: BatchConsumerOptions<T>): Promise<BatchConsumer> {
+export async function startBatchConsumer<T>(
+  deps: BatchConsumerDeps,
+  opts: BatchConsumerOptions<T>,
+): Promise<BatchConsumer> {
   const { codec, topicNames, logger } = deps;
   const keyOf = new Map<string, TopicKey>(opts.topics.map((k) => [topicNames[k], k]));
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK;
-  if (opts.coPartitioned) await checkPartitionCounts(deps.admin, opts.topics.map((k) => topicNames[k]));
+  if (opts.coPartitioned)
+    await checkPartitionCounts(
+      deps.admin,
+      opts.topics.map((k) => topicNames[k]),
+    );
   const commits = offsetCommits(opts, logger);
   const consumer = createConsumer(deps.kafka, deps.config, opts.group, {
     partitionAssigners: commits.assigners(opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin),
@@ -127,9 +142,10 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   commits.attach(consumer);
   let stopping = false;
   const pauses = new PartitionPauses(consumer, logger);
-  const handle = opts.mergePartitionsMs === undefined
-    ? chunkHandler<T>(opts, logger)
-    : mergedChunkHandler<T>(opts, opts.mergePartitionsMs, chunkSize, logger);
+  const handle =
+    opts.mergePartitionsMs === undefined
+      ? chunkHandler<T>(opts, logger)
+      : mergedChunkHandler<T>(opts, opts.mergePartitionsMs, chunkSize, logger);
   let generation = 0;
   const lease = opts.commit === 'recorded' ? opts.lease : undefined;
   // This member's partitions in its current generation: a batch fetched before a rejoin and handed
@@ -138,7 +154,11 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     lease?.joined();
     generation++;
-    owned = new Set(Object.entries(event.payload.memberAssignment).flatMap(([name, partitions]) => partitions.map((p) => `${name}:${p}`)));
+    owned = new Set(
+      Object.entries(event.payload.memberAssignment).flatMap(([name, partitions]) =>
+        partitions.map((p) => `${name}:${p}`),
+      ),
+    );
     if (!opts.assigned) return;
     const assignment: Partial<Record<TopicKey, number[]>> = {};
     for (const [name, partitions] of Object.entries(event.payload.memberAssignment)) {
@@ -148,12 +168,24 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     opts.assigned(assignment, generation);
   });
 
-  const eachBatch = async ({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> => {
+  const eachBatch = async ({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> => {
     const topic = keyOf.get(batch.topic);
     if (!topic) throw new Error(`consumer ${opts.group} got a batch of unexpected topic ${batch.topic}`);
     const ctx: BatchContext = { topic, partition: batch.partition, generation, heartbeat };
     const ours = `${batch.topic}:${batch.partition}`;
-    const live = () => isRunning() && !isStale() && !stopping && (lease?.held ?? true) && ctx.generation === generation && owned.has(ours);
+    const live = () =>
+      isRunning() &&
+      !isStale() &&
+      !stopping &&
+      (lease?.held ?? true) &&
+      ctx.generation === generation &&
+      owned.has(ours);
     const batchCommits = commits.forBatch(batch.topic, batch.partition);
     let admitted = batch.messages;
     if (opts.admit) {
@@ -186,8 +218,16 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
   };
 
   await consumer.connect();
-  await consumer.subscribe({ topics: opts.topics.map((k) => topicNames[k]), fromBeginning: opts.fromBeginning ?? true });
-  await consumer.run({ eachBatchAutoResolve: false, partitionsConsumedConcurrently: opts.mergePartitionsMs === undefined ? CONCURRENCY : MERGED_CONCURRENCY, eachBatch, autoCommit: false });
+  await consumer.subscribe({
+    topics: opts.topics.map((k) => topicNames[k]),
+    fromBeginning: opts.fromBeginning ?? true,
+  });
+  await consumer.run({
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: opts.mergePartitionsMs === undefined ? CONCURRENCY : MERGED_CONCURRENCY,
+    eachBatch,
+    autoCommit: false,
+  });
   return {
     consumer,
     readiness,
@@ -196,14 +236,22 @@ export async function startBatchConsumer<T>(deps: BatchConsumerDeps, opts: Batch
     async stop() {
       stopping = true;
       pauses.stop();
-      await commits.beforeLeave(consumer, opts.topics.map((k) => topicNames[k]));
+      await commits.beforeLeave(
+        consumer,
+        opts.topics.map((k) => topicNames[k]),
+      );
       await consumer.disconnect();
       pauses.clear(); // whatever the last batch added
     },
   };
 }
 
-async function decode<T>(codec: TopicCodec, topic: TopicKey, partition: number, message: KafkaMessage): Promise<Decoded<T> | Undecodable> {
+async function decode<T>(
+  codec: TopicCodec,
+  topic: TopicKey,
+  partition: number,
+  message: KafkaMessage,
+): Promise<Decoded<T> | Undecodable> {
   try {
     return { topic, partition, message, value: await codec.decode<T>(topic, message.value) };
   } catch (err) {

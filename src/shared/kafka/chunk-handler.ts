@@ -28,7 +28,10 @@ export function chunkHandler<T>(opts: ChunkHandlerOptions<T>, logger: Logger): H
       } catch (err) {
         if (isRetriable(err)) throw err;
         if (tries < POISON_TRIES) continue;
-        logger.error({ group: opts.group, topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err }, 'poison record');
+        logger.error(
+          { group: opts.group, topic: ctx.topic, partition: ctx.partition, offset: record.message.offset, err },
+          'poison record',
+        );
         await opts.poison?.(record, err, ctx);
         return {};
       }
@@ -40,23 +43,49 @@ export function chunkHandler<T>(opts: ChunkHandlerOptions<T>, logger: Logger): H
     for (const record of records) recording.push((await handleAlone(record, ctx)).pending);
     return recording;
   };
-  return (records, ctx) => inParts(opts, logger, ctx, () => opts.handle(records, ctx), () => oneByOne(records, ctx), 'a chunk failed; handling its records one by one');
+  return (records, ctx) =>
+    inParts(
+      opts,
+      logger,
+      ctx,
+      () => opts.handle(records, ctx),
+      () => oneByOne(records, ctx),
+      'a chunk failed; handling its records one by one',
+    );
 }
 
 // Chunks of different partitions arriving within `windowMs` handled as one (partition-merger.ts),
 // with the first part's context. A merged chunk that fails otherwise than passingly is handled
 // again part by part (then record by record).
-export function mergedChunkHandler<T>(opts: ChunkHandlerOptions<T>, windowMs: number, chunkSize: number, logger: Logger): HandleChunk<T> {
+export function mergedChunkHandler<T>(
+  opts: ChunkHandlerOptions<T>,
+  windowMs: number,
+  chunkSize: number,
+  logger: Logger,
+): HandleChunk<T> {
   const alone = chunkHandler(opts, logger);
   const merger = new PartitionMerger<Decoded<T>, BatchContext>(windowMs, chunkSize, async (records, first) => {
     await opts.handle(records, first);
   });
-  return (records, ctx) => inParts(opts, logger, ctx, () => merger.submit(records, ctx), () => alone(records, ctx), 'a merged chunk failed; handling its parts alone');
+  return (records, ctx) =>
+    inParts(
+      opts,
+      logger,
+      ctx,
+      () => merger.submit(records, ctx),
+      () => alone(records, ctx),
+      'a merged chunk failed; handling its parts alone',
+    );
 }
 
 // `whole`, or, when it fails otherwise than passingly and a poison hook can take what fails alone, `parts`.
 async function inParts<T>(
-  opts: ChunkHandlerOptions<T>, logger: Logger, ctx: BatchContext, whole: () => Promise<void | Recording>, parts: () => Promise<void | Recording>, why: string,
+  opts: ChunkHandlerOptions<T>,
+  logger: Logger,
+  ctx: BatchContext,
+  whole: () => Promise<void | Recording>,
+  parts: () => Promise<void | Recording>,
+  why: string,
 ): Promise<void | Recording> {
   try {
     return await whole();

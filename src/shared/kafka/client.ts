@@ -1,4 +1,12 @@
-import { Kafka, logLevel, Partitioners, type Consumer, type ConsumerConfig, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Consumer,
+  type ConsumerConfig,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
@@ -21,11 +29,13 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
     connectionTimeout: 3000,
     retry: { initialRetryTime: SEND_RETRY.initialMs, retries: SEND_RETRY.retries, maxRetryTime: SEND_RETRY.maxMs },
     logLevel: logLevel.WARN,
-    logCreator: () => ({ level, log: entry }: LogEntry) => {
-      const { message, ...extra } = entry;
-      if (level <= logLevel.ERROR) log.error(extra, message);
-      else log.warn(extra, message);
-    },
+    logCreator:
+      () =>
+      ({ level, log: entry }: LogEntry) => {
+        const { message, ...extra } = entry;
+        if (level <= logLevel.ERROR) log.error(extra, message);
+        else log.warn(extra, message);
+      },
   });
 }
 
@@ -39,7 +49,10 @@ export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clien
 // requests (send-batcher.ts): with one request in flight, one each would queue.
 export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Producer> {
   const producer = kafka.producer({
-    idempotent: false, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner,
+    idempotent: false,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
     retry: { retries: 0 },
   });
   await producer.connect();
@@ -50,14 +63,21 @@ export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Pro
 // partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a
 // crash kafkajs gives up on is restarted all the same (consumer-restart.ts). The rebalance timeout
 // bounds a hand-over's lease (membership-lease.ts).
-export function createConsumer(kafka: Kafka, config: Config, group: string, extra: Partial<ConsumerConfig> = {}): Consumer {
-  return restartAfterAnyCrash(kafka.consumer({
-    groupId: `${config.kafka.topicPrefix}${group}`,
-    sessionTimeout: config.kafka.sessionTimeoutMs,
-    heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
-    rebalanceTimeout: rebalanceTimeoutFor(config.kafka.sessionTimeoutMs),
-    maxWaitTimeInMs: 1000,
-    allowAutoTopicCreation: false,
-    ...extra,
-  }));
+export function createConsumer(
+  kafka: Kafka,
+  config: Config,
+  group: string,
+  extra: Partial<ConsumerConfig> = {},
+): Consumer {
+  return restartAfterAnyCrash(
+    kafka.consumer({
+      groupId: `${config.kafka.topicPrefix}${group}`,
+      sessionTimeout: config.kafka.sessionTimeoutMs,
+      heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
+      rebalanceTimeout: rebalanceTimeoutFor(config.kafka.sessionTimeoutMs),
+      maxWaitTimeInMs: 1000,
+      allowAutoTopicCreation: false,
+      ...extra,
+    }),
+  );
 }

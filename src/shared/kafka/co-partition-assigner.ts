@@ -13,24 +13,40 @@ export const coPartitionAssigner: PartitionAssigner = ({ cluster }) => ({
   async assign({ members, topics }) {
     const memberIds = members.map((m) => m.memberId).sort();
     const partitions = new Set<number>();
-    for (const topic of topics) for (const p of cluster.findTopicPartitionMetadata(topic)) partitions.add(p.partitionId);
+    for (const topic of topics)
+      for (const p of cluster.findTopicPartitionMetadata(topic)) partitions.add(p.partitionId);
     const owners = assignPartitionNumbers([...partitions], memberIds);
     return memberIds.map((memberId) => {
       const mine = owners.get(memberId) ?? [];
       const assignment: Record<string, number[]> = {};
       for (const topic of topics) assignment[topic] = [...mine];
-      return { memberId, memberAssignment: AssignerProtocol.MemberAssignment.encode({ version: 0, assignment, userData: Buffer.alloc(0) }) };
+      return {
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 0,
+          assignment,
+          userData: Buffer.alloc(0),
+        }),
+      };
     });
   },
   protocol({ topics }) {
-    return { name: CO_PARTITION_ASSIGNER, metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }) };
+    return {
+      name: CO_PARTITION_ASSIGNER,
+      metadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics, userData: Buffer.alloc(0) }),
+    };
   },
 });
 
 // Partition numbers dealt out round robin to members in id order.
-export function assignPartitionNumbers(partitions: readonly number[], memberIds: readonly string[]): Map<string, number[]> {
+export function assignPartitionNumbers(
+  partitions: readonly number[],
+  memberIds: readonly string[],
+): Map<string, number[]> {
   const owners = new Map<string, number[]>(memberIds.map((id) => [id, []]));
-  [...partitions].sort((a, b) => a - b).forEach((p, i) => owners.get(memberIds[i % memberIds.length] as string)?.push(p));
+  [...partitions]
+    .sort((a, b) => a - b)
+    .forEach((p, i) => owners.get(memberIds[i % memberIds.length] as string)?.push(p));
   return owners;
 }
 

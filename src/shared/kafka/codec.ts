@@ -10,7 +10,10 @@ import { ServiceError } from '../errors';
 const MAX_SCHEMA_IDS = 1000;
 
 export class DecodeError extends ServiceError {
-  constructor(readonly reason: string, detail: string) {
+  constructor(
+    readonly reason: string,
+    detail: string,
+  ) {
     super('undecodable', `${reason}: ${detail}`, { retriable: false });
     this.name = 'DecodeError';
   }
@@ -24,7 +27,10 @@ export class TopicCodec {
   private readonly subjects = new Map<number, Promise<Set<string>>>();
   private readonly registry: SchemaRegistry;
 
-  constructor(private readonly registryUrl: string, private readonly specs: readonly TopicSpec[]) {
+  constructor(
+    private readonly registryUrl: string,
+    private readonly specs: readonly TopicSpec[],
+  ) {
     const ajv = new Ajv({ strict: false, allowUnionTypes: true });
     addFormats(ajv);
     // The library ships its own copy of Ajv's types; it needs only these two methods of ours (with formats).
@@ -57,7 +63,8 @@ export class TopicCodec {
   async decode<T>(topic: TopicKey, buffer: Buffer | null): Promise<T> {
     const spec = this.specs.find((s) => s.key === topic);
     if (!spec?.schema) throw new Error(`topic ${topic} has no schema`);
-    if (!buffer || buffer.length < 6 || buffer[0] !== 0) throw new DecodeError('not_wire_format', 'value is not in the schema registry wire format');
+    if (!buffer || buffer.length < 6 || buffer[0] !== 0)
+      throw new DecodeError('not_wire_format', 'value is not in the schema registry wire format');
     // The writer's schema must be a version of this topic's subject (a message framed with another
     // topic's schema is refused, whatever it holds); the value is then checked once, against this
     // reader's schema. The library's decode would check it against the writer's schema first: a
@@ -65,7 +72,8 @@ export class TopicCodec {
     let value: unknown;
     try {
       const id = buffer.readInt32BE(1);
-      if (!(await this.subjectsOf(id)).has(`${spec.name}-value`)) throw new Error(`schema ${id} is not a version of ${spec.name}-value`);
+      if (!(await this.subjectsOf(id)).has(`${spec.name}-value`))
+        throw new Error(`schema ${id} is not a version of ${spec.name}-value`);
       value = JSON.parse(buffer.subarray(5).toString('utf8'));
     } catch (err) {
       throw new DecodeError('schema_violation', (err as Error).message);
@@ -106,7 +114,8 @@ export class TopicCodec {
       });
       if (res.ok) return;
       const body = await res.text();
-      if (res.status !== 409 || tries >= 3) throw new Error(`schema registry refused compatibility for ${subject}: HTTP ${res.status} ${body}`);
+      if (res.status !== 409 || tries >= 3)
+        throw new Error(`schema registry refused compatibility for ${subject}: HTTP ${res.status} ${body}`);
     }
   }
 }

@@ -17,12 +17,17 @@ const OffsetManagerClass = kafkajsInternal<{ prototype: OffsetManager }>('consum
 const MOVED = new Set(['NOT_COORDINATOR_FOR_GROUP', 'COORDINATOR_NOT_AVAILABLE']);
 
 const commitOffsets = OffsetManagerClass.prototype.commitOffsets;
-OffsetManagerClass.prototype.commitOffsets = async function commitToTheCoordinator(this: OffsetManager, ...args: unknown[]) {
+OffsetManagerClass.prototype.commitOffsets = async function commitToTheCoordinator(
+  this: OffsetManager,
+  ...args: unknown[]
+) {
   try {
     return await commitOffsets.apply(this, args);
   } catch (err) {
     if (MOVED.has((err as { type?: string }).type ?? '')) {
-      this.coordinator = await this.cluster.findGroupCoordinator({ groupId: this.groupId }).catch(() => this.coordinator);
+      this.coordinator = await this.cluster
+        .findGroupCoordinator({ groupId: this.groupId })
+        .catch(() => this.coordinator);
     }
     throw err;
   }

@@ -5,9 +5,15 @@ import type { ReadinessCheck } from '../http/ops-routes';
 // it (CRASH without restart) or it stops.
 export function consumerReadiness(name: string, consumer: Consumer): ReadinessCheck {
   let state: 'joining' | 'running' | 'crashed' | 'stopped' = 'joining';
-  consumer.on(consumer.events.GROUP_JOIN, () => { state = 'running'; });
-  consumer.on(consumer.events.CRASH, (e) => { if (!e.payload.restart) state = 'crashed'; });
-  consumer.on(consumer.events.STOP, () => { state = 'stopped'; });
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    state = 'running';
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    if (!e.payload.restart) state = 'crashed';
+  });
+  consumer.on(consumer.events.STOP, () => {
+    state = 'stopped';
+  });
   return {
     name,
     check: async () => {

@@ -21,7 +21,12 @@ export function topicLag(partitions: readonly PartitionOffsets[]): number {
 
 // lead_intake_kafka_consumer_lag_messages{group,topic}, read from Kafka at scrape time at most every
 // 5 s. Every replica of a role reports the same group-wide number: aggregate with max, not sum.
-export function registerConsumerLag(registry: Registry, admin: Admin, groups: readonly GroupTopics[], logger: Logger): void {
+export function registerConsumerLag(
+  registry: Registry,
+  admin: Admin,
+  groups: readonly GroupTopics[],
+  logger: Logger,
+): void {
   let cached: { at: number; lag: { group: string; topic: string; messages: number }[] } | null = null;
   let inFlight: Promise<void> | null = null;
   const refresh = async () => {
@@ -38,7 +43,10 @@ export function registerConsumerLag(registry: Registry, admin: Admin, groups: re
     labelNames: ['group', 'topic'],
     registers: [registry],
     async collect() {
-      if (!cached || Date.now() - cached.at > CACHE_MS) inFlight ??= refresh().finally(() => { inFlight = null; });
+      if (!cached || Date.now() - cached.at > CACHE_MS)
+        inFlight ??= refresh().finally(() => {
+          inFlight = null;
+        });
       // Only the first scrape waits for Kafka; later ones answer with the last numbers while the
       // refresh runs, so a slow broker cannot make the whole scrape time out.
       if (!cached) await inFlight;
@@ -49,12 +57,19 @@ export function registerConsumerLag(registry: Registry, admin: Admin, groups: re
 
 async function groupLag(admin: Admin, { group, topics }: GroupTopics) {
   const committed = await admin.fetchOffsets({ groupId: group, topics: [...topics] });
-  return Promise.all(committed.map(async ({ topic, partitions }) => {
-    const watermarks = new Map((await admin.fetchTopicOffsets(topic)).map((w) => [w.partition, w]));
-    const offsets = partitions.map((p) => {
-      const w = watermarks.get(p.partition);
-      return { partition: p.partition, committed: Number(p.offset), low: Number(w?.low ?? 0), high: Number(w?.high ?? 0) };
-    });
-    return { group, topic, messages: topicLag(offsets) };
-  }));
+  return Promise.all(
+    committed.map(async ({ topic, partitions }) => {
+      const watermarks = new Map((await admin.fetchTopicOffsets(topic)).map((w) => [w.partition, w]));
+      const offsets = partitions.map((p) => {
+        const w = watermarks.get(p.partition);
+        return {
+          partition: p.partition,
+          committed: Number(p.offset),
+          low: Number(w?.low ?? 0),
+          high: Number(w?.high ?? 0),
+        };
+      });
+      return { group, topic, messages: topicLag(offsets) };
+    }),
+  );
 }

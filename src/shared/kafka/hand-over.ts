@@ -24,11 +24,15 @@ interface Group {
   generationId: number;
   memberId: string | null;
   lastRequest: number;
-  coordinator: { heartbeat(p: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> } | null;
+  coordinator: {
+    heartbeat(p: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown>;
+  } | null;
 }
 type JoinAndSync = (this: Group) => Promise<unknown>;
 type Heartbeat = (this: Group, args: { interval: number }) => Promise<unknown>;
-const ConsumerGroup = kafkajsInternal<{ prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } }>('consumer/consumerGroup');
+const ConsumerGroup = kafkajsInternal<{ prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } }>(
+  'consumer/consumerGroup',
+);
 
 interface Member {
   handOver(): Promise<void>;
@@ -52,15 +56,26 @@ ConsumerGroup.prototype.joinAndSync = async function handOverThenJoin(this: Grou
 async function handOverBeating(group: Group, member: Member): Promise<void> {
   const { lease } = member;
   let done = false;
-  const handedOver = member.handOver().finally(() => { done = true; });
+  const handedOver = member.handOver().finally(() => {
+    done = true;
+  });
   while (lease && !done) {
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([handedOver, new Promise((r) => { timer = setTimeout(r, lease.beatEveryMs); })]);
+    await Promise.race([
+      handedOver,
+      new Promise((r) => {
+        timer = setTimeout(r, lease.beatEveryMs);
+      }),
+    ]);
     clearTimeout(timer);
     if (done || !group.memberId || !group.coordinator || !lease.held) continue;
     const sentAt = performance.now();
     try {
-      await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: group.generationId });
+      await group.coordinator.heartbeat({
+        groupId: group.groupId,
+        memberId: group.memberId,
+        groupGenerationId: group.generationId,
+      });
       lease.confirmed(sentAt);
     } catch (err) {
       if ((err as { type?: string }).type === 'REBALANCE_IN_PROGRESS') lease.confirmedRebalancing(sentAt);
@@ -75,7 +90,13 @@ ConsumerGroup.prototype.heartbeat = async function heartbeatOnLease(this: Group,
   const lease = members.get(this.cluster)?.lease;
   if (!lease) return heartbeat.call(this, args);
   if (!lease.held && this.memberId) {
-    throw new KafkaJSProtocolError(Object.assign(new Error('this member\'s lease ran out: it rejoins before it acts again'), { type: 'REBALANCE_IN_PROGRESS', code: 27, retriable: false }));
+    throw new KafkaJSProtocolError(
+      Object.assign(new Error("this member's lease ran out: it rejoins before it acts again"), {
+        type: 'REBALANCE_IN_PROGRESS',
+        code: 27,
+        retriable: false,
+      }),
+    );
   }
   // kafkajs shares one heartbeat between concurrent callers and skips it within its interval: the
   // lease moves only when a request was sent and answered, from the moment the first caller started.
@@ -93,7 +114,11 @@ ConsumerGroup.prototype.heartbeat = async function heartbeatOnLease(this: Group,
 // The assigner a consumer is created with, registering `handOver` to run before each of its joins
 // and `lease` (if any) to be kept by its heartbeats and joins. `handOver` must not reject, and must
 // end well within the session timeout: the member sends no heartbeat meanwhile.
-export function handingOver(assigner: PartitionAssigner, handOver: () => Promise<void>, lease?: MembershipLease): PartitionAssigner {
+export function handingOver(
+  assigner: PartitionAssigner,
+  handOver: () => Promise<void>,
+  lease?: MembershipLease,
+): PartitionAssigner {
   return (config) => {
     members.set(config.cluster, { handOver, lease });
     return assigner(config);

@@ -8,7 +8,9 @@ export const PATCHED_KAFKAJS = '2.2.4';
 
 export function assertPatchedKafkajs(version: string): void {
   if (version !== PATCHED_KAFKAJS) {
-    throw new Error(`kafkajs ${version} is installed, but src/shared/kafka patches the internals of kafkajs ${PATCHED_KAFKAJS}: check each patch against it, then move PATCHED_KAFKAJS`);
+    throw new Error(
+      `kafkajs ${version} is installed, but src/shared/kafka patches the internals of kafkajs ${PATCHED_KAFKAJS}: check each patch against it, then move PATCHED_KAFKAJS`,
+    );
   }
 }
 

@@ -33,7 +33,10 @@ export class MembershipLease implements Lease {
   private lapsed = true; // no join yet
   private joinSentAt: number | null = null;
 
-  constructor(private readonly leaseMs: number, private readonly rebalanceTimeoutMs: number) {}
+  constructor(
+    private readonly leaseMs: number,
+    private readonly rebalanceTimeoutMs: number,
+  ) {}
 
   static forSession(sessionTimeoutMs: number): MembershipLease {
     return new MembershipLease(Math.floor(sessionTimeoutMs * LEASE_SHARE), rebalanceTimeoutFor(sessionTimeoutMs));

@@ -31,9 +31,16 @@ export class PartitionMerger<R, C> {
     if (parts.length === 0) return;
     this.parts = [];
     this.count = 0;
-    this.run(parts.flatMap((p) => p.records), (parts[0] as (typeof parts)[number]).ctx).then(
-      () => { for (const p of parts) p.resolve(); },
-      (err: unknown) => { for (const p of parts) p.reject(err); },
+    this.run(
+      parts.flatMap((p) => p.records),
+      (parts[0] as (typeof parts)[number]).ctx,
+    ).then(
+      () => {
+        for (const p of parts) p.resolve();
+      },
+      (err: unknown) => {
+        for (const p of parts) p.reject(err);
+      },
     );
   }
 }

@@ -13,11 +13,15 @@ export class PartitionPauses {
   private readonly paused = new Map<string, PausedPartition>();
   private stopping = false;
 
-  constructor(private readonly consumer: Consumer, private readonly logger: Logger) {
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly logger: Logger,
+  ) {
     // A rebalance keeps kafkajs's pause flags: resume everything, seeking only where we still own
     // the partition. The head message comes back and is judged again.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      for (const p of [...this.paused.values()]) this.resume(p, payload.memberAssignment[p.topic]?.includes(p.partition) ?? false);
+      for (const p of [...this.paused.values()])
+        this.resume(p, payload.memberAssignment[p.topic]?.includes(p.partition) ?? false);
     });
     // A crashed consumer forgets its pauses and restarts from its committed offsets: so do we.
     consumer.on(consumer.events.CRASH, () => this.clear());
@@ -26,7 +30,12 @@ export class PartitionPauses {
   pause(topic: string, partition: number, offset: string, waitMs: number): void {
     if (this.stopping) return;
     this.consumer.pause([{ topic, partitions: [partition] }]);
-    const entry: PausedPartition = { topic, partition, offset, timer: setTimeout(() => this.resume(entry, true), waitMs) };
+    const entry: PausedPartition = {
+      topic,
+      partition,
+      offset,
+      timer: setTimeout(() => this.resume(entry, true), waitMs),
+    };
     this.paused.set(`${topic}:${partition}`, entry);
   }
 
@@ -50,7 +59,10 @@ export class PartitionPauses {
     } catch (err) {
       // Not running (crashed, restarting): its next join fetches from the committed offset, this
       // uncommitted message included. From a timer, the throw would have ended the process.
-      this.logger.warn({ topic: p.topic, partition: p.partition, err: (err as Error).message }, 'could not resume a paused partition');
+      this.logger.warn(
+        { topic: p.topic, partition: p.partition, err: (err as Error).message },
+        'could not resume a paused partition',
+      );
     }
   }
 }

@@ -7,7 +7,11 @@ import { ensureTopics, loadTopicSpecs, type TopicSpec } from './topics';
 
 // Creates the missing topics and registers every topic's schema, both idempotent: at each start of
 // the service (startRuntime) and on its own as `main.ts setup` (the chart's topic/schema Job).
-export async function provisionTopics(admin: Admin, config: SetupConfig, logger: Logger): Promise<{ topicSpecs: TopicSpec[]; codec: TopicCodec }> {
+export async function provisionTopics(
+  admin: Admin,
+  config: SetupConfig,
+  logger: Logger,
+): Promise<{ topicSpecs: TopicSpec[]; codec: TopicCodec }> {
   const topicSpecs = loadTopicSpecs(config.kafka.topicPrefix);
   const created = await ensureTopics(admin, topicSpecs, config.kafka);
   if (created.length > 0) logger.info({ topics: created }, 'created missing topics');

@@ -37,7 +37,11 @@ export class ReplyWaiter<R extends Reply> {
   private readonly consumer: Consumer;
   private fetching = false;
 
-  constructor(private readonly d: ReplyWaiterDeps, private readonly topic: TopicKey, readonly instanceId: string) {
+  constructor(
+    private readonly d: ReplyWaiterDeps,
+    private readonly topic: TopicKey,
+    readonly instanceId: string,
+  ) {
     this.consumer = createConsumer(d.kafka, d.config, `replies-${instanceId}`);
   }
 
@@ -51,12 +55,21 @@ export class ReplyWaiter<R extends Reply> {
         resolve();
       });
     });
-    consumer.on(consumer.events.FETCH, () => { this.fetching = true; });
-    consumer.on(consumer.events.CRASH, ({ payload }) => { if (!payload.restart) this.fetching = false; });
-    consumer.on(consumer.events.STOP, () => { this.fetching = false; });
+    consumer.on(consumer.events.FETCH, () => {
+      this.fetching = true;
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) this.fetching = false;
+    });
+    consumer.on(consumer.events.STOP, () => {
+      this.fetching = false;
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: this.d.topics[this.topic], fromBeginning: false });
-    await consumer.run({ autoCommit: false, eachMessage: async ({ message }) => this.receive(message.key, message.value) });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ message }) => this.receive(message.key, message.value),
+    });
     await within(firstFetch, START_TIMEOUT_MS, `the ${this.topic} consumer did not start fetching`);
   }
 

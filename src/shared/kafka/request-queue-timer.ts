@@ -22,8 +22,11 @@ RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnly
   if (this.throttleCheckTimeoutId) return;
   const throttledForMs = this.throttledUntil - Date.now();
   if (this.pending.length === 0 && throttledForMs <= 0) return;
-  this.throttleCheckTimeoutId = setTimeout(() => {
-    this.throttleCheckTimeoutId = null;
-    this.checkPendingRequests();
-  }, throttledForMs > 0 ? throttledForMs : CHECK_PENDING_REQUESTS_INTERVAL);
+  this.throttleCheckTimeoutId = setTimeout(
+    () => {
+      this.throttleCheckTimeoutId = null;
+      this.checkPendingRequests();
+    },
+    throttledForMs > 0 ? throttledForMs : CHECK_PENDING_REQUESTS_INTERVAL,
+  );
 };

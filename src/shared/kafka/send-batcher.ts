@@ -33,7 +33,9 @@ export function coalesceSends(producer: Producer): Producer {
           byTopic.set(p.record.topic, messages);
         }
         try {
-          const meta = await producer.sendBatch({ topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+          const meta = await producer.sendBatch({
+            topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+          });
           for (const p of batch) p.resolve(meta.filter((m) => m.topicName === p.record.topic));
         } catch (err) {
           for (const p of batch) p.reject(err);
@@ -45,7 +47,8 @@ export function coalesceSends(producer: Producer): Producer {
   };
 
   const send = (record: ProducerRecord): Promise<RecordMetadata[]> => {
-    if (record.acks !== undefined || record.timeout !== undefined || record.compression !== undefined) return producer.send(record);
+    if (record.acks !== undefined || record.timeout !== undefined || record.compression !== undefined)
+      return producer.send(record);
     return new Promise<RecordMetadata[]>((resolve, reject) => {
       queue.push({ record, bytes: sizeOf(record.messages), resolve, reject });
       if (!flushing) void flush();

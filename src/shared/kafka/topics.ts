@@ -16,9 +16,25 @@ export interface TopicSpec {
 }
 
 export type TopicKey =
-  | 'intakeCommands' | 'intakeReplies' | 'intakeDeadLetter' | 'agentActions' | 'deposits' | 'leadCommands' | 'idleChecks' | 'leadAssignments' | 'crmDeadLetter' | 'leadEvents' | 'intakeRefusals'
-  | 'callbackCommands' | 'endpointCommands' | 'callbackReplies'
-  | 'retry1' | 'retry2' | 'retry3' | 'retry4' | 'callbacksDead';
+  | 'intakeCommands'
+  | 'intakeReplies'
+  | 'intakeDeadLetter'
+  | 'agentActions'
+  | 'deposits'
+  | 'leadCommands'
+  | 'idleChecks'
+  | 'leadAssignments'
+  | 'crmDeadLetter'
+  | 'leadEvents'
+  | 'intakeRefusals'
+  | 'callbackCommands'
+  | 'endpointCommands'
+  | 'callbackReplies'
+  | 'retry1'
+  | 'retry2'
+  | 'retry3'
+  | 'retry4'
+  | 'callbacksDead';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;
 
@@ -40,7 +56,11 @@ export interface Durability {
   minInsyncReplicas: number; // with acks=all, a write succeeds only once this many replicas have it
 }
 
-export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[], durability: Durability): Promise<string[]> {
+export async function ensureTopics(
+  admin: Admin,
+  specs: readonly TopicSpec[],
+  durability: Durability,
+): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
@@ -57,7 +77,10 @@ export async function ensureTopics(admin: Admin, specs: readonly TopicSpec[], du
       ],
     })),
   });
-  await waitForLeaders(admin, missing.map((t) => t.name));
+  await waitForLeaders(
+    admin,
+    missing.map((t) => t.name),
+  );
   return missing.map((t) => t.name);
 }
 

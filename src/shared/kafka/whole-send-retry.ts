@@ -15,17 +15,19 @@ export interface SendRetry {
 }
 
 export function retryWholeSends(producer: Producer, retry: SendRetry, logger: Logger, pause = sleep): Producer {
-  const again = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    for (let attempt = 0, waitMs = retry.initialMs; ; attempt++, waitMs = Math.min(waitMs * 2, retry.maxMs)) {
-      try {
-        return await call(...args);
-      } catch (err) {
-        if (!passing(err) || attempt >= retry.retries) throw err;
-        logger.warn({ err: (err as Error).message, attempt: attempt + 1 }, 'a send failed: sending it again whole');
-        await pause(jitter(waitMs));
+  const again =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let attempt = 0, waitMs = retry.initialMs; ; attempt++, waitMs = Math.min(waitMs * 2, retry.maxMs)) {
+        try {
+          return await call(...args);
+        } catch (err) {
+          if (!passing(err) || attempt >= retry.retries) throw err;
+          logger.warn({ err: (err as Error).message, attempt: attempt + 1 }, 'a send failed: sending it again whole');
+          await pause(jitter(waitMs));
+        }
       }
-    }
-  };
+    };
   return {
     ...producer,
     send: again((record: Parameters<Producer['send']>[0]) => producer.send(record)),

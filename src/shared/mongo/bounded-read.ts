@@ -13,6 +13,9 @@ export async function boundedRead<T>(ms: number, what: string, read: (signal: Ab
     return await read(signal);
   } catch (err) {
     if (!signal.aborted) throw err;
-    throw new DependencyError('mongodb_unavailable', `${what}: no answer from MongoDB within ${ms} ms`, { retriable: true, cause: err });
+    throw new DependencyError('mongodb_unavailable', `${what}: no answer from MongoDB within ${ms} ms`, {
+      retriable: true,
+      cause: err,
+    });
   }
 }

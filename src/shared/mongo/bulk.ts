@@ -1,4 +1,13 @@
-import { MongoBulkWriteError, type Abortable, type Collection, type Document, type Filter, type FindOptions, type OptionalUnlessRequiredId, type WithId } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  type Abortable,
+  type Collection,
+  type Document,
+  type Filter,
+  type FindOptions,
+  type OptionalUnlessRequiredId,
+  type WithId,
+} from 'mongodb';
 import { MAX_IDS_PER_READ } from '../store/id-index';
 
 const DUPLICATE_KEY = 11000;
@@ -6,7 +15,10 @@ const DUPLICATE_KEY = 11000;
 // Inserts every document it can (unordered) and returns the _ids that already existed. The unique
 // _id is the fence of the batch design: a redelivered batch, a zombie consumer or a concurrent
 // claimant collides on it instead of writing twice. Any other write error is thrown.
-export async function insertAllNew<T extends Document & { _id: string }>(collection: Collection<T>, docs: readonly T[]): Promise<Set<string>> {
+export async function insertAllNew<T extends Document & { _id: string }>(
+  collection: Collection<T>,
+  docs: readonly T[],
+): Promise<Set<string>> {
   const taken = new Set<string>();
   if (docs.length === 0) return taken;
   try {
@@ -23,7 +35,9 @@ export async function insertAllNew<T extends Document & { _id: string }>(collect
 
 // Documents by _id, in as many index look-ups as the id list needs.
 export async function findByIds<T extends Document & { _id: string }>(
-  collection: Collection<T>, ids: Iterable<string>, options?: FindOptions & Abortable,
+  collection: Collection<T>,
+  ids: Iterable<string>,
+  options?: FindOptions & Abortable,
 ): Promise<Map<string, WithId<T>>> {
   const unique = [...new Set(ids)];
   const found = new Map<string, WithId<T>>();

@@ -1,8 +1,23 @@
 import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Config } from '../config';
 import type {
-  AgentActivityDoc, AgentDoc, AuditDoc, ClientDoc, IdBlockDoc, DeliveryBlockDoc, PartitionEpochDoc, PartnerKeyDoc, DeliveryDoc, DepositDoc, LeadDoc, LeadRefDoc,
-  EndpointHealthDoc, ParkedMessageDoc, PartnerDoc, ReplayJobDoc, WaitingLeadDoc,
+  AgentActivityDoc,
+  AgentDoc,
+  AuditDoc,
+  ClientDoc,
+  IdBlockDoc,
+  DeliveryBlockDoc,
+  PartitionEpochDoc,
+  PartnerKeyDoc,
+  DeliveryDoc,
+  DepositDoc,
+  LeadDoc,
+  LeadRefDoc,
+  EndpointHealthDoc,
+  ParkedMessageDoc,
+  PartnerDoc,
+  ReplayJobDoc,
+  WaitingLeadDoc,
 } from './documents';
 import type { ListEntryDoc } from '../store/list-index';
 
@@ -39,7 +54,12 @@ export interface Mongo {
 export async function connectMongo(config: Pick<Config, 'mongo'>): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
   // monitorCommands: the commands and documents of each collection are metrics (command-metrics.ts).
-  const client = new MongoClient(config.mongo.url, { retryWrites: false, serverSelectionTimeoutMS: 5000, maxPoolSize: 50, monitorCommands: true });
+  const client = new MongoClient(config.mongo.url, {
+    retryWrites: false,
+    serverSelectionTimeoutMS: 5000,
+    maxPoolSize: 50,
+    monitorCommands: true,
+  });
   await client.connect();
   const db = client.db(config.mongo.db);
   const collections: Collections = {
@@ -80,15 +100,21 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.endpointHealth.createIndex({ state: 1 }, { name: 'state' }),
     c.replayJobs.createIndex({ partition: 1, state: 1 }, { name: 'partition_state' }),
     c.agents.createIndex({ supervisor_id: 1 }, { name: 'supervisor_id' }), // a supervisor's team (workspace)
-    ...RETIRED_INDEXES.map(([collection, name]) => c[collection].dropIndex(name).catch((err: unknown) => {
-      if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND))) throw err;
-    })),
+    ...RETIRED_INDEXES.map(([collection, name]) =>
+      c[collection].dropIndex(name).catch((err: unknown) => {
+        if (!(err instanceof MongoServerError && (err.code === INDEX_NOT_FOUND || err.code === NAMESPACE_NOT_FOUND)))
+          throw err;
+      }),
+    ),
   ]);
 }
 
 // Indexes of the manager's lists before they were read models: dropped, as every insert paid for them.
 const RETIRED_INDEXES: [keyof Collections, string][] = [
-  ['deliveries', 'state_created_at'], ['deliveries', 'partner_state'], ['deliveries', 'partner_created_at'], ['audit', 'partner_at'],
+  ['deliveries', 'state_created_at'],
+  ['deliveries', 'partner_state'],
+  ['deliveries', 'partner_created_at'],
+  ['audit', 'partner_at'],
 ];
 const INDEX_NOT_FOUND = 27;
 const NAMESPACE_NOT_FOUND = 26;

@@ -3,19 +3,31 @@ import type { MongoClient } from 'mongodb';
 
 // The statements each command carries: documents inserted, updates and deletes.
 const STATEMENTS = { insert: 'documents', update: 'updates', delete: 'deletes' } as const;
-const COUNTED = new Set(['find', 'getMore', 'aggregate', 'count', 'distinct', 'findAndModify', ...Object.keys(STATEMENTS)]);
+const COUNTED = new Set([
+  'find',
+  'getMore',
+  'aggregate',
+  'count',
+  'distinct',
+  'findAndModify',
+  ...Object.keys(STATEMENTS),
+]);
 
 // Where the database's work comes from, by collection: the commands each role sends and the
 // documents it writes (a document inserted, an update or a delete statement each), for operators and
 // the bench (docs/benchmarks.md, "Documents per lead"). Needs the client created with monitorCommands.
 export function countMongoCommands(client: MongoClient, registry: Registry): void {
   const commands = new Counter({
-    name: 'lead_intake_mongo_commands_total', help: 'MongoDB commands sent, by command and collection',
-    labelNames: ['command', 'collection'], registers: [registry],
+    name: 'lead_intake_mongo_commands_total',
+    help: 'MongoDB commands sent, by command and collection',
+    labelNames: ['command', 'collection'],
+    registers: [registry],
   });
   const written = new Counter({
-    name: 'lead_intake_mongo_documents_written_total', help: 'Documents written (inserted, or an update or delete statement), by command and collection',
-    labelNames: ['command', 'collection'], registers: [registry],
+    name: 'lead_intake_mongo_documents_written_total',
+    help: 'Documents written (inserted, or an update or delete statement), by command and collection',
+    labelNames: ['command', 'collection'],
+    registers: [registry],
   });
   client.on('commandStarted', ({ commandName, command }) => {
     const target = (command as Record<string, unknown>)[commandName];

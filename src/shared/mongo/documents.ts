@@ -1,4 +1,12 @@
-import type { AgentAction, AgentSettings, Deposit, IntakeDecision, LeadEvent, LeadRecord, PartnerSettings } from '../schemas';
+import type {
+  AgentAction,
+  AgentSettings,
+  Deposit,
+  IntakeDecision,
+  LeadEvent,
+  LeadRecord,
+  PartnerSettings,
+} from '../schemas';
 
 // The `test` label of every metric that counts leads, requests or callbacks: "true" for a sandbox
 // partner's (mode test), so dashboards can leave them out.
@@ -54,7 +62,16 @@ export interface StatusChange {
 
 // The lead's optional routing and reporting fields, stored exactly as they arrive in the intake
 // command; nothing personal (that stays in personal_enc).
-export const LEAD_DETAIL_FIELDS = ['country', 'country_code', 'language', 'source', 'funnel', 'sub_id', 'click_id', 'landing_url'] as const;
+export const LEAD_DETAIL_FIELDS = [
+  'country',
+  'country_code',
+  'language',
+  'source',
+  'funnel',
+  'sub_id',
+  'click_id',
+  'landing_url',
+] as const;
 
 type LeadDetails = Pick<LeadRecord, (typeof LEAD_DETAIL_FIELDS)[number]>;
 

@@ -6,5 +6,8 @@ export function clientNetwork(clientIp: string): string {
   if (!ipaddr.isValid(clientIp)) return clientIp;
   const addr = ipaddr.process(clientIp);
   if (addr.kind() === 'ipv4') return addr.toString();
-  return `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${(addr as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }

@@ -36,7 +36,10 @@ export const minuteDocId = (ms: number, writer: string): string => `${hourOf(ms)
 
 // Every document of the hours from `fromMs` to `toMs` (inclusive): a bare hour sorts before every
 // key that starts with it, and ID_CEILING after every writer.
-export const hourRange = (fromMs: number, toMs: number): { $gt: string; $lt: string } => ({ $gt: hourOf(fromMs), $lt: `${hourOf(toMs)}|${ID_CEILING}` });
+export const hourRange = (fromMs: number, toMs: number): { $gt: string; $lt: string } => ({
+  $gt: hourOf(fromMs),
+  $lt: `${hourOf(toMs)}|${ID_CEILING}`,
+});
 
 export interface MinuteBucket {
   start: string;
@@ -46,7 +49,12 @@ export interface MinuteBucket {
 
 // The chart's minutes of the window ending with the minute in progress, oldest first, every
 // process's counts summed; a minute nobody counted in is empty.
-export function minuteBuckets(docs: readonly MinuteDoc[], chart: ChartName, nowMs: number, windowMinutes: number): MinuteBucket[] {
+export function minuteBuckets(
+  docs: readonly MinuteDoc[],
+  chart: ChartName,
+  nowMs: number,
+  windowMinutes: number,
+): MinuteBucket[] {
   const buckets: MinuteBucket[] = [];
   const index = new Map<string, Counts>();
   for (let start = minuteOf(nowMs) - (windowMinutes - 1) * MINUTE_MS; start <= nowMs; start += MINUTE_MS) {

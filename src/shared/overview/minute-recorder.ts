@@ -2,7 +2,17 @@ import type { Collection } from 'mongodb';
 import type { Registry } from 'prom-client';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import { CHART_NAMES, CHARTS, hourRange, minuteDocId, minuteField, minuteOf, type ChartName, type Counts, type MinuteDoc } from './minute-counts';
+import {
+  CHART_NAMES,
+  CHARTS,
+  hourRange,
+  minuteDocId,
+  minuteField,
+  minuteOf,
+  type ChartName,
+  type Counts,
+  type MinuteDoc,
+} from './minute-counts';
 
 const RECORD_EVERY_MS = 5_000;
 const KEEP_HOURS = 24;
@@ -59,7 +69,8 @@ export class MinuteRecorder {
       for (const minute of due) this.dirty.add(minute);
       this.logger.warn({ err: (err as Error).message }, 'could not store the overview minutes; trying again');
     }
-    for (const minute of this.minutes.keys()) if (minute < now - HOUR_MS - this.everyMs && !this.dirty.has(minute)) this.minutes.delete(minute);
+    for (const minute of this.minutes.keys())
+      if (minute < now - HOUR_MS - this.everyMs && !this.dirty.has(minute)) this.minutes.delete(minute);
   }
 
   // What each counter gained since the last reading, put in this minute.
@@ -88,7 +99,10 @@ export class MinuteRecorder {
       sets.set(id, set);
     }
     if (sets.size === 0) return;
-    await this.collection.bulkWrite([...sets].map(([_id, $set]) => ({ updateOne: { filter: { _id }, update: { $set }, upsert: true } })), { ordered: false });
+    await this.collection.bulkWrite(
+      [...sets].map(([_id, $set]) => ({ updateOne: { filter: { _id }, update: { $set }, upsert: true } })),
+      { ordered: false },
+    );
   }
 
   // Once an hour, drops every process's documents older than a day: one `_id` range.

@@ -66,7 +66,7 @@ export class PartnerDirectory {
   cachedByApiKey(apiKey: string): PartnerDoc | undefined {
     const hash = apiKeyHash(apiKey);
     const hit = this.freshByKeyHash(hash, this.nowMs());
-    return hit ? this.keyOwner(hit.partner, hash) ?? undefined : undefined;
+    return hit ? (this.keyOwner(hit.partner, hash) ?? undefined) : undefined;
   }
 
   private freshByKeyHash(hash: string, now: number): Entry | undefined {
@@ -156,7 +156,8 @@ export class PartnerDirectory {
   private rememberUnknown(hash: string, expires: number): void {
     this.unknownKeys.delete(hash);
     this.unknownKeys.set(hash, expires);
-    if (this.unknownKeys.size > MAX_UNKNOWN_KEYS) this.unknownKeys.delete(this.unknownKeys.keys().next().value as string);
+    if (this.unknownKeys.size > MAX_UNKNOWN_KEYS)
+      this.unknownKeys.delete(this.unknownKeys.keys().next().value as string);
   }
 
   // A secret decrypted once per sealed value, not on every request or callback (AES-GCM each time):

@@ -26,7 +26,15 @@ export class PartnerKeys {
   // The keys of partners stored before this collection (run at start; partners are few).
   async backfill(partners: Collection<PartnerDoc>, now: Date): Promise<void> {
     const docs = await partners.find({}, { projection: { api_key_hash: 1, previous_secrets: 1 } }).toArray();
-    await insertAllNew(this.keys, docs.flatMap((p) => [p.api_key_hash, ...(p.previous_secrets ? [p.previous_secrets.api_key_hash] : [])]
-      .map((hash) => ({ _id: hash, partner_id: p._id, created_at: now }))));
+    await insertAllNew(
+      this.keys,
+      docs.flatMap((p) =>
+        [p.api_key_hash, ...(p.previous_secrets ? [p.previous_secrets.api_key_hash] : [])].map((hash) => ({
+          _id: hash,
+          partner_id: p._id,
+          created_at: now,
+        })),
+      ),
+    );
   }
 }

@@ -12,10 +12,14 @@ export interface DefaultQuotas {
 }
 
 // A manager may raise a partner's quota in partner.rate_limits.
-export function quotaFor(partner: Pick<PartnerDoc, 'rate_limits'>, endpoint: Endpoint, defaults: DefaultQuotas): number {
+export function quotaFor(
+  partner: Pick<PartnerDoc, 'rate_limits'>,
+  endpoint: Endpoint,
+  defaults: DefaultQuotas,
+): number {
   return endpoint === 'intake'
-    ? partner.rate_limits?.intake_per_minute ?? defaults.intakePerMinute
-    : partner.rate_limits?.status_per_minute ?? defaults.statusPerMinute;
+    ? (partner.rate_limits?.intake_per_minute ?? defaults.intakePerMinute)
+    : (partner.rate_limits?.status_per_minute ?? defaults.statusPerMinute);
 }
 
 // The Redis sorted set of the partner's requests in the window (scored by Redis time in ms).

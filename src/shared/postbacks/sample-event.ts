@@ -3,7 +3,10 @@ import type { LeadEvent } from '../schemas';
 // The fictitious lead of test callbacks and postbacks and of template previews: no real lead has number 0.
 export const SAMPLE_LEAD_ID = 'le-0';
 
-const SAMPLE_STATES: Record<LeadEvent['event'], Pick<LeadEvent, 'our_status' | 'is_depositor' | 'from_status' | 'reason'>> = {
+const SAMPLE_STATES: Record<
+  LeadEvent['event'],
+  Pick<LeadEvent, 'our_status' | 'is_depositor' | 'from_status' | 'reason'>
+> = {
   'lead.accepted': { our_status: 'new', is_depositor: false },
   'lead.rejected': { our_status: 'rejected', is_depositor: false, reason: 'country_blocked' },
   'lead.status_changed': { our_status: 'contacted', is_depositor: false, from_status: 'assigned' },

@@ -19,7 +19,11 @@ export class LockTimeoutError extends DependencyError {
 export class DocumentLocks {
   private readonly release: LuaScript;
 
-  constructor(private readonly redis: Redis, private readonly ttlMs = 15_000, private readonly waitMs = 20_000) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly ttlMs = 15_000,
+    private readonly waitMs = 20_000,
+  ) {
     this.release = luaScript(redis, 'leadIntakeLockRelease', join(__dirname, 'lock-release.lua'), 1);
   }
 

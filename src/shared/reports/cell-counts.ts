@@ -2,9 +2,20 @@
 // Counts only: no money amount, no personal field ever reaches a cell.
 
 export const COUNTERS = [
-  'received', 'accepted', 'duplicates', 'validation_errors',
-  'rejected_country', 'rejected_source', 'rejected_ip', 'rejected_risk', 'rejected_cap', 'rejected_other',
-  'contacted', 'ftd', 'rtd', 'chargebacks',
+  'received',
+  'accepted',
+  'duplicates',
+  'validation_errors',
+  'rejected_country',
+  'rejected_source',
+  'rejected_ip',
+  'rejected_risk',
+  'rejected_cap',
+  'rejected_other',
+  'contacted',
+  'ftd',
+  'rtd',
+  'chargebacks',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 
@@ -13,7 +24,11 @@ export type RejectionGroup = (typeof REJECTION_GROUPS)[number];
 
 // A rejection reason's group, by its prefix before ':' (country_blocked:DE, cap_reached:daily).
 const GROUP_OF_PREFIX: Readonly<Record<string, RejectionGroup>> = {
-  country_blocked: 'country', source_blocked: 'source', ip_blocked: 'ip', risk_rejected: 'risk', cap_reached: 'cap',
+  country_blocked: 'country',
+  source_blocked: 'source',
+  ip_blocked: 'ip',
+  risk_rejected: 'risk',
+  cap_reached: 'cap',
 };
 
 export function rejectionGroup(reason: string | undefined): RejectionGroup {
@@ -28,7 +43,20 @@ export const rejectionCounter = (reason: string | undefined): Counter => `reject
 // apart where agents work), then coarser up to 90 days; anything longer falls in the last bucket.
 export const DURATION_BOUNDS_S: readonly number[] = [
   ...Array.from({ length: 60 }, (_, i) => (i + 1) * 60),
-  5400, 7200, 10800, 14400, 21600, 28800, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000, 7776000,
+  5400,
+  7200,
+  10800,
+  14400,
+  21600,
+  28800,
+  43200,
+  86400,
+  172800,
+  259200,
+  604800,
+  1209600,
+  2592000,
+  7776000,
 ];
 
 export type DurationKind = 'tc' | 'tf'; // to first contact, to FTD

@@ -49,7 +49,12 @@ export const monthDocId = (day: string, partnerId: string): string => cellDocId(
 // The documents, and their cell, that a count of a partner's day in a cell adds to: the day's, its
 // blocks', the month's, and their totals.
 export function targetsOf(day: string, partnerId: string, field: string): [docId: string, field: string][] {
-  const units: [Level, string][] = [['d', day], ['b4', blockOf(day, 4)], ['b16', blockOf(day, 16)], ['m', monthOf(day)]];
+  const units: [Level, string][] = [
+    ['d', day],
+    ['b4', blockOf(day, 4)],
+    ['b16', blockOf(day, 16)],
+    ['m', monthOf(day)],
+  ];
   return [
     ...units.map(([level, unit]): [string, string] => [cellDocId(level, unit, partnerId), field]),
     ...units.map(([level, unit]): [string, string] => [cellDocId(`t${level}` as Level, unit, partnerId), ALL_CELLS]),
@@ -100,7 +105,10 @@ export function parseCellField(field: string): { country: string | null; source:
   const bar = field.indexOf('|');
   const country = field.slice(0, bar);
   const source = field.slice(bar + 1);
-  return { country: country === '' ? null : country, source: source === '' ? null : source === OTHER ? OTHER_SOURCES : decodeURIComponent(source) };
+  return {
+    country: country === '' ? null : country,
+    source: source === '' ? null : source === OTHER ? OTHER_SOURCES : decodeURIComponent(source),
+  };
 }
 
 function encodeSource(source: string | null | undefined): string {

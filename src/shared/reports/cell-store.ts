@@ -1,7 +1,15 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb';
 import { findByIds } from '../mongo/bulk';
 import { addCounts, type Counts } from './cell-counts';
-import { boundedField, FORMER_LAYOUT, isRefusalWriter, targetsOf, unitRange, type Level, type Writer } from './cell-keys';
+import {
+  boundedField,
+  FORMER_LAYOUT,
+  isRefusalWriter,
+  targetsOf,
+  unitRange,
+  type Level,
+  type Writer,
+} from './cell-keys';
 import type { DocumentLocks } from '../redis/document-locks';
 import { ServiceError } from '../errors';
 import { ID_CEILING, ID_FLOOR } from '../store/id-index';
@@ -24,7 +32,10 @@ export interface CellDoc {
 export type Cells = Record<string, Counts>;
 
 const parse = (text: string | undefined): Cells => cellsOfText<Counts>(text);
-export const cellsOf = (doc: Partial<Pick<CellDoc, 'c' | 'r'>>): { lead: Cells; refusal: Cells } => ({ lead: parse(doc.c), refusal: parse(doc.r) });
+export const cellsOf = (doc: Partial<Pick<CellDoc, 'c' | 'r'>>): { lead: Cells; refusal: Cells } => ({
+  lead: parse(doc.c),
+  refusal: parse(doc.r),
+});
 
 // Every cell of a document, lead-derived and refusals added up.
 export function allCellsOf(doc: Partial<Pick<CellDoc, 'c' | 'r'>>): Cells {
@@ -57,7 +68,9 @@ export interface WriterChunk {
 
 export class CellsContendedError extends ServiceError {
   constructor(ids: string[]) {
-    super('cells_contended', `report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`, { retriable: true });
+    super('cells_contended', `report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`, {
+      retriable: true,
+    });
     this.name = 'CellsContendedError';
   }
 }
@@ -80,7 +93,10 @@ export class CellStore {
   // runs an update as read-then-rewrite, so two processes' writes to one document could both pass
   // the `v` check and one be lost (the drills saw leads missing from the reports): each round runs
   // under the documents' locks (docs/mongodb-ferretdb.md). Only reads may go without.
-  constructor(private readonly cells: Collection<CellDoc>, private readonly locks?: Pick<DocumentLocks, 'withLocks'>) {}
+  constructor(
+    private readonly cells: Collection<CellDoc>,
+    private readonly locks?: Pick<DocumentLocks, 'withLocks'>,
+  ) {}
 
   // The counter documents of one level, units `from` to `to`, in `_id` order, a page at a time.
   async *units(level: Level, from: string, to: string): AsyncGenerator<CellDoc[]> {
@@ -88,7 +104,11 @@ export class CellStore {
     const projection = { c: 1, r: 1 };
     let after = range.$gt;
     for (;;) {
-      const page = await this.cells.find({ _id: { $gt: after, $lt: range.$lt } }, { projection }).sort({ _id: 1 }).limit(PAGE).toArray();
+      const page = await this.cells
+        .find({ _id: { $gt: after, $lt: range.$lt } }, { projection })
+        .sort({ _id: 1 })
+        .limit(PAGE)
+        .toArray();
       if (page.length > 0) yield page;
       if (page.length < PAGE) return;
       after = (page[page.length - 1] as CellDoc)._id;
@@ -148,7 +168,11 @@ export class CellStore {
   async *leadDerivedIds(): AsyncGenerator<string[]> {
     let after = ID_FLOOR;
     for (;;) {
-      const page = await this.cells.find({ _id: { $gt: after, $lt: ID_CEILING } }, { projection: { c: 1 } }).sort({ _id: 1 }).limit(PAGE).toArray();
+      const page = await this.cells
+        .find({ _id: { $gt: after, $lt: ID_CEILING } }, { projection: { c: 1 } })
+        .sort({ _id: 1 })
+        .limit(PAGE)
+        .toArray();
       const ids = page.filter((d) => d.c && d.c !== NO_CELLS).map((d) => d._id);
       if (ids.length > 0) yield ids;
       if (page.length < PAGE) return;
@@ -160,7 +184,11 @@ export class CellStore {
   async *formerLayout(): AsyncGenerator<{ _id: string; c: string }[]> {
     let after: string = FORMER_LAYOUT.$gt;
     for (;;) {
-      const page = await this.cells.find({ _id: { $gt: after, $lt: FORMER_LAYOUT.$lt } }, { projection: { c: 1 } }).sort({ _id: 1 }).limit(PAGE).toArray();
+      const page = await this.cells
+        .find({ _id: { $gt: after, $lt: FORMER_LAYOUT.$lt } }, { projection: { c: 1 } })
+        .sort({ _id: 1 })
+        .limit(PAGE)
+        .toArray();
       if (page.length > 0) yield page;
       if (page.length < PAGE) return;
       after = (page[page.length - 1] as CellDoc)._id;
@@ -173,18 +201,27 @@ export class CellStore {
 
   // Read, compute each document's new fields (null: nothing to write), write with a compare-and-set
   // on `v` (insert when absent), again for those another process changed meanwhile.
-  private async rounds(ids: readonly string[], next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null): Promise<void> {
+  private async rounds(
+    ids: readonly string[],
+    next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null,
+  ): Promise<void> {
     if (!this.locks) throw new Error('report counters are written under their locks: this store was made to read only');
     const locks = this.locks;
     const release = await this.lock(ids);
     try {
-      await locks.withLocks(ids.map((id) => `report-cells:${id}`), () => this.casRounds(ids, next));
+      await locks.withLocks(
+        ids.map((id) => `report-cells:${id}`),
+        () => this.casRounds(ids, next),
+      );
     } finally {
       release();
     }
   }
 
-  private async casRounds(ids: readonly string[], next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null): Promise<void> {
+  private async casRounds(
+    ids: readonly string[],
+    next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null,
+  ): Promise<void> {
     for (let round = 1; ; round++) {
       const seen = await findByIds(this.cells, ids);
       const ops: AnyBulkWriteOperation<CellDoc>[] = [];
@@ -192,11 +229,13 @@ export class CellStore {
         const doc = seen.get(id);
         const set = next(id, doc);
         if (set === null) continue;
-        ops.push(doc
-          ? { updateOne: { filter: { _id: id, v: doc.v }, update: { $set: { ...set, v: doc.v + 1 } } } }
-          : { insertOne: { document: insertion(id, set) } });
+        ops.push(
+          doc
+            ? { updateOne: { filter: { _id: id, v: doc.v }, update: { $set: { ...set, v: doc.v + 1 } } } }
+            : { insertOne: { document: insertion(id, set) } },
+        );
       }
-      if (ops.length === 0 || await this.allApplied(ops)) return;
+      if (ops.length === 0 || (await this.allApplied(ops))) return;
       if (round === ROUNDS) throw new CellsContendedError([...ids]);
       await sleep(Math.random() * 20 * round); // another process wrote one of them: read again, a little apart
     }

@@ -28,11 +28,21 @@ export function queuePrefix(group: QueueGroup, agentId: string): string {
 export function queueEntries(lead: Queued, isTerminal: IsTerminal): ListEntry[] {
   const group = queueGroup(lead, isTerminal);
   if (group === null) return [];
-  return [{ prefix: queuePrefix(group, lead.agent_id as string), at: group === 'callback' ? (lead.callback_at as Date) : lead.created_at, ref: lead._id }];
+  return [
+    {
+      prefix: queuePrefix(group, lead.agent_id as string),
+      at: group === 'callback' ? (lead.callback_at as Date) : lead.created_at,
+      ref: lead._id,
+    },
+  ];
 }
 
 // The queue entry a change of the lead adds and the one it takes away (none when it stays put).
-export function queueMoves(before: Queued, after: Queued, isTerminal: IsTerminal): { put: ListEntry[]; remove: ListEntry[] } {
+export function queueMoves(
+  before: Queued,
+  after: Queued,
+  isTerminal: IsTerminal,
+): { put: ListEntry[]; remove: ListEntry[] } {
   const was = queueEntries(before, isTerminal);
   const is = queueEntries(after, isTerminal);
   const ids = (entries: ListEntry[]) => new Set(entries.map(entryId));

@@ -14,7 +14,8 @@ import { listPrefix, type ListEntry } from './list-index';
 //   dp|<partner>|<event>|...   by partner (also what a replay reads)
 //   dsp|<state>|<partner>|<event>|...
 // The two with a state move when the record's state changes.
-export const LEAD_EVENT_NAMES = ((schemas.get('lead-event.json')?.properties as Record<string, { enum?: string[] }>).event!.enum ?? []) as LeadEvent['event'][];
+export const LEAD_EVENT_NAMES = ((schemas.get('lead-event.json')?.properties as Record<string, { enum?: string[] }>)
+  .event!.enum ?? []) as LeadEvent['event'][];
 
 export interface DeliveryListFilter {
   state?: DeliveryState;
@@ -22,7 +23,9 @@ export interface DeliveryListFilter {
   event?: string;
 }
 
-export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at' | 'kind'> & { event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id' | 'test'> };
+export type ListedDelivery = Pick<DeliveryDoc, '_id' | 'created_at' | 'kind'> & {
+  event: Pick<LeadEvent, 'event' | 'event_id' | 'partner_id' | 'lead_id' | 'test'>;
+};
 
 // Event ids `<lead>:<n>` with n padded, so a lead's events of one millisecond sort in event order; a
 // postback's after its callback's: the two deliveries of one event, recorded in the same millisecond,
@@ -46,7 +49,11 @@ function steadyEntries(d: ListedDelivery): ListEntry[] {
   return [
     { ...base, prefix: listPrefix('d', d.event.event) },
     // A replay's command names the lead and the kind; an entry that names a sandbox lead is marked like every store.
-    { ...base, prefix: listPrefix('dp', d.event.partner_id, d.event.event), fields: { lead_id: d.event.lead_id, ...testMark(d.event.test), ...(d.kind && { kind: d.kind }) } },
+    {
+      ...base,
+      prefix: listPrefix('dp', d.event.partner_id, d.event.event),
+      fields: { lead_id: d.event.lead_id, ...testMark(d.event.test), ...(d.kind && { kind: d.kind }) },
+    },
   ];
 }
 

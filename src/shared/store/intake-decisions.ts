@@ -17,7 +17,10 @@ export function dayOf(at: Date): string {
 // look back over the days the window spans, and whole days past it are dropped (no TTL index, no
 // scan, nothing that grows).
 export class IntakeDecisionStore {
-  constructor(private readonly db: Db, private readonly windowS: number) {}
+  constructor(
+    private readonly db: Db,
+    private readonly windowS: number,
+  ) {}
 
   insertNew(docs: readonly IntakeDecisionDoc[], now: Date): Promise<Set<string>> {
     return insertAllNew(this.collection(dayOf(now)), docs);
@@ -27,7 +30,9 @@ export class IntakeDecisionStore {
   // are read at once: one round trip, not one a day).
   async byIds(ids: readonly string[], now: Date, signal?: AbortSignal): Promise<Map<string, IntakeDecisionDoc>> {
     const unique = [...new Set(ids)];
-    const days = await Promise.all(this.daysInWindow(now).map((day) => findByIds(this.collection(day), unique, signal ? { signal } : undefined)));
+    const days = await Promise.all(
+      this.daysInWindow(now).map((day) => findByIds(this.collection(day), unique, signal ? { signal } : undefined)),
+    );
     const found = new Map<string, IntakeDecisionDoc>();
     for (const day of days) for (const [id, doc] of day) if (!found.has(id)) found.set(id, doc);
     return found;
@@ -41,7 +46,9 @@ export class IntakeDecisionStore {
   async dropExpired(now: Date): Promise<string[]> {
     const keep = new Set(this.daysInWindow(now));
     const names = (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-    const expired = names.filter((n) => n.startsWith(PREFIX) && n.slice(PREFIX.length) < dayOf(now) && !keep.has(n.slice(PREFIX.length)));
+    const expired = names.filter(
+      (n) => n.startsWith(PREFIX) && n.slice(PREFIX.length) < dayOf(now) && !keep.has(n.slice(PREFIX.length)),
+    );
     for (const name of expired) await this.db.dropCollection(name).catch(() => undefined);
     return expired;
   }

@@ -40,10 +40,18 @@ export class LeadFences {
 
   // Per change, whether it may write. Changes that append nothing (an erasure) need no fence.
   async claim(changes: readonly FencedChange[], now = new Date()): Promise<boolean[]> {
-    const fences = changes.map(({ lead, entries }) => (entries.length === 0 ? null : {
-      period: periodOf(lead.updated_at),
-      doc: { _id: `${lead._id}:${lead.history.length}`, source: (entries[0] as Pick<StatusChange, 'source'>).source, at: now },
-    }));
+    const fences = changes.map(({ lead, entries }) =>
+      entries.length === 0
+        ? null
+        : {
+            period: periodOf(lead.updated_at),
+            doc: {
+              _id: `${lead._id}:${lead.history.length}`,
+              source: (entries[0] as Pick<StatusChange, 'source'>).source,
+              at: now,
+            },
+          },
+    );
     const allowed = fences.map(() => true);
     const byPeriod = new Map<number, number[]>();
     fences.forEach((f, i) => {
@@ -61,12 +69,17 @@ export class LeadFences {
         const ex = existing.get(doc._id);
         if (!taken.has(doc._id) || !ex) continue;
         allowed[i] = ex.source === doc.source;
-        if (!allowed[i] && now.getTime() - ex.at.getTime() > ABANDONED_AFTER_MS) takeovers.push({ i, doc: { ...doc, _id: `${doc._id}~${ex.at.getTime()}` } });
+        if (!allowed[i] && now.getTime() - ex.at.getTime() > ABANDONED_AFTER_MS)
+          takeovers.push({ i, doc: { ...doc, _id: `${doc._id}~${ex.at.getTime()}` } });
       }
       if (takeovers.length === 0) continue;
-      const lost = await insertAllNew(collection, takeovers.map((t) => t.doc));
+      const lost = await insertAllNew(
+        collection,
+        takeovers.map((t) => t.doc),
+      );
       const winners = lost.size > 0 ? await findByIds(collection, lost) : new Map<string, LeadFenceDoc>();
-      for (const { i, doc } of takeovers) allowed[i] = !lost.has(doc._id) || winners.get(doc._id)?.source === doc.source;
+      for (const { i, doc } of takeovers)
+        allowed[i] = !lost.has(doc._id) || winners.get(doc._id)?.source === doc.source;
     }
     return allowed;
   }

@@ -14,7 +14,10 @@ type KeyedLead = { _id: string; created_at: Date };
 // retention is erased by dropping its collection at once (no scan, no TTL index).
 export class LeadKeyStore {
   // `intakeKeys`: where each key also lies while its intake command is retained (intake-keys.ts).
-  constructor(private readonly db: Db, private readonly intakeKeys: Pick<IntakeKeyStore, 'destroy'>) {}
+  constructor(
+    private readonly db: Db,
+    private readonly intakeKeys: Pick<IntakeKeyStore, 'destroy'>,
+  ) {}
 
   // Keys are inserted before their leads: a lead never exists without its key (a crash in between
   // leaves a key without a lead, dropped with its day).
@@ -25,7 +28,11 @@ export class LeadKeyStore {
   async byLeads(leads: readonly KeyedLead[]): Promise<Map<string, LeadKeyDoc>> {
     const found = new Map<string, LeadKeyDoc>();
     for (const [day, group] of groupByDay(leads)) {
-      for (const [id, doc] of await findByIds(this.collection(day), group.map((l) => l._id))) found.set(id, doc);
+      for (const [id, doc] of await findByIds(
+        this.collection(day),
+        group.map((l) => l._id),
+      ))
+        found.set(id, doc);
     }
     return found;
   }
@@ -35,19 +42,29 @@ export class LeadKeyStore {
   async destroy(leads: readonly KeyedLead[]): Promise<void> {
     const refs = [...(await this.byLeads(leads)).values()].flatMap((k) => (k.key_ref === undefined ? [] : [k.key_ref]));
     await this.intakeKeys.destroy(refs);
-    for (const [day, group] of groupByDay(leads)) await this.collection(day).deleteMany({ _id: { $in: group.map((l) => l._id) } });
+    for (const [day, group] of groupByDay(leads))
+      await this.collection(day).deleteMany({ _id: { $in: group.map((l) => l._id) } });
   }
 
   // Days holding keys of leads created before `cutoff`, oldest first.
   async daysBefore(cutoff: Date): Promise<string[]> {
     const names = (await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-    return names.filter((n) => n.startsWith(PREFIX) && n.slice(PREFIX.length) < dayOf(cutoff)).map((n) => n.slice(PREFIX.length)).sort();
+    return names
+      .filter((n) => n.startsWith(PREFIX) && n.slice(PREFIX.length) < dayOf(cutoff))
+      .map((n) => n.slice(PREFIX.length))
+      .sort();
   }
 
   // The lead ids of one day, a page at a time (reads that day's keys only, never the leads).
   async leadIds(day: string, after: string | null): Promise<string[]> {
     const filter = after === null ? {} : { _id: { $gt: after } };
-    return (await this.collection(day).find(filter, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(PAGE).toArray()).map((d) => d._id);
+    return (
+      await this.collection(day)
+        .find(filter, { projection: { _id: 1 } })
+        .sort({ _id: 1 })
+        .limit(PAGE)
+        .toArray()
+    ).map((d) => d._id);
   }
 
   async dropDay(day: string): Promise<void> {

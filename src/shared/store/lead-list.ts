@@ -15,30 +15,45 @@ export interface LeadListFilter {
   agentId?: string;
 }
 
-type Listed = Pick<LeadDoc, '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | 'country_code' | 'source'>;
+type Listed = Pick<
+  LeadDoc,
+  '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | 'country_code' | 'source'
+>;
 
 // Which entries to read for a filter; what they do not cover is checked on each row.
 export function leadListPrefix(f: LeadListFilter): string {
   if (f.agentId !== undefined) return listPrefix('la', f.agentId);
-  if (f.status !== undefined) return f.partnerId ? listPrefix('lps', f.partnerId, f.status) : listPrefix('ls', f.status);
+  if (f.status !== undefined)
+    return f.partnerId ? listPrefix('lps', f.partnerId, f.status) : listPrefix('ls', f.status);
   if (f.isDepositor === true) return f.partnerId ? listPrefix('lpd', f.partnerId) : listPrefix('ld');
   return f.partnerId ? listPrefix('lp', f.partnerId) : listPrefix('l');
 }
 
 function entry(lead: Listed, prefix: string): ListEntry {
-  return { prefix, at: lead.created_at, ref: lead._id, fields: { country_code: lead.country_code ?? null, source: lead.source ?? null } };
+  return {
+    prefix,
+    at: lead.created_at,
+    ref: lead._id,
+    fields: { country_code: lead.country_code ?? null, source: lead.source ?? null },
+  };
 }
 
-const statusEntries = (lead: Listed): ListEntry[] =>
-  [entry(lead, listPrefix('ls', lead.status)), entry(lead, listPrefix('lps', lead.partner_id, lead.status))];
+const statusEntries = (lead: Listed): ListEntry[] => [
+  entry(lead, listPrefix('ls', lead.status)),
+  entry(lead, listPrefix('lps', lead.partner_id, lead.status)),
+];
 const depositorEntries = (lead: Listed): ListEntry[] =>
-  (lead.is_depositor ? [entry(lead, listPrefix('ld')), entry(lead, listPrefix('lpd', lead.partner_id))] : []);
-const agentEntries = (lead: Listed): ListEntry[] => (lead.agent_id ? [entry(lead, listPrefix('la', lead.agent_id))] : []);
+  lead.is_depositor ? [entry(lead, listPrefix('ld')), entry(lead, listPrefix('lpd', lead.partner_id))] : [];
+const agentEntries = (lead: Listed): ListEntry[] =>
+  lead.agent_id ? [entry(lead, listPrefix('la', lead.agent_id))] : [];
 
 export function leadListEntries(lead: Listed): ListEntry[] {
   return [
-    entry(lead, listPrefix('l')), entry(lead, listPrefix('lp', lead.partner_id)),
-    ...statusEntries(lead), ...depositorEntries(lead), ...agentEntries(lead),
+    entry(lead, listPrefix('l')),
+    entry(lead, listPrefix('lp', lead.partner_id)),
+    ...statusEntries(lead),
+    ...depositorEntries(lead),
+    ...agentEntries(lead),
   ];
 }
 

@@ -15,8 +15,19 @@ export interface LeadChange {
   erase?: boolean;
 }
 
-export type LeadStatusFields = Pick<LeadDoc, '_id' | 'partner_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'>;
-const STATUS_PROJECTION = { _id: 1, partner_id: 1, external_id: 1, status: 1, is_depositor: 1, created_at: 1, updated_at: 1 } as const;
+export type LeadStatusFields = Pick<
+  LeadDoc,
+  '_id' | 'partner_id' | 'external_id' | 'status' | 'is_depositor' | 'created_at' | 'updated_at'
+>;
+const STATUS_PROJECTION = {
+  _id: 1,
+  partner_id: 1,
+  external_id: 1,
+  status: 1,
+  is_depositor: 1,
+  created_at: 1,
+  updated_at: 1,
+} as const;
 
 // Every personal field a lead holds: ciphertexts and the keyed hashes that would still link it.
 export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc'] as const;
@@ -36,7 +47,10 @@ export interface LeadWriter {
 }
 
 export class LeadStore {
-  constructor(private readonly leads: Collection<LeadDoc>, private readonly writer: LeadWriter | null = null) {}
+  constructor(
+    private readonly leads: Collection<LeadDoc>,
+    private readonly writer: LeadWriter | null = null,
+  ) {}
 
   async insertNew(docs: readonly LeadDoc[]): Promise<Set<string>> {
     const { list, isTerminal } = this.writing();
@@ -73,22 +87,29 @@ export class LeadStore {
       return { put: [...listed.put, ...queued.put], remove: [...listed.remove, ...queued.remove] };
     });
     await list.put(moves.flatMap((m) => m.put));
-    const stored = await Promise.all(changes.map(async ({ lead, entries, set, erase }, i) => {
-      if (!allowed[i]) return null;
-      const erased = erase ? { personal_erased_at: now } : {};
-      // The whole history is set, not pushed: the same change run twice (after a crash) is one.
-      const res = await this.leads.updateOne(
-        { _id: lead._id, updated_at: lead.updated_at },
-        {
-          $set: { ...set, ...erased, updated_at: now, ...(entries.length > 0 ? { history: [...lead.history, ...entries] } : {}) },
-          ...(erase ? { $unset: Object.fromEntries(PERSONAL_FIELDS.map((f) => [f, ''])) } : {}),
-        },
-      );
-      if (res.matchedCount === 0) return null;
-      const after: LeadDoc = { ...lead, ...set, ...erased, history: [...lead.history, ...entries], updated_at: now };
-      if (erase) for (const f of PERSONAL_FIELDS) delete after[f];
-      return after;
-    }));
+    const stored = await Promise.all(
+      changes.map(async ({ lead, entries, set, erase }, i) => {
+        if (!allowed[i]) return null;
+        const erased = erase ? { personal_erased_at: now } : {};
+        // The whole history is set, not pushed: the same change run twice (after a crash) is one.
+        const res = await this.leads.updateOne(
+          { _id: lead._id, updated_at: lead.updated_at },
+          {
+            $set: {
+              ...set,
+              ...erased,
+              updated_at: now,
+              ...(entries.length > 0 ? { history: [...lead.history, ...entries] } : {}),
+            },
+            ...(erase ? { $unset: Object.fromEntries(PERSONAL_FIELDS.map((f) => [f, ''])) } : {}),
+          },
+        );
+        if (res.matchedCount === 0) return null;
+        const after: LeadDoc = { ...lead, ...set, ...erased, history: [...lead.history, ...entries], updated_at: now };
+        if (erase) for (const f of PERSONAL_FIELDS) delete after[f];
+        return after;
+      }),
+    );
     await list.remove(moves.flatMap((m, i) => (stored[i] ? m.remove : [])));
     return stored;
   }

@@ -27,7 +27,10 @@ export interface ListEntry {
 // A key part may be anything (a partner's `source` is free text, a lone surrogate made U+FFFD): it is escaped so the key is
 // made only of [A-Za-z0-9%._-], which orders by string order in either store and holds no '|'.
 export function keyPart(value: string): string {
-  return encodeURIComponent(wellFormed(value)).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(wellFormed(value)).replace(
+    /[!'()*~]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 export function listPrefix(view: string, ...dims: string[]): string {
@@ -64,9 +67,13 @@ export class ListIndex {
   // Entries in one insert (one that exists stays: an entry's fields are fixed by its key), then the
   // removed ones in one delete.
   async put(entries: readonly ListEntry[], remove: readonly EntryKey[] = []): Promise<void> {
-    await insertAllNew(this.entries, entries.map((e) => ({ _id: entryId(e), ref: e.ref, ...e.fields })));
+    await insertAllNew(
+      this.entries,
+      entries.map((e) => ({ _id: entryId(e), ref: e.ref, ...e.fields })),
+    );
     const ids = remove.map(entryId);
-    for (let i = 0; i < ids.length; i += MAX_IDS_PER_READ) await this.entries.deleteMany({ _id: { $in: ids.slice(i, i + MAX_IDS_PER_READ) } });
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_READ)
+      await this.entries.deleteMany({ _id: { $in: ids.slice(i, i + MAX_IDS_PER_READ) } });
   }
 
   async remove(entries: readonly EntryKey[]): Promise<void> {
@@ -75,10 +82,14 @@ export class ListIndex {
 
   // One page across the prefixes, merged by time then item id.
   async page(q: ListQuery): Promise<ListPage> {
-    const reads = await Promise.all(q.prefixes.map(async (prefix) => {
-      const docs = await this.entries.find(rangeFilter(prefix, q), { sort: { _id: q.order === 'desc' ? -1 : 1 }, limit: q.limit + 1 }).toArray();
-      return docs.map((doc) => ({ doc, suffix: doc._id.slice(prefix.length + 1) }));
-    }));
+    const reads = await Promise.all(
+      q.prefixes.map(async (prefix) => {
+        const docs = await this.entries
+          .find(rangeFilter(prefix, q), { sort: { _id: q.order === 'desc' ? -1 : 1 }, limit: q.limit + 1 })
+          .toArray();
+        return docs.map((doc) => ({ doc, suffix: doc._id.slice(prefix.length + 1) }));
+      }),
+    );
     const merged = reads.flat().sort((a, b) => (a.suffix < b.suffix ? -1 : a.suffix > b.suffix ? 1 : 0));
     if (q.order === 'desc') merged.reverse();
     const page = merged.slice(0, q.limit);

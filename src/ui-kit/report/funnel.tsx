@@ -14,13 +14,20 @@ export function Funnel({ totals }: { totals: Figures }) {
   const widest = Math.max(1, totals.received);
   return (
     <figure class="chart funnel">
-      <figcaption><strong>Funnel</strong></figcaption>
+      <figcaption>
+        <strong>Funnel</strong>
+      </figcaption>
       <ol>
         {steps.map((s) => (
           <li key={s.label}>
             <span class="funnel-label">{s.label}</span>
-            <svg class="funnel-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect class="c1" width={(s.n / widest) * 100} height="10" /></svg>
-            <span class="funnel-n"><strong>{s.n}</strong>{s.note && <span class="muted"> {s.note}</span>}</span>
+            <svg class="funnel-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
+              <rect class="c1" width={(s.n / widest) * 100} height="10" />
+            </svg>
+            <span class="funnel-n">
+              <strong>{s.n}</strong>
+              {s.note && <span class="muted"> {s.note}</span>}
+            </span>
           </li>
         ))}
       </ol>

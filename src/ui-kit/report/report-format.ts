@@ -17,7 +17,9 @@ export function medianTime(seconds: number | null): string {
 
 // "country 1, cap 1": the reasons that rejected anything.
 export function rejectionReasons(f: Figures): string {
-  return REJECTION_GROUPS.filter((g) => f.rejected_by_reason[g] > 0).map((g) => `${g} ${f.rejected_by_reason[g]}`).join(', ');
+  return REJECTION_GROUPS.filter((g) => f.rejected_by_reason[g] > 0)
+    .map((g) => `${g} ${f.rejected_by_reason[g]}`)
+    .join(', ');
 }
 
 const DAY_MS = 86_400_000;
@@ -25,7 +27,8 @@ const DAY_MS = 86_400_000;
 // Every day from `from` to `to` (YYYY-MM-DD, inclusive), in order.
 export function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
+    days.push(new Date(t).toISOString().slice(0, 10));
   return days;
 }
 
@@ -37,7 +40,14 @@ export function addDays(day: string, n: number): string {
 export function zoneMidnight(day: string, zone: string): Date {
   const guess = Date.parse(`${day}T00:00:00Z`);
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   });
   const offset = (t: number) => {
     const p = Object.fromEntries(parts.formatToParts(t).map((x) => [x.type, Number(x.value)]));

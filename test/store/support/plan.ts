@@ -12,7 +12,9 @@ export interface Plan {
 export function planOf(explain: Document): Plan | null {
   const planner = explain.queryPlanner as Document | undefined;
   if (Array.isArray(planner?.Plan)) {
-    const usesId = (planner.Plan as unknown[]).some((line) => /USING (COVERING |PRIMARY KEY )?INDEX \S*__id_\b/.test(String(line)));
+    const usesId = (planner.Plan as unknown[]).some((line) =>
+      /USING (COVERING |PRIMARY KEY )?INDEX \S*__id_\b/.test(String(line)),
+    );
     return { stages: [], indexes: usesId ? ['_id_'] : [] };
   }
   const winning = planner?.winningPlan as Document | undefined;

@@ -16,7 +16,10 @@ export interface Store {
 let made = 0;
 
 export async function openStore(): Promise<Store> {
-  const client = await MongoClient.connect(process.env.MONGO_URL as string, { retryWrites: false, serverSelectionTimeoutMS: 5000 });
+  const client = await MongoClient.connect(process.env.MONGO_URL as string, {
+    retryWrites: false,
+    serverSelectionTimeoutMS: 5000,
+  });
   const db = client.db(process.env.STORE_TEST_DB);
   return {
     client,

@@ -14,7 +14,10 @@ export function portalAuthenticate(app: FastifyInstance, deps: SessionCheckDeps)
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.portalAccess;
-    if (!access) throw new Error(`${String(route.method)} ${route.url} states no access (config.portalAccess): every portal route needs one`);
+    if (!access)
+      throw new Error(
+        `${String(route.method)} ${route.url} states no access (config.portalAccess): every portal route needs one`,
+      );
     documentAccess(route, access, access === 'public' ? [] : PORTAL_ROLES.filter((r) => portalCan(r, access)));
   });
 
@@ -26,7 +29,10 @@ export function portalAuthenticate(app: FastifyInstance, deps: SessionCheckDeps)
     if (!s.account_id || !s.portal_role || !s.partner_id) throw new ApiError('portal_unauthorized');
     const name = s.name ?? s.account_id;
     req.portal = {
-      accountId: s.account_id, name, role: s.portal_role, partnerId: s.partner_id,
+      accountId: s.account_id,
+      name,
+      role: s.portal_role,
+      partnerId: s.partner_id,
       actor: { id: s.account_id, name, method: s.method === 'passkey' ? 'passkey' : 'password', address: req.ip },
     };
     if (!portalCan(s.portal_role, access)) throw new ApiError('forbidden', { permission: access });

@@ -12,7 +12,14 @@ export const PORTAL_COOKIE = 'lit_portal';
 export const portalLinkPath = (token: string): string => `/portal/#/link/${token}`;
 
 const schemas = signInSchemas({
-  account: { id: str, name: str, role: { enum: PORTAL_ROLES }, partner_id: str, partner_name: nullable('string'), method: str },
+  account: {
+    id: str,
+    name: str,
+    role: { enum: PORTAL_ROLES },
+    partner_id: str,
+    partner_name: nullable('string'),
+    method: str,
+  },
   role: { enum: PORTAL_ROLES },
   permissions: PORTAL_PERMISSIONS,
 });
@@ -26,14 +33,29 @@ export function portalRealm(partnerName: (id: string) => Promise<string | null>)
     open: { portalAccess: 'public' },
     schemas: { auth: schemas.auth, passkey: schemas.passkey },
     unauthorized: 'portal_unauthorized',
-    rights: async (account) => ({ portal_role: account.role, partner_id: account.partner_id, partner_name: (await partnerName(account.partner_id)) ?? undefined }),
+    rights: async (account) => ({
+      portal_role: account.role,
+      partner_id: account.partner_id,
+      partner_name: (await partnerName(account.partner_id)) ?? undefined,
+    }),
     view: (s) => ({
-      account: { id: s.account_id, name: s.name, role: s.portal_role, partner_id: s.partner_id, partner_name: s.partner_name ?? null, method: s.method },
+      account: {
+        id: s.account_id,
+        name: s.name,
+        role: s.portal_role,
+        partner_id: s.partner_id,
+        partner_name: s.partner_name ?? null,
+        method: s.method,
+      },
       permissions: s.portal_role ? PORTAL_ROLE_PERMISSIONS[s.portal_role] : [],
     }),
     action: {
-      sign_in: 'portal.sign_in', sign_in_failed: 'portal.sign_in_failed', locked: 'portal.locked', sign_out: 'portal.sign_out',
-      password_set: 'portal.password_set', second_factor_added: 'portal.second_factor_added',
+      sign_in: 'portal.sign_in',
+      sign_in_failed: 'portal.sign_in_failed',
+      locked: 'portal.locked',
+      sign_out: 'portal.sign_out',
+      password_set: 'portal.password_set',
+      second_factor_added: 'portal.second_factor_added',
     },
     partnerOf: (account) => account.partner_id,
   };

@@ -10,9 +10,16 @@ import { portalLinkPath } from './portal-realm';
 
 export function portalUserView(doc: PortalAccountDoc) {
   return {
-    id: doc._id, email: doc.email, name: doc.name, role: doc.role, partner_id: doc.partner_id, status: doc.status,
+    id: doc._id,
+    email: doc.email,
+    name: doc.name,
+    role: doc.role,
+    partner_id: doc.partner_id,
+    status: doc.status,
     second_factors: { totp: doc.totp !== null, passkeys: doc.passkey_ids.length },
-    created_at: doc.created_at, created_by: doc.created_by, last_sign_in_at: doc.last_sign_in_at,
+    created_at: doc.created_at,
+    created_by: doc.created_by,
+    last_sign_in_at: doc.last_sign_in_at,
   };
 }
 
@@ -34,11 +41,23 @@ export interface PortalInvitation {
 // A partner's person invited, by their manager or a partner admin: an account of the portal realm
 // and a one-time link shown once. Inviting again an email of the same partner that nobody has used
 // yet gives a new link (the old one still works until it expires); any other taken email: 409.
-export async function invitePortalUser(d: PortalInviteDeps, req: FastifyRequest, actor: AuditActor, who: PortalInvitation) {
-  const made = await d.accounts.create({ email: who.email, name: who.name, role: who.role, partner_id: who.partnerId }, actor.id);
+export async function invitePortalUser(
+  d: PortalInviteDeps,
+  req: FastifyRequest,
+  actor: AuditActor,
+  who: PortalInvitation,
+) {
+  const made = await d.accounts.create(
+    { email: who.email, name: who.name, role: who.role, partner_id: who.partnerId },
+    actor.id,
+  );
   const account = made ?? (await again(d, who));
   const link = await d.links.create('invitation', account._id, actor.id);
-  await d.audit.record(actor, 'portal.user.invite', { partnerId: who.partnerId, target: account._id, details: { role: who.role } });
+  await d.audit.record(actor, 'portal.user.invite', {
+    partnerId: who.partnerId,
+    target: account._id,
+    details: { role: who.role },
+  });
   const base = d.consoleUrl ?? `${req.protocol}://${req.host}`;
   return { user: portalUserView(account), link: linkAnswer(link, portalLinkPath, base) };
 }

@@ -7,32 +7,58 @@ import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, obj
 const PEOPLE = ['People'];
 const email = { type: 'string', format: 'email', maxLength: 254 } as const;
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const body = (properties: Record<string, unknown>): JsonSchema => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties });
+const body = (properties: Record<string, unknown>): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: Object.keys(properties),
+  properties,
+});
 
 const user = object({
-  id: str, email: str, name: str, role: { enum: PORTAL_ROLES }, partner_id: str, status: { enum: ['invited', 'active', 'disabled'] },
+  id: str,
+  email: str,
+  name: str,
+  role: { enum: PORTAL_ROLES },
+  partner_id: str,
+  status: { enum: ['invited', 'active', 'disabled'] },
   second_factors: object({ totp: { type: 'boolean' }, passkeys: int }),
-  created_at: dateTime, created_by: str, last_sign_in_at: nullable('string', { format: 'date-time' }),
+  created_at: dateTime,
+  created_by: str,
+  last_sign_in_at: nullable('string', { format: 'date-time' }),
 });
 const link = object({
   token: { type: 'string', description: 'Shown once; the link is /portal/#/link/<token>' },
-  path: str, url: { type: 'string', description: 'The whole link (at CONSOLE_URL when set, else at the address asked)' }, expires_at: dateTime,
+  path: str,
+  url: { type: 'string', description: 'The whole link (at CONSOLE_URL when set, else at the address asked)' },
+  expires_at: dateTime,
 });
 const invited = object({ user, link });
 
 export const userSchemas = {
-  list: { tags: PEOPLE, summary: "Your partner's people in the portal", response: answers({ 200: object({ items: { type: 'array', items: user } }) }) },
+  list: {
+    tags: PEOPLE,
+    summary: "Your partner's people in the portal",
+    response: answers({ 200: object({ items: { type: 'array', items: user } }) }),
+  },
   invite: {
-    tags: PEOPLE, summary: 'Invite a colleague as partner_admin or partner_viewer: a one-time link (24 h, shown once) to set a password',
-    body: body({ email, name, role: { enum: PORTAL_ROLES } }), response: answers({ 201: invited }, 409, ...BODY_ERRORS),
+    tags: PEOPLE,
+    summary:
+      'Invite a colleague as partner_admin or partner_viewer: a one-time link (24 h, shown once) to set a password',
+    body: body({ email, name, role: { enum: PORTAL_ROLES } }),
+    response: answers({ 201: invited }, 409, ...BODY_ERRORS),
   },
   disable: {
-    tags: PEOPLE, summary: "Disable a colleague: their sessions end at once (not yourself)",
-    params: idParams, response: answers({ 200: user }, ...ID_ERRORS, 409),
+    tags: PEOPLE,
+    summary: 'Disable a colleague: their sessions end at once (not yourself)',
+    params: idParams,
+    response: answers({ 200: user }, ...ID_ERRORS, 409),
   },
 };
 
 export const portalInvitationSchema = {
-  tags: ['Affiliates'], summary: "Invite a partner's first portal admin (partner_admin): a one-time link (24 h, shown once) to /portal/",
-  params: idParams, body: body({ email, name }), response: answers({ 201: invited }, ...ID_ERRORS, 409, ...BODY_ERRORS),
+  tags: ['Affiliates'],
+  summary: "Invite a partner's first portal admin (partner_admin): a one-time link (24 h, shown once) to /portal/",
+  params: idParams,
+  body: body({ email, name }),
+  response: answers({ 201: invited }, ...ID_ERRORS, 409, ...BODY_ERRORS),
 };

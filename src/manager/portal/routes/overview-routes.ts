@@ -20,9 +20,13 @@ export function overviewRange(days: number, now: Date): { from: string; to: stri
 async function readOverview(cells: CellStore, partnerId: string, days: number, now: Date) {
   const range = overviewRange(days, now);
   const scope = new Set([partnerId]);
-  const [byDay, bySource, byCountry] = await Promise.all(['day', 'source', 'country'].map((group_by) => readReport(cells, { ...range, group_by }, now, scope)));
+  const [byDay, bySource, byCountry] = await Promise.all(
+    ['day', 'source', 'country'].map((group_by) => readReport(cells, { ...range, group_by }, now, scope)),
+  );
   return {
-    days, ...range, totals: portalTotals(byDay!.totals),
+    days,
+    ...range,
+    totals: portalTotals(byDay!.totals),
     by_day: byDay!.rows.map((r) => ({ day: r.day as string, ...portalTotals(r) })),
     by_source: bySource!.rows.map((r) => ({ source: r.source ?? null, ...portalTotals(r) })),
     by_country: byCountry!.rows.map((r) => ({ country: r.country ?? null, ...portalTotals(r) })),
@@ -31,18 +35,25 @@ async function readOverview(cells: CellStore, partnerId: string, days: number, n
 
 export function overviewRoutes({ cells }: Pick<PortalDeps, 'cells'>) {
   return async function register(app: FastifyInstance): Promise<void> {
-    app.get<DaysQuery>('/portal/api/overview', { schema: portalDataSchemas.overview, config: { portalAccess: 'portal.read' } }, async (req) =>
-      readOverview(cells, req.portal.partnerId, req.query.days, new Date()));
+    app.get<DaysQuery>(
+      '/portal/api/overview',
+      { schema: portalDataSchemas.overview, config: { portalAccess: 'portal.read' } },
+      async (req) => readOverview(cells, req.portal.partnerId, req.query.days, new Date()),
+    );
 
     // Per day, as the manager's report CSV writes it (cells safe in a spreadsheet).
-    app.get<DaysQuery>('/portal/api/overview.csv', { schema: portalDataSchemas.overviewCsv, config: { portalAccess: 'portal.read' } }, async (req, reply) => {
-      const now = new Date();
-      const range = overviewRange(req.query.days, now);
-      const report = await readReport(cells, { ...range, group_by: 'day' }, now, new Set([req.portal.partnerId]));
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="overview-${range.from}-${range.to}.csv"`)
-        .send(reportCsv(report, report.group_by));
-    });
+    app.get<DaysQuery>(
+      '/portal/api/overview.csv',
+      { schema: portalDataSchemas.overviewCsv, config: { portalAccess: 'portal.read' } },
+      async (req, reply) => {
+        const now = new Date();
+        const range = overviewRange(req.query.days, now);
+        const report = await readReport(cells, { ...range, group_by: 'day' }, now, new Set([req.portal.partnerId]));
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="overview-${range.from}-${range.to}.csv"`)
+          .send(reportCsv(report, report.group_by));
+      },
+    );
   };
 }

@@ -22,8 +22,13 @@ export interface PortalDeps extends ManagerServices {
 
 export function portalDeps(services: ManagerServices, o: PortalDataOptions): PortalDeps {
   return {
-    ...services, config: o.config, leadDocs: o.mongo.collections.leads, phones: new MaskedPhones(o.cipher, services.leadKeys),
-    statuses: loadStatuses(o.config.statusCatalogFile), snippets: loadSnippets(), quotaUse: (partnerId) => quotaUse(o.redis, partnerId),
+    ...services,
+    config: o.config,
+    leadDocs: o.mongo.collections.leads,
+    phones: new MaskedPhones(o.cipher, services.leadKeys),
+    statuses: loadStatuses(o.config.statusCatalogFile),
+    snippets: loadSnippets(),
+    quotaUse: (partnerId) => quotaUse(o.redis, partnerId),
   };
 }
 
