@@ -231,6 +231,31 @@ describe('the realms', () => {
   });
 });
 
+describe("a disabled partner's people", () => {
+  it('are turned away at their next request and cannot sign in until the partner is enabled again', async () => {
+    const partnerC = await partner('portal-c');
+    const person = await portalSession(app.url, partnerC, 'partner_admin');
+    expect((await owner.patch(`/api/affiliates/${partnerC}`, { disabled: true })).status).toBe(200);
+    expect((await person.client.get('/portal/api/users')).body).toMatchObject({ error: 'partner_disabled' });
+    expect((await person.client.get('/portal/api/users')).status).toBe(401); // that session ended
+    const again = new PortalClient(app.url);
+    const refused = await again.post('/portal/api/auth/sign-in', { email: person.email, password: PORTAL_PASSWORD });
+    expect(refused).toMatchObject({ status: 403, body: { error: 'partner_disabled' } });
+    expect(
+      await db
+        .collection<AuditDoc>('audit_log')
+        .countDocuments({
+          partner_id: partnerC,
+          action: 'portal.sign_in_failed',
+          'details.reason': 'partner_disabled',
+        }),
+    ).toBe(1);
+    expect((await owner.patch(`/api/affiliates/${partnerC}`, { disabled: false })).status).toBe(200);
+    const back = await portalSignIn(app.url, person);
+    expect((await back.get('/portal/api/users')).status).toBe(200);
+  });
+});
+
 describe('the audit log', () => {
   it("names the person and the partner of everything a partner's people do, for the partner's manager to see", async () => {
     const entries = await db

@@ -23,6 +23,8 @@ export interface IdentityRealm<A extends AccountBase> {
   unauthorized: ErrorCode;
   // The rights a session keeps of its account: a snapshot, so a change of them ends the session.
   rights(account: A): Promise<Partial<Session>>;
+  // Why the realm turns an active account away now (a portal person's partner is disabled), if it does.
+  refusal?(account: A): Promise<ErrorCode | null>;
   // What a signed-in session says of its account, and what that account may do.
   view(s: Session): { account: Record<string, unknown>; permissions: readonly string[] };
   action: Readonly<Record<AccountEvent, AuditAction>>;

@@ -24,6 +24,9 @@ export async function establish<A extends AccountBase>(
   method: 'password' | 'passkey' | 'sso',
   clock: Clock,
 ): Promise<void> {
+  // Every way in (password, passkey, one-time link) passes here: none starts a session the realm refuses.
+  const refused = await realm.refusal?.(account);
+  if (refused) throw new ApiError(refused);
   const rights = await realm.rights(account);
   await req.session.regenerate();
   const s = req.session;

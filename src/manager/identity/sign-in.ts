@@ -55,6 +55,13 @@ export class SignIn<A extends AccountBase> {
       });
       throw new ApiError('account_disabled');
     }
+    const refused = await this.d.realm.refusal?.(account);
+    if (refused) {
+      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, {
+        reason: refused,
+      });
+      throw new ApiError(refused);
+    }
     await this.d.throttle.succeed(email);
     const hasFactor = account.totp !== null || account.passkey_ids.length > 0;
     return { account, stage: hasFactor ? 'second_factor' : 'enroll' };

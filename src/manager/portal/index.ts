@@ -27,8 +27,8 @@ export function partnerPortal(
     audit: services.audit,
     clock,
   };
-  const partnerName = async (id: string) => (await services.partners.find(id))?.name ?? null;
-  const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerName), o);
+  const partnerOf = (id: string) => services.partners.find(id);
+  const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
   const people = { accounts: id.accounts, links: id.links, audit: o.audit, consoleUrl: o.config.accounts.consoleUrl };
 
   const plugin = async (app: FastifyInstance): Promise<void> => {
@@ -39,7 +39,11 @@ export function partnerPortal(
       store: id.sessions,
     });
     await registerPortalOpenApi(app, o.config.serviceName);
-    portalAuthenticate(app, { timeouts: id.timeouts, clock: o.clock });
+    portalAuthenticate(app, {
+      timeouts: id.timeouts,
+      clock: o.clock,
+      partnerActive: async (partnerId) => (await partnerOf(partnerId))?.disabled === false,
+    });
     // A portal action refused is audited as the manager's are: the person, about their partner.
     auditRefusals(app, services.audit, (req) =>
       req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null,

@@ -9,7 +9,10 @@ import type { PortalPrincipal } from '../portal-access';
 // A request is then authenticated by the portal's session alone (no bearer token, whatever it is:
 // the portal is for people) and authorised before its body is read; `req.portal` names the person and
 // their partner, which no request can choose.
-export function portalAuthenticate(app: FastifyInstance, deps: SessionCheckDeps): void {
+export function portalAuthenticate(
+  app: FastifyInstance,
+  deps: SessionCheckDeps & { partnerActive: (partnerId: string) => Promise<boolean> },
+): void {
   app.decorateRequest('portal', null as unknown as PortalPrincipal);
 
   app.addHook('onRoute', (route) => {
@@ -35,6 +38,11 @@ export function portalAuthenticate(app: FastifyInstance, deps: SessionCheckDeps)
       partnerId: s.partner_id,
       actor: { id: s.account_id, name, method: s.method === 'passkey' ? 'passkey' : 'password', address: req.ip },
     };
+    // The partner disabled since the sign-in: its people's sessions end at their next request.
+    if (!(await deps.partnerActive(s.partner_id))) {
+      await req.session.destroy();
+      throw new ApiError('partner_disabled');
+    }
     if (!portalCan(s.portal_role, access)) throw new ApiError('forbidden', { permission: access });
   });
 }

@@ -26,7 +26,10 @@ const schemas = signInSchemas({
 
 // The partner portal's realm of the account base: a partner's people, each of one partner, with a
 // portal role; their sign-in steps under /portal/api, their audit entries about their partner.
-export function portalRealm(partnerName: (id: string) => Promise<string | null>): IdentityRealm<PortalAccountDoc> {
+// The people of a disabled (or deleted) partner cannot sign in.
+export function portalRealm(
+  partnerOf: (id: string) => Promise<{ name: string; disabled: boolean } | null>,
+): IdentityRealm<PortalAccountDoc> {
   return {
     name: 'portal',
     prefix: PORTAL_API,
@@ -36,8 +39,9 @@ export function portalRealm(partnerName: (id: string) => Promise<string | null>)
     rights: async (account) => ({
       portal_role: account.role,
       partner_id: account.partner_id,
-      partner_name: (await partnerName(account.partner_id)) ?? undefined,
+      partner_name: (await partnerOf(account.partner_id))?.name,
     }),
+    refusal: async (account) => ((await partnerOf(account.partner_id))?.disabled === false ? null : 'partner_disabled'),
     view: (s) => ({
       account: {
         id: s.account_id,
