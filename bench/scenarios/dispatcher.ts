@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Consumer } from 'kafkajs';
 import { loadConfig } from '../../src/shared/config';
-import { deliveryId } from '../../src/shared/ids';
 import { RETRY_TIERS } from '../../src/shared/kafka/topics';
 import { createLogger } from '../../src/shared/logger';
 import { startRuntime, type Runtime } from '../../src/shared/runtime';
@@ -15,6 +14,7 @@ import { scenarioEnv, sleep } from '../lib/env';
 import { CpuMeter, type CpuWindow } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
+import { retriesTable, retryLateness } from '../lib/retry-lateness';
 import { dropScenario } from '../lib/setup';
 import { r1, summarise } from '../lib/stats';
 import type { Arrival } from '../receiver';
@@ -126,43 +126,13 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     const deadline = Date.now() + 60_000 + DELAYS_S.slice(0, FAIL_FIRST).reduce((a, b) => a + b, 0) * 1000;
     const arrivals = await waitForArrivals(receiver, (all) => ok(all).length >= expectedOk, deadline, 500);
     const retryCpu = retryMeter.stop();
-    // Arrivals per delivery, in time order. In a clean run a delivery gets exactly FAIL_FIRST + 1
-    // attempts and the j-th arrival is attempt j, whose due time the probe read. A delivery with
-    // more arrivals had an attempt sent again (a lost lease or a sweep after a database error): its
-    // arrivals cannot be matched to attempts one to one, so it is counted apart, not measured.
-    const byPath = new Map(retryPartners.map((id, i) => [`/retry${i}`, id]));
-    const perDelivery = new Map<string, { pid: string; lead: string; times: number[] }>();
-    for (const a of arrivals) {
-      const pid = byPath.get(a.path);
-      if (!pid) continue;
-      const key = `${a.path}|${a.lead}`;
-      const entry = perDelivery.get(key) ?? { pid, lead: a.lead, times: [] };
-      entry.times.push(a.t);
-      perDelivery.set(key, entry);
-    }
-    const lateness: number[] = [];
-    const latenessByAttempt: Record<string, number[]> = {};
-    let missingDue = 0;
-    let repeated = 0;
-    let incomplete = 0;
-    for (const { pid, lead, times } of perDelivery.values()) {
-      times.sort((x, y) => x - y);
-      if (times.length > FAIL_FIRST + 1) {
-        repeated++;
-        continue;
-      }
-      if (times.length < FAIL_FIRST + 1) incomplete++;
-      for (let j = 2; j <= times.length; j++) {
-        const d = due.get(`${deliveryId(`${lead}:0`, pid)}#${j}`);
-        if (d === undefined) {
-          missingDue++;
-          continue;
-        }
-        const late = (times[j - 1] as number) - d;
-        lateness.push(late);
-        (latenessByAttempt[`attempt ${j} (+${DELAYS_S[j - 2]} s)`] ??= []).push(late);
-      }
-    }
+    const { lateness, latenessByAttempt, missingDue, repeated, incomplete } = retryLateness({
+      arrivals,
+      retryPartners,
+      due,
+      failFirst: FAIL_FIRST,
+      delaysS: DELAYS_S,
+    });
     const delivered = ok(arrivals).length;
     const retries = {
       events: retryEvents,
@@ -191,51 +161,13 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     ctx.log(
       `dispatcher retries: ${lateness.length} retry attempts, lateness p50 ${retries.latenessMs.p50} ms, max ${retries.latenessMs.max} ms, early ${retries.early}`,
     );
-    tables.push({
-      title: `Dispatcher retries (CALLBACK_RETRY_DELAYS_S=${DELAYS_S.join(',')}; ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times)`,
-      columns: [
-        'retry attempts',
-        'early',
-        '>1 s late',
-        'min ms',
-        'p50 ms',
-        'p95 ms',
-        'p99 ms',
-        'max ms',
-        'dispatcher cpu%',
-        'mongo-wire cpu%',
-        'others cpu%',
-      ],
-      rows: [
-        [
-          lateness.length,
-          retries.early,
-          retries.overOneSecondLate,
-          retries.latenessMs.min,
-          retries.latenessMs.p50,
-          retries.latenessMs.p95,
-          retries.latenessMs.p99,
-          retries.latenessMs.max,
-          retryCpu.perProcess.dispatcher ?? null,
-          retryCpu.perProcess['mongo-wire'] ?? null,
-          retryCpu.othersPct,
-        ],
-        ...Object.entries(retries.latenessByAttemptMs).map(([k, s]) => [
-          `  ${k}`,
-          null,
-          null,
-          s.min,
-          s.p50,
-          s.p95,
-          s.p99,
-          s.max,
-          null,
-          null,
-          null,
-        ]),
-      ],
-      note: 'lateness = arrival at the receiver - due time on the retry task (x-due-at); negative would be early',
-    });
+    tables.push(
+      retriesTable(
+        `Dispatcher retries (CALLBACK_RETRY_DELAYS_S=${DELAYS_S.join(',')}; ${retryEvents} events at ${retryRate}/s, each failing ${FAIL_FIRST} times)`,
+        retries,
+        retryCpu,
+      ),
+    );
 
     // (2) Manual retries: deliveries dead after every scheduled attempt, retried by a manager.
     const manualPartner = await partner('manual', DELAYS_S.length + 1);
