@@ -1,0 +1,46 @@
+import { ConfigError } from '../errors';
+import type { EnvReader } from './env-reader';
+
+export interface KafkaConfig {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  readonly topicPrefix: string;
+  readonly sessionTimeoutMs: number;
+  // Of the topics this service creates: 1 on a laptop, 3 and 2 in production (the chart's values).
+  readonly replicationFactor: number;
+  readonly minInsyncReplicas: number;
+}
+
+// What `main.ts setup` needs (topics and schemas): where Kafka and the registry are, nothing secret,
+// so the chart's pre-install Job runs before any Secret of the release exists.
+export interface SetupConfig {
+  readonly logLevel: string;
+  readonly kafka: KafkaConfig;
+  readonly schemaRegistryUrl: string;
+}
+
+export function readSetup(r: EnvReader): SetupConfig {
+  const brokers = r.list('KAFKA_BROKERS', ['127.0.0.1:9092']);
+  if (brokers.some((b) => !/^[^:\s]+:\d+$/.test(b)))
+    throw new ConfigError('KAFKA_BROKERS', 'must be a list of host:port');
+  const replicationFactor = r.int('KAFKA_REPLICATION_FACTOR', 1, 1, 32);
+  const minInsyncReplicas = r.int('KAFKA_MIN_INSYNC_REPLICAS', 1, 1, 32);
+  if (minInsyncReplicas > replicationFactor) {
+    throw new ConfigError(
+      'KAFKA_MIN_INSYNC_REPLICAS',
+      `must not exceed KAFKA_REPLICATION_FACTOR (${replicationFactor}), got ${minInsyncReplicas}`,
+    );
+  }
+  return {
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    kafka: {
+      brokers,
+      clientId: r.string('KAFKA_CLIENT_ID', 'lead-intake'),
+      topicPrefix: r.string('TOPIC_PREFIX', ''),
+      sessionTimeoutMs: r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000),
+      replicationFactor,
+      minInsyncReplicas,
+    },
+    schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
+  };
+}

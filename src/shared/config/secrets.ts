@@ -1,0 +1,62 @@
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { ConfigError } from '../errors';
+import type { EnvReader } from './env-reader';
+import type { Role } from './roles';
+
+export interface CryptoConfig {
+  readonly encryptionKeys: ReadonlyMap<string, Buffer>;
+  readonly activeKeyId: string;
+  // A key object: Node prepares a raw buffer key again on every HMAC.
+  readonly hashKey: KeyObject;
+}
+
+// ENCRYPTION_KEYS (the keyring of personal data), ENCRYPTION_ACTIVE_KEY (the one new data is sealed
+// with) and HASH_KEY (the keyed hashes that find a lead by its phone or e-mail without decrypting).
+export function readCrypto(r: EnvReader): CryptoConfig {
+  const encryptionKeys = parseKeyring('ENCRYPTION_KEYS', r.string('ENCRYPTION_KEYS'));
+  const activeKeyId = r.string('ENCRYPTION_ACTIVE_KEY', [...encryptionKeys.keys()][0]);
+  if (!encryptionKeys.has(activeKeyId))
+    throw new ConfigError('ENCRYPTION_ACTIVE_KEY', `names no key in ENCRYPTION_KEYS ("${activeKeyId}")`);
+  const hashKeyBytes = Buffer.from(r.string('HASH_KEY'), 'base64');
+  if (hashKeyBytes.length < 32) throw new ConfigError('HASH_KEY', 'must be at least 32 bytes of base64');
+  return { encryptionKeys, activeKeyId, hashKey: createSecretKey(hashKeyBytes) };
+}
+
+// Signs the console's session cookie: SESSION_SECRET, else derived from HASH_KEY.
+export function readSessionSecret(r: EnvReader, hashKey: KeyObject): string {
+  const sessionSecret = r.string(
+    'SESSION_SECRET',
+    createHmac('sha256', hashKey).update('session-cookie').digest('base64url'),
+  );
+  if (sessionSecret.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters');
+  return sessionSecret;
+}
+
+// The manager API's bearer tokens: required where the manager is hosted (with the ingress role).
+export function readManagerTokens(r: EnvReader, roles: readonly Role[]): string[] {
+  const managerTokens = r.list('MANAGER_TOKENS');
+  if (roles.includes('ingress')) {
+    if (managerTokens.length === 0) throw new ConfigError('MANAGER_TOKENS', 'is required for the ingress role');
+    if (managerTokens.some((t) => t.length < 24))
+      throw new ConfigError('MANAGER_TOKENS', 'tokens must be at least 24 characters');
+  }
+  return managerTokens;
+}
+
+function parseKeyring(name: string, raw: string): Map<string, Buffer> {
+  const keys = new Map<string, Buffer>();
+  for (const entry of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [id, material] = entry.split(':');
+    if (!id || !material || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
+      throw new ConfigError(name, 'must be a comma-separated list of <key id>:<base64 32-byte key>');
+    }
+    const key = Buffer.from(material, 'base64');
+    if (key.length !== 32) throw new ConfigError(name, `key "${id}" must be 32 bytes of base64`);
+    keys.set(id, key);
+  }
+  if (keys.size === 0) throw new ConfigError(name, 'must hold at least one key');
+  return keys;
+}
