@@ -1,6 +1,6 @@
 import type { Collection, Filter } from 'mongodb';
 import { isDuplicateKey } from '../shared/mongo/client';
-import type { DeliveryBlockDoc, PartitionEpochDoc } from '../shared/mongo/documents';
+import type { DeliveryBlockDoc, PartitionEpochDoc } from '../shared/mongo/delivery-doc';
 import type { BlockState } from './lead-lines';
 import { systemClock, type Clock } from '../shared/clock';
 

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import { findByIds } from '../shared/mongo/bulk';
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import type { CallbackReply, DeliveryCommand } from '../shared/schemas';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';

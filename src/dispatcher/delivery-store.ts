@@ -2,7 +2,14 @@ import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { kindField, type DeliveryKind } from '../shared/delivery-kind';
 import { isDuplicateKey } from '../shared/mongo/client';
-import type { DeliveryAttempt, DeliveryDoc, DeliveryState } from '../shared/mongo/documents';
+import type {
+  DeliveryAttempt,
+  DeliveryDoc,
+  DeliveryState,
+  EndedDelivery,
+  HeldDelivery,
+  WaitingDelivery,
+} from '../shared/mongo/delivery-doc';
 import type { LeadEvent } from '../shared/schemas';
 import {
   deliveryEntries,
@@ -185,10 +192,31 @@ export function newDeliveryDoc(
   event: LeadEvent,
   maxAttempts: number,
   now: Date,
-  first: { at: Date; result: RecordedAttempt; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date },
+  first: { heldBy: string },
+  kind?: DeliveryKind,
+): HeldDelivery;
+export function newDeliveryDoc(
+  event: LeadEvent,
+  maxAttempts: number,
+  now: Date,
+  first: { dueAt: Date },
+  kind?: DeliveryKind,
+): WaitingDelivery;
+export function newDeliveryDoc(
+  event: LeadEvent,
+  maxAttempts: number,
+  now: Date,
+  first: FirstRecord,
+  kind?: DeliveryKind,
+): DeliveryDoc;
+export function newDeliveryDoc(
+  event: LeadEvent,
+  maxAttempts: number,
+  now: Date,
+  first: FirstRecord,
   kind: DeliveryKind = 'callback',
 ): DeliveryDoc {
-  const base: DeliveryDoc = {
+  const base = {
     _id: deliveryId(event.event_id, event.partner_id, kind),
     ...kindField(kind),
     event_id: event.event_id,
@@ -196,10 +224,8 @@ export function newDeliveryDoc(
     partner_id: event.partner_id,
     lead_id: event.lead_id,
     event,
-    state: 'queued',
     attempts_made: 0,
     attempts_left: maxAttempts,
-    next_attempt_at: null,
     last_http_status: null,
     last_response_body: null,
     last_error: null,
@@ -208,8 +234,8 @@ export function newDeliveryDoc(
     created_at: now,
     updated_at: now,
   };
-  if ('heldBy' in first) return { ...base, held_by: first.heldBy };
-  if ('dueAt' in first) return { ...base, next_attempt_at: first.dueAt };
+  if ('heldBy' in first) return { ...base, state: 'queued', next_attempt_at: null, held_by: first.heldBy };
+  if ('dueAt' in first) return { ...base, state: 'queued', next_attempt_at: first.dueAt };
   return {
     ...base,
     ...stateAfter(first.result, first.decision),
@@ -217,18 +243,34 @@ export function newDeliveryDoc(
   };
 }
 
-function stateAfter(result: RecordedAttempt, decision: DeliveryDecision) {
-  return {
-    state: decision.state,
-    attempts_made: decision.attemptsMade,
-    attempts_left: decision.attemptsLeft,
-    next_attempt_at: decision.state === 'queued' ? new Date(decision.nextAttemptAt) : null,
+// A delivery's first record: after its first attempt, held, or put off to a retry tier.
+export type FirstRecord =
+  { at: Date; result: RecordedAttempt; decision: DeliveryDecision } | { heldBy: string } | { dueAt: Date };
+
+type AttemptFields =
+  | 'state'
+  | 'attempts_made'
+  | 'attempts_left'
+  | 'next_attempt_at'
+  | 'last_http_status'
+  | 'last_response_body'
+  | 'last_error';
+
+// What an attempt leaves in its record: queued for the next one on a retry tier, or ended.
+function stateAfter(
+  result: RecordedAttempt,
+  decision: DeliveryDecision,
+): Pick<WaitingDelivery, AttemptFields> | Pick<EndedDelivery, AttemptFields> {
+  const counts = { attempts_made: decision.attemptsMade, attempts_left: decision.attemptsLeft };
+  const last = {
     last_http_status: result.httpStatus,
     last_response_body: result.responseBody,
     last_error: result.error,
   };
+  return decision.state === 'queued'
+    ? { state: decision.state, ...counts, next_attempt_at: new Date(decision.nextAttemptAt), ...last }
+    : { state: decision.state, ...counts, next_attempt_at: null, ...last };
 }
-
 function attemptOf(at: Date, result: RecordedAttempt, decision: DeliveryDecision): DeliveryAttempt {
   return {
     attempt: decision.attemptsMade,

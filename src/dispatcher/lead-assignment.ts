@@ -1,6 +1,6 @@
 import { AssignmentWork } from '../shared/kafka/assignment-work';
 import type { Lease } from '../shared/kafka/membership-lease';
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import type { LeadEvent } from '../shared/schemas';
 import type { DeliveryKind } from '../shared/delivery-kind';
 import { LeadLines } from './lead-lines';

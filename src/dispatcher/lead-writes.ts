@@ -1,4 +1,4 @@
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import type { Logger } from '../shared/logger';
 import { untilDone } from '../shared/retriable';
 import type { BlockStore } from './block-store';

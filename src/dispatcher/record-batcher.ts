@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger';
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
 

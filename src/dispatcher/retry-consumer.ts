@@ -8,7 +8,7 @@ import {
 } from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
-import type { DeliveryDoc } from '../shared/mongo/documents';
+import type { DeliveryDoc, QueuedDelivery } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryTask } from '../shared/schemas';
 import type { CallbackAttempts } from './delivery-attempt';
@@ -219,7 +219,7 @@ async function attemptRetry(
 // Its endpoint is paused: the delivery is held, unattempted, and handed to its lead's owner, which
 // sends it when the endpoint resumes. Held before the command goes, so an owner that reads the
 // lead's block back finds it held.
-async function park(deps: RetryConsumerDeps, doc: DeliveryDoc): Promise<void> {
+async function park(deps: RetryConsumerDeps, doc: QueuedDelivery): Promise<void> {
   const { store, topics, metrics, logger } = deps;
   await untilDone(
     () => store.markHeld(doc, HELD_FOR_PAUSED_ENDPOINT),

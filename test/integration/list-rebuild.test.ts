@@ -4,7 +4,7 @@ import { DeliveryQueue } from '../../src/manager/delivery-queue';
 import { LeadList } from '../../src/manager/lead-list';
 import { deliveryId } from '../../src/shared/ids';
 import { connectMongo, type Mongo } from '../../src/shared/mongo/client';
-import type { LeadDoc } from '../../src/shared/mongo/documents';
+import type { DeliveryDoc, LeadDoc } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { rebuildLists } from '../../src/shared/store/list-rebuild';
 import { testConfig } from '../support/test-config';
@@ -54,10 +54,10 @@ it('lists stored leads, deliveries and audit entries that have no entries yet', 
     occurred_at: at(i).toISOString(),
   });
   await c.deliveries.insertMany(
-    Array.from({ length: 300 }, (_, i) => ({
-      ...newDeliveryDoc(event(i), 5, at(i), { dueAt: at(i + 60) }),
-      ...(i % 3 === 0 ? { state: 'dead' as const } : {}),
-    })),
+    Array.from({ length: 300 }, (_, i): DeliveryDoc => {
+      const doc = newDeliveryDoc(event(i), 5, at(i), { dueAt: at(i + 60) });
+      return i % 3 === 0 ? { ...doc, state: 'dead', next_attempt_at: null } : doc;
+    }),
   );
   await c.audit.insertMany(
     Array.from({ length: 50 }, (_, i) => ({

@@ -17,6 +17,7 @@ export const testMark = (test: boolean | undefined): { test?: true } => (test ? 
 
 // Stored document shapes. MongoDB 7 and FerretDB 1.x both serve them: no TTL indexes (expiry is
 // done in code), no transactions (each change that must be atomic touches one document).
+export type * from './delivery-doc';
 
 export interface PartnerDoc extends Omit<PartnerSettings, 'callback_url' | 'postbacks'> {
   _id: string; // pa-<hex>
@@ -229,66 +230,6 @@ export interface DepositDoc {
   occurred_at: Date;
   recorded_at: Date;
   test?: true;
-}
-
-export type DeliveryState = 'queued' | 'delivered' | 'dead';
-
-export interface DeliveryAttempt {
-  attempt: number;
-  at: Date;
-  http_status: number | null;
-  error: string | null;
-  duration_ms: number;
-  // The receiver's answer (first CALLBACK_RESPONSE_BODY_LIMIT characters); absent in records written
-  // before attempts kept it.
-  response_body?: string | null;
-  url?: string; // a postback's: the URL called, the token masked
-}
-
-// One per (lead event, partner), written once when its first attempt is done (in bulk with others),
-// then updated by _id by whoever holds its retry task (or its held turn): one writer at a time.
-export interface DeliveryDoc {
-  _id: string; // dl-<hex of event id, partner and kind>
-  kind?: 'postback'; // absent: a callback (delivery-kind.ts)
-  event_id: string;
-  event_name: string;
-  partner_id: string;
-  lead_id: string;
-  event: LeadEvent;
-  state: DeliveryState;
-  attempts_made: number;
-  attempts_left: number;
-  next_attempt_at: Date | null;
-  last_http_status: number | null;
-  last_response_body: string | null;
-  last_error: string | null;
-  attempts: DeliveryAttempt[];
-  manual_retries: { at: Date; by: string }[];
-  // Set while the delivery waits for an earlier one of its lead (the blocker) to end: callbacks of
-  // a lead go out in event order. Not attempted meanwhile.
-  held_by?: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-// A lead whose callbacks to a partner wait for one delivery (on the retry path, or held and now
-// being attempted). Written only when a delivery fails or is held, read back when the lead's
-// partition is assigned; removed once nothing is held.
-export interface DeliveryBlockDoc {
-  _id: string; // <endpoint>:<lead id>
-  partner_id: string; // the endpoint: the partner id for callbacks, "<partner id>.postback" for postbacks
-  lead_id: string;
-  partition: number; // of the lead on leads.events: the owner reads its partitions' blocks
-  blocker: string; // delivery id
-  held: string[]; // delivery ids, in event order
-  epoch?: number; // of the partition's owner that wrote it last (block-store.ts); absent before epochs
-  updated_at: Date;
-}
-
-// The owner epoch of a partition of leads.events: taken by each new owner of the partition.
-export interface PartitionEpochDoc {
-  _id: string; // p<partition>
-  epoch: number;
 }
 
 // A partner endpoint's health and pause state, one per partner, written only by the dispatcher that
