@@ -39,7 +39,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   // The manager (hosted with the ingress) reads the dispatcher's replies to its commands; its
   // consumer joins while the roles start.
   const managerReplies = config.roles.includes('ingress')
-    ? new ReplyWaiter<CallbackReply>(runtime, 'callbackReplies', `manager-${randomBytes(6).toString('hex')}`)
+    ? new ReplyWaiter<CallbackReply>(runtime.consumers, 'callbackReplies', `manager-${randomBytes(6).toString('hex')}`)
     : null;
   try {
     const joined = managerReplies?.start();

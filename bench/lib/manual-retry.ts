@@ -33,7 +33,7 @@ export async function measureManualRetries(
     if (dead === ids.length || Date.now() > deadline) break;
     await sleep(250);
   }
-  const replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', `bench-manager-${process.pid}`);
+  const replies = new ReplyWaiter<CallbackReply>(rt.consumers, 'callbackReplies', `bench-manager-${process.pid}`);
   await replies.start();
   const commands = new DispatcherCommands({
     deliveries: rt.mongo.collections.deliveries,

@@ -76,7 +76,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   });
   // The event consumer's lease on its partitions: a dispatcher that was frozen or cut off from Kafka
   // for most of a session starts and records nothing more until it has joined again.
-  const lease = MembershipLease.forSession(rt.config.kafka.sessionTimeoutMs);
+  const lease = MembershipLease.forSession(rt.consumers.settings.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
     partners: rt.partners,
     gate,
@@ -102,7 +102,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     logger,
     clock,
   });
-  const kafka = { kafka: rt.kafka, config: rt.config, codec: rt.codec, topicNames: rt.topics, logger, admin: rt.admin };
+  const kafka = { ...rt.consumers, logger };
 
   // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
   // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.

@@ -56,7 +56,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
   const { logger, metrics } = deps;
   // The tasks of this assignment of the tier partitions; replaced at every hand-over.
   // Its lease on the tier partitions (membership-lease.ts): past it, no attempt starts or is recorded.
-  const lease = MembershipLease.forSession(kafka.config.kafka.sessionTimeoutMs);
+  const lease = MembershipLease.forSession(kafka.settings.sessionTimeoutMs);
   let current = { work: new AssignmentWork(lease), chains: new Map<string, Promise<void>>() }; // chains: one task of a delivery at a time
 
   const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {

@@ -21,7 +21,7 @@ import { RefusalReports } from './refusal-reports';
 // id of its own, which names the reply consumer and is the reply_to of its intake commands.
 export async function startIngress(rt: Runtime): Promise<RoleHandle> {
   const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
-  const replies = new ReplyWaiter<IntakeReply>(rt, 'intakeReplies', instanceId);
+  const replies = new ReplyWaiter<IntakeReply>(rt.consumers, 'intakeReplies', instanceId);
   await replies.start();
 
   const { intake } = rt.config;

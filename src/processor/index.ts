@@ -124,14 +124,6 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
   const metrics = processorMetrics(rt.metrics);
   const { roster, batch, lifecycle, distribution } = processorParts(rt);
   await roster.refresh();
-  const consumers = {
-    kafka: rt.kafka,
-    config: rt.config,
-    codec: rt.codec,
-    topicNames: rt.topics,
-    logger: rt.logger,
-    admin: rt.admin,
-  };
   const idleChecks = new IdleChecks(rt.codec, rt.config.rules.idleRedistributionS * 1000);
   const publishing = {
     producer: rt.producer,
@@ -143,9 +135,9 @@ export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
     clock: systemClock,
   };
   const started = [
-    await startIntakeConsumer({ ...publishing, consumers, batch }),
-    await startLifecycleConsumer({ ...publishing, consumers, lifecycle }),
-    await startIdleCheckForwarder({ ...publishing, consumers }),
+    await startIntakeConsumer({ ...publishing, consumers: rt.consumers, batch }),
+    await startLifecycleConsumer({ ...publishing, consumers: rt.consumers, lifecycle }),
+    await startIdleCheckForwarder({ ...publishing, consumers: rt.consumers }),
     await startReports(rt),
   ];
   distribution.start(rt.config.rules.distributionIntervalMs);

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { PiiCipher } from './crypto/pii-cipher';
 import { createKafka, connectProducer } from './kafka/client';
 import type { TopicCodec } from './kafka/codec';
+import { consumerSettings, type ConsumerClients } from './kafka/consumer-settings';
 import { provisionTopics } from './kafka/provision';
 import { topicNames, type TopicNames, type TopicSpec } from './kafka/topics';
 import type { Logger } from './logger';
@@ -28,6 +29,8 @@ export interface Runtime {
   topicSpecs: readonly TopicSpec[];
   topics: TopicNames;
   codec: TopicCodec;
+  // What every consumer is built from, its settings derived once from the configuration.
+  consumers: ConsumerClients;
   mongo: Mongo;
   redis: Redis;
   subscriber: Redis;
@@ -78,6 +81,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     { name: 'kafka', check: async () => void (await admin.describeCluster()) },
   ];
 
+  const topics = topicNames(topicSpecs);
   return {
     config,
     logger,
@@ -85,8 +89,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     admin,
     producer,
     topicSpecs,
-    topics: topicNames(topicSpecs),
+    topics,
     codec,
+    consumers: { kafka, settings: consumerSettings(config.kafka), codec, topics, logger, admin },
     mongo,
     redis,
     subscriber,

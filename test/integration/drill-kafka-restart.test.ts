@@ -17,7 +17,7 @@ it('restarts a consumer after a crash kafkajs itself would not restart', async (
   const rt = app().runtime;
   const topic = `${rt.config.kafka.topicPrefix}drill.crash`;
   await rt.admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-  const consumer = createConsumer(rt.kafka, rt.config, 'drill-crash');
+  const consumer = createConsumer(rt.kafka, rt.consumers.settings, 'drill-crash');
   const restarts: boolean[] = [];
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     restarts.push(payload.restart);

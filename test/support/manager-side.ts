@@ -9,7 +9,7 @@ export async function managerSide(
   rt: Runtime,
   name: string,
 ): Promise<{ commands: DispatcherCommands; replies: ReplyWaiter<CallbackReply> }> {
-  const replies = new ReplyWaiter<CallbackReply>(rt, 'callbackReplies', name);
+  const replies = new ReplyWaiter<CallbackReply>(rt.consumers, 'callbackReplies', name);
   await replies.start();
   const commands = new DispatcherCommands({
     deliveries: rt.mongo.collections.deliveries,

@@ -15,15 +15,7 @@ export function startReports(rt: Runtime): Promise<BatchConsumer> {
     partnerById: (id) => rt.partners.byId(id),
     logger: rt.logger.child({ component: 'reports' }),
   });
-  const consumers = {
-    kafka: rt.kafka,
-    config: rt.config,
-    codec: rt.codec,
-    topicNames: rt.topics,
-    logger: rt.logger,
-    admin: rt.admin,
-  };
-  return startReportConsumer({ consumers, projector, metrics: rt.metrics, logger: rt.logger });
+  return startReportConsumer({ consumers: rt.consumers, projector, metrics: rt.metrics, logger: rt.logger });
 }
 
 export function rebuildReportsOf(rt: Pick<Runtime, 'mongo' | 'logger' | 'locks'>): Promise<RebuildSummary> {

@@ -4,34 +4,26 @@ import {
   type Consumer,
   type ConsumerConfig,
   type EachBatchPayload,
-  type Kafka,
   type KafkaMessage,
 } from 'kafkajs';
-import type { Config } from '../config';
 import type { ReadinessCheck } from '../http/ops-routes';
-import type { Logger } from '../logger';
 import { offsetCommits } from './batch-commit';
 import { chunkHandler, mergedChunkHandler } from './chunk-handler';
 import { createConsumer } from './client';
 import { assertCoPartitioned, coPartitionAssigner } from './co-partition-assigner';
 import { DecodeError, type TopicCodec } from './codec';
 import type { BatchContext, Decoded, Recording, Undecodable } from './batch-types';
+import type { ConsumerClients } from './consumer-settings';
 import { consumerReadiness } from './consumer-health';
 import type { MembershipLease } from './membership-lease';
 import { PartitionPauses } from './partition-pauses';
 import { PartitionTurns } from './partition-turns';
-import type { TopicKey, TopicNames } from './topics';
+import type { TopicKey } from './topics';
 
 export type { BatchContext, Decoded, Recording, Undecodable } from './batch-types';
 
-export interface BatchConsumerDeps {
-  kafka: Kafka;
-  config: Config;
-  codec: TopicCodec;
-  topicNames: TopicNames;
-  logger: Logger;
-  admin?: Admin; // needed with coPartitioned, to compare the topics' partition counts
-}
+// The clients and settings a consumer is built from (the admin is needed with coPartitioned).
+export type BatchConsumerDeps = ConsumerClients;
 
 // What every consumer may set, whatever its strategy.
 interface CommonOptions<T> {
@@ -124,7 +116,7 @@ export async function startBatchConsumer<T>(
   deps: BatchConsumerDeps,
   opts: BatchConsumerOptions<T>,
 ): Promise<BatchConsumer> {
-  const { codec, topicNames, logger } = deps;
+  const { codec, logger, topics: topicNames } = deps;
   const keyOf = new Map<string, TopicKey>(opts.topics.map((k) => [topicNames[k], k]));
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK;
   if (opts.coPartitioned)
@@ -133,7 +125,7 @@ export async function startBatchConsumer<T>(
       opts.topics.map((k) => topicNames[k]),
     );
   const commits = offsetCommits(opts, logger);
-  const consumer = createConsumer(deps.kafka, deps.config, opts.group, {
+  const consumer = createConsumer(deps.kafka, deps.settings, opts.group, {
     partitionAssigners: commits.assigners(opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin),
     ...opts.consumer,
   });

@@ -7,10 +7,10 @@ import {
   type LogEntry,
   type Producer,
 } from 'kafkajs';
-import type { Config } from '../config';
+import type { KafkaConfig } from '../config';
 import type { Logger } from '../logger';
 import { restartAfterAnyCrash } from './consumer-restart';
-import { rebalanceTimeoutFor } from './membership-lease';
+import type { ConsumerSettings } from './consumer-settings';
 import { coalesceSends } from './send-batcher';
 import { retryWholeSends, type SendRetry } from './whole-send-retry';
 import './request-queue-timer'; // no 1 ms timer loop per broker connection (see there)
@@ -21,7 +21,11 @@ import './commit-coordinator'; // a commit refused by a coordinator that moved l
 const SEND_RETRY: SendRetry = { retries: 8, initialMs: 200, maxMs: 30_000 };
 
 // All Kafka access goes through here (kafkajs is in maintenance mode: keep it behind one module).
-export function createKafka(config: Pick<Config, 'kafka'>, logger: Logger, clientSuffix: string): Kafka {
+export function createKafka(
+  config: { kafka: Pick<KafkaConfig, 'clientId' | 'brokers'> },
+  logger: Logger,
+  clientSuffix: string,
+): Kafka {
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId: `${config.kafka.clientId}-${clientSuffix}`,
@@ -59,22 +63,21 @@ export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Pro
   return coalesceSends(retryWholeSends(producer, SEND_RETRY, logger.child({ component: 'producer' })));
 }
 
-// Every consumer of the service: the session timeout bounds how long a crashed member holds its
-// partitions; a short fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a
-// crash kafkajs gives up on is restarted all the same (consumer-restart.ts). The rebalance timeout
-// bounds a hand-over's lease (membership-lease.ts).
+// Every consumer of the service, on the settings every one shares (consumer-settings.ts); a short
+// fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a crash kafkajs gives up
+// on is restarted all the same (consumer-restart.ts).
 export function createConsumer(
   kafka: Kafka,
-  config: Config,
+  settings: ConsumerSettings,
   group: string,
   extra: Partial<ConsumerConfig> = {},
 ): Consumer {
   return restartAfterAnyCrash(
     kafka.consumer({
-      groupId: `${config.kafka.topicPrefix}${group}`,
-      sessionTimeout: config.kafka.sessionTimeoutMs,
-      heartbeatInterval: Math.floor(config.kafka.sessionTimeoutMs / 10),
-      rebalanceTimeout: rebalanceTimeoutFor(config.kafka.sessionTimeoutMs),
+      groupId: `${settings.groupPrefix}${group}`,
+      sessionTimeout: settings.sessionTimeoutMs,
+      heartbeatInterval: settings.heartbeatIntervalMs,
+      rebalanceTimeout: settings.rebalanceTimeoutMs,
       maxWaitTimeInMs: 1000,
       allowAutoTopicCreation: false,
       ...extra,

@@ -1,24 +1,15 @@
-import type { Consumer, Kafka } from 'kafkajs';
-import type { Config } from '../config';
-import type { Logger } from '../logger';
+import type { Consumer } from 'kafkajs';
 import { within } from '../within';
 import { createConsumer } from './client';
-import { DecodeError, type TopicCodec } from './codec';
-import type { TopicKey, TopicNames } from './topics';
+import { DecodeError } from './codec';
+import type { ConsumerClients } from './consumer-settings';
+import type { TopicKey } from './topics';
 
 const START_TIMEOUT_MS = 30_000;
 
 export interface PendingReply<R> {
   reply: Promise<R | null>; // null when none arrived in time
   cancel(): void;
-}
-
-export interface ReplyWaiterDeps {
-  kafka: Kafka;
-  config: Config;
-  topics: TopicNames;
-  codec: TopicCodec;
-  logger: Logger;
 }
 
 // What every reply carries: the instance that waits (also the message key) and its request.
@@ -38,11 +29,11 @@ export class ReplyWaiter<R extends Reply> {
   private fetching = false;
 
   constructor(
-    private readonly d: ReplyWaiterDeps,
+    private readonly d: ConsumerClients,
     private readonly topic: TopicKey,
     readonly instanceId: string,
   ) {
-    this.consumer = createConsumer(d.kafka, d.config, `replies-${instanceId}`);
+    this.consumer = createConsumer(d.kafka, d.settings, `replies-${instanceId}`);
   }
 
   // Resolves once the consumer has joined and finished a first fetch: only then are its start
