@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { leadStatusView } from '../../src/ingress/status-routes';
-import { leadStatusSchema } from '../../src/ingress/partner-openapi';
+import { leadStatusSchema } from '../../src/ingress/partner-openapi/components';
 import { ERRORS } from '../../src/shared/errors';
 import { startTestApp, type TestApp } from '../support/test-app';
 

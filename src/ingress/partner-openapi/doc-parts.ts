@@ -1,0 +1,10 @@
+// The settings the partner document quotes (from the configuration), and the pieces it is written with.
+export interface PartnerDocSettings {
+  serviceName: string;
+  bodyLimitBytes: number;
+  timestampToleranceS: number;
+}
+
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
