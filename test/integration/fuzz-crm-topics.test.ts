@@ -11,6 +11,16 @@ import { dropTestData } from '../support/test-app';
 import { testEnv } from '../support/test-config';
 import { TopicProbe, until, type Seen } from '../support/topic-probe';
 import { servicesOf } from '../support/manager-services';
+import {
+  framed,
+  goodAction,
+  goodDeposit,
+  json,
+  refusedStatus,
+  unknownLead,
+  violating,
+  type Topic,
+} from '../support/fuzz-crm-messages';
 
 // Bad input on the CRM topics: generated messages (fast-check) on crm.agent-actions and crm.deposits
 // that the processor (its own OS process, through src/main.ts) cannot apply: random bytes and
@@ -85,83 +95,6 @@ afterAll(async () => {
   await client?.stop();
   await dropTestData(config);
 });
-
-type Topic = 'agentActions' | 'deposits';
-
-// The Confluent wire format: magic byte 0, the schema id (big-endian int32), then the JSON.
-const framed = (id: number, payload: Buffer, magic = 0): Buffer => {
-  const head = Buffer.alloc(5);
-  head[0] = magic;
-  head.writeInt32BE(id | 0, 1);
-  return Buffer.concat([head, payload]);
-};
-const json = (v: unknown) => Buffer.from(JSON.stringify(v));
-
-const oddString = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.nat({ max: 2000 }).map((n) => 'x'.repeat(n)),
-);
-const wrongType = fc.oneof(
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.nat(), { maxLength: 3 }),
-  fc.object({ maxDepth: 1 }),
-);
-const isoDate = fc
-  .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
-  .map((d) => d.toISOString());
-const unknownLead = fc.bigInt({ min: 10n ** 9n, max: 10n ** 30n }).map((n) => `le-${n}`);
-const KNOWN = [
-  'new',
-  'assigned',
-  'contacted',
-  'callback',
-  'interested',
-  'no_answer',
-  'wrong_number',
-  'trash',
-  'ftd',
-  'rtd',
-  'chargeback',
-  'rejected',
-];
-// Statuses no agent action may move a `new` lead to: unknown codes, deposit-driven ones, new itself.
-const refusedStatus = fc.oneof(
-  oddString.filter((s) => s.length > 0 && s.length <= 64 && !KNOWN.includes(s)),
-  fc.constantFrom('new', 'ftd', 'rtd', 'chargeback', 'rejected'),
-);
-
-const goodAction = (leadId: fc.Arbitrary<string>, status: fc.Arbitrary<string>) =>
-  fc.record(
-    { action_id: fc.uuid(), lead_id: leadId, status, occurred_at: isoDate },
-    { requiredKeys: ['action_id', 'lead_id', 'status', 'occurred_at'] },
-  );
-const goodDeposit = (leadId: fc.Arbitrary<string>) =>
-  fc.record({
-    deposit_id: fc.uuid(),
-    lead_id: leadId,
-    type: fc.constantFrom('deposit', 'chargeback'),
-    amount: fc.stringMatching(/^[0-9]{1,6}\.[0-9]{2}$/),
-    currency: fc.constantFrom('EUR', 'USD', 'GBP'),
-    occurred_at: isoDate,
-  });
-// A valid message with one field broken: a wrong type, a bad pattern, a field missing or one too many.
-const violating = (good: fc.Arbitrary<Record<string, unknown>>) =>
-  fc
-    .tuple(good, fc.nat(), wrongType, oddString, fc.constantFrom('drop', 'type', 'string', 'extra'))
-    .map(([msg, n, bad, text, how]) => {
-      const keys = Object.keys(msg);
-      const key = keys[n % keys.length]!;
-      const out: Record<string, unknown> = { ...msg };
-      if (how === 'drop') delete out[key];
-      else if (how === 'type') out[key] = bad;
-      else if (how === 'string')
-        out[key] = /_id$/.test(key) && key !== 'lead_id' ? '' : `${text}\u0000not-${key}`; // ids: too short
-      else out[`extra_${text}`] = bad;
-      return out;
-    });
 
 function crmMessage(topic: Topic, ids: Record<Topic | 'leadEvents', number>): fc.Arbitrary<Buffer | null> {
   const own = ids[topic];
