@@ -119,6 +119,7 @@ describe('callback content', () => {
 
   it('sends the headers of spec 6, signed with the partner callback secret', () => {
     for (const r of receiver.at('/mapped')) {
+      expect(r.method).toBe('POST');
       expect(r.signatureValid).toBe(true);
       expect(r.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
       expect(r.headers['content-type']).toBe('application/json');
