@@ -1,0 +1,38 @@
+import type { JsonSchema } from '../../shared/schemas';
+import { ROLES } from '../../shared/identity/roles';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
+
+// The pieces the identity route schemas share: their OpenAPI sections and the fields of a person.
+export const SIGN_IN = ['Sign-in'];
+export const ACCOUNTS = ['Accounts'];
+export const email = { type: 'string', format: 'email', maxLength: 254 } as const;
+export const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX * 4 } as const;
+// A password being set: 12 to 256 characters, nothing else asked (passwords.ts).
+export const newPassword = {
+  type: 'string',
+  minLength: PASSWORD_MIN,
+  maxLength: PASSWORD_MAX,
+  description: '12 to 256 characters; no other rule',
+} as const;
+export const role = { enum: ROLES } as const;
+export const partnerIds = {
+  type: 'array',
+  maxItems: 1000,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 64 },
+} as const;
+export const agentId = {
+  type: ['string', 'null'],
+  minLength: 1,
+  maxLength: 64,
+  description: 'For role agent: the agent record (ag-...) this person works as',
+} as const;
+export const body = (
+  properties: Record<string, unknown>,
+  required: string[] = Object.keys(properties),
+): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});

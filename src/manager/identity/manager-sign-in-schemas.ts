@@ -1,0 +1,20 @@
+import { PERMISSIONS } from '../../shared/identity/roles';
+import { nullable, str } from '../schema-parts';
+import { role } from './identity-schema-parts';
+import { signInSchemas } from './sign-in-schemas';
+
+// The manager's: its roles and the role matrix's permissions.
+export const managerSignIn = signInSchemas({
+  account: {
+    id: str,
+    name: str,
+    role,
+    partner_ids: { type: 'array', items: str },
+    agent_id: nullable('string'),
+    method: str,
+  },
+  role,
+  permissions: PERMISSIONS,
+});
+export const authSchemas = managerSignIn.auth;
+export const passkeySchemas = managerSignIn.passkey;
