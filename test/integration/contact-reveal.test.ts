@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startApp, type App } from '../../src/app';
+import type { LeadContact as Contact } from '../../src/manager/contact/lead-contact';
 import type { Config } from '../../src/shared/config';
 import { REDACT_PATHS } from '../../src/shared/logger';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
@@ -29,13 +30,6 @@ const agents: Record<string, string> = {};
 const accountIds: Record<string, string> = {};
 const sent: { phone: string; email: string; name: string }[] = [];
 
-type Contact = {
-  lead_id: string;
-  phone: string;
-  email: string | null;
-  full_name: string | null;
-  language: string | null;
-};
 type ErrorBody = { error: string; message: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
