@@ -11,7 +11,7 @@ import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
-import { managerPlugin, type ManagerOptions } from './manager';
+import { managerPlugin } from './manager';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
 import type { CallbackReply } from './shared/schemas';
@@ -19,6 +19,7 @@ import { systemClock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
+import { dispatcherDeps, ingressDeps, managerOptions, processorDeps } from './role-deps';
 import type { RoleHandle } from './shared/role';
 import { startRuntime, type Runtime } from './shared/runtime';
 
@@ -44,9 +45,9 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   try {
     const joined = managerReplies?.start();
     joined?.catch(() => undefined); // awaited below, after the roles
-    if (config.roles.includes('processor')) roles.push(await startProcessor(runtime));
-    if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(runtime));
-    if (config.roles.includes('ingress')) roles.push(await startIngress(runtime));
+    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime)));
+    if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(dispatcherDeps(runtime)));
+    if (config.roles.includes('ingress')) roles.push(await startIngress(ingressDeps(runtime)));
     await joined;
   } catch (err) {
     await Promise.allSettled([...roles.map((r) => r.stop()), managerReplies?.stop()]);
@@ -122,32 +123,5 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
       await minutes?.stop();
       await runtime.close();
     },
-  };
-}
-
-// The manager's part of the runtime: the one place that knows both.
-export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>): ManagerOptions {
-  const { config } = rt;
-  return {
-    config: {
-      managerTokens: config.managerTokens,
-      accounts: config.accounts,
-      managerCommandTimeoutMs: config.managerCommandTimeoutMs,
-      serviceName: config.serviceName,
-      callbacks: config.callbacks,
-      replay: config.replay,
-      bodyLimitBytes: config.intake.bodyLimitBytes,
-      statusCatalogFile: config.rules.statusCatalogFile,
-      intake: config.intake,
-    },
-    mongo: rt.mongo,
-    cipher: rt.cipher,
-    partners: rt.partners,
-    redis: rt.redis,
-    locks: rt.locks,
-    kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics },
-    replies,
-    logger: rt.logger,
-    metrics: rt.metrics,
   };
 }

@@ -1,6 +1,15 @@
+import type { Producer } from 'kafkajs';
+import type { Registry } from 'prom-client';
+import type { Config, RedisConfig, ReplayConfig } from '../shared/config';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { ConsumerClients } from '../shared/kafka/consumer-settings';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import type { Mongo } from '../shared/mongo/client';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { everyInterval } from '../shared/periodic-task';
+import type { Redis } from '../shared/redis/client';
 import type { RoleHandle } from '../shared/role';
-import type { Runtime } from '../shared/runtime';
 import { BlockStore } from './block-store';
 import { closeCallbackAgents } from './callback-wire';
 import { CallbackAttempts } from './delivery-attempt';
@@ -24,29 +33,43 @@ import { systemClock } from '../shared/clock';
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
 
+// What the dispatcher is given (src/role-deps.ts builds it): the clients it uses and its settings.
+export interface DispatcherDeps {
+  config: Pick<Config, 'serviceName' | 'callbacks' | 'endpoints'> & {
+    replay: Pick<ReplayConfig, 'ratePerS'>;
+    redis: Pick<RedisConfig, 'prefix'>; // names the channel endpoint pauses and resumes are announced on
+  };
+  consumers: ConsumerClients;
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+  mongo: Mongo;
+  redis: Redis; // publishes endpoint changes
+  subscriber: Redis; // hears them
+  partners: PartnerDirectory;
+  metrics: Registry;
+  logger: Logger;
+}
+
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead
 // topic and a delivery record per (event, partner) in MongoDB.
-export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
-  const logger = rt.logger.child({ role: 'dispatcher' });
-  const cfg = rt.config.callbacks;
+export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
+  const logger = d.logger.child({ role: 'dispatcher' });
+  const cfg = d.config.callbacks;
   const schedule = retrySchedule(cfg.retryDelaysS);
   const clock = systemClock;
   const store = new DeliveryStore(
-    rt.mongo.collections.deliveries,
-    new ListIndex(rt.mongo.collections.deliveryList),
+    d.mongo.collections.deliveries,
+    new ListIndex(d.mongo.collections.deliveryList),
     clock,
   );
-  const topics = new DeliveryTopics({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
+  const topics = new DeliveryTopics({ producer: d.producer, codec: d.codec, topics: d.topics });
   const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
-  const gate = new EndpointGate(
-    rt.mongo.collections.endpointHealth,
-    `${rt.config.redis.prefix}endpoint-changed`,
-    logger,
-  );
-  await gate.start(rt.subscriber);
+  const gate = new EndpointGate(d.mongo.collections.endpointHealth, `${d.config.redis.prefix}endpoint-changed`, logger);
+  await gate.start(d.subscriber);
   const metrics = dispatcherMetrics(
-    rt.metrics,
+    d.metrics,
     () => owner?.blockedLeads() ?? 0,
     () => gate.pausedCount(),
   );
@@ -64,10 +87,10 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
       ),
   );
   const attempts = new CallbackAttempts({
-    partners: rt.partners,
+    partners: d.partners,
     health,
     callbacks: cfg,
-    serviceName: rt.config.serviceName,
+    serviceName: d.config.serviceName,
     schedule,
     topics,
     metrics,
@@ -76,12 +99,12 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   });
   // The event consumer's lease on its partitions: a dispatcher that was frozen or cut off from Kafka
   // for most of a session starts and records nothing more until it has joined again.
-  const lease = MembershipLease.forSession(rt.consumers.settings.sessionTimeoutMs);
+  const lease = MembershipLease.forSession(d.consumers.settings.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
-    partners: rt.partners,
+    partners: d.partners,
     gate,
     store,
-    blocks: new BlockStore(rt.mongo.collections.deliveryBlocks, rt.mongo.collections.blockEpochs, clock),
+    blocks: new BlockStore(d.mongo.collections.deliveryBlocks, d.mongo.collections.blockEpochs, clock),
     batcher,
     scheduler,
     attempts,
@@ -90,19 +113,19 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
     metrics,
     logger,
     clock,
-    resumeRatePerS: rt.config.endpoints.resumeRatePerS,
+    resumeRatePerS: d.config.endpoints.resumeRatePerS,
     lease,
   });
   owner = leadOwner;
   const replays = new ReplayRunner({
-    jobs: rt.mongo.collections.replayJobs,
+    jobs: d.mongo.collections.replayJobs,
     store,
     topics,
-    ratePerS: rt.config.replay.ratePerS,
+    ratePerS: d.config.replay.ratePerS,
     logger,
     clock,
   });
-  const kafka = { ...rt.consumers, logger };
+  const kafka = { ...d.consumers, logger };
 
   // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
   // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
@@ -126,14 +149,14 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
   const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
-    health: rt.mongo.collections.endpointHealth,
-    audit: rt.mongo.collections,
+    health: d.mongo.collections.endpointHealth,
+    audit: d.mongo.collections,
     gate,
-    publisher: rt.redis,
+    publisher: d.redis,
     replays,
     topics,
-    testCallbacks: { callbacks: cfg, serviceName: rt.config.serviceName, partners: rt.partners },
-    rule: { pauseAfterMs: rt.config.endpoints.pauseAfterS * 1000, minFailures: rt.config.endpoints.pauseMinFailures },
+    testCallbacks: { callbacks: cfg, serviceName: d.config.serviceName, partners: d.partners },
+    rule: { pauseAfterMs: d.config.endpoints.pauseAfterS * 1000, minFailures: d.config.endpoints.pauseMinFailures },
     metrics,
     logger,
     clock,
@@ -146,7 +169,7 @@ export async function startDispatcher(rt: Runtime): Promise<RoleHandle> {
       [...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })),
     );
   };
-  const reporter = everyInterval('endpoint health reports', rt.config.endpoints.healthReportMs, sendReports, logger);
+  const reporter = everyInterval('endpoint health reports', d.config.endpoints.healthReportMs, sendReports, logger);
   const pausedRefresh = everyInterval('paused endpoints', PAUSED_REFRESH_MS, () => gate.refreshPaused(), logger);
 
   return {

@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Producer } from 'kafkajs';
+import type { Registry } from 'prom-client';
+import type { Config, CryptoConfig } from '../shared/config';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { ConsumerClients } from '../shared/kafka/consumer-settings';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import type { Mongo } from '../shared/mongo/client';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { Redis } from '../shared/redis/client';
 import type { RoleHandle } from '../shared/role';
-import type { Runtime } from '../shared/runtime';
 import { ReplyWaiter } from '../shared/kafka/reply-waiter';
 import type { IntakeReply } from '../shared/schemas';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
@@ -17,50 +27,65 @@ import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi'
 import { AuthFailureLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
 
+// What the ingress is given (src/role-deps.ts builds it): the clients it uses and its settings.
+export interface IngressDeps {
+  config: Pick<Config, 'serviceName' | 'intake'> & { crypto: Pick<CryptoConfig, 'hashKey'> };
+  consumers: ConsumerClients; // its reply consumer's
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+  mongo: Mongo;
+  redis: Redis;
+  cipher: PiiCipher;
+  partners: PartnerDirectory;
+  metrics: Registry;
+  logger: Logger;
+}
+
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
 // id of its own, which names the reply consumer and is the reply_to of its intake commands.
-export async function startIngress(rt: Runtime): Promise<RoleHandle> {
+export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
   const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
-  const replies = new ReplyWaiter<IntakeReply>(rt.consumers, 'intakeReplies', instanceId);
+  const replies = new ReplyWaiter<IntakeReply>(d.consumers, 'intakeReplies', instanceId);
   await replies.start();
 
-  const { intake } = rt.config;
+  const { intake } = d.config;
   const refusals = new RefusalReports({
-    producer: rt.producer,
-    codec: rt.codec,
-    topics: rt.topics,
-    logger: rt.logger,
-    metrics: rt.metrics,
+    producer: d.producer,
+    codec: d.codec,
+    topics: d.topics,
+    logger: d.logger,
+    metrics: d.metrics,
   });
   const api = partnerApi({
-    partners: rt.partners,
+    partners: d.partners,
     intake,
-    hashKey: rt.config.crypto.hashKey,
-    logger: rt.logger,
+    hashKey: d.config.crypto.hashKey,
+    logger: d.logger,
     flow: new IntakeFlow(
       {
-        hashKey: rt.config.crypto.hashKey,
-        cipher: rt.cipher,
-        codec: rt.codec,
-        producer: rt.producer,
-        topics: rt.topics,
+        hashKey: d.config.crypto.hashKey,
+        cipher: d.cipher,
+        codec: d.codec,
+        producer: d.producer,
+        topics: d.topics,
         replyTimeoutMs: intake.replyTimeoutMs,
-        intakeKeys: new IntakeKeyStore(rt.mongo.db),
-        logger: rt.logger,
+        intakeKeys: new IntakeKeyStore(d.mongo.db),
+        logger: d.logger,
       },
-      new IdempotencyStore(rt.redis),
+      new IdempotencyStore(d.redis),
       replies,
-      new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS),
+      new IntakeDecisionStore(d.mongo.db, intake.idempotencyTtlS),
       refusals,
     ),
-    refs: new LeadRefStore(rt.mongo.collections.leadRefs),
-    leads: new LeadStore(rt.mongo.collections.leads),
-    admissions: new Admissions(rt.redis, instanceId, intake),
-    authFailures: new AuthFailureLimiter(rt.redis, instanceId, intake.authFailuresPerMinute),
-    metrics: new IngressMetrics(rt.metrics),
+    refs: new LeadRefStore(d.mongo.collections.leadRefs),
+    leads: new LeadStore(d.mongo.collections.leads),
+    admissions: new Admissions(d.redis, instanceId, intake),
+    authFailures: new AuthFailureLimiter(d.redis, instanceId, intake.authFailuresPerMinute),
+    metrics: new IngressMetrics(d.metrics),
   });
-  const openApi = partnerOpenApiDocument({ serviceName: rt.config.serviceName, ...intake });
-  rt.logger.info({ instance_id: instanceId }, 'ingress started');
+  const openApi = partnerOpenApiDocument({ serviceName: d.config.serviceName, ...intake });
+  d.logger.info({ instance_id: instanceId }, 'ingress started');
 
   return {
     name: 'ingress',

@@ -1,5 +1,13 @@
+import type { Producer } from 'kafkajs';
+import type { Config, CryptoConfig, IntakeConfig } from '../shared/config';
+import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { TopicCodec } from '../shared/kafka/codec';
+import type { TopicNames } from '../shared/kafka/topics';
+import type { Logger } from '../shared/logger';
+import type { Mongo } from '../shared/mongo/client';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { Redis } from '../shared/redis/client';
 import type { RoleHandle } from '../shared/role';
-import type { Runtime } from '../shared/runtime';
 import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadKeyStore } from '../shared/store/lead-keys';
@@ -20,7 +28,7 @@ import { LeadCommands } from './lead-commands';
 import { Lifecycle } from './lifecycle';
 import { startLifecycleConsumer } from './lifecycle/consumer';
 import { processorMetrics } from './metrics';
-import { startReports } from './reports';
+import { startReports, type ReportsDeps } from './reports';
 import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
@@ -39,29 +47,48 @@ export interface ProcessorParts {
   retention: Retention;
 }
 
-// The processor's pieces over the runtime's stores, wired once (the role below, and tests that
-// drive them on a clock of their own).
-export function processorParts(rt: Runtime): ProcessorParts {
-  const { rules, intake } = rt.config;
-  const c = rt.mongo.collections;
+// What the processor's pieces are built from: the stores and clients they use, and their settings.
+export interface ProcessorPartsDeps {
+  config: Pick<Config, 'rules'> & {
+    intake: Pick<IntakeConfig, 'idempotencyTtlS' | 'keyHours'>;
+    crypto: Pick<CryptoConfig, 'hashKey'>;
+  };
+  producer: Producer;
+  codec: TopicCodec;
+  topics: TopicNames;
+  mongo: Mongo;
+  redis: Redis;
+  cipher: PiiCipher;
+  partners: PartnerDirectory;
+  logger: Logger;
+}
+
+// What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports'.
+export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {}
+
+// The processor's pieces over the stores, wired once (the role below, and tests that drive them
+// on a clock of their own).
+export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
+  const { rules, intake } = d.config;
+  const c = d.mongo.collections;
   const statuses = loadStatuses(rules.statusCatalogFile);
-  const fences = new LeadFences(rt.mongo.db);
+  const fences = new LeadFences(d.mongo.db);
   const isTerminal = (status: string) => statuses.isTerminal(status);
   const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList), isTerminal });
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
-  const claims = new DedupClaims(rt.mongo.db);
-  const decisions = new IntakeDecisionStore(rt.mongo.db, intake.idempotencyTtlS);
+  const claims = new DedupClaims(d.mongo.db);
+  const decisions = new IntakeDecisionStore(d.mongo.db, intake.idempotencyTtlS);
   const roster = new AgentRoster(c.agents, c.agentActivity);
-  const intakeKeys = new IntakeKeyStore(rt.mongo.db);
-  const keys = new LeadKeyStore(rt.mongo.db, intakeKeys);
+  const intakeKeys = new IntakeKeyStore(d.mongo.db);
+  const keys = new LeadKeyStore(d.mongo.db, intakeKeys);
   const risk = new RiskAssessment(
-    rt.cipher,
-    new BurstCounter(rt.redis, rt.config.crypto.hashKey, rules.riskBurstWindowMs),
+    d.cipher,
+    new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs),
     { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet },
   );
   const batch = new IntakeBatch({
-    partners: rt.partners,
+    partners: d.partners,
     decisions,
     claims,
     refs: new LeadRefStore(c.leadRefs),
@@ -75,7 +102,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
     risk,
     isTerminal,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
-    caps: new CapGate(rt.redis, intake.idempotencyTtlS + DAY_MS / 1000),
+    caps: new CapGate(d.redis, intake.idempotencyTtlS + DAY_MS / 1000),
   });
   const lifecycle = new Lifecycle({
     leads,
@@ -89,7 +116,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
     keys,
     claims,
   });
-  const commands = new LeadCommands({ producer: rt.producer, codec: rt.codec, topics: rt.topics });
+  const commands = new LeadCommands({ producer: d.producer, codec: d.codec, topics: d.topics });
   const retention = new Retention(keys, intakeKeys, commands, rules.personalDataRetentionDays);
   // Partners are few: the longest window is read whole, once an hour.
   const longestDedupWindowMs = async () =>
@@ -112,7 +139,7 @@ export function processorParts(rt: Runtime): ProcessorParts {
     longestDedupWindowMs,
     commands,
     retention,
-    logger: rt.logger,
+    logger: d.logger,
   });
   return { roster, batch, lifecycle, distribution, retention };
 }
@@ -120,27 +147,27 @@ export function processorParts(rt: Runtime): ProcessorParts {
 // The processor owns every decision about a lead: intake (dedup, rules, ids, storage, assignment),
 // then, as the lead's one owner, the lifecycle driven by CRM events and its own commands. Both
 // publish the events their batches made; nothing is swept or polled over the stored leads.
-export async function startProcessor(rt: Runtime): Promise<RoleHandle> {
-  const metrics = processorMetrics(rt.metrics);
-  const { roster, batch, lifecycle, distribution } = processorParts(rt);
+export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
+  const metrics = processorMetrics(d.metrics);
+  const { roster, batch, lifecycle, distribution } = processorParts(d);
   await roster.refresh();
-  const idleChecks = new IdleChecks(rt.codec, rt.config.rules.idleRedistributionS * 1000);
+  const idleChecks = new IdleChecks(d.codec, d.config.rules.idleRedistributionS * 1000);
   const publishing = {
-    producer: rt.producer,
-    codec: rt.codec,
-    topics: rt.topics,
+    producer: d.producer,
+    codec: d.codec,
+    topics: d.topics,
     metrics,
-    logger: rt.logger,
+    logger: d.logger,
     idleChecks,
     clock: systemClock,
   };
   const started = [
-    await startIntakeConsumer({ ...publishing, consumers: rt.consumers, batch }),
-    await startLifecycleConsumer({ ...publishing, consumers: rt.consumers, lifecycle }),
-    await startIdleCheckForwarder({ ...publishing, consumers: rt.consumers }),
-    await startReports(rt),
+    await startIntakeConsumer({ ...publishing, consumers: d.consumers, batch }),
+    await startLifecycleConsumer({ ...publishing, consumers: d.consumers, lifecycle }),
+    await startIdleCheckForwarder({ ...publishing, consumers: d.consumers }),
+    await startReports(d),
   ];
-  distribution.start(rt.config.rules.distributionIntervalMs);
+  distribution.start(d.config.rules.distributionIntervalMs);
 
   return {
     name: 'processor',

@@ -3,9 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 // The layout is the architecture (issue 30): a role reaches another role only through its face of
 // commands (`<role>/commands.ts`), shared code imports no role, and nothing imports in a cycle.
-// The entry point (src/app.ts, src/main.ts) wires the roles and may import them whole; the console,
-// the partner portal's pages and the ui-kit they share are the manager's pages and use its pure modules.
+// The entry point (src/app.ts, src/main.ts, and src/role-deps.ts, which hands each role its part of
+// the runtime) wires the roles and may import them whole; the console, the partner portal's pages and
+// the ui-kit they share are the manager's pages and use its pure modules.
 const SRC = resolve(__dirname, '..', '..', 'src');
+const ENTRY = ['app', 'main', 'role-deps'];
+const RUNTIME = join(SRC, 'shared', 'runtime.ts');
 const ROLES = ['ingress', 'processor', 'dispatcher', 'manager'];
 const MANAGER_PAGES = ['console', 'portal-ui', 'ui-kit'];
 
@@ -49,7 +52,7 @@ it('lets a role reach another only through its commands face, and shared code re
   const crossings: string[] = [];
   for (const [file, imports] of graph) {
     const from = area(file);
-    if (from === 'app' || from === 'main') continue;
+    if (ENTRY.includes(from)) continue;
     for (const target of imports) {
       const to = area(target);
       if (!ROLES.includes(to) || to === from || (MANAGER_PAGES.includes(from) && to === 'manager')) continue;
@@ -58,6 +61,14 @@ it('lets a role reach another only through its commands face, and shared code re
     }
   }
   expect(crossings).toEqual([]);
+});
+
+// A role is given the few clients and settings it uses (its *Deps), never the runtime's bag of all.
+it('lets only the entry point reach the runtime', () => {
+  const reaching = [...graph]
+    .filter(([file, imports]) => !ENTRY.includes(area(file)) && imports.includes(RUNTIME))
+    .map(([file]) => relative(SRC, file));
+  expect(reaching).toEqual([]);
 });
 
 it('has no import cycle', () => {

@@ -1,30 +1,49 @@
-import type { Runtime } from '../../shared/runtime';
+import type { Registry } from 'prom-client';
 import type { BatchConsumer } from '../../shared/kafka/batch-consumer';
+import type { ConsumerClients } from '../../shared/kafka/consumer-settings';
+import type { Logger } from '../../shared/logger';
+import type { Mongo } from '../../shared/mongo/client';
+import type { PartnerDirectory } from '../../shared/partners/partner-directory';
+import type { DocumentLocks } from '../../shared/redis/document-locks';
 import { CellStore, cellsCollection } from '../../shared/reports/cell-store';
 import { startReportConsumer } from './report-consumer';
 import { ReportLeadStore } from './report-lead-store';
 import { ReportProjector } from './report-projector';
 import { rebuildReports, type RebuildSummary } from './report-rebuild';
 
-// The reports' face: the projector's consumer (started by the processor role) and the rebuild
-// (the manager CLI's rebuild-reports, and tests).
-export function startReports(rt: Runtime): Promise<BatchConsumer> {
-  const projector = new ReportProjector({
-    cells: new CellStore(cellsCollection(rt.mongo.db), rt.locks),
-    leads: new ReportLeadStore(rt.mongo.db, rt.mongo.collections.leads),
-    partnerById: (id) => rt.partners.byId(id),
-    logger: rt.logger.child({ component: 'reports' }),
-  });
-  return startReportConsumer({ consumers: rt.consumers, projector, metrics: rt.metrics, logger: rt.logger });
+// What the rebuild reads and writes with.
+export interface RebuildDeps {
+  mongo: Mongo;
+  locks: DocumentLocks;
+  logger: Logger;
 }
 
-export function rebuildReportsOf(rt: Pick<Runtime, 'mongo' | 'logger' | 'locks'>): Promise<RebuildSummary> {
+// What the projector is given: the rebuild's stores, the partners, and its consumer's clients.
+export interface ReportsDeps extends RebuildDeps {
+  consumers: ConsumerClients;
+  partners: PartnerDirectory;
+  metrics: Registry;
+}
+
+// The reports' face: the projector's consumer (started by the processor role) and the rebuild
+// (the manager CLI's rebuild-reports, and tests).
+export function startReports(d: ReportsDeps): Promise<BatchConsumer> {
+  const projector = new ReportProjector({
+    cells: new CellStore(cellsCollection(d.mongo.db), d.locks),
+    leads: new ReportLeadStore(d.mongo.db, d.mongo.collections.leads),
+    partnerById: (id) => d.partners.byId(id),
+    logger: d.logger.child({ component: 'reports' }),
+  });
+  return startReportConsumer({ consumers: d.consumers, projector, metrics: d.metrics, logger: d.logger });
+}
+
+export function rebuildReportsOf(d: RebuildDeps): Promise<RebuildSummary> {
   return rebuildReports({
-    cells: new CellStore(cellsCollection(rt.mongo.db), rt.locks),
-    leads: new ReportLeadStore(rt.mongo.db, rt.mongo.collections.leads),
-    leadDocs: rt.mongo.collections.leads,
-    partners: rt.mongo.collections.partners,
-    logger: rt.logger,
+    cells: new CellStore(cellsCollection(d.mongo.db), d.locks),
+    leads: new ReportLeadStore(d.mongo.db, d.mongo.collections.leads),
+    leadDocs: d.mongo.collections.leads,
+    partners: d.mongo.collections.partners,
+    logger: d.logger,
   });
 }
 

@@ -24,6 +24,7 @@ export { ConfigError };
 export { ROLES, type Role } from './roles';
 export type { KafkaConfig, SetupConfig } from './kafka';
 export type { AccountsConfig, CallbackConfig, CryptoConfig, EndpointConfig, IntakeConfig, ReplayConfig, RulesConfig };
+export type { HttpConfig, MongoConfig, RedisConfig };
 
 export interface Config extends SetupConfig {
   readonly roles: readonly Role[];
