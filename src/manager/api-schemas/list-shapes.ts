@@ -11,3 +11,8 @@ export const TIME_RANGE = {
   from: { type: 'string', format: 'date-time', description: 'At or after this time' },
   to: { type: 'string', format: 'date-time', description: 'Before this time' },
 } as const;
+// The portal's lists filter on when an item was created.
+export const CREATED_RANGE = {
+  from: { type: 'string', format: 'date-time', description: 'Created at or after' },
+  to: { type: 'string', format: 'date-time', description: 'Created before' },
+} as const;

@@ -1,0 +1,78 @@
+import { cursorPage, CREATED_RANGE } from '../../api-schemas/list-shapes';
+import { DELIVERY_KINDS, DELIVERY_STATES, EVENT_NAMES } from '../../api-schemas/vocabulary';
+import { CURSOR_QUERY } from '../../pagination';
+import { answers, dateTime, ID_ERRORS, idParams, nullable, object, str } from '../../schema-parts';
+
+// Route schemas of the portal's leads: the partner's own, with a masked phone at most and the events it was told of.
+const LEADS = ['portal: leads'];
+
+const statusPair = {
+  status: { type: 'string', description: 'In your own codes (your status_mapping), as our callbacks say it' },
+  our_status: str,
+};
+const leadRowProperties = {
+  id: str,
+  external_id: str,
+  ...statusPair,
+  is_depositor: { type: 'boolean' },
+  reason: nullable('string'),
+  country: nullable('string', { description: 'ISO 3166 alpha-2' }),
+  source: nullable('string'),
+  phone: nullable('string', { description: 'Masked (+44 79** ***456); null once the personal data is erased' }),
+  test: { type: 'boolean', description: 'A sandbox lead' },
+  created_at: dateTime,
+  updated_at: dateTime,
+};
+const leadRow = object(leadRowProperties);
+const timelineEvent = object({
+  event_id: str,
+  event: { enum: EVENT_NAMES },
+  ...statusPair,
+  at: dateTime,
+  reason: nullable('string'),
+  deliveries: {
+    type: 'array',
+    items: object({ id: str, kind: { enum: DELIVERY_KINDS }, state: { enum: DELIVERY_STATES } }),
+  },
+});
+const lead = object({
+  ...leadRowProperties,
+  details: {
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'The routing fields you sent (country, language, source, funnel, sub_id, click_id, landing_url)',
+  },
+  personal_data: { enum: ['kept', 'erased'] },
+  timeline: {
+    type: 'array',
+    items: timelineEvent,
+    description: 'The events we told you of (a callback or a postback went, or will go, to you), oldest first',
+  },
+});
+
+export const portalLeadSchemas = {
+  listLeads: {
+    tags: LEADS,
+    summary:
+      'Your leads, newest first; country and source are checked entry by entry (a rare one may answer a short page whose next_cursor scans on)',
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        status: { type: 'string', minLength: 1, maxLength: 64, description: 'Our status code' },
+        country: { type: 'string', pattern: '^[A-Z]{2}$' },
+        source: { type: 'string', minLength: 1, maxLength: 255 },
+        external_id: { type: 'string', minLength: 1, maxLength: 255 },
+        ...CREATED_RANGE,
+        ...CURSOR_QUERY,
+      },
+    },
+    response: answers({ 200: cursorPage(leadRow) }, 403, 422),
+  },
+  showLead: {
+    tags: LEADS,
+    summary: 'One of your leads and the events we told you of',
+    params: idParams,
+    response: answers({ 200: lead }, 403, ...ID_ERRORS),
+  },
+};

@@ -1,0 +1,69 @@
+import { REJECTION_GROUPS } from '../../../shared/reports/cell-counts';
+import type { JsonSchema } from '../../../shared/schemas';
+import { answers, int, nullable, object } from '../../schema-parts';
+
+// Route schemas of the portal's overview: the partner's traffic totals per day, source and country.
+const OVERVIEW = ['portal: overview'];
+const count = { type: 'integer', minimum: 0 } as const;
+const rate = (what: string) => ({ type: ['number', 'null'], description: `${what}; null when the denominator is 0` });
+const totalsProperties = {
+  received: count,
+  accepted: count,
+  duplicates: count,
+  validation_errors: count,
+  rejected: count,
+  rejected_by_reason: {
+    type: 'object',
+    required: [...REJECTION_GROUPS],
+    properties: Object.fromEntries(REJECTION_GROUPS.map((g) => [g, count])),
+  },
+  contacted: count,
+  ftd: count,
+  ftd_rate: rate('ftd / accepted'),
+  chargebacks: count,
+  chargeback_rate: rate('chargebacks / ftd'),
+};
+const totals = object(totalsProperties);
+const row = (key: string, keySchema: JsonSchema) => object({ [key]: keySchema, ...totalsProperties });
+
+const DAYS_QUERY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    days: {
+      type: 'integer',
+      enum: [1, 7, 30],
+      default: 7,
+      description: 'Today (1), or the last 7 or 30 days up to today (UTC)',
+    },
+  },
+} as const;
+
+const overview = object({
+  days: int,
+  from: { type: 'string', format: 'date' },
+  to: { type: 'string', format: 'date' },
+  totals,
+  by_day: { type: 'array', items: row('day', { type: 'string', format: 'date' }) },
+  by_source: { type: 'array', items: row('source', nullable('string')) },
+  by_country: { type: 'array', items: row('country', nullable('string')) },
+});
+
+export const portalOverviewSchemas = {
+  overview: {
+    tags: OVERVIEW,
+    summary: 'Your traffic today or over 7 or 30 days: totals, per day, per source, per country',
+    querystring: DAYS_QUERY,
+    response: answers({ 200: overview }, 403, 422),
+  },
+  overviewCsv: {
+    tags: OVERVIEW,
+    summary:
+      'The same per day as CSV (a header, one line per day, a total line); a cell a spreadsheet would run as a formula starts with a quote',
+    querystring: DAYS_QUERY,
+    response: {
+      ...answers({}, 403, 422),
+      200: { description: 'CSV, UTF-8, CRLF line ends', content: { 'text/csv': { schema: { type: 'string' } } } },
+    },
+  },
+};
