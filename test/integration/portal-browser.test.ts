@@ -1,17 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import {
-  launchChromium,
-  pageWidths,
-  setPassword,
-  unnamedControls,
-  watched as watchedBy,
-} from '../support/console-browser';
+import { goToHash } from '../support/browser-hash';
+import { launchChromium, setPassword, watched as watchedBy } from '../support/console-browser';
 import { ManagerClient } from '../support/manager-client';
 import { servicesOf } from '../support/manager-services';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
-import { acceptPortalLink, openSection, portalNav, portalShot, signInToPortal } from '../support/portal-browser';
+import { acceptPortalLink, openSection, portalNav, signInToPortal } from '../support/portal-browser';
 import { inviteFirstAdmin } from '../support/portal-client';
+import { atBothWidths, WIDTHS } from '../support/portal-widths';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -20,7 +16,6 @@ import { until } from '../support/topic-probe';
 // and phone widths showing that partner's data and never another's, a dead callback retried and a
 // key rotated on the page, and a viewer who sees no action. PORTAL_SCREENSHOTS=1 writes the
 // screenshots docs/partners.md shows.
-const WIDTHS = [1280, 390] as const;
 const PASSWORD = 'a partner admin passphrase';
 
 let app: TestApp;
@@ -36,23 +31,6 @@ let other: { id: string; leadId: string };
 
 // WebAuthn and the clipboard want a name, not an IP address: the browser opens the app as localhost.
 const base = () => app.url.replace('127.0.0.1', 'localhost');
-const go = (p: Page, hash: string) =>
-  p.evaluate((h) => {
-    location.hash = h;
-  }, hash);
-
-// A page at both widths: a screenshot of each, the layout no wider than the screen, every control named.
-async function atBothWidths(p: Page, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await p.setViewportSize({ width, height: 900 });
-    await p.waitForTimeout(100);
-    await portalShot(p, name);
-    const [inner, scroll] = await pageWidths(p);
-    expect(scroll).toBeLessThanOrEqual(inner!);
-  }
-  expect(await unnamedControls(p)).toEqual([]);
-  await p.setViewportSize({ width: WIDTHS[0], height: 900 });
-}
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
@@ -178,7 +156,7 @@ describe('the partner portal', () => {
       .waitFor();
     await atBothWidths(page, 'lead');
 
-    await go(page, `#/leads/${other.leadId}`);
+    await goToHash(page, `#/leads/${other.leadId}`);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('(not_found)');
     expect(await page.content()).not.toContain('other-secret-1');
   });
