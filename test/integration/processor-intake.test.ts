@@ -3,6 +3,7 @@ import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/sch
 import { sealLead } from '../../src/ingress/seal-lead';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
+import { decisionOf } from '../support/intake-decision';
 import { storedLeadCipher } from '../support/lead-keys';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
@@ -23,14 +24,11 @@ beforeAll(async () => {
   app = await startTestApp({ ROLE: 'processor', BLOCKED_COUNTRIES: 'KP' });
   replies = await new TopicProbe<IntakeReply>(app.runtime, 'intakeReplies').start();
   events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
+  const partners = servicesOf(app.runtime).partners;
   partnerA = (
-    await servicesOf(app.runtime).partners.create({
-      name: 'A',
-      blocked_sources: ['spam-net'],
-      blocked_ip_ranges: ['198.51.100.0/24'],
-    })
+    await partners.create({ name: 'A', blocked_sources: ['spam-net'], blocked_ip_ranges: ['198.51.100.0/24'] })
   ).partner.id;
-  partnerB = (await servicesOf(app.runtime).partners.create({ name: 'B', blocked_countries: ['RU'] })).partner.id;
+  partnerB = (await partners.create({ name: 'B', blocked_countries: ['RU'] })).partner.id;
 });
 
 afterAll(async () => {
@@ -39,14 +37,7 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-async function decide(cmd: IntakeCommand): Promise<IntakeReply['decision']> {
-  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
-  const [reply] = (await replies.waitFor((rs) => rs.some((r) => r.correlation_id === cmd.correlation_id))).filter(
-    (r) => r.correlation_id === cmd.correlation_id,
-  );
-  return reply!.decision;
-}
-
+const decide = (cmd: IntakeCommand) => decisionOf(app.runtime, replies, cmd);
 const claimsNow = () => new DedupClaims(app.runtime.mongo.db).collectionAt(new Date());
 const submit = (partner: string, input: LeadInput, key?: string) =>
   decide(intakeCommand(app.runtime, partner, input, key));
