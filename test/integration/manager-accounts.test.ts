@@ -6,6 +6,7 @@ import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { createRedis, type Redis } from '../../src/shared/redis/client';
 import { ManagerClient } from '../support/manager-client';
 import { enrol, invite, SessionClient } from '../support/session-client';
+import { signInAttempt } from '../support/sign-in-attempt';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // People's accounts through the API as the console uses it: invitations, the password and TOTP
@@ -132,30 +133,17 @@ describe('signing in', () => {
     const invited = await invite(app.url, { email: email('lock'), role: 'analyst' });
     await enrol(app.url, invited);
     for (let i = 0; i < 5; i += 1) {
-      expect(
-        (
-          await new SessionClient(app.url).post('/api/auth/sign-in', {
-            email: invited.email,
-            password: `wrong password ${i}`,
-          })
-        ).status,
-      ).toBe(401);
+      expect((await signInAttempt(app.url, invited.email, `wrong password ${i}`)).status).toBe(401);
     }
-    const locked = await new SessionClient(app.url).post('/api/auth/sign-in', {
-      email: invited.email,
-      password: PASSWORD,
-    });
+    const locked = await signInAttempt(app.url, invited.email, PASSWORD);
     expect(locked.status).toBe(429);
     expect(locked.body).toMatchObject({ error: 'sign_in_throttled' });
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await auditOf(invited.id)).map((e) => e.action)).toContain('account.locked');
     // An email that names no account locks the same way, so a lock tells nobody which emails exist.
     const nobody = email('ghost');
-    for (let i = 0; i < 5; i += 1)
-      await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: `wrong password ${i}` });
-    expect(
-      (await new SessionClient(app.url).post('/api/auth/sign-in', { email: nobody, password: PASSWORD })).status,
-    ).toBe(429);
+    for (let i = 0; i < 5; i += 1) await signInAttempt(app.url, nobody, `wrong password ${i}`);
+    expect((await signInAttempt(app.url, nobody, PASSWORD)).status).toBe(429);
   });
 });
 
@@ -215,10 +203,7 @@ describe('a session', () => {
     expect(audit.find((e) => e.action === 'account.update' && 'role' in e.details)?.details).toEqual({
       role: { from: 'support', to: 'analyst' },
     });
-    const again = await new SessionClient(app.url).post('/api/auth/sign-in', {
-      email: invited.email,
-      password: PASSWORD,
-    });
+    const again = await signInAttempt(app.url, invited.email, PASSWORD);
     expect(again.body).toMatchObject({ error: 'account_disabled' });
   });
 
