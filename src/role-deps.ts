@@ -3,6 +3,7 @@ import type { IngressDeps } from './ingress';
 import type { ManagerOptions } from './manager';
 import type { ProcessorDeps } from './processor';
 import type { ReplyWaiter } from './shared/kafka/reply-waiter';
+import type { RoleClients } from './shared/role';
 import type { Runtime } from './shared/runtime';
 import type { CallbackReply } from './shared/schemas';
 
@@ -10,56 +11,27 @@ import type { CallbackReply } from './shared/schemas';
 // uses and the settings it reads; sections holding a secret (the keyring, a store's URL) are cut to
 // the part it reads.
 
-// The Kafka clients every role has: its consumers' and the one producer with its codec and topics.
-const kafkaOf = ({ consumers, producer, codec, topics }: Runtime) => ({ consumers, producer, codec, topics });
+// What every role uses (RoleClients), picked from the runtime.
+const shared = (rt: Runtime): RoleClients => {
+  const { consumers, producer, codec, topics, mongo, redis, partners, metrics, logger } = rt;
+  return { consumers, producer, codec, topics, mongo, redis, partners, metrics, logger };
+};
 
 export function ingressDeps(rt: Runtime): IngressDeps {
-  const { config } = rt;
-  return {
-    config: { serviceName: config.serviceName, intake: config.intake, crypto: { hashKey: config.crypto.hashKey } },
-    ...kafkaOf(rt),
-    mongo: rt.mongo,
-    redis: rt.redis,
-    cipher: rt.cipher,
-    partners: rt.partners,
-    metrics: rt.metrics,
-    logger: rt.logger,
-  };
+  const { serviceName, intake, crypto } = rt.config;
+  return { ...shared(rt), cipher: rt.cipher, config: { serviceName, intake, crypto: { hashKey: crypto.hashKey } } };
 }
 
 export function processorDeps(rt: Runtime): ProcessorDeps {
-  const { config } = rt;
-  return {
-    config: { rules: config.rules, intake: config.intake, crypto: { hashKey: config.crypto.hashKey } },
-    ...kafkaOf(rt),
-    mongo: rt.mongo,
-    redis: rt.redis,
-    locks: rt.locks,
-    cipher: rt.cipher,
-    partners: rt.partners,
-    metrics: rt.metrics,
-    logger: rt.logger,
-  };
+  const { rules, intake, crypto } = rt.config;
+  const config = { rules, intake, crypto: { hashKey: crypto.hashKey } };
+  return { ...shared(rt), cipher: rt.cipher, locks: rt.locks, config };
 }
 
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {
-  const { config } = rt;
-  return {
-    config: {
-      serviceName: config.serviceName,
-      callbacks: config.callbacks,
-      endpoints: config.endpoints,
-      replay: config.replay,
-      redis: { prefix: config.redis.prefix },
-    },
-    ...kafkaOf(rt),
-    mongo: rt.mongo,
-    redis: rt.redis,
-    subscriber: rt.subscriber,
-    partners: rt.partners,
-    metrics: rt.metrics,
-    logger: rt.logger,
-  };
+  const { serviceName, callbacks, endpoints, replay, redis } = rt.config;
+  const config = { serviceName, callbacks, endpoints, replay, redis: { prefix: redis.prefix } };
+  return { ...shared(rt), subscriber: rt.subscriber, config };
 }
 
 // The manager's, with the reader of the dispatcher's replies to its commands.

@@ -1,15 +1,7 @@
-import type { Producer } from 'kafkajs';
-import type { Registry } from 'prom-client';
 import type { Config, RedisConfig, ReplayConfig } from '../shared/config';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { ConsumerClients } from '../shared/kafka/consumer-settings';
-import type { TopicNames } from '../shared/kafka/topics';
-import type { Logger } from '../shared/logger';
-import type { Mongo } from '../shared/mongo/client';
-import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { everyInterval } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
-import type { RoleHandle } from '../shared/role';
+import type { RoleClients, RoleHandle } from '../shared/role';
 import { BlockStore } from './block-store';
 import { closeCallbackAgents } from './callback-wire';
 import { CallbackAttempts } from './delivery-attempt';
@@ -34,21 +26,12 @@ import { systemClock } from '../shared/clock';
 const PAUSED_REFRESH_MS = 30_000;
 
 // What the dispatcher is given (src/role-deps.ts builds it): the clients it uses and its settings.
-export interface DispatcherDeps {
+export interface DispatcherDeps extends RoleClients {
   config: Pick<Config, 'serviceName' | 'callbacks' | 'endpoints'> & {
     replay: Pick<ReplayConfig, 'ratePerS'>;
     redis: Pick<RedisConfig, 'prefix'>; // names the channel endpoint pauses and resumes are announced on
   };
-  consumers: ConsumerClients;
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
-  mongo: Mongo;
-  redis: Redis; // publishes endpoint changes
-  subscriber: Redis; // hears them
-  partners: PartnerDirectory;
-  metrics: Registry;
-  logger: Logger;
+  subscriber: Redis; // hears those announcements (redis publishes them)
 }
 
 // The callback dispatcher: lead events in, signed callbacks out, with tiered retry topics, a dead

@@ -1,17 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Producer } from 'kafkajs';
-import type { Registry } from 'prom-client';
 import type { Config, CryptoConfig } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { ConsumerClients } from '../shared/kafka/consumer-settings';
-import type { TopicNames } from '../shared/kafka/topics';
-import type { Logger } from '../shared/logger';
-import type { Mongo } from '../shared/mongo/client';
-import type { PartnerDirectory } from '../shared/partners/partner-directory';
-import type { Redis } from '../shared/redis/client';
-import type { RoleHandle } from '../shared/role';
+import type { RoleClients, RoleHandle } from '../shared/role';
 import { ReplyWaiter } from '../shared/kafka/reply-waiter';
 import type { IntakeReply } from '../shared/schemas';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
@@ -28,18 +19,9 @@ import { AuthFailureLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
 
 // What the ingress is given (src/role-deps.ts builds it): the clients it uses and its settings.
-export interface IngressDeps {
+export interface IngressDeps extends RoleClients {
   config: Pick<Config, 'serviceName' | 'intake'> & { crypto: Pick<CryptoConfig, 'hashKey'> };
-  consumers: ConsumerClients; // its reply consumer's
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
-  mongo: Mongo;
-  redis: Redis;
   cipher: PiiCipher;
-  partners: PartnerDirectory;
-  metrics: Registry;
-  logger: Logger;
 }
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an

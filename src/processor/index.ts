@@ -1,13 +1,6 @@
-import type { Producer } from 'kafkajs';
 import type { Config, CryptoConfig, IntakeConfig } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
-import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicNames } from '../shared/kafka/topics';
-import type { Logger } from '../shared/logger';
-import type { Mongo } from '../shared/mongo/client';
-import type { PartnerDirectory } from '../shared/partners/partner-directory';
-import type { Redis } from '../shared/redis/client';
-import type { RoleHandle } from '../shared/role';
+import type { RoleClients, RoleHandle } from '../shared/role';
 import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadKeyStore } from '../shared/store/lead-keys';
@@ -48,19 +41,12 @@ export interface ProcessorParts {
 }
 
 // What the processor's pieces are built from: the stores and clients they use, and their settings.
-export interface ProcessorPartsDeps {
+export interface ProcessorPartsDeps extends Omit<RoleClients, 'consumers' | 'metrics'> {
   config: Pick<Config, 'rules'> & {
     intake: Pick<IntakeConfig, 'idempotencyTtlS' | 'keyHours'>;
     crypto: Pick<CryptoConfig, 'hashKey'>;
   };
-  producer: Producer;
-  codec: TopicCodec;
-  topics: TopicNames;
-  mongo: Mongo;
-  redis: Redis;
   cipher: PiiCipher;
-  partners: PartnerDirectory;
-  logger: Logger;
 }
 
 // What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports'.

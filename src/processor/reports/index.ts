@@ -1,10 +1,6 @@
-import type { Registry } from 'prom-client';
 import type { BatchConsumer } from '../../shared/kafka/batch-consumer';
-import type { ConsumerClients } from '../../shared/kafka/consumer-settings';
-import type { Logger } from '../../shared/logger';
-import type { Mongo } from '../../shared/mongo/client';
-import type { PartnerDirectory } from '../../shared/partners/partner-directory';
 import type { DocumentLocks } from '../../shared/redis/document-locks';
+import type { RoleClients } from '../../shared/role';
 import { CellStore, cellsCollection } from '../../shared/reports/cell-store';
 import { startReportConsumer } from './report-consumer';
 import { ReportLeadStore } from './report-lead-store';
@@ -12,18 +8,12 @@ import { ReportProjector } from './report-projector';
 import { rebuildReports, type RebuildSummary } from './report-rebuild';
 
 // What the rebuild reads and writes with.
-export interface RebuildDeps {
-  mongo: Mongo;
+export interface RebuildDeps extends Pick<RoleClients, 'mongo' | 'logger'> {
   locks: DocumentLocks;
-  logger: Logger;
 }
 
 // What the projector is given: the rebuild's stores, the partners, and its consumer's clients.
-export interface ReportsDeps extends RebuildDeps {
-  consumers: ConsumerClients;
-  partners: PartnerDirectory;
-  metrics: Registry;
-}
+export interface ReportsDeps extends RebuildDeps, Pick<RoleClients, 'consumers' | 'partners' | 'metrics'> {}
 
 // The reports' face: the projector's consumer (started by the processor role) and the rebuild
 // (the manager CLI's rebuild-reports, and tests).
