@@ -21,10 +21,6 @@ import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 import { systemClock, type Clock } from '../shared/clock';
 
-// held_by of a delivery held because its partner's endpoint is paused (otherwise held_by names the
-// delivery of the same lead it waits for).
-export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
-
 // Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
 

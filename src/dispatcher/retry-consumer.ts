@@ -8,12 +8,12 @@ import {
 } from '../shared/kafka/batch-consumer';
 import { RETRY_TIERS, type TopicKey } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
-import type { DeliveryDoc, QueuedDelivery } from '../shared/mongo/delivery-doc';
+import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc, type QueuedDelivery } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryTask } from '../shared/schemas';
 import type { CallbackAttempts } from './delivery-attempt';
 import type { DeliveryScheduler } from './delivery-scheduler';
-import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryStore } from './delivery-store';
+import type { DeliveryStore } from './delivery-store';
 import type { EndpointGate } from './endpoint-gate';
 import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
 import { dueAction } from './due-gate';

@@ -70,6 +70,10 @@ export interface DeadDelivery extends DeliveryRecord {
   next_attempt_at: null;
 }
 
+// held_by of a delivery held because its partner's endpoint is paused (otherwise held_by names the
+// delivery of the same lead it waits for).
+export const HELD_FOR_PAUSED_ENDPOINT = 'endpoint_paused';
+
 export type QueuedDelivery = WaitingDelivery | HeldDelivery;
 export type EndedDelivery = DeliveredDelivery | DeadDelivery;
 export type DeliveryDoc = QueuedDelivery | EndedDelivery;

@@ -1,0 +1,220 @@
+import {
+  HELD_FOR_PAUSED_ENDPOINT,
+  isHeld,
+  type DeliveryDoc,
+  type QueuedDelivery,
+} from '../../shared/mongo/delivery-doc';
+import type { Attempted } from '../delivery-attempt';
+import type { FirstRecord } from '../delivery-store';
+import type { BlockState, LeadLines, LinePlan } from '../lead-lines';
+
+// The lead owner's decisions, one input at a time, over a lead's line: what to write, what to send,
+// which retry task to publish, in the order the steps are listed. No I/O, no clock, no promises:
+// planning moves the lead's line (memory) and returns steps; carry-out.ts carries them out.
+
+// What the plan needs of a delivery in memory (lead-assignment.ts's Item).
+export interface PlanItem {
+  id: string;
+  doc: DeliveryDoc | null; // its record, when one exists already (a fresh round, a held one's turn)
+  recorded: object | null; // the offset waiting for its record; null: a held one's turn (its event is committed)
+}
+
+export type OwnerInput<T extends PlanItem> =
+  | { kind: 'arrived'; item: T } // an event's delivery, or a fresh round, joins its lead's line
+  | { kind: 'send'; item: T; earlierJob: boolean } // its turn: is a job of it still in the scheduler?
+  | { kind: 'refused'; item: T; stopping: boolean; dueAt: number } // the scheduler refused it (dueAt: a first tier's wait from now)
+  | { kind: 'paused'; item: T } // its endpoint is paused when its attempt would start
+  | { kind: 'attempted'; item: T; done: Attempted }
+  | { kind: 'set-aside'; item: T; how: SetAside }
+  | { kind: 'recorded'; line: LinePlan<T> } // a record is written: what its line decided meanwhile goes on
+  | { kind: 'released'; blocker: string } // the lead's blocker ended on the retry path
+  | { kind: 'parked' } // the retry consumer held the lead's blocker: its endpoint is paused
+  | { kind: 'resume' } // the held blocker goes (its endpoint resumed, or its block was read back)
+  | { kind: 'blocker-read'; blocker: string; record: DeliveryDoc | null } // a block read back: its blocker's record
+  | { kind: 'turn-read'; id: string; record: DeliveryDoc | null }; // a held one's turn came: its record
+
+// Not attempted now: on the first retry tier until dueAt, or held behind a blocker or a paused endpoint.
+export type SetAside = { dueAt: Date } | { heldBy: string };
+
+// A write of a delivery's record.
+export type RecordWrite =
+  | { insert: FirstRecord } // its first record, in bulk with others
+  | { attempt: Attempted } // one more attempt on the record it has
+  | { hold: string } // its record, held behind this blocker
+  | { awaitRetry: Date }; // its record, due on the first retry tier
+
+export type Step<T extends PlanItem> =
+  | { do: 'save-block'; block: BlockState | null } // in the lead's turn, after its writes decided before
+  | { do: 'publish-task'; item: T; done: Attempted } // the retry or dead task, the delivery's token (started)
+  | { do: 'record-in-turn'; item: T; done: Attempted } // in the lead's turn, once its task is out
+  | { do: 'leave-slot'; item: T } // once the task is out; what follows does not hold the partner's slot
+  | { do: 'publish-overflow'; item: T; dueAt: number } // the first tier's task; given up (handed over): stop
+  | { do: 'after-line'; item: T; what: string } // once the lead's writes so far are done; fenced: stop
+  | { do: 'write'; item: T; write: RecordWrite } // a batched record refused (fenced): stop
+  | { do: 'count-held'; item: T }
+  | { do: 'settle'; item: T } // recorded, or never by this owner: its offset may move
+  | { do: 'fork'; steps: Step<T>[] } // steps of their own, started now, alongside these
+  | { do: 'send'; item: T } // its turn: `send`, with whether a job of it is still in the scheduler
+  | { do: 'submit'; item: T } // to the scheduler; its attempt comes back as `attempted`
+  | { do: 'await-earlier-job'; item: T } // stop if the assignment was handed over meanwhile
+  | { do: 'read-turn'; id: string } // a held one's record, once any write of it under way is done
+  | { do: 'send-record'; record: QueuedDelivery } // a held one's turn: its record is the delivery
+  | { do: 'count-parked'; item: T }
+  | { do: 'park-lead' } // the lead waits for its endpoint to resume
+  | { do: 'decide'; input: OwnerInput<T> }; // plan this input now and carry its steps out before going on
+
+const decide = <T extends PlanItem>(input: OwnerInput<T>): Step<T> => ({ do: 'decide', input });
+
+export function plan<T extends PlanItem>(lines: LeadLines<T>, key: string, input: OwnerInput<T>): Step<T>[] {
+  switch (input.kind) {
+    case 'arrived':
+      return lineSteps(lines, key, lines.arrive(key, input.item));
+    case 'released':
+      return lineSteps(lines, key, lines.released(key, input.blocker));
+    case 'resume':
+      return lineSteps(lines, key, lines.resumeBlocker(key));
+    case 'recorded':
+      return lineSteps(lines, key, input.line);
+    case 'parked':
+      return [{ do: 'park-lead' }];
+    case 'send':
+      // An earlier job of it is still under way (an attempt of an assignment handed over, its retry
+      // task being published): this one goes once that has left, never as a second token.
+      return input.earlierJob
+        ? [
+            {
+              do: 'fork',
+              steps: [
+                { do: 'await-earlier-job', item: input.item },
+                { do: 'send', item: input.item },
+              ],
+            },
+          ]
+        : [{ do: 'submit', item: input.item }];
+    case 'refused':
+      // Refused while stopping: left unrecorded, its offset uncommitted, for the next start. Else the
+      // partner's queue is full: it waits on the first retry tier instead of in memory, unattempted.
+      if (input.stopping) return [];
+      const overflow: Step<T>[] = [
+        { do: 'publish-overflow', item: input.item, dueAt: input.dueAt },
+        decide({ kind: 'set-aside', item: input.item, how: { dueAt: new Date(input.dueAt) } }),
+      ];
+      return [{ do: 'fork', steps: overflow }];
+    case 'paused':
+      // Held, not attempted and not dead; it goes first when the endpoint resumes.
+      return [
+        decide({ kind: 'set-aside', item: input.item, how: { heldBy: HELD_FOR_PAUSED_ENDPOINT } }),
+        { do: 'count-parked', item: input.item },
+        { do: 'park-lead' },
+      ];
+    case 'attempted':
+      return attempted(lines, key, input.item, input.done);
+    case 'set-aside':
+      return setAside(lines, key, input.item, input.how);
+    case 'blocker-read':
+      return blockerRead(lines, key, input.blocker, input.record);
+    case 'turn-read':
+      return turnRead(lines, key, input.id, input.record);
+  }
+}
+
+// The first attempt of a round is done (or a held one's, in its turn).
+function attempted<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, done: Attempted): Step<T>[] {
+  // The line moves before the retry task exists: the task's `released` must find this delivery as
+  // the lead's blocker, however soon it comes.
+  const line = lines.finished(key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+  // A held delivery's event is committed already: no replay brings it back after a crash. So its
+  // record (after its task) is written before any later block of its lead, which may leave it out.
+  const heldTurn = item.recorded === null;
+  return [
+    { do: 'publish-task', item, done },
+    ...(heldTurn ? [{ do: 'record-in-turn' as const, item, done }] : []),
+    // Saved in the order decided (a release may change the block again right after).
+    ...blockSteps<T>(line.block),
+    { do: 'leave-slot', item },
+    // The block and the task before the record: a crash in between replays the event, attempted again.
+    { do: 'after-line', item, what: 'record' },
+    ...(item.doc === null
+      ? [{ do: 'write' as const, item, write: { insert: done } }]
+      : heldTurn
+        ? []
+        : [{ do: 'write' as const, item, write: { attempt: done } }]),
+    { do: 'settle', item },
+    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
+  ];
+}
+
+// A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
+// tier, or held), after the lead's block.
+function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, how: SetAside): Step<T>[] {
+  const line = lines.finished(key, item.id, 'retrying');
+  const write: RecordWrite | null =
+    item.doc === null
+      ? { insert: how }
+      : 'dueAt' in how
+        ? { awaitRetry: how.dueAt }
+        : item.doc.held_by !== how.heldBy
+          ? { hold: how.heldBy }
+          : null;
+  return [
+    ...blockSteps<T>(line.block),
+    { do: 'after-line', item, what: 'set aside' },
+    ...(write ? [{ do: 'write' as const, item, write }] : []),
+    { do: 'settle', item },
+    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
+  ];
+}
+
+// A block read back: its blocker ended (a crash before its release reached this line), is a held
+// one whose turn had come (or was parked), or is on the retry path (its end sends `released`). No
+// record: its event is uncommitted and comes again.
+function blockerRead<T extends PlanItem>(
+  lines: LeadLines<T>,
+  key: string,
+  blocker: string,
+  record: DeliveryDoc | null,
+): Step<T>[] {
+  if (!record) return [];
+  if (record.state !== 'queued') return lineSteps(lines, key, lines.released(key, blocker));
+  if (isHeld(record)) return lineSteps(lines, key, lines.resumeBlocker(key));
+  return [];
+}
+
+// A held one's turn came and its record was read.
+function turnRead<T extends PlanItem>(
+  lines: LeadLines<T>,
+  key: string,
+  id: string,
+  record: DeliveryDoc | null,
+): Step<T>[] {
+  // Not written: its event comes again (lead-lines.ts), or came while the record was read.
+  if (!record) return lineSteps(lines, key, lines.recordMissing(key, id));
+  // Its record ended already (a crash after its attempt).
+  if (record.state !== 'queued') return lineSteps(lines, key, lines.finished(key, id, 'ended'));
+  return [{ do: 'send-record', record }];
+}
+
+// What the lead's line decided, in this order: its block, the ones it holds, the one it runs.
+function lineSteps<T extends PlanItem>(lines: LeadLines<T>, key: string, line: LinePlan<T>): Step<T>[] {
+  const steps: Step<T>[] = blockSteps(line.block);
+  if (line.hold && line.hold.length > 0) {
+    const blocker = (line.block?.blocker ?? lines.blocked(key)?.blocker) as string;
+    for (const item of line.hold) steps.push({ do: 'fork', steps: holdSteps(item, blocker) });
+  }
+  if (line.run) steps.push({ do: 'send', item: line.run });
+  if (line.runHeld) steps.push({ do: 'fork', steps: [{ do: 'read-turn', id: line.runHeld }] });
+  return steps;
+}
+
+// Held behind the blocker: its record says so once the block that lists it is written.
+function holdSteps<T extends PlanItem>(item: T, blocker: string): Step<T>[] {
+  return [
+    { do: 'after-line', item, what: 'hold' },
+    { do: 'write', item, write: item.doc ? { hold: blocker } : { insert: { heldBy: blocker } } },
+    { do: 'count-held', item },
+    { do: 'settle', item },
+  ];
+}
+
+const blockSteps = <T extends PlanItem>(block: BlockState | null | undefined): Step<T>[] =>
+  block === undefined ? [] : [{ do: 'save-block', block }];
