@@ -22,6 +22,15 @@ const attempt = object(
   attemptRequired,
 );
 
+// Where a delivery stands, as the manager and the portal both show it.
+export const DELIVERY_PROGRESS = {
+  lead_id: str,
+  state: { enum: DELIVERY_STATES },
+  attempts_made: int,
+  attempts_left: int,
+  next_attempt_at: nullable('string', { format: 'date-time' }),
+  last_http_status: nullable('integer'),
+};
 const deliveryProperties = {
   id: str,
   kind: {
@@ -31,12 +40,7 @@ const deliveryProperties = {
   event: { enum: EVENT_NAMES },
   event_id: str,
   affiliate_id: str,
-  lead_id: str,
-  state: { enum: DELIVERY_STATES },
-  attempts_made: int,
-  attempts_left: int,
-  next_attempt_at: nullable('string', { format: 'date-time' }),
-  last_http_status: nullable('integer'),
+  ...DELIVERY_PROGRESS,
   last_response_body: nullable('string'),
   last_error: nullable('string'),
   attempts: { type: 'array', items: attempt },

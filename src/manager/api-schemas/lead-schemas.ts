@@ -1,6 +1,6 @@
 import { CURSOR_QUERY } from '../pagination';
 import { answers, dateTime, ID_ERRORS, idParam, idParams, nullable, object, str } from '../schema-parts';
-import { lead, leadSummary } from './lead-view-schema';
+import { lead, LEAD_CORE, leadSummary } from './lead-view-schema';
 import { cursorPage, TIME_RANGE } from './list-shapes';
 
 // Route schemas of the leads: one lead, the lead list, an agent's leads and the erasure of personal data.
@@ -8,12 +8,7 @@ const AGENTS = ['agents'];
 const LEADS = ['leads'];
 
 const leadRow = object({
-  id: str,
-  affiliate_id: str,
-  external_id: str,
-  status: str,
-  is_depositor: { type: 'boolean' },
-  agent_id: nullable('string'),
+  ...LEAD_CORE,
   country_code: nullable('string'),
   source: nullable('string'),
   test: { type: 'boolean' },

@@ -54,13 +54,17 @@ const leadDetails = {
   description: 'Routing and reporting fields as the partner sent them (nothing personal)',
   properties: Object.fromEntries(LEAD_DETAIL_FIELDS.map((f) => [f, str])),
 };
-const leadSummaryProperties = {
+// The fields every view of a lead starts with, the lead list's rows too.
+export const LEAD_CORE = {
   id: str,
   affiliate_id: str,
   external_id: str,
   status: str,
   is_depositor: { type: 'boolean' },
   agent_id: nullable('string'),
+};
+const leadSummaryProperties = {
+  ...LEAD_CORE,
   client_id: nullable('string'),
   reason: nullable('string'),
   details: leadDetails,

@@ -1,17 +1,9 @@
+import { DELIVERY_PROGRESS } from '../../api-schemas/delivery-schemas';
 import { cursorPage, CREATED_RANGE } from '../../api-schemas/list-shapes';
 import { DELIVERY_KINDS, DELIVERY_STATES, EVENT_NAMES } from '../../api-schemas/vocabulary';
 import { CURSOR_QUERY } from '../../pagination';
-import {
-  answers,
-  COMMAND_PENDING,
-  dateTime,
-  ID_ERRORS,
-  idParams,
-  int,
-  nullable,
-  object,
-  str,
-} from '../../schema-parts';
+import { answers, COMMAND_PENDING, ID_ERRORS, idParams } from '../../schema-parts';
+import { dateTime, int, nullable, object, str } from '../../schema-parts';
 
 // Route schemas of the partner's callbacks and postbacks: list, show and retry.
 export const DELIVERIES = ['portal: callbacks and postbacks'];
@@ -33,12 +25,7 @@ const deliveryProperties = {
   kind: { enum: DELIVERY_KINDS },
   event: { enum: EVENT_NAMES },
   event_id: str,
-  lead_id: str,
-  state: { enum: DELIVERY_STATES },
-  attempts_made: int,
-  attempts_left: int,
-  next_attempt_at: nullable('string', { format: 'date-time' }),
-  last_http_status: nullable('integer'),
+  ...DELIVERY_PROGRESS,
   last_error: nullable('string'),
   attempts: { type: 'array', items: attempt },
   retried_at: { type: 'array', items: dateTime, description: 'When it was retried by hand' },

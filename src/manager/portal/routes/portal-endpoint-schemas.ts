@@ -1,17 +1,7 @@
 import { DELIVERY_KINDS, EVENT_NAMES } from '../../api-schemas/vocabulary';
 import { REPLAY_RANGE_REFUSAL } from '../../replay-range';
-import {
-  answers,
-  BODY_ERRORS,
-  COMMAND_PENDING,
-  dateTime,
-  ID_ERRORS,
-  idParams,
-  int,
-  nullable,
-  object,
-  str,
-} from '../../schema-parts';
+import { answers, BODY_ERRORS, COMMAND_PENDING, ID_ERRORS, idParams } from '../../schema-parts';
+import { dateTime, int, nullable, object, str } from '../../schema-parts';
 import { DELIVERIES } from './portal-delivery-schemas';
 
 // Route schemas of the partner's endpoints: replays, test callbacks and postbacks, health and resume.
