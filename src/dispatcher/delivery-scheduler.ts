@@ -50,6 +50,11 @@ export class DeliveryScheduler {
     return true;
   }
 
+  // Whether a job of `deliveryId` is queued or running.
+  isPending(deliveryId: string): boolean {
+    return this.pending.has(deliveryId);
+  }
+
   // When the job of `deliveryId` now queued or running (an earlier owner's, or its retry task's) has
   // left; null if there is none.
   settled(deliveryId: string): Promise<void> | null {

@@ -13,7 +13,7 @@ import type { DispatcherMetrics } from './metrics';
 // Offsets a partition may have handed out and not committed: bounds the memory a slow partner can take.
 const MAX_UNCOMMITTED = 2000;
 
-// Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner.ts).
+// Lead events and delivery commands, co-partitioned by lead id: one owner per lead (lead-owner/).
 // A batch is handed over and the consumer moves on; an offset is committed once its record exists.
 export async function startEventConsumer(
   kafka: BatchConsumerDeps,

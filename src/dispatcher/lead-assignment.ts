@@ -2,7 +2,7 @@ import { AssignmentWork } from '../shared/kafka/assignment-work';
 import type { Lease } from '../shared/kafka/membership-lease';
 import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import type { LeadEvent } from '../shared/schemas';
-import type { DeliveryKind } from '../shared/delivery-kind';
+import { endpointId, type DeliveryKind } from '../shared/delivery-kind';
 import { LeadLines } from './lead-lines';
 import { ParkedLeads } from './parked-leads';
 
@@ -17,6 +17,20 @@ export interface Item {
   doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
   recorded: Deferred | null; // the offset waiting for it
   assignment: LeadAssignment; // the one it was taken under: its writes are refused once that one is fenced
+}
+
+// A delivery taken under the assignment `a`, named by its event's endpoint and lead.
+export function newItem(
+  a: LeadAssignment,
+  id: string,
+  kind: DeliveryKind,
+  event: LeadEvent,
+  partition: number,
+  doc: DeliveryDoc | null,
+  recorded: Deferred | null,
+): Item {
+  const endpoint = endpointId(event.partner_id, kind);
+  return { id, kind, endpoint, key: leadKey(endpoint, event.lead_id), partition, event, doc, recorded, assignment: a };
 }
 
 export interface Deferred {

@@ -1,7 +1,7 @@
 // One lead's callbacks to one partner go out in event order (issue 12): one attempt at a time, and
 // while a delivery of the lead is on the retry path (its *blocker*) the later ones are recorded as
 // held and wait for it to end. Other leads and other partners never wait. These are the pure
-// decisions; lead-owner.ts does the I/O they ask for. Keys are "<partner id>:<lead id>".
+// decisions; lead-owner/ plans and carries out the I/O they ask for. Keys are "<partner id>:<lead id>".
 export interface BlockState {
   blocker: string; // the delivery the others wait for: on the retry path, or the held one being attempted
   held: string[]; // delivery ids recorded as held, in event order

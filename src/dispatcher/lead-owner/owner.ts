@@ -1,0 +1,268 @@
+import type { BatchContext, Decoded, Recording } from '../../shared/kafka/batch-consumer';
+import type { Lease } from '../../shared/kafka/membership-lease';
+import { deliveryId } from '../../shared/ids';
+import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
+import { testLabel } from '../../shared/mongo/documents';
+import type { PartnerDirectory } from '../../shared/partners/partner-directory';
+import { untilDone } from '../../shared/retriable';
+import type { CallbackReply, DeliveryCommand, LeadEvent } from '../../shared/schemas';
+import { deliveryKinds } from '../callback-eligibility';
+import { endpointId, kindOf, type DeliveryKind } from '../../shared/delivery-kind';
+import { replyTo } from '../delivery-task';
+import { deferred, LeadAssignment, leadKey, newItem, type Item } from '../lead-assignment';
+import { LeadWrites } from '../lead-writes';
+import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
+import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
+
+// The retry consumer's dependencies, and the few the first attempts need on top.
+export interface LeadOwnerDeps extends CarryOutDeps {
+  partners: PartnerDirectory;
+  resumeRatePerS: number; // parked leads released per second when their endpoint resumes
+  lease: Lease; // the event consumer's lease on its partitions
+}
+
+type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
+
+// A record as JSON carries it (dates as ISO strings), for a reply.
+const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+
+// The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
+// co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
+// writes its record once that first attempt is done, in bulk with others. A lead's deliveries go
+// one at a time, in event order (lead-lines.ts); a failed one holds the later ones back until the
+// retry consumer reports it ended (a `released` command). Each batch returns at once with a
+// promise per record: the consumer commits an offset only once its record is written. Everything
+// it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
+// What to do with each input is decided by plan.ts and carried out by carry-out.ts; this shell
+// reads the facts (partners, records, blocks) and turns batches and commands into inputs.
+export class LeadOwner {
+  private current: LeadAssignment;
+  private readonly writes: LeadWrites;
+  private readonly carryOut: CarryOut;
+  private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
+
+  constructor(private readonly deps: LeadOwnerDeps) {
+    this.current = new LeadAssignment(deps.lease);
+    this.writes = new LeadWrites(deps);
+    this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
+    deps.gate.onResume((endpoint) => this.release(endpoint));
+  }
+
+  blockedLeads(): number {
+    return this.current.lines.blockedCount();
+  }
+
+  // Deliveries held for paused endpoints, by partner and lead partition (for the health reports).
+  heldForPausedEndpoints(): Map<string, Record<string, number>> {
+    const { parked, lines } = this.current;
+    return parked.counts((key) => lines.blocked(key)?.held.length ?? 0);
+  }
+
+  async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
+    const { partners, metrics, logger } = this.deps;
+    const a = this.current;
+    await this.load(a, ctx.partition);
+    const wanted: { id: string; event: LeadEvent; kind: DeliveryKind }[][] = [];
+    for (const { value: event } of records) {
+      const partner = await partners.byId(event.partner_id);
+      const kinds = partner ? deliveryKinds(partner, event.event) : [];
+      wanted.push(kinds.map((kind) => ({ id: deliveryId(event.event_id, event.partner_id, kind), event, kind })));
+      if (kinds.length === 0) {
+        metrics.deliveries.inc({
+          event: event.event,
+          outcome: 'skipped',
+          partner_id: event.partner_id,
+          test: testLabel(event.test),
+        });
+        logger.debug(
+          {
+            event_id: event.event_id,
+            partner_id: event.partner_id,
+            reason: partner ? 'not_wanted' : 'unknown_partner',
+          },
+          'no callback or postback for this event',
+        );
+      }
+    }
+    const ids = wanted.flat().map((w) => w.id);
+    // Under way when the records were looked up: not looked up (rounds.ts, arrival).
+    const underWay = new Set(ids.filter((id) => a.isActive(id)));
+    const known = await this.recorded(a, ids);
+    return wanted.map((deliveries) => {
+      const recorded = deliveries.flatMap(({ id, event, kind }) => {
+        const active = a.activeItem(id);
+        const verdict = arrival({ recorded: known.has(id), active: active !== undefined, wasActive: underWay.has(id) });
+        if (verdict === 'skip') return [];
+        const item = active ?? this.arrive(newItem(a, id, kind, event, ctx.partition, null, deferred()));
+        return item.recorded ? [item.recorded.promise] : [];
+      });
+      return recorded.length <= 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);
+    });
+  }
+
+  async commands(records: Decoded<DeliveryCommand>[], ctx: BatchContext): Promise<Recording> {
+    const a = this.current;
+    await this.load(a, ctx.partition);
+    const recording: (Promise<void> | undefined)[] = [];
+    const replies: CallbackReply[] = [];
+    for (const { value: command } of records) {
+      const endpoint = endpointId(command.partner_id, command.delivery_kind ?? 'callback');
+      const lead = { a, key: leadKey(endpoint, command.lead_id), endpoint, partition: ctx.partition };
+      if (command.kind === 'released') {
+        this.carryOut.apply(lead, { kind: 'released', blocker: command.delivery_id });
+        recording.push(a.lineWritten(lead.key));
+      } else if (command.kind === 'parked') {
+        this.carryOut.apply(lead, { kind: 'parked' });
+        recording.push(undefined);
+      } else {
+        const round = await this.freshRound(a, command, ctx.partition);
+        recording.push(round.recorded);
+        replies.push(
+          ...replyTo(command, {
+            kind: 'retry',
+            outcome: round.outcome,
+            ...(round.requeued && { delivery: asJson(round.requeued) }),
+          }),
+        );
+      }
+    }
+    await this.deps.topics.replies(replies, this.deps.logger);
+    return recording;
+  }
+
+  // A manager's retry of a dead delivery, or a replay of one that ended (delivered or dead): a fresh
+  // round, in its lead's line like any other. A delivery still under way is not replayed: it is
+  // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
+  // finds its own round and goes on with it.
+  private async freshRound(
+    a: LeadAssignment,
+    command: DeliveryCommand,
+    partition: number,
+  ): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
+    const { store, schedule, logger } = this.deps;
+    if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
+    const from = roundFrom(command);
+    let doc = await this.writes.read(command.delivery_id);
+    if (replayedAlready(doc, command)) {
+      logger.info(
+        { delivery_id: command.delivery_id, job_id: command.by },
+        'replayed by this job already: nothing to do',
+      );
+      return { outcome: 'not_dead' };
+    }
+    if (doc && from.includes(doc.state)) {
+      doc =
+        (await untilDone(
+          () =>
+            store.requeue(
+              command.delivery_id,
+              from,
+              schedule.maxAttempts,
+              command.by ?? 'unknown',
+              new Date(command.at),
+            ),
+          this.writes.retrying('requeue'),
+        )) ?? (await this.writes.read(command.delivery_id));
+    }
+    if (!doc || !isFreshRound(doc, command.at)) {
+      logger.info(
+        { delivery_id: command.delivery_id, kind: command.kind, state: doc?.state ?? null },
+        'no fresh round for a delivery under way: nothing to do',
+      );
+      return { outcome: doc ? 'not_dead' : 'not_found' };
+    }
+    const item = this.arrive(newItem(a, doc._id, kindOf(doc), doc.event, partition, doc, deferred()));
+    return { recorded: item.recorded?.promise, outcome: 'requeued', requeued: doc };
+  }
+
+  // A delivery taken under this assignment joins its lead's line.
+  private arrive(item: Item): Item {
+    item.assignment.activate(item);
+    this.carryOut.apply(leadOf(item), { kind: 'arrived', item });
+    return item;
+  }
+
+  // Partitions just assigned: their blocks are read back at once, not with their first batch.
+  assigned(partitions: readonly number[]): void {
+    const a = this.current;
+    for (const partition of partitions) {
+      this.load(a, partition).catch((err: unknown) =>
+        this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'),
+      );
+    }
+  }
+
+  // The group is about to rebalance (every partition is revoked), or the dispatcher stops: no new
+  // attempt starts, the attempts under way finish and are recorded (while the lease holds; writes of
+  // any still running after that are refused), and everything kept for this assignment is dropped.
+  async handOver(): Promise<void> {
+    const a = this.current;
+    this.current = new LeadAssignment(this.deps.lease);
+    const closing = a.work.close();
+    this.deps.scheduler.dropFenced();
+    const started = Date.now();
+    const cut = await closing;
+    await this.deps.batcher.drain();
+    if (cut > 0)
+      this.deps.logger.warn(
+        { cut },
+        'attempts still under way when the lease ran out: their records are refused, the next owner sends them again',
+      );
+    this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
+  }
+
+  private load(a: LeadAssignment, partition: number): Promise<void> {
+    return a.loadOnce(partition, () => this.loadBlocks(a, partition));
+  }
+
+  private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
+    a.claimed(
+      partition,
+      await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')),
+    );
+    const blocks = await untilDone(
+      () => this.deps.blocks.forPartitions([partition]),
+      this.writes.retrying('load blocks'),
+    );
+    for (const b of blocks) {
+      const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
+      a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
+      const record = await this.writes.read(b.blocker);
+      this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record });
+    }
+  }
+
+  // Eligible events whose record exists already: a repeat of an event (the processor republishes
+  // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
+  private async recorded(a: LeadAssignment, deliveryIds: string[]): Promise<Set<string>> {
+    const ids = deliveryIds.filter((id) => !a.isActive(id));
+    return ids.length === 0
+      ? new Set()
+      : untilDone(() => this.deps.store.existing(ids), this.writes.retrying('check recorded'));
+  }
+
+  private parkedLead({ a, endpoint, key, partition }: Lead): void {
+    a.parked.add(endpoint, key, partition);
+    if (!this.deps.gate.isPaused(endpoint)) this.release(endpoint); // resumed meanwhile
+  }
+
+  // The endpoint resumed: its parked leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S;
+  // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again,
+  // or at a hand-over (the next assignment reads the parked leads back from their blocks).
+  private release(endpoint: string): void {
+    if (this.releasing.has(endpoint)) return;
+    this.releasing.add(endpoint);
+    const a = this.current;
+    const gapMs = 1000 / this.deps.resumeRatePerS;
+    const releasing = (async () => {
+      while (!this.deps.gate.isPaused(endpoint) && a.work.open) {
+        const next = a.parked.take(endpoint);
+        if (!next) break;
+        this.carryOut.apply({ a, endpoint, ...next }, { kind: 'resume' });
+        await new Promise((r) => setTimeout(r, gapMs).unref());
+      }
+    })().finally(() => this.releasing.delete(endpoint));
+    this.carryOut.start(a, releasing, { endpoint }, 'could not release the parked leads of an endpoint');
+  }
+}
