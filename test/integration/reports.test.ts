@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { eventsOf } from '../../src/processor/lead-events';
 import { rebuildReportsOf } from '../../src/processor/reports';
-import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
-import { ReportProjector } from '../../src/processor/reports/report-projector';
 import { localTime } from '../../src/shared/local-time';
-import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
-import { ALL_CELLS } from '../../src/shared/reports/cell-keys';
-import type { LeadDoc } from '../../src/shared/mongo/documents';
-import type { AgentAction, IntakeRefusal, LeadEvent } from '../../src/shared/schemas';
+import { cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
+import type { AgentAction } from '../../src/shared/schemas';
 import { produce } from '../support/intake-commands';
 import { publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
@@ -18,12 +14,12 @@ import {
   EXPECTED,
   EXPECTED_TOTALS,
   playScenario,
-  scenarioLeadDoc,
   SCENARIO_LEADS,
   SCENARIO_REFUSALS,
   ZONES,
 } from '../support/report-scenario';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { reportsCaughtUp } from '../support/reports-caught-up';
 import { until } from '../support/topic-probe';
 
 // The reports against a hand-counted scenario over the real topics and store: the API and the CSV
@@ -42,6 +38,20 @@ type Report = {
   totals: Figures;
 };
 
+// The figures of a report row, in the CSV's column names.
+const FIGURES = [
+  'received',
+  'accepted',
+  'duplicates',
+  'validation_errors',
+  'rejected',
+  'contacted',
+  'ftd',
+  'rtd',
+  'chargebacks',
+  'accepted_share',
+  'median_seconds_to_contact',
+];
 const RANGE = `from=${DAYS.first}&to=${DAYS.second}`;
 const report = async (query: string) => {
   const res = await manager.get<Report>(`/api/reports?${query}`);
@@ -49,26 +59,7 @@ const report = async (query: string) => {
   return res.body;
 };
 
-// Every lead event and refusal published so far has been counted and its offset committed.
-async function caughtUp(): Promise<void> {
-  const rt = app.runtime;
-  const groupId = `${app.config.kafka.topicPrefix}processor-reports`;
-  await until(
-    async () => {
-      for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
-        const ends = await rt.admin.fetchTopicOffsets(topic);
-        const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
-        for (const end of ends) {
-          const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
-          if (Number(end.high) > 0 && at < Number(end.high)) return false;
-        }
-      }
-      return true;
-    },
-    45000,
-    'the report projector to catch up',
-  );
-}
+const caughtUp = () => reportsCaughtUp(app.runtime);
 
 beforeAll(async () => {
   app = await startTestApp({ ROLE: 'all' });
@@ -142,35 +133,9 @@ describe('the hand-counted scenario', () => {
     const total = rest.pop() as string[];
     expect(header.slice(0, 6)).toEqual(['partner_id', 'country', 'source', 'day', 'received', 'accepted']);
     expect(rest).toHaveLength(json.rows.length);
-    const numbers = (f: Figures) =>
-      [
-        f.received,
-        f.accepted,
-        f.duplicates,
-        f.validation_errors,
-        f.rejected,
-        f.contacted,
-        f.ftd,
-        f.rtd,
-        f.chargebacks,
-        f.accepted_share,
-        f.median_seconds_to_contact,
-      ].map((v) => (v === null ? '' : String(v)));
+    const numbers = (f: Figures) => FIGURES.map((c) => f[c]).map((v) => (v === null ? '' : String(v)));
     const column = (name: string) => header.indexOf(name);
-    const pick = (line: string[]) =>
-      [
-        'received',
-        'accepted',
-        'duplicates',
-        'validation_errors',
-        'rejected',
-        'contacted',
-        'ftd',
-        'rtd',
-        'chargebacks',
-        'accepted_share',
-        'median_seconds_to_contact',
-      ].map((c) => line[column(c)]);
+    const pick = (line: string[]) => FIGURES.map((c) => line[column(c)]);
     json.rows.forEach((row, i) => {
       const line = rest[i] as string[];
       expect(line.slice(0, 4)).toEqual([
@@ -198,57 +163,6 @@ describe('exactly once', () => {
     expect(await fullReport()).toEqual(before);
   });
 
-  it('counts a chunk once when the projector dies between its counter write and its report_leads write', async () => {
-    const db = app.runtime.mongo.client.db(`${app.config.mongo.db}_crash`);
-    try {
-      const cells = new CellStore(cellsCollection(db), app.runtime.locks);
-      const store = new ReportLeadStore(db, db.collection<LeadDoc>('leads'));
-      const projector = new ReportProjector({
-        cells,
-        leads: store,
-        partnerById: async () => ({ time_zone: ZONES.a }),
-        logger: app.runtime.logger,
-      });
-      const doc = scenarioLeadDoc(SCENARIO_LEADS[0]!, 'pa-crash');
-      await db.collection<LeadDoc>('leads').insertOne(doc);
-      const chunk = eventsOf(doc).map((event: LeadEvent, i) => ({ partition: 0, offset: 40 + i, event }));
-      const refusal = {
-        partition: 3,
-        offset: 7,
-        refusal: {
-          refusal_id: 'r-1',
-          partner_id: 'pa-crash',
-          status: 'duplicate',
-          reason: 'phone',
-          country_code: 'DE',
-          source: 'google',
-          at: doc.created_at.toISOString(),
-        } satisfies IntakeRefusal,
-      };
-      await projector.project(chunk, [refusal]); // joined with another topic's partition
-      await store.states.deleteMany({ _id: doc._id }); // as if report_leads had never been written
-      await projector.project(chunk.slice(0, 3), []); // the replay, cut and joined differently
-      await projector.project(chunk.slice(3), [refusal]);
-      const stored = await db.collection<CellDoc>('report_cells').find({}).toArray();
-      expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['b16', 'b4', 'd', 'm', 'tb16', 'tb4', 'td', 'tm']); // the lead's day, blocks and month, cells and totals
-      for (const cell of stored) {
-        const field = cell._id.startsWith('t') ? ALL_CELLS : 'DE|google';
-        expect(cellsOf(cell).lead[field]).toMatchObject({
-          received: 1,
-          accepted: 1,
-          contacted: 1,
-          ftd: 1,
-          rtd: 2,
-          chargebacks: 1,
-        });
-        expect(cellsOf(cell).refusal[field]).toEqual({ received: 1, duplicates: 1 });
-        expect(cell.o).toEqual({ p0: 40 + chunk.length - 1, i3: 7 });
-      }
-      expect((await store.byIds([doc._id])).get(doc._id)?.through).toBe(doc.history.length - 1);
-    } finally {
-      await db.dropDatabase();
-    }
-  });
   it('counts nothing again when a restarted processor reads every partition again from the start', async () => {
     const before = await fullReport();
     const { config } = app;
