@@ -18,8 +18,9 @@ import { DocumentLocks } from './redis/document-locks';
 import type { ReadinessCheck } from './http/ops-routes';
 
 // Everything the roles share, connected once per process: Kafka (admin, one producer,
-// the schema codec), MongoDB, Redis (with per-document locks), the PII cipher, the partner directory
-// and the metrics registry.
+// the schema codec, the consumers' clients), MongoDB, Redis (with per-document locks), the PII cipher,
+// the partner directory and the metrics registry. Only the entry point holds it: src/role-deps.ts
+// hands each role the part it uses.
 export interface Runtime {
   config: Config;
   logger: Logger;
