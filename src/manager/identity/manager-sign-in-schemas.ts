@@ -3,7 +3,7 @@ import { nullable, str } from '../schema-parts';
 import { role } from './identity-schema-parts';
 import { signInSchemas } from './sign-in-schemas';
 
-// The manager's: its roles and the role matrix's permissions.
+// The sign-in steps' schemas of the manager's realm: its roles and the role matrix's permissions.
 export const managerSignIn = signInSchemas({
   account: {
     id: str,
