@@ -1,16 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { openDataKey } from '../../src/shared/crypto/data-key';
+import { randomUUID } from 'node:crypto';
 import type { TopicKey } from '../../src/shared/kafka/topics';
-import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
-import type { IntakeKeyDoc, LeadDoc, LeadKeyDoc, ParkedMessageDoc } from '../../src/shared/mongo/documents';
+import type { LeadDoc, ParkedMessageDoc } from '../../src/shared/mongo/documents';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { dayOf, decisionId } from '../../src/shared/store/intake-decisions';
 import { recordKey } from '../../src/ingress/idempotency';
 import { storedLeadCipher } from '../support/lead-keys';
 import { processorParts } from '../../src/processor';
+import { erasedLead } from '../support/erased-lead';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { PersonalDataResidue, strings } from '../support/personal-data-residue';
 import { until } from '../support/topic-probe';
 
 // Erasure by crypto-shredding (issue 14.5) on the real servers: the lead's own data key is
@@ -19,6 +19,7 @@ let app: TestApp;
 let manager: ManagerClient;
 let partner: PartnerClient;
 let partnerId: string;
+let residue: PersonalDataResidue;
 let seq = 0;
 const phone = () => `+4917612${String(340000 + ++seq)}`;
 const DAY_MS = 86_400_000;
@@ -31,126 +32,14 @@ beforeAll(async () => {
   ).body;
   partnerId = created.id;
   partner = new PartnerClient(app.url, created);
+  residue = new PersonalDataResidue(app.runtime);
 });
 
 afterAll(async () => {
   await app?.destroy();
 });
 
-const db = () => app.runtime.mongo.db;
 const leadDoc = (id: string) => app.runtime.mongo.collections.leads.findOne({ _id: id }) as Promise<LeadDoc>;
-
-async function everyDocument(): Promise<{ collection: string; doc: unknown }[]> {
-  const names = (await db().listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-  const all = await Promise.all(
-    names.map(async (n) => (await db().collection(n).find().toArray()).map((doc) => ({ collection: n, doc }))),
-  );
-  return all.flat();
-}
-
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value && typeof value === 'object' && !(value instanceof Date)) return Object.values(value).flatMap(strings);
-  return [];
-}
-
-// Every cipher that could still open something: the keyring, and every data key left in any day's
-// lead keys or any hour's intake keys.
-async function remainingCiphers(): Promise<PiiCipher[]> {
-  const keys = (await everyDocument())
-    .filter((d) => /^(lead|intake)_keys_/.test(d.collection))
-    .map((d) => d.doc as LeadKeyDoc | IntakeKeyDoc);
-  return [app.runtime.cipher, ...keys.map((k) => openDataKey(app.runtime.cipher, k.dek_enc))];
-}
-
-const CIPHERTEXT = /[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-
-// Where `texts` (labelled by where they were found) show any of `plaintexts` in clear, or hold a
-// ciphertext that a remaining cipher opens to one of them.
-async function readableIn(texts: { where: string; text: string }[], plaintexts: string[]): Promise<string[]> {
-  const found: string[] = [];
-  const ciphers = await remainingCiphers();
-  for (const { where, text } of texts) {
-    if (plaintexts.some((p) => text.includes(p))) found.push(`${where}: plaintext`);
-    for (const token of text.match(CIPHERTEXT) ?? []) {
-      for (const cipher of ciphers) {
-        let opened: string | null = null;
-        try {
-          opened = cipher.decrypt(token);
-        } catch {
-          // not this cipher's
-        }
-        if (opened !== null && plaintexts.some((p) => opened.includes(p)))
-          found.push(`${where}: decryptable ciphertext`);
-      }
-    }
-  }
-  return found;
-}
-
-async function readableAnywhere(plaintexts: string[]): Promise<string[]> {
-  const texts = (await everyDocument()).flatMap(({ collection, doc }) =>
-    strings(doc).map((text) => ({ where: collection, text })),
-  );
-  return readableIn(texts, plaintexts);
-}
-
-// Every key and value under the test's Redis prefix.
-async function everyRedisText(): Promise<{ where: string; text: string }[]> {
-  const { redis } = app.runtime;
-  const keys = await redis.keys(`${app.config.redis.prefix}*`);
-  const texts: { where: string; text: string }[] = [];
-  for (const key of keys) {
-    const type = await redis.type(key);
-    const values =
-      type === 'string'
-        ? [(await redis.get(key)) ?? '']
-        : type === 'hash'
-          ? Object.entries(await redis.hgetall(key)).flat()
-          : type === 'set'
-            ? await redis.smembers(key)
-            : type === 'zset'
-              ? await redis.zrange(key, '0', '-1')
-              : type === 'list'
-                ? await redis.lrange(key, 0, -1)
-                : [];
-    texts.push({ where: `redis ${key}`, text: [key, ...values].join('\n') });
-  }
-  return texts;
-}
-
-// Every message of the given topics, from the beginning, as text.
-async function everyMessage(topics: readonly TopicKey[]): Promise<{ where: string; text: string }[]> {
-  const names = topics.map((t) => app.runtime.topics[t]);
-  const admin = app.runtime.kafka.admin();
-  await admin.connect();
-  const ends = new Map<string, number>();
-  for (const topic of names)
-    for (const p of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${p.partition}`, Number(p.high));
-  await admin.disconnect();
-  const texts: { where: string; text: string }[] = [];
-  const consumer = app.runtime.kafka.consumer({ groupId: `erasure-scan-${randomBytes(6).toString('hex')}` });
-  await consumer.connect();
-  await consumer.subscribe({ topics: names, fromBeginning: true });
-  const read = new Map<string, number>();
-  await consumer.run({
-    eachMessage: async ({ topic, partition, message }) => {
-      texts.push({
-        where: `kafka ${topic}`,
-        text: `${message.key?.toString() ?? ''}\n${message.value?.toString('utf8') ?? ''}`,
-      });
-      read.set(`${topic}:${partition}`, Number(message.offset) + 1);
-    },
-  });
-  await until(
-    async () => [...ends].every(([tp, end]) => end === 0 || (read.get(tp) ?? 0) >= end),
-    30000,
-    'every message read',
-  );
-  await consumer.disconnect();
-  return texts;
-}
 
 async function submit(body: Record<string, unknown>): Promise<string> {
   const res = await partner.submitLead(body);
@@ -158,15 +47,7 @@ async function submit(body: Record<string, unknown>): Promise<string> {
   return res.body.id as string;
 }
 
-const erased = (id: string) =>
-  until(
-    async () => {
-      const res = await manager.get<{ personal_data: string }>(`/api/leads/${id}`);
-      return res.body.personal_data === 'erased' ? res.body : null;
-    },
-    20000,
-    `lead ${id} to be erased`,
-  );
+const erased = (id: string) => erasedLead(manager, id);
 
 describe('DELETE /api/leads/{id}/personal-data', () => {
   it('leaves no plaintext and no decryptable ciphertext, keeps status, history and the status lookup, and stops dedup matching', async () => {
@@ -193,7 +74,7 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     });
     const before = await leadDoc(id);
     // Readable before: the stores do hold the lead's personal data, under its own key.
-    expect(await readableAnywhere(PLAIN)).not.toEqual([]);
+    expect(await residue.readableAnywhere(PLAIN)).not.toEqual([]);
     expect(await partner.submitLead({ phone: p, external_id: 'erase-dup' })).toMatchObject({
       status: 409,
       body: { status: 'duplicate', id },
@@ -205,7 +86,7 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
       body: { id, personal_data: 'erasing', key_destroyed_at: expect.any(String) },
     });
     // The key is gone when the answer comes: nothing can read the lead from then on.
-    expect(await readableAnywhere(PLAIN)).toEqual([]);
+    expect(await residue.readableAnywhere(PLAIN)).toEqual([]);
 
     const view = await erased(id);
     expect(view).toMatchObject({
@@ -220,11 +101,11 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     for (const f of ['phone_enc', 'phone_hash', 'email_enc', 'email_hash', 'personal_enc'])
       expect(after).not.toHaveProperty(f);
     expect(after.history).toEqual(before.history); // no entry, so no event and no callback
-    expect(await readableAnywhere(PLAIN)).toEqual([]);
+    expect(await residue.readableAnywhere(PLAIN)).toEqual([]);
     const hashes = [before.phone_hash, before.email_hash].filter(Boolean) as string[];
-    expect(strings((await everyDocument()).map((d) => d.doc)).filter((s) => hashes.some((h) => s.includes(h)))).toEqual(
-      [],
-    );
+    expect(
+      strings((await residue.everyDocument()).map((d) => d.doc)).filter((s) => hashes.some((h) => s.includes(h))),
+    ).toEqual([]);
 
     expect(await partner.leadStatus('erase-1')).toMatchObject({ status: 200, body: { id, status: before.status } });
     // The same phone and email are new again.
@@ -304,13 +185,13 @@ describe('what an erasure leaves', () => {
       (t) => !['agentActions', 'deposits'].includes(t),
     );
     const texts = [
-      ...(await everyDocument()).flatMap(({ collection, doc }) =>
+      ...(await residue.everyDocument()).flatMap(({ collection, doc }) =>
         strings(doc).map((text) => ({ where: collection, text })),
       ),
-      ...(await everyRedisText()),
-      ...(await everyMessage(ours)),
+      ...(await residue.everyRedisText()),
+      ...(await residue.everyMessage(ours)),
     ];
-    expect(await readableIn(texts, PLAIN)).toEqual([]);
+    expect(await residue.readableIn(texts, PLAIN)).toEqual([]);
   });
 });
 
@@ -331,7 +212,7 @@ describe('the same request after the idempotency window', () => {
       .deleteOne({ _id: decisionId(partnerId, key) });
     const again = await partner.submitLead(body, { idempotencyKey: key });
     expect(again).toMatchObject({ status: 200, body: { id } });
-    expect(await readableAnywhere([p, 'come.back@example.com'])).toEqual([]);
+    expect(await residue.readableAnywhere([p, 'come.back@example.com'])).toEqual([]);
     expect(await storedLeadCipher(app.runtime, await leadDoc(id))).toBeNull();
     // The phone is new again: the erased lead matches no one.
     expect(await partner.submitLead({ phone: p, external_id: 'erase-again-2' })).toMatchObject({
@@ -357,16 +238,16 @@ describe('copies on Kafka of other submissions (INTAKE_KEY_HOURS)', () => {
     ).toMatchObject({ status: 409, body: { status: 'duplicate', id } });
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
-    const commands = async () => everyMessage(['intakeCommands', 'intakeDeadLetter']);
-    expect(await readableIn(await commands(), PLAIN)).not.toEqual([]); // the duplicate's own key is still there
-    const hours = async () =>
-      (await db().listCollections({}, { nameOnly: true }).toArray())
-        .map((c) => c.name)
-        .filter((n) => n.startsWith('intake_keys_'));
+    const commands = async () => residue.everyMessage(['intakeCommands', 'intakeDeadLetter']);
+    expect(await residue.readableIn(await commands(), PLAIN)).not.toEqual([]); // the duplicate's own key is still there
+    const hours = () => residue.collectionsNamed('intake_keys_');
     expect(await hours()).not.toEqual([]);
-    await new IntakeKeyStore(db()).dropExpired(new Date(Date.now() + 25 * 3_600_000), app.config.intake.keyHours);
+    await new IntakeKeyStore(app.runtime.mongo.db).dropExpired(
+      new Date(Date.now() + 25 * 3_600_000),
+      app.config.intake.keyHours,
+    );
     expect(await hours()).toEqual([]);
-    expect(await readableIn(await commands(), PLAIN)).toEqual([]);
+    expect(await residue.readableIn(await commands(), PLAIN)).toEqual([]);
   });
 });
 
@@ -391,7 +272,7 @@ describe('parked CRM messages', () => {
       'the action to be parked',
     )) as ParkedMessageDoc;
     expect(parked.value).not.toHaveProperty('note');
-    expect(await readableAnywhere(['Ermengarde'])).toEqual([]);
+    expect(await residue.readableAnywhere(['Ermengarde'])).toEqual([]);
   });
 });
 
@@ -402,10 +283,7 @@ describe('retention (PERSONAL_DATA_RETENTION_DAYS)', () => {
       await submit({ phone: p, email: 'old.lead@example.com', first_name: 'Ottoline', external_id: 'old-1' }),
       await submit({ phone: phone(), external_id: 'old-2' }),
     ];
-    const days = async () =>
-      (await db().listCollections({}, { nameOnly: true }).toArray())
-        .map((c) => c.name)
-        .filter((n) => n.startsWith('lead_keys_'));
+    const days = () => residue.collectionsNamed('lead_keys_');
     expect(await days()).not.toEqual([]);
     const { retention } = processorParts(app.runtime);
     // Nothing is past the retention today.
@@ -414,7 +292,7 @@ describe('retention (PERSONAL_DATA_RETENTION_DAYS)', () => {
     const run = await retention.run(new Date(Date.now() + 31 * DAY_MS));
     expect(run.leads).toBeGreaterThanOrEqual(2);
     expect(await days()).toEqual([]);
-    expect(await readableAnywhere([p, 'old.lead@example.com', 'Ottoline'])).toEqual([]);
+    expect(await residue.readableAnywhere([p, 'old.lead@example.com', 'Ottoline'])).toEqual([]);
     for (const id of ids) await erased(id);
     expect(await partner.submitLead({ phone: p, external_id: 'old-3' })).toMatchObject({
       status: 200,
