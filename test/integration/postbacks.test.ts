@@ -4,10 +4,11 @@ import { deliveryId } from '../../src/shared/ids';
 import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
 import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
-import { CallbackReceiver, failFirst, status, type ReceivedCallback } from '../support/callback-receiver';
+import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
 import { managerSide } from '../support/manager-side';
+import { POSTBACK_APP, query, TOKEN, trackerPartner } from '../support/postback-tracker';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
@@ -15,7 +16,6 @@ import { TopicProbe, until } from '../support/topic-probe';
 // events on the real topic, a real HTTP receiver on loopback playing the tracker, the retry tiers
 // (1, 2, 3, 4 s here), the dead topic and the delivery records.
 const DELAYS_MS = [1000, 2000, 3000, 4000];
-const TOKEN = 'tr&ck/er=1';
 
 let app: TestApp;
 let manager: ManagerClient;
@@ -25,12 +25,7 @@ let replies: ReplyWaiter<CallbackReply>;
 let commands: DispatcherCommands;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    ROLE: 'ingress,dispatcher',
-    SERVICE_NAME: 'Acme',
-    CALLBACK_RETRY_DELAYS_S: '1,2,3,4',
-    CALLBACK_TIMEOUT_MS: '1000',
-  });
+  app = await startTestApp(POSTBACK_APP);
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
@@ -45,20 +40,8 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-async function trackerPartner(
-  path: string,
-  postbacks: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-): Promise<string> {
-  const res = await manager.post<{ id: string; callback_secret: string }>('/api/affiliates', {
-    name: path,
-    postbacks,
-    ...extra,
-  });
-  expect(res.status).toBe(201);
-  receiver.route(path, res.body.callback_secret);
-  return res.body.id;
-}
+const tracker = (path: string, postbacks: Record<string, unknown>, extra?: Record<string, unknown>) =>
+  trackerPartner(manager, receiver, path, postbacks, extra);
 
 const postbackRecord = (event: LeadEvent) =>
   app.runtime.mongo.collections.deliveries.findOne({ _id: deliveryId(event.event_id, event.partner_id, 'postback') });
@@ -71,7 +54,6 @@ const finalRecord = (event: LeadEvent, state: DeliveryDoc['state'], timeoutMs = 
     timeoutMs,
     `${event.event_id} postback to be ${state}`,
   );
-const query = (got: ReceivedCallback) => new URL(got.url, 'http://x').searchParams;
 
 describe('macros', () => {
   it('fills every macro URL-encoded, signs the final URL, records it with the token masked', async () => {
@@ -79,7 +61,7 @@ describe('macros', () => {
       receiver.url('/fill') +
       '?s={status}&our={our_status}&ext={external_id}&id={internal_id}&e={event}&eid={event_id}&dep={is_depositor}' +
       '&sub={sub_id}&cid={click_id}&src={source}&f={funnel}&ts={timestamp}&u={unix_ts}&t={token}';
-    const partner = await trackerPartner('/fill', {
+    const partner = await tracker('/fill', {
       url: template,
       token: TOKEN,
       sign: true,
@@ -132,7 +114,7 @@ describe('macros', () => {
   });
 
   it('sends a macro the lead has no value for as empty, and a per-event template with its own mapping', async () => {
-    const partner = await trackerPartner(
+    const partner = await tracker(
       '/per-event',
       {
         url: `${receiver.url('/per-event')}?kind=default&s={status}&cid={click_id}`,
@@ -156,7 +138,7 @@ describe('macros', () => {
   });
 
   it('sends only the whitelisted events, and a callback beside the postback, each in its own line', async () => {
-    const partner = await trackerPartner(
+    const partner = await tracker(
       '/both',
       { url: `${receiver.url('/both-pb')}?e={event}`, events: ['lead.ftd'] },
       { callback_url: receiver.url('/both') },
@@ -185,7 +167,7 @@ describe('macros', () => {
 
 describe('delivery', () => {
   it("keeps one lead's postbacks in event order behind a failing one, with the retry delays", async () => {
-    const partner = await trackerPartner('/order', { url: `${receiver.url('/order')}?eid={event_id}` });
+    const partner = await tracker('/order', { url: `${receiver.url('/order')}?eid={event_id}` });
     receiver.respond('/order', failFirst(2));
     const lead = 'le-880002';
     const events = [0, 1, 2].map((n) =>
@@ -212,7 +194,7 @@ describe('delivery', () => {
   // A lone surrogate is valid JSON and a URL cannot carry it: filling the template throws. That
   // postback is dead at once with the reason, and the lead's later ones, and the partition, go on.
   it("records a postback that cannot be prepared as dead with its reason, and the lead's next one goes", async () => {
-    const partner = await trackerPartner('/hostile', {
+    const partner = await tracker('/hostile', {
       url: `${receiver.url('/hostile')}?eid={event_id}&cid={click_id}`,
     });
     const lead = 'le-880009';
@@ -232,7 +214,7 @@ describe('delivery', () => {
   });
 
   it('declares a postback dead after the schedule, on the dead topic, and a manager retries it', async () => {
-    const partner = await trackerPartner('/dead', { url: `${receiver.url('/dead')}?eid={event_id}` });
+    const partner = await tracker('/dead', { url: `${receiver.url('/dead')}?eid={event_id}` });
     receiver.respond('/dead', status(500, 'boom'));
     const event = leadEvent(partner);
     await publishLeadEvents(app.runtime, [event]);
@@ -248,10 +230,10 @@ describe('delivery', () => {
   }, 60_000);
 
   it('gives a 404 one more try only (the 4xx rule), and any 2xx is success whatever the body', async () => {
-    const partner = await trackerPartner('/gone', { url: `${receiver.url('/gone')}?eid={event_id}` });
+    const partner = await tracker('/gone', { url: `${receiver.url('/gone')}?eid={event_id}` });
     receiver.respond('/gone', status(404, 'no such campaign'));
     const notFound = leadEvent(partner);
-    const ok = await trackerPartner('/odd-body', { url: `${receiver.url('/odd-body')}?eid={event_id}` });
+    const ok = await tracker('/odd-body', { url: `${receiver.url('/odd-body')}?eid={event_id}` });
     receiver.respond('/odd-body', status(204, ''));
     const odd = leadEvent(ok);
     await publishLeadEvents(app.runtime, [notFound, odd]);
@@ -259,7 +241,7 @@ describe('delivery', () => {
     expect(await finalRecord(odd, 'delivered')).toMatchObject({ attempts_made: 1, last_http_status: 204 });
   });
   it("re-sends a postback in a replay of the partner's range, with the same event id", async () => {
-    const partner = await trackerPartner('/replayed', { url: `${receiver.url('/replayed')}?eid={event_id}` });
+    const partner = await tracker('/replayed', { url: `${receiver.url('/replayed')}?eid={event_id}` });
     const event = leadEvent(partner);
     await publishLeadEvents(app.runtime, [event]);
     const first = await finalRecord(event, 'delivered');
@@ -276,129 +258,5 @@ describe('delivery', () => {
       20_000,
       'the replay recorded',
     );
-  });
-});
-
-describe('manager API', () => {
-  it('refuses a template naming money, personal data or an unknown macro, with a 422 naming it', async () => {
-    const base = receiver.url('/refused');
-    for (const [macro, why] of [
-      ['amount', 'money'],
-      ['phone', 'personal data'],
-      ['email', 'personal data'],
-      ['payout', 'money'],
-      ['nonsense', 'unknown macro'],
-    ] as const) {
-      const res = await manager.post<{ error: string; message: string }>('/api/affiliates', {
-        name: 'refused',
-        postbacks: { url: `${base}?x={${macro}}` },
-      });
-      expect(res.status).toBe(422);
-      expect(res.body.error).toBe('invalid_request');
-      expect(res.body.message).toContain(`/postbacks/url names`);
-      expect(res.body.message).toContain(`{${macro}}`);
-      expect(res.body.message).toContain(why);
-    }
-    const perEvent = await manager.post<{ message: string }>('/api/affiliates', {
-      name: 'refused',
-      postbacks: { templates: [{ event: 'lead.ftd', url: `${base}?a={ftd_amount}` }] },
-    });
-    expect(perEvent.status).toBe(422);
-    expect(perEvent.body.message).toContain('/postbacks/templates/0/url names {ftd_amount}: money');
-    const twice = await manager.post<{ message: string }>('/api/affiliates', {
-      name: 'refused',
-      postbacks: {
-        templates: [
-          { event: 'lead.ftd', url: base },
-          { event: 'lead.ftd', url: base },
-        ],
-      },
-    });
-    expect(twice.body.message).toContain('two templates for lead.ftd');
-  });
-
-  it('refuses {token} or sign without a token, a macro in the host, and credentials', async () => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ url: `${receiver.url('/t')}?t={token}` }, 'no postback token'],
-      [{ url: `${receiver.url('/t')}?e={event}`, sign: true }, '/postbacks/sign needs a postback token'],
-      [{ url: 'http://{source}.tracker.example/pb' }, 'macro in its host'],
-      [{ url: 'http://user:pw@tracker.example/pb?e={event}' }, 'credentials'],
-      [{ url: `${receiver.url('/t')}?e={event` }, 'not part of a {macro}'],
-    ];
-    for (const [postbacks, says] of cases) {
-      const res = await manager.post<{ message: string }>('/api/affiliates', { name: 'refused', postbacks });
-      expect(res.status).toBe(422);
-      expect(res.body.message).toContain(says);
-    }
-  });
-
-  it('keeps the token write-only: never shown, kept across a PATCH without it, removed with null', async () => {
-    const id = await trackerPartner('/token', { url: `${receiver.url('/token')}?t={token}`, token: TOKEN });
-    const shown = await manager.get<Record<string, unknown>>(`/api/affiliates/${id}`);
-    expect(shown.body.postback_token_set).toBe(true);
-    expect(JSON.stringify(shown.body)).not.toContain(TOKEN);
-    const patched = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, {
-      postbacks: { url: `${receiver.url('/token')}?t={token}&e={event}` },
-    });
-    expect(patched.status).toBe(200);
-    expect(patched.body.postback_token_set).toBe(true);
-    // Removing the token while a template still names it is refused; with the template changed it goes.
-    expect(
-      (
-        await manager.patch(`/api/affiliates/${id}`, {
-          postbacks: { url: `${receiver.url('/token')}?t={token}`, token: null },
-        })
-      ).status,
-    ).toBe(422);
-    const cleared = await manager.patch<Record<string, unknown>>(`/api/affiliates/${id}`, {
-      postbacks: { url: `${receiver.url('/token')}?e={event}`, token: null },
-    });
-    expect(cleared.body.postback_token_set).toBe(false);
-  });
-
-  it('previews the URL for a sample lead with the token masked, and checks the template as a save does', async () => {
-    const id = await trackerPartner(
-      '/preview',
-      { url: `${receiver.url('/preview')}?s={status}&t={token}`, token: TOKEN },
-      { status_mapping: { ftd: 'sale' } },
-    );
-    const saved = await manager.post<{ url: string }>(`/api/affiliates/${id}/postback-preview`, { event: 'lead.ftd' });
-    expect(saved.body).toEqual({ url: `${receiver.url('/preview')}?s=sale&t=***`, event: 'lead.ftd' });
-    const draft = await manager.post<{ url: string }>(`/api/affiliates/${id}/postback-preview`, {
-      template: 'https://t.example/pb?c={click_id}&d={is_depositor}',
-      event: 'lead.rtd',
-    });
-    expect(draft.body.url).toBe('https://t.example/pb?c=sample-click&d=1');
-    const refused = await manager.post<{ message: string }>(`/api/affiliates/${id}/postback-preview`, {
-      template: 'https://t.example/pb?p={phone}',
-    });
-    expect(refused.status).toBe(422);
-    expect(refused.body.message).toContain('{phone}: personal data');
-  });
-
-  it('sends a test postback through the dispatcher and reports the attempt and the masked URL', async () => {
-    const id = await trackerPartner('/test-pb', {
-      url: `${receiver.url('/test-pb')}?e={event}&s={status}&t={token}`,
-      token: TOKEN,
-    });
-    const res = await manager.post<Record<string, unknown>>(`/api/affiliates/${id}/test-postback`, {
-      event: 'lead.ftd',
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      delivered: true,
-      http_status: 200,
-      duration_ms: expect.any(Number),
-      error: null,
-      response_body: 'ok',
-      url: `${receiver.url('/test-pb')}?e=lead.ftd&s=ftd&t=***`,
-    });
-    const [got] = await receiver.waitFor('/test-pb', 1);
-    expect(query(got!).get('t')).toBe(TOKEN);
-    expect(got!.headers['x-event-id']).toMatch(/^le-0:test-[0-9a-f]{12}$/);
-    const none = await manager.post<{ error: string }>(
-      `/api/affiliates/${await trackerPartner('/none', { url: null })}/test-postback`,
-    );
-    expect(none.status).toBe(409);
   });
 });
