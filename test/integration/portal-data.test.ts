@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Deposit } from '../../src/shared/schemas';
-import { CallbackReceiver, status } from '../support/callback-receiver';
+import { status, type CallbackReceiver } from '../support/callback-receiver';
 import { produce } from '../support/intake-commands';
-import { ManagerClient } from '../support/manager-client';
-import { deliveriesSettled, receivingPartner, sendLead, type FedPartner, type SentLead } from '../support/portal-data';
-import { enrolPortal, inviteFirstAdmin, portalSession, type PortalPerson } from '../support/portal-client';
+import type { ManagerClient } from '../support/manager-client';
+import { deliveriesSettled, sendLead, type FedPartner, type SentLead } from '../support/portal-data';
+import { portalSession, type PortalPerson } from '../support/portal-client';
+import { ADMIN_NAME, auditEntries, startPortalAdminStack, type Page } from '../support/portal-admin-stack';
 import { fillPath, operationName, portalOperations } from '../support/portal-operations';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { expectNoPrivateData } from '../support/portal-privacy';
+import type { TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
 // A partner's own data in the portal over the whole pipeline: leads sent through the partner API,
@@ -21,33 +23,17 @@ let admin: PortalPerson;
 let viewer: PortalPerson;
 let agentId: string;
 const sent: Record<string, SentLead> = {};
-const ADMIN_NAME = 'Ada Admin';
 // The UTC day the leads were sent on: a run across midnight finds them in the last 7 days, not today.
 const utcDayNow = () => new Date().toISOString().slice(0, 10);
 let sentDay = '';
 const overviewDays = () => (utcDayNow() === sentDay ? 1 : 7);
 const AMOUNT = '250.00';
 
-type Page<T = Record<string, unknown>> = { items: T[]; next_cursor: string | null };
-type AuditItem = {
-  action: string;
-  actor: string;
-  actor_name: string;
-  affiliate_id: string;
-  target: string | null;
-  details: Record<string, unknown>;
-};
-const auditOf = async (action: string) =>
-  (await manager.get<Page<AuditItem>>(`/api/audit-log?affiliate_id=${acme.id}&action=${action}&limit=200`)).body.items;
+const auditOf = (action: string) => auditEntries(manager, acme.id, action);
 
 beforeAll(async () => {
   sentDay = utcDayNow();
-  app = await startTestApp({ ROLE: 'all', CALLBACK_RETRY_DELAYS_S: '1,1,1,1' });
-  manager = new ManagerClient(app.url);
-  receiver = await new CallbackReceiver().start();
-  agentId = (await manager.post<{ id: string }>('/api/agents', { name: 'Portal agent', countries: ['GB'] })).body.id;
-  acme = await receivingPartner(manager, receiver, 'acme', status(404, 'no such hook'), { blocked_countries: ['FR'] });
-  admin = await enrolPortal(app.url, await inviteFirstAdmin(app.url, acme.id, { name: ADMIN_NAME }));
+  ({ app, manager, receiver, agentId, acme, admin } = await startPortalAdminStack());
   viewer = await portalSession(app.url, acme.id, 'partner_viewer', admin);
 
   const send = async (key: string, fields: Record<string, unknown>, expected: string) => {
@@ -77,19 +63,8 @@ afterAll(async () => {
   await app?.destroy();
 });
 
-// No personal data beyond the masked phone, no agent, no money, anywhere in an answer.
-function expectNothingPrivate(body: unknown): void {
-  const json = JSON.stringify(body);
-  for (const lead of Object.values(sent)) {
-    expect(json).not.toContain(lead.email);
-    if (!lead.phone) continue;
-    expect(json).not.toContain(lead.phone.slice(1));
-    expect(json).not.toContain(lead.phone.slice(3)); // the national number
-  }
-  expect(json).not.toContain(agentId);
-  expect(json).not.toContain(AMOUNT);
-  expect(json).not.toMatch(/"[a-z_]*(email|agent|amount|currency)[a-z_]*":/);
-}
+const expectNothingPrivate = (body: unknown) =>
+  expectNoPrivateData(body, { leads: Object.values(sent), agentId, amount: AMOUNT });
 
 describe('overview', () => {
   it("shows today's received, accepted, duplicates, validation errors and rejections as sent", async () => {
@@ -282,62 +257,6 @@ describe('deliveries', () => {
     });
     expect(health.find((h) => h.kind === 'callback')!.attempts_24h).toBeGreaterThan(0);
     expect((await admin.client.post('/portal/api/endpoints/callback/resume')).status).toBe(409); // not paused
-  });
-});
-
-describe('integration', () => {
-  it('rotates the hmac secret with a grace period: the old one still verifies, the new one is shown once; audited', async () => {
-    const rotated = await admin.client.post<{ hmac_secret: string; grace_until: string }>(
-      '/portal/api/integration/rotate',
-      { which: ['hmac_secret'], grace_seconds: 300 },
-    );
-    expect(rotated.status).toBe(200);
-    expect(rotated.headers.get('cache-control')).toBe('no-store');
-    expect(Date.parse(rotated.body.grace_until) - Date.now()).toBeGreaterThan(290_000);
-    expect((await sendLead(app.url, acme, { external_id: 'old-secret' })).status).toBe('accepted');
-    expect(
-      (await sendLead(app.url, { ...acme, hmac_secret: rotated.body.hmac_secret }, { external_id: 'new-secret' }))
-        .status,
-    ).toBe('accepted');
-    const shown = await admin.client.get('/portal/api/integration');
-    expect(shown.body).toMatchObject({ affiliate_id: acme.id, previous_secrets_until: rotated.body.grace_until });
-    expect(JSON.stringify(shown.body)).not.toContain(rotated.body.hmac_secret);
-    expect((await auditOf('partner.rotate_key'))[0]).toMatchObject({
-      actor: admin.id,
-      actor_name: ADMIN_NAME,
-      details: { rotated: ['hmac_secret'], grace_seconds: 300 },
-    });
-  });
-
-  it('changes the callback URL (https only), audited with the hosts', async () => {
-    const before = new URL(receiver.url('/')).host;
-    const http = await admin.client.send('PATCH', '/portal/api/integration', {
-      callback_url: 'http://hooks.acme.example/cb',
-    });
-    expect(http.status).toBe(422);
-    expect((await auditOf('partner.update'))[0]).toMatchObject({
-      actor_name: ADMIN_NAME,
-      details: { refused: 'invalid_request', http_status: 422 },
-    });
-    const changed = await admin.client.send('PATCH', '/portal/api/integration', {
-      callback_url: 'https://hooks.acme.example/cb',
-      callback_events: ['lead.ftd'],
-    });
-    expect(changed.body).toMatchObject({
-      callback_url: 'https://hooks.acme.example/cb',
-      callback_events: ['lead.ftd'],
-    });
-    expect((await auditOf('partner.update'))[0]).toMatchObject({
-      actor: admin.id,
-      actor_name: ADMIN_NAME,
-      details: {
-        fields: ['callback_url', 'callback_events'],
-        callback_host: { from: before, to: 'hooks.acme.example' },
-      },
-    });
-    expect((await manager.get(`/api/affiliates/${acme.id}`)).body).toMatchObject({
-      callback_url: 'https://hooks.acme.example/cb',
-    });
   });
 });
 
