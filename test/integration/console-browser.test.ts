@@ -1,21 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CONSOLE_CSP } from '../../src/manager/console-static';
+import { goToHash } from '../support/browser-hash';
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import {
-  launchChromium,
-  newOwner,
-  pageWidths,
-  section,
-  shot,
-  signInAsOwner,
-  signInWith,
-  unnamedControls,
-  watched as watchedBy,
-} from '../support/console-browser';
+import { pageWidths, section, shot, signInAsOwner, watched as watchedBy } from '../support/console-browser';
+import { consolePages, deliveryOf as deliveryIn, startConsoleStack, WIDTHS } from '../support/console-stack';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
-import { totpCode } from '../../src/manager/identity/totp';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 import { servicesOf } from '../support/manager-services';
 
@@ -23,7 +13,6 @@ import { servicesOf } from '../support/manager-services';
 // whole pipeline: a partner created on the page sends a real lead, its callback endpoint refuses,
 // the delivery dies on a short retry schedule, and the manager finds and retries it on the page.
 // Screenshots of every page at 1280 and 390 px go to test-artifacts/console/.
-const WIDTHS = { desktop: 1280, phone: 390 } as const;
 const PHONE = '+447911123456';
 const EMAIL = 'console.lead@example.com';
 
@@ -31,7 +20,6 @@ let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
 let browser: Browser;
-let desktop: BrowserContext;
 let page: Page;
 // Console errors of every page (a CSP violation, a failed script) fail the last test.
 const browserErrors: string[] = [];
@@ -39,22 +27,11 @@ const browserErrors: string[] = [];
 beforeAll(async () => {
   // An endpoint failing every attempt for 2 s (and 3 in a row) is paused; the main partner's endpoint
   // fails twice only, so it never is.
-  app = await startTestApp({
-    ROLE: 'all',
-    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
-    ENDPOINT_PAUSE_AFTER_S: '2',
-    ENDPOINT_PAUSE_MIN_FAILURES: '3',
-    ENDPOINT_HEALTH_REPORT_MS: '500',
-  });
+  ({ app, browser, page } = await startConsoleStack(browserErrors));
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
   receiver.route('/hook', 'not checked here', status(404, 'no such hook'));
-  browser = await launchChromium();
-  desktop = await browser.newContext({
-    viewport: { width: WIDTHS.desktop, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  page = await watched(desktop);
+  await signInAsOwner(page, app);
 });
 
 afterAll(async () => {
@@ -64,48 +41,11 @@ afterAll(async () => {
 });
 
 const watched = (context: BrowserContext) => watchedBy(context, browserErrors);
-
-const deliveryOf = (partnerId: string, state: string) =>
-  until(
-    async () => {
-      const res = await manager.get<{ items: { id: string; state: string }[] }>(
-        `/api/deliveries?affiliate_id=${partnerId}&state=${state}`,
-      );
-      return res.body.items[0] ?? null;
-    },
-    30000,
-    `a ${state} delivery of ${partnerId}`,
-  );
+const deliveryOf = (partnerId: string, state: string) => deliveryIn(manager, partnerId, state);
 
 describe('the manager console', () => {
   let partner: { id: string; api_key: string; hmac_secret: string; callback_secret: string };
   let leadId: string;
-
-  it('is served with a strict Content-Security-Policy and no inline script or style', async () => {
-    const res = await fetch(`${app.url}/console/`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
-    expect(CONSOLE_CSP).not.toMatch(/unsafe-inline|unsafe-eval/);
-    const html = await res.text();
-    expect(html).not.toMatch(/<script>|<style|style=/);
-    expect((await fetch(`${app.url}/console/app.js`)).headers.get('x-content-type-options')).toBe('nosniff');
-  });
-
-  it('refuses a wrong password with a clear message, and keeps nothing in storage, the URL or a script-readable cookie', async () => {
-    const owner = await newOwner(app.url);
-    await page.goto(`${app.url}/console/`);
-    await page.getByLabel('Email', { exact: true }).fill(owner.email);
-    await page.getByLabel('Password', { exact: true }).fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('(invalid_credentials)');
-    await shot(page, 'sign-in-refused');
-    await signInWith(page, app.url, owner);
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    expect(page.url()).toBe(`${app.url}/console/`);
-    // The session cookie is HttpOnly: no script on the page can read it.
-    const stored = await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]);
-    expect(stored).toEqual([0, 0, '']);
-  });
 
   it('creates a partner and shows its secrets once, with copy buttons; none stays on the page', async () => {
     await section(page, 'Partners');
@@ -229,12 +169,8 @@ describe('the manager console', () => {
   it("shows a partner's endpoint health, and resumes an endpoint paused by real failures", async () => {
     const health = page.getByRole('region', { name: 'Endpoint health' });
     const open = async (id: string) => {
-      await page.evaluate((h) => {
-        location.hash = h;
-      }, '#/partners');
-      await page.evaluate((h) => {
-        location.hash = h;
-      }, `#/partners/${id}`);
+      await goToHash(page, '#/partners');
+      await goToHash(page, `#/partners/${id}`);
     };
     await open(partner.id);
     await health.getByText('Failures in a row').waitFor();
@@ -271,20 +207,12 @@ describe('the manager console', () => {
     );
     await health.getByRole('button', { name: 'Resume callbacks' }).click();
     expect((await resumed).status()).toBe(202);
-    await until(
-      async () =>
-        (await manager.get<{ state: string }>(`/api/affiliates/${down.partner.id}/endpoint-health`)).body.state ===
-        'active',
-      20_000,
-      'the endpoint to be active again',
-    );
+    await until(async () => (await healthOf()).state === 'active', 20_000, 'the endpoint to be active again');
     await deliveryOf(down.partner.id, 'delivered'); // the held callback went out after the resume
   });
 
   it('rotates the key and shows the new one once', async () => {
-    await page.evaluate((h) => {
-      location.hash = h;
-    }, `#/partners/${partner.id}`);
+    await goToHash(page, `#/partners/${partner.id}`);
     await page.getByRole('heading', { level: 1, name: 'Partner Console partner' }).waitFor();
     await page.getByRole('button', { name: 'Rotate API key' }).click();
     const fresh = await page
@@ -341,73 +269,6 @@ describe('the manager console', () => {
     await shot(page, 'overview');
   });
 
-  it('is used with the keyboard alone: sign-in, skip link, sections, labelled controls, focus on each page title', async () => {
-    // A context of its own: the desktop one is signed in already (its cookie outlives the page).
-    const keyboardOnly = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
-    const p = await watched(keyboardOnly);
-    const owner = await newOwner(app.url);
-    await p.goto(`${app.url}/console/`);
-    await p.getByLabel('Email', { exact: true }).waitFor(); // once the server has said there is no session
-    await p.keyboard.press('Tab');
-    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('email');
-    await p.keyboard.type(owner.email);
-    await p.keyboard.press('Tab');
-    await p.keyboard.type(owner.password);
-    await p.keyboard.press('Enter');
-    await p.getByLabel('Code from your authenticator app').waitFor();
-    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('totp-code');
-    await p.keyboard.type(totpCode(owner.secret, Date.now() + 30_000));
-    await p.keyboard.press('Enter');
-    await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    await expect(p.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
-
-    const passed: string[] = [];
-    for (let i = 0; i < 14 && passed.at(-1) !== 'Skip to content'; i++) {
-      await p.keyboard.press('Shift+Tab');
-      passed.push(await p.evaluate(() => document.activeElement?.textContent ?? ''));
-    }
-    const menu = `${owner.email.split('@')[0]} (owner)`; // the account menu's button
-    expect(passed).toEqual([
-      menu,
-      'Tokens',
-      'Accounts',
-      'Audit log',
-      'Agents',
-      'Leads',
-      'Deliveries',
-      'Partners',
-      'Reports',
-      'Overview',
-      'Skip to content',
-    ]);
-    await p.keyboard.press('Enter');
-    await expect(p.evaluate(() => document.activeElement?.id)).resolves.toBe('main');
-    await p.keyboard.press('Shift+Tab');
-    await p.keyboard.press('Shift+Tab'); // from main back past the account menu to the last section
-    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Tokens');
-    await p.keyboard.press('Enter');
-    await p.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
-    await expect(p.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Tokens');
-
-    for (const name of [
-      'Overview',
-      'Reports',
-      'Partners',
-      'Deliveries',
-      'Leads',
-      'Agents',
-      'Audit log',
-      'Accounts',
-      'Tokens',
-    ]) {
-      await section(p, name);
-      expect({ name, unnamed: await unnamedControls(p) }).toEqual({ name, unnamed: [] });
-    }
-    const nav = await p.getByRole('navigation', { name: 'Sections' }).ariaSnapshot();
-    expect(nav).toContain('link "Audit log"');
-    await keyboardOnly.close();
-  });
-
   it('fits a 390 px phone screen on every page without sideways scrolling of the page', async () => {
     const phone = await browser.newContext({
       viewport: { width: WIDTHS.phone, height: 844 },
@@ -419,24 +280,9 @@ describe('the manager console', () => {
     await shot(p, 'sign-in');
     await signInAsOwner(p, app);
     await p.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    const pages: [string, string, string][] = [
-      ['overview', '#/overview', 'Overview'],
-      ['reports', '#/reports', 'Reports'],
-      ['partners', '#/partners', 'Partners'],
-      ['partner', `#/partners/${partner.id}`, 'Partner Console partner'],
-      ['deliveries', `#/deliveries?affiliate_id=${partner.id}`, 'Deliveries'],
-      ['leads', '#/leads', 'Leads'],
-      ['lead', `#/leads?id=${leadId}`, 'Leads'],
-      ['agents', '#/agents', 'Agents'],
-      ['audit', '#/audit', 'Audit log'],
-      ['accounts', '#/accounts', 'Accounts'],
-      ['tokens', '#/tokens', 'Tokens'],
-      ['account', '#/account', 'Your account'],
-    ];
+    const pages = consolePages(partner.id, leadId);
     for (const [name, hash, heading] of pages) {
-      await p.evaluate((h) => {
-        location.hash = h;
-      }, hash);
+      await goToHash(p, hash);
       await p.getByRole('heading', { level: 1, name: heading }).waitFor();
       await p.waitForTimeout(400); // the page's data arrives after its title
       // A phone widens its layout viewport (zooming out) when anything sticks out, so both must stay at 390.
