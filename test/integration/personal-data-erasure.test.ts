@@ -185,9 +185,7 @@ describe('what an erasure leaves', () => {
       (t) => !['agentActions', 'deposits'].includes(t),
     );
     const texts = [
-      ...(await residue.everyDocument()).flatMap(({ collection, doc }) =>
-        strings(doc).map((text) => ({ where: collection, text })),
-      ),
+      ...(await residue.everyDocumentText()),
       ...(await residue.everyRedisText()),
       ...(await residue.everyMessage(ours)),
     ];

@@ -71,10 +71,14 @@ export class PersonalDataResidue {
   }
 
   async readableAnywhere(plaintexts: string[]): Promise<string[]> {
-    const texts = (await this.everyDocument()).flatMap(({ collection, doc }) =>
+    return this.readableIn(await this.everyDocumentText(), plaintexts);
+  }
+
+  // Every string of every document, labelled by its collection.
+  async everyDocumentText(): Promise<{ where: string; text: string }[]> {
+    return (await this.everyDocument()).flatMap(({ collection, doc }) =>
       strings(doc).map((text) => ({ where: collection, text })),
     );
-    return this.readableIn(texts, plaintexts);
   }
 
   // Every key and value under the test's Redis prefix.
