@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { AccountMenu } from './parts/account-menu';
+import { SignedInMenu } from '../ui-kit/account-menu';
 import { LinkPage } from '../ui-kit/link-page';
 import { SignIn } from './pages/sign-in';
 import { AppShell } from '../ui-kit/app-shell';
@@ -35,7 +35,7 @@ function App() {
         brand="Lead intake console"
         sections={sections}
         current={section}
-        menu={<AccountMenu api={api} account={session.account} onSignedOut={signedOut} />}
+        menu={<SignedInMenu api={api} base="/api" account={session.account} onSignedOut={signedOut} />}
       >
         <SectionPage api={api} route={route} section={section} onSession={onSession} />
       </AppShell>

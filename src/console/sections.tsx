@@ -1,6 +1,6 @@
 import type { Api } from '../ui-kit/api';
 import type { Permission } from '../shared/identity/roles';
-import { AccountPage } from './pages/account';
+import { AccountPage } from '../ui-kit/account-page';
 import { AccountsPage } from './pages/accounts';
 import { AgentsPage } from './pages/agents';
 import { AuditPage } from './pages/audit';
@@ -72,7 +72,7 @@ export function SectionPage({
     case 'tokens':
       return <TokensPage api={api} />;
     case 'account':
-      return <AccountPage api={api} onSession={onSession} />;
+      return <AccountPage api={api} base="/api" onSession={onSession} />;
     default:
       return <OverviewPage api={api} />;
   }

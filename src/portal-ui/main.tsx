@@ -1,10 +1,10 @@
 import { render } from 'preact';
+import { SignedInMenu } from '../ui-kit/account-menu';
 import { AppShell } from '../ui-kit/app-shell';
 import { LinkPage } from '../ui-kit/link-page';
 import { useRoute } from '../ui-kit/router';
 import { useSessionFlow } from '../ui-kit/session-flow';
 import { SignInSteps } from '../ui-kit/sign-in';
-import { PortalMenu } from './parts/portal-menu';
 import { PortalPage, sectionsFor } from './sections';
 import { AUTH, SessionContext, type PortalSession } from './session';
 
@@ -38,7 +38,8 @@ function App() {
 
   const sections = sectionsFor(session.permissions);
   const asked = route.path[0];
-  const section = sections.some(([key]) => key === asked) ? asked! : (sections[0]?.[0] ?? 'overview');
+  const section =
+    asked === 'account' || sections.some(([key]) => key === asked) ? asked! : (sections[0]?.[0] ?? 'overview');
   const brand = (
     <>
       Partner portal <span class="muted-light">· {session.account.partner_name ?? session.account.partner_id}</span>
@@ -50,9 +51,17 @@ function App() {
         brand={brand}
         sections={sections}
         current={section}
-        menu={<PortalMenu api={api} account={session.account} onSignedOut={signedOut} />}
+        menu={
+          <SignedInMenu
+            api={api}
+            base="/portal/api"
+            account={session.account}
+            caption={session.account.partner_name ?? session.account.partner_id}
+            onSignedOut={signedOut}
+          />
+        }
       >
-        <PortalPage key={section} api={api} route={route} section={section} />
+        <PortalPage key={section} api={api} route={route} section={section} onSession={onSession} />
       </AppShell>
     </SessionContext.Provider>
   );

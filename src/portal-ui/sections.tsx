@@ -1,4 +1,5 @@
 import type { PortalPermission } from '../shared/identity/portal-roles';
+import { AccountPage } from '../ui-kit/account-page';
 import type { Api } from '../ui-kit/api';
 import type { Route } from '../ui-kit/router';
 import { DeliveriesPage } from './pages/deliveries';
@@ -6,6 +7,7 @@ import { IntegrationPage } from './pages/integration';
 import { LeadsPage } from './pages/leads';
 import { OverviewPage } from './pages/overview';
 import { UsersPage } from './pages/users';
+import type { PortalSession } from './session';
 
 // The portal's sections, each shown to the roles whose permissions read it (portal-roles.ts): Users
 // to a partner_admin only.
@@ -20,8 +22,20 @@ const SECTIONS: readonly (readonly [key: string, label: string, needs: PortalPer
 export const sectionsFor = (permissions: readonly PortalPermission[]) =>
   SECTIONS.filter(([, , needs]) => permissions.includes(needs));
 
-export function PortalPage({ api, route, section }: { api: Api; route: Route; section: string }) {
+export function PortalPage({
+  api,
+  route,
+  section,
+  onSession,
+}: {
+  api: Api;
+  route: Route;
+  section: string;
+  onSession: (s: PortalSession) => void;
+}) {
   switch (section) {
+    case 'account':
+      return <AccountPage api={api} base="/portal/api" onSession={onSession} />;
     case 'leads':
       return <LeadsPage api={api} params={route.params} id={route.path[1]} />;
     case 'deliveries':

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'portal.locked',
   'portal.sign_out',
   'portal.password_set',
+  'portal.sessions_revoked',
   'portal.second_factor_added',
   'portal.user.invite',
   'portal.user.disable',

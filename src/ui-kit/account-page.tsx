@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { Api } from '../../ui-kit/api';
-import { PasskeySetup, TotpSetup } from '../../ui-kit/second-factor-setup';
-import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../../ui-kit/ui';
-import type { Session } from '../session';
+import type { Api } from './api';
+import type { AuthSession } from './auth-session';
+import { PasskeySetup, TotpSetup } from './second-factor-setup';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from './ui';
 
 interface Me {
   account: {
@@ -15,20 +15,29 @@ interface Me {
   } | null;
 }
 
-// The signed-in person's own settings: the password and the second factors.
-export function AccountPage({ api, onSession }: { api: Api; onSession: (s: Session) => void }) {
-  const me = useLoad(() => api.get<Me>('/api/me'), []);
+// The signed-in person's own settings, in the console (`base` /api) and the portal (/portal/api): the
+// password and the second factors.
+export function AccountPage<S extends AuthSession>({
+  api,
+  base,
+  onSession,
+}: {
+  api: Api;
+  base: '/api' | '/portal/api';
+  onSession: (s: S) => void;
+}) {
+  const me = useLoad(() => api.get<Me>(`${base}/me`), []);
   const [notice, setNotice] = useState<string | null>(null);
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const change = useAction(async () => {
     setNotice(null);
-    onSession(await api.post<Session>('/api/me/password', { current_password: current, new_password: next }));
+    onSession(await api.post<S>(`${base}/me/password`, { current_password: current, new_password: next }));
     setCurrent('');
     setNext('');
     setNotice('Password changed. Every other session of your account has ended.');
   });
-  const added = (what: string) => (s: Session) => {
+  const added = (what: string) => (s: S) => {
     onSession(s);
     setNotice(`${what} added.`);
     me.reload();
@@ -91,8 +100,8 @@ export function AccountPage({ api, onSession }: { api: Api; onSession: (s: Sessi
           </button>
         </form>
       </section>
-      <TotpSetup<Session> api={api} auth="/api/auth" onDone={added('Authenticator app')} />
-      <PasskeySetup<Session> api={api} auth="/api/auth" onDone={added('Passkey')} />
+      <TotpSetup<S> api={api} auth={`${base}/auth`} onDone={added('Authenticator app')} />
+      <PasskeySetup<S> api={api} auth={`${base}/auth`} onDone={added('Passkey')} />
     </section>
   );
 }

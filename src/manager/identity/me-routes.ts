@@ -5,9 +5,9 @@ import type { AuditLog } from '../audit-log';
 import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
 import { meSchemas } from './identity-schemas';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords';
+import { changeOwnPassword, type PasswordChange } from './own-password';
 import { managerRealm } from './realm';
-import { establish, sessionView } from './session-actions';
+import { sessionView } from './session-actions';
 import type { RedisSessionStore } from './session-store';
 
 export interface MeRouteDeps {
@@ -21,11 +21,6 @@ export interface MeRouteDeps {
 export function meRoutes(d: MeRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     const self = { access: 'signed_in' } as const;
-    const own = async (id: string) => {
-      const account = await d.accounts.find(id);
-      if (!account) throw new ApiError('manager_unauthorized');
-      return account;
-    };
 
     app.get('/api/me', { schema: meSchemas.me, config: self }, async (req) => {
       const { id, name, role, kind } = req.principal;
@@ -36,22 +31,13 @@ export function meRoutes(d: MeRouteDeps) {
     });
 
     // A new password ends every other session and gives this one a new id.
-    app.post<{ Body: { current_password: string; new_password: string } }>(
+    app.post<{ Body: PasswordChange }>(
       '/api/me/password',
       { schema: meSchemas.password, config: self },
       async (req) => {
         if (req.principal.kind !== 'account')
           throw new ApiError('conflict', { detail: 'Only a person signed in with a session has a password' });
-        const account = await own(req.principal.id);
-        if (!(await verifyPassword(account.password_hash, req.body.current_password)))
-          throw new ApiError('invalid_credentials');
-        const problem = passwordProblem(req.body.new_password);
-        if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
-        const updated = orNotFound(
-          await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) }),
-        );
-        await d.sessions.revokeAll(account._id);
-        await establish(req, managerRealm, updated, 'signed_in', req.session.method ?? 'password', d.clock);
+        const account = await changeOwnPassword(d, managerRealm, req, req.principal.id);
         await d.audit.record(req.actor, 'account.password_set', {
           target: account._id,
           details: { by: 'account menu' },

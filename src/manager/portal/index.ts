@@ -9,6 +9,7 @@ import { portalInvitationRoute } from './identity/invitation-route';
 import { portalAuthenticate } from './identity/portal-authenticate';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from './identity/portal-realm';
 import { portalUserRoutes } from './identity/user-routes';
+import { ownAccountRoutes } from './identity/own-account-routes';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
 // The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
@@ -50,6 +51,7 @@ export function partnerPortal(
     );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
+    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
     await app.register(portalDataRoutes(services, m));
   };
   const invitations = portalInvitationRoute({

@@ -11,7 +11,8 @@ export const PORTAL_COOKIE = 'lit_portal';
 // Where a portal one-time link opens the portal (the token after #, so it reaches no server log).
 export const portalLinkPath = (token: string): string => `/portal/#/link/${token}`;
 
-const schemas = signInSchemas({
+// The portal's sign-in schemas: the session's account is a partner's person.
+export const portalSignInSchemas = signInSchemas({
   account: {
     id: str,
     name: str,
@@ -34,7 +35,7 @@ export function portalRealm(
     name: 'portal',
     prefix: PORTAL_API,
     open: { portalAccess: 'public' },
-    schemas: { auth: schemas.auth, passkey: schemas.passkey },
+    schemas: { auth: portalSignInSchemas.auth, passkey: portalSignInSchemas.passkey },
     unauthorized: 'portal_unauthorized',
     rights: async (account) => ({
       portal_role: account.role,

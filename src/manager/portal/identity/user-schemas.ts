@@ -1,5 +1,7 @@
 import type { JsonSchema } from '../../../shared/schemas';
 import { PORTAL_ROLES } from '../../../shared/identity/portal-roles';
+import { meSchemas } from '../../identity/identity-schemas';
+import { portalSignInSchemas } from './portal-realm';
 import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../../schema-parts';
 
 // Route schemas of a partner's people: the portal's Users section, and the manager's invitation of a
@@ -52,6 +54,27 @@ export const userSchemas = {
     summary: 'Disable a colleague: their sessions end at once (not yourself)',
     params: idParams,
     response: answers({ 200: user }, ...ID_ERRORS, 409),
+  },
+};
+
+// A person's own account: every portal role may read and change it.
+const ACCOUNT = ['Your account'];
+export const ownAccountSchemas = {
+  me: {
+    tags: ACCOUNT,
+    summary: 'Your own portal account: who you are, your second factors, your last sign-in',
+    response: answers({ 200: object({ account: user }) }),
+  },
+  password: {
+    tags: ACCOUNT,
+    summary: 'Change your password: every other session of yours ends, this one gets a new id',
+    body: meSchemas.password.body,
+    response: answers({ 200: portalSignInSchemas.session }, ...BODY_ERRORS),
+  },
+  signOutEverywhere: {
+    tags: ACCOUNT,
+    summary: 'End every session of your account, this one included',
+    response: answers({ 204: { type: 'null' } }),
   },
 };
 
