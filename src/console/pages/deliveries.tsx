@@ -4,7 +4,7 @@ import { CursorPager, useCursorPages } from '../../ui-kit/cursor-pages';
 import { DeliveryTable, type Delivery } from '../parts/delivery-table';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { EVENTS, type Partner } from '../parts/partner-settings-form';
-import { hasPostbacks } from '../parts/postbacks-panel';
+import { hasPostbacks } from '../parts/postbacks/postbacks-panel';
 import { TimeRange, utcInstant } from '../../ui-kit/time-range';
 import { ChoiceField, ErrorNote, Notice, PageHeading, useAction, useLoad } from '../../ui-kit/ui';
 import { go } from '../../ui-kit/router';

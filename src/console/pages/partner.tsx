@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
 import { EndpointHealth } from '../parts/endpoint-health';
 import { PartnerSettingsForm, type Partner } from '../parts/partner-settings-form';
-import { hasPostbacks, PostbacksPanel } from '../parts/postbacks-panel';
+import { hasPostbacks, PostbacksPanel } from '../parts/postbacks/postbacks-panel';
 import { TestResultNote, type TestResult } from '../../ui-kit/test-result';
 import { SecretsOnce, type Secrets } from '../../ui-kit/secrets-once';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from '../../ui-kit/ui';
