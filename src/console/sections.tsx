@@ -1,4 +1,4 @@
-import type { Api } from '../ui-kit/api';
+import type { SectionProps } from '../ui-kit/app-shell';
 import type { Permission } from '../shared/identity/roles';
 import { AccountPage } from '../ui-kit/account-page';
 import { AccountsPage } from './pages/accounts';
@@ -13,7 +13,6 @@ import { PartnersPage } from './pages/partners';
 import { ReportsPage } from './pages/reports';
 import { TeamPage } from './pages/team';
 import { TokensPage } from './pages/tokens';
-import type { Route } from '../ui-kit/router';
 import type { Session } from './session';
 
 // The console's sections, each shown to the roles whose permissions read it (roles.ts).
@@ -35,17 +34,7 @@ const SECTIONS: readonly (readonly [key: string, label: string, needs: Permissio
 export const sectionsFor = (permissions: readonly Permission[]) =>
   SECTIONS.filter(([, , needs]) => permissions.includes(needs));
 
-export function SectionPage({
-  api,
-  route,
-  section,
-  onSession,
-}: {
-  api: Api;
-  route: Route;
-  section: string;
-  onSession: (s: Session) => void;
-}) {
+export function SectionPage({ api, route, section, onSession }: SectionProps<Session>) {
   switch (section) {
     case 'partners':
       return route.path[1] ? (

@@ -1,7 +1,6 @@
 import type { PortalPermission } from '../shared/identity/portal-roles';
 import { AccountPage } from '../ui-kit/account-page';
-import type { Api } from '../ui-kit/api';
-import type { Route } from '../ui-kit/router';
+import type { SectionProps } from '../ui-kit/app-shell';
 import { DeliveriesPage } from './pages/deliveries';
 import { IntegrationPage } from './pages/integration';
 import { LeadsPage } from './pages/leads';
@@ -22,17 +21,7 @@ const SECTIONS: readonly (readonly [key: string, label: string, needs: PortalPer
 export const sectionsFor = (permissions: readonly PortalPermission[]) =>
   SECTIONS.filter(([, , needs]) => permissions.includes(needs));
 
-export function PortalPage({
-  api,
-  route,
-  section,
-  onSession,
-}: {
-  api: Api;
-  route: Route;
-  section: string;
-  onSession: (s: PortalSession) => void;
-}) {
+export function PortalPage({ api, route, section, onSession }: SectionProps<PortalSession>) {
   switch (section) {
     case 'account':
       return <AccountPage api={api} base="/portal/api" onSession={onSession} />;

@@ -1,5 +1,14 @@
 import type { ComponentChildren } from 'preact';
-import { href } from './router';
+import type { Api } from './api';
+import { href, type Route } from './router';
+
+// What the page of the section shown gets: the API, the route, and a way to replace the session.
+export interface SectionProps<S> {
+  api: Api;
+  route: Route;
+  section: string;
+  onSession: (s: S) => void;
+}
 
 // A signed-in app's frame: a skip link, the header with the app's name, its sections as links (the
 // current one marked) and the account menu, then the page in a focusable main.
