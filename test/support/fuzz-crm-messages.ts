@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DEFAULT_CATALOG } from '../../src/shared/status-catalog';
 
 // Generated CRM messages for the processor's topics: the Confluent framing, and good, unknown-lead
 // and schema-violating agent actions and deposits.
@@ -30,20 +31,8 @@ const isoDate = fc
   .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
   .map((d) => d.toISOString());
 export const unknownLead = fc.bigInt({ min: 10n ** 9n, max: 10n ** 30n }).map((n) => `le-${n}`);
-const KNOWN = [
-  'new',
-  'assigned',
-  'contacted',
-  'callback',
-  'interested',
-  'no_answer',
-  'wrong_number',
-  'trash',
-  'ftd',
-  'rtd',
-  'chargeback',
-  'rejected',
-];
+// Every status code a lead can have: the catalogue's and `rejected` (an intake outcome).
+const KNOWN = [...DEFAULT_CATALOG.statuses.map((s) => s.code), 'rejected'];
 // Statuses no agent action may move a `new` lead to: unknown codes, deposit-driven ones, new itself.
 export const refusedStatus = fc.oneof(
   oddString.filter((s) => s.length > 0 && s.length <= 64 && !KNOWN.includes(s)),
