@@ -242,13 +242,11 @@ describe("a disabled partner's people", () => {
     const refused = await again.post('/portal/api/auth/sign-in', { email: person.email, password: PORTAL_PASSWORD });
     expect(refused).toMatchObject({ status: 403, body: { error: 'partner_disabled' } });
     expect(
-      await db
-        .collection<AuditDoc>('audit_log')
-        .countDocuments({
-          partner_id: partnerC,
-          action: 'portal.sign_in_failed',
-          'details.reason': 'partner_disabled',
-        }),
+      await db.collection<AuditDoc>('audit_log').countDocuments({
+        partner_id: partnerC,
+        action: 'portal.sign_in_failed',
+        'details.reason': 'partner_disabled',
+      }),
     ).toBe(1);
     expect((await owner.patch(`/api/affiliates/${partnerC}`, { disabled: false })).status).toBe(200);
     const back = await portalSignIn(app.url, person);

@@ -80,6 +80,7 @@ function bodyOf(op: PortalOperation): unknown {
     'PATCH /portal/api/integration': { callback_events: [] },
     'POST /portal/api/users': { email: `colleague-${now}@alpha.example`, name: 'Colleague', role: 'partner_viewer' },
     'POST /portal/api/test-postback': { event: 'lead.accepted' },
+    'POST /portal/api/me/password': { current_password: 'not the password', new_password: 'a long enough password' },
     // B's admin's email with a wrong password: the refusal names no account of B's.
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },
@@ -131,8 +132,9 @@ const leaks = (text: string): string[] => bSecrets.filter((s) => s && text.inclu
 
 it("answers A's session with 404 for every id of B's, and nothing of B's in any answer of any operation", async () => {
   const ops = await portalOperations(app.url);
-  // The sign-in steps last (they may change the session's stage), signing out at the very end.
-  const rank = (op: PortalOperation) => (op.path.endsWith('/sign-out') ? 2 : op.access === 'public' ? 1 : 0);
+  // The sign-in steps last (they may change the session's stage), signing out (here or everywhere) at the very end.
+  const rank = (op: PortalOperation) =>
+    /\/sign-out(-everywhere)?$/.test(op.path) ? 2 : op.access === 'public' ? 1 : 0;
   ops.sort((x, y) => rank(x) - rank(y));
   const results: Record<string, { status: number; leaked: string[] }> = {};
   const expected: Record<string, { status: unknown; leaked: string[] }> = {};
