@@ -98,7 +98,7 @@ describe('the partner portal', () => {
 
   it('signs out, and signs in again with the password and a TOTP code', async () => {
     await page.getByRole('button', { name: 'Ada Admin (partner admin)' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByText('Signed out.').waitFor();
     await signInToPortal(page, base(), admin, () => atBothWidths(page, 'sign-in'));
   });
@@ -267,7 +267,7 @@ describe('the partner portal', () => {
       for (const name of hidden) expect(await viewer.getByRole('button', { name, exact: true }).count()).toBe(0);
     }
     await viewer.getByRole('button', { name: 'Vic Viewer (partner viewer)' }).click();
-    await viewer.getByRole('button', { name: 'Sign out' }).click();
+    await viewer.getByRole('button', { name: 'Sign out', exact: true }).click();
     await viewer.getByLabel('Email', { exact: true }).fill('vic@acme.example');
     await viewer.getByLabel('Password', { exact: true }).fill('a partner viewer passphrase');
     await viewer.getByRole('button', { name: 'Sign in', exact: true }).click();
