@@ -128,3 +128,13 @@ export const hangFirst =
   (_req, res, nth) => {
     if (nth > n) res.end('ok');
   };
+
+// What a test send reports when the receiver answered 200 "ok" (`extra`: what that kind adds, e.g. the URL).
+export const answeredOk = (extra: Record<string, unknown> = {}) => ({
+  delivered: true,
+  http_status: 200,
+  duration_ms: expect.any(Number),
+  error: null,
+  response_body: 'ok',
+  ...extra,
+});

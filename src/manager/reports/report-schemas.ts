@@ -11,6 +11,12 @@ const errorBody = {
   properties: { error: { type: 'string' }, message: { type: 'string' } },
 };
 const count = { type: 'integer', minimum: 0 } as const;
+// Rejections counted by the group of their reason: the reports' and the portal overview's.
+export const REJECTED_BY_REASON = {
+  type: 'object',
+  required: [...REJECTION_GROUPS],
+  properties: Object.fromEntries(REJECTION_GROUPS.map((g) => [g, count])),
+} as const;
 const share = (what: string) => ({ type: ['number', 'null'], description: `${what}; null when the denominator is 0` });
 const median = (what: string) => ({
   type: ['integer', 'null'],
@@ -23,11 +29,7 @@ const figureProperties = {
   duplicates: count,
   validation_errors: count,
   rejected: count,
-  rejected_by_reason: {
-    type: 'object',
-    required: [...REJECTION_GROUPS],
-    properties: Object.fromEntries(REJECTION_GROUPS.map((g) => [g, count])),
-  },
+  rejected_by_reason: REJECTED_BY_REASON,
   contacted: { ...count, description: "Accepted leads an agent's outcome reached (docs/managers.md, Reports)" },
   ftd: count,
   rtd: count,

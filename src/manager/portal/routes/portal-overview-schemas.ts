@@ -1,6 +1,6 @@
-import { REJECTION_GROUPS } from '../../../shared/reports/cell-counts';
 import type { JsonSchema } from '../../../shared/schemas';
 import { answers, int, nullable, object } from '../../schema-parts';
+import { REJECTED_BY_REASON } from '../../reports/report-schemas';
 
 // Route schemas of the portal's overview: the partner's traffic totals per day, source and country.
 const OVERVIEW = ['portal: overview'];
@@ -12,11 +12,7 @@ const totalsProperties = {
   duplicates: count,
   validation_errors: count,
   rejected: count,
-  rejected_by_reason: {
-    type: 'object',
-    required: [...REJECTION_GROUPS],
-    properties: Object.fromEntries(REJECTION_GROUPS.map((g) => [g, count])),
-  },
+  rejected_by_reason: REJECTED_BY_REASON,
   contacted: count,
   ftd: count,
   ftd_rate: rate('ftd / accepted'),
