@@ -7,6 +7,7 @@ import {
   type Decoded,
   type BatchContext,
 } from '../shared/kafka/batch-consumer';
+import type { Background } from '../shared/background';
 import type { Logger } from '../shared/logger';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
@@ -33,6 +34,7 @@ export interface EndpointKeeperDeps {
   gate: EndpointGate;
   publisher: Redis;
   replays: ReplayRunner;
+  testSends: Background; // test callbacks and postbacks under way, which a stop waits for
   testCallbacks: TestCallbackDeps;
   topics: DeliveryTopics;
   rule: PauseRule;
@@ -135,7 +137,14 @@ function apply(
   }
   if (command.kind === 'resume') return doc.state === 'paused' ? resumed(doc, at) : doc;
   if (command.kind === 'replay' && command.job_id) deps.replays.start(command.job_id, partition);
-  if (command.kind === 'test_callback' || command.kind === 'test_postback') void sendTest(deps, command, command.kind);
+  if (command.kind === 'test_callback' || command.kind === 'test_postback') {
+    const kind = command.kind;
+    deps.testSends.run(
+      () => sendTest(deps, command, kind),
+      (err: unknown) =>
+        deps.logger.error({ partner_id: command.partner_id, kind, err: (err as Error).message }, 'test failed'),
+    );
+  }
   return doc;
 }
 
@@ -146,18 +155,14 @@ async function sendTest(
   command: EndpointCommand,
   kind: 'test_callback' | 'test_postback',
 ): Promise<void> {
-  try {
-    const test =
-      kind === 'test_callback'
-        ? await sendTestCallback(deps.testCallbacks, command.partner_id)
-        : await sendTestPostback(deps.testCallbacks, command.partner_id, command.event ?? 'lead.accepted');
-    await deps.topics.replies(
-      replyTo(command, test ? { kind, outcome: 'sent', test } : { kind, outcome: 'not_found' }),
-      deps.logger,
-    );
-  } catch (err) {
-    deps.logger.error({ partner_id: command.partner_id, kind, err: (err as Error).message }, 'test failed');
-  }
+  const test =
+    kind === 'test_callback'
+      ? await sendTestCallback(deps.testCallbacks, command.partner_id)
+      : await sendTestPostback(deps.testCallbacks, command.partner_id, command.event ?? 'lead.accepted');
+  await deps.topics.replies(
+    replyTo(command, test ? { kind, outcome: 'sent', test } : { kind, outcome: 'not_found' }),
+    deps.logger,
+  );
 }
 
 async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, doc: EndpointHealthDoc): Promise<void> {

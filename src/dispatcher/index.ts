@@ -10,6 +10,7 @@ import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
 import { EndpointGate } from './endpoint-gate';
 import { EndpointHealthTracker } from './endpoint-health-tracker';
+import { Background } from '../shared/background';
 import { startEndpointKeeper } from './endpoint-keeper';
 import { startEventConsumer } from './event-consumer';
 import { LeadOwner } from './lead-owner';
@@ -124,9 +125,9 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     clock,
   });
   const started = [retries];
+  const testSends = new Background();
   const stopStarted = async (err: unknown) => {
-    replays.stop();
-    await Promise.allSettled(started.map((c) => c.stop()));
+    await Promise.allSettled([replays.stop(), ...started.map((c) => c.stop())]);
     throw err;
   };
   const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
@@ -137,6 +138,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     gate,
     publisher: d.redis,
     replays,
+    testSends,
     topics,
     testCallbacks: { callbacks: cfg, serviceName: d.config.serviceName, partners: d.partners },
     rule: { pauseAfterMs: d.config.endpoints.pauseAfterS * 1000, minFailures: d.config.endpoints.pauseMinFailures },
@@ -166,14 +168,15 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     // timeout), writes their records and commits them while still in its group, then leaves it:
     // the dispatcher that takes its partitions finds them recorded and sends nothing twice.
     async stop() {
-      replays.stop();
       await Promise.allSettled([
+        replays.stop(),
         events.stop(),
         retries.stop(),
         endpoints.stop(),
         reporter.stop(),
         pausedRefresh.stop(),
       ]);
+      await testSends.settled(); // the endpoint consumer has stopped: no test starts any more
       await scheduler.drain();
       await batcher.drain();
       // The attempts since the last report count too.

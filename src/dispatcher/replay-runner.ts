@@ -6,6 +6,7 @@ import type { EndpointCommand } from '../shared/schemas';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
 import { published, type DeliveryTopics } from './delivery-task';
+import { Background } from '../shared/background';
 import type { Clock } from '../shared/clock';
 
 // The job a manager's `replay` command asks for, or null for another command (or one from a
@@ -43,7 +44,7 @@ export interface ReplayRunnerDeps {
   clock: Clock;
 }
 
-// Runs a manager's replay jobs (issue 13) for the partners whose callbacks.endpoints partitions this
+// Runs a manager's replay jobs for the partners whose callbacks.endpoints partitions this
 // dispatcher owns: every delivery of the partner created in the range, oldest first (read from the
 // delivery list), becomes a
 // `replay` command for its lead's owner (a fresh round, same event id), at REPLAY_RATE_PER_S. The job
@@ -51,6 +52,7 @@ export interface ReplayRunnerDeps {
 // by the partition's next owner from its saved progress.
 export class ReplayRunner {
   private readonly running = new Map<string, number>(); // job id -> the assignment its run belongs to
+  private readonly runs = new Background();
   private stopping = false;
   private assignment = 0; // the endpoint consumer's join: a run stops once it changes
 
@@ -66,26 +68,29 @@ export class ReplayRunner {
     const assignment = this.assignment;
     if (this.stopping || this.running.get(jobId) === assignment) return;
     this.running.set(jobId, assignment);
-    void this.run(jobId, partition, assignment)
-      .catch(async (err: unknown) => {
-        this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
-        await this.deps.jobs
-          .updateOne(
-            { _id: jobId },
-            {
-              $set: {
-                state: 'failed',
-                error: (err as Error).message,
-                finished_at: this.deps.clock.now(),
-                updated_at: this.deps.clock.now(),
-              },
-            },
-          )
-          .catch(() => undefined);
-      })
-      .finally(() => {
-        if (this.running.get(jobId) === assignment) this.running.delete(jobId);
-      });
+    this.runs.run(
+      async () => {
+        try {
+          await this.run(jobId, partition, assignment);
+        } catch (err) {
+          await this.failed(jobId, err);
+        } finally {
+          if (this.running.get(jobId) === assignment) this.running.delete(jobId);
+        }
+      },
+      (err: unknown) => this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job run failed'),
+    );
+  }
+
+  private async failed(jobId: string, err: unknown): Promise<void> {
+    this.deps.logger.error({ job_id: jobId, err: (err as Error).message }, 'replay job failed');
+    const now = this.deps.clock.now();
+    await this.deps.jobs
+      .updateOne(
+        { _id: jobId },
+        { $set: { state: 'failed', error: (err as Error).message, finished_at: now, updated_at: now } },
+      )
+      .catch(() => undefined);
   }
 
   // Jobs of a partition this dispatcher was just given (a small collection, read on assignment).
@@ -94,8 +99,11 @@ export class ReplayRunner {
     for (const job of jobs) this.start(job._id, partition);
   }
 
-  stop(): void {
+  // No run starts; those under way stop at their next command (the saved progress lets the next
+  // owner go on) and are waited for.
+  async stop(): Promise<void> {
     this.stopping = true;
+    await this.runs.settled();
   }
 
   // The endpoint consumer joined its group again: every partition may have moved, so the runs of
