@@ -9,7 +9,7 @@ import { startRole, type RoleProcess } from '../lib/roles';
 import { dropScenario } from '../lib/setup';
 import { r2, summarise, type Summary } from '../lib/stats';
 
-// What people's accounts cost a manager request (issue 42), on the ingress role that serves the
+// What people's accounts cost a manager request, on the ingress role that serves the
 // manager API, one request at a time over one keep-alive connection:
 // (a) a session check: the same cheap GET (one partner, a point read) with the session cookie of a
 //     signed-in owner (the session read from Redis and its idle time renewed) and with the

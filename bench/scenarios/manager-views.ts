@@ -18,7 +18,7 @@ import { startRole, type RoleProcess } from '../lib/roles';
 import { dropScenario } from '../lib/setup';
 import { summarise, type Summary } from '../lib/stats';
 
-// Every manager view at scale (issue 29): `--views N` leads (1,000,000 by default, 100,000 with
+// Every manager view at scale: `--views N` leads (1,000,000 by default, 100,000 with
 // --quick) stored through the real write paths (LeadStore, DeliveryStore, the audit log's list),
 // each with two deliveries, over 30 days, 50 partners and 20 agents; then each view's first page
 // and a page deep in it, read through the manager's own code, timed one request at a time; then

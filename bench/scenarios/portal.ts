@@ -12,7 +12,7 @@ import { dropScenario } from '../lib/setup';
 import { summarise, type Summary } from '../lib/stats';
 import { json } from './manager-access';
 
-// The partner portal's speed (issue 44): `--views N` leads (1,000,000; 100,000 with --quick) over the
+// The partner portal's speed: `--views N` leads (1,000,000; 100,000 with --quick) over the
 // last 30 days across 100 partners, seeded as `manager-views` seeds them (each lead's phone sealed
 // with a stored data key, its external id's ref), then every call the portal's pages make on load,
 // over HTTP on the ingress role (where the manager and the portal run) with a signed-in partner

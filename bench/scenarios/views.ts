@@ -4,7 +4,7 @@ import { scenarioEnv } from '../lib/env';
 import { dropScenario } from '../lib/setup';
 import { summarise } from '../lib/stats';
 
-// The groundwork of the manager's views at scale (issue 29): a read model whose _id sorts in its
+// The groundwork of the manager's views at scale: a read model whose _id sorts in its
 // view's order (`<state>|<partner>|<time>|<delivery id>`), read a page at a time by `_id` range in
 // `_id` order, as the delivery queue, an agent's leads or a report would be, on MONGO_URL with
 // `--views N` documents stored (1,000,000 by default, 100,000 with --quick). For comparison, the

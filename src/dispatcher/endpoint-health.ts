@@ -2,7 +2,7 @@ import { endpointOwner, type DeliveryKind } from '../shared/delivery-kind';
 import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { EndpointHealthReport } from '../shared/schemas';
 
-// The pure side of endpoint health (issue 13): how the reports of every dispatcher add up in one
+// The pure side of endpoint health: how the reports of every dispatcher add up in one
 // partner's record, when the endpoint is to be paused, and what a manager sees of it.
 const HOUR_MS = 3_600_000;
 const HOURS_KEPT = 24;

@@ -1,4 +1,4 @@
-// One lead's callbacks to one partner go out in event order (issue 12): one attempt at a time, and
+// One lead's callbacks to one partner go out in event order: one attempt at a time, and
 // while a delivery of the lead is on the retry path (its *blocker*) the later ones are recorded as
 // held and wait for it to end. Other leads and other partners never wait. These are the pure
 // decisions; lead-owner/ plans and carries out the I/O they ask for. Keys are "<partner id>:<lead id>".

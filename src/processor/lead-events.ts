@@ -33,7 +33,7 @@ export function eventForHistoryEntry(lead: EventLead, seq: number): LeadEvent | 
   return event;
 }
 
-// The lead's tracking fields for postback macros (issue 32); never personal, never in a callback body.
+// The lead's tracking fields for postback macros; never personal, never in a callback body.
 function trackingOf(lead: EventLead): LeadEvent['tracking'] | null {
   const tracking: NonNullable<LeadEvent['tracking']> = {};
   for (const field of TRACKING_FIELDS) {

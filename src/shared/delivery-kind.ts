@@ -1,5 +1,5 @@
 // A lead event goes to up to two endpoints of its partner: the callback URL (a signed JSON POST) and
-// the tracker (a GET postback, issue 32). Each endpoint has its own health and pause, its own slots
+// the tracker (a GET postback). Each endpoint has its own health and pause, its own slots
 // and its own line per lead. A callback endpoint is named by the partner id alone, as before
 // postbacks existed (records, blocks and health documents stay as they were); a tracker by
 // "<partner id>.postback".

@@ -6,7 +6,7 @@ import { testConfig } from '../support/test-config';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// Held callbacks survive a dispatcher restart (issue 13, item 2): the dispatcher that held them
+// Held callbacks survive a dispatcher restart: the dispatcher that held them
 // stops while the endpoint is paused, a new one starts and sees no new traffic at all on those
 // partitions; a manager's resume still sends them, because held leads are read back as soon as a
 // partition is assigned, not with its next batch.

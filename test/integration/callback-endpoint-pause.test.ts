@@ -5,7 +5,7 @@ import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// Endpoint health and auto-pause (issue 13, item 2) with the real dispatcher, topics and store: an
+// Endpoint health and auto-pause with the real dispatcher, topics and store: an
 // endpoint failing every attempt for ENDPOINT_PAUSE_AFTER_S (2 s here) is paused; new callbacks are
 // held, neither sent nor dead; a manager is told; resume sends the held ones in order, at a bounded rate.
 const RESUME_RATE_PER_S = 4;

@@ -7,7 +7,7 @@ import { scenarioPartners } from '../support/scenario-partners';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// The partner's own signals (issue 13, item 1), through the real dispatcher and retry topics:
+// The partner's own signals, through the real dispatcher and retry topics:
 // Retry-After on 429/503 (never earlier than asked, never earlier than the schedule, at most its
 // last delay), 410 Gone (one more attempt, then dead, and the endpoint flagged gone), X-Event-Id.
 const DELAYS_S = [1, 2, 3, 4];

@@ -6,7 +6,7 @@ import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// Replay (issue 13, item 3) with the real dispatcher: every callback of a partner in a time range
+// Replay with the real dispatcher: every callback of a partner in a time range
 // goes again as a fresh round with the same event id, each lead in order, at REPLAY_RATE_PER_S, with a
 // job to follow; a range over REPLAY_MAX_RANGE_S is refused.
 const RATE_PER_S = 10;

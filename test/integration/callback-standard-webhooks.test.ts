@@ -5,7 +5,7 @@ import { ManagerClient } from '../support/manager-client';
 import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// Standard Webhooks signing (issue 13, item 4) and rotation with a grace (item 5), checked by the
+// Standard Webhooks signing and rotation with a grace, checked by the
 // reference receiver library (npm standardwebhooks) against callbacks from the real dispatcher, and
 // by the real partner API for the old api_key and hmac_secret.
 const GRACE_S = 3;

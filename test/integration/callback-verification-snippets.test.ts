@@ -7,7 +7,7 @@ import { opsTools } from '../support/ops-tools';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { servicesOf } from '../support/manager-services';
 
-// The partners' verification snippets (issue 13, item 6), each run by its own language (node, python3,
+// The partners' verification snippets, each run by its own language (node, python3,
 // php-cli from Debian) against real callbacks from the dispatcher: a first one, its retry (the same
 // X-Event-Id), another, a forged body, a wrong secret and a stale attempt. A missing interpreter fails
 // the test: nothing is skipped.

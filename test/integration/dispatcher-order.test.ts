@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 import { servicesOf } from '../support/manager-services';
 
-// Issue 12 item 2: one lead's callbacks reach a partner in event order. While an earlier event of
+// one lead's callbacks reach a partner in event order. While an earlier event of
 // a lead is being retried, its later events wait; other leads and other partners do not.
 let app: TestApp;
 let receiver: CallbackReceiver;

@@ -1,7 +1,7 @@
 import { DRILL_PATH, drillEventOf, refusedFirst } from '../support/drill-partner';
 import { dispatcherDrill } from '../support/dispatcher-drill';
 
-// Fault drill (issue 11): kill -9 of the dispatcher in the middle of its batches, several times in
+// Fault drill: kill -9 of the dispatcher in the middle of its batches, several times in
 // a row, each time restarted at once. Afterwards every delivery is delivered, no event is lost, and
 // an event reached the partner twice only when an answer to it was lost with a killed process: its
 // first successful reception came just before a kill (the attempt was under way, or answered but

@@ -4,7 +4,7 @@ import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
-// Fraud signals at intake (issue 14.6) on the real servers: countries of IP, phone and declaration,
+// Fraud signals at intake on the real servers: countries of IP, phone and declaration,
 // disposable email domains, bursts per IP and subnet counted across processor instances, the risk
 // on the lead in the manager API and the agents' view, and the partner's threshold.
 let app: TestApp;

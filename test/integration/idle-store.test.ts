@@ -5,7 +5,7 @@ import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// "Nothing scans in the background" (issue 29): every role of the all-in-one app, left alone with
+// "Nothing scans in the background": every role of the all-in-one app, left alone with
 // leads stored, sends the store only reads by _id (a point, a list or a range), or reads of the
 // small collections that are read whole (one document per partner, agent, endpoint or job).
 let app: TestApp;

@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { PersonalDataResidue, strings } from '../support/personal-data-residue';
 import { until } from '../support/topic-probe';
 
-// Erasure by crypto-shredding (issue 14.5) on the real servers: the lead's own data key is
+// Erasure by crypto-shredding on the real servers: the lead's own data key is
 // destroyed, its claims, hashes and ciphertexts go through its owner, and nothing readable is left.
 let app: TestApp;
 let manager: ManagerClient;

@@ -6,7 +6,7 @@ import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// A partner's tracker has health and auto-pause of its own (issue 32): a tracker failing every
+// A partner's tracker has health and auto-pause of its own: a tracker failing every
 // postback is paused while the same partner's callbacks keep going; its postbacks are held, then
 // sent in order once a manager resumes it (kind=postback).
 let app: TestApp;

@@ -12,7 +12,7 @@ import { POSTBACK_APP, query, TOKEN, trackerPartner } from '../support/postback-
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 
-// Postbacks (issue 32) through the real machinery: partners set up through the manager API, lead
+// Postbacks through the real machinery: partners set up through the manager API, lead
 // events on the real topic, a real HTTP receiver on loopback playing the tracker, the retry tiers
 // (1, 2, 3, 4 s here), the dead topic and the delivery records.
 const DELAYS_MS = [1000, 2000, 3000, 4000];

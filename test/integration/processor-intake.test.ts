@@ -235,7 +235,7 @@ describe('idempotency and redelivery', () => {
   });
 });
 
-describe('a command the processor fails on (issue 12.10)', () => {
+describe('a command the processor fails on', () => {
   it('goes to the intake dead-letter topic with its reason, gets a failed reply, and does not block its partition', async () => {
     const dead = await new TopicProbe<Buffer>(app.runtime, 'intakeDeadLetter', true).start();
     try {

@@ -5,7 +5,7 @@ import { PartnerClient } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
-// Sandbox partners (issue 14.4) on the real servers, every role: a partner with mode "test" is
+// Sandbox partners on the real servers, every role: a partner with mode "test" is
 // authenticated, validated, answered and called back like a live one, but its leads take no dedup
 // claim, meet no live lead in dedup, reach no agent, and are marked test in every store and metric.
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { MongoClient, type Collection } from 'mongodb';
 import { testConfig } from '../support/test-config';
 
-// Read models are read a page at a time by `_id` range in `_id` order (issue 29). On the local
+// Read models are read a page at a time by `_id` range in `_id` order. On the local
 // default the range, the order and the limit are pushed down to the _id index
 // (scripts/services/ferretdb/patches/0004); whatever the server, every page must be exactly what
 // MongoDB's semantics give: here computed in memory from the same documents.

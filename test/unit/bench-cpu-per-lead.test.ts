@@ -1,6 +1,6 @@
 import { byRole, cpuPerLead } from '../../bench/lib/cpu-per-lead';
 
-// The bench's headline (issue 31): CPU ms per accepted lead over every server and role, with the
+// The bench's headline: CPU ms per accepted lead over every server and role, with the
 // load generator and the receiver (stand-ins for partners) apart.
 describe('CPU ms per accepted lead', () => {
   const cpu = {

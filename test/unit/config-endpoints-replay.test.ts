@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/shared/config';
 
-// Auto-pause thresholds, health reports, resume and replay limits (issue 13): defaults, and a bad
+// Auto-pause thresholds, health reports, resume and replay limits: defaults, and a bad
 // value stops the process naming the variable.
 const base = {
   ROLE: 'dispatcher',

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-// The layout is the architecture (issue 30): a role reaches another role only through its face of
+// The layout is the architecture: a role reaches another role only through its face of
 // commands (`<role>/commands.ts`), shared code imports no role, and nothing imports in a cycle.
 // The entry point (src/app.ts, src/main.ts, and src/role-deps.ts, which hands each role its part of
 // the runtime) wires the roles and may import them whole; the console, the partner portal's pages and

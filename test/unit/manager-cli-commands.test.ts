@@ -187,7 +187,7 @@ describe('manager CLI arguments', () => {
     expect(() => parseCommand(['update-partner', 'pa-1', '--risk-threshold', 'high'])).toThrow(/whole number/);
   });
 
-  it('builds the endpoint and replay requests (issue 13)', () => {
+  it('builds the endpoint and replay requests', () => {
     expect(parseCommand(['rotate-key', 'pa-1', '--grace-seconds', '3600']).body).toEqual({ grace_seconds: 3600 });
     expect(parseCommand(['endpoint-health', 'pa-1'])).toEqual({
       method: 'GET',

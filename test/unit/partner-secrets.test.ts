@@ -4,7 +4,7 @@ import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { PartnerDoc } from '../../src/shared/mongo/documents';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 
-// A partner's secrets are decrypted once per sealed value (issue 31), not on every request or
+// A partner's secrets are decrypted once per sealed value, not on every request or
 // callback; a rotation's new value is decrypted again.
 const cipher = new PiiCipher(new Map([['k1', randomBytes(32)]]), 'k1');
 const partner = (hmac: string, callback: string) =>

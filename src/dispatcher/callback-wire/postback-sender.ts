@@ -33,7 +33,7 @@ export function partnerPostback(
   );
 }
 
-// One postback (issue 32): a GET of the partner's template filled with the event's macros, under the
+// One postback: a GET of the partner's template filled with the event's macros, under the
 // rules callbacks have (http-attempt.ts). With `sign`, X-Postback-Signature carries the HMAC-SHA256 of
 // the final URL keyed with the token. The result carries the URL with the token masked, which is all
 // that is ever recorded or shown of it. Never throws.

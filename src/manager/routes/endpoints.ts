@@ -10,7 +10,7 @@ interface KindQuery {
   Querystring: { kind: DeliveryKind };
 }
 
-// A partner's callback endpoint (issue 13) and tracker (issue 32): their health, resuming it after an auto-pause, and
+// A partner's callback endpoint and tracker: their health, resuming it after an auto-pause, and
 // replaying its callbacks over a time range. The dispatcher does the work (commands.ts); a refused
 // request changes nothing and is audited (refusal-audit.ts).
 export function endpointRoutes({

@@ -109,7 +109,7 @@ export class PartnerDirectory {
     return this.decrypt(partner.callback_secret_enc);
   }
 
-  // The postback secret the manager set (issue 32), or null.
+  // The postback secret the manager set, or null.
   postbackToken(partner: PartnerDoc): string | null {
     return partner.postback_secret_enc ? this.decrypt(partner.postback_secret_enc) : null;
   }

@@ -1,6 +1,6 @@
 import type { LeadEvent, PartnerSettings } from '../schemas';
 
-// Postback URL templates (issue 32): `{macro}` names in the path and query of an https URL, filled
+// Postback URL templates: `{macro}` names in the path and query of an https URL, filled
 // with URL-encoded values of one lead event. Pure: the manager checks and previews templates with it,
 // the dispatcher fills them.
 
