@@ -43,7 +43,8 @@ export function partnerPortal(
     portalAuthenticate(app, {
       timeouts: id.timeouts,
       clock: o.clock,
-      partnerActive: async (partnerId) => (await partnerOf(partnerId))?.disabled === false,
+      // Every request: the directory's cache, which a manager's change of the partner evicts at once.
+      partnerActive: async (partnerId) => (await m.partners.byId(partnerId))?.disabled === false,
     });
     // A portal action refused is audited as the manager's are: the person, about their partner.
     auditRefusals(app, services.audit, (req) =>

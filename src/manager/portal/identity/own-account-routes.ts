@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../shared/clock';
 import { ApiError } from '../../../shared/errors';
 import type { AuditLog } from '../../audit-log';
 import type { PortalAccountDoc } from '../../identity/identity-store';
@@ -13,7 +12,6 @@ import { ownAccountSchemas } from './user-schemas';
 export interface OwnAccountDeps extends OwnPasswordDeps<PortalAccountDoc> {
   realm: IdentityRealm<PortalAccountDoc>;
   audit: AuditLog;
-  clock: Clock;
 }
 
 // A partner's person's own account: who they are, a new password, signing out everywhere. Every
