@@ -45,9 +45,9 @@ export class DedupClaims {
   }
 
   // A claim older than the dedup window no longer matches: it is handed to the new lead, on the
-  // condition that it is still the one read. Phone claims have one writer (commands are keyed by
-  // phone hash); two commands sharing an expired email claim from two partitions in the same
-  // millisecond is the only race left on a server whose conditional updates are not atomic.
+  // condition that it is still the one read. Phone claims have one writer (commands are keyed by a
+  // bucket of the phone hash); two commands sharing an expired email claim from two partitions in
+  // the same millisecond is the only race left on a server whose conditional updates are not atomic.
   async takeOver(expired: DedupClaimDoc, next: DedupClaimDoc, now: Date): Promise<boolean> {
     const res = await this.collectionAt(now).updateOne(
       { _id: expired._id, owner: expired.owner, claimed_at: expired.claimed_at },

@@ -25,6 +25,7 @@ import { startReports, type ReportsDeps } from './reports';
 import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
+import { LeadOpener } from './lead-opener';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 import { ListIndex } from '../shared/store/list-index';
@@ -68,11 +69,10 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
   const roster = new AgentRoster(c.agents, c.agentActivity);
   const intakeKeys = new IntakeKeyStore(d.mongo.db);
   const keys = new LeadKeyStore(d.mongo.db, intakeKeys);
-  const risk = new RiskAssessment(
-    d.cipher,
-    new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs),
-    { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet },
-  );
+  const risk = new RiskAssessment(new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs), {
+    perIp: rules.riskBurstPerIp,
+    perSubnet: rules.riskBurstPerSubnet,
+  });
   const batch = new IntakeBatch({
     partners: d.partners,
     decisions,
@@ -85,6 +85,7 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
     keys,
     intakeKeys,
     rules,
+    opener: new LeadOpener(d.cipher, d.config.crypto.hashKey),
     risk,
     isTerminal,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.

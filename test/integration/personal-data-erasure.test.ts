@@ -151,7 +151,7 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
 });
 
 describe('what an erasure leaves', () => {
-  it("nothing readable in any collection, Redis key or topic of ours: not the agent's note, not the landing URL's query", async () => {
+  it("nothing readable in any collection, Redis key or topic of ours: not the agent's note, not the landing URL's query, not a keyed hash of the phone or email", async () => {
     const p = phone();
     const PLAIN = [p, 'note.scan@example.com', 'Wilhelmina', 'Scanlon'];
     const id = await submit({
@@ -180,7 +180,7 @@ describe('what an erasure leaves', () => {
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
     // The CRM's own topics hold what the CRM sent: every other topic is ours to keep clean, the intake
-    // commands included (they carry only where the lead's key was).
+    // commands included (they carry only where the lead's key was, and no hash of the person).
     const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter(
       (t) => !['agentActions', 'deposits'].includes(t),
     );
@@ -189,7 +189,7 @@ describe('what an erasure leaves', () => {
       ...(await residue.everyRedisText()),
       ...(await residue.everyMessage(ours)),
     ];
-    expect(await residue.readableIn(texts, PLAIN)).toEqual([]);
+    expect(await residue.readableIn(texts, [...PLAIN, ...residue.hashesOf(p, 'note.scan@example.com')])).toEqual([]);
   });
 });
 
