@@ -56,10 +56,12 @@ export class CallbackAttempts {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
     let onWire = false;
+    // Asked again if undici sends a GET again on a fresh connection: counted on the wire once.
     const result = await this.sendGuarded(kind, event, () => {
-      onWire = mayGo();
-      if (onWire) metrics.requestsOnWire.inc();
-      return onWire;
+      const go = mayGo();
+      if (go && !onWire) metrics.requestsOnWire.inc();
+      onWire ||= go;
+      return go;
     }).finally(() => {
       if (onWire) metrics.requestsOnWire.dec();
     });
