@@ -1,7 +1,7 @@
-import { localTime } from '../../src/shared/local-time';
-import { ManagerClient } from '../support/manager-client';
-import { PartnerClient } from '../support/partner-client';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { ManagerClient } from '../support/manager-client';
+import type { PartnerClient } from '../support/partner-client';
+import { nextShift, startAgentDesk } from '../support/agent-desk';
+import type { TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
 // Round robin on the real servers: a burst of leads decided in one batch, and the leads that waited
@@ -11,20 +11,12 @@ let manager: ManagerClient;
 let partner: PartnerClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress,processor' });
-  manager = new ManagerClient(app.url);
-  const created = (
-    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Fair' })
-  ).body;
-  partner = new PartnerClient(app.url, created);
+  ({ app, manager, partner } = await startAgentDesk('Fair'));
 });
 
 afterAll(async () => {
   await app?.destroy();
 });
-
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 async function createAgents(count: number, settings: Record<string, unknown>): Promise<string[]> {
   const ids: string[] = [];
@@ -61,20 +53,13 @@ async function shares(leadIds: string[], agents: string[], waitMs: number): Prom
 
 it('shares nine leads sent at once among three agents three each', async () => {
   const agents = await createAgents(3, { countries: ['DE'] });
-  await new Promise((r) => setTimeout(r, 1500)); // three roster refreshes
   const leads = await sendLeads(9, 'DE', '+49151123456');
   expect(await shares(leads, agents, 15_000)).toEqual([3, 3, 3]);
 });
 
 it('shares six leads waiting for a shift among its two agents three each', async () => {
-  // A shift that starts at the next whole minute (at least 20 s away) and lasts 30 minutes.
-  const start = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-  const local = localTime(start, 'UTC');
-  const from = local.hour * 60 + local.minute;
-  const agents = await createAgents(2, {
-    countries: ['AT'],
-    working_hours: { [local.weekday]: [`${hhmm(from)}-${hhmm(from + 30)}`] },
-  });
+  const { start, weekday, range } = nextShift('UTC');
+  const agents = await createAgents(2, { countries: ['AT'], working_hours: { [weekday]: [range] } });
   const leads = await sendLeads(6, 'AT', '+43664123456');
   const waiting = await app.runtime.mongo.collections.leads.find({ _id: { $in: leads } }).toArray();
   expect(waiting.map((l) => l.agent_id)).toEqual(leads.map(() => null));
