@@ -32,3 +32,10 @@ export const DOCUMENTED_PUBLIC_URL = {
   maxLength: 2048,
   pattern: `^https://${NOT_LOCALHOST}${HOST}${PORT}([/?#](${URL_CHAR})*)?$`,
 };
+
+// Whether a template has the documented shape: what the preview also refuses in code, so the route
+// takes no draft its document refuses (a host such as "A*" the URL parser would take).
+export function documentedTemplateShape(allowHttp: boolean): (template: string) => boolean {
+  const shape = new RegExp(documentedTemplate(allowHttp).pattern);
+  return (template) => shape.test(template);
+}
