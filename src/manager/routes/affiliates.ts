@@ -23,7 +23,7 @@ import { orNotFound, type IdParams } from './lookup';
 
 // What the preview answers a draft template off the documented shape that the checks of a save take.
 const DRAFT_SHAPE_PROBLEM =
-  "is not in the template's documented shape: a host name (no IP address), a port up to 65535, then URL characters, %XX escapes or {macro} names";
+  "is not in the template's documented shape: a host name or an IPv4 address, a port up to 65535, then URL characters, %XX escapes or {macro} names";
 
 // Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL and the
 // postback templates.
