@@ -4,7 +4,8 @@ import type { AgentDoc } from '../../src/shared/mongo/documents';
 
 // The round robin over batches: a batch's picks all carry one clock reading, and must rotate exactly
 // as the same picks made one by one, each at its own instant. Agents of one profile (the same
-// countries and the same shift) are then never more than one lead apart.
+// countries and the same shift) are then never more than one lead apart, whatever the batch sizes,
+// the agents, the caps that cut a batch short and the shifts.
 const PROFILES: Pick<AgentDoc, 'countries' | 'working_hours'>[] = [
   { countries: [], working_hours: null },
   { countries: ['DE'], working_hours: null },
@@ -26,11 +27,13 @@ const agentsOf = (profiles: readonly number[]): AgentDoc[] =>
 
 const scenario = fc.record({
   profiles: fc.array(fc.integer({ min: 0, max: PROFILES.length - 1 }), { minLength: 1, maxLength: 7 }),
-  // Each batch at an hour of Monday (shifts start and end between them), its leads by country.
+  // Each batch at an hour of Monday (shifts start and end between them), its leads by country, and
+  // how many of them a partner's cap lets through (the rest are rejected, never handed to an agent).
   batches: fc.array(
     fc.record({
       hour: fc.integer({ min: 0, max: 23 }),
       countries: fc.array(fc.constantFrom('DE', 'FR', 'US'), { minLength: 1, maxLength: 30 }),
+      cap: fc.integer({ min: 0, max: 30 }),
     }),
     { minLength: 1, maxLength: 8 },
   ),
@@ -44,9 +47,9 @@ function picks(s: Scenario, oneByOne: boolean): (string | null)[] {
   rotation.setAgents(agentsOf(s.profiles));
   return s.batches.flatMap((b, n) => {
     const at = MONDAY + b.hour * 3_600_000 + n * 60_000; // later batches later, within the hour
-    return b.countries.map(
-      (country, i) => rotation.take({ country_code: country }, new Date(at + (oneByOne ? i : 0)))?._id ?? null,
-    );
+    return b.countries
+      .slice(0, b.cap)
+      .map((country, i) => rotation.take({ country_code: country }, new Date(at + (oneByOne ? i : 0)))?._id ?? null);
   });
 }
 
