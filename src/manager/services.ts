@@ -12,6 +12,7 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import type { Mongo } from '../shared/mongo/client';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { AgentChanges } from '../shared/agent-changes';
 import type { Redis } from '../shared/redis/client';
 import type { DocumentLocks } from '../shared/redis/document-locks';
 import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-counts';
@@ -45,6 +46,7 @@ export interface ManagerOptions {
   mongo: Mongo;
   cipher: PiiCipher;
   partners: PartnerDirectory;
+  agentChanges: AgentChanges; // every processor's roster hears of a change to agents through Redis
   redis: Redis;
   locks: DocumentLocks;
   kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
@@ -92,7 +94,7 @@ export function managerServices(o: ManagerOptions): ManagerServices {
   const leadKeys = new LeadKeyStore(o.mongo.db, new IntakeKeyStore(o.mongo.db));
   return {
     partners: partnerService(o),
-    agents: new AgentService(c.agents, c.agentActivity),
+    agents: new AgentService(c.agents, c.agentActivity, (id) => o.agentChanges.announce(o.redis, id)),
     audit,
     leads: new LeadLookup(c),
     leadList: new LeadList(c.leads, c.leadList),

@@ -50,6 +50,11 @@ export class Distribution {
     this.task = everyInterval('distribution', intervalMs, () => this.tick(new Date()), this.d.logger);
   }
 
+  // A tick now (an agent changed: waiting leads it fits need not wait for the interval).
+  soon(): void {
+    this.task?.soon();
+  }
+
   async stop(): Promise<void> {
     await this.task?.stop();
   }

@@ -1,5 +1,7 @@
+import type { AgentChanges } from '../shared/agent-changes';
 import type { Config, CryptoConfig, IntakeConfig } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { Redis } from '../shared/redis/client';
 import type { RoleClients, RoleHandle } from '../shared/role';
 import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
@@ -50,8 +52,12 @@ export interface ProcessorPartsDeps extends Omit<RoleClients, 'consumers' | 'met
   cipher: PiiCipher;
 }
 
-// What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports'.
-export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {}
+// What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports', and
+// where a manager's changes to agents are heard.
+export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {
+  agentChanges: AgentChanges;
+  subscriber: Redis;
+}
 
 // The processor's pieces over the stores, wired once (the role below, and tests that drive them
 // on a clock of their own).
@@ -138,6 +144,10 @@ export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
   const metrics = processorMetrics(d.metrics);
   const { roster, batch, lifecycle, distribution } = processorParts(d);
   await roster.refresh();
+  await d.agentChanges.listen(d.subscriber, () => {
+    roster.evict();
+    distribution.soon();
+  });
   const idleChecks = new IdleChecks(d.codec, d.config.rules.idleRedistributionS * 1000);
   const publishing = {
     producer: d.producer,

@@ -120,6 +120,7 @@ it("writes an agent's and a partner's created_at and updated_at, and a rotation'
   const agents = new AgentService(
     db.collection<AgentDoc>('agents'),
     db.collection<AgentActivityDoc>('agent_activity'),
+    async () => undefined,
     fixed,
   );
   const agent = await agents.create({ name: 'Clocked agent' });

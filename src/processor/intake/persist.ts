@@ -30,6 +30,7 @@ export class PersistStep {
   // The leads of the commands that create one, each handed to an agent now or left waiting; a lead
   // that exists already (a chunk decided again) is read back, never written twice.
   async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
+    await this.d.roster.current();
     const docs = creators.map((c) =>
       newLeadDoc(
         c.cmd,
