@@ -1,6 +1,6 @@
 import { passwordProblem } from '../../src/manager/identity/passwords';
 import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/manager/identity/totp';
-import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLES } from '../../src/shared/identity/roles';
+import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLE_PERMISSIONS, ROLES } from '../../src/shared/identity/roles';
 
 describe('passwords', () => {
   it('asks only for 12 to 256 characters, counted as characters, with no composition rules', () => {
@@ -60,8 +60,16 @@ describe('roles', () => {
     for (const target of ROLES) expect(mayGrant('owner', target)).toBe(true);
     expect(mayGrant('admin', 'owner')).toBe(false);
     expect(mayGrant('admin', 'admin')).toBe(false);
-    expect(mayGrant('admin', 'affiliate_manager')).toBe(true);
+    expect(mayGrant('admin', 'support')).toBe(true);
+    expect(mayGrant('admin', 'analyst')).toBe(true);
     for (const actor of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
       expect(mayGrant(actor, 'agent')).toBe(false);
+  });
+
+  it('lets an admin grant only a role whose permissions it holds, the rest only an owner', () => {
+    for (const target of ['auditor', 'affiliate_manager', 'supervisor', 'agent'] as const)
+      expect(mayGrant('admin', target)).toBe(false);
+    for (const target of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
+      expect(mayGrant('admin', target)).toBe(ROLE_PERMISSIONS[target].every((p) => can('admin', p)));
   });
 });
