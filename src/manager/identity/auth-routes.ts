@@ -107,11 +107,11 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       },
     );
 
-    app.get<{ Params: { token: string } }>(
-      `${api}/auth/links/:token`,
+    app.post<{ Body: { token: string } }>(
+      `${api}/auth/links/peek`,
       { schema: d.realm.schemas.auth.linkPeek, config: open },
       async (req) => {
-        const link = await d.links.peek(req.params.token);
+        const link = await d.links.peek(req.body.token);
         const account = link ? await d.accounts.find(link.account_id) : null;
         if (!link || !account) throw new ApiError('link_invalid');
         return {
@@ -124,16 +124,16 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       },
     );
 
-    // An invitation or a reset: sets the password, ends every session the account had, and leaves
-    // this one at the second factor (or at setting one up).
-    app.post<{ Params: { token: string }; Body: { password: string; name?: string } }>(
-      `${api}/auth/links/:token`,
+    // An invitation or a reset: sets the password, ends every session and every other link the account
+    // had, and leaves this one at the second factor (or at setting one up).
+    app.post<{ Body: { token: string; password: string; name?: string } }>(
+      `${api}/auth/links/use`,
       { schema: d.realm.schemas.auth.linkUse, config: open },
       async (req) => {
         const problem = passwordProblem(req.body.password);
         if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
         const hash = await hashPassword(req.body.password);
-        const link = await d.links.use(req.params.token);
+        const link = await d.links.use(req.body.token);
         const account = link ? await d.accounts.find(link.account_id) : null;
         if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
         const updated = await d.accounts.update(account._id, {
@@ -142,6 +142,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
           ...(req.body.name ? { name: req.body.name } : {}),
         });
         if (!updated) throw new ApiError('link_invalid');
+        await d.links.endAll(account._id);
         await d.sessions.revokeAll(account._id);
         await auditAccount(d.audit, d.realm, accountActor(updated, 'password', req.ip), 'password_set', updated, {
           link: link.kind,

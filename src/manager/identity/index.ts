@@ -41,7 +41,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
 
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
+  await app.register(meRoutes({ accounts, sessions, links, audit: o.audit, clock: o.clock }));
   await app.register(
     accountRoutes({
       accounts,
