@@ -77,6 +77,19 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   agent: ['contacts.reveal', 'workspace.own'],
 };
 
+// Permissions whose every refusal after authentication is audited: who tried to read the audit log, accounts or
+// a contact, or to change accounts, tokens, secrets or a lead's personal data. A route guarded by one states its
+// audit action (config.audit), or the server does not start.
+export const AUDITED_PERMISSIONS: readonly Permission[] = [
+  'audit.read',
+  'accounts.read',
+  'accounts.manage',
+  'tokens.manage',
+  'contacts.reveal',
+  'partners.secrets',
+  'leads.erase',
+];
+
 // Roles that see only the partners assigned to them: elsewhere a partner outside the scope is unknown (404).
 export const PARTNER_SCOPED_ROLES: readonly Role[] = ['affiliate_manager'];
 
