@@ -75,3 +75,16 @@ describe('a one-time link', () => {
     expect(stale.body).toMatchObject({ error: 'link_invalid' });
   });
 });
+
+describe('a password being set', () => {
+  it('is refused when it is among the most common, by a link and from the account menu alike', async () => {
+    const invited = await invite(app.url, { email: email('weak'), role: 'analyst' });
+    const client = new SessionClient(app.url);
+    const weak = await client.post('/api/auth/links/use', { token: invited.token, password: 'Password123456' });
+    expect(weak.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/most common/) });
+    expect((await client.post('/api/auth/links/peek', { token: invited.token })).status).toBe(200);
+    const { client: signedIn } = await enrol(app.url, invited, PASSWORD);
+    const again = await signedIn.post('/api/me/password', { current_password: PASSWORD, new_password: '1qaz2wsx3edc' });
+    expect(again.body).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/most common/) });
+  });
+});
