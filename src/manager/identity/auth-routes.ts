@@ -17,7 +17,8 @@ import {
   pendingStep,
   sessionView,
 } from './session-actions';
-import type { RedisSessionStore } from './session-store';
+import { refuseExpired } from './session-check';
+import type { RedisSessionStore, SessionTimeouts } from './session-store';
 import type { SignIn } from './sign-in';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 
@@ -27,6 +28,7 @@ export interface AuthRouteDeps<A extends AccountBase> {
   links: OneTimeLinks;
   signIn: SignIn<A>;
   sessions: RedisSessionStore;
+  timeouts: SessionTimeouts;
   cipher: PiiCipher;
   audit: AuditLog;
   clock: Clock;
@@ -52,6 +54,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.get(`${api}/session`, { schema: d.realm.schemas.auth.session, config: open }, async (req) => {
       if (!req.session.stage || !inRealm(req, d.realm as IdentityRealm<AccountBase>))
         throw new ApiError(d.realm.unauthorized);
+      await refuseExpired(req, d);
       return view(req);
     });
 
