@@ -35,7 +35,7 @@ if [[ ! -f .env.local ]]; then
   cat > .env.local <<ENV
 ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)
 HASH_KEY=$(openssl rand -base64 32)
-MANAGER_TOKENS=mgr_$(openssl rand -hex 24)
+MANAGER_TOKENS=mgr_$(openssl rand -hex 32)
 CALLBACK_ALLOW_HTTP=true
 CALLBACK_ALLOW_PRIVATE_NETWORKS=true
 ENV

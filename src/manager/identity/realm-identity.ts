@@ -77,7 +77,9 @@ export async function registerSignIn<A extends AccountBase>(
     clock: o.clock,
     serviceName: o.config.serviceName,
   };
-  await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
+  await app.register(
+    authRoutes({ ...common, links: id.links, sessions: id.sessions, timeouts: id.timeouts, cipher: o.cipher }),
+  );
   await app.register(
     passkeyRoutes({
       ...common,
