@@ -98,8 +98,7 @@ describe('insertOne of a key that exists', () => {
   });
 });
 
-// FerretDB 1.x: an update is read-then-rewrite and not atomic; only an insert against a unique
-// index is. Every fence below stands on that, on both servers.
+// Every fence below stands on a unique _id or index deciding between concurrent inserts.
 describe('concurrent inserts of one _id from separate connections', () => {
   it('let exactly one win (src/shared/store/lead-fences.ts, src/processor/dedup-claims.ts)', async () => {
     const clients = await Promise.all([0, 1, 2, 3].map(() => openStore()));

@@ -26,8 +26,8 @@ export interface FencedChange {
   entries: readonly Pick<StatusChange, 'source'>[];
 }
 
-// The one-writer guard of leads, on every MongoDB-wire server: FerretDB 1.x does not make the
-// lead's conditional update (the updated_at it read) atomic, but it does make a unique _id atomic.
+// The one-writer guard of leads, on every MongoDB-wire server, in front of the lead's conditional
+// update (the updated_at it read, itself a compare-and-set: test/store/atomic-updates.test.ts).
 // Before a change appends entries to a lead, its fence is inserted under the id of the first entry
 // it appends: of two owners that decided from the same version (a zombie after a rebalance and the
 // new owner), one insert wins and the other's change is refused (the lead is read again). A fence
