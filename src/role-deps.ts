@@ -53,7 +53,6 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
     cipher: rt.cipher,
     partners: rt.partners,
     redis: rt.redis,
-    locks: rt.locks,
     kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics },
     replies,
     logger: rt.logger,

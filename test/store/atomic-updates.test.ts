@@ -36,6 +36,18 @@ describe('a conditional updateOne on a version field, from 8 connections at once
   });
 });
 
+describe('$set of different fields of one document from 8 connections at once', () => {
+  it('keeps every field (src/manager/partner-service.ts: a settings change beside a key rotation)', async () => {
+    const c = store.fresh<{ _id: string; [field: string]: unknown }>('set_race');
+    for (let round = 0; round < ROUNDS; round++) {
+      const _id = `pa-${round}`;
+      await c.insertOne({ _id });
+      await Promise.all(through(c).map((r, n) => r.updateOne({ _id }, { $set: { [`f${n}`]: n } })));
+      expect(await c.findOne({ _id })).toEqual({ _id, f0: 0, f1: 1, f2: 2, f3: 3, f4: 4, f5: 5, f6: 6, f7: 7 });
+    }
+  });
+});
+
 describe('$inc from 8 connections at once', () => {
   it('keeps every increment of 8 writers × 1,000 (src/dispatcher/block-store.ts claim: the epoch counter)', async () => {
     const c = store.fresh<{ _id: string; n: number }>('inc_race');
