@@ -85,6 +85,12 @@ answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
 start() {
   install
   replace_orphans "$MONGO_PORT"
+  # A server still running a binary of other sources (before a new patch) would go on serving the
+  # old semantics: it gives way to this build, on the same data.
+  if pid_alive "$SERVICE_NAME" && [[ "$(readlink "/proc/$(cat "$LEADS_RUN/$SERVICE_NAME.pid")/exe")" != "$BIN" ]]; then
+    log "replacing the FerretDB running from other sources"
+    stop_pid "$SERVICE_NAME"
+  fi
   # A second start while one runs only waits for it to answer.
   if ! pid_alive "$SERVICE_NAME"; then
     # Something else on the port (another FerretDB, a real mongod) would silently
