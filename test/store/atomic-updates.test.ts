@@ -77,7 +77,7 @@ describe('$inc from 8 connections at once', () => {
 });
 
 describe('findOneAndUpdate as a claim, from 8 connections at once', () => {
-  it('gives the document to exactly one (src/dispatcher/delivery-store.ts requeue, src/manager/partner-service.ts)', async () => {
+  it('gives the document to exactly one (src/dispatcher/delivery-store.ts requeue: a manager retrying a dead delivery)', async () => {
     const c = store.fresh<{ _id: string; state: string; by?: number }>('claim_race');
     for (let round = 0; round < ROUNDS; round++) {
       const _id = `dl-${round}`;
