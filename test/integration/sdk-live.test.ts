@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { freePort } from '../support/free-port';
+import { sdkPartnerEnv } from '../support/sdk-partners';
+import { expectPassed, runCommand, SDKS, type Run } from '../support/sdk-runs';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// Each partner SDK's own tests (sdks/<language>/), run by that language's test runner against this
+// running app with partners of their own: sending, replays, a duplicate, refusals, a 429 waited out,
+// the status lookup, and callbacks received and verified by a server in that language, during a key
+// rotation too. The languages run side by side, so their waits overlap.
+const TIGHT_FREE_IN_MS = 10_000;
+let app: TestApp;
+const runs: Record<string, Run> = {};
+
+const languages: Record<string, () => [string, string[], string]> = {
+  typescript: () => [
+    process.execPath,
+    [require.resolve('jest/bin/jest'), '--ci', '--runInBand', '--config', 'jest.config.cjs'],
+    join(SDKS, 'typescript'),
+  ],
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await Promise.all(
+    Object.entries(languages).map(async ([name, command]) => {
+      const env = await sdkPartnerEnv(app, await freePort(), TIGHT_FREE_IN_MS);
+      const [bin, args, cwd] = command();
+      runs[name] = await runCommand(bin, args, { cwd, env });
+    }),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await app?.destroy();
+});
+
+it.each(Object.keys(languages))('%s: the SDK passes its live tests', (name) => {
+  expectPassed(runs[name]);
+});
