@@ -18,6 +18,8 @@ const languages: Record<string, () => [string, string[], string]> = {
     [require.resolve('jest/bin/jest'), '--ci', '--runInBand', '--config', 'jest.config.cjs'],
     join(SDKS, 'typescript'),
   ],
+  // The standard library's unittest: the package needs nothing else, and neither do its tests.
+  python: () => ['python3', ['-m', 'unittest', '-v', 'tests.test_offline', 'tests.test_live'], join(SDKS, 'python')],
 };
 
 beforeAll(async () => {
@@ -26,7 +28,7 @@ beforeAll(async () => {
     Object.entries(languages).map(async ([name, command]) => {
       const env = await sdkPartnerEnv(app, await freePort(), TIGHT_FREE_IN_MS);
       const [bin, args, cwd] = command();
-      runs[name] = await runCommand(bin, args, { cwd, env });
+      runs[name] = await runCommand(bin, args, { cwd, env: { ...env, PYTHONPATH: join(SDKS, 'python', 'src') } });
     }),
   );
 }, 120_000);

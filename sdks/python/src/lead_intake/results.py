@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypedDict, Union
+
+
+@dataclass(frozen=True)
+class Accepted:
+    lead_id: str
+    replay: bool
+    idempotency_key: str
+    attempts: int
+    outcome: str = "accepted"
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    matched_lead_id: str  # the lead this one matched (by phone or email, or by external_id)
+    reason: str  # matched_lead:<n> or external_id_taken:<n>
+    replay: bool
+    idempotency_key: str
+    attempts: int
+    outcome: str = "duplicate"
+
+
+@dataclass(frozen=True)
+class Refused:
+    status: str  # validation_error or rejected
+    reason: str  # e.g. missing_required:phone, country_blocked:RU (docs/partners.md, intake outcomes)
+    replay: bool
+    idempotency_key: str
+    attempts: int
+    outcome: str = "refused"
+
+
+SendResult = Union[Accepted, Duplicate, Refused]
+
+
+class LeadStatus(TypedDict):
+    """GET /api/v1/inbound/leads/{externalId}/status (the partner OpenAPI document's LeadStatus)."""
+
+    id: str
+    external_id: str
+    status: str  # in your codes, after your status_mapping
+    our_status: str
+    is_depositor: bool
+    created_at: str
+    updated_at: str
