@@ -14,12 +14,15 @@
 #   test/integration/crm-assignment-feed.test.ts;
 #   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
 #   test/integration/callback-verification-snippets.test.ts (with node and python3);
+#   for the PHP partner SDK (sdks/php), Debian's php-curl, php-mbstring, php-xml, composer and phpunit:
+#   test/integration/sdk-live.test.ts runs its phpunit suite and installs its quickstart with composer
+#   (the Python SDK's tests need nothing beyond python3's standard library);
 #   socat, Debian's package: the network partition drill forwards a namespace's ports through it.
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN, PHP_BIN and
-#            CONFLUENT_PYTHON_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN, PHP_BIN,
+#            PHPUNIT_BIN, COMPOSER_BIN and CONFLUENT_PYTHON_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -107,6 +110,7 @@ venv_install() {
 
 install() {
   apt_install prometheus php-cli socat
+  apt_install php-curl php-mbstring php-xml composer phpunit
   apt_install chromium fonts-liberation
   /usr/bin/chromium --version >/dev/null 2>&1 || die "chromium is installed but /usr/bin/chromium --version fails"
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
@@ -124,6 +128,9 @@ print_env() {
   [[ -n "$prometheus" ]] || missing+=("prometheus")
   php="$(command -v php || true)"
   [[ -n "$php" ]] || missing+=("php-cli")
+  [[ -n "$php" ]] && ! "$php" -m | grep -qx curl && missing+=("php-curl")
+  command -v phpunit >/dev/null || missing+=("phpunit")
+  command -v composer >/dev/null || missing+=("composer")
   command -v socat >/dev/null || missing+=("socat")
   [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
@@ -140,6 +147,8 @@ PROMETHEUS_BIN=$prometheus
 SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
 CHROMIUM_BIN=/usr/bin/chromium
 PHP_BIN=$php
+PHPUNIT_BIN=$(command -v phpunit)
+COMPOSER_BIN=$(command -v composer)
 CONFLUENT_PYTHON_BIN=$CONFLUENT_PYTHON_BIN
 ENV
 }

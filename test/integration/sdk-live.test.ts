@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
+import { opsTools } from '../support/ops-tools';
 import { sdkPartnerEnv } from '../support/sdk-partners';
 import { expectPassed, runCommand, SDKS, type Run } from '../support/sdk-runs';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -20,6 +21,8 @@ const languages: Record<string, () => [string, string[], string]> = {
   ],
   // The standard library's unittest: the package needs nothing else, and neither do its tests.
   python: () => ['python3', ['-m', 'unittest', '-v', 'tests.test_offline', 'tests.test_live'], join(SDKS, 'python')],
+  // Debian's phpunit (scripts/services/tools.sh), with the package's PSR-4 autoloading (tests/bootstrap.php).
+  php: () => [opsTools().PHPUNIT_BIN, [], join(SDKS, 'php')],
 };
 
 beforeAll(async () => {
