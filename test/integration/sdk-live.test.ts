@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { freePort } from '../support/free-port';
 import { opsTools } from '../support/ops-tools';
+import { servicesOf } from '../support/manager-services';
 import { sdkPartnerEnv } from '../support/sdk-partners';
+import { runQuickstart } from '../support/sdk-quickstarts';
 import { expectPassed, runCommand, SDKS, type Run } from '../support/sdk-runs';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -27,6 +29,12 @@ const languages: Record<string, () => [string, string[], string]> = {
 
 beforeAll(async () => {
   app = await startTestApp();
+  // The TypeScript package as it is published (dist/), for its quickstart; a type error fails here.
+  expectPassed(
+    await runCommand(join(SDKS, '..', 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
+      cwd: join(SDKS, 'typescript'),
+    }),
+  );
   await Promise.all(
     Object.entries(languages).map(async ([name, command]) => {
       const env = await sdkPartnerEnv(app, await freePort(), TIGHT_FREE_IN_MS);
@@ -42,4 +50,16 @@ afterAll(async () => {
 
 it.each(Object.keys(languages))('%s: the SDK passes its live tests', (name) => {
   expectPassed(runs[name]);
+});
+
+// The quickstarts of docs/partners.md, each run as the page shows it with a partner of its own.
+it.each(['TypeScript', 'Python', 'PHP'])('the %s quickstart of docs/partners.md runs as written', async (language) => {
+  const { secrets } = await servicesOf(app.runtime).partners.create({ name: `quickstart-${language}` });
+  const run = await runQuickstart(language, {
+    LEAD_INTAKE_URL: `${app.url}/api`,
+    LEAD_INTAKE_API_KEY: secrets.api_key,
+    LEAD_INTAKE_HMAC_SECRET: secrets.hmac_secret,
+  });
+  expectPassed(run);
+  expect(run.output).toMatch(/^accepted le-\d+\nstatus new\n$/);
 });

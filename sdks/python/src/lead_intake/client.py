@@ -121,9 +121,9 @@ def _send_result(status: int, r: Any, key: str, attempts: int) -> SendResult:
     replay = isinstance(r, dict) and r.get("replay") is True
     kind = r.get("status") if isinstance(r, dict) else None
     if kind == "accepted" and r.get("id"):
-        return Accepted(r["id"], replay, key, attempts)
+        return Accepted(replay, key, attempts, lead_id=r["id"])
     if kind == "duplicate" and r.get("id"):
-        return Duplicate(r["id"], r.get("reason") or "", replay, key, attempts)
+        return Duplicate(replay, key, attempts, matched_lead_id=r["id"], reason=r.get("reason") or "")
     if kind in ("validation_error", "rejected") and r.get("reason"):
-        return Refused(kind, r["reason"], replay, key, attempts)
+        return Refused(replay, key, attempts, status=kind, reason=r["reason"])
     raise _unexpected(status, r)

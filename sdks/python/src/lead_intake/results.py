@@ -1,36 +1,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict, Union
+from typing import ClassVar, TypedDict, Union
 
 
 @dataclass(frozen=True)
-class Accepted:
-    lead_id: str
-    replay: bool
+class _Answered:
+    replay: bool  # True: the stored answer to an earlier request with this Idempotency-Key
     idempotency_key: str
     attempts: int
-    outcome: str = "accepted"
 
 
 @dataclass(frozen=True)
-class Duplicate:
+class Accepted(_Answered):
+    lead_id: str
+    outcome: ClassVar[str] = "accepted"
+
+
+@dataclass(frozen=True)
+class Duplicate(_Answered):
     matched_lead_id: str  # the lead this one matched (by phone or email, or by external_id)
     reason: str  # matched_lead:<n> or external_id_taken:<n>
-    replay: bool
-    idempotency_key: str
-    attempts: int
-    outcome: str = "duplicate"
+    outcome: ClassVar[str] = "duplicate"
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(_Answered):
     status: str  # validation_error or rejected
     reason: str  # e.g. missing_required:phone, country_blocked:RU (docs/partners.md, intake outcomes)
-    replay: bool
-    idempotency_key: str
-    attempts: int
-    outcome: str = "refused"
+    outcome: ClassVar[str] = "refused"
 
 
 SendResult = Union[Accepted, Duplicate, Refused]
