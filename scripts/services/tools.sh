@@ -128,7 +128,7 @@ print_env() {
   [[ -n "$prometheus" ]] || missing+=("prometheus")
   php="$(command -v php || true)"
   [[ -n "$php" ]] || missing+=("php-cli")
-  [[ -n "$php" ]] && ! "$php" -m | grep -qx curl && missing+=("php-curl")
+  [[ -n "$php" ]] && ! "$php" -r 'exit(extension_loaded("curl") ? 0 : 1);' && missing+=("php-curl")
   command -v phpunit >/dev/null || missing+=("phpunit")
   command -v composer >/dev/null || missing+=("composer")
   command -v socat >/dev/null || missing+=("socat")

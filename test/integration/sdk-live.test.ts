@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 // running app with partners of their own: sending, replays, a duplicate, refusals, a 429 waited out,
 // the status lookup, and callbacks received and verified by a server in that language, during a key
 // rotation too. The languages run side by side, so their waits overlap.
-const TIGHT_FREE_IN_MS = 10_000;
+const TIGHT_FREE_IN_MS = 15_000;
 let app: TestApp;
 const runs: Record<string, Run> = {};
 
