@@ -29,12 +29,10 @@ const languages: Record<string, () => [string, string[], string]> = {
 
 beforeAll(async () => {
   app = await startTestApp();
-  // The TypeScript package as it is published (dist/), for its quickstart; a type error fails here.
-  expectPassed(
-    await runCommand(join(SDKS, '..', 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], {
-      cwd: join(SDKS, 'typescript'),
-    }),
-  );
+  // The TypeScript package as it is published (dist/), for its quickstart, and its tests type-checked.
+  const tsc = join(SDKS, '..', 'node_modules', '.bin', 'tsc');
+  for (const project of ['tsconfig.json', 'tsconfig.test.json'])
+    expectPassed(await runCommand(tsc, ['-p', project], { cwd: join(SDKS, 'typescript') }));
   await Promise.all(
     Object.entries(languages).map(async ([name, command]) => {
       const env = await sdkPartnerEnv(app, await freePort(), TIGHT_FREE_IN_MS);
@@ -50,6 +48,10 @@ afterAll(async () => {
 
 it.each(Object.keys(languages))('%s: the SDK passes its live tests', (name) => {
   expectPassed(runs[name]);
+});
+
+it('the Python package is typed throughout (mypy --strict)', async () => {
+  expectPassed(await runCommand(opsTools().MYPY_BIN, ['--strict', 'src/lead_intake'], { cwd: join(SDKS, 'python') }));
 });
 
 // The quickstarts of docs/partners.md, each run as the page shows it with a partner of its own.

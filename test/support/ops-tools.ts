@@ -11,6 +11,7 @@ export interface OpsTools {
   PHP_BIN: string;
   PHPUNIT_BIN: string;
   COMPOSER_BIN: string;
+  MYPY_BIN: string;
   CONFLUENT_PYTHON_BIN: string; // a python with Confluent's client (confluent-kafka) installed
 }
 

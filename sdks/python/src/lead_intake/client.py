@@ -9,7 +9,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, cast
 
 from .errors import LeadIntakeError
 from .results import Accepted, Duplicate, LeadStatus, Refused, SendResult
@@ -52,7 +52,7 @@ class Client:
         status, answer, _ = self._request("GET", path, b"", {})
         if status != 200:
             raise _unexpected(status, answer)
-        return answer  # type: ignore[return-value]
+        return cast(LeadStatus, answer)
 
     def _request(self, method: str, path: str, body: bytes, headers: Dict[str, str]) -> Tuple[int, Any, int]:
         started = time.monotonic()
@@ -79,7 +79,10 @@ class Client:
                 )
             time.sleep(wait)
 
-    def _attempt(self, method: str, path: str, body: bytes, headers: Dict[str, str], started: float):
+    def _attempt(
+        self, method: str, path: str, body: bytes, headers: Dict[str, str], started: float
+    ) -> Tuple[Answer, Optional[Tuple[int, Any]], Optional[str]]:
+        """One try: its answer (status, error code, Retry-After), the reply (status, parsed body) or why none came."""
         remaining = max(0.001, self._policy.deadline_s - (time.monotonic() - started))
         headers = dict(headers, Authorization="Bearer " + self._api_key)
         headers["X-Timestamp"] = str(int(time.time()))
