@@ -2,8 +2,10 @@
 
 declare(strict_types=1);
 
+use LeadIntake\Client;
 use LeadIntake\LeadIntakeError;
 use LeadIntake\RetryPolicy;
+use LeadIntake\SendResult;
 use LeadIntake\Webhooks;
 use PHPUnit\Framework\TestCase;
 
@@ -43,6 +45,37 @@ final class OfflineTest extends TestCase
         $signature = 'sha256=' . hash_hmac('sha256', $url, 'tok');
         $this->assertTrue(Webhooks::verifyPostback($url, $signature, 'tok'));
         $this->assertCode('invalid_signature', fn () => Webhooks::verifyPostback($url . 'x', $signature, 'tok'));
+    }
+
+    // Against a stand-in that answers 503 twice: every retry carries the same Idempotency-Key, the same bytes
+    // and their signature, and the answer after the retries is the one returned.
+    public function testKeepsOneKeyAndSignsTheSameBytesOnEveryRetry(): void
+    {
+        $dir = sys_get_temp_dir() . '/lead-intake-stand-in-' . bin2hex(random_bytes(4));
+        mkdir($dir);
+        $socket = stream_socket_server('tcp://127.0.0.1:0');
+        $port = (int) substr((string) stream_socket_get_name($socket, false), 10);
+        fclose($socket);
+        $server = proc_open([PHP_BINARY, '-S', "127.0.0.1:$port", __DIR__ . '/pending-router.php'], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, getenv() + ['STAND_IN_DIR' => $dir]);
+        for ($i = 0; $i < 100 && !@fsockopen('127.0.0.1', $port); $i++) {
+            usleep(50_000);
+        }
+        try {
+            $client = new Client("http://127.0.0.1:$port/api", 'lk_test', 'hs_test', new RetryPolicy(baseDelayS: 0.01));
+            $result = $client->sendLead(['phone' => '+447911123456', 'first_name' => 'Zoë']);
+        } finally {
+            proc_terminate($server);
+            proc_close($server);
+        }
+        $seen = array_map(fn ($f) => json_decode((string) file_get_contents($f), true), glob("$dir/*.json") ?: []);
+        array_map('unlink', glob("$dir/*.json") ?: []);
+        rmdir($dir);
+        $this->assertSame([SendResult::ACCEPTED, 'le-7', 3, false], [$result->outcome, $result->leadId, $result->attempts, $result->replay]);
+        $this->assertSame([$result->idempotencyKey], array_values(array_unique(array_column($seen, 'key'))));
+        $this->assertCount(1, array_unique(array_column($seen, 'body')));
+        foreach ($seen as $request) {
+            $this->assertSame('sha256=' . hash_hmac('sha256', $request['body'], 'hs_test'), $request['signature']);
+        }
     }
 
     private function assertCode(string $code, callable $fn): void

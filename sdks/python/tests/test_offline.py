@@ -2,10 +2,12 @@
 import base64
 import hashlib
 import hmac
+import threading
 import unittest
 from email.utils import formatdate
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from lead_intake import LeadIntakeError, verify_callback, verify_postback
+from lead_intake import Accepted, Client, LeadIntakeError, RetryPolicy, verify_callback, verify_postback
 from lead_intake.retry import Answer, RetryPolicy, next_wait_s, retry_after_seconds
 
 POLICY = RetryPolicy()
@@ -26,6 +28,48 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(next_wait_s(Answer(None), 1, 30, POLICY, 0, 0), 0.25)
         self.assertEqual(next_wait_s(Answer(None), 3, 30, POLICY, 1, 0), 2)
         self.assertEqual(next_wait_s(Answer(None), 10, 30, POLICY, 1, 0), 8)
+
+
+class RetriedSendTest(unittest.TestCase):
+    """Against a stand-in that answers 503 twice: every retry carries the same Idempotency-Key, the same bytes
+    and their signature, and the answer after the retries is the one returned."""
+
+    def test_keeps_one_key_and_signs_the_same_bytes_on_every_retry(self):
+        seen = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                seen.append((self.headers["Idempotency-Key"], self.headers["X-Signature"], body))
+                pending = len(seen) < 3
+                self.send_response(503 if pending else 200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Retry-After", "0")
+                self.end_headers()
+                self.wfile.write(
+                    b'{"error":"decision_pending","message":"Not decided in time"}'
+                    if pending
+                    else b'{"id":"le-7","status":"accepted","reason":null}'
+                )
+
+            def log_message(self, *args):
+                pass
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        try:
+            url = "http://127.0.0.1:%d/api" % httpd.server_address[1]
+            client = Client(url, "lk_test", "hs_test", policy=RetryPolicy(base_delay_s=0.01))
+            result = client.send_lead({"phone": "+447911123456", "first_name": "Zoë"})
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+        self.assertIsInstance(result, Accepted)
+        self.assertEqual((result.lead_id, result.attempts, result.replay), ("le-7", 3, False))
+        self.assertEqual({key for key, _, _ in seen}, {result.idempotency_key})
+        self.assertEqual(len({body for _, _, body in seen}), 1)
+        for _, signature, body in seen:
+            self.assertEqual(signature, "sha256=" + hmac.new(b"hs_test", body, hashlib.sha256).hexdigest())
 
 
 class VerifyTest(unittest.TestCase):
