@@ -78,6 +78,19 @@ final class OfflineTest extends TestCase
         }
     }
 
+    public function testRetriesARequestWithoutAnswerUntilTheDeadlineThenThrowsNetworkError(): void
+    {
+        $retried = [];
+        $closed = new Client('http://127.0.0.1:9/api', 'lk_test', 'hs_test', new RetryPolicy(deadlineS: 1.5, baseDelayS: 0.1), onRetry: function (array $r) use (&$retried): void {
+            $retried[] = $r['status'];
+        });
+        $started = microtime(true);
+        $this->assertCode('network_error', fn () => $closed->sendLead(['phone' => '+447911123456']));
+        $this->assertGreaterThanOrEqual(2, count($retried));
+        $this->assertSame([null], array_values(array_unique($retried)));
+        $this->assertLessThan(1.5, microtime(true) - $started);
+    }
+
     private function assertCode(string $code, callable $fn): void
     {
         try {

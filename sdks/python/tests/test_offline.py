@@ -3,6 +3,7 @@ import base64
 import hashlib
 import hmac
 import threading
+import time
 import unittest
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -70,6 +71,18 @@ class RetriedSendTest(unittest.TestCase):
         self.assertEqual(len({body for _, _, body in seen}), 1)
         for _, signature, body in seen:
             self.assertEqual(signature, "sha256=" + hmac.new(b"hs_test", body, hashlib.sha256).hexdigest())
+
+
+    def test_retries_a_request_without_answer_until_the_deadline_then_raises_network_error(self):
+        retried = []
+        closed = Client("http://127.0.0.1:9/api", "lk_test", "hs_test", RetryPolicy(deadline_s=1.5, base_delay_s=0.1), on_retry=retried.append)
+        started = time.monotonic()
+        with self.assertRaises(LeadIntakeError) as caught:
+            closed.send_lead({"phone": "+447911123456"})
+        self.assertEqual(caught.exception.code, "network_error")
+        self.assertGreaterEqual(len(retried), 2)
+        self.assertTrue(all(r["status"] is None for r in retried))
+        self.assertLess(time.monotonic() - started, 1.5)
 
 
 class VerifyTest(unittest.TestCase):

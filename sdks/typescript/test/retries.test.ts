@@ -49,3 +49,19 @@ it('keeps one Idempotency-Key and signs the same bytes on every retry', async ()
   for (const s of seen)
     expect(s.signature).toBe(`sha256=${createHmac('sha256', 'hs_test').update(s.body, 'utf8').digest('hex')}`);
 });
+
+it('retries a request that gets no answer until the deadline, then throws network_error', async () => {
+  const retried: (number | null)[] = [];
+  const closed = new LeadIntakeClient({
+    baseUrl: 'http://127.0.0.1:9/api', // the discard port: nothing listens there
+    apiKey: 'lk_test',
+    hmacSecret: 'hs_test',
+    retry: { deadlineMs: 1500, baseDelayMs: 100 },
+    onRetry: (r) => retried.push(r.status),
+  });
+  const started = Date.now();
+  await expect(closed.sendLead({ phone: '+447911123456' })).rejects.toMatchObject({ code: 'network_error' });
+  expect(retried.length).toBeGreaterThanOrEqual(2);
+  expect(retried.every((s) => s === null)).toBe(true);
+  expect(Date.now() - started).toBeLessThan(1500);
+});
