@@ -99,6 +99,7 @@ export interface ErrorBody {
     | 'sign_in_throttled'
     | 'link_invalid'
     | 'personal_data_erased'
+    | 'token_throttled'
     | 'reveal_quota_exceeded'
     | 'invalid_request'
     | 'conflict'
