@@ -69,13 +69,9 @@ export interface WriterChunk {
 
 export class CellsContendedError extends ServiceError {
   constructor(ids: string[]) {
-    super(
-      'cells_contended',
-      `report counter documents kept changing under this writer: ${ids.slice(0, 5).join(', ')}`,
-      {
-        retriable: true,
-      },
-    );
+    super('cells_contended', `report counter documents changed under this writer: ${ids.slice(0, 5).join(', ')}`, {
+      retriable: true,
+    });
     this.name = 'CellsContendedError';
   }
 }
