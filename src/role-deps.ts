@@ -26,7 +26,7 @@ export function processorDeps(rt: Runtime): ProcessorDeps {
   const { rules, intake, crypto } = rt.config;
   const config = { rules, intake, crypto: { hashKey: crypto.hashKey } };
   const { agentChanges, subscriber } = rt;
-  return { ...shared(rt), cipher: rt.cipher, locks: rt.locks, agentChanges, subscriber, config };
+  return { ...shared(rt), cipher: rt.cipher, agentChanges, subscriber, config };
 }
 
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {

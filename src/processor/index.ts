@@ -159,7 +159,7 @@ export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
     await startIntakeConsumer({ ...publishing, consumers: d.consumers, batch }),
     await startLifecycleConsumer({ ...publishing, consumers: d.consumers, lifecycle }),
     await startIdleCheckForwarder({ ...publishing, consumers: d.consumers }),
-    await startReports(d),
+    ...(await startReports(d)),
   ];
   distribution.start(d.config.rules.distributionIntervalMs);
 

@@ -15,11 +15,10 @@ import { PartnerDirectory } from './partners/partner-directory';
 import { AgentChanges } from './agent-changes';
 import { systemClock } from './clock';
 import { createRedis, type Redis } from './redis/client';
-import { DocumentLocks } from './redis/document-locks';
 import type { ReadinessCheck } from './http/ops-routes';
 
 // Everything the roles share, connected once per process: Kafka (admin, one producer,
-// the schema codec, the consumers' clients), MongoDB, Redis (with per-document locks), the PII cipher,
+// the schema codec, the consumers' clients), MongoDB, Redis, the PII cipher,
 // the partner directory, the channel of agent changes and the metrics registry. Only the entry point holds it: src/role-deps.ts
 // hands each role the part it uses.
 export interface Runtime {
@@ -36,7 +35,6 @@ export interface Runtime {
   mongo: Mongo;
   redis: Redis;
   subscriber: Redis;
-  locks: DocumentLocks;
   cipher: PiiCipher;
   partners: PartnerDirectory;
   agentChanges: AgentChanges;
@@ -98,7 +96,6 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     mongo,
     redis,
     subscriber,
-    locks: new DocumentLocks(redis),
     cipher,
     partners,
     agentChanges: new AgentChanges(`${config.redis.prefix}agent-changed`),

@@ -22,29 +22,25 @@ import type { ReportLeadDoc } from '../../src/processor/reports/lead-tally';
 import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
 import { carryOverFormerLayout } from '../../src/processor/reports/report-rebuild';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
-import { createRedis, type Redis } from '../../src/shared/redis/client';
-import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import { testConfig } from '../support/test-config';
 
 // The reports' stores on the real store: a message's deltas land once whatever chunk it comes in again
-// with, whichever writers share the document, a date range is one `_id` range, and a lead's state never
-// goes back.
+// with, whichever source partitions share the document and whoever else writes it at once (a former
+// owner of its partition: the compare-and-set on `v`), a date range is one `_id` range, and a lead's
+// state never goes back.
 const config = testConfig();
 let mongo: MongoClient;
-let redis: Redis;
 let store: CellStore;
-const storeOf = () => new CellStore(cellsCollection(mongo.db(config.mongo.db)), new DocumentLocks(redis));
+const storeOf = () => new CellStore(cellsCollection(mongo.db(config.mongo.db)));
 
 beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
-  redis = createRedis(config, 'report-cells-test');
   store = storeOf();
 });
 
 afterAll(async () => {
   await mongo.db(config.mongo.db).dropDatabase();
   await mongo.close();
-  redis.disconnect();
 });
 
 const chunk = (writer: Writer, deltas: OffsetDelta[], lastOffset: number): WriterChunk[] => [
@@ -82,10 +78,10 @@ it('adds a chunk once to its day and month: a replay, or the same messages cut i
   }
 });
 
-it("lets many writers share a document, each fenced by its own offset, none losing another's counts", async () => {
+it("lets source partitions share a document, each fenced by its own offset, and two owners at once lose none of each other's counts", async () => {
   const field = cellField('FR', 's');
   const one = (offset: number) => ({ offset, day: '2026-11-22', partnerId: 'pa-w', field, delta: { received: 1 } });
-  // Two processes (two stores) and two partitions each, at once, twice over (the second time a replay).
+  // Two owners (two stores: a new one and a former one still finishing) at once, twice over (the second time a replay).
   const other = storeOf();
   for (let pass = 0; pass < 2; pass++) {
     await Promise.all([

@@ -1,16 +1,20 @@
 import { eventsOf } from '../../src/processor/lead-events';
 import { ReportLeadStore } from '../../src/processor/reports/report-lead-store';
 import { ReportProjector } from '../../src/processor/reports/report-projector';
+import { writerChunks } from '../../src/processor/reports/report-deltas';
 import { CellStore, cellsCollection, cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
 import { ALL_CELLS } from '../../src/shared/reports/cell-keys';
 import type { LeadDoc } from '../../src/shared/mongo/documents';
-import type { IntakeRefusal, LeadEvent } from '../../src/shared/schemas';
+import type { IntakeRefusal, LeadEvent, ReportDelta } from '../../src/shared/schemas';
 import { scenarioLeadDoc, SCENARIO_LEADS, ZONES } from '../support/report-scenario';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// The report projector on the real store when it dies between its two writes of a chunk (the
-// counters, then report_leads): the chunk read again, cut and joined differently, counts once.
-// A database of its own; the app gives the store, the locks and the logger, no consumer.
+// The reports on the real store when a projector dies: the reading one between publishing a chunk's
+// deltas and writing report_leads (the chunk read again, cut and joined differently, is published
+// again), and the counter documents' one between writing the counts and committing its offsets on
+// reports.deltas (the messages read again from the last commit, cut otherwise): each lead counts once.
+// A database of its own; the app gives the store and the logger, no consumer; the repartition topic
+// is the list of what was published, in order.
 let app: TestApp;
 
 beforeAll(async () => {
@@ -22,13 +26,14 @@ afterAll(async () => {
 });
 
 describe('exactly once', () => {
-  it('counts a chunk once when the projector dies between its counter write and its report_leads write', async () => {
+  it('counts a chunk once when the projectors die before their offsets move, whichever step they reached', async () => {
     const db = app.runtime.mongo.client.db(`${app.config.mongo.db}_crash`);
     try {
-      const cells = new CellStore(cellsCollection(db), app.runtime.locks);
+      const cells = new CellStore(cellsCollection(db));
       const store = new ReportLeadStore(db, db.collection<LeadDoc>('leads'));
+      const topic: ReportDelta[] = [];
       const projector = new ReportProjector({
-        cells,
+        publish: async (deltas) => void topic.push(...deltas),
         leads: store,
         partnerById: async () => ({ time_zone: ZONES.a }),
         logger: app.runtime.logger,
@@ -53,6 +58,12 @@ describe('exactly once', () => {
       await store.states.deleteMany({ _id: doc._id }); // as if report_leads had never been written
       await projector.project(chunk.slice(0, 3), []); // the replay, cut and joined differently
       await projector.project(chunk.slice(3), [refusal]);
+      expect(topic.length).toBeGreaterThan(3); // every delta published at least twice
+      // Every message in one chunk (each delta there twice), its counts written, then its offsets not
+      // committed: read again from the start, cut otherwise.
+      await cells.addOnce(writerChunks(topic));
+      await cells.addOnce(writerChunks(topic.slice(0, 2)));
+      for (let i = 0; i < topic.length; i++) await cells.addOnce(writerChunks(topic.slice(i, i + 1)));
       const stored = await db.collection<CellDoc>('report_cells').find({}).toArray();
       expect(stored.map((c) => c._id.split('|')[0]).sort()).toEqual(['b16', 'b4', 'd', 'm', 'tb16', 'tb4', 'td', 'tm']); // the lead's day, blocks and month, cells and totals
       for (const cell of stored) {

@@ -152,16 +152,22 @@ describe('exactly once', () => {
     expect(await fullReport()).toEqual(before);
   });
 
-  it('counts nothing again when a restarted processor reads every partition again from the start', async () => {
+  // Both groups from the start: every delta is published again, and every one the counter documents
+  // took (their counts written, then their offsets committed) is read again.
+  it('counts nothing again when a restarted processor reads every partition of both stages again from the start', async () => {
     const before = await fullReport();
     const { config } = app;
     await app.stop();
     const admin = bareKafka(config.kafka.brokers).admin();
     await admin.connect();
     try {
-      for (const topic of ['leads.events', 'leads.intake.refusals']) {
+      for (const [group, topic] of [
+        ['processor-reports', 'leads.events'],
+        ['processor-reports', 'leads.intake.refusals'],
+        ['processor-report-cells', 'reports.deltas'],
+      ]) {
         await admin.resetOffsets({
-          groupId: `${config.kafka.topicPrefix}processor-reports`,
+          groupId: `${config.kafka.topicPrefix}${group}`,
           topic: `${config.kafka.topicPrefix}${topic}`,
           earliest: true,
         });

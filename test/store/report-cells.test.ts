@@ -5,20 +5,17 @@ import { ID_CEILING, ID_FLOOR } from '../../src/shared/store/id-index';
 import { openStore, type Store } from './support/store';
 
 // The reports' counter documents (src/shared/reports/cell-store.ts) on the server: read and written by
-// `_id` only (point reads, `$in`, unit ranges), each write a compare-and-set on the version `v`.
+// `_id` only (point reads, `$in`, unit ranges), each write a compare-and-set on the version `v`
+// (atomic on every store: test/store/atomic-updates.test.ts).
 let store: Store;
 beforeAll(async () => {
   store = await openStore();
 });
 afterAll(() => store.close());
 
-// One process here: the Redis locks that make the compare-and-set safe across processes on FerretDB
-// 1.x are the integration tests' (test/integration/report-cells-store.test.ts).
-const noLocks = { withLocks: <T>(_keys: string[], work: () => Promise<T>) => work() };
-
 describe('report counter documents (src/shared/reports/cell-store.ts)', () => {
   it('add a chunk once by compare-and-set, insert what is missing, and read back by _id and unit range', async () => {
-    const cells = new CellStore(store.fresh<CellDoc>('report_cells'), noLocks);
+    const cells = new CellStore(store.fresh<CellDoc>('report_cells'));
     const field = cellField('DE', 'news "letter" \\ ü');
     const deltas = [1, 2, 3].map((offset) => ({
       offset,

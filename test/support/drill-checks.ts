@@ -208,13 +208,19 @@ async function expectCountedOnce(rt: Runtime, partnerId: string, leads: number, 
 }
 
 async function reportsLag(rt: Runtime): Promise<number> {
-  const groupId = `${rt.config.kafka.topicPrefix}processor-reports`;
+  const prefix = rt.config.kafka.topicPrefix;
+  const stages: [string, string[]][] = [
+    [`${prefix}processor-reports`, [rt.topics.leadEvents, rt.topics.intakeRefusals]],
+    [`${prefix}processor-report-cells`, [rt.topics.reportDeltas]],
+  ];
   let lag = 0;
-  for (const topic of [rt.topics.leadEvents, rt.topics.intakeRefusals]) {
-    const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
-    for (const end of await rt.admin.fetchTopicOffsets(topic)) {
-      const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
-      lag += Number(end.high) - Math.max(at, 0);
+  for (const [groupId, topics] of stages) {
+    for (const topic of topics) {
+      const [committed] = await rt.admin.fetchOffsets({ groupId, topics: [topic] });
+      for (const end of await rt.admin.fetchTopicOffsets(topic)) {
+        const at = Number(committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+        lag += Number(end.high) - Math.max(at, 0);
+      }
     }
   }
   return lag;

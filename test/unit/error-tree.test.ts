@@ -4,7 +4,6 @@ import { asServiceError } from '../../src/shared/driver-errors';
 import { ApiError, DependencyError, ServiceError } from '../../src/shared/errors';
 import { toApiError } from '../../src/shared/http/fastify-errors';
 import { DecodeError } from '../../src/shared/kafka/codec';
-import { LockTimeoutError } from '../../src/shared/redis/document-locks';
 import { LeadContendedError } from '../../src/processor/lifecycle';
 import { UsageError } from '../../src/manager/cli-commands';
 import { CellsContendedError } from '../../src/shared/reports/cell-store';
@@ -14,7 +13,6 @@ const kafkajs = (name: string, retriable: boolean) => Object.assign(new Error('b
 describe('one error tree', () => {
   it('roots every error of ours in ServiceError, with a code and a verdict on retrying', () => {
     const ours: [ServiceError, string, boolean][] = [
-      [new LockTimeoutError('lead:le-1'), 'lock_timeout', true],
       [new LeadContendedError(['le-1']), 'lead_contended', true],
       [new CellsContendedError(['d-1']), 'cells_contended', true],
       [new UsageError('no command given'), 'usage', false],
@@ -54,7 +52,7 @@ describe('one error tree', () => {
   });
 
   it('answers an outage 503 and a bug 500, from the same adapter', () => {
-    expect(toApiError(new LockTimeoutError('k'), 1024)).toMatchObject({
+    expect(toApiError(new DependencyError('redis_unavailable', 'k', { retriable: true }), 1024)).toMatchObject({
       code: 'service_unavailable',
       status: 503,
       headers: { 'retry-after': '2' },

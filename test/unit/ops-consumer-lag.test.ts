@@ -33,6 +33,7 @@ describe('consumerGroupsOf', () => {
       { group: 'p.processor-intake', topics: ['p.leads.intake.commands.v2'] },
       { group: 'p.processor-crm', topics: ['p.crm.agent-actions', 'p.crm.deposits'] },
       { group: 'p.processor-reports', topics: ['p.leads.events', 'p.leads.intake.refusals'] },
+      { group: 'p.processor-report-cells', topics: ['p.reports.deltas'] },
       { group: 'p.dispatcher', topics: ['p.leads.events', 'p.callbacks.commands'] },
       {
         group: 'p.dispatcher-retry',

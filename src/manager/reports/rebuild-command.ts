@@ -2,20 +2,15 @@ import { rebuildReportsOf, type RebuildSummary } from '../../processor/commands'
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { connectMongo } from '../../shared/mongo/client';
-import { createRedis } from '../../shared/redis/client';
-import { DocumentLocks } from '../../shared/redis/document-locks';
 
 // `npm run manager -- rebuild-reports`: the rebuild runs in this process, straight against the
 // store named by the service's own configuration (a long job, not an HTTP request).
 export async function rebuildReportsCommand(env: NodeJS.ProcessEnv): Promise<RebuildSummary> {
   const config = loadConfig(env);
   const mongo = await connectMongo(config);
-  // The counters are written under the same locks as the running projectors' (cell-store.ts).
-  const redis = createRedis(config, 'rebuild-reports');
   try {
-    return await rebuildReportsOf({ mongo, logger: createLogger(config.logLevel), locks: new DocumentLocks(redis) });
+    return await rebuildReportsOf({ mongo, logger: createLogger(config.logLevel) });
   } finally {
-    redis.disconnect();
     await mongo.client.close();
   }
 }

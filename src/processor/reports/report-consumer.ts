@@ -14,14 +14,16 @@ export interface ReportConsumerDeps {
 
 export const REPORTS_GROUP = 'processor-reports';
 
-// A fetch waits (up to the consumers' maxWaitTimeInMs, a second) until this much is there: the
-// reports then write once a second or so, whatever the load, instead of as often as the store
-// answers, since every write rewrites each partner's day, block and month documents whole.
-const FETCH_MIN_BYTES = 1 << 20;
+// How both report consumers fetch: a fetch waits (up to the consumers' maxWaitTimeInMs, a second)
+// until 1 MiB is there, and the chunks of every partition it brings are joined into one, so each
+// step runs about once a second whatever the load (a delta message per partner and source partition,
+// a rewrite of each partner's day, block and month documents), not once per store round trip.
+export const REPORT_FETCH = { mergePartitionsMs: 20, chunkSize: 2000, consumer: { minBytes: 1 << 20 } } as const;
 
 // The reports' own consumer group over lead events and intake refusals: the chunks of every partition a
-// fetch brings, joined into one, counted by the projector, then their offsets move. It publishes nothing
-// and no other role waits for it: a slow store only makes the reports lag (lead_intake_consumer_lag).
+// fetch brings, joined into one, counted by the projector into report deltas (published to
+// reports.deltas, keyed by partner id), then their offsets move. No other role waits for it: a slow
+// store only makes the reports lag (lead_intake_consumer_lag).
 export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchConsumer> {
   const messages = new Counter({
     name: 'lead_intake_report_messages_total',
@@ -32,9 +34,7 @@ export function startReportConsumer(deps: ReportConsumerDeps): Promise<BatchCons
   return startBatchConsumer<LeadEvent | IntakeRefusal>(deps.consumers, {
     group: REPORTS_GROUP,
     topics: ['leadEvents', 'intakeRefusals'],
-    mergePartitionsMs: 20,
-    chunkSize: 2000,
-    consumer: { minBytes: FETCH_MIN_BYTES },
+    ...REPORT_FETCH,
     async handle(records) {
       const events: OffsetEvent[] = [];
       const refusals: OffsetRefusal[] = [];

@@ -1,6 +1,7 @@
 import type { Logger } from '../../shared/logger';
 import type { PartnerDoc } from '../../shared/mongo/documents';
-import type { CellStore, WriterChunk } from '../../shared/reports/cell-store';
+import type { WriterChunk } from '../../shared/reports/cell-store';
+import type { ReportDelta } from '../../shared/schemas';
 import { leadWriter, refusalWriter } from '../../shared/reports/cell-keys';
 import {
   leadsToRead,
@@ -11,10 +12,12 @@ import {
 } from './event-projection';
 import type { ReportLeadDoc } from './lead-tally';
 import { partnerDays } from './partner-days';
+import { deltaMessages } from './report-deltas';
 import type { ReportLeadStore } from './report-lead-store';
 
 export interface ReportProjectorDeps {
-  cells: CellStore;
+  // Sends what a chunk adds to the repartition topic (reports.deltas, keyed by partner id), acknowledged.
+  publish(deltas: readonly ReportDelta[]): Promise<void>;
   leads: ReportLeadStore;
   partnerById(id: string): Promise<Pick<PartnerDoc, 'time_zone'> | null>;
   logger: Logger;
@@ -25,20 +28,21 @@ export interface ChunkResult {
   unknown: number; // events of leads with no stored document
 }
 
-// Keeps the reports' read model from lead events and intake refusals, one chunk at a time: the chunks of
-// every partition of both topics that a fetch brings are joined (report-consumer.ts), so each counter
-// document of a partner's day, blocks and month is read and written once for them all. The owner of
-// partition n is the only writer of its offset (`o.p<n>`, `o.i<n>`) in each of those documents.
+// Reads lead events and intake refusals for the reports, one chunk at a time (the chunks of every
+// partition of both topics that a fetch brings are joined, report-consumer.ts), and publishes what
+// each partition's messages add to each partner's cells, repartitioned by partner
+// (report-deltas.ts): the counter documents are written by the projector of the partner's
+// partition alone (report-cell-consumer.ts).
 //
 // Exactly once, across crashes, replays and re-announced events:
 // - an event is counted only past the lead's `through` in report_leads (re-announced or replayed
 //   events carry their history index in event_id);
-// - counters are written first, each counter document taking only the deltas of messages past its
-//   `o.<writer>` (the partition offset last applied to it), with a compare-and-set on its version
-//   `v`; report_leads second. A crash between the two replays the chunk: the states read are the old ones, so the
-//   same deltas are computed again (a lead's events are all on one partition, in order, however the
-//   chunk is cut or joined), and every counter document refuses them (its `o.<writer>` is past them);
-//   then report_leads is written. Nothing is kept in memory between chunks.
+// - the deltas are published first, each with its source partition and offset, report_leads
+//   second, then the offsets move. A crash before the offsets moved replays the chunk: with the old
+//   states the same deltas are computed and published again (a lead's events are all on one
+//   partition, in order, however the chunk is cut or joined), with the new ones none; every counter
+//   document refuses a delta whose source offset it has applied (its `o.<writer>`, cell-store.ts).
+//   Nothing is kept in memory between chunks.
 export class ReportProjector {
   constructor(private readonly d: ReportProjectorDeps) {}
 
@@ -57,7 +61,7 @@ export class ReportProjector {
       ],
       this.d.partnerById,
     );
-    const chunks: WriterChunk[] = [];
+    const chunks: Pick<WriterChunk, 'writer' | 'deltas'>[] = [];
     const changed = new Map<string, ReportLeadDoc>();
     const unknown: string[] = [];
     for (const [partition, records] of byPartition(events)) {
@@ -67,14 +71,12 @@ export class ReportProjector {
       chunks.push({
         writer: leadWriter(partition),
         deltas: projected.contributions,
-        lastOffset: lastOffsetOf(records),
       });
     }
     for (const [partition, records] of byPartition(refusals)) {
       chunks.push({
         writer: refusalWriter(partition),
         deltas: projectRefusals(records, dayOf),
-        lastOffset: lastOffsetOf(records),
       });
     }
     if (unknown.length > 0)
@@ -82,8 +84,8 @@ export class ReportProjector {
         { events: unknown.slice(0, 5), count: unknown.length },
         'report projector: events of leads not stored, not counted',
       );
-    const counting = chunks.filter((c) => c.deltas.length > 0);
-    if (counting.length > 0) await this.d.cells.addOnce(counting);
+    const deltas = deltaMessages(chunks);
+    if (deltas.length > 0) await this.d.publish(deltas);
     await this.d.leads.save(changed.values(), known);
     return { counted: changed.size, unknown: unknown.length };
   }
@@ -98,6 +100,3 @@ function byPartition<R extends { partition: number }>(records: readonly R[]): Ma
   }
   return out;
 }
-
-const lastOffsetOf = (records: readonly { offset: number }[]): number =>
-  records.reduce((m, r) => Math.max(m, r.offset), -1);

@@ -14,6 +14,7 @@ const GROUPS: Record<Role, (t: TopicNames) => { group: string; topics: string[] 
     { group: 'processor-intake', topics: [t.intakeCommands] },
     { group: 'processor-crm', topics: [t.agentActions, t.deposits] },
     { group: 'processor-reports', topics: [t.leadEvents, t.intakeRefusals] },
+    { group: 'processor-report-cells', topics: [t.reportDeltas] },
   ],
   dispatcher: (t) => [
     { group: 'dispatcher', topics: [t.leadEvents, t.callbackCommands] },

@@ -27,6 +27,7 @@ export type TopicKey =
   | 'crmDeadLetter'
   | 'leadEvents'
   | 'intakeRefusals'
+  | 'reportDeltas'
   | 'callbackCommands'
   | 'endpointCommands'
   | 'callbackReplies'

@@ -10,9 +10,8 @@ import { keyPart } from '../store/list-index';
 
 export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-// Who writes into a counter document, each keeping its own offset in it (`o.<writer>`): p<n>: the
-// report projector's owner of lead events partition n; i<n>: the owner of intake refusals
-// partition n (docs/managers.md, "Reports").
+// The source partitions counted into a counter document, each with its own offset in it (`o.<writer>`):
+// p<n>: lead events partition n; i<n>: intake refusals partition n (docs/managers.md, "Reports");
 // u<n>: the rebuild carrying refusal partition n's counts over from the former layout (below).
 export type Writer = `p${number}` | `i${number}` | `u${number}`;
 

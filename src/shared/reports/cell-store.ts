@@ -10,17 +10,18 @@ import {
   type Level,
   type Writer,
 } from './cell-keys';
-import type { DocumentLocks } from '../redis/document-locks';
 import { ServiceError } from '../errors';
 import { ID_CEILING, ID_FLOOR } from '../store/id-index';
 import { cellsOfText, cellsText, NO_CELLS } from '../store/report-cell-text';
 
 // A counter document of the reports (report_cells): one day, block of days or month of one partner, its cells
-// or their totals (its `_id`, cell-keys.ts), written by every writer that counts into it. Its cells are JSON strings,
+// or their totals (its `_id`, cell-keys.ts), written by the one projector of the partner's partition of
+// reports.deltas (report-cell-consumer.ts). Its cells are JSON strings,
 // `{"<country>|<encoded source>": {counter: n}}` (for the local store: report-cell-text.ts).
-// - `c`: the lead-derived cells (the lead events' writers p<n>; the rebuild replaces them);
+// - `c`: the lead-derived cells (from lead events partitions, writers p<n>; the rebuild replaces them);
 // - `r`: the refusal cells (duplicates, validation errors: writers i<n>; no other record, kept);
-// - `o`: each writer's last offset applied, `{p0: 1234, i1: 56}`; `v`: the version every write checks and moves.
+// - `o`: the last source offset applied of each source partition, `{p0: 1234, i1: 56}`;
+// - `v`: the version every write checks and moves (a former owner still finishing its chunk).
 export interface CellDoc {
   _id: string;
   v: number;
@@ -85,17 +86,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Reads and writes report_cells, only by `_id`: point reads, `$in` lists and unit ranges.
 export class CellStore {
-  // The last write under way to each document from this process: its own partitions queue instead
-  // of contending (other processes are fenced by the version).
-  private readonly tails = new Map<string, Promise<void>>();
-
-  // `locks`: every processor's projector writes every partner's counter documents; the `v`
-  // compare-and-set keeps their writes apart, and the documents' locks queue the processes instead of
-  // letting all but one fail the check and compute the round again. Only reads may go without.
-  constructor(
-    private readonly cells: Collection<CellDoc>,
-    private readonly locks?: Pick<DocumentLocks, 'withLocks'>,
-  ) {}
+  constructor(private readonly cells: Collection<CellDoc>) {}
 
   // The counter documents of one level, units `from` to `to`, in `_id` order, a page at a time.
   async *units(level: Level, from: string, to: string): AsyncGenerator<CellDoc[]> {
@@ -119,13 +110,13 @@ export class CellStore {
     return [...(await findByIds(this.cells, ids, { projection: { c: 1, r: 1 } })).values()];
   }
 
-  // Adds chunks of writers' partitions to their days', blocks' and months' documents (cells and totals),
-  // exactly once per message, all in one read and one bulk write: a document takes only the deltas of
-  // each writer's messages past its `o.<writer>`, and each write is conditional on the version `v` it
-  // was computed from (a compare-and-set), so a replayed chunk, a chunk cut or merged differently after
-  // a crash, a former owner still finishing its batch, or another writer of the same document in
-  // between adds nothing twice and loses nothing. The deltas come from the messages themselves, so
-  // whoever applies a message applies the same numbers.
+  // Adds chunks of source partitions to their days', blocks' and months' documents (cells and totals),
+  // exactly once per source message, all in one read and one bulk write: a document takes only the
+  // deltas past its `o.<writer>`, and each write is conditional on the version `v` it was computed from
+  // (one atomic conditional update: the store decides), so a replayed chunk, a chunk cut or merged
+  // differently after a crash, or a former owner still finishing its chunk adds nothing twice and
+  // loses nothing. The deltas come from the messages themselves, so whoever applies a message
+  // applies the same numbers.
   async addOnce(chunks: readonly WriterChunk[]): Promise<void> {
     const byDoc = new Map<string, Map<WriterChunk, { offset: number; field: string; delta: Counts }[]>>();
     for (const chunk of chunks) {
@@ -199,25 +190,9 @@ export class CellStore {
   }
 
   // Read, compute each document's new fields (null: nothing to write), write with a compare-and-set
-  // on `v` (insert when absent), again for those another process changed meanwhile.
+  // on `v` (insert when absent), again for those another writer changed meanwhile (a former owner of
+  // the partition, or the rebuild).
   private async rounds(
-    ids: readonly string[],
-    next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null,
-  ): Promise<void> {
-    if (!this.locks) throw new Error('report counters are written under their locks: this store was made to read only');
-    const locks = this.locks;
-    const release = await this.lock(ids);
-    try {
-      await locks.withLocks(
-        ids.map((id) => `report-cells:${id}`),
-        () => this.casRounds(ids, next),
-      );
-    } finally {
-      release();
-    }
-  }
-
-  private async casRounds(
     ids: readonly string[],
     next: (id: string, doc: CellDoc | undefined) => Record<string, unknown> | null,
   ): Promise<void> {
@@ -236,22 +211,8 @@ export class CellStore {
       }
       if (ops.length === 0 || (await this.allApplied(ops))) return;
       if (round === ROUNDS) throw new CellsContendedError([...ids]);
-      await sleep(Math.random() * 20 * round); // another process wrote one of them: read again, a little apart
+      await sleep(Math.random() * 20 * round); // another writer wrote one of them: read again, a little apart
     }
-  }
-
-  // Queues behind this process's writes under way to any of these documents; all are claimed at
-  // once, so two waiters never wait for each other.
-  private async lock(ids: readonly string[]): Promise<() => void> {
-    let release!: () => void;
-    const done = new Promise<void>((resolve) => (release = resolve));
-    const before = ids.map((id) => this.tails.get(id)).filter((p): p is Promise<void> => p !== undefined);
-    for (const id of ids) this.tails.set(id, done);
-    await Promise.all(before);
-    return () => {
-      for (const id of ids) if (this.tails.get(id) === done) this.tails.delete(id);
-      release();
-    };
   }
 
   private async allApplied(ops: AnyBulkWriteOperation<CellDoc>[]): Promise<boolean> {

@@ -620,3 +620,36 @@ export interface PersonalData {
    */
   landing_url?: string;
 }
+
+/**
+ * Value of the report deltas topic, keyed by partner id: what a chunk of one lead events or intake refusals partition adds to one partner's report cells, so that one projector owns each partner's counter documents. Counts only: never personal data.
+ */
+export interface ReportDelta {
+  partner_id: string;
+  /**
+   * The source partition: p<n> lead events partition n, i<n> intake refusals partition n
+   */
+  writer: string;
+  /**
+   * In offset order, at most one per source offset
+   *
+   * @minItems 1
+   */
+  deltas: {
+    /**
+     * The source message's offset in its partition: the counter documents' fence
+     */
+    offset: number;
+    /**
+     * The partner's day the counts go to
+     */
+    day: string;
+    /**
+     * The cell: <country>|<encoded source>
+     */
+    field: string;
+    counts: {
+      [k: string]: number;
+    };
+  }[];
+}
