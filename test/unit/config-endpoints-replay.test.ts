@@ -10,14 +10,14 @@ const base = {
 };
 
 describe('endpoint and replay settings', () => {
-  it('default to a pause after 24 h of failures (5 in a row at least), reports every 5 s, 10 leads/s on resume, a circuit open after 10 failures in a row for at most 60 s, replays of 7 days at 20/s', () => {
+  it('default to a pause after 24 h of failures (5 in a row at least), reports every 5 s, 10 leads/s on resume, a circuit open after 20 failures in a row for at most 60 s, replays of 7 days at 20/s', () => {
     const config = loadConfig(base);
     expect(config.endpoints).toEqual({
       pauseAfterS: 86400,
       pauseMinFailures: 5,
       healthReportMs: 5000,
       resumeRatePerS: 10,
-      circuitFailures: 10,
+      circuitFailures: 20,
       circuitOpenS: 60,
     });
     expect(config.replay).toEqual({ maxRangeS: 604800, ratePerS: 20 });
