@@ -19,6 +19,7 @@ export interface Options {
   instances: number; // of each role in the pipeline scenarios
   soakMinutes: number;
   soakRate: number;
+  backlog: number; // lead events in the dispatcher scenario's backlog drains
   out: string | null;
   nodeOptions: string[];
   roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000

@@ -7,6 +7,7 @@ import { startRuntime, type Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
 import { waitForArrivals } from '../lib/arrivals';
+import { measureBacklogDrain } from '../lib/backlog-drain';
 import { measureManualRetries } from '../lib/manual-retry';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
@@ -26,7 +27,9 @@ import { partnerService } from '../../src/manager/services';
 // arrival at the receiver minus the due time the dispatcher wrote on the retry task (x-due-at,
 // read from the retry topics by a probe consumer): exact, on one clock, negative if early.
 // (2) Manual retries: dead deliveries retried by a manager, one at a time, timed to their attempt.
-// (3) Throughput: a burst of events for partners that answer 200 at once.
+// (3) Throughput: a burst of events for partners that answer 200 at once. (4) Backlog drains
+// (--backlog N events): to a healthy endpoint, to one that refuses connections, then the store's
+// commands a second while it stays dead.
 const DELAYS_S = [1, 2, 3, 4];
 const FAIL_FIRST = 3;
 
@@ -37,6 +40,9 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
   const { env, tag } = scenarioEnv('dispatcher', opts.logLevel, {
     ...opts.roleEnv,
     CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','),
+    // Per endpoint: above the retry and manual partners' failures in a row (at most 100), well below
+    // a dead endpoint's backlog.
+    ENDPOINT_CIRCUIT_FAILURES: '200',
   });
   const logDir = logDirOf(ctx, 'dispatcher');
   const profDir = opts.profile ? join(logDir, 'profiles') : undefined;
@@ -71,8 +77,8 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     });
     await joined;
 
-    const partner = async (name: string, failFirst: number) => {
-      const { partner: p, secrets } = await partnerService(runtime).create({ name, callback_url: `${base}/${name}` });
+    const partner = async (name: string, failFirst: number, callbackUrl = `${base}/${name}`) => {
+      const { partner: p, secrets } = await partnerService(runtime).create({ name, callback_url: callbackUrl });
       await receiver.request({ type: 'route', path: `/${name}`, secret: secrets.callback_secret, failFirst });
       return p.id;
     };
@@ -261,6 +267,11 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
         ],
       ],
     });
+    // (4) Backlogs: how fast one drains to a healthy endpoint and to a dead one, and the store's work meanwhile.
+    const drains = { runtime, role, receiver, event, publish, watched, log: ctx.log };
+    const backlog = await measureBacklogDrain({ ...drains, partner: (n, url) => partner(n, 0, url) }, opts.backlog);
+    data.backlog = backlog.data;
+    tables.push(backlog.table);
     data.memory = { dispatcher: role.memory() };
     tables.push(memoryTable(data.memory as Record<string, RoleMemory>));
   } finally {

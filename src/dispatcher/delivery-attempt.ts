@@ -15,6 +15,7 @@ import {
 import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
 import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
 import { published, type DeliveryTopics } from './delivery-task';
+import type { EndpointCircuits } from './endpoint-circuits';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
 import type { Clock } from '../shared/clock';
@@ -23,6 +24,7 @@ import { isRetriable } from '../shared/retriable';
 export interface AttemptDeps {
   partners: PartnerDirectory;
   health: EndpointHealthTracker;
+  circuits: Pick<EndpointCircuits, 'record'>;
   callbacks: Config['callbacks'];
   serviceName: string;
   schedule: RetrySchedule;
@@ -76,6 +78,7 @@ export class CallbackAttempts {
     // A partner with no callback_url (or template) any more has no endpoint to judge.
     if (result.failure?.kind !== 'no_callback_url' && result.failure?.kind !== 'no_postback_url') {
       this.deps.health.record(endpointId(event.partner_id, kind), verdict, result.httpStatus, nowMs);
+      this.deps.circuits.record(endpointId(event.partner_id, kind), verdict);
     }
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({

@@ -20,6 +20,7 @@ import {
 import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 import { systemClock, type Clock } from '../shared/clock';
+import { RecordSignals } from './record-signals';
 
 // Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
@@ -30,6 +31,9 @@ const IN_CHUNK = 100;
 // only the holder of its retry task, its held turn or a manager's retry of a dead one changes it,
 // by _id. List entries go in before the record they list and out after it has left them.
 export class DeliveryStore {
+  // Heard by whoever waits for a record this process writes (its first record, an attempt's).
+  readonly signals = new RecordSignals();
+
   constructor(
     private readonly deliveries: Collection<DeliveryDoc>,
     private readonly list: ListIndex,
@@ -45,10 +49,12 @@ export class DeliveryStore {
     } catch (err) {
       const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
       const errors = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (errors.length > 0 && errors.every((e) => (e as { code?: unknown }).code === 11000)) return;
-      if (isDuplicateKey(err) && errors.length === 0) return;
-      throw err;
+      const existed =
+        (errors.length > 0 && errors.every((e) => (e as { code?: unknown }).code === 11000)) ||
+        (isDuplicateKey(err) && errors.length === 0);
+      if (!existed) throw err;
     }
+    this.signals.written(docs.map((d) => d._id));
   }
 
   // Which of these ids have a record: by _id, a chunk of ids per command.
@@ -87,6 +93,7 @@ export class DeliveryStore {
       $unset: { held_by: '' },
     });
     if (matchedCount === 0) return false; // an entry it put is stale: readers drop it
+    this.signals.written([record._id]);
     if (moved) await this.list.remove(stateEntries(record, 'queued'));
     return true;
   }

@@ -8,7 +8,9 @@ import { CallbackAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryStore } from './delivery-store';
 import { DeliveryTopics } from './delivery-task';
+import { EndpointCircuits } from './endpoint-circuits';
 import { EndpointGate } from './endpoint-gate';
+import { EndpointHold } from './endpoint-hold';
 import { EndpointHealthTracker } from './endpoint-health-tracker';
 import { Background } from '../shared/background';
 import { startEndpointKeeper } from './endpoint-keeper';
@@ -18,13 +20,32 @@ import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
 import { ReplayRunner } from './replay-runner';
 import { startRetryConsumer } from './retry-consumer';
-import { retrySchedule } from './retry-policy';
+import { retrySchedule, type RetrySchedule } from './retry-policy';
+import type { CircuitRules } from './circuit-breaker';
 import { MembershipLease } from '../shared/kafka/membership-lease';
 import { ListIndex } from '../shared/store/list-index';
 import { systemClock } from '../shared/clock';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
+
+// An endpoint's circuit: open after a run of failures, a probe after each retry delay, at most ENDPOINT_CIRCUIT_OPEN_S;
+// a probe not answered within two attempts' timeouts (withheld) is given up.
+function circuitRules(
+  callbacks: Config['callbacks'],
+  endpoints: Config['endpoints'],
+  schedule: RetrySchedule,
+): CircuitRules {
+  return {
+    failuresToOpen: endpoints.circuitFailures,
+    waitBeforeProbeMs: (probes) =>
+      Math.min(
+        schedule.waitBefore(Math.min(probes, schedule.maxAttempts - 2) + 2).delayMs,
+        endpoints.circuitOpenS * 1000,
+      ),
+    probeTimeoutMs: 2 * callbacks.timeoutMs,
+  };
+}
 
 // What the dispatcher is given (src/role-deps.ts builds it): the clients it uses and its settings.
 export interface DispatcherDeps extends RoleClients {
@@ -52,11 +73,13 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   let owner: LeadOwner | null = null;
   const gate = new EndpointGate(d.mongo.collections.endpointHealth, `${d.config.redis.prefix}endpoint-changed`, logger);
   await gate.start(d.subscriber);
-  const metrics = dispatcherMetrics(
-    d.metrics,
-    () => owner?.blockedLeads() ?? 0,
-    () => gate.pausedCount(),
-  );
+  const circuits = new EndpointCircuits(circuitRules(cfg, d.config.endpoints, schedule), clock, logger);
+  const hold = new EndpointHold(gate, circuits);
+  const metrics = dispatcherMetrics(d.metrics, {
+    blockedLeads: () => owner?.blockedLeads() ?? 0,
+    pausedEndpoints: () => gate.pausedCount(),
+    circuits: () => circuits.counts(),
+  });
   const health = new EndpointHealthTracker();
   const scheduler = new DeliveryScheduler(
     {
@@ -73,6 +96,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   const attempts = new CallbackAttempts({
     partners: d.partners,
     health,
+    circuits,
     callbacks: cfg,
     serviceName: d.config.serviceName,
     schedule,
@@ -86,7 +110,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   const lease = MembershipLease.forSession(d.consumers.settings.sessionTimeoutMs);
   const leadOwner = new LeadOwner({
     partners: d.partners,
-    gate,
+    hold,
     store,
     blocks: new BlockStore(d.mongo.collections.deliveryBlocks, d.mongo.collections.blockEpochs, clock),
     batcher,
@@ -114,7 +138,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
   // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
   const retries = await startRetryConsumer(kafka, {
-    gate,
+    hold,
     store,
     scheduler,
     attempts,
@@ -184,6 +208,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
         logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'),
       );
       await closeCallbackAgents();
+      circuits.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { CircuitCounts } from './endpoint-circuits';
 
 // Outcome of one lead event for one partner at one step: skipped (no URL, not whitelisted), held
 // (behind an earlier delivery of its lead on the retry path), or the result of an attempt. An
@@ -22,11 +23,23 @@ export interface DispatcherMetrics {
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
-export function dispatcherMetrics(
-  registry: Registry,
-  blockedLeads: () => number,
-  pausedEndpoints: () => number,
-): DispatcherMetrics {
+export interface DispatcherGauges {
+  blockedLeads(): number;
+  pausedEndpoints(): number;
+  circuits(): CircuitCounts;
+}
+
+export function dispatcherMetrics(registry: Registry, gauges: DispatcherGauges): DispatcherMetrics {
+  const { blockedLeads, pausedEndpoints } = gauges;
+  new Gauge({
+    name: 'lead_intake_callback_endpoint_circuits',
+    help: 'Partner endpoints whose circuit is not closed on this dispatcher, by state (open: held, no attempt; probe_due: the next attempt probes; probing: the probe is under way)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      for (const [state, n] of Object.entries(gauges.circuits())) this.set({ state }, n);
+    },
+  });
   new Gauge({
     name: 'lead_intake_callback_endpoints_paused',
     help: 'Partner endpoints paused after sustained failure, as this dispatcher knows them (their callbacks are held)',

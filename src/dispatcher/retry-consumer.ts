@@ -14,7 +14,7 @@ import type { DeliveryTask } from '../shared/schemas';
 import type { CallbackAttempts } from './delivery-attempt';
 import type { DeliveryScheduler } from './delivery-scheduler';
 import type { DeliveryStore } from './delivery-store';
-import type { EndpointGate } from './endpoint-gate';
+import type { EndpointHold } from './endpoint-hold';
 import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
 import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
@@ -32,10 +32,11 @@ const MAX_UNCOMMITTED = 2000;
 // How long a task waits for the record of the attempt before it (published after the task) to be
 // written, before it gives up: its owner died, and the replayed attempt publishes a task of its own.
 const RECORD_WAIT_MS = 60_000;
-const RECORD_POLL_MS = 200;
+// A record written by another process is read again after this, then after twice as long each time.
+const RECORD_FIRST_READ_AGAIN_MS = 1000;
 
 export interface RetryConsumerDeps {
-  gate: EndpointGate;
+  hold: EndpointHold;
   store: DeliveryStore;
   scheduler: DeliveryScheduler;
   attempts: CallbackAttempts;
@@ -143,7 +144,9 @@ async function waitUntil(dueAt: number): Promise<void> {
 }
 
 // The record as this task's attempt needs it. A task is published before the record of the attempt
-// that made it is written, so on a loaded store the record may lag behind: wait for it (bounded).
+// that made it is written, so on a loaded store the record may lag behind: the task waits for its
+// write (bounded). A write in this process wakes it at once; one by another dispatcher (the lead's
+// owner may be another instance) is read at growing intervals, a handful of reads in all.
 async function recordFor(
   deps: RetryConsumerDeps,
   id: string,
@@ -152,7 +155,9 @@ async function recordFor(
 ): Promise<DeliveryDoc | null> {
   const { store, logger } = deps;
   const deadline = Date.now() + RECORD_WAIT_MS;
-  for (;;) {
+  for (let waitMs = RECORD_FIRST_READ_AGAIN_MS; ; waitMs *= 2) {
+    // Listened for before the read: a write landing between the read and the wait is not missed.
+    const wait = store.signals.next(id, Math.min(waitMs, Math.max(0, deadline - Date.now())));
     const doc = await untilDone(
       () => store.get(id),
       (err, attempt) =>
@@ -162,8 +167,11 @@ async function recordFor(
         ),
     );
     const behind = !doc || (doc.state === 'queued' && doc.attempts_made < timing.attempt - 1);
-    if (!behind || Date.now() > deadline || stopping()) return doc;
-    await new Promise((r) => setTimeout(r, RECORD_POLL_MS).unref());
+    if (!behind || Date.now() > deadline || stopping()) {
+      wait.cancel();
+      return doc;
+    }
+    await wait.written;
   }
 }
 
@@ -185,7 +193,7 @@ async function attemptRetry(
   }
   const id = doc._id;
   const kind = kindOf(doc);
-  if (deps.gate.isPaused(endpointId(doc.partner_id, kind))) return park(deps, doc);
+  if (!deps.hold.mayAttempt(endpointId(doc.partner_id, kind))) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at)
     metrics.retryLateness.observe(
@@ -225,7 +233,7 @@ async function attemptRetry(
   if (done.decision.state !== 'queued') await release(deps, doc);
 }
 
-// Its endpoint is paused: the delivery is held, unattempted, and handed to its lead's owner, which
+// Its endpoint is held (paused, or its circuit open): the delivery is held, unattempted, and handed to its lead's owner, which
 // sends it when the endpoint resumes. Held before the command goes, so an owner that reads the
 // lead's block back finds it held.
 async function park(deps: RetryConsumerDeps, doc: QueuedDelivery): Promise<void> {

@@ -33,7 +33,12 @@ type Delivery = {
 type Page = { items: Delivery[]; next_offset: number | null };
 
 beforeAll(async () => {
-  app = await startTestApp({}, loadConfig(testEnv({ ...DRILL_ENV, CALLBACK_TIMEOUT_MS: '1000' })));
+  // The circuit stays closed (ENDPOINT_CIRCUIT_FAILURES): this drill follows every delivery to the
+  // end of its retry schedule; dispatcher-partner-isolation holds them behind an open circuit.
+  app = await startTestApp(
+    {},
+    loadConfig(testEnv({ ...DRILL_ENV, CALLBACK_TIMEOUT_MS: '1000', ENDPOINT_CIRCUIT_FAILURES: '1000' })),
+  );
   manager = new ManagerClient(app.url);
   dead = await new TopicProbe<DeliveryTask>(app.runtime, 'callbacksDead').start();
 }, 90_000);

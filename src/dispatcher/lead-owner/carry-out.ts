@@ -175,6 +175,8 @@ export class CarryOut {
   private submit(lead: Lead, item: Item): Went | Promise<Went> {
     const { scheduler, schedule, clock } = this.deps;
     const { work } = item.assignment;
+    // Held (paused, or its circuit open): set aside at once, without a slot of the partner's.
+    if (this.deps.hold.holds(item.endpoint)) return this.decided(lead, { kind: 'paused', item });
     const accepted = scheduler.submit({
       deliveryId: item.id,
       partnerId: item.endpoint,
@@ -189,7 +191,7 @@ export class CarryOut {
 
   private async attempt(item: Item): Promise<void> {
     const lead = leadOf(item);
-    if (this.deps.gate.isPaused(item.endpoint)) return this.carry(lead, { kind: 'paused', item });
+    if (!this.deps.hold.mayAttempt(item.endpoint)) return this.carry(lead, { kind: 'paused', item });
     const before = countersOf(item.doc, this.deps.schedule.maxAttempts);
     const { work } = item.assignment;
     const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced);

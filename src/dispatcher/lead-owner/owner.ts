@@ -46,7 +46,7 @@ export class LeadOwner {
     this.current = new LeadAssignment(deps.lease);
     this.writes = new LeadWrites(deps);
     this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
-    deps.gate.onResume((endpoint) => this.release(endpoint));
+    deps.hold.onRelease((endpoint) => this.release(endpoint));
   }
 
   blockedLeads(): number {
@@ -244,11 +244,12 @@ export class LeadOwner {
 
   private parkedLead({ a, endpoint, key, partition }: Lead): void {
     a.parked.add(endpoint, key, partition);
-    if (!this.deps.gate.isPaused(endpoint)) this.release(endpoint); // resumed meanwhile
+    if (!this.deps.hold.holds(endpoint)) this.release(endpoint); // released meanwhile
   }
 
-  // The endpoint resumed: its parked leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S;
-  // each lead's held deliveries then follow in event order. Stops if the endpoint is paused again,
+  // The endpoint was released (resumed, its circuit's probe due, or its circuit closed): its parked
+  // leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S; each lead's held deliveries
+  // then follow in event order. Stops once the endpoint holds again (paused, or the probe under way),
   // or at a hand-over (the next assignment reads the parked leads back from their blocks).
   private release(endpoint: string): void {
     if (this.releasing.has(endpoint)) return;
@@ -256,7 +257,7 @@ export class LeadOwner {
     const a = this.current;
     const gapMs = 1000 / this.deps.resumeRatePerS;
     const releasing = (async () => {
-      while (!this.deps.gate.isPaused(endpoint) && a.work.open) {
+      while (!this.deps.hold.holds(endpoint) && a.work.open) {
         const next = a.parked.take(endpoint);
         if (!next) break;
         this.carryOut.apply({ a, endpoint, ...next }, { kind: 'resume' });

@@ -1,0 +1,163 @@
+import type { Runtime } from '../../src/shared/runtime';
+import type { LeadEvent } from '../../src/shared/schemas';
+import type { Arrival } from '../receiver';
+import type { Table } from './context';
+import { freePort, sleep } from './env';
+import { CpuMeter, type CpuWindow, type Watched } from './proc';
+import { storeWork } from './role-metrics';
+import type { Helper, RoleProcess } from './roles';
+import { r1 } from './stats';
+
+// How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
+// one partner: to an endpoint that answers 200 at once (delivered), and to one that refuses every
+// connection (its circuit opens and the rest are recorded and set aside, held until it comes back);
+// then the store's commands a second while that endpoint stays dead and nothing new comes.
+export interface BacklogDeps {
+  runtime: Runtime;
+  role: RoleProcess;
+  receiver: Helper;
+  partner(name: string, callbackUrl?: string): Promise<string>;
+  event(partnerId: string): LeadEvent;
+  publish(events: LeadEvent[]): Promise<void>;
+  watched(): Watched[];
+  log(line: string): void;
+}
+
+interface Drain {
+  endpoint: string;
+  events: number;
+  done: number;
+  seconds: number;
+  perS: number;
+  storeCommandsPerS: number;
+  commandsPerEvent: number | null;
+  cpu: CpuWindow;
+}
+
+const IDLE_S = 10;
+const TIMEOUT_S = 300;
+
+const commandsOf = async (role: RoleProcess): Promise<number> =>
+  [...(await storeWork([role])).commands.values()].reduce((a, b) => a + b, 0);
+
+async function drain(
+  deps: BacklogDeps,
+  endpoint: string,
+  events: LeadEvent[],
+  done: () => Promise<number>,
+): Promise<Drain> {
+  const meter = new CpuMeter(deps.watched);
+  const commands0 = await commandsOf(deps.role);
+  meter.start();
+  const t0 = Date.now();
+  await deps.publish(events);
+  let finished = 0;
+  while (Date.now() - t0 < TIMEOUT_S * 1000) {
+    finished = await done();
+    if (finished >= events.length) break;
+    await sleep(250);
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const cpu = meter.stop();
+  const commands = (await commandsOf(deps.role)) - commands0;
+  return {
+    endpoint,
+    events: events.length,
+    done: finished,
+    seconds: r1(seconds),
+    perS: r1(finished / seconds),
+    storeCommandsPerS: r1(commands / seconds),
+    commandsPerEvent: finished > 0 ? r1(commands / finished) : null,
+    cpu,
+  };
+}
+
+export async function measureBacklogDrain(
+  deps: BacklogDeps,
+  size: number,
+): Promise<{ data: Record<string, unknown>; table: Table }> {
+  await deps.receiver.request({ type: 'reset' });
+  const healthyId = await deps.partner('backlog-ok');
+  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint`);
+  const healthy = await drain(
+    deps,
+    'healthy (delivered)',
+    Array.from({ length: size }, () => deps.event(healthyId)),
+    async () =>
+      (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
+        (a) => a.status === 200 && a.path === '/backlog-ok',
+      ).length,
+  );
+
+  const deadId = await deps.partner('backlog-dead', `http://127.0.0.1:${await freePort()}/dead`);
+  deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections`);
+  const deliveries = deps.runtime.mongo.collections.deliveries;
+  const dead = await drain(
+    deps,
+    'refusing (set aside)',
+    Array.from({ length: size }, () => deps.event(deadId)),
+    () => deliveries.countDocuments({ partner_id: deadId }),
+  );
+
+  const idleMeter = new CpuMeter(deps.watched);
+  const idle0 = await commandsOf(deps.role);
+  idleMeter.start();
+  await sleep(IDLE_S * 1000);
+  const idleCpu = idleMeter.stop();
+  const idleCommandsPerS = r1(((await commandsOf(deps.role)) - idle0) / IDLE_S);
+  const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
+
+  const row = (d: Drain) => [
+    d.endpoint,
+    d.events,
+    d.done,
+    d.seconds,
+    d.perS,
+    d.storeCommandsPerS,
+    d.commandsPerEvent,
+    d.cpu.perProcess.dispatcher ?? null,
+    d.cpu.perProcess['mongo-wire'] ?? null,
+    d.cpu.perProcess.kafka ?? null,
+  ];
+  return {
+    data: {
+      size,
+      healthy,
+      dead,
+      deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, cpu: idleCpu },
+      attempted,
+    },
+    table: {
+      title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N)`,
+      columns: [
+        'endpoint',
+        'events',
+        'done',
+        's',
+        'events/s',
+        'store commands/s',
+        'commands/event',
+        'dispatcher cpu%',
+        'mongo-wire cpu%',
+        'kafka cpu%',
+      ],
+      rows: [
+        row(healthy),
+        row(dead),
+        [
+          `refusing, ${IDLE_S} s idle after`,
+          0,
+          0,
+          IDLE_S,
+          0,
+          idleCommandsPerS,
+          null,
+          idleCpu.perProcess.dispatcher ?? null,
+          idleCpu.perProcess['mongo-wire'] ?? null,
+          idleCpu.perProcess.kafka ?? null,
+        ],
+      ],
+      note: `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit)`,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { EndpointCircuits } from './endpoint-circuits';
+import type { EndpointGate } from './endpoint-gate';
+
+// Whether an endpoint's deliveries are held instead of attempted: it is paused (after a day of
+// failures, every dispatcher alike: endpoint-gate.ts) or its circuit is open on this dispatcher
+// (endpoint-circuits.ts). Held deliveries are recorded and set aside with their leads (parked), and
+// go again when the endpoint is released: resumed, its circuit's probe due, or its circuit closed.
+export class EndpointHold {
+  constructor(
+    private readonly gate: EndpointGate,
+    private readonly circuits: EndpointCircuits,
+  ) {}
+
+  holds(endpoint: string): boolean {
+    return this.gate.isPaused(endpoint) || this.circuits.holds(endpoint);
+  }
+
+  // Asked once, as an attempt is about to start (it may take the circuit's probe).
+  mayAttempt(endpoint: string): boolean {
+    return !this.gate.isPaused(endpoint) && this.circuits.mayAttempt(endpoint);
+  }
+
+  onRelease(listener: (endpoint: string) => void): void {
+    this.gate.onResume(listener);
+    this.circuits.onRelease(listener);
+  }
+}

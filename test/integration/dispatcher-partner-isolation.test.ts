@@ -1,0 +1,105 @@
+import type { LeadEvent } from '../../src/shared/schemas';
+import { CallbackReceiver } from '../support/callback-receiver';
+import { leadEvent, publishLeadEvents } from '../support/lead-events';
+import { servicesOf } from '../support/manager-services';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// A partner whose receiver refuses connections, with a backlog of its events on the same partitions
+// as another partner's: the other partner's callbacks still leave within seconds of their events,
+// and the dead endpoint's deliveries cost the store little while it stays down.
+let app: TestApp;
+let receiver: CallbackReceiver;
+let back: CallbackReceiver | undefined;
+let refusing: string;
+let dead: string;
+let deadSecret: string;
+let healthy: string;
+// Two events a lead (accepted, then a status change), as an agent's assignment makes them; the
+// partner is named once it exists.
+function twoEvents(): LeadEvent[] {
+  const first = leadEvent('a');
+  return [
+    first,
+    leadEvent('a', {
+      lead_id: first.lead_id,
+      event_id: `${first.lead_id}:1`,
+      event: 'lead.status_changed',
+      our_status: 'in_progress',
+    }),
+  ];
+}
+const backlog = Array.from({ length: 300 }, () => twoEvents()).flat();
+
+beforeAll(async () => {
+  app = await startTestApp({
+    ROLE: 'dispatcher',
+    CALLBACK_RETRY_DELAYS_S: '1,2,3,4',
+    CALLBACK_TIMEOUT_MS: '5000', // a loaded machine answers late, never lost
+    ENDPOINT_CIRCUIT_FAILURES: '5',
+    ENDPOINT_RESUME_RATE_PER_S: '100',
+  });
+  const gone = await new CallbackReceiver().start();
+  refusing = gone.url('/a');
+  await gone.stop(); // nothing listens there any more: every connection is refused
+  receiver = await new CallbackReceiver().start();
+  const partners = servicesOf(app.runtime).partners;
+  const a = await partners.create({ name: 'dead endpoint', callback_url: refusing });
+  const b = await partners.create({ name: 'healthy endpoint', callback_url: receiver.url('/b') });
+  receiver.route('/b', b.secrets.callback_secret);
+  dead = a.partner.id;
+  deadSecret = a.secrets.callback_secret;
+  healthy = b.partner.id;
+}, 60_000);
+
+afterAll(async () => {
+  await receiver?.stop();
+  await back?.stop();
+  await app?.destroy();
+});
+
+async function metric(name: string, labels: Record<string, string>): Promise<number> {
+  const found = (await app.runtime.metrics.getMetricsAsJSON()).find((m) => m.name === name);
+  return (found?.values ?? [])
+    .filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+const deliveryFinds = () => metric('lead_intake_mongo_commands_total', { command: 'find', collection: 'deliveries' });
+
+it("keeps another partner's callbacks flowing while one partner's endpoint is dead with a backlog", async () => {
+  await publishLeadEvents(
+    app.runtime,
+    backlog.map((e) => ({ ...e, partner_id: dead })),
+  );
+  await new Promise((r) => setTimeout(r, 3000)); // the backlog is under way and failing
+
+  const sent = Date.now();
+  const trickle = Array.from({ length: 5 }, () => leadEvent(healthy));
+  await publishLeadEvents(app.runtime, trickle);
+  const got = await receiver.waitFor('/b', 5, 15_000);
+  expect(Math.max(...got.map((r) => r.at)) - sent).toBeLessThan(3000);
+
+  // While it stays down, reads of delivery records stay few: nothing waits for a record in a loop.
+  const before = await deliveryFinds();
+  await new Promise((r) => setTimeout(r, 5000));
+  const perSecond = ((await deliveryFinds()) - before) / 5;
+  expect(perSecond).toBeLessThan(20);
+  // Its circuit is open (or probing): the backlog is recorded and set aside, not attempted.
+  const notClosed = await metric('lead_intake_callback_endpoint_circuits', {});
+  expect(notClosed).toBe(1);
+  expect(await app.runtime.mongo.collections.deliveries.countDocuments({ partner_id: dead })).toBe(backlog.length);
+}, 90_000);
+
+it('sends the held backlog once the endpoint is back, each lead in event order, each event once', async () => {
+  back = await new CallbackReceiver().start(Number(new URL(refusing).port));
+  back.route('/a', deadSecret);
+  const got = await back.waitFor('/a', backlog.length, 60_000);
+  await new Promise((r) => setTimeout(r, 1000)); // nothing more comes
+  const ids = back.at('/a').map((r) => r.headers['x-event-id'] as string);
+  expect(new Set(ids).size).toBe(backlog.length);
+  expect(ids).toHaveLength(backlog.length);
+  for (const e of backlog.filter((e) => e.event_id.endsWith(':1')))
+    expect(ids.indexOf(e.event_id)).toBeGreaterThan(ids.indexOf(`${e.lead_id}:0`));
+  expect(got.every((r) => r.signatureValid)).toBe(true);
+  expect(await metric('lead_intake_callback_endpoint_circuits', {})).toBe(0);
+}, 90_000);
