@@ -1,15 +1,10 @@
 import type { Db } from 'mongodb';
 import { identityCollections } from '../../src/manager/identity/identity-store';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
-import { freePort } from '../support/free-port';
-import {
-  abortAtProvider,
-  signInAtProvider,
-  startOidcProvider,
-  type OidcProviderProcess,
-} from '../support/oidc-provider';
+import { abortAtProvider, signInAtProvider, type OidcProviderProcess } from '../support/oidc-provider';
 import { SessionClient } from '../support/session-client';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startSsoApp } from '../support/sso-app';
+import type { TestApp } from '../support/test-app';
 
 // Single sign-on through the manager API, the browser's way (redirects followed by hand) against a
 // real OpenID Provider: an account is made at the first sign-in when the groups grant a role, the
@@ -25,24 +20,12 @@ const people = [
 ];
 
 beforeAll(async () => {
-  const port = await freePort();
-  const redirect = `http://127.0.0.1:${port}/api/auth/sso/callback`;
-  const client = {
-    client_id: 'managers',
-    client_secret: 'sso-test-client-secret-0123456789',
-    redirect_uris: [redirect],
-  };
-  provider = await startOidcProvider({ clients: [client], accounts: people });
-  app = await startTestApp({
-    ROLE: 'ingress',
-    HTTP_PORT: String(port),
-    SSO_ISSUER: provider.issuer,
-    SSO_CLIENT_ID: client.client_id,
-    SSO_CLIENT_SECRET: client.client_secret,
-    SSO_REDIRECT_URL: redirect,
-    SSO_SCOPES: 'openid email profile groups',
-    SSO_ROLE_MAP: 'lead-owners=owner,lead-admins=admin,analysts=analyst',
-  });
+  ({ app, provider } = await startSsoApp({
+    clientId: 'managers',
+    people,
+    roleMap: 'lead-owners=owner,lead-admins=admin,analysts=analyst',
+  }));
+
   db = app.runtime.mongo.db;
 });
 

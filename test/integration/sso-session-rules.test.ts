@@ -1,8 +1,8 @@
 import { identityCollections } from '../../src/manager/identity/identity-store';
-import { freePort } from '../support/free-port';
-import { signInAtProvider, startOidcProvider, type OidcProviderProcess } from '../support/oidc-provider';
+import { signInAtProvider, type OidcProviderProcess } from '../support/oidc-provider';
 import { SessionClient } from '../support/session-client';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { startSsoApp } from '../support/sso-app';
+import type { TestApp } from '../support/test-app';
 
 // What single sign-on takes from a real OpenID Provider, and when it ends a session: an email it does not say it
 // verified is not kept, a claim that maps to no role any more ends the account's sessions, and owners and admins
@@ -16,21 +16,12 @@ const people = [
 ];
 
 beforeAll(async () => {
-  const port = await freePort();
-  const redirect = `http://127.0.0.1:${port}/api/auth/sso/callback`;
-  const client = { client_id: 'rules', client_secret: 'sso-rules-client-secret-0123456789', redirect_uris: [redirect] };
-  provider = await startOidcProvider({ clients: [client], accounts: people });
-  app = await startTestApp({
-    ROLE: 'ingress',
-    HTTP_PORT: String(port),
-    SSO_ISSUER: provider.issuer,
-    SSO_CLIENT_ID: client.client_id,
-    SSO_CLIENT_SECRET: client.client_secret,
-    SSO_REDIRECT_URL: redirect,
-    SSO_SCOPES: 'openid email profile groups',
-    SSO_ROLE_MAP: 'lead-admins=admin,analysts=analyst',
-    SSO_PRIVILEGED_AMR: 'mfa,hwk',
-  });
+  ({ app, provider } = await startSsoApp({
+    clientId: 'rules',
+    people,
+    roleMap: 'lead-admins=admin,analysts=analyst',
+    env: { SSO_PRIVILEGED_AMR: 'mfa,hwk' },
+  }));
 });
 
 afterAll(async () => {
