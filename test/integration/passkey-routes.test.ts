@@ -1,3 +1,4 @@
+import { forgedPasskey } from '../support/forged-passkey';
 import { enrol, invite, SessionClient } from '../support/session-client';
 import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -35,13 +36,7 @@ it('refuses an answer that does not verify, counts it as a failed sign-in, and t
   const options = await browser.post<{ challenge: string; rpId: string }>('/api/auth/passkey/options');
   expect(options.status).toBe(200);
   expect(options.body.rpId).toBe('127.0.0.1');
-  const forged = {
-    id: 'AAAA',
-    rawId: 'AAAA',
-    type: 'public-key',
-    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
-    clientExtensionResults: {},
-  };
+  const forged = forgedPasskey;
   const refused = await browser.post('/api/auth/passkey', { response: forged });
   expect(refused).toMatchObject({ status: 401, body: { error: 'second_factor_invalid' } });
   // The challenge went with the first answer: a second needs new options.

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import { ApiError } from '../../shared/errors';
@@ -10,6 +10,7 @@ import { hashPassword, passwordProblem } from './passwords';
 import { auditAccount, type IdentityRealm } from './realm';
 import {
   accountActor,
+  attemptOf,
   checkCsrf,
   completeSignIn,
   establish,
@@ -37,8 +38,8 @@ export interface AuthRouteDeps<A extends AccountBase> {
 // password, then a TOTP code or a passkey (passkey-routes.ts), or setting a second factor up when the
 // account has none; one-time links; signing out. Public: each step reads the session the one before it left.
 export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
-  const signedIn = (req: FastifyRequest, account: A, detail: Record<string, unknown>) =>
-    completeSignIn(d, req, account, 'password', detail);
+  const signedIn = (req: FastifyRequest, reply: FastifyReply, account: A, detail: Record<string, unknown>) =>
+    completeSignIn(d, req, reply, account, 'password', detail);
   const view = (req: FastifyRequest) => sessionView(req, d.realm);
   const withFactors = (req: FastifyRequest, account: A) => ({
     ...view(req),
@@ -59,7 +60,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       `${api}/auth/sign-in`,
       { schema: d.realm.schemas.auth.signIn, config: open },
       async (req) => {
-        const { account, stage } = await d.signIn.password(req.body.email, req.body.password, req.ip);
+        const { account, stage } = await d.signIn.password(req.body.email, req.body.password, attemptOf(req, d.realm));
         await establish(req, d.realm, account, stage, 'password', d.clock);
         return withFactors(req, account);
       },
@@ -68,10 +69,10 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.post<{ Body: { code: string } }>(
       `${api}/auth/totp`,
       { schema: d.realm.schemas.auth.code, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pendingStep(d, req, ['second_factor']);
-        await d.signIn.totp(account, req.body.code, req.ip);
-        return signedIn(req, account, { second_factor: 'totp' });
+        await d.signIn.totp(account, req.body.code, attemptOf(req, d.realm), req.session);
+        return signedIn(req, reply, account, { second_factor: 'totp' });
       },
     );
 
@@ -86,7 +87,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.post<{ Body: { code: string } }>(
       `${api}/auth/totp/confirm`,
       { schema: d.realm.schemas.auth.code, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pendingStep(d, req, ['enroll', 'signed_in']);
         const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
         const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
@@ -102,7 +103,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
           { kind: 'totp' },
         );
         return req.session.stage === 'enroll'
-          ? signedIn(req, account, { second_factor: 'totp', enrolled: true })
+          ? signedIn(req, reply, account, { second_factor: 'totp', enrolled: true })
           : view(req);
       },
     );

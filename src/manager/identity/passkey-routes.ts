@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
@@ -7,7 +7,7 @@ import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
 import { relyingParty, type Passkeys } from './passkeys';
 import { auditAccount, type IdentityRealm } from './realm';
-import { accountActor, completeSignIn, pendingStep, sessionView } from './session-actions';
+import { accountActor, attemptOf, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
 import type { SignIn } from './sign-in';
 
@@ -39,10 +39,11 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
   const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
   const signedIn = (
     req: FastifyRequest,
+    reply: FastifyReply,
     account: A,
     method: 'password' | 'passkey',
     details: Record<string, unknown>,
-  ) => completeSignIn(d, req, account, method, details);
+  ) => completeSignIn(d, req, reply, account, method, details);
 
   const api = d.realm.prefix;
 
@@ -59,15 +60,16 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     app.post<{ Body: { response: AuthenticationResponseJSON } }>(
       `${api}/auth/passkey`,
       { schema: d.realm.schemas.passkey.signIn, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pending(req, ['second_factor']);
         const challenge = takeChallenge(req);
         await d.signIn.passkey(
           account,
           () => d.passkeys.authenticate(account, req.body.response, challenge, rpOf(req)),
-          req.ip,
+          attemptOf(req, d.realm),
+          req.session,
         );
-        return signedIn(req, account, 'passkey', { second_factor: 'passkey' });
+        return signedIn(req, reply, account, 'passkey', { second_factor: 'passkey' });
       },
     );
 
@@ -86,7 +88,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>(
       `${api}/auth/passkey/register`,
       { schema: d.realm.schemas.passkey.register, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pending(req, ['enroll', 'signed_in']);
         const added = await d.passkeys.register(
           account,
@@ -105,7 +107,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
           { kind: 'passkey' },
         );
         return req.session.stage === 'enroll'
-          ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true })
+          ? signedIn(req, reply, account, 'password', { second_factor: 'passkey', enrolled: true })
           : sessionView(req, d.realm);
       },
     );

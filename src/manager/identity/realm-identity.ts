@@ -15,6 +15,7 @@ import type { IdentityRealm } from './realm';
 import { RedisSessionStore, type SessionTimeouts } from './session-store';
 import { SignIn } from './sign-in';
 import { SignInThrottle } from './sign-in-throttle';
+import { DeviceCookies } from './device-cookie';
 
 export interface RealmIdentityOptions {
   config: Pick<Config, 'serviceName' | 'accounts'>;
@@ -55,7 +56,9 @@ export function realmIdentity<A extends AccountBase>(
     signIn: new SignIn({
       realm,
       accounts,
-      throttle: new SignInThrottle(o.redis),
+      throttle: new SignInThrottle(o.redis, realm.name, cfg.signIn, o.clock),
+      devices: new DeviceCookies(cfg.sessionSecret, realm.name),
+      limits: cfg.signIn,
       cipher: o.cipher,
       audit: o.audit,
       clock: o.clock,

@@ -1,60 +1,88 @@
 import { createHash } from 'node:crypto';
+import type { Clock } from '../../shared/clock';
+import type { SignInLimits } from '../../shared/config';
+import type { Realm } from '../../shared/identity/realms';
 import type { Redis } from '../../shared/redis/client';
 import { clientNetwork } from '../../shared/net/client-network';
+import { lockedNow, throttleVerdict, type Verdict } from './throttle-policy';
 
-// Failed sign-ins, counted per account (by the email typed, whether or not it names an account, so
-// the answer tells nobody which emails exist) and per client address, in fixed windows. Past either
-// limit the next attempts are refused without checking the password until the window ends (OWASP
-// Authentication Cheat Sheet: throttle per account and per source).
-export interface ThrottleLimits {
-  perAccount: number;
-  perAddress: number;
-  windowMs: number;
-}
-
-export const DEFAULT_THROTTLE: ThrottleLimits = { perAccount: 5, perAddress: 50, windowMs: 15 * 60 * 1000 };
-
-export interface ThrottleState {
-  locked: boolean;
-  retryAfterS: number;
-}
-
+// Failed sign-ins of one realm in Redis, in fixed windows: per account (by the email typed, whether or
+// not it names an account, so the answer tells nobody which emails exist) and client network, per
+// network, per account, and per device cookie. throttle-policy.ts decides what the counts allow.
 export class SignInThrottle {
+  private readonly windowMs: number;
+
   constructor(
     private readonly redis: Redis,
-    private readonly limits: ThrottleLimits = DEFAULT_THROTTLE,
-  ) {}
-
-  async check(email: string, address: string): Promise<ThrottleState> {
-    const keys = this.keys(email, address);
-    const [account, byAddress] = await this.redis.mget(keys.account, keys.address);
-    const locked = Number(account ?? 0) >= this.limits.perAccount || Number(byAddress ?? 0) >= this.limits.perAddress;
-    if (!locked) return { locked: false, retryAfterS: 0 };
-    const ttls = await Promise.all([this.redis.pttl(keys.account), this.redis.pttl(keys.address)]);
-    return { locked: true, retryAfterS: Math.max(1, Math.ceil(Math.max(...ttls) / 1000)) };
+    private readonly realm: Realm,
+    private readonly limits: SignInLimits,
+    private readonly clock: Clock,
+  ) {
+    this.windowMs = limits.windowS * 1000;
   }
 
-  // Counts a failure; true when this one locked the account (worth an audit entry).
-  async fail(email: string, address: string): Promise<boolean> {
-    const keys = this.keys(email, address);
-    const window = String(this.limits.windowMs);
-    const results = await this.redis
+  async check(email: string, address: string, device: string | null): Promise<Verdict> {
+    const k = this.keys(email, address, device);
+    const read = await this.redis
       .multi()
-      .set(keys.account, '0', 'PX', window, 'NX')
-      .incr(keys.account)
-      .set(keys.address, '0', 'PX', window, 'NX')
-      .incr(keys.address)
+      .mget(k.source, k.address, k.account, k.last, k.device ?? k.source)
+      .pttl(k.source)
+      .pttl(k.address)
+      .pttl(k.device ?? k.source)
       .exec();
-    const count = Number(results?.[1]?.[1] ?? 0);
-    return count === this.limits.perAccount;
+    const [counts, sourceTtl, addressTtl, deviceTtl] = (read ?? []).map(([, v]) => v) as [
+      (string | null)[],
+      number,
+      number,
+      number,
+    ];
+    const [source, byAddress, account, last, byDevice] = counts.map((v) => Number(v ?? 0));
+    return throttleVerdict(
+      {
+        source: source!,
+        address: byAddress!,
+        account: account!,
+        device: device === null ? null : byDevice!,
+        sinceLastMs: last ? this.clock.now().getTime() - last : null,
+        sourceTtlMs: sourceTtl,
+        addressTtlMs: addressTtl,
+        deviceTtlMs: deviceTtl,
+      },
+      this.limits,
+    );
   }
 
-  async succeed(email: string): Promise<void> {
-    await this.redis.del(this.keys(email, '').account);
+  // Counts a failure on every counter it belongs to; true when it locked something out.
+  async fail(email: string, address: string, device: string | null): Promise<boolean> {
+    const k = this.keys(email, address, device);
+    const window = String(this.windowMs);
+    const tx = this.redis.multi();
+    for (const key of [k.source, k.address, k.account, ...(k.device ? [k.device] : [])])
+      tx.set(key, '0', 'PX', window, 'NX').incr(key);
+    tx.set(k.last, String(this.clock.now().getTime()), 'PX', window);
+    const results = (await tx.exec()) ?? [];
+    const count = (i: number) => Number(results[i * 2 + 1]?.[1] ?? 0);
+    return lockedNow({ source: count(0), address: count(1), device: k.device ? count(3) : null }, this.limits);
   }
 
-  private keys(email: string, address: string): { account: string; address: string } {
-    const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32);
-    return { account: `signin-fail:acct:${digest}`, address: `signin-fail:addr:${clientNetwork(address)}` };
+  // A completed sign-in: its network's failures for the account, and its device's, start again.
+  async succeed(email: string, address: string, device: string | null): Promise<void> {
+    const k = this.keys(email, address, device);
+    await this.redis.del(k.source, ...(k.device ? [k.device] : []));
+  }
+
+  private keys(email: string, address: string, device: string | null) {
+    const base = `signin-fail:${this.realm}`;
+    const account = digest(email.trim().toLowerCase());
+    const network = clientNetwork(address);
+    return {
+      source: `${base}:src:${account}:${network}`,
+      address: `${base}:addr:${network}`,
+      account: `${base}:acct:${account}`,
+      last: `${base}:last:${account}`,
+      device: device === null ? null : `${base}:dev:${digest(device)}`,
+    };
   }
 }
+
+const digest = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 32);

@@ -1,22 +1,41 @@
 import type { AuditActor } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
+import type { SignInLimits } from '../../shared/config';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
+import type { DeviceCookies } from './device-cookie';
 import type { AccountBase } from './identity-store';
 import { verifyPassword } from './passwords';
 import { auditAccount, type IdentityRealm } from './realm';
+import type { SessionStage } from './session-state';
 import type { SignInThrottle } from './sign-in-throttle';
+import { pendingOpen } from './throttle-policy';
 import { totpStep } from './totp';
 
 // What follows a right password: a second factor, or setting one up when the account has none.
 export type PasswordOutcome<A extends AccountBase> = { account: A; stage: 'second_factor' | 'enroll' };
 
+// Where an attempt comes from: the client's address and the device cookie its browser sent, if any.
+export interface Attempt {
+  address: string;
+  device: string | undefined;
+}
+
+// The pending sign-in a second factor is for (its session): wrong answers are counted in it, and past
+// the limit it has no stage left.
+export interface Pending {
+  stage?: SessionStage;
+  factor_failures?: number;
+}
+
 export interface SignInDeps<A extends AccountBase> {
   realm: IdentityRealm<A>;
   accounts: AccountStore<A>;
   throttle: SignInThrottle;
+  devices: DeviceCookies;
+  limits: SignInLimits;
   cipher: PiiCipher;
   audit: AuditLog;
   clock: Clock;
@@ -29,70 +48,99 @@ const anonymous = (address: string, method: AuditActor['method'] = 'password'): 
   address,
 });
 
-// The password and second-factor steps of a sign-in to one realm. A wrong email and a wrong password
-// get the same answer after the same work (the password is verified against a decoy hash), and so
-// does an email of the other realm's account; past the throttle's limits nothing is verified at all.
+// The password and second-factor steps of a sign-in to one realm. Every step asks the throttle first
+// and verifies nothing past its limits; only a completed sign-in clears a count. A wrong email and a
+// wrong password get the same answer after the same work (the password is verified against a decoy
+// hash), and so does an email of the other realm's account.
 export class SignIn<A extends AccountBase> {
   constructor(private readonly d: SignInDeps<A>) {}
 
-  async password(email: string, password: string, address: string): Promise<PasswordOutcome<A>> {
-    const throttled = await this.d.throttle.check(email, address);
-    if (throttled.locked)
-      throw new ApiError(
-        'sign_in_throttled',
-        { seconds: throttled.retryAfterS },
-        { 'retry-after': String(throttled.retryAfterS) },
-      );
+  async password(email: string, password: string, attempt: Attempt): Promise<PasswordOutcome<A>> {
+    await this.admit(email, attempt);
     const account = await this.d.accounts.byEmail(email);
     const ok = await verifyPassword(account?.password_hash ?? null, password);
     if (!ok || !account) {
-      await this.failed(email, address, account, 'password');
+      await this.failed(email, attempt, account, 'password');
       throw new ApiError('invalid_credentials');
     }
     if (account.status !== 'active') {
-      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, {
+      await auditAccount(this.d.audit, this.d.realm, anonymous(attempt.address), 'sign_in_failed', account, {
         reason: 'disabled',
       });
       throw new ApiError('account_disabled');
     }
     const refused = await this.d.realm.refusal?.(account);
     if (refused) {
-      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, {
+      await auditAccount(this.d.audit, this.d.realm, anonymous(attempt.address), 'sign_in_failed', account, {
         reason: refused,
       });
       throw new ApiError(refused);
     }
-    await this.d.throttle.succeed(email);
     const hasFactor = account.totp !== null || account.passkey_ids.length > 0;
     return { account, stage: hasFactor ? 'second_factor' : 'enroll' };
   }
 
   // A TOTP code for an account past its password step: each code works once.
-  async totp(account: A, code: string, address: string): Promise<void> {
+  async totp(account: A, code: string, attempt: Attempt, pending: Pending): Promise<void> {
+    await this.admit(account.email, attempt);
+    if (!(await this.totpRight(account, code))) await this.wrongFactor(account, attempt, pending, 'totp');
+  }
+
+  // A passkey's answer for an account past its password step: one that does not verify counts like a
+  // wrong code.
+  async passkey<T>(account: A, verify: () => Promise<T | null>, attempt: Attempt, pending: Pending): Promise<T> {
+    await this.admit(account.email, attempt);
+    const verified = await verify();
+    if (verified === null) return this.wrongFactor(account, attempt, pending, 'passkey');
+    return verified;
+  }
+
+  // The sign-in completed: this network's and this device's failures start again, and the browser gets
+  // a new device cookie.
+  async completed(account: A, attempt: Attempt): Promise<string> {
+    await this.d.throttle.succeed(account.email, attempt.address, this.nonce(account.email, attempt));
+    return this.d.devices.issue(account.email);
+  }
+
+  get deviceMaxAgeS(): number {
+    return this.d.limits.deviceDays * 86400;
+  }
+
+  // Whether a TOTP code is the account's, spending its step.
+  async totpRight(account: A, code: string): Promise<boolean> {
     const totp = account.totp;
     const step = totp
       ? totpStep(this.d.cipher.decrypt(totp.secret_enc), code, totp.last_step, this.d.clock.now().getTime())
       : null;
-    if (!totp || step === null || !(await this.d.accounts.useTotpStep(account._id, totp.last_step, step))) {
-      await this.failed(account.email, address, account, 'totp');
-      throw new ApiError('second_factor_invalid');
-    }
+    return !!totp && step !== null && (await this.d.accounts.useTotpStep(account._id, totp.last_step, step));
   }
 
-  // A passkey's answer for an account past its password step: one that does not verify counts in
-  // the throttle like a wrong code.
-  async passkey<T>(account: A, verify: () => Promise<T | null>, address: string): Promise<T> {
-    const verified = await verify();
-    if (verified === null) {
-      await this.failed(account.email, address, account, 'passkey');
-      throw new ApiError('second_factor_invalid');
-    }
-    return verified;
+  // 429 sign_in_throttled when the counts for this email, address and device allow no attempt now.
+  async admit(email: string, attempt: Attempt): Promise<void> {
+    const verdict = await this.d.throttle.check(email, attempt.address, this.nonce(email, attempt));
+    if (!verdict.allowed)
+      throw new ApiError(
+        'sign_in_throttled',
+        { seconds: verdict.retryAfterS },
+        { 'retry-after': String(verdict.retryAfterS) },
+      );
   }
 
-  private async failed(email: string, address: string, account: A | null, step: string): Promise<void> {
-    const locked = await this.d.throttle.fail(email, address);
-    await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, { step });
-    if (locked) await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'locked', account, { step });
+  async failed(email: string, attempt: Attempt, account: A | null, step: string): Promise<void> {
+    const locked = await this.d.throttle.fail(email, attempt.address, this.nonce(email, attempt));
+    const actor = anonymous(attempt.address);
+    await auditAccount(this.d.audit, this.d.realm, actor, 'sign_in_failed', account, { step });
+    if (locked) await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step });
+  }
+
+  private async wrongFactor(account: A, attempt: Attempt, pending: Pending, step: string): Promise<never> {
+    await this.failed(account.email, attempt, account, step);
+    pending.factor_failures = (pending.factor_failures ?? 0) + 1;
+    if (!pendingOpen(pending.factor_failures, this.d.limits)) pending.stage = undefined;
+    throw new ApiError('second_factor_invalid');
+  }
+
+  private nonce(email: string, attempt: Attempt): string | null {
+    return this.d.devices.nonceOf(attempt.device, email);
   }
 }
