@@ -20,8 +20,11 @@ it('refuses the passkey steps without a sign-in under way, or without the CSRF t
   expect((await stranger.post('/api/auth/passkey/options')).body).toMatchObject({ error: 'csrf_invalid' });
   const invited = await invite(app.url, { email: 'pk.csrf@example.com', role: 'analyst' });
   const { client } = await enrol(app.url, invited, PASSWORD);
-  // Signed in: the sign-in step's options are not for this stage.
-  expect((await client.post('/api/auth/passkey/options')).body).toMatchObject({ error: 'sign_in_step_missing' });
+  // Signed in: a passkey's options are for a re-authentication; adding one waits for it.
+  expect((await client.post('/api/auth/passkey/options')).status).toBe(200);
+  expect((await client.post('/api/auth/passkey/register/options')).body).toMatchObject({
+    error: 'reauthentication_required',
+  });
   client.csrf = 'forged';
   expect((await client.post('/api/auth/passkey/register/options')).body).toMatchObject({ error: 'csrf_invalid' });
 });

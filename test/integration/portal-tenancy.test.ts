@@ -85,6 +85,7 @@ function bodyOf(op: PortalOperation): unknown {
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },
     'POST /portal/api/auth/totp/confirm': { code: '000000' },
+    'POST /portal/api/auth/reauthenticate': { current_password: 'not the password' },
     'POST /portal/api/auth/links/{token}': { password: 'a long enough password' },
     'POST /portal/api/auth/passkey': { response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } },
     'POST /portal/api/auth/passkey/register': {

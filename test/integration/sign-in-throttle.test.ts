@@ -136,10 +136,7 @@ describe('a lockout', () => {
     // A forged device cookie is no device (at the other address: the known browser's sign-in cleared its own).
     const forged = from(attackers[1]!);
     for (const [name, value] of victim.client.jar)
-      forged.jar.set(
-        name,
-        value.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
-      );
+      forged.jar.set(name, { ...value, value: value.value.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
     expect(error(await password(forged, victim.email))).toBe('sign_in_throttled');
   });
 });

@@ -18,6 +18,7 @@ import {
   pendingStep,
   sessionView,
 } from './session-actions';
+import { requireProof, spendProof } from './proofs';
 import type { RedisSessionStore } from './session-store';
 import type { SignIn } from './sign-in';
 import { newTotpSecret, totpStep, totpUri } from './totp';
@@ -76,9 +77,11 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       },
     );
 
-    // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu).
+    // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu) after a proof.
+    // An account has one TOTP: a confirmed new one replaces it.
     app.post(`${api}/auth/totp/setup`, { schema: d.realm.schemas.auth.totpSetup, config: open }, async (req) => {
       const account = await pendingStep(d, req, ['enroll', 'signed_in']);
+      requireProof(req, d.clock);
       const secret = newTotpSecret();
       req.session.totp_setup = d.cipher.encrypt(secret);
       return { secret, uri: totpUri(secret, account.email, d.serviceName) };
@@ -89,18 +92,20 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       { schema: d.realm.schemas.auth.code, config: open },
       async (req, reply) => {
         const account = await pendingStep(d, req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
         const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
         if (!secret || step === null) throw new ApiError('second_factor_invalid');
         await d.accounts.update(account._id, { totp: { secret_enc: d.cipher.encrypt(secret), last_step: step } });
         req.session.totp_setup = undefined;
+        spendProof(req);
         await auditAccount(
           d.audit,
           d.realm,
           accountActor(account, req.session.method ?? 'password', req.ip),
           'second_factor_added',
           account,
-          { kind: 'totp' },
+          { kind: 'totp', replaced: account.totp !== null },
         );
         return req.session.stage === 'enroll'
           ? signedIn(req, reply, account, { second_factor: 'totp', enrolled: true })

@@ -4,15 +4,18 @@ import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
+import type { AccountDoc } from './identity-store';
 import { meSchemas } from './identity-schemas';
 import { changeOwnPassword, type PasswordChange } from './own-password';
 import { managerRealm } from './realm';
 import { sessionView } from './session-actions';
 import type { RedisSessionStore } from './session-store';
+import type { SignIn } from './sign-in';
 
 export interface MeRouteDeps {
   accounts: AccountStore;
   sessions: RedisSessionStore;
+  signIn: SignIn<AccountDoc>;
   audit: AuditLog;
   clock: Clock;
 }

@@ -5,10 +5,11 @@ import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
-import { relyingParty, type Passkeys } from './passkeys';
+import { requestRelyingParty, type Passkeys } from './passkeys';
 import { auditAccount, type IdentityRealm } from './realm';
 import { accountActor, attemptOf, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
+import { requireProof, spendProof, takeChallenge } from './proofs';
 import type { SignIn } from './sign-in';
 
 export interface PasskeyRouteDeps<A extends AccountBase> {
@@ -23,19 +24,11 @@ export interface PasskeyRouteDeps<A extends AccountBase> {
   consoleUrl: string | null;
 }
 
-// The challenge the options gave this session, taken so it verifies one answer at most.
-function takeChallenge(req: FastifyRequest): string {
-  const challenge = req.session.webauthn_challenge;
-  req.session.webauthn_challenge = undefined;
-  if (!challenge) throw new ApiError('sign_in_step_missing');
-  return challenge;
-}
-
-// Passkeys (WebAuthn): the second step of a sign-in, and adding one while enrolling or from the
-// account menu. Public like the other steps: each reads the stage the session is at.
+// Passkeys (WebAuthn): the second step of a sign-in (or of a re-authentication), and adding one while
+// enrolling or from the account menu after a proof. Public like the other steps: each reads the stage
+// the session is at.
 export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
-  const rpOf = (req: FastifyRequest) =>
-    relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
+  const rpOf = (req: FastifyRequest) => requestRelyingParty(d.serviceName, d.consoleUrl, req);
   const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
   const signedIn = (
     req: FastifyRequest,
@@ -51,7 +44,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     const open = d.realm.open;
 
     app.post(`${api}/auth/passkey/options`, { schema: d.realm.schemas.passkey.options, config: open }, async (req) => {
-      const account = await pending(req, ['second_factor']);
+      const account = await pending(req, ['second_factor', 'signed_in']);
       const options = await d.passkeys.authenticationOptions(account, rpOf(req));
       req.session.webauthn_challenge = options.challenge;
       return options;
@@ -78,6 +71,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
       { schema: d.realm.schemas.passkey.registerOptions, config: open },
       async (req) => {
         const account = await pending(req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const options = await d.passkeys.registrationOptions(account, rpOf(req));
         req.session.webauthn_challenge = options.challenge;
         return options;
@@ -90,6 +84,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
       { schema: d.realm.schemas.passkey.register, config: open },
       async (req, reply) => {
         const account = await pending(req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const added = await d.passkeys.register(
           account,
           req.body.response,
@@ -98,6 +93,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
           rpOf(req),
         );
         if (!added) throw new ApiError('second_factor_invalid');
+        spendProof(req);
         await auditAccount(
           d.audit,
           d.realm,

@@ -11,6 +11,7 @@ import { identityCollections, type AccountBase, type IdentityCollections } from 
 import { OneTimeLinks } from './links';
 import { passkeyRoutes } from './passkey-routes';
 import { Passkeys } from './passkeys';
+import { reauthRoutes } from './reauth-routes';
 import type { IdentityRealm } from './realm';
 import { RedisSessionStore, type SessionTimeouts } from './session-store';
 import { SignIn } from './sign-in';
@@ -80,12 +81,9 @@ export async function registerSignIn<A extends AccountBase>(
     clock: o.clock,
     serviceName: o.config.serviceName,
   };
+  const passkeys = new Passkeys(id.collections, o.clock);
+  const consoleUrl = o.config.accounts.consoleUrl;
   await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
-  await app.register(
-    passkeyRoutes({
-      ...common,
-      passkeys: new Passkeys(id.collections, o.clock),
-      consoleUrl: o.config.accounts.consoleUrl,
-    }),
-  );
+  await app.register(passkeyRoutes({ ...common, passkeys, consoleUrl }));
+  await app.register(reauthRoutes({ ...common, passkeys, consoleUrl }));
 }

@@ -29,6 +29,8 @@ declare module 'fastify' {
     portal_role?: PortalRole;
     partner_id?: string;
     partner_name?: string;
+    // Until when a signed-in session may add or replace a second factor (reauth-routes.ts).
+    proven_until?: number;
     // A TOTP secret being set up (encrypted), a WebAuthn challenge, a single sign-on under way.
     totp_setup?: string;
     webauthn_challenge?: string;

@@ -80,6 +80,16 @@ export class SignIn<A extends AccountBase> {
     return { account, stage: hasFactor ? 'second_factor' : 'enroll' };
   }
 
+  // The current password of a signed-in person who changes their password or second factors: throttled
+  // and counted as a sign-in's is.
+  async currentPassword(account: A, password: string, attempt: Attempt, step: string): Promise<void> {
+    await this.admit(account.email, attempt);
+    if (!(await verifyPassword(account.password_hash, password))) {
+      await this.failed(account.email, attempt, account, step);
+      throw new ApiError('invalid_credentials');
+    }
+  }
+
   // A TOTP code for an account past its password step: each code works once.
   async totp(account: A, code: string, attempt: Attempt, pending: Pending): Promise<void> {
     await this.admit(account.email, attempt);
