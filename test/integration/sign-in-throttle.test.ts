@@ -115,8 +115,9 @@ describe('a lockout', () => {
     for (const address of attackers)
       expect(error(await password(from(address), victim.email))).toBe('sign_in_throttled');
 
-    // Ten failures for the account: a browser it does not know waits between attempts.
-    const stranger = from('198.51.100.5');
+    // Ten failures for the account: browsers it does not know take turns, one attempt a second.
+    expect((await password(from('198.51.100.5'), victim.email)).body).toMatchObject({ stage: 'second_factor' });
+    const stranger = from('198.51.100.6');
     const slowed = await password(stranger, victim.email);
     expect(error(slowed)).toBe('sign_in_throttled');
     const wait = Number(slowed.headers.get('retry-after'));
@@ -138,5 +139,33 @@ describe('a lockout', () => {
     for (const [name, value] of victim.client.jar)
       forged.jar.set(name, { ...value, value: value.value.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
     expect(error(await password(forged, victim.email))).toBe('sign_in_throttled');
+  });
+});
+
+describe('racing attempts', () => {
+  it('verify no more codes at once than the limit lets through one by one', async () => {
+    const { email: who, secret } = await enrolled('race');
+    const address = '198.51.100.8';
+    const pending: SessionClient[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const client = from(address);
+      expect((await password(client, who)).body).toMatchObject({ stage: 'second_factor' });
+      pending.push(client);
+    }
+    const answers = await Promise.all(pending.map((c) => c.post('/api/auth/totp', { code: wrong(secret) })));
+    const verified = answers.filter((a) => error(a) === 'second_factor_invalid').length;
+    expect(verified).toBeLessThanOrEqual(5);
+    expect(answers.filter((a) => error(a) === 'sign_in_throttled')).toHaveLength(12 - verified);
+  });
+
+  it("take turns in an account's slow-down: one stranger's attempt per delay, however many race", async () => {
+    const victim = await enrolled('turns');
+    for (const address of ['203.0.113.11', '203.0.113.12'])
+      for (let i = 0; i < 5; i += 1) await password(from(address), victim.email, `guess ${address} ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const strangers = Array.from({ length: 6 }, (_, i) => from(`198.51.100.${20 + i}`));
+    const answers = await Promise.all(strangers.map((c) => password(c, victim.email, 'a racing guess')));
+    expect(answers.filter((a) => error(a) === 'invalid_credentials')).toHaveLength(1);
+    expect(answers.filter((a) => error(a) === 'sign_in_throttled')).toHaveLength(5);
   });
 });

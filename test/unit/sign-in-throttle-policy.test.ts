@@ -15,7 +15,6 @@ const none: FailureCounts = {
   address: 0,
   account: 0,
   device: null,
-  sinceLastMs: null,
   sourceTtlMs: 0,
   addressTtlMs: 0,
   deviceTtlMs: 0,
@@ -24,9 +23,9 @@ const counts = (c: Partial<FailureCounts>): FailureCounts => ({ ...none, ...c })
 
 describe('the sign-in throttle', () => {
   it('locks a network out of an account at five failures, and out of all at fifty', () => {
-    expect(throttleVerdict(counts({ source: 4 }), limits)).toEqual({ allowed: true });
+    expect(throttleVerdict(counts({ source: 4 }), limits)).toEqual({ kind: 'allow' });
     expect(throttleVerdict(counts({ source: 5, sourceTtlMs: 1500 }), limits)).toEqual({
-      allowed: false,
+      kind: 'refuse',
       reason: 'source',
       retryAfterS: 2,
     });
@@ -41,20 +40,16 @@ describe('the sign-in throttle', () => {
     expect(slowDelayMs(10, limits)).toBe(1000);
     expect(slowDelayMs(13, limits)).toBe(8000);
     expect(slowDelayMs(1000, limits)).toBe(300_000);
-    expect(throttleVerdict(counts({ account: 12, sinceLastMs: 1000 }), limits)).toEqual({
-      allowed: false,
-      reason: 'slow',
-      retryAfterS: 3,
-    });
-    expect(throttleVerdict(counts({ account: 12, sinceLastMs: 4000 }), limits)).toEqual({ allowed: true });
-    expect(throttleVerdict(counts({ account: 1000, sinceLastMs: 300_000 }), limits)).toEqual({ allowed: true });
+    expect(throttleVerdict(counts({ account: 9 }), limits)).toEqual({ kind: 'allow' });
+    expect(throttleVerdict(counts({ account: 12 }), limits)).toEqual({ kind: 'space', delayMs: 4000 });
+    expect(throttleVerdict(counts({ account: 1000 }), limits)).toEqual({ kind: 'space', delayMs: 300_000 });
   });
 
   it("answers a known device by its own counter only: others' failures do not hold it back", () => {
-    const attacked = { source: 50, address: 500, account: 1000, sinceLastMs: 0 };
-    expect(throttleVerdict(counts({ ...attacked, device: 9 }), limits)).toEqual({ allowed: true });
+    const attacked = { source: 50, address: 500, account: 1000 };
+    expect(throttleVerdict(counts({ ...attacked, device: 9 }), limits)).toEqual({ kind: 'allow' });
     expect(throttleVerdict(counts({ ...attacked, device: 10, deviceTtlMs: 900_000 }), limits)).toEqual({
-      allowed: false,
+      kind: 'refuse',
       reason: 'device',
       retryAfterS: 900,
     });

@@ -57,7 +57,7 @@ export function realmIdentity<A extends AccountBase>(
     signIn: new SignIn({
       realm,
       accounts,
-      throttle: new SignInThrottle(o.redis, realm.name, cfg.signIn, o.clock),
+      throttle: new SignInThrottle(o.redis, realm.name, cfg.signIn),
       devices: new DeviceCookies(cfg.sessionSecret, realm.name),
       limits: cfg.signIn,
       cipher: o.cipher,

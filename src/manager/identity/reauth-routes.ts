@@ -22,12 +22,14 @@ interface Proof {
 // current password, and a TOTP code or a passkey (after `auth/passkey/options`) when the account has
 // one. Failures are throttled and audited as a sign-in's are.
 export function reauthRoutes<A extends AccountBase>(d: ReauthDeps<A>) {
-  const factorRight = async (req: FastifyRequest<{ Body: Proof }>, account: A): Promise<boolean> => {
+  // The second factor's check; a passkey's challenge is taken first (none: 401 sign_in_step_missing).
+  const factorCheck = (req: FastifyRequest<{ Body: Proof }>, account: A): (() => Promise<boolean>) => {
     const { code, passkey } = req.body;
-    if (code !== undefined) return d.signIn.totpRight(account, code);
-    if (passkey === undefined) return false;
+    if (code !== undefined) return () => d.signIn.totpRight(account, code);
+    if (passkey === undefined) return async () => false;
+    const challenge = takeChallenge(req);
     const rp = requestRelyingParty(d.serviceName, d.consoleUrl, req);
-    return (await d.passkeys.authenticate(account, passkey, takeChallenge(req), rp)) !== null;
+    return async () => (await d.passkeys.authenticate(account, passkey, challenge, rp)) !== null;
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
@@ -39,10 +41,10 @@ export function reauthRoutes<A extends AccountBase>(d: ReauthDeps<A>) {
         const attempt = attemptOf(req, d.realm);
         await d.signIn.currentPassword(account, req.body.current_password, attempt, 'reauthenticate');
         const hasFactor = account.totp !== null || account.passkey_ids.length > 0;
-        if (hasFactor && !(await factorRight(req, account))) {
-          await d.signIn.failed(account.email, attempt, account, 'reauthenticate_factor');
+        const check = hasFactor ? factorCheck(req, account) : null;
+        const right = async () => ({ right: await check!(), account });
+        if (check && !(await d.signIn.checked(account.email, attempt, 'reauthenticate_factor', right)))
           throw new ApiError('second_factor_invalid');
-        }
         req.session.proven_until = d.clock.now().getTime() + PROOF_MS;
         return sessionView(req, d.realm);
       },

@@ -1,68 +1,76 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../shared/clock';
+import { join } from 'node:path';
 import type { SignInLimits } from '../../shared/config';
 import type { Realm } from '../../shared/identity/realms';
 import type { Redis } from '../../shared/redis/client';
+import { luaScript, type LuaScript } from '../../shared/redis/lua-script';
 import { clientNetwork } from '../../shared/net/client-network';
-import { lockedNow, throttleVerdict, type Verdict } from './throttle-policy';
+import { lockedNow, retryAfterS, throttleVerdict } from './throttle-policy';
+
+// The counters one attempt was charged on.
+export interface Charge {
+  counters: string[];
+}
+
+export type Admission =
+  { admitted: true; charge: Charge; locksIfWrong: boolean } | { admitted: false; retryAfterS: number };
 
 // Failed sign-ins of one realm in Redis, in fixed windows: per account (by the email typed, whether or
 // not it names an account, so the answer tells nobody which emails exist) and client network, per
-// network, per account, and per device cookie. throttle-policy.ts decides what the counts allow.
+// network, per account, and per device cookie; throttle-policy.ts decides what the counts allow. Each
+// attempt is charged as a failure before anything is verified, so attempts racing each other see each
+// other, and the charge is given back when the attempt is refused or right. In an account's slow-down,
+// browsers it does not know take turns: one attempt per delay holds the account's slot (SET NX).
 export class SignInThrottle {
-  private readonly windowMs: number;
+  private readonly windowMs: string;
+  private readonly refundScript: LuaScript;
 
   constructor(
     private readonly redis: Redis,
     private readonly realm: Realm,
     private readonly limits: SignInLimits,
-    private readonly clock: Clock,
   ) {
-    this.windowMs = limits.windowS * 1000;
+    this.windowMs = String(limits.windowS * 1000);
+    this.refundScript = luaScript(redis, 'leadIntakeSignInRefund', join(__dirname, 'sign-in-refund.lua'), 4);
   }
 
-  async check(email: string, address: string, device: string | null): Promise<Verdict> {
+  async admit(email: string, address: string, device: string | null): Promise<Admission> {
     const k = this.keys(email, address, device);
-    const read = await this.redis
-      .multi()
-      .mget(k.source, k.address, k.account, k.last, k.device ?? k.source)
-      .pttl(k.source)
-      .pttl(k.address)
-      .pttl(k.device ?? k.source)
-      .exec();
-    const [counts, sourceTtl, addressTtl, deviceTtl] = (read ?? []).map(([, v]) => v) as [
-      (string | null)[],
-      number,
-      number,
-      number,
-    ];
-    const [source, byAddress, account, last, byDevice] = counts.map((v) => Number(v ?? 0));
-    return throttleVerdict(
+    const counters = [k.source, k.address, k.account, ...(k.device ? [k.device] : [])];
+    const tx = this.redis.multi();
+    for (const key of counters) tx.set(key, '0', 'PX', this.windowMs, 'NX').incr(key).pttl(key);
+    const results = (await tx.exec()) ?? [];
+    const after = counters.map((_, i) => Number(results[i * 3 + 1]?.[1] ?? 0));
+    const ttl = counters.map((_, i) => Number(results[i * 3 + 2]?.[1] ?? 0));
+    const [source, byAddress, account, byDevice] = after as [number, number, number, number | undefined];
+    const verdict = throttleVerdict(
       {
-        source: source!,
-        address: byAddress!,
-        account: account!,
-        device: device === null ? null : byDevice!,
-        sinceLastMs: last ? this.clock.now().getTime() - last : null,
-        sourceTtlMs: sourceTtl,
-        addressTtlMs: addressTtl,
-        deviceTtlMs: deviceTtl,
+        source: source - 1,
+        address: byAddress - 1,
+        account: account - 1,
+        device: byDevice === undefined ? null : byDevice - 1,
+        sourceTtlMs: ttl[0]!,
+        addressTtlMs: ttl[1]!,
+        deviceTtlMs: ttl[3] ?? 0,
       },
       this.limits,
     );
+    const charge: Charge = { counters };
+    let refused = verdict.kind === 'refuse' ? verdict.retryAfterS : null;
+    if (verdict.kind === 'space' && (await this.redis.set(k.slot, '1', 'PX', verdict.delayMs, 'NX')) === null)
+      refused = retryAfterS(await this.redis.pttl(k.slot));
+    if (refused !== null) {
+      await this.refund(charge);
+      return { admitted: false, retryAfterS: refused };
+    }
+    const locksIfWrong = lockedNow({ source, address: byAddress, device: byDevice ?? null }, this.limits);
+    return { admitted: true, charge, locksIfWrong };
   }
 
-  // Counts a failure on every counter it belongs to; true when it locked something out.
-  async fail(email: string, address: string, device: string | null): Promise<boolean> {
-    const k = this.keys(email, address, device);
-    const window = String(this.windowMs);
-    const tx = this.redis.multi();
-    for (const key of [k.source, k.address, k.account, ...(k.device ? [k.device] : [])])
-      tx.set(key, '0', 'PX', window, 'NX').incr(key);
-    tx.set(k.last, String(this.clock.now().getTime()), 'PX', window);
-    const results = (await tx.exec()) ?? [];
-    const count = (i: number) => Number(results[i * 2 + 1]?.[1] ?? 0);
-    return lockedNow({ source: count(0), address: count(1), device: k.device ? count(3) : null }, this.limits);
+  // An attempt refused unverified, or right: its charge goes.
+  async refund(charge: Charge): Promise<void> {
+    const keys = [...charge.counters, charge.counters[0]!].slice(0, 4);
+    await this.refundScript(keys, [charge.counters.length]);
   }
 
   // A completed sign-in: its network's failures for the account, and its device's, start again.
@@ -79,7 +87,7 @@ export class SignInThrottle {
       source: `${base}:src:${account}:${network}`,
       address: `${base}:addr:${network}`,
       account: `${base}:acct:${account}`,
-      last: `${base}:last:${account}`,
+      slot: `${base}:slot:${account}`,
       device: device === null ? null : `${base}:dev:${digest(device)}`,
     };
   }

@@ -30,6 +30,12 @@ export interface Pending {
   factor_failures?: number;
 }
 
+// What a verification found: whether it was right, and the account it was about (if any).
+export interface Verified<A extends AccountBase> {
+  right: boolean;
+  account: A | null;
+}
+
 export interface SignInDeps<A extends AccountBase> {
   realm: IdentityRealm<A>;
   accounts: AccountStore<A>;
@@ -49,20 +55,20 @@ const anonymous = (address: string, method: AuditActor['method'] = 'password'): 
 });
 
 // The password and second-factor steps of a sign-in to one realm. Every step asks the throttle first
-// and verifies nothing past its limits; only a completed sign-in clears a count. A wrong email and a
+// and verifies nothing past its limits; a right step gives back its own charge, and only a completed
+// sign-in clears a count. A wrong email and a
 // wrong password get the same answer after the same work (the password is verified against a decoy
 // hash), and so does an email of the other realm's account.
 export class SignIn<A extends AccountBase> {
   constructor(private readonly d: SignInDeps<A>) {}
 
   async password(email: string, password: string, attempt: Attempt): Promise<PasswordOutcome<A>> {
-    await this.admit(email, attempt);
-    const account = await this.d.accounts.byEmail(email);
-    const ok = await verifyPassword(account?.password_hash ?? null, password);
-    if (!ok || !account) {
-      await this.failed(email, attempt, account, 'password');
-      throw new ApiError('invalid_credentials');
-    }
+    const account = await this.checked(email, attempt, 'password', async () => {
+      const found = await this.d.accounts.byEmail(email);
+      const right = await verifyPassword(found?.password_hash ?? null, password);
+      return { right: right && found !== null, account: found };
+    });
+    if (!account) throw new ApiError('invalid_credentials');
     if (account.status !== 'active') {
       await auditAccount(this.d.audit, this.d.realm, anonymous(attempt.address), 'sign_in_failed', account, {
         reason: 'disabled',
@@ -83,26 +89,25 @@ export class SignIn<A extends AccountBase> {
   // The current password of a signed-in person who changes their password or second factors: throttled
   // and counted as a sign-in's is.
   async currentPassword(account: A, password: string, attempt: Attempt, step: string): Promise<void> {
-    await this.admit(account.email, attempt);
-    if (!(await verifyPassword(account.password_hash, password))) {
-      await this.failed(account.email, attempt, account, step);
-      throw new ApiError('invalid_credentials');
-    }
+    const right = async () => ({ right: await verifyPassword(account.password_hash, password), account });
+    if (!(await this.checked(account.email, attempt, step, right))) throw new ApiError('invalid_credentials');
   }
 
   // A TOTP code for an account past its password step: each code works once.
   async totp(account: A, code: string, attempt: Attempt, pending: Pending): Promise<void> {
-    await this.admit(account.email, attempt);
-    if (!(await this.totpRight(account, code))) await this.wrongFactor(account, attempt, pending, 'totp');
+    const right = async () => ({ right: await this.totpRight(account, code), account });
+    if (!(await this.checked(account.email, attempt, 'totp', right))) this.wrongFactor(pending);
   }
 
   // A passkey's answer for an account past its password step: one that does not verify counts like a
   // wrong code.
   async passkey<T>(account: A, verify: () => Promise<T | null>, attempt: Attempt, pending: Pending): Promise<T> {
-    await this.admit(account.email, attempt);
-    const verified = await verify();
-    if (verified === null) return this.wrongFactor(account, attempt, pending, 'passkey');
-    return verified;
+    let verified: T | null = null;
+    await this.checked(account.email, attempt, 'passkey', async () => {
+      verified = await verify();
+      return { right: verified !== null, account };
+    });
+    return verified ?? this.wrongFactor(pending);
   }
 
   // The sign-in completed: this network's and this device's failures start again, and the browser gets
@@ -125,26 +130,30 @@ export class SignIn<A extends AccountBase> {
     return !!totp && step !== null && (await this.d.accounts.useTotpStep(account._id, totp.last_step, step));
   }
 
-  // 429 sign_in_throttled when the counts for this email, address and device allow no attempt now.
-  async admit(email: string, attempt: Attempt): Promise<void> {
-    const verdict = await this.d.throttle.check(email, attempt.address, this.nonce(email, attempt));
-    if (!verdict.allowed)
+  // One verification under the throttle: 429 sign_in_throttled, unverified, past its limits; counted as
+  // a failure while it runs, given back when right. A wrong one is audited, and the lock it made.
+  // The account when right, else null.
+  async checked(email: string, attempt: Attempt, step: string, verify: () => Promise<Verified<A>>): Promise<A | null> {
+    const admission = await this.d.throttle.admit(email, attempt.address, this.nonce(email, attempt));
+    if (!admission.admitted)
       throw new ApiError(
         'sign_in_throttled',
-        { seconds: verdict.retryAfterS },
-        { 'retry-after': String(verdict.retryAfterS) },
+        { seconds: admission.retryAfterS },
+        { 'retry-after': String(admission.retryAfterS) },
       );
-  }
-
-  async failed(email: string, attempt: Attempt, account: A | null, step: string): Promise<void> {
-    const locked = await this.d.throttle.fail(email, attempt.address, this.nonce(email, attempt));
+    const { right, account } = await verify();
+    if (right) {
+      await this.d.throttle.refund(admission.charge);
+      return account;
+    }
     const actor = anonymous(attempt.address);
     await auditAccount(this.d.audit, this.d.realm, actor, 'sign_in_failed', account, { step });
-    if (locked) await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step });
+    if (admission.locksIfWrong) await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step });
+    return null;
   }
 
-  private async wrongFactor(account: A, attempt: Attempt, pending: Pending, step: string): Promise<never> {
-    await this.failed(account.email, attempt, account, step);
+  // A wrong second factor: past the limit the pending sign-in has no stage left.
+  private wrongFactor(pending: Pending): never {
     pending.factor_failures = (pending.factor_failures ?? 0) + 1;
     if (!pendingOpen(pending.factor_failures, this.d.limits)) pending.stage = undefined;
     throw new ApiError('second_factor_invalid');

@@ -4,26 +4,28 @@ import type { SignInLimits } from '../../shared/config';
 // throttle per account and per source, slow down rather than lock an account for everyone, and
 // "device cookies" so a browser that signed in before is not locked out by others' failures).
 export interface FailureCounts {
-  // For this account from this client network, from this network for any account, for this account
-  // from anywhere, and for this browser's device cookie (null: no cookie known for this account).
+  // Before this attempt, and counting attempts still being verified: for this account from this client
+  // network, from this network for any account, for this account from anywhere, and for this browser's
+  // device cookie (null: no cookie known for this account).
   source: number;
   address: number;
   account: number;
   device: number | null;
-  // How long ago the account's last failure was (null: none in the window).
-  sinceLastMs: number | null;
   // How long each counter has left in its window.
   sourceTtlMs: number;
   addressTtlMs: number;
   deviceTtlMs: number;
 }
 
+export type RefusedBy = 'source' | 'address' | 'device' | 'slow';
+
+// `space`: allowed only as the one attempt of browsers the account does not know in `delayMs`.
 export type Verdict =
-  { allowed: true } | { allowed: false; reason: 'source' | 'address' | 'device' | 'slow'; retryAfterS: number };
+  { kind: 'allow' } | { kind: 'space'; delayMs: number } | { kind: 'refuse'; reason: RefusedBy; retryAfterS: number };
 
-const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+export const retryAfterS = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
-// The wait between attempts at an account `failures` failed for, from a browser it does not know:
+// The spacing between attempts at an account `failures` failed for, from browsers it does not know:
 // none below `slowAfter`, then 1 s doubling with each failure, up to `maxDelayS`.
 export function slowDelayMs(failures: number, limits: SignInLimits): number {
   if (failures < limits.slowAfter) return 0;
@@ -31,20 +33,17 @@ export function slowDelayMs(failures: number, limits: SignInLimits): number {
 }
 
 // A known device answers to its own counter only; any other browser to its network's counters for the
-// account and overall, and waits out the account's slow-down.
+// account and overall, and to the account's slow-down.
 export function throttleVerdict(c: FailureCounts, limits: SignInLimits): Verdict {
-  if (c.device !== null)
-    return c.device >= limits.perDevice
-      ? { allowed: false, reason: 'device', retryAfterS: seconds(c.deviceTtlMs) }
-      : { allowed: true };
-  if (c.source >= limits.perSource) return { allowed: false, reason: 'source', retryAfterS: seconds(c.sourceTtlMs) };
-  if (c.address >= limits.perAddress)
-    return { allowed: false, reason: 'address', retryAfterS: seconds(c.addressTtlMs) };
-  const wait = slowDelayMs(c.account, limits) - (c.sinceLastMs ?? Infinity);
-  return wait > 0 ? { allowed: false, reason: 'slow', retryAfterS: seconds(wait) } : { allowed: true };
+  const refuse = (reason: RefusedBy, ms: number): Verdict => ({ kind: 'refuse', reason, retryAfterS: retryAfterS(ms) });
+  if (c.device !== null) return c.device >= limits.perDevice ? refuse('device', c.deviceTtlMs) : { kind: 'allow' };
+  if (c.source >= limits.perSource) return refuse('source', c.sourceTtlMs);
+  if (c.address >= limits.perAddress) return refuse('address', c.addressTtlMs);
+  const delayMs = slowDelayMs(c.account, limits);
+  return delayMs > 0 ? { kind: 'space', delayMs } : { kind: 'allow' };
 }
 
-// Whether the failure just counted (the counts after it) locked something out: worth an audit entry.
+// Whether a failure (the counts after it) locked something out: worth an audit entry.
 export function lockedNow(c: Pick<FailureCounts, 'source' | 'address' | 'device'>, limits: SignInLimits): boolean {
   return c.device !== null
     ? c.device === limits.perDevice
