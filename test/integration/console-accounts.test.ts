@@ -148,6 +148,9 @@ describe('people in the console', () => {
     await analyst.getByText('Your session has ended. Sign in again.').waitFor();
     await table.getByRole('button', { name: 'Enable Ana Analyst' }).click();
     await table.getByRole('row', { name: /Ana Analyst.*active/ }).waitFor();
+    // The analyst lost their authenticator app: the owner resets their second factors.
+    await table.getByRole('button', { name: 'Reset second factors of Ana Analyst' }).click();
+    await table.getByRole('row', { name: /Ana Analyst.*active.*none/ }).waitFor();
     await table.getByRole('button', { name: 'New link for Ana Analyst' }).click();
     await page
       .getByRole('region', { name: 'Password reset for Ana Analyst' })
