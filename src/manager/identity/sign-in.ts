@@ -56,9 +56,8 @@ const anonymous = (address: string, method: AuditActor['method'] = 'password'): 
 
 // The password and second-factor steps of a sign-in to one realm. Every step asks the throttle first
 // and verifies nothing past its limits; a right step gives back its own charge, and only a completed
-// sign-in clears a count. A wrong email and a
-// wrong password get the same answer after the same work (the password is verified against a decoy
-// hash), and so does an email of the other realm's account.
+// sign-in clears a count. A wrong email and a wrong password get the same answer after the same work
+// (the password is verified against a decoy hash), and so does an email of the other realm's account.
 export class SignIn<A extends AccountBase> {
   constructor(private readonly d: SignInDeps<A>) {}
 
