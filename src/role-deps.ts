@@ -25,7 +25,8 @@ export function ingressDeps(rt: Runtime): IngressDeps {
 export function processorDeps(rt: Runtime): ProcessorDeps {
   const { rules, intake, crypto } = rt.config;
   const config = { rules, intake, crypto: { hashKey: crypto.hashKey } };
-  return { ...shared(rt), cipher: rt.cipher, locks: rt.locks, config };
+  const { agentChanges, subscriber } = rt;
+  return { ...shared(rt), cipher: rt.cipher, locks: rt.locks, agentChanges, subscriber, config };
 }
 
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {
@@ -52,8 +53,8 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
     mongo: rt.mongo,
     cipher: rt.cipher,
     partners: rt.partners,
+    agentChanges: rt.agentChanges,
     redis: rt.redis,
-    locks: rt.locks,
     kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics },
     replies,
     logger: rt.logger,

@@ -3,6 +3,7 @@ import { sealLead } from '../../src/ingress/seal-lead';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import { newLeadDoc } from '../../src/processor/new-lead';
 import { loadConfig } from '../../src/shared/config';
+import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { leadId } from '../../src/shared/ids';
 import { insertAllNew } from '../../src/shared/mongo/bulk';
@@ -73,18 +74,22 @@ export async function seedLeads(
             now,
           ).record,
         };
+        const hashes = {
+          phone_hash: lookupHash(config.crypto.hashKey, 'phone', phone),
+          email_hash: lookupHash(config.crypto.hashKey, 'email', email),
+        };
         const lead = newLeadDoc(
           cmd,
           leadId(n),
           { decidedAt: now, createdAt: now },
           { kind: 'accepted', agent: { _id: 'ag-seeded' } },
-          { risk: { score: 0, reasons: [], ip_country: null }, test: false },
+          { risk: { score: 0, reasons: [], ip_country: null }, test: false, hashes },
         );
         const owner = `${partner.id}:${cmd.idempotency_key}`;
         leads.push(lead);
         refs.push({ _id: leadRefId(partner.id, cmd.lead.external_id), lead_id: lead._id, owner, created_at: now });
-        claimDocs.push({ _id: `g:phone:${cmd.lead.phone_hash}`, lead_id: lead._id, owner, claimed_at: now });
-        claimDocs.push({ _id: `g:email:${cmd.lead.email_hash as string}`, lead_id: lead._id, owner, claimed_at: now });
+        claimDocs.push({ _id: `g:phone:${hashes.phone_hash}`, lead_id: lead._id, owner, claimed_at: now });
+        claimDocs.push({ _id: `g:email:${hashes.email_hash}`, lead_id: lead._id, owner, claimed_at: now });
         externalIds.push({ partner: p, externalId: cmd.lead.external_id });
       }
       await insertAllNew(db.collection<LeadDoc>('leads'), leads);

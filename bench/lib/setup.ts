@@ -1,4 +1,5 @@
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { bareKafka } from '../../src/shared/kafka/client';
 import Redis from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { topicLag } from '../../src/shared/kafka/consumer-lag';
@@ -89,7 +90,7 @@ export async function dropScenario(env: Record<string, string>): Promise<void> {
 }
 
 export const kafkaAdmin = (env: Record<string, string>): Admin =>
-  new Kafka({ brokers: (env.KAFKA_BROKERS as string).split(','), logLevel: logLevel.NOTHING }).admin();
+  bareKafka((env.KAFKA_BROKERS as string).split(',')).admin();
 
 // Messages of a consumer group not yet consumed on a topic (0 when the group is caught up).
 export async function consumerLag(admin: Admin, group: string, topic: string): Promise<number> {

@@ -76,7 +76,12 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
   const notes: string[] = [];
   try {
     const { partner } = await partnerService(rt).create({ name: 'bench mongo partner' });
-    const agents = new AgentService(rt.mongo.collections.agents, rt.mongo.collections.agentActivity);
+    // No processor listens here: the roster below reads the agents once they are made.
+    const agents = new AgentService(
+      rt.mongo.collections.agents,
+      rt.mongo.collections.agentActivity,
+      async () => undefined,
+    );
     await agents.create({ name: 'bench agent a' });
     await agents.create({ name: 'bench agent b' });
     const { roster, batch, lifecycle } = processorParts(rt);

@@ -14,12 +14,16 @@
 #   test/integration/crm-assignment-feed.test.ts;
 #   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
 #   test/integration/callback-verification-snippets.test.ts (with node and python3);
+#   for the PHP partner SDK (sdks/php), Debian's php-curl, php-mbstring, php-xml, composer and phpunit:
+#   test/integration/sdk-live.test.ts runs its phpunit suite and installs its quickstart with composer
+#   the Python SDK's tests need nothing beyond python3's standard library, and mypy (from PyPI, in a virtual
+#   environment of its own) checks its types strictly;
 #   socat, Debian's package: the network partition drill forwards a namespace's ports through it.
 #
 # Usage: tools.sh install | env
 #   install  idempotent; builds and schemas go to $LEADS_CACHE/tools, keyed on their versions
-#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN, PHP_BIN and
-#            CONFLUENT_PYTHON_BIN; exits 1, naming
+#   env      prints HELM_BIN, KUBECONFORM_BIN, K8S_SCHEMAS_DIR, PROMETHEUS_BIN, SCHEMATHESIS_BIN, CHROMIUM_BIN, PHP_BIN,
+#            PHPUNIT_BIN, COMPOSER_BIN, MYPY_BIN and CONFLUENT_PYTHON_BIN; exits 1, naming
 #            what is missing, when one is not installed
 SERVICE_NAME=tools
 # shellcheck source=scripts/services/lib.sh
@@ -35,6 +39,7 @@ KUBERNETES_VALIDATE_VERSION=1.37.0
 PROMETHEUS_OPERATOR_VERSION=v0.85.0
 SCHEMATHESIS_VERSION=4.32.5
 CONFLUENT_KAFKA_VERSION=2.16.1
+MYPY_VERSION=2.4.1
 
 TOOLS="$LEADS_CACHE/tools"
 HELM_BIN="$TOOLS/helm-$HELM_VERSION-k8s1.$HELM_KUBE_MINOR/helm"
@@ -44,6 +49,8 @@ SCHEMATHESIS_VENV="$TOOLS/schemathesis-$SCHEMATHESIS_VERSION"
 SCHEMATHESIS_BIN="$SCHEMATHESIS_VENV/bin/schemathesis"
 CONFLUENT_VENV="$TOOLS/confluent-kafka-$CONFLUENT_KAFKA_VERSION"
 CONFLUENT_PYTHON_BIN="$CONFLUENT_VENV/bin/python"
+MYPY_VENV="$TOOLS/mypy-$MYPY_VERSION"
+MYPY_BIN="$MYPY_VENV/bin/mypy"
 
 # go_install BIN MODULE@VERSION [LDFLAGS] : builds into a temporary GOBIN next to BIN and renames,
 # so an interrupted build never leaves a binary taken as done.
@@ -107,6 +114,7 @@ venv_install() {
 
 install() {
   apt_install prometheus php-cli socat
+  apt_install php-curl php-mbstring php-xml composer phpunit
   apt_install chromium fonts-liberation
   /usr/bin/chromium --version >/dev/null 2>&1 || die "chromium is installed but /usr/bin/chromium --version fails"
   local k8s="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$HELM_KUBE_MINOR"
@@ -115,6 +123,7 @@ install() {
   go_install "$KUBECONFORM_BIN" "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
   install_schemas
   venv_install "$SCHEMATHESIS_VENV" "Schemathesis $SCHEMATHESIS_VERSION (the API contract test)" "schemathesis==$SCHEMATHESIS_VERSION"
+  venv_install "$MYPY_VENV" "mypy $MYPY_VERSION (the Python SDK's type check)" "mypy==$MYPY_VERSION"
   venv_install "$CONFLUENT_VENV" "confluent-kafka $CONFLUENT_KAFKA_VERSION (the CRM consumer snippet's test)" "confluent-kafka[json,schemaregistry]==$CONFLUENT_KAFKA_VERSION"
 }
 
@@ -124,12 +133,16 @@ print_env() {
   [[ -n "$prometheus" ]] || missing+=("prometheus")
   php="$(command -v php || true)"
   [[ -n "$php" ]] || missing+=("php-cli")
+  [[ -n "$php" ]] && ! "$php" -r 'exit(extension_loaded("curl") ? 0 : 1);' && missing+=("php-curl")
+  command -v phpunit >/dev/null || missing+=("phpunit")
+  command -v composer >/dev/null || missing+=("composer")
   command -v socat >/dev/null || missing+=("socat")
   [[ -x "$HELM_BIN" ]] || missing+=("helm $HELM_VERSION")
   [[ -x "$KUBECONFORM_BIN" ]] || missing+=("kubeconform $KUBECONFORM_VERSION")
   [[ -f "$K8S_SCHEMAS_DIR/.complete" ]] || missing+=("kubeconform schemas")
   [[ -f "$SCHEMATHESIS_VENV/.complete" ]] || missing+=("schemathesis $SCHEMATHESIS_VERSION")
   [[ -f "$CONFLUENT_VENV/.complete" ]] || missing+=("confluent-kafka $CONFLUENT_KAFKA_VERSION")
+  [[ -f "$MYPY_VENV/.complete" ]] || missing+=("mypy $MYPY_VERSION")
   [[ -x /usr/bin/chromium ]] || missing+=("chromium")
   ((${#missing[@]} == 0)) || die "not installed: ${missing[*]} (run: bash scripts/services/tools.sh install)"
   cat <<ENV
@@ -140,6 +153,9 @@ PROMETHEUS_BIN=$prometheus
 SCHEMATHESIS_BIN=$SCHEMATHESIS_BIN
 CHROMIUM_BIN=/usr/bin/chromium
 PHP_BIN=$php
+PHPUNIT_BIN=$(command -v phpunit)
+COMPOSER_BIN=$(command -v composer)
+MYPY_BIN=$MYPY_BIN
 CONFLUENT_PYTHON_BIN=$CONFLUENT_PYTHON_BIN
 ENV
 }

@@ -43,15 +43,33 @@ export interface Attempted {
 export class CallbackAttempts {
   constructor(private readonly deps: AttemptDeps) {}
 
+  // `mayGo`: whether the lease on the attempt's work still holds, asked as its request is about to
+  // be written (http-attempt.ts). Null: withheld, nothing sent; the caller's work is fenced, so it
+  // records nothing and the next owner sends it.
   async attempt(
     deliveryId: string,
     kind: DeliveryKind,
     event: LeadEvent,
     before: DeliveryCounters,
-  ): Promise<Attempted> {
+    mayGo: () => boolean,
+  ): Promise<Attempted | null> {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
-    const result = await this.sendGuarded(kind, event);
+    let onWire = false;
+    // Asked again if undici sends a GET again on a fresh connection: counted on the wire once.
+    const result = await this.sendGuarded(kind, event, () => {
+      const go = mayGo();
+      if (go && !onWire) metrics.requestsOnWire.inc();
+      onWire ||= go;
+      return go;
+    }).finally(() => {
+      if (onWire) metrics.requestsOnWire.dec();
+    });
+    if (result.failure?.kind === 'withheld') {
+      metrics.attemptsWithheld.inc();
+      logger.warn({ delivery_id: deliveryId, kind }, 'attempt withheld: the lease on its work ran out before it went');
+      return null;
+    }
     const verdict = classifyAttempt(result);
     const nowMs = clock.now().getTime();
     const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
@@ -136,10 +154,10 @@ export class CallbackAttempts {
   // Whatever throws while the request is prepared or made is this attempt's failure, recorded like
   // any other: never an attempt that never settles, whose offset would hold its partition for good.
   // The log keeps the exception's name only: its message may echo the lead's data.
-  private async sendGuarded(kind: DeliveryKind, event: LeadEvent): Promise<AttemptResult> {
+  private async sendGuarded(kind: DeliveryKind, event: LeadEvent, mayGo: () => boolean): Promise<AttemptResult> {
     const started = performance.now();
     try {
-      return kind === 'postback' ? await this.sendPostback(event) : await this.send(event);
+      return kind === 'postback' ? await this.sendPostback(event, mayGo) : await this.send(event, mayGo);
     } catch (err) {
       const error = err instanceof Error ? err.name : typeof err;
       const passing = isRetriable(err);
@@ -154,7 +172,7 @@ export class CallbackAttempts {
     }
   }
 
-  private async send(event: LeadEvent): Promise<AttemptResult> {
+  private async send(event: LeadEvent, mayGo: () => boolean): Promise<AttemptResult> {
     const { partners, callbacks } = this.deps;
     // Read now, not when the event came in: a manager may change the URL, mapping or secret at any time.
     const partner = await partners.byId(event.partner_id);
@@ -166,15 +184,16 @@ export class CallbackAttempts {
       serviceName: this.deps.serviceName,
       payload: buildCallbackPayload(event, partner.status_mapping ?? {}),
       ...wireRules(callbacks),
+      mayGo,
     });
   }
 
-  private async sendPostback(event: LeadEvent): Promise<AttemptResult> {
+  private async sendPostback(event: LeadEvent, mayGo: () => boolean): Promise<AttemptResult> {
     const { partners, callbacks } = this.deps;
     const partner = await partners.byId(event.partner_id);
     const postback = partner && partnerPostback(partners, partner, event);
     if (!postback) return failedAttempt({ kind: 'no_postback_url' }, 0);
-    return sendPostback({ ...postback, serviceName: this.deps.serviceName, ...wireRules(callbacks) });
+    return sendPostback({ ...postback, serviceName: this.deps.serviceName, ...wireRules(callbacks), mayGo });
   }
 }
 

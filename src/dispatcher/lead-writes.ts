@@ -6,6 +6,12 @@ import type { Attempted } from './delivery-attempt';
 import type { DeliveryStore } from './delivery-store';
 import type { Item, LeadAssignment } from './lead-assignment';
 import type { BlockState } from './lead-lines';
+import type { DispatcherMetrics } from './metrics';
+
+// The checks an attempt's outcome passes on its way to its record: right after the attempt, once
+// its lead's earlier writes are done, and as its first record is inserted. An attempt stops at the
+// first that is fenced (a held one's own record is checked as 'held record', before 'record').
+const OUTCOME_WRITES = new Set(['attempt', 'record']);
 
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
 export function recordOf(item: Item): DeliveryDoc {
@@ -17,7 +23,14 @@ export function recordOf(item: Item): DeliveryDoc {
 // lease and the hand-over) and the store's (an attempt's record, a lead's block: delivery-store.ts,
 // block-store.ts), which refuse what an owner that lost its partitions without knowing still writes.
 export class LeadWrites {
-  constructor(private readonly deps: { store: DeliveryStore; blocks: BlockStore; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      store: DeliveryStore;
+      blocks: BlockStore;
+      logger: Logger;
+      metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'>;
+    },
+  ) {}
 
   // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
   // assignment was handed over without knowing, and its retry task is stale.
@@ -34,16 +47,19 @@ export class LeadWrites {
   }
 
   // An item of an assignment handed over past its deadline writes nothing more: the next owner may
-  // already be sending it again from the committed offsets.
+  // already be sending it again from the committed offsets. `what` names the write; an attempt's
+  // outcome refused (OUTCOME_WRITES: checked once per attempt, in this order) is one the next owner
+  // repeats, and is counted.
   fenced(item: Item, what: string): boolean {
     if (!item.assignment.work.fenced) return false;
     this.deps.logger.warn({ delivery_id: item.id, what }, 'write of a handed-over assignment refused');
+    if (OUTCOME_WRITES.has(what)) this.deps.metrics.attemptsUnrecorded.inc();
     return true;
   }
 
   // The check a batched write of the item makes as it goes (the batcher waits a few milliseconds).
-  fence(item: Item): () => boolean {
-    return () => this.fenced(item, 'batched record');
+  fence(item: Item, what: string): () => boolean {
+    return () => this.fenced(item, what);
   }
 
   saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {

@@ -16,6 +16,9 @@ export interface DispatcherMetrics {
   endpointPauses: Counter<'partner_id'>;
   endpointConsecutiveFailures: Gauge<'partner_id'>;
   endpointLastSuccess: Gauge<'partner_id'>;
+  requestsOnWire: Gauge<string>;
+  attemptsWithheld: Counter<string>;
+  attemptsUnrecorded: Counter<string>;
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
@@ -88,6 +91,21 @@ export function dispatcherMetrics(
       name: 'lead_intake_callback_endpoint_last_success_timestamp_seconds',
       help: "When a callback to a partner's endpoint last succeeded, Unix seconds (set by the dispatcher that keeps the endpoint)",
       labelNames: ['partner_id'],
+      registers: [registry],
+    }),
+    requestsOnWire: new Gauge({
+      name: 'lead_intake_callback_requests_on_wire',
+      help: 'Callback and postback requests this dispatcher has sent and not yet had an answer (or a failure) for',
+      registers: [registry],
+    }),
+    attemptsWithheld: new Counter({
+      name: 'lead_intake_callback_attempts_withheld_total',
+      help: "Attempts not sent because this dispatcher's lease on their work ran out before their request went (the next owner sends them)",
+      registers: [registry],
+    }),
+    attemptsUnrecorded: new Counter({
+      name: 'lead_intake_callback_attempts_unrecorded_total',
+      help: 'Attempts sent whose outcome this dispatcher could not record because its lease on their work ran out or it was handed over (the next owner sends them again)',
       registers: [registry],
     }),
     undecodable: new Counter({

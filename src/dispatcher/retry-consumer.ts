@@ -192,14 +192,23 @@ async function attemptRetry(
       { path: 'topic' },
       (deps.clock.now().getTime() - doc.next_attempt_at.getTime()) / 1000,
     );
-  const done = await attempts.attempt(id, kind, doc.event, {
-    attemptsMade: doc.attempts_made,
-    attemptsLeft: doc.attempts_left,
-  });
-  // Past the hand-over deadline the next owner may run this task again: it writes nothing more.
-  if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
+  const done = await attempts.attempt(
+    id,
+    kind,
+    doc.event,
+    { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left },
+    () => !work.fenced,
+  );
+  // Withheld only once fenced. Past the hand-over deadline the next owner may run this task again:
+  // it writes nothing more (an attempt sent is then repeated by that owner).
+  if (done === null) return;
+  const refused = () => {
+    metrics.attemptsUnrecorded.inc();
+    logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
+  };
+  if (work.fenced) return refused();
   await attempts.carryOn(id, kind, doc.event, done, () => !work.fenced);
-  if (work.fenced) return logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
+  if (work.fenced) return refused();
   const written = await untilDone(
     () => store.recordAttempt(doc, done.at, done.result, done.decision),
     (err, attempt) =>

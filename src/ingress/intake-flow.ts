@@ -136,7 +136,7 @@ export class IntakeFlow {
 
     const sealed = sealLead(normalised.lead, this.d.cipher, this.d.hashKey, new Date(req.receivedAtMs));
     await this.storeKey(sealed.key);
-    const decision = await this.ask({
+    const decision = await this.ask(sealed.bucket, {
       correlation_id: randomUUID(),
       reply_to: this.replies.instanceId,
       partner_id: req.partner._id,
@@ -168,9 +168,9 @@ export class IntakeFlow {
     }
   }
 
-  // Request/reply over Kafka: the command is keyed by phone hash, so commands about one phone are
-  // decided in order by one processor partition.
-  private async ask(cmd: IntakeCommand): Promise<IntakeDecision> {
+  // Request/reply over Kafka: the command is keyed by its phone's bucket, so commands about one
+  // phone are decided in order by one processor partition.
+  private async ask(bucket: string, cmd: IntakeCommand): Promise<IntakeDecision> {
     const log = { correlation_id: cmd.correlation_id, partner_id: cmd.partner_id };
     const value = await this.d.codec.encode('intakeCommands', cmd);
     const timeoutMs = this.d.replyTimeoutMs;
@@ -182,7 +182,7 @@ export class IntakeFlow {
       // for this one.
       const send = this.d.producer.send({
         topic: this.d.topics.intakeCommands,
-        messages: [{ key: cmd.lead.phone_hash, value }],
+        messages: [{ key: bucket, value }],
       });
       await within(send, timeoutMs, `the intake command was not published within ${timeoutMs} ms`);
     } catch (err) {

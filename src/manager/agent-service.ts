@@ -16,17 +16,21 @@ export function agentView(doc: AgentDoc, lastAssignedAt: Date | null): AgentView
   return { id: _id, ...rest, last_assigned_at: lastAssignedAt };
 }
 
+// Announces a stored change to an agent to every processor (AgentChanges over Redis).
+export type AnnounceAgentChange = (agentId: string) => Promise<void>;
+
 // Agents as managers change them (the processors only read them; when each last got a lead is
-// kept apart, in agent_activity).
+// kept apart, in agent_activity). Every change is announced once stored, before it is answered.
 export class AgentService {
   constructor(
     private readonly agents: Collection<AgentDoc>,
     private readonly activity: Collection<AgentActivityDoc>,
+    private readonly announce: AnnounceAgentChange,
     private readonly clock: Clock = systemClock,
   ) {}
 
-  // A new agent takes leads at once: the processors re-read the agents and ask for waiting leads
-  // whose countries and languages fit (an empty list accepts any) to be assigned.
+  // A new agent takes leads at once: the processors re-read the agents before their next choice and
+  // ask for waiting leads whose countries and languages fit (an empty list accepts any) to be assigned.
   async create(settings: AgentSettings & { name: string }): Promise<AgentView> {
     const now = this.clock.now();
     const doc: AgentDoc = {
@@ -39,6 +43,7 @@ export class AgentService {
       updated_at: now,
     };
     await this.agents.insertOne(doc);
+    await this.announce(doc._id);
     return agentView(doc, null);
   }
 
@@ -48,6 +53,7 @@ export class AgentService {
       { $set: { ...patch, updated_at: this.clock.now() } },
       { returnDocument: 'after' },
     );
+    if (updated) await this.announce(id);
     return updated && (await this.withActivity([updated]))[0]!;
   }
 

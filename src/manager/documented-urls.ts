@@ -10,10 +10,14 @@ const LABEL = '[A-Za-z0-9]+(-[A-Za-z0-9]+)*';
 const HOST = `(${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*`;
 const PORT = '(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?';
 const URL_CHAR = '[A-Za-z0-9._~!$&()*+,;=:@/?#-]|%[0-9A-Fa-f]{2}';
+// A dotted-quad IPv4 address, as the URL parser writes one back (no leading zeros).
+const OCTET = '(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const IPV4 = `${OCTET}(\\.${OCTET}){3}`;
 const NOT_LOCALHOST = '(?!([A-Za-z0-9-]+\\.)*[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]([:/?#]|$))';
 
-// A postback template: {macro} names only from POSTBACK_MACROS, in the path and query. The server
-// also needs a postback token for {token} (a partner's state: documented with the 422).
+// A postback template: a host name or an IPv4 address (where a tracker may be reached; the dispatcher
+// refuses private addresses when it sends), {macro} names only from POSTBACK_MACROS, in the path and
+// query. The server also needs a postback token for {token} (a partner's state: documented with the 422).
 export function documentedTemplate(allowHttp: boolean) {
   const part = `(${URL_CHAR}|\\{(${POSTBACK_MACROS.join('|')})\\})`;
   return {
@@ -21,7 +25,7 @@ export function documentedTemplate(allowHttp: boolean) {
     format: 'uri-template',
     minLength: 1,
     maxLength: 2048,
-    pattern: `^${allowHttp ? 'https?' : 'https'}://${HOST}${PORT}([/?#]${part}*)?$`,
+    pattern: `^${allowHttp ? 'https?' : 'https'}://(${HOST}|${IPV4})${PORT}([/?#]${part}*)?$`,
   };
 }
 
@@ -32,3 +36,10 @@ export const DOCUMENTED_PUBLIC_URL = {
   maxLength: 2048,
   pattern: `^https://${NOT_LOCALHOST}${HOST}${PORT}([/?#](${URL_CHAR})*)?$`,
 };
+
+// Whether a template has the documented shape: what the preview also refuses in code, so the route
+// takes no draft its document refuses (a host such as "A*" the URL parser would take).
+export function documentedTemplateShape(allowHttp: boolean): (template: string) => boolean {
+  const shape = new RegExp(documentedTemplate(allowHttp).pattern);
+  return (template) => shape.test(template);
+}

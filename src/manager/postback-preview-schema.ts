@@ -19,7 +19,9 @@ const TEMPLATE_REFUSAL = refusedUnless('the template names {token} while the par
 const TEMPLATE_DEFAULT = "Default: the partner's saved template for the event";
 
 // POST /api/affiliates/:id/postback-preview. The template's scheme depends on CALLBACK_ALLOW_HTTP,
-// known at start-up; the document shows the template's full shape, the route validates the loose one.
+// known at start-up; the document shows the template's full shape, the route validates the loose one,
+// and the handler refuses the rest of a draft with 422 after finding the partner (a 404 stays a 404),
+// naming a refused macro where there is one.
 export function postbackPreviewSchema(allowHttp: boolean) {
   return stricterInDocument(
     {

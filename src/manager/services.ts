@@ -12,8 +12,8 @@ import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import type { Mongo } from '../shared/mongo/client';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
+import type { AgentChanges } from '../shared/agent-changes';
 import type { Redis } from '../shared/redis/client';
-import type { DocumentLocks } from '../shared/redis/document-locks';
 import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-counts';
 import { CellStore, cellsCollection } from '../shared/reports/cell-store';
 import { LeadKeyStore } from '../shared/store/lead-keys';
@@ -45,8 +45,8 @@ export interface ManagerOptions {
   mongo: Mongo;
   cipher: PiiCipher;
   partners: PartnerDirectory;
+  agentChanges: AgentChanges; // every processor's roster hears of a change to agents through Redis
   redis: Redis;
-  locks: DocumentLocks;
   kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
   // This instance's reader of callbacks.replies: the dispatcher's answers to its commands.
   replies: ReplyWaiter<CallbackReply>;
@@ -72,9 +72,7 @@ export interface ManagerServices {
 }
 
 // Partners as the manager keeps them (also what tests and benches create theirs with).
-export function partnerService(
-  o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>,
-): PartnerService {
+export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis'>): PartnerService {
   const c = o.mongo.collections;
   return new PartnerService({
     partners: c.partners,
@@ -82,7 +80,6 @@ export function partnerService(
     cipher: o.cipher,
     directory: o.partners,
     redis: o.redis,
-    locks: o.locks,
   });
 }
 
@@ -92,7 +89,7 @@ export function managerServices(o: ManagerOptions): ManagerServices {
   const leadKeys = new LeadKeyStore(o.mongo.db, new IntakeKeyStore(o.mongo.db));
   return {
     partners: partnerService(o),
-    agents: new AgentService(c.agents, c.agentActivity),
+    agents: new AgentService(c.agents, c.agentActivity, (id) => o.agentChanges.announce(o.redis, id)),
     audit,
     leads: new LeadLookup(c),
     leadList: new LeadList(c.leads, c.leadList),

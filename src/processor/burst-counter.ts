@@ -18,9 +18,9 @@ type Pipeline = Record<typeof COMMAND, (key: string, ...args: (string | number)[
 };
 
 // Leads per IP and per subnet in a sliding window, in Redis (burst-count.lua), so the count is the
-// same whichever processor instance decides a lead: commands are keyed by phone hash, so one IP's
-// leads are spread over every partition and instance, and a count kept in memory would see a part
-// of them. One pipelined round trip per chunk; IPs are keyed hashes, never in clear.
+// same whichever processor instance decides a lead: commands are keyed by their phone's bucket, so
+// one IP's leads are spread over every partition and instance, and a count kept in memory would see
+// a part of them. One pipelined round trip per chunk; IPs are keyed hashes, never in clear.
 export class BurstCounter {
   constructor(
     private readonly redis: Redis,

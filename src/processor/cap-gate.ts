@@ -11,8 +11,8 @@ export interface CapClaim {
 }
 
 // Counts accepted leads against their caps in Redis (cap-take.lua), exactly across every instance:
-// leads of one partner arrive on every intake partition (commands are keyed by phone hash), so no
-// single processor could count them alone.
+// leads of one partner arrive on every intake partition (commands are keyed by their phone's
+// bucket), so no single processor could count them alone.
 export class CapGate {
   private readonly script: LuaScript;
 

@@ -1,11 +1,12 @@
+import type { AgentChanges } from '../shared/agent-changes';
 import type { Config, CryptoConfig, IntakeConfig } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
+import type { Redis } from '../shared/redis/client';
 import type { RoleClients, RoleHandle } from '../shared/role';
 import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { LeadRefStore } from '../shared/store/lead-refs';
-import { LeadFences } from '../shared/store/lead-fences';
 import { LeadStore } from '../shared/store/leads';
 import { AgentRoster } from './agent-roster';
 import { BurstCounter } from './burst-counter';
@@ -25,6 +26,7 @@ import { startReports, type ReportsDeps } from './reports';
 import { ParkedMessages } from './parked-messages';
 import { Retention } from './retention';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
+import { LeadOpener } from './lead-opener';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 import { ListIndex } from '../shared/store/list-index';
@@ -49,8 +51,12 @@ export interface ProcessorPartsDeps extends Omit<RoleClients, 'consumers' | 'met
   cipher: PiiCipher;
 }
 
-// What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports'.
-export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {}
+// What the processor role is given (src/role-deps.ts builds it): its pieces' and its reports', and
+// where a manager's changes to agents are heard.
+export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {
+  agentChanges: AgentChanges;
+  subscriber: Redis;
+}
 
 // The processor's pieces over the stores, wired once (the role below, and tests that drive them
 // on a clock of their own).
@@ -58,9 +64,8 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
   const { rules, intake } = d.config;
   const c = d.mongo.collections;
   const statuses = loadStatuses(rules.statusCatalogFile);
-  const fences = new LeadFences(d.mongo.db);
   const isTerminal = (status: string) => statuses.isTerminal(status);
-  const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList), isTerminal });
+  const leads = new LeadStore(c.leads, { list: new ListIndex(c.leadList), isTerminal });
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
   const claims = new DedupClaims(d.mongo.db);
@@ -68,11 +73,10 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
   const roster = new AgentRoster(c.agents, c.agentActivity);
   const intakeKeys = new IntakeKeyStore(d.mongo.db);
   const keys = new LeadKeyStore(d.mongo.db, intakeKeys);
-  const risk = new RiskAssessment(
-    d.cipher,
-    new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs),
-    { perIp: rules.riskBurstPerIp, perSubnet: rules.riskBurstPerSubnet },
-  );
+  const risk = new RiskAssessment(new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs), {
+    perIp: rules.riskBurstPerIp,
+    perSubnet: rules.riskBurstPerSubnet,
+  });
   const batch = new IntakeBatch({
     partners: d.partners,
     decisions,
@@ -85,6 +89,7 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
     keys,
     intakeKeys,
     rules,
+    opener: new LeadOpener(d.cipher, d.config.crypto.hashKey),
     risk,
     isTerminal,
     // A command's cap verdict outlives its stored decision, so no repeat of it is ever counted again.
@@ -119,7 +124,6 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
     parked,
     decisions,
     claims,
-    fences,
     intakeKeyHours: intake.keyHours,
     intakeKeys,
     longestDedupWindowMs,
@@ -137,6 +141,10 @@ export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
   const metrics = processorMetrics(d.metrics);
   const { roster, batch, lifecycle, distribution } = processorParts(d);
   await roster.refresh();
+  await d.agentChanges.listen(d.subscriber, () => {
+    roster.evict();
+    distribution.soon();
+  });
   const idleChecks = new IdleChecks(d.codec, d.config.rules.idleRedistributionS * 1000);
   const publishing = {
     producer: d.producer,

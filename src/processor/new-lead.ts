@@ -7,20 +7,22 @@ import {
 } from '../shared/mongo/documents';
 import { leadSeq } from '../shared/ids';
 import type { IntakeCommand } from '../shared/schemas';
+import type { DedupHashes } from './lead-opener';
 
 export type IntakeVerdict =
   { kind: 'accepted'; agent: Pick<AgentDoc, '_id'> | null } | { kind: 'rejected'; reason: string };
 
 // The lead an intake command creates, complete with its first history entries: accepted (and at
-// once assigned when an agent could take it) or rejected, with its fraud signals and, for a sandbox
-// partner, the test mark. One insert holds it all; the data key goes to lead_keys, not here. Its
-// created_at is when it was first decided (a chunk decided again on a later day keeps it).
+// once assigned when an agent could take it) or rejected, with its fraud signals, the dedup hashes
+// derived from the opened lead (the command carries none) and, for a sandbox partner, the test
+// mark. One insert holds it all; the data key goes to lead_keys, not here. Its created_at is when
+// it was first decided (a chunk decided again on a later day keeps it).
 export function newLeadDoc(
   cmd: IntakeCommand,
   id: string,
   at: { decidedAt: Date; createdAt: Date },
   verdict: IntakeVerdict,
-  marks: { risk: LeadRisk; test: boolean },
+  marks: { risk: LeadRisk; test: boolean; hashes: DedupHashes },
 ): LeadDoc {
   const { lead } = cmd;
   const now = at.decidedAt;
@@ -64,9 +66,9 @@ export function newLeadDoc(
     reason: verdict.kind === 'rejected' ? verdict.reason : null,
     history,
     phone_enc: lead.phone_enc,
-    phone_hash: lead.phone_hash,
+    phone_hash: marks.hashes.phone_hash,
     email_enc: lead.email_enc ?? null,
-    email_hash: lead.email_hash ?? null,
+    email_hash: marks.hashes.email_hash,
     personal_enc: lead.personal_enc,
     risk: marks.risk,
     ...(marks.test ? { test: true as const } : {}),

@@ -1,13 +1,10 @@
 import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { leadCipher } from '../shared/crypto/data-key';
-import { openPersonal } from '../shared/crypto/personal-data';
-import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { LeadRisk } from '../shared/mongo/documents';
-import type { IntakeCommand } from '../shared/schemas';
 import { decisionId } from '../shared/store/intake-decisions';
 import type { BurstCounter } from './burst-counter';
 import { ipCountry, subnetOf } from './ip-facts';
+import type { OpenedLead } from './lead-opener';
 import { assessRisk, type BurstLimits } from './risk-signals';
 
 // Built once: the package's isDisposableEmail() builds this set of ~8,900 domains again on every
@@ -23,23 +20,16 @@ export interface AssessedLead {
   risk: LeadRisk;
 }
 
-// Opens a chunk's leads (each with its own data key) just long enough to gather the fraud facts:
-// the IP's and the phone's country, the declared one, a disposable email domain, and how many
-// leads came from the IP and its subnet lately (one Redis round trip for the chunk).
+// Scores a chunk's opened leads (lead-opener.ts) from the fraud facts: the IP's and the phone's
+// country, the declared one, a disposable email domain, and how many leads came from the IP and its
+// subnet lately (one Redis round trip for the chunk).
 export class RiskAssessment {
   constructor(
-    private readonly keyring: PiiCipher,
     private readonly bursts: BurstCounter,
     private readonly limits: BurstLimits,
   ) {}
 
-  async assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> {
-    const opened = cmds.map((cmd) => {
-      const cipher = leadCipher(this.keyring, cmd.lead);
-      const { ip } = openPersonal(cipher, cmd.lead.personal_enc);
-      const email = cmd.lead.email_enc === undefined ? null : cipher.decrypt(cmd.lead.email_enc);
-      return { cmd, ip, phone: cipher.decrypt(cmd.lead.phone_enc), email };
-    });
+  async assess(opened: readonly OpenedLead[], now: Date): Promise<AssessedLead[]> {
     const counts = await this.bursts.count(
       opened.map(({ cmd, ip }) => ({
         member: decisionId(cmd.partner_id, cmd.idempotency_key),

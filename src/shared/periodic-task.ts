@@ -1,6 +1,8 @@
 import type { Logger } from './logger';
 
 export interface PeriodicTask {
+  // Runs it now, not waiting for the interval; asked during a run, it runs once more after it.
+  soon(): void;
   stop(): Promise<void>;
 }
 
@@ -13,17 +15,30 @@ export function everyInterval(
   logger: Logger,
 ): PeriodicTask {
   let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
+  let again = false;
+  let stopped = false;
+  const run = (): void => {
     running ??= work()
       .catch((err: unknown) => logger.warn({ err: (err as Error).message, task: name }, 'periodic task failed'))
       .finally(() => {
         running = null;
+        if (again && !stopped) {
+          again = false;
+          run();
+        }
       });
-  }, intervalMs);
+  };
+  const timer = setInterval(run, intervalMs);
   return {
+    soon() {
+      if (stopped) return;
+      if (running) again = true;
+      else run();
+    },
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await running;
+      while (running) await running;
     },
   };
 }

@@ -12,6 +12,7 @@ import { connectMongo, ensureIndexes, type Mongo } from './mongo/client';
 import { countMongoCommands } from './mongo/command-metrics';
 import { PartnerKeys } from './partners/partner-keys';
 import { PartnerDirectory } from './partners/partner-directory';
+import { AgentChanges } from './agent-changes';
 import { systemClock } from './clock';
 import { createRedis, type Redis } from './redis/client';
 import { DocumentLocks } from './redis/document-locks';
@@ -19,7 +20,7 @@ import type { ReadinessCheck } from './http/ops-routes';
 
 // Everything the roles share, connected once per process: Kafka (admin, one producer,
 // the schema codec, the consumers' clients), MongoDB, Redis (with per-document locks), the PII cipher,
-// the partner directory and the metrics registry. Only the entry point holds it: src/role-deps.ts
+// the partner directory, the channel of agent changes and the metrics registry. Only the entry point holds it: src/role-deps.ts
 // hands each role the part it uses.
 export interface Runtime {
   config: Config;
@@ -38,6 +39,7 @@ export interface Runtime {
   locks: DocumentLocks;
   cipher: PiiCipher;
   partners: PartnerDirectory;
+  agentChanges: AgentChanges;
   metrics: Registry;
   readiness: ReadinessCheck[];
   close(): Promise<void>;
@@ -99,6 +101,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     locks: new DocumentLocks(redis),
     cipher,
     partners,
+    agentChanges: new AgentChanges(`${config.redis.prefix}agent-changed`),
     metrics,
     readiness,
     async close() {

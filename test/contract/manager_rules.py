@@ -14,8 +14,8 @@ request still fails the run:
 - a report's days must run forwards (from not after to) and span at most 366 days, and a date the
   default (today, or 6 days before to) supplies counts (GET /api/reports and /api/reports.csv; the
   422's examples).
-- an account's or a service account's partner_ids must name existing partners, and an account's
-  agent_id an existing agent;
+- an account's or a service account's partner_ids must name existing partners (their shape, the
+  schema's pattern), and an account's agent_id an existing agent;
 - a one-time link must be one that was made, unused and under 24 hours old: any other answers 410
   link_invalid.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry) is documented

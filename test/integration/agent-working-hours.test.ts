@@ -1,7 +1,7 @@
-import { localTime } from '../../src/shared/local-time';
-import { ManagerClient } from '../support/manager-client';
-import { PartnerClient } from '../support/partner-client';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { ManagerClient } from '../support/manager-client';
+import type { PartnerClient } from '../support/partner-client';
+import { nextShift, startAgentDesk } from '../support/agent-desk';
+import type { TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
 // Agents' working hours on the real servers: a lead that arrives while nobody is on shift waits in
@@ -11,38 +11,26 @@ let manager: ManagerClient;
 let partner: PartnerClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'ingress,processor' });
-  manager = new ManagerClient(app.url);
-  const created = (
-    await manager.post<{ id: string; api_key: string; hmac_secret: string }>('/api/affiliates', { name: 'Shifts' })
-  ).body;
-  partner = new PartnerClient(app.url, created);
+  ({ app, manager, partner } = await startAgentDesk('Shifts'));
 });
 
 afterAll(async () => {
   await app?.destroy();
 });
 
-const hhmm = (minutes: number) =>
-  `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-
 it('keeps a lead waiting while its agent is off shift and assigns it when the shift starts', async () => {
-  // A shift in New York time that starts at the next whole minute (at least 20 s away) and lasts 30 minutes.
-  const start = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
-  const local = localTime(start, 'America/New_York');
-  const from = local.hour * 60 + local.minute;
-  const shift = `${hhmm(from)}-${hhmm(from + 30)}`;
+  const { start, weekday, range: shift } = nextShift('America/New_York');
   const agent = await manager.post<{ id: string; time_zone: string; working_hours: Record<string, string[]> }>(
     '/api/agents',
     {
       name: 'Night owl',
       countries: ['US'],
       time_zone: 'America/New_York',
-      working_hours: { [local.weekday]: [shift] },
+      working_hours: { [weekday]: [shift] },
     },
   );
   expect(agent.status).toBe(201);
-  expect(agent.body).toMatchObject({ time_zone: 'America/New_York', working_hours: { [local.weekday]: [shift] } });
+  expect(agent.body).toMatchObject({ time_zone: 'America/New_York', working_hours: { [weekday]: [shift] } });
   // Never on shift: an empty week.
   const never = (
     await manager.post<{ id: string }>('/api/agents', { name: 'Never', countries: ['US'], working_hours: {} })

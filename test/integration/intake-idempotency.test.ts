@@ -219,6 +219,12 @@ describe('no decision in time', () => {
       claim: { kind: 'claimed' },
     });
     const phone = (JSON.parse(raw) as { phone: string }).phone;
+    const sealed = sealLead(
+      { external_id: key, ip: '127.0.0.1', phone },
+      app.runtime.cipher,
+      app.config.crypto.hashKey,
+      new Date(),
+    );
     const cmd: IntakeCommand = {
       correlation_id: randomUUID(),
       reply_to: 'ingress-dead',
@@ -226,18 +232,11 @@ describe('no decision in time', () => {
       idempotency_key: key,
       body_hash: bodyHash,
       received_at: new Date().toISOString(),
-      lead: keyInline(
-        sealLead(
-          { external_id: key, ip: '127.0.0.1', phone },
-          app.runtime.cipher,
-          app.config.crypto.hashKey,
-          new Date(),
-        ),
-      ),
+      lead: keyInline(sealed),
     };
     await app.runtime.producer.send({
       topic: app.runtime.topics.intakeCommands,
-      messages: [{ key: cmd.lead.phone_hash, value: await app.runtime.codec.encode('intakeCommands', cmd) }],
+      messages: [{ key: sealed.bucket, value: await app.runtime.codec.encode('intakeCommands', cmd) }],
     });
     expect(await client.submitLead(raw, { idempotencyKey: key })).toMatchObject({
       status: 409,

@@ -7,7 +7,7 @@ import { decisionId } from '../../src/shared/store/intake-decisions';
 import { LeadKeyStore } from '../../src/shared/store/lead-keys';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { leadRefId } from '../../src/shared/store/lead-refs';
-import { intakeCommand, produce } from '../support/intake-commands';
+import { byPhone, dedupHashes, intakeCommand, produce } from '../support/intake-commands';
 import { dropTestData } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { TopicProbe } from '../support/topic-probe';
@@ -39,13 +39,13 @@ afterAll(async () => {
 });
 
 const keysOf = (cmd: IntakeCommand) => ({
-  phone: `g:phone:${cmd.lead.phone_hash}`,
-  email: `g:email:${cmd.lead.email_hash}`,
+  phone: `g:phone:${dedupHashes(app.runtime, cmd).phone_hash}`,
+  email: `g:email:${dedupHashes(app.runtime, cmd).email_hash}`,
   ref: leadRefId(cmd.partner_id, cmd.lead.external_id),
 });
 
 async function decide(cmd: IntakeCommand): Promise<IntakeReply> {
-  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
+  await produce(app.runtime, 'intakeCommands', [cmd], byPhone(app.runtime));
   const got = await replies.waitFor(
     (rs) => rs.some((r) => r.correlation_id === cmd.correlation_id),
     30_000,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, ConfigResourceTypes, type Admin } from 'kafkajs';
+import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import { bareKafka } from '../../src/shared/kafka/client';
 import { TopicCodec } from '../../src/shared/kafka/codec';
 import { ensureTopics, loadTopicSpecs } from '../../src/shared/kafka/topics';
 import { serviceEnv } from '../setup/services-env';
@@ -11,7 +12,7 @@ let admin: Admin;
 const prefix = `t${randomBytes(4).toString('hex')}.`;
 
 beforeAll(async () => {
-  admin = new Kafka({ brokers: serviceEnv().KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+  admin = bareKafka(serviceEnv().KAFKA_BROKERS.split(',')).admin();
   await admin.connect();
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDoc } from '../../src/shared/mongo/documents';
 import type { AgentAction, Deposit, IntakeReply } from '../../src/shared/schemas';
-import { intakeCommand, produce, type LeadInput } from '../support/intake-commands';
+import { byPhone, intakeCommand, produce, type LeadInput } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 async function accepted(partner: string, input: Omit<LeadInput, 'phone'>): Promise<string> {
   const cmd = intakeCommand(app.runtime, partner, { phone: `+4479113${String(10000 + ++n)}`, ...input });
-  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
+  await produce(app.runtime, 'intakeCommands', [cmd], byPhone(app.runtime));
   const rs = await replies.waitFor((all) => all.some((r) => r.correlation_id === cmd.correlation_id));
   return rs.find((r) => r.correlation_id === cmd.correlation_id)!.decision.lead_id!;
 }

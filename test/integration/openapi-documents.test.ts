@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { leadStatusView } from '../../src/ingress/status-routes';
 import { leadStatusSchema } from '../../src/ingress/partner-openapi/components';
 import { ERRORS } from '../../src/shared/errors';
+import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The OpenAPI documents the service serves (manager, partner, partner portal): valid for an
@@ -56,6 +57,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.destroy();
 });
+
+const operation = (doc: Doc, path: string, method: string) =>
+  doc.paths[path]![method] as {
+    requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> };
+    responses: Record<string, { content: Record<string, { examples?: object }> }>;
+  };
 
 const operations = (doc: Doc) =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
@@ -138,11 +145,6 @@ describe('the OpenAPI documents', () => {
     >;
     for (const name of ['PartnerSettings', 'AgentSettings'])
       expect(schemas[name]!.properties.time_zone!.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin']));
-    const operation = (doc: Doc, path: string, method: string) =>
-      doc.paths[path]![method] as {
-        requestBody: { content: Record<string, { schema: { properties: Record<string, { pattern?: string }> } }> };
-        responses: Record<string, { content: Record<string, { examples?: object }> }>;
-      };
     const examples422 = (doc: Doc, path: string, method: string) =>
       Object.keys(operation(doc, path, method).responses['422']!.content['application/json']!.examples ?? {});
     expect(examples422(docs.manager, '/api/affiliates/{id}/replay', 'post')).toEqual([
@@ -161,6 +163,33 @@ describe('the OpenAPI documents', () => {
     expect(body(docs.portal, '/portal/api/integration', 'patch').callback_url!.pattern).toContain(
       '[Ll][Oo][Cc][Aa][Ll]',
     );
+  });
+
+  it('the manager server refuses what its document refuses: partner ids of another shape, a template off its shape', async () => {
+    const manager = new ManagerClient(app.url);
+    const partner = (await manager.post<{ id: string }>('/api/affiliates', { name: 'Shapes' })).body;
+    const partnerIds = (path: string) =>
+      (
+        operation(docs.manager, path, 'post').requestBody.content['application/json']!.schema.properties
+          .partner_ids as { items: { pattern: string } }
+      ).items.pattern;
+    for (const path of ['/api/accounts', '/api/service-accounts'])
+      expect(partner.id).toMatch(new RegExp(partnerIds(path)));
+    expect('pa-nope').not.toMatch(new RegExp(partnerIds('/api/service-accounts')));
+    const token = { name: 'Shapes', role: 'affiliate_manager', expires_in_days: 1 };
+    expect((await manager.post('/api/service-accounts', { ...token, partner_ids: [partner.id] })).status).toBe(201);
+    const refused = await manager.post<{ message: string }>('/api/service-accounts', {
+      ...token,
+      partner_ids: ['pa-nope'],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain('pattern');
+    const preview = (template: string) =>
+      manager.post<{ message: string }>(`/api/affiliates/${partner.id}/postback-preview`, { template });
+    for (const template of ['http://tracker.example/pb?c={click_id}', 'http://192.0.2.7:8080/pb'])
+      expect({ template, status: (await preview(template)).status }).toEqual({ template, status: 200 });
+    for (const template of ['http://A*', 'https://tracker.example:99999/pb', 'https://tracker.example/p b'])
+      expect({ template, status: (await preview(template)).status }).toEqual({ template, status: 422 });
   });
 
   it("error examples are the registry's own codes", () => {

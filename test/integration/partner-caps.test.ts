@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CapGate } from '../../src/processor/cap-gate';
 import { capCounters } from '../../src/processor/caps';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
-import { intakeCommand, produce } from '../support/intake-commands';
+import { byPhone, intakeCommand, produce } from '../support/intake-commands';
 import { ManagerClient } from '../support/manager-client';
 import { PartnerClient, type HttpResult } from '../support/partner-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -161,8 +161,8 @@ describe('partner caps', () => {
       intakeCommand(first.runtime, full.id, { phone: p }),
       intakeCommand(first.runtime, open.id, { phone: p }),
     ];
-    // One produce request on one partition (same phone hash): one chunk, in this order.
-    await produce(first.runtime, 'intakeCommands', cmds, () => cmds[0]!.lead.phone_hash);
+    // One produce request on one partition (same phone): one chunk, in this order.
+    await produce(first.runtime, 'intakeCommands', cmds, byPhone(first.runtime));
     const decided = await replies.waitFor(
       (rs) => cmds.every((c) => rs.some((r) => r.correlation_id === c.correlation_id)),
       20000,

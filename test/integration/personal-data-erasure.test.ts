@@ -130,9 +130,13 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await leadDoc(id)).personal_erased_at).toEqual(first.personal_erased_at);
 
-    const auditBefore = (
-      await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')
-    ).body.items.length;
+    const entries = async () =>
+      (
+        await manager.get<{ items: { details: { refused?: string } }[] }>(
+          '/api/audit-log?action=lead.erase_personal_data&limit=200',
+        )
+      ).body.items;
+    const auditBefore = (await entries()).length;
     expect(await manager.send('DELETE', '/api/leads/le-999999999/personal-data')).toMatchObject({
       status: 404,
       body: { error: 'not_found' },
@@ -144,14 +148,15 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     expect(await manager.withToken(null).send('DELETE', `/api/leads/${id}/personal-data`)).toMatchObject({
       status: 401,
     });
-    expect(
-      (await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items,
-    ).toHaveLength(auditBefore);
+    // Each refusal after authentication is audited as one; the 401 is not.
+    const after = await entries();
+    expect(after).toHaveLength(auditBefore + 2);
+    expect(after.slice(0, 2).map((e) => e.details.refused)).toEqual(['invalid_request', 'not_found']);
   });
 });
 
 describe('what an erasure leaves', () => {
-  it("nothing readable in any collection, Redis key or topic of ours: not the agent's note, not the landing URL's query", async () => {
+  it("nothing readable in any collection, Redis key or topic of ours: not the agent's note, not the landing URL's query, not a keyed hash of the phone or email", async () => {
     const p = phone();
     const PLAIN = [p, 'note.scan@example.com', 'Wilhelmina', 'Scanlon'];
     const id = await submit({
@@ -180,7 +185,7 @@ describe('what an erasure leaves', () => {
     expect((await manager.send('DELETE', `/api/leads/${id}/personal-data`)).status).toBe(202);
     await erased(id);
     // The CRM's own topics hold what the CRM sent: every other topic is ours to keep clean, the intake
-    // commands included (they carry only where the lead's key was).
+    // commands included (they carry only where the lead's key was, and no hash of the person).
     const ours = (Object.keys(app.runtime.topics) as TopicKey[]).filter(
       (t) => !['agentActions', 'deposits'].includes(t),
     );
@@ -189,7 +194,7 @@ describe('what an erasure leaves', () => {
       ...(await residue.everyRedisText()),
       ...(await residue.everyMessage(ours)),
     ];
-    expect(await residue.readableIn(texts, PLAIN)).toEqual([]);
+    expect(await residue.readableIn(texts, [...PLAIN, ...residue.hashesOf(p, 'note.scan@example.com')])).toEqual([]);
   });
 });
 

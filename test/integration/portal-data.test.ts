@@ -46,6 +46,12 @@ beforeAll(async () => {
   await send('fr', { country: 'FR' }, 'rejected');
   await send('dup', { phone: sent['gb-search']!.phone }, 'duplicate');
   await send('no-phone', { phone: undefined }, 'validation_error');
+  // The deposit below is for a lead its agent has: the lead is assigned before it is sent.
+  await until(
+    async () => (await app.runtime.mongo.collections.leads.findOne({ _id: sent['gb-search']!.id! }))?.agent_id,
+    10_000,
+    'the lead to be assigned',
+  );
   const deposit: Deposit = {
     deposit_id: randomUUID(),
     lead_id: sent['gb-search']!.id!,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentDoc } from '../../src/shared/mongo/documents';
 import type { AgentAction, Deposit, IntakeReply, LeadEvent } from '../../src/shared/schemas';
-import { intakeCommand, produce } from '../support/intake-commands';
+import { byPhone, intakeCommand, produce } from '../support/intake-commands';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { TopicProbe, until } from '../support/topic-probe';
 import { servicesOf } from '../support/manager-services';
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 async function acceptedLead(): Promise<string> {
   const cmd = intakeCommand(app.runtime, partner, { phone: `+4479112${String(10000 + ++n)}` });
-  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
+  await produce(app.runtime, 'intakeCommands', [cmd], byPhone(app.runtime));
   const rs = await replies.waitFor((all) => all.some((r) => r.correlation_id === cmd.correlation_id));
   const id = rs.find((r) => r.correlation_id === cmd.correlation_id)!.decision.lead_id!;
   await eventsOf(id, 2); // accepted, then assigned

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
 import { eventsOf } from '../../src/processor/lead-events';
+import { bareKafka } from '../../src/shared/kafka/client';
 import { rebuildReportsOf } from '../../src/processor/reports';
 import { localTime } from '../../src/shared/local-time';
 import { cellsOf, type CellDoc } from '../../src/shared/reports/cell-store';
@@ -156,7 +156,7 @@ describe('exactly once', () => {
     const before = await fullReport();
     const { config } = app;
     await app.stop();
-    const admin = new Kafka({ brokers: [...config.kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+    const admin = bareKafka(config.kafka.brokers).admin();
     await admin.connect();
     try {
       for (const topic of ['leads.events', 'leads.intake.refusals']) {

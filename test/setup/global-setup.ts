@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { bareKafka } from '../../src/shared/kafka/client';
 import { MongoClient } from 'mongodb';
 import Redis from 'ioredis';
 import { serviceEnv } from './services-env';
@@ -20,11 +20,7 @@ export default async function globalSetup(): Promise<void> {
     'Kafka',
     env.KAFKA_BROKERS,
     async () => {
-      const admin = new Kafka({
-        brokers: env.KAFKA_BROKERS.split(','),
-        logLevel: logLevel.NOTHING,
-        retry: { retries: 2 },
-      }).admin();
+      const admin = bareKafka(env.KAFKA_BROKERS.split(','), 2).admin();
       await admin.connect();
       await admin.describeCluster();
       await admin.disconnect();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sealLead } from '../../src/ingress/seal-lead';
-import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
+import { phoneBucket, requestBodyHash } from '../../src/shared/crypto/lookup-hash';
+import { LeadOpener, type DedupHashes } from '../../src/processor/lead-opener';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { Runtime } from '../../src/shared/runtime';
 import type { IntakeCommand, LeadRecord } from '../../src/shared/schemas';
@@ -43,6 +44,17 @@ export function keyInline({ record, key }: { record: LeadRecord; key: IntakeKeyD
   const { key_ref: _ref, ...lead } = record;
   return { ...lead, dek_enc: key.dek_enc };
 }
+
+// The dedup hashes the processor derives from a command built here (its key inline).
+export function dedupHashes(rt: Runtime, cmd: IntakeCommand): DedupHashes {
+  return new LeadOpener(rt.cipher, rt.config.crypto.hashKey).hashes(cmd);
+}
+
+// The key of an intake command built here, as the ingress keys it: its phone's bucket.
+export const byPhone =
+  (rt: Runtime) =>
+  (cmd: object): string =>
+    phoneBucket(dedupHashes(rt, cmd as IntakeCommand).phone_hash);
 
 export async function produce(
   rt: Runtime,

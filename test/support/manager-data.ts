@@ -1,6 +1,6 @@
 import type { IntakeReply } from '../../src/shared/schemas';
 import type { Role } from '../../src/shared/identity/roles';
-import { intakeCommand, produce } from './intake-commands';
+import { byPhone, intakeCommand, produce } from './intake-commands';
 import type { ManagerClient } from './manager-client';
 import type { TestApp } from './test-app';
 import { MANAGER_TOKEN } from './test-config';
@@ -26,7 +26,7 @@ export async function acceptedLead(
     source: 'search',
     external_id: externalId,
   });
-  await produce(app.runtime, 'intakeCommands', [cmd], () => cmd.lead.phone_hash);
+  await produce(app.runtime, 'intakeCommands', [cmd], byPhone(app.runtime));
   const rs = await replies.waitFor((all) => all.some((r) => r.correlation_id === cmd.correlation_id));
   const { outcome, lead_id: id } = rs.find((r) => r.correlation_id === cmd.correlation_id)!.decision;
   if (outcome !== 'accepted' || !id) throw new Error(`lead ${externalId} was not accepted: ${outcome}`);

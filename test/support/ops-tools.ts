@@ -9,6 +9,9 @@ export interface OpsTools {
   SCHEMATHESIS_BIN: string;
   CHROMIUM_BIN: string;
   PHP_BIN: string;
+  PHPUNIT_BIN: string;
+  COMPOSER_BIN: string;
+  MYPY_BIN: string;
   CONFLUENT_PYTHON_BIN: string; // a python with Confluent's client (confluent-kafka) installed
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openDataKey } from '../../src/shared/crypto/data-key';
+import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { IntakeKeyDoc, LeadKeyDoc } from '../../src/shared/mongo/documents';
@@ -20,6 +21,13 @@ const CIPHERTEXT = /[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-
 // ciphertext that the keyring or any data key still stored opens.
 export class PersonalDataResidue {
   constructor(private readonly rt: Runtime) {}
+
+  // The person's keyed lookup hashes: whoever holds HASH_KEY finds the phone behind one by hashing a
+  // country's numbering plan, so a hash left anywhere is as readable as the phone.
+  hashesOf(phone: string, email?: string): string[] {
+    const key = this.rt.config.crypto.hashKey;
+    return [lookupHash(key, 'phone', phone), ...(email === undefined ? [] : [lookupHash(key, 'email', email)])];
+  }
 
   async everyDocument(): Promise<{ collection: string; doc: unknown }[]> {
     const names = (await this.rt.mongo.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
@@ -105,7 +113,7 @@ export class PersonalDataResidue {
     return texts;
   }
 
-  // Every message of the given topics, from the beginning, as text.
+  // Every message of the given topics, from the beginning, as text: its key, value and headers.
   async everyMessage(topics: readonly TopicKey[]): Promise<{ where: string; text: string }[]> {
     const names = topics.map((t) => this.rt.topics[t]);
     const admin = this.rt.kafka.admin();
@@ -123,7 +131,11 @@ export class PersonalDataResidue {
       eachMessage: async ({ topic, partition, message }) => {
         texts.push({
           where: `kafka ${topic}`,
-          text: `${message.key?.toString() ?? ''}\n${message.value?.toString('utf8') ?? ''}`,
+          text: [
+            message.key?.toString() ?? '',
+            message.value?.toString('utf8') ?? '',
+            ...Object.entries(message.headers ?? {}).map(([k, v]) => `${k}: ${String(v)}`),
+          ].join('\n'),
         });
         read.set(`${topic}:${partition}`, Number(message.offset) + 1);
       },

@@ -26,6 +26,8 @@ export interface RollingDrill {
   replace(role: DrillRole, n: number, signal: NodeJS.Signals): Promise<void>;
   // The OS process of instance `n` of `role` (to freeze it with SIGSTOP, thaw it with SIGCONT).
   pid(role: DrillRole, n: number): number;
+  // The value of an unlabelled metric of instance `n` of `role`, from its /metrics.
+  metric(role: DrillRole, n: number, name: string): Promise<number>;
 }
 
 // Two processors and two dispatchers as OS processes of their own (src/main.ts), as the Helm chart
@@ -54,6 +56,13 @@ export function rollingDrill(
       const pid = roles[role][n]?.process.pid;
       if (pid === undefined) throw new Error(`no ${role} #${n}`);
       return pid;
+    },
+    async metric(role: DrillRole, n: number, name: string) {
+      const url = roles[role][n]?.url;
+      if (url === undefined) throw new Error(`no ${role} #${n}`);
+      const line = (await (await fetch(`${url}/metrics`)).text()).split('\n').find((l) => l.startsWith(`${name} `));
+      if (line === undefined) throw new Error(`${role} #${n} has no metric ${name}`);
+      return Number(line.slice(name.length + 1));
     },
     env: () => env,
     async underLoad(

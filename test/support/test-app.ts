@@ -1,5 +1,6 @@
 import { startApp, type App } from '../../src/app';
 import type { Config } from '../../src/shared/config';
+import { bareKafka } from '../../src/shared/kafka/client';
 import { createLogger } from '../../src/shared/logger';
 import { testConfig } from './test-config';
 
@@ -26,12 +27,11 @@ export async function startTestApp(
 
 export async function dropTestData(config: Config): Promise<void> {
   const { MongoClient } = await import('mongodb');
-  const { Kafka, logLevel } = await import('kafkajs');
   const { Redis } = await import('ioredis');
   const mongo = await MongoClient.connect(config.mongo.url);
   await mongo.db(config.mongo.db).dropDatabase();
   await mongo.close();
-  const admin = new Kafka({ brokers: [...config.kafka.brokers], logLevel: logLevel.NOTHING }).admin();
+  const admin = bareKafka(config.kafka.brokers).admin();
   await admin.connect();
   const topics = (await admin.listTopics()).filter((t) => t.startsWith(config.kafka.topicPrefix));
   if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => undefined);

@@ -174,3 +174,40 @@ describe('sendCallback', () => {
     expect(received).toHaveLength(0);
   });
 });
+
+// The lease is asked as the request's bytes are about to be written, after everything an attempt
+// waits for (its partner read, a connection from undici's pool): a process frozen anywhere before
+// that point, and thawed past its lease, sends nothing.
+describe('a callback request under a lease', () => {
+  const settle = () => new Promise((r) => setTimeout(r, 200));
+
+  it('goes while the lease holds, checked once, as it goes on the wire', async () => {
+    let checks = 0;
+    const result = await sendCallback(opts({ mayGo: () => ++checks > 0 }));
+    expect(result).toMatchObject({ httpStatus: 200, error: null });
+    expect(received).toHaveLength(1);
+    expect(checks).toBe(1);
+  });
+
+  it('is withheld, never sent, when the lease ran out while it waited for its connection', async () => {
+    await closeCallbackAgents(); // no pooled connection: this one waits for a new one
+    let held = true;
+    const sending = sendCallback(opts({ mayGo: () => held }));
+    held = false; // frozen after the attempt started, thawed past the lease
+    const result = await sending;
+    await settle();
+    expect(received).toHaveLength(0);
+    expect(result).toMatchObject({ failure: { kind: 'withheld' }, httpStatus: null, error: 'withheld' });
+  });
+
+  it('is withheld on a kept-alive connection as well', async () => {
+    await sendCallback(opts()); // a pooled connection to the receiver now exists
+    received.length = 0;
+    let held = true;
+    const sending = sendCallback(opts({ mayGo: () => held }));
+    held = false;
+    expect(await sending).toMatchObject({ failure: { kind: 'withheld' } });
+    await settle();
+    expect(received).toHaveLength(0);
+  });
+});

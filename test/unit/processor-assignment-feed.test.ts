@@ -170,7 +170,6 @@ describe('assignment feed', () => {
       lead: {
         external_id: 'x-9',
         phone_enc: 'p',
-        phone_hash: 'h'.repeat(64),
         personal_enc: 'e',
         country_code: 'DE',
         language: 'de',
@@ -181,7 +180,11 @@ describe('assignment feed', () => {
       'le-9',
       { decidedAt: t(0), createdAt: created },
       { kind: 'accepted', agent: { _id: 'ag-a' } },
-      { risk: { score: 0, reasons: [], ip_country: null }, test: false },
+      {
+        risk: { score: 0, reasons: [], ip_country: null },
+        test: false,
+        hashes: { phone_hash: 'h'.repeat(64), email_hash: null },
+      },
     );
     const said = announce(doc, entriesFrom(doc), isTerminal);
     expect(said.events.map((e) => e.event_id)).toEqual(['le-9:0', 'le-9:1']);

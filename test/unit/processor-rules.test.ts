@@ -46,7 +46,7 @@ const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
   active: true,
   countries: [],
   languages: [],
-  last_assigned_at: null,
+  turn: 0,
   created_at: new Date(0),
   updated_at: new Date(0),
   ...over,
@@ -54,12 +54,8 @@ const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
 
 describe('agent choice', () => {
   const now = new Date('2026-11-23T12:00:00Z');
-  it('takes the eligible agent assigned longest ago, never-assigned first', () => {
-    const agents = [
-      agent('ag-b', { last_assigned_at: new Date(2000) }),
-      agent('ag-a', { last_assigned_at: new Date(1000) }),
-      agent('ag-c'),
-    ];
+  it('takes the eligible agent whose last lead came earliest, never-assigned first', () => {
+    const agents = [agent('ag-b', { turn: 2 }), agent('ag-a', { turn: 1 }), agent('ag-c')];
     expect(chooseAgent(agents, {}, now)?._id).toBe('ag-c');
     expect(chooseAgent(agents.slice(0, 2), {}, now)?._id).toBe('ag-a');
   });

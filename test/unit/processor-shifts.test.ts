@@ -45,7 +45,7 @@ const agent = (id: string, over: Partial<RankedAgent> = {}): RankedAgent => ({
   active: true,
   countries: [],
   languages: [],
-  last_assigned_at: null,
+  turn: 0,
   created_at: new Date(0),
   updated_at: new Date(0),
   ...over,

@@ -1,6 +1,6 @@
 import { DeviceCookies } from '../../src/manager/identity/device-cookie';
 import {
-  lockedNow,
+  limitsReached,
   pendingOpen,
   slowDelayMs,
   throttleVerdict,
@@ -56,12 +56,13 @@ describe('the sign-in throttle', () => {
     expect(throttleVerdict(counts({ source: 5, sourceTtlMs: 1 }), limits)).toMatchObject({ reason: 'source' });
   });
 
-  it('names the failure that locked something, once', () => {
-    expect(lockedNow({ source: 5, address: 7, device: null }, limits)).toBe(true);
-    expect(lockedNow({ source: 6, address: 7, device: null }, limits)).toBe(false);
-    expect(lockedNow({ source: 2, address: 50, device: null }, limits)).toBe(true);
-    expect(lockedNow({ source: 5, address: 7, device: 3 }, limits)).toBe(false);
-    expect(lockedNow({ source: 1, address: 1, device: 10 }, limits)).toBe(true);
+  it('names the limits a failure reached, once', () => {
+    expect(limitsReached({ source: 5, address: 7, device: null }, limits)).toEqual(['source']);
+    expect(limitsReached({ source: 6, address: 7, device: null }, limits)).toEqual([]);
+    expect(limitsReached({ source: 2, address: 50, device: null }, limits)).toEqual(['address']);
+    expect(limitsReached({ source: 5, address: 50, device: null }, limits)).toEqual(['source', 'address']);
+    expect(limitsReached({ source: 5, address: 7, device: 3 }, limits)).toEqual([]);
+    expect(limitsReached({ source: 1, address: 1, device: 10 }, limits)).toEqual(['device']);
   });
 
   it('gives a pending sign-in three second-factor tries', () => {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { refusedAddressRange } from './address-guard';
 import {
   failedAttempt,
@@ -19,6 +19,9 @@ export interface WireRules {
   allowHttp: boolean;
   responseBodyLimit: number;
   now?: () => number;
+  // Whether the request may still go (the sender's lease on the work: assignment-work.ts); asked
+  // once, as its bytes are about to be written. False: withheld, nothing sent.
+  mayGo?: () => boolean;
 }
 
 // The rules alone, from the dispatcher's callbacks config (which holds more).
@@ -61,18 +64,20 @@ export async function attemptRequest(opts: HttpAttemptOptions): Promise<AttemptR
   }, opts.timeoutMs);
   let httpStatus: number | null = null;
   try {
+    const agent = agentFor(opts.allowPrivateNetworks, opts.timeoutMs);
     const res = await request(target, {
       method: opts.method,
       headers: opts.headers,
       body: opts.body,
       signal: abort.signal,
-      dispatcher: agentFor(opts.allowPrivateNetworks, opts.timeoutMs),
+      dispatcher: opts.mayGo ? agent.compose(checkedAtTheWire(opts.mayGo)) : agent,
     });
     httpStatus = res.statusCode;
     const responseBody = await readAtMost(res.body, opts.responseBodyLimit);
     const asked = RETRY_AFTER_STATUSES.has(httpStatus) ? retryAfterMs(single(res.headers['retry-after']), now()) : null;
     return { httpStatus, failure: null, error: null, responseBody, durationMs: now() - started, retryAfterMs: asked };
   } catch (err) {
+    if (err instanceof WithheldError) return failed({ kind: 'withheld' });
     return failed(timedOut ? { kind: 'timeout' } : describeSendError(err), httpStatus);
   } finally {
     clearTimeout(timer);
@@ -118,6 +123,31 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     return callback(null, first.address, first.family);
   });
 };
+
+class WithheldError extends Error {
+  override readonly name = 'WithheldError';
+}
+
+// undici calls onRequestStart on the connection the request got, right before it writes the
+// request: the last moment anything of ours runs before its bytes leave. Whatever the attempt
+// waited for until then (the partner's read, a connection, a process frozen and thawed), the lease
+// is asked there; an abort there writes nothing.
+const checkedAtTheWire =
+  (mayGo: () => boolean): Dispatcher.DispatcherComposeInterceptor =>
+  (dispatch) =>
+  (options, handler) =>
+    dispatch(
+      options,
+      new Proxy(handler, {
+        get: (target, key, receiver) =>
+          key === 'onRequestStart'
+            ? (controller: Dispatcher.DispatchController, context: object) => {
+                if (!mayGo()) return controller.abort(new WithheldError('the lease ran out before the request went'));
+                return target.onRequestStart?.(controller, context);
+              }
+            : Reflect.get(target, key, receiver),
+      }),
+    );
 
 // Pooled keep-alive connections, one agent per guard setting and timeout.
 const agents = new Map<string, Agent>();

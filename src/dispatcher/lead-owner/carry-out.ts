@@ -100,7 +100,7 @@ export class CarryOut {
         const sent = piece.sent;
         this.writes.inTurn(a, key, async () => {
           await sent;
-          if (!this.writes.fenced(item, 'record')) await this.writes.recordAttempt(item, done);
+          if (!this.writes.fenced(item, 'held record')) await this.writes.recordAttempt(item, done);
         });
         return true;
       }
@@ -191,8 +191,10 @@ export class CarryOut {
     const lead = leadOf(item);
     if (this.deps.gate.isPaused(item.endpoint)) return this.carry(lead, { kind: 'paused', item });
     const before = countersOf(item.doc, this.deps.schedule.maxAttempts);
-    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before);
-    if (this.writes.fenced(item, 'attempt')) return;
+    const { work } = item.assignment;
+    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced);
+    // Withheld only once fenced (its offset stays uncommitted: the next owner sends it).
+    if (done === null || this.writes.fenced(item, 'attempt')) return;
     await this.carry(lead, { kind: 'attempted', item, done });
   }
 
@@ -222,7 +224,7 @@ export class CarryOut {
     if ('insert' in write)
       return batcher.add(
         newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), write.insert, item.kind),
-        this.writes.fence(item),
+        this.writes.fence(item, 'result' in write.insert ? 'record' : 'batched record'),
       );
     if ('attempt' in write) await this.writes.recordAttempt(item, write.attempt);
     else if ('hold' in write) {

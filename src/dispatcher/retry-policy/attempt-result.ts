@@ -10,6 +10,7 @@ export type AttemptFailure =
   | { kind: 'no_callback_url' } // the partner's URL was removed after the event was queued
   | { kind: 'no_postback_url' } // the partner's postback template for the event was removed after it was queued
   | { kind: 'payload_refused'; reason: 'money_field' | 'schema'; detail: string } // failed the money guard or the schema: never sent
+  | { kind: 'withheld' } // the sender's lease ran out before the request's bytes left: never sent, never recorded
   // Preparing or making the request threw. `unpreparable`: it would throw again (a value no URL can
   // carry, say), so the delivery is dead at once with the exception's name; `internal_unavailable`:
   // something of ours was out of reach (the partner directory's store), retried like a timeout.

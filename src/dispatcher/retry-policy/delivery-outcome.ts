@@ -18,6 +18,7 @@ const FAILURE_VERDICTS: Record<AttemptFailureKind, AttemptVerdict> = {
   payload_refused: 'unsendable',
   unpreparable: 'unsendable',
   internal_unavailable: 'retriable',
+  withheld: 'retriable', // never recorded: the next owner of the work sends it
 };
 
 export function classifyAttempt(result: Pick<AttemptResult, 'httpStatus' | 'failure'>): AttemptVerdict {

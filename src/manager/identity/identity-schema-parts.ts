@@ -19,7 +19,8 @@ export const partnerIds = {
   type: 'array',
   maxItems: 1000,
   uniqueItems: true,
-  items: { type: 'string', minLength: 1, maxLength: 64 },
+  // A partner id as the partner service makes it (randomId('pa')); whether it exists is checked in code.
+  items: { type: 'string', pattern: '^pa-[0-9a-f]{16}$' },
 } as const;
 export const agentId = {
   type: ['string', 'null'],

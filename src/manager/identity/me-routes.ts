@@ -6,6 +6,7 @@ import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
 import type { AccountDoc } from './identity-store';
 import { meSchemas } from './identity-schemas';
+import type { OneTimeLinks } from './links';
 import { changeOwnPassword, type PasswordChange } from './own-password';
 import { managerRealm } from './realm';
 import { sessionView } from './session-actions';
@@ -16,6 +17,7 @@ export interface MeRouteDeps {
   accounts: AccountStore;
   sessions: RedisSessionStore;
   signIn: SignIn<AccountDoc>;
+  links: OneTimeLinks;
   audit: AuditLog;
   clock: Clock;
 }

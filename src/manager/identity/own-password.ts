@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
+import type { OneTimeLinks } from './links';
 import { hashPassword, passwordProblem } from './passwords';
 import type { IdentityRealm } from './realm';
 import { attemptOf, establish } from './session-actions';
@@ -13,6 +14,7 @@ export interface OwnPasswordDeps<A extends AccountBase> {
   accounts: AccountStore<A>;
   sessions: RedisSessionStore;
   signIn: SignIn<A>;
+  links: OneTimeLinks;
   clock: Clock;
 }
 
@@ -22,8 +24,9 @@ export interface PasswordChange {
 }
 
 // A signed-in person's new password, in either realm: the current one proves it is them (its guesses
-// throttled and audited as sign-ins), and every other session of the account ends (one may be a thief's). This one gets a new id (OWASP: a new id
-// at every change of privilege). The caller audits it.
+// throttled and audited as sign-ins), and every other session and every open one-time link of the
+// account end (one may be a thief's). This one gets a new id (OWASP: a new id at every change of
+// privilege). The caller audits it.
 export async function changeOwnPassword<A extends AccountBase>(
   d: OwnPasswordDeps<A>,
   realm: IdentityRealm<A>,
@@ -37,6 +40,7 @@ export async function changeOwnPassword<A extends AccountBase>(
   if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
   const updated = await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) });
   if (!updated) throw new ApiError(realm.unauthorized);
+  await d.links.endAll(account._id);
   await d.sessions.revokeAll(account._id);
   await establish(req, realm, updated, 'signed_in', req.session.method ?? 'password', d.clock);
   return updated;

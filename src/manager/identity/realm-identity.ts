@@ -83,7 +83,9 @@ export async function registerSignIn<A extends AccountBase>(
   };
   const passkeys = new Passkeys(id.collections, o.clock);
   const consoleUrl = o.config.accounts.consoleUrl;
-  await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
+  await app.register(
+    authRoutes({ ...common, links: id.links, sessions: id.sessions, timeouts: id.timeouts, cipher: o.cipher }),
+  );
   await app.register(passkeyRoutes({ ...common, passkeys, consoleUrl }));
   await app.register(reauthRoutes({ ...common, passkeys, consoleUrl }));
 }

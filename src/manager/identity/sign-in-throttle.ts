@@ -5,15 +5,16 @@ import type { Realm } from '../../shared/identity/realms';
 import type { Redis } from '../../shared/redis/client';
 import { luaScript, type LuaScript } from '../../shared/redis/lua-script';
 import { clientNetwork } from '../../shared/net/client-network';
-import { lockedNow, retryAfterS, throttleVerdict } from './throttle-policy';
+import { limitsReached, retryAfterS, throttleVerdict, type SignInLimit } from './throttle-policy';
 
 // The counters one attempt was charged on.
 export interface Charge {
   counters: string[];
 }
 
+// An admitted attempt carries the limits it reaches if it turns out wrong.
 export type Admission =
-  { admitted: true; charge: Charge; locksIfWrong: boolean } | { admitted: false; retryAfterS: number };
+  { admitted: true; charge: Charge; reachedIfWrong: SignInLimit[] } | { admitted: false; retryAfterS: number };
 
 // Failed sign-ins of one realm in Redis, in fixed windows: per account (by the email typed, whether or
 // not it names an account, so the answer tells nobody which emails exist) and client network, per
@@ -63,8 +64,8 @@ export class SignInThrottle {
       await this.refund(charge);
       return { admitted: false, retryAfterS: refused };
     }
-    const locksIfWrong = lockedNow({ source, address: byAddress, device: byDevice ?? null }, this.limits);
-    return { admitted: true, charge, locksIfWrong };
+    const reachedIfWrong = limitsReached({ source, address: byAddress, device: byDevice ?? null }, this.limits);
+    return { admitted: true, charge, reachedIfWrong };
   }
 
   // An attempt refused unverified, or right: its charge goes.

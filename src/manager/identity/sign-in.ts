@@ -130,7 +130,7 @@ export class SignIn<A extends AccountBase> {
   }
 
   // One verification under the throttle: 429 sign_in_throttled, unverified, past its limits; counted as
-  // a failure while it runs, given back when right. A wrong one is audited, and the lock it made.
+  // a failure while it runs, given back when right. A wrong one is audited, and each limit it reached.
   // The account when right, else null.
   async checked(email: string, attempt: Attempt, step: string, verify: () => Promise<Verified<A>>): Promise<A | null> {
     const admission = await this.d.throttle.admit(email, attempt.address, this.nonce(email, attempt));
@@ -147,7 +147,8 @@ export class SignIn<A extends AccountBase> {
     }
     const actor = anonymous(attempt.address);
     await auditAccount(this.d.audit, this.d.realm, actor, 'sign_in_failed', account, { step });
-    if (admission.locksIfWrong) await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step });
+    for (const limit of admission.reachedIfWrong)
+      await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step, limit });
     return null;
   }
 

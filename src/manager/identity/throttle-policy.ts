@@ -43,11 +43,19 @@ export function throttleVerdict(c: FailureCounts, limits: SignInLimits): Verdict
   return delayMs > 0 ? { kind: 'space', delayMs } : { kind: 'allow' };
 }
 
-// Whether a failure (the counts after it) locked something out: worth an audit entry.
-export function lockedNow(c: Pick<FailureCounts, 'source' | 'address' | 'device'>, limits: SignInLimits): boolean {
-  return c.device !== null
-    ? c.device === limits.perDevice
-    : c.source === limits.perSource || c.address === limits.perAddress;
+// A limit a failure can reach: the account from one client network, the network, a device cookie.
+export type SignInLimit = 'source' | 'address' | 'device';
+
+// The limits a failure (the counts after it) reached, each locking something out: worth an audit entry.
+export function limitsReached(
+  c: Pick<FailureCounts, 'source' | 'address' | 'device'>,
+  limits: SignInLimits,
+): SignInLimit[] {
+  if (c.device !== null) return c.device === limits.perDevice ? ['device'] : [];
+  return [
+    ...(c.source === limits.perSource ? (['source'] as const) : []),
+    ...(c.address === limits.perAddress ? (['address'] as const) : []),
+  ];
 }
 
 // Whether a pending sign-in with `failures` wrong second factors is still open to another try.

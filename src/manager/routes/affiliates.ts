@@ -12,6 +12,7 @@ import {
 import { sampleLeadEvent } from '../../shared/postbacks/sample-event';
 import { loadStatuses } from '../../shared/status-catalog';
 import { affiliateBodySchemas, routeSchemas, type ROTATABLE_SECRETS } from '../api-schemas';
+import { documentedTemplateShape } from '../documented-urls';
 import { postbackPreviewSchema } from '../postback-preview-schema';
 import type { PageRequest } from '../pagination';
 import { partnerView } from '../partner-service';
@@ -19,6 +20,10 @@ import { sendTestCallback, sendTestPostback } from '../endpoint-actions';
 import { settingsProblem } from '../partner-settings';
 import type { ManagerServices } from '../services';
 import { orNotFound, type IdParams } from './lookup';
+
+// What the preview answers a draft template off the documented shape that the checks of a save take.
+const DRAFT_SHAPE_PROBLEM =
+  "is not in the template's documented shape: a host name or an IPv4 address, a port up to 65535, then URL characters, %XX escapes or {macro} names";
 
 // Partners (affiliates): create, read, change settings, rotate secrets, try the callback URL and the
 // postback templates.
@@ -30,6 +35,7 @@ export interface AffiliateRouteDeps extends Pick<ManagerServices, 'partners' | '
 export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile, allowHttp }: AffiliateRouteDeps) {
   const statuses = loadStatuses(statusCatalogFile);
   const bodySchemas = affiliateBodySchemas(statuses.codes(), allowHttp);
+  const documentedShape = documentedTemplateShape(allowHttp);
   const checkSettings = (settings: PartnerSettings, tokenSet = false): void => {
     const problem = settingsProblem(settings, statuses, allowHttp, tokenSet);
     if (problem) throw new ApiError('invalid_request', { detail: problem });
@@ -137,7 +143,9 @@ export function affiliateRoutes({ partners, audit, endpoints, statusCatalogFile,
           throw new ApiError('conflict', {
             detail: `This partner has no postback template for ${event}; give one as template`,
           });
-        const problem = templateProblem(template, { allowHttp, tokenSet: partner.postback_secret_enc !== undefined });
+        const problem =
+          templateProblem(template, { allowHttp, tokenSet: partner.postback_secret_enc !== undefined }) ??
+          (req.body.template === undefined || documentedShape(template) ? null : DRAFT_SHAPE_PROBLEM);
         if (problem) throw new ApiError('invalid_request', { detail: `/template ${problem}` });
         const mapping = req.body.status_mapping ?? postbackMapping(partner.postbacks, partner.status_mapping, event);
         const { masked } = fillTemplate(

@@ -7,6 +7,7 @@ import { announce, entriesFrom } from '../announcements';
 import type { IsTerminal } from '../assignment-feed';
 import type { RuleSet } from '../business-rules';
 import type { Assignment } from '../idle-redistribution';
+import type { DedupHashes, LeadOpener, OpenedLead } from '../lead-opener';
 import type { AssessedLead } from '../risk-assessment';
 import type { Candidate } from './candidates';
 import { ClaimStep, type ClaimDeps } from './claim';
@@ -17,8 +18,10 @@ export interface IntakeBatchDeps extends ClaimDeps, PersistDeps {
   partners: { byId(id: string): Promise<PartnerDoc | null> };
   ids: { allocate(): Promise<number> };
   rules: RuleSet & { dedupWindowDays: number };
-  // Opens each lead's personal data for the IP rule and the fraud signals.
-  risk: { assess(cmds: readonly IntakeCommand[], now: Date): Promise<AssessedLead[]> };
+  // Opens each lead, once, for the rules and the dedup hashes (lead-opener.ts).
+  opener: Pick<LeadOpener, 'open' | 'hashes'>;
+  // Scores the opened leads for the IP rule and the fraud signals.
+  risk: { assess(opened: readonly OpenedLead[], now: Date): Promise<AssessedLead[]> };
   // The leads' data keys, which the commands only refer to (intake-keys.ts).
   intakeKeys: Pick<IntakeKeyStore, 'byRefs'>;
   // The status catalogue's terminal statuses: a lead read back from an earlier decision announces again
@@ -82,15 +85,19 @@ export class IntakeBatch {
       }
       found.push({ cmd, id, partner });
     }
-    const leaders = await this.withDataKeys(found, decided);
-    const assessed = await this.d.risk.assess(
-      leaders.map((l) => l.cmd),
-      now,
-    );
+    const keyed = await this.withDataKeys(found.map((l) => l.cmd));
+    const leaders = found.flatMap((l, i) => {
+      const cmd = keyed[i];
+      if (!cmd) decided.set(l.id, null);
+      return cmd ? [{ ...l, cmd }] : [];
+    });
+    const opened = leaders.map((l) => this.d.opener.open(l.cmd));
+    const assessed = await this.d.risk.assess(opened, now);
     const candidates: Candidate[] = [];
     for (const [i, { cmd, id, partner }] of leaders.entries()) {
       const leadId = formatLeadId(await this.d.ids.allocate());
-      candidates.push(newCandidate(cmd, id, partner, assessed[i] as AssessedLead, leadId, this.d.rules, now));
+      const facts = { ...(assessed[i] as AssessedLead), hashes: (opened[i] as OpenedLead).hashes };
+      candidates.push(newCandidate(cmd, id, partner, facts, leadId, this.d.rules, now));
     }
     const testOwners = new Set(candidates.filter((c) => c.test).map((c) => c.owner));
     await this.claims.run(candidates, now);
@@ -107,29 +114,34 @@ export class IntakeBatch {
     return { replies, events, feed, decisions, ...assignmentsOf(created), undecided };
   }
 
-  // Each command with the data key it refers to, read in one look-up. A command whose key is gone
-  // (INTAKE_KEY_HOURS passed while it waited) cannot be opened: it is left undecided, the partner's
-  // retry decides it. A command from before key_ref carries its key, or none.
-  private async withDataKeys(
-    leaders: readonly Leader[],
-    decided: Map<string, IntakeDecision | null>,
-  ): Promise<Leader[]> {
-    const refs = leaders.flatMap((l) => (l.cmd.lead.key_ref === undefined ? [] : [l.cmd.lead.key_ref]));
+  // Each command with the data key it refers to, read in one look-up; null for one whose key is gone
+  // (INTAKE_KEY_HOURS passed while it waited): it cannot be opened, so it is left undecided and the
+  // partner's retry decides it. A command from before key_ref carries its key, or none.
+  private async withDataKeys(cmds: readonly IntakeCommand[]): Promise<(IntakeCommand | null)[]> {
+    const refs = cmds.flatMap((c) => (c.lead.key_ref === undefined ? [] : [c.lead.key_ref]));
     const keys = refs.length > 0 ? await this.d.intakeKeys.byRefs(refs) : new Map<string, string>();
-    return leaders.flatMap((l) => {
-      const ref = l.cmd.lead.key_ref;
-      if (ref === undefined) return [l];
+    return cmds.map((cmd) => {
+      const ref = cmd.lead.key_ref;
+      if (ref === undefined) return cmd;
       const dek = keys.get(ref);
-      if (dek === undefined) {
-        decided.set(l.id, null);
-        return [];
-      }
-      return [{ ...l, cmd: { ...l.cmd, lead: { ...l.cmd.lead, dek_enc: dek } } }];
+      return dek === undefined ? null : { ...cmd, lead: { ...cmd.lead, dek_enc: dek } };
     });
   }
 
-  abandon(cmd: IntakeCommand, now: Date): Promise<void> {
-    return this.persist.abandon(cmd, now);
+  // Its claims are found by the hashes its lead opens to. One that does not open (its key gone, a
+  // damaged ciphertext) failed before taking any: nothing to give back.
+  async abandon(cmd: IntakeCommand, now: Date): Promise<void> {
+    const [keyed] = await this.withDataKeys([cmd]);
+    const hashes = keyed ? this.hashesOf(keyed) : null;
+    if (hashes) await this.persist.abandon(cmd, hashes, now);
+  }
+
+  private hashesOf(cmd: IntakeCommand): DedupHashes | null {
+    try {
+      return this.d.opener.hashes(cmd);
+    } catch {
+      return null;
+    }
   }
 
   storeDecisions(docs: readonly IntakeDecisionDoc[], now: Date): Promise<void> {

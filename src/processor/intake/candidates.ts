@@ -1,5 +1,6 @@
 import type { DedupClaimDoc, LeadRisk, PartnerDoc } from '../../shared/mongo/documents';
 import type { IntakeCommand } from '../../shared/schemas';
+import type { DedupHashes } from '../lead-opener';
 
 export type Via = 'phone' | 'email' | 'ref';
 
@@ -33,6 +34,7 @@ export interface Candidate {
   // no dedup claim and storing no data key, so the erased lead never matches dedup again.
   erased: boolean;
   windowMs: number;
+  hashes: DedupHashes; // derived from what its data key opens: the command carries none
   phoneKey: string;
   emailKey: string | null;
   refKey: string;

@@ -22,8 +22,8 @@ export interface ClaimDeps {
 
 // The claim step of an intake chunk: each command takes its phone claim, its external-id ref and
 // its email claim, in bulk, and learns its fate (a new lead, a duplicate, or undecided). Phone
-// claims come first because commands are keyed by phone hash: a phone claim is seen by no other
-// partition, so giving it back when a later step is lost misleads nobody. An email claim is taken
+// claims come first because commands are keyed by their phone's bucket: a phone claim is seen by no
+// other partition, so giving it back when a later step is lost misleads nobody. An email claim is taken
 // last and never given back: whoever finds one can rely on its lead being created.
 export class ClaimStep {
   constructor(private readonly d: ClaimDeps) {}

@@ -5,6 +5,7 @@ import { decisionId } from '../../shared/store/intake-decisions';
 import { leadRefId } from '../../shared/store/lead-refs';
 import { rejectionReason, type RuleSet } from '../business-rules';
 import { pendingAssignment, type Assignment } from '../idle-redistribution';
+import type { DedupHashes } from '../lead-opener';
 import type { AssessedLead } from '../risk-assessment';
 import type { Candidate, Fate } from './candidates';
 
@@ -18,7 +19,7 @@ export function newCandidate(
   cmd: IntakeCommand,
   owner: string,
   partner: PartnerDoc,
-  { ip, risk }: AssessedLead,
+  { ip, risk, hashes }: AssessedLead & { hashes: DedupHashes },
   leadId: string,
   rules: RuleSet & { dedupWindowDays: number },
   now: Date,
@@ -40,8 +41,9 @@ export function newCandidate(
     risk,
     test: partner.mode === 'test',
     windowMs: (partner.dedup_window_days ?? rules.dedupWindowDays) * DAY_MS,
-    phoneKey: `${scope}:phone:${cmd.lead.phone_hash}`,
-    emailKey: cmd.lead.email_hash ? `${scope}:email:${cmd.lead.email_hash}` : null,
+    hashes,
+    phoneKey: `${scope}:phone:${hashes.phone_hash}`,
+    emailKey: hashes.email_hash ? `${scope}:email:${hashes.email_hash}` : null,
     refKey: leadRefId(partner._id, cmd.lead.external_id),
     heldClaims: [],
     heldRef: null,

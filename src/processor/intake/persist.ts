@@ -6,6 +6,7 @@ import { leadRefId, type LeadRefStore } from '../../shared/store/lead-refs';
 import type { LeadStore } from '../../shared/store/leads';
 import type { AgentRoster } from '../agent-roster';
 import type { DedupClaims } from '../dedup-claims';
+import type { DedupHashes } from '../lead-opener';
 import { newLeadDoc } from '../new-lead';
 import type { WaitingLeads } from '../waiting-leads';
 import type { Candidate } from './candidates';
@@ -29,6 +30,7 @@ export class PersistStep {
   // The leads of the commands that create one, each handed to an agent now or left waiting; a lead
   // that exists already (a chunk decided again) is read back, never written twice.
   async createLeads(creators: Candidate[], now: Date): Promise<Map<string, LeadDoc>> {
+    await this.d.roster.current();
     const docs = creators.map((c) =>
       newLeadDoc(
         c.cmd,
@@ -37,7 +39,7 @@ export class PersistStep {
         c.reject
           ? { kind: 'rejected', reason: c.reject }
           : { kind: 'accepted', agent: c.test ? null : this.d.roster.take(c.cmd.lead, now) },
-        { risk: c.risk, test: c.test },
+        { risk: c.risk, test: c.test, hashes: c.hashes },
       ),
     );
     await this.d.keys.insertNew(
@@ -78,9 +80,9 @@ export class PersistStep {
 
   // Gives back whatever a command given up on holds (claims and its ref, in either dedup scope), so a
   // command that failed half-way blocks no later lead; unless it got as far as creating its lead.
-  async abandon(cmd: IntakeCommand, now: Date): Promise<void> {
+  async abandon(cmd: IntakeCommand, { phone_hash, email_hash }: DedupHashes, now: Date): Promise<void> {
     const owner = decisionId(cmd.partner_id, cmd.idempotency_key);
-    const hashes = [`phone:${cmd.lead.phone_hash}`, ...(cmd.lead.email_hash ? [`email:${cmd.lead.email_hash}`] : [])];
+    const hashes = [`phone:${phone_hash}`, ...(email_hash ? [`email:${email_hash}`] : [])];
     const claimIds = ['g', `p:${cmd.partner_id}`].flatMap((scope) => hashes.map((h) => `${scope}:${h}`));
     const refId = leadRefId(cmd.partner_id, cmd.lead.external_id);
     const held = [

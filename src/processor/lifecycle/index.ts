@@ -119,6 +119,7 @@ export class Lifecycle {
       const id = input.record.value.lead_id;
       open.set(id, [...(open.get(id) ?? []), input]);
     }
+    await this.d.roster.current();
     const ctx: DecideContext = {
       statuses: this.d.statuses,
       parkMaxMs: this.d.parkMaxMs,

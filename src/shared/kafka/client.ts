@@ -43,6 +43,16 @@ export function createKafka(
   });
 }
 
+// A bare client (kafkajs's own logging off and its retries) for the tests' set-up, tools and the bench:
+// built here like every client, so kafkajs is patched in their processes too.
+export function bareKafka(brokers: readonly string[], retries?: number): Kafka {
+  return new Kafka({
+    brokers: [...brokers],
+    logLevel: logLevel.NOTHING,
+    ...(retries !== undefined && { retry: { retries } }),
+  });
+}
+
 // One produce request in flight per broker (send order kept), acks=all (kafkajs's default: a send
 // succeeds only once min.insync.replicas replicas have it). Not idempotent, and no retries inside
 // kafkajs: its retry of a partly failed request drops messages, so a failed send is sent again whole

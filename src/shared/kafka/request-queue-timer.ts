@@ -17,16 +17,27 @@ interface RequestQueue {
 
 const CHECK_PENDING_REQUESTS_INTERVAL = 10; // kafkajs's own, when requests wait for an in-flight slot
 
+// Whether kafkajs's queue is throttled: kafkajs keeps "not throttled" as a time of -1, read here as
+// none and never as a time to wait for.
+export type Throttle = { kind: 'none' } | { kind: 'until'; at: number };
+
+export const throttleOf = (throttledUntil: number, now: number): Throttle =>
+  throttledUntil > now ? { kind: 'until', at: throttledUntil } : { kind: 'none' };
+
+// In how many ms the queue checks its pending requests again; null: no check is due.
+export function checkPendingInMs(pending: number, throttle: Throttle, now = Date.now()): number | null {
+  if (throttle.kind === 'until' && throttle.at > now) return throttle.at - now;
+  return pending > 0 ? CHECK_PENDING_REQUESTS_INTERVAL : null;
+}
+
 const RequestQueueClass = kafkajsInternal<{ prototype: RequestQueue }>('network/requestQueue');
 RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnlyWhenDue(this: RequestQueue) {
   if (this.throttleCheckTimeoutId) return;
-  const throttledForMs = this.throttledUntil - Date.now();
-  if (this.pending.length === 0 && throttledForMs <= 0) return;
-  this.throttleCheckTimeoutId = setTimeout(
-    () => {
-      this.throttleCheckTimeoutId = null;
-      this.checkPendingRequests();
-    },
-    throttledForMs > 0 ? throttledForMs : CHECK_PENDING_REQUESTS_INTERVAL,
-  );
+  const now = Date.now();
+  const inMs = checkPendingInMs(this.pending.length, throttleOf(this.throttledUntil, now), now);
+  if (inMs === null) return;
+  this.throttleCheckTimeoutId = setTimeout(() => {
+    this.throttleCheckTimeoutId = null;
+    this.checkPendingRequests();
+  }, inMs);
 };

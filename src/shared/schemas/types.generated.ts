@@ -461,7 +461,7 @@ export interface LeadEvent {
 }
 
 /**
- * A normalised lead as it travels on Kafka: phone and email only encrypted and hashed, names, IP, user agent and metadata only encrypted (personal_enc); what routing and reporting need stays readable.
+ * A normalised lead as it travels on Kafka: phone, email, names, IP, user agent and metadata only encrypted, under the lead's own data key; the keyed hashes dedup looks for are not carried (the processor derives them from what it opens); what routing and reporting need stays readable.
  */
 export interface LeadRecord {
   external_id: string;
@@ -469,8 +469,14 @@ export interface LeadRecord {
    * AES-256-GCM ciphertext, '<key id>.<iv>.<tag>.<data>' in base64url
    */
   phone_enc: string;
-  phone_hash: string;
+  /**
+   * Commands from before the processor derived the dedup hashes carried the phone's keyed hash in clear; no longer written, and not read
+   */
+  phone_hash?: string;
   email_enc?: string;
+  /**
+   * As phone_hash: no longer written, and not read
+   */
   email_hash?: string;
   /**
    * Where the lead's own data key (AES-256, wrapped by the active ENCRYPTION_KEYS key) is stored while the command is retained: phone_enc, email_enc and personal_enc are sealed with it. The key never travels on Kafka; it is destroyed when the lead is erased and, for every command, INTAKE_KEY_HOURS after intake

@@ -1,0 +1,5 @@
+export { LeadIntakeClient, type ClientOptions, type RetryInfo, type SendResult } from './client.js';
+export { LeadIntakeError } from './errors.js';
+export type { RetryPolicy } from './retry.js';
+export { verifyCallback, verifyPostback, type VerifiedCallback, type VerifyOptions } from './verify.js';
+export type * from './generated/partner-api.js';
