@@ -170,3 +170,19 @@ describe('racing attempts', () => {
     expect(answers.filter((a) => error(a) === 'sign_in_throttled')).toHaveLength(5);
   });
 });
+
+describe('a one-time link', () => {
+  it('is held back as every step is: refused, unused, while its account is locked from that network', async () => {
+    const { id, email: who } = await enrolled('link');
+    const address = '198.51.100.9';
+    for (let i = 0; i < 5; i += 1) await password(from(address), who, `wrong ${i}`);
+    const link = await new ManagerClient(app.url).post<{ token: string }>(`/api/accounts/${id}/link`);
+    const use = (client: SessionClient) =>
+      client.post('/api/auth/links/use', { token: link.body.token, password: `${PASSWORD} anew` });
+    const refused = await use(from(address));
+    expect(error(refused)).toBe('sign_in_throttled');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The link is still whole: from another network it sets the password.
+    expect((await use(from('198.51.100.10'))).body).toMatchObject({ stage: 'second_factor' });
+  });
+});

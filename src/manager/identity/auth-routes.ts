@@ -141,9 +141,13 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       async (req) => {
         const problem = passwordProblem(req.body.password);
         if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
+        const found = await d.links.peek(req.body.token);
+        const account = found ? await d.accounts.find(found.account_id) : null;
+        if (!account) throw new ApiError('link_invalid');
+        // It starts a sign-in: the throttle holds it back as it does every step, the link left unused.
+        await d.signIn.admitted(account.email, attemptOf(req, d.realm));
         const link = await d.links.use(req.body.token);
-        const account = link ? await d.accounts.find(link.account_id) : null;
-        if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
+        if (!link || account.status === 'disabled') throw new ApiError('link_invalid');
         // Hashed only for a link found: argon2's 19 MiB is not spent on a guessed token.
         const updated = await d.accounts.update(account._id, {
           password_hash: await hashPassword(req.body.password),

@@ -133,13 +133,7 @@ export class SignIn<A extends AccountBase> {
   // a failure while it runs, given back when right. A wrong one is audited, and each limit it reached.
   // The account when right, else null.
   async checked(email: string, attempt: Attempt, step: string, verify: () => Promise<Verified<A>>): Promise<A | null> {
-    const admission = await this.d.throttle.admit(email, attempt.address, this.nonce(email, attempt));
-    if (!admission.admitted)
-      throw new ApiError(
-        'sign_in_throttled',
-        { seconds: admission.retryAfterS },
-        { 'retry-after': String(admission.retryAfterS) },
-      );
+    const admission = await this.admission(email, attempt);
     const { right, account } = await verify();
     if (right) {
       await this.d.throttle.refund(admission.charge);
@@ -150,6 +144,23 @@ export class SignIn<A extends AccountBase> {
     for (const limit of admission.reachedIfWrong)
       await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step, limit });
     return null;
+  }
+
+  // A step that guesses no secret of the account's (a one-time link, found already) but starts a sign-in:
+  // held back as the others are, 429 sign_in_throttled past the limits, and counted as nothing.
+  async admitted(email: string, attempt: Attempt): Promise<void> {
+    await this.d.throttle.refund((await this.admission(email, attempt)).charge);
+  }
+
+  private async admission(email: string, attempt: Attempt) {
+    const admission = await this.d.throttle.admit(email, attempt.address, this.nonce(email, attempt));
+    if (!admission.admitted)
+      throw new ApiError(
+        'sign_in_throttled',
+        { seconds: admission.retryAfterS },
+        { 'retry-after': String(admission.retryAfterS) },
+      );
+    return admission;
   }
 
   // A wrong second factor: past the limit the pending sign-in has no stage left.
