@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'portal.password_set',
   'portal.sessions_revoked',
   'portal.second_factor_added',
+  'portal.second_factor_removed',
   'portal.user.invite',
   'portal.user.disable',
 ] as const;

@@ -90,6 +90,11 @@ export const ERRORS = {
     retriable: false,
     message: 'The code or the passkey is not right, or was used already',
   },
+  reauthentication_required: {
+    status: 403,
+    retriable: false,
+    message: 'Confirm it is you first: your current password and second factor (POST auth/reauthenticate)',
+  },
   sign_in_step_missing: {
     status: 401,
     retriable: false,

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import type { AuthSession } from './auth-session';
+import { Reauthenticate } from './reauthenticate';
 import { PasskeySetup, TotpSetup } from './second-factor-setup';
 import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from './ui';
 
@@ -28,6 +29,8 @@ export function AccountPage<S extends AuthSession>({
 }) {
   const me = useLoad(() => api.get<Me>(`${base}/me`), []);
   const [notice, setNotice] = useState<string | null>(null);
+  // A proof allows one change of second factors: the forms show after it, and go with the change.
+  const [proven, setProven] = useState(false);
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const change = useAction(async () => {
@@ -39,6 +42,7 @@ export function AccountPage<S extends AuthSession>({
   });
   const added = (what: string) => (s: S) => {
     onSession(s);
+    setProven(false);
     setNotice(`${what} added.`);
     me.reload();
   };
@@ -100,8 +104,11 @@ export function AccountPage<S extends AuthSession>({
           </button>
         </form>
       </section>
-      <TotpSetup<S> api={api} auth={`${base}/auth`} onDone={added('Authenticator app')} />
-      <PasskeySetup<S> api={api} auth={`${base}/auth`} onDone={added('Passkey')} />
+      {a && !proven && (
+        <Reauthenticate api={api} base={base} factors={a.second_factors} onDone={() => setProven(true)} />
+      )}
+      {proven && <TotpSetup<S> api={api} auth={`${base}/auth`} onDone={added('Authenticator app')} />}
+      {proven && <PasskeySetup<S> api={api} auth={`${base}/auth`} onDone={added('Passkey')} />}
     </section>
   );
 }

@@ -153,6 +153,9 @@ describe('people in the console', () => {
     await analyst.getByText('Your session has ended. Sign in again.').waitFor();
     await table.getByRole('button', { name: 'Enable Ana Analyst' }).click();
     await table.getByRole('row', { name: /Ana Analyst.*active/ }).waitFor();
+    // The analyst lost their authenticator app: the owner resets their second factors.
+    await table.getByRole('button', { name: 'Reset second factors of Ana Analyst' }).click();
+    await table.getByRole('row', { name: /Ana Analyst.*active.*none/ }).waitFor();
     await table.getByRole('button', { name: 'New link for Ana Analyst' }).click();
     await page
       .getByRole('region', { name: 'Password reset for Ana Analyst' })
@@ -211,6 +214,13 @@ describe('people in the console', () => {
     });
     await accountMenu(page, 'Your account');
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+    // Adding a factor needs the password and the app's code first (the steps the sign-ins used are forgotten).
+    await app.runtime.mongo.db
+      .collection('accounts')
+      .updateOne({ email: 'first.owner@example.com' }, { $set: { 'totp.last_step': null } });
+    await page.getByLabel('Your password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Code from your app').fill(totpCode(secret, Date.now()));
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByLabel('Passkey name').fill('Test laptop');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByText('Passkey added.').waitFor();

@@ -1,3 +1,4 @@
+import { forgedPasskey } from '../support/forged-passkey';
 import { enrol, invite, SessionClient } from '../support/session-client';
 import { ManagerClient } from '../support/manager-client';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -19,8 +20,11 @@ it('refuses the passkey steps without a sign-in under way, or without the CSRF t
   expect((await stranger.post('/api/auth/passkey/options')).body).toMatchObject({ error: 'csrf_invalid' });
   const invited = await invite(app.url, { email: 'pk.csrf@example.com', role: 'analyst' });
   const { client } = await enrol(app.url, invited, PASSWORD);
-  // Signed in: the sign-in step's options are not for this stage.
-  expect((await client.post('/api/auth/passkey/options')).body).toMatchObject({ error: 'sign_in_step_missing' });
+  // Signed in: a passkey's options are for a re-authentication; adding one waits for it.
+  expect((await client.post('/api/auth/passkey/options')).status).toBe(200);
+  expect((await client.post('/api/auth/passkey/register/options')).body).toMatchObject({
+    error: 'reauthentication_required',
+  });
   client.csrf = 'forged';
   expect((await client.post('/api/auth/passkey/register/options')).body).toMatchObject({ error: 'csrf_invalid' });
 });
@@ -35,13 +39,7 @@ it('refuses an answer that does not verify, counts it as a failed sign-in, and t
   const options = await browser.post<{ challenge: string; rpId: string }>('/api/auth/passkey/options');
   expect(options.status).toBe(200);
   expect(options.body.rpId).toBe('127.0.0.1');
-  const forged = {
-    id: 'AAAA',
-    rawId: 'AAAA',
-    type: 'public-key',
-    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
-    clientExtensionResults: {},
-  };
+  const forged = forgedPasskey;
   const refused = await browser.post('/api/auth/passkey', { response: forged });
   expect(refused).toMatchObject({ status: 401, body: { error: 'second_factor_invalid' } });
   // The challenge went with the first answer: a second needs new options.

@@ -85,6 +85,7 @@ function bodyOf(op: PortalOperation): unknown {
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },
     'POST /portal/api/auth/totp/confirm': { code: '000000' },
+    'POST /portal/api/auth/reauthenticate': { current_password: 'not the password' },
     // A link is its holder's; none of B's is A's to try.
     'POST /portal/api/auth/links/peek': { token: 'no-such-link-token' },
     'POST /portal/api/auth/links/use': { token: 'no-such-link-token', password: 'a long enough password' },

@@ -7,6 +7,11 @@ import { totpCode } from '../../src/manager/identity/totp';
 export class SessionClient {
   cookie: string | null = null;
   csrf: string | null = null;
+  // The other cookies the server set (the sign-in's device cookie) by name, with their path, sent back
+  // as a browser would: only to paths under theirs.
+  readonly jar = new Map<string, { value: string; path: string }>();
+  // The client address a trusted proxy names in X-Forwarded-For (null: the socket's own).
+  from: string | null = null;
 
   // The session cookie's name: the manager's, or the portal's (lit_portal).
   constructor(
@@ -21,7 +26,10 @@ export class SessionClient {
     extra: Record<string, string> = {},
   ): Promise<HttpResult<T>> {
     const headers: Record<string, string> = { ...extra };
-    if (this.cookie) headers.cookie = this.cookie;
+    const others = [...this.jar].filter(([, c]) => path.startsWith(c.path)).map(([name, c]) => `${name}=${c.value}`);
+    const cookies = [this.cookie, ...others].filter(Boolean);
+    if (cookies.length > 0) headers.cookie = cookies.join('; ');
+    if (this.from) headers['x-forwarded-for'] = this.from;
     if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.baseUrl}${path}`, {
@@ -30,8 +38,13 @@ export class SessionClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       redirect: 'manual',
     });
-    const set = res.headers.getSetCookie().find((c) => c.startsWith(`${this.cookieName}=`));
-    if (set) this.cookie = set.split(';')[0]!;
+    for (const set of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = set.split(';').map((part) => part.trim());
+      const name = pair!.slice(0, pair!.indexOf('='));
+      const cookiePath = attributes.find((a) => /^path=/i.test(a))?.slice(5) ?? '/';
+      if (name === this.cookieName) this.cookie = pair!;
+      else this.jar.set(name, { value: pair!.slice(name.length + 1), path: cookiePath });
+    }
     const text = await res.text();
     const parsed = (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : {}) as T;
     const csrf = (parsed as { csrf_token?: unknown }).csrf_token;

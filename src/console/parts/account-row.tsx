@@ -30,7 +30,8 @@ const factors = (f: AccountView['second_factors']): string =>
   [f.totp && 'app', f.passkeys > 0 && `${f.passkeys} passkey(s)`].filter(Boolean).join(', ') || 'none';
 
 // One account and what may be done to it: its role and partners, disabling or enabling, a new
-// one-time link (an invitation again, or a password reset). Each change ends its sessions.
+// one-time link (an invitation again, or a password reset), resetting lost second factors. Each change
+// ends its sessions.
 export function AccountRow({
   api,
   account: a,
@@ -62,6 +63,10 @@ export function AccountRow({
   });
   const status = useAction(async () => {
     await api.patch(path, { status: a.status === 'disabled' ? 'active' : 'disabled' });
+    onChange();
+  });
+  const reset = useAction(async () => {
+    await api.post(`${path}/second-factors/reset`);
     onChange();
   });
   const link = useAction(async () => {
@@ -105,6 +110,16 @@ export function AccountRow({
                   {a.status === 'disabled' ? 'Enable' : 'Disable'}
                 </button>
               )}
+              {!self && (a.second_factors.totp || a.second_factors.passkeys > 0) && (
+                <button
+                  type="button"
+                  disabled={reset.busy}
+                  aria-label={`Reset second factors of ${a.name}`}
+                  onClick={() => void reset.act()}
+                >
+                  Reset factors
+                </button>
+              )}
               {!a.sso && (
                 <button
                   type="button"
@@ -119,7 +134,7 @@ export function AccountRow({
           )}
         </td>
       </tr>
-      {(editing || save.error || status.error || link.error) && (
+      {(editing || save.error || status.error || reset.error || link.error) && (
         <tr class="details">
           <td colSpan={8}>
             {editing && (
@@ -142,7 +157,7 @@ export function AccountRow({
                 </button>
               </form>
             )}
-            <ErrorNote error={save.error ?? status.error ?? link.error} />
+            <ErrorNote error={save.error ?? status.error ?? reset.error ?? link.error} />
           </td>
         </tr>
       )}

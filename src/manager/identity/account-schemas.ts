@@ -82,6 +82,14 @@ export const accountSchemas = {
   },
 };
 
+export const factorResetSchema = {
+  tags: ACCOUNTS,
+  summary:
+    "Reset a person's lost second factors (TOTP and passkeys): their sessions end and their next sign-in sets one up (an owner, for owners and admins; not yourself)",
+  params: idParams,
+  response: answers({ 200: account }, ...ID_ERRORS, 409),
+};
+
 export const meSchemas = {
   me: {
     tags: ACCOUNTS,
@@ -95,9 +103,10 @@ export const meSchemas = {
   },
   password: {
     tags: ACCOUNTS,
-    summary: 'Change your password: every other session ends, this one gets a new id',
+    summary:
+      'Change your password: every other session ends, this one gets a new id (wrong current passwords are throttled as sign-ins)',
     body: body({ current_password: password, new_password: newPassword }),
-    response: answers({ 200: managerSignIn.session }, 409, ...BODY_ERRORS),
+    response: answers({ 200: managerSignIn.session }, 409, 429, ...BODY_ERRORS),
   },
   signOutEverywhere: {
     tags: ACCOUNTS,

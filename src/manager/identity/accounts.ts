@@ -136,6 +136,14 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
     return updated as A | null;
   }
 
+  // An account's second factors gone (an owner's or admin's reset): its TOTP, and its passkeys, which
+  // the account stops listing before their documents go.
+  async clearSecondFactors(id: string): Promise<A | null> {
+    const updated = await this.update(id, { totp: null, passkey_ids: [] });
+    if (updated) await this.c.passkeys.deleteMany({ account_id: id });
+    return updated;
+  }
+
   // A TOTP step used, only if no later one was: two requests with one code cannot both pass.
   async useTotpStep(id: string, previous: number | null, step: number): Promise<boolean> {
     const r = await this.c.accounts.updateOne(

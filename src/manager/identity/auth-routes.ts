@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
 import { ApiError } from '../../shared/errors';
@@ -10,6 +10,7 @@ import { hashPassword, passwordProblem } from './passwords';
 import { auditAccount, type IdentityRealm } from './realm';
 import {
   accountActor,
+  attemptOf,
   checkCsrf,
   completeSignIn,
   establish,
@@ -17,6 +18,7 @@ import {
   pendingStep,
   sessionView,
 } from './session-actions';
+import { requireProof, spendProof } from './proofs';
 import { refuseExpired } from './session-check';
 import type { RedisSessionStore, SessionTimeouts } from './session-store';
 import type { SignIn } from './sign-in';
@@ -39,8 +41,8 @@ export interface AuthRouteDeps<A extends AccountBase> {
 // password, then a TOTP code or a passkey (passkey-routes.ts), or setting a second factor up when the
 // account has none; one-time links; signing out. Public: each step reads the session the one before it left.
 export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
-  const signedIn = (req: FastifyRequest, account: A, detail: Record<string, unknown>) =>
-    completeSignIn(d, req, account, 'password', detail);
+  const signedIn = (req: FastifyRequest, reply: FastifyReply, account: A, detail: Record<string, unknown>) =>
+    completeSignIn(d, req, reply, account, 'password', detail);
   const view = (req: FastifyRequest) => sessionView(req, d.realm);
   const withFactors = (req: FastifyRequest, account: A) => ({
     ...view(req),
@@ -62,7 +64,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       `${api}/auth/sign-in`,
       { schema: d.realm.schemas.auth.signIn, config: open },
       async (req) => {
-        const { account, stage } = await d.signIn.password(req.body.email, req.body.password, req.ip);
+        const { account, stage } = await d.signIn.password(req.body.email, req.body.password, attemptOf(req, d.realm));
         await establish(req, d.realm, account, stage, 'password', d.clock);
         return withFactors(req, account);
       },
@@ -71,16 +73,18 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.post<{ Body: { code: string } }>(
       `${api}/auth/totp`,
       { schema: d.realm.schemas.auth.code, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pendingStep(d, req, ['second_factor']);
-        await d.signIn.totp(account, req.body.code, req.ip);
-        return signedIn(req, account, { second_factor: 'totp' });
+        await d.signIn.totp(account, req.body.code, attemptOf(req, d.realm), req.session);
+        return signedIn(req, reply, account, { second_factor: 'totp' });
       },
     );
 
-    // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu).
+    // Setting TOTP up: while enrolling at a first sign-in, or signed in (the account menu) after a proof.
+    // An account has one TOTP: a confirmed new one replaces it.
     app.post(`${api}/auth/totp/setup`, { schema: d.realm.schemas.auth.totpSetup, config: open }, async (req) => {
       const account = await pendingStep(d, req, ['enroll', 'signed_in']);
+      requireProof(req, d.clock);
       const secret = newTotpSecret();
       req.session.totp_setup = d.cipher.encrypt(secret);
       return { secret, uri: totpUri(secret, account.email, d.serviceName) };
@@ -89,23 +93,25 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.post<{ Body: { code: string } }>(
       `${api}/auth/totp/confirm`,
       { schema: d.realm.schemas.auth.code, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pendingStep(d, req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const secret = req.session.totp_setup ? d.cipher.decrypt(req.session.totp_setup) : null;
         const step = secret ? totpStep(secret, req.body.code, null, d.clock.now().getTime()) : null;
         if (!secret || step === null) throw new ApiError('second_factor_invalid');
         await d.accounts.update(account._id, { totp: { secret_enc: d.cipher.encrypt(secret), last_step: step } });
         req.session.totp_setup = undefined;
+        spendProof(req);
         await auditAccount(
           d.audit,
           d.realm,
           accountActor(account, req.session.method ?? 'password', req.ip),
           'second_factor_added',
           account,
-          { kind: 'totp' },
+          { kind: 'totp', replaced: account.totp !== null },
         );
         return req.session.stage === 'enroll'
-          ? signedIn(req, account, { second_factor: 'totp', enrolled: true })
+          ? signedIn(req, reply, account, { second_factor: 'totp', enrolled: true })
           : view(req);
       },
     );
@@ -135,9 +141,13 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       async (req) => {
         const problem = passwordProblem(req.body.password);
         if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
+        const found = await d.links.peek(req.body.token);
+        const account = found ? await d.accounts.find(found.account_id) : null;
+        if (!account) throw new ApiError('link_invalid');
+        // It starts a sign-in: the throttle holds it back as it does every step, the link left unused.
+        await d.signIn.admitted(account.email, attemptOf(req, d.realm));
         const link = await d.links.use(req.body.token);
-        const account = link ? await d.accounts.find(link.account_id) : null;
-        if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
+        if (!link || account.status === 'disabled') throw new ApiError('link_invalid');
         // Hashed only for a link found: argon2's 19 MiB is not spent on a guessed token.
         const updated = await d.accounts.update(account._id, {
           password_hash: await hashPassword(req.body.password),

@@ -7,6 +7,7 @@ import type { Redis } from '../../shared/redis/client';
 import type { AuditLog } from '../audit-log';
 import { accountRoutes } from './account-routes';
 import { authenticate } from './authenticate';
+import { factorResetRoutes } from './factor-reset-routes';
 import { meRoutes } from './me-routes';
 import { managerRealm } from './realm';
 import { realmIdentity, registerSignIn } from './realm-identity';
@@ -49,7 +50,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
 
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(meRoutes({ accounts, sessions, links, audit: o.audit, clock: o.clock }));
+  await app.register(meRoutes({ accounts, sessions, links, signIn: id.signIn, audit: o.audit, clock: o.clock }));
   await app.register(
     accountRoutes({
       accounts,
@@ -62,5 +63,6 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
       consoleUrl: cfg.consoleUrl,
     }),
   );
+  await app.register(factorResetRoutes({ accounts, sessions, audit: o.audit }));
   await app.register(serviceAccountRoutes({ tokens, audit: o.audit, partnerExists: o.partnerExists }));
 }

@@ -4,16 +4,19 @@ import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
+import type { AccountDoc } from './identity-store';
 import { meSchemas } from './identity-schemas';
 import type { OneTimeLinks } from './links';
 import { changeOwnPassword, type PasswordChange } from './own-password';
 import { managerRealm } from './realm';
 import { sessionView } from './session-actions';
 import type { RedisSessionStore } from './session-store';
+import type { SignIn } from './sign-in';
 
 export interface MeRouteDeps {
   accounts: AccountStore;
   sessions: RedisSessionStore;
+  signIn: SignIn<AccountDoc>;
   links: OneTimeLinks;
   audit: AuditLog;
   clock: Clock;

@@ -3,15 +3,17 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
-import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import type { OneTimeLinks } from './links';
+import { hashPassword, passwordProblem } from './passwords';
 import type { IdentityRealm } from './realm';
-import { establish } from './session-actions';
+import { attemptOf, establish } from './session-actions';
 import type { RedisSessionStore } from './session-store';
+import type { SignIn } from './sign-in';
 
 export interface OwnPasswordDeps<A extends AccountBase> {
   accounts: AccountStore<A>;
   sessions: RedisSessionStore;
+  signIn: SignIn<A>;
   links: OneTimeLinks;
   clock: Clock;
 }
@@ -21,9 +23,10 @@ export interface PasswordChange {
   new_password: string;
 }
 
-// A signed-in person's new password, in either realm: the current one proves it is them, and every
-// other session and every open one-time link of the account end (one may be a thief's). This one gets a new id (OWASP: a new id
-// at every change of privilege). The caller audits it.
+// A signed-in person's new password, in either realm: the current one proves it is them (its guesses
+// throttled and audited as sign-ins), and every other session and every open one-time link of the
+// account end (one may be a thief's). This one gets a new id (OWASP: a new id at every change of
+// privilege). The caller audits it.
 export async function changeOwnPassword<A extends AccountBase>(
   d: OwnPasswordDeps<A>,
   realm: IdentityRealm<A>,
@@ -32,8 +35,7 @@ export async function changeOwnPassword<A extends AccountBase>(
 ): Promise<A> {
   const account = await d.accounts.find(accountId);
   if (!account) throw new ApiError(realm.unauthorized);
-  if (!(await verifyPassword(account.password_hash, req.body.current_password)))
-    throw new ApiError('invalid_credentials');
+  await d.signIn.currentPassword(account, req.body.current_password, attemptOf(req, realm), 'current_password');
   const problem = passwordProblem(req.body.new_password);
   if (problem) throw new ApiError('invalid_request', { detail: `/new_password: ${problem}` });
   const updated = await d.accounts.update(account._id, { password_hash: await hashPassword(req.body.new_password) });

@@ -1,14 +1,15 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
-import { relyingParty, type Passkeys } from './passkeys';
+import { requestRelyingParty, type Passkeys } from './passkeys';
 import { auditAccount, type IdentityRealm } from './realm';
-import { accountActor, completeSignIn, pendingStep, sessionView } from './session-actions';
+import { accountActor, attemptOf, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
+import { requireProof, spendProof, takeChallenge } from './proofs';
 import type { SignIn } from './sign-in';
 
 export interface PasskeyRouteDeps<A extends AccountBase> {
@@ -23,26 +24,19 @@ export interface PasskeyRouteDeps<A extends AccountBase> {
   consoleUrl: string | null;
 }
 
-// The challenge the options gave this session, taken so it verifies one answer at most.
-function takeChallenge(req: FastifyRequest): string {
-  const challenge = req.session.webauthn_challenge;
-  req.session.webauthn_challenge = undefined;
-  if (!challenge) throw new ApiError('sign_in_step_missing');
-  return challenge;
-}
-
-// Passkeys (WebAuthn): the second step of a sign-in, and adding one while enrolling or from the
-// account menu. Public like the other steps: each reads the stage the session is at.
+// Passkeys (WebAuthn): the second step of a sign-in (or of a re-authentication), and adding one while
+// enrolling or from the account menu after a proof. Public like the other steps: each reads the stage
+// the session is at.
 export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
-  const rpOf = (req: FastifyRequest) =>
-    relyingParty(d.serviceName, d.consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
+  const rpOf = (req: FastifyRequest) => requestRelyingParty(d.serviceName, d.consoleUrl, req);
   const pending = (req: FastifyRequest, stages: readonly SessionStage[]) => pendingStep(d, req, stages);
   const signedIn = (
     req: FastifyRequest,
+    reply: FastifyReply,
     account: A,
     method: 'password' | 'passkey',
     details: Record<string, unknown>,
-  ) => completeSignIn(d, req, account, method, details);
+  ) => completeSignIn(d, req, reply, account, method, details);
 
   const api = d.realm.prefix;
 
@@ -50,7 +44,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     const open = d.realm.open;
 
     app.post(`${api}/auth/passkey/options`, { schema: d.realm.schemas.passkey.options, config: open }, async (req) => {
-      const account = await pending(req, ['second_factor']);
+      const account = await pending(req, ['second_factor', 'signed_in']);
       const options = await d.passkeys.authenticationOptions(account, rpOf(req));
       req.session.webauthn_challenge = options.challenge;
       return options;
@@ -59,15 +53,16 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     app.post<{ Body: { response: AuthenticationResponseJSON } }>(
       `${api}/auth/passkey`,
       { schema: d.realm.schemas.passkey.signIn, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pending(req, ['second_factor']);
         const challenge = takeChallenge(req);
         await d.signIn.passkey(
           account,
           () => d.passkeys.authenticate(account, req.body.response, challenge, rpOf(req)),
-          req.ip,
+          attemptOf(req, d.realm),
+          req.session,
         );
-        return signedIn(req, account, 'passkey', { second_factor: 'passkey' });
+        return signedIn(req, reply, account, 'passkey', { second_factor: 'passkey' });
       },
     );
 
@@ -76,6 +71,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
       { schema: d.realm.schemas.passkey.registerOptions, config: open },
       async (req) => {
         const account = await pending(req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const options = await d.passkeys.registrationOptions(account, rpOf(req));
         req.session.webauthn_challenge = options.challenge;
         return options;
@@ -86,8 +82,9 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
     app.post<{ Body: { response: RegistrationResponseJSON; name: string } }>(
       `${api}/auth/passkey/register`,
       { schema: d.realm.schemas.passkey.register, config: open },
-      async (req) => {
+      async (req, reply) => {
         const account = await pending(req, ['enroll', 'signed_in']);
+        requireProof(req, d.clock);
         const added = await d.passkeys.register(
           account,
           req.body.response,
@@ -96,6 +93,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
           rpOf(req),
         );
         if (!added) throw new ApiError('second_factor_invalid');
+        spendProof(req);
         await auditAccount(
           d.audit,
           d.realm,
@@ -105,7 +103,7 @@ export function passkeyRoutes<A extends AccountBase>(d: PasskeyRouteDeps<A>) {
           { kind: 'passkey' },
         );
         return req.session.stage === 'enroll'
-          ? signedIn(req, account, 'password', { second_factor: 'passkey', enrolled: true })
+          ? signedIn(req, reply, account, 'password', { second_factor: 'passkey', enrolled: true })
           : sessionView(req, d.realm);
       },
     );

@@ -9,6 +9,7 @@ import {
   type RegistrationResponseJSON,
   type WebAuthnCredential,
 } from '@simplewebauthn/server';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { isDuplicateKey } from '../../shared/mongo/client';
 import type { AccountBase, IdentityCollections, PasskeyDoc } from './identity-store';
@@ -33,6 +34,9 @@ export function relyingParty(
   const origin = new URL(consoleUrl ?? request.origin ?? `${request.protocol}://${request.host}`);
   return { id: origin.hostname, name: serviceName, origin: origin.origin };
 }
+
+export const requestRelyingParty = (serviceName: string, consoleUrl: string | null, req: FastifyRequest) =>
+  relyingParty(serviceName, consoleUrl, { origin: req.headers.origin, protocol: req.protocol, host: req.host });
 
 export type RegistrationOptions = PublicKeyCredentialCreationOptionsJSON;
 export type AuthenticationOptions = PublicKeyCredentialRequestOptionsJSON;

@@ -11,10 +11,12 @@ import { identityCollections, type AccountBase, type IdentityCollections } from 
 import { OneTimeLinks } from './links';
 import { passkeyRoutes } from './passkey-routes';
 import { Passkeys } from './passkeys';
+import { reauthRoutes } from './reauth-routes';
 import type { IdentityRealm } from './realm';
 import { RedisSessionStore, type SessionTimeouts } from './session-store';
 import { SignIn } from './sign-in';
 import { SignInThrottle } from './sign-in-throttle';
+import { DeviceCookies } from './device-cookie';
 
 export interface RealmIdentityOptions {
   config: Pick<Config, 'serviceName' | 'accounts'>;
@@ -55,7 +57,9 @@ export function realmIdentity<A extends AccountBase>(
     signIn: new SignIn({
       realm,
       accounts,
-      throttle: new SignInThrottle(o.redis),
+      throttle: new SignInThrottle(o.redis, realm.name, cfg.signIn),
+      devices: new DeviceCookies(cfg.sessionSecret, realm.name),
+      limits: cfg.signIn,
       cipher: o.cipher,
       audit: o.audit,
       clock: o.clock,
@@ -77,14 +81,11 @@ export async function registerSignIn<A extends AccountBase>(
     clock: o.clock,
     serviceName: o.config.serviceName,
   };
+  const passkeys = new Passkeys(id.collections, o.clock);
+  const consoleUrl = o.config.accounts.consoleUrl;
   await app.register(
     authRoutes({ ...common, links: id.links, sessions: id.sessions, timeouts: id.timeouts, cipher: o.cipher }),
   );
-  await app.register(
-    passkeyRoutes({
-      ...common,
-      passkeys: new Passkeys(id.collections, o.clock),
-      consoleUrl: o.config.accounts.consoleUrl,
-    }),
-  );
+  await app.register(passkeyRoutes({ ...common, passkeys, consoleUrl }));
+  await app.register(reauthRoutes({ ...common, passkeys, consoleUrl }));
 }

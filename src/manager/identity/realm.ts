@@ -17,6 +17,8 @@ export interface IdentityRealm<A extends AccountBase> {
   // Where its API lives ('/api', '/portal/api') and the route config of its public sign-in steps.
   prefix: string;
   open: FastifyContextConfig;
+  // The device cookie a completed sign-in gives the browser (sign-in-throttle.ts), sent to `${prefix}/auth/`.
+  deviceCookie: string;
   // The sign-in steps' schemas, naming the realm's roles and permissions.
   schemas: Pick<ReturnType<typeof signInSchemas>, 'auth' | 'passkey'>;
   // The 401 of a request with no session of this realm.
@@ -36,6 +38,7 @@ export const managerRealm: IdentityRealm<AccountDoc> = {
   name: 'manager',
   prefix: '/api',
   open: { access: 'public' },
+  deviceCookie: 'lit_device',
   schemas: { auth: authSchemas, passkey: passkeySchemas },
   unauthorized: 'manager_unauthorized',
   rights: async (account) => ({

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditActor } from '../../shared/audit';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
@@ -8,6 +8,7 @@ import { checkCsrf, csrfToken } from './csrf';
 import type { AccountBase } from './identity-store';
 import { auditAccount, type IdentityRealm } from './realm';
 import type { SessionStage } from './session-state';
+import type { Attempt, SignIn } from './sign-in';
 
 export { checkCsrf, csrfToken } from './csrf';
 
@@ -86,9 +87,16 @@ export const accountActor = (account: AccountBase, method: AuditActor['method'],
 export interface SignInSteps<A extends AccountBase> {
   realm: IdentityRealm<A>;
   accounts: AccountStore<A>;
+  signIn: SignIn<A>;
   audit: AuditLog;
   clock: Clock;
 }
+
+// Where a sign-in step comes from: the client's address and the realm's device cookie, if sent.
+export const attemptOf = <A extends AccountBase>(req: FastifyRequest, realm: IdentityRealm<A>): Attempt => ({
+  address: req.ip,
+  device: req.cookies?.[realm.deviceCookie],
+});
 
 // The active account of a sign-in that stopped at one of `stages` (its CSRF token checked).
 export async function pendingStep<A extends AccountBase>(
@@ -102,15 +110,24 @@ export async function pendingStep<A extends AccountBase>(
   return account;
 }
 
-// The last step: a signed-in session with a new id, the sign-in recorded and audited.
+// The last step: a signed-in session with a new id, the browser's device cookie, the sign-in recorded
+// and audited.
 export async function completeSignIn<A extends AccountBase>(
   d: SignInSteps<A>,
   req: FastifyRequest,
+  reply: FastifyReply,
   account: A,
   method: 'password' | 'passkey',
   details: Record<string, unknown>,
 ) {
   await establish(req, d.realm, account, 'signed_in', method, d.clock);
+  reply.setCookie(d.realm.deviceCookie, await d.signIn.completed(account, attemptOf(req, d.realm)), {
+    path: `${d.realm.prefix}/auth/`,
+    httpOnly: true,
+    secure: 'auto',
+    sameSite: 'strict',
+    maxAge: d.signIn.deviceMaxAgeS,
+  });
   await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
   await auditAccount(d.audit, d.realm, accountActor(account, method, req.ip), 'sign_in', account, details);
   return sessionView(req, d.realm);

@@ -17,8 +17,9 @@ declare module 'fastify' {
     method?: 'password' | 'passkey' | 'sso';
     // When the session was issued (its id made): the absolute timeout counts from it.
     issued_at?: number;
-    // Until when a password step may be completed by a second factor.
+    // Until when a password step may be completed by a second factor, and the wrong ones it has had.
     step_until?: number;
+    factor_failures?: number;
     // A snapshot of the account's rights at sign-in: any change of them ends the session.
     role?: Role;
     name?: string;
@@ -28,6 +29,8 @@ declare module 'fastify' {
     portal_role?: PortalRole;
     partner_id?: string;
     partner_name?: string;
+    // Until when a signed-in session may add or replace a second factor (reauth-routes.ts).
+    proven_until?: number;
     // A TOTP secret being set up (encrypted), a WebAuthn challenge, a single sign-on under way.
     totp_setup?: string;
     webauthn_challenge?: string;

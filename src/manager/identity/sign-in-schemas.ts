@@ -4,6 +4,7 @@ import { body, email, newPassword, password, SIGN_IN } from './identity-schema-p
 
 // Route schemas of the sign-in steps (session, password, TOTP, passkeys, one-time links, single
 // sign-on), built for a realm: the manager's and the portal's differ in who a session names.
+const totpCode = { type: 'string', pattern: '^[0-9]{6}$' } as const;
 // A link's token travels in the body, never in a path or query a log records.
 const linkToken = { type: 'string', minLength: 1, maxLength: 200, description: 'The token after #/link/' } as const;
 
@@ -67,12 +68,20 @@ export function signInSchemas(who: SessionShape) {
     code: {
       tags: SIGN_IN,
       summary: 'A TOTP code (RFC 6238): the second step, or the confirmation of a new TOTP set-up',
-      body: body({ code: { type: 'string', pattern: '^[0-9]{6}$' } }),
+      body: body({ code: totpCode }),
+      response: answers({ 200: session }, 403, 429, ...BODY_ERRORS),
+    },
+    reauthenticate: {
+      tags: SIGN_IN,
+      summary:
+        'Confirm it is you before adding or replacing a second factor (5 minutes, one change): the current password, and a TOTP code or a passkey answer to auth/passkey/options when the account has one; throttled as a sign-in',
+      body: body({ current_password: password, code: totpCode, passkey: credentialJson }, ['current_password']),
       response: answers({ 200: session }, 403, 429, ...BODY_ERRORS),
     },
     totpSetup: {
       tags: SIGN_IN,
-      summary: 'A new TOTP secret to scan (confirmed by a code before it counts)',
+      summary:
+        'A new TOTP secret to scan (confirmed by a code before it counts; it replaces the one the account has). Signed in: after auth/reauthenticate',
       response: answers(
         { 200: object({ secret: str, uri: { type: 'string', description: 'otpauth:// URI for a QR code' } }) },
         403,
@@ -128,7 +137,7 @@ export function signInSchemas(who: SessionShape) {
   const passkey = {
     options: {
       tags: SIGN_IN,
-      summary: "A passkey's challenge for the second step, naming the account's passkeys",
+      summary: "A passkey's challenge for the second step or for auth/reauthenticate, naming the account's passkeys",
       response: answers({ 200: webauthnOptions('Request options') }, 403),
     },
     signIn: {
@@ -139,7 +148,8 @@ export function signInSchemas(who: SessionShape) {
     },
     registerOptions: {
       tags: SIGN_IN,
-      summary: 'A challenge to add a passkey (while enrolling at a first sign-in, or signed in)',
+      summary:
+        'A challenge to add a passkey (while enrolling at a first sign-in, or signed in after auth/reauthenticate)',
       response: answers({ 200: webauthnOptions('Creation options') }, 403),
     },
     register: {

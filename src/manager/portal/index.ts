@@ -10,6 +10,7 @@ import { portalAuthenticate } from './identity/portal-authenticate';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from './identity/portal-realm';
 import { portalUserRoutes } from './identity/user-routes';
 import { ownAccountRoutes } from './identity/own-account-routes';
+import { portalFactorResetRoute } from './identity/user-factor-route';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
 // The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
@@ -53,6 +54,7 @@ export function partnerPortal(
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
     await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
+    await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
     await app.register(portalDataRoutes(services, m));
   };
   const invitations = portalInvitationRoute({

@@ -1,4 +1,5 @@
 import { parseSsoConfig, type SsoConfig } from '../identity/sso-config';
+import { ConfigError } from '../errors';
 import type { Env, EnvReader } from './env-reader';
 
 // People signing in to the console (src/manager/identity): sessions and single sign-on.
@@ -12,6 +13,41 @@ export interface AccountsConfig {
   readonly sso: SsoConfig | null;
   // Contacts revealed for one agent in any 60 minutes (by the agent, its supervisor or its CRM).
   readonly contactRevealsPerHour: number;
+  readonly signIn: SignInLimits;
+}
+
+// How failed sign-ins are counted and what they hold back (src/manager/identity/throttle-policy.ts).
+export interface SignInLimits {
+  // Failures for one account from one client network before that network is locked out of it.
+  readonly perSource: number;
+  // Failures from one client network, whatever the accounts, before it is locked out of all.
+  readonly perAddress: number;
+  // Failures with one known device cookie before that device is locked out of its account.
+  readonly perDevice: number;
+  // Failures for one account, from anywhere, after which a browser it does not know waits between attempts.
+  readonly slowAfter: number;
+  readonly maxDelayS: number;
+  readonly windowS: number;
+  // Wrong second factors one pending sign-in takes before it must start again from the password.
+  readonly secondFactorTries: number;
+  // How long a browser's device cookie lasts after its last completed sign-in.
+  readonly deviceDays: number;
+}
+
+function readSignIn(r: EnvReader): SignInLimits {
+  const limits = {
+    perSource: r.int('SIGN_IN_FAILURES_PER_SOURCE', 5, 1, 1000),
+    perAddress: r.int('SIGN_IN_FAILURES_PER_ADDRESS', 50, 1, 100000),
+    perDevice: r.int('SIGN_IN_FAILURES_PER_DEVICE', 10, 1, 1000),
+    slowAfter: r.int('SIGN_IN_SLOW_AFTER', 10, 1, 1000),
+    maxDelayS: r.int('SIGN_IN_MAX_DELAY_S', 300, 1, 3600),
+    windowS: r.int('SIGN_IN_WINDOW_S', 900, 60, 86400),
+    secondFactorTries: r.int('SIGN_IN_SECOND_FACTOR_TRIES', 3, 1, 10),
+    deviceDays: r.int('SIGN_IN_DEVICE_DAYS', 90, 1, 400),
+  };
+  if (limits.maxDelayS > limits.windowS)
+    throw new ConfigError('SIGN_IN_MAX_DELAY_S', `must not exceed SIGN_IN_WINDOW_S (${limits.windowS})`);
+  return limits;
 }
 
 export function readAccounts(r: EnvReader, env: Env, sessionSecret: string): AccountsConfig {
@@ -22,5 +58,6 @@ export function readAccounts(r: EnvReader, env: Env, sessionSecret: string): Acc
     consoleUrl: env.CONSOLE_URL?.trim() ? r.url('CONSOLE_URL', '', ['http:', 'https:']) : null,
     sso: parseSsoConfig(env),
     contactRevealsPerHour: r.int('CONTACT_REVEALS_PER_HOUR', 200, 1, 100000),
+    signIn: readSignIn(r),
   };
 }

@@ -2,7 +2,7 @@
 // A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
 // One module per part of the service; this one assembles them.
 import { ConfigError } from '../errors';
-import { readAccounts, type AccountsConfig } from './accounts';
+import { readAccounts, type AccountsConfig, type SignInLimits } from './accounts';
 import {
   readCallbacks,
   readEndpoints,
@@ -24,7 +24,7 @@ export { ConfigError };
 export { ROLES, type Role } from './roles';
 export type { KafkaConfig, SetupConfig } from './kafka';
 export type { AccountsConfig, CallbackConfig, CryptoConfig, EndpointConfig, IntakeConfig, ReplayConfig, RulesConfig };
-export type { HttpConfig, MongoConfig, RedisConfig };
+export type { HttpConfig, MongoConfig, RedisConfig, SignInLimits };
 
 export interface Config extends SetupConfig {
   readonly roles: readonly Role[];

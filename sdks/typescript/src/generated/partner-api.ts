@@ -94,6 +94,7 @@ export interface ErrorBody {
     | 'csrf_invalid'
     | 'invalid_credentials'
     | 'second_factor_invalid'
+    | 'reauthentication_required'
     | 'sign_in_step_missing'
     | 'account_disabled'
     | 'sign_in_throttled'

@@ -35,6 +35,7 @@ export function portalRealm(
     name: 'portal',
     prefix: PORTAL_API,
     open: { portalAccess: 'public' },
+    deviceCookie: 'lit_portal_device',
     schemas: { auth: portalSignInSchemas.auth, passkey: portalSignInSchemas.passkey },
     unauthorized: 'portal_unauthorized',
     rights: async (account) => ({

@@ -55,6 +55,13 @@ export const userSchemas = {
     params: idParams,
     response: answers({ 200: user }, ...ID_ERRORS, 409),
   },
+  resetFactors: {
+    tags: PEOPLE,
+    summary:
+      "Reset a colleague's lost second factors (TOTP and passkeys): their sessions end and their next sign-in sets one up (not yourself)",
+    params: idParams,
+    response: answers({ 200: user }, ...ID_ERRORS, 409),
+  },
 };
 
 // A person's own account: every portal role may read and change it.
@@ -67,9 +74,10 @@ export const ownAccountSchemas = {
   },
   password: {
     tags: ACCOUNT,
-    summary: 'Change your password: every other session of yours ends, this one gets a new id',
+    summary:
+      'Change your password: every other session of yours ends, this one gets a new id (wrong current passwords are throttled as sign-ins)',
     body: meSchemas.password.body,
-    response: answers({ 200: portalSignInSchemas.session }, ...BODY_ERRORS),
+    response: answers({ 200: portalSignInSchemas.session }, 429, ...BODY_ERRORS),
   },
   signOutEverywhere: {
     tags: ACCOUNT,
