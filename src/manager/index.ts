@@ -62,6 +62,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
       cipher: o.cipher,
       audit: services.audit,
       clock: systemClock,
+      mailer: o.mailer,
       partnerExists: async (id) => (await services.partners.find(id)) !== null,
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });

@@ -19,6 +19,7 @@ import {
 } from './session-actions';
 import type { RedisSessionStore } from './session-store';
 import type { SignIn } from './sign-in';
+import type { SignInNotice } from './sign-in-notice';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 
 export interface AuthRouteDeps<A extends AccountBase> {
@@ -31,6 +32,7 @@ export interface AuthRouteDeps<A extends AccountBase> {
   audit: AuditLog;
   clock: Clock;
   serviceName: string;
+  notice: SignInNotice | null;
 }
 
 // The steps of signing in to a realm (the manager's under /api, the portal's under /portal/api): the

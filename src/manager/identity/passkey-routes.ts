@@ -10,6 +10,7 @@ import { auditAccount, type IdentityRealm } from './realm';
 import { accountActor, completeSignIn, pendingStep, sessionView } from './session-actions';
 import type { SessionStage } from './session-state';
 import type { SignIn } from './sign-in';
+import type { SignInNotice } from './sign-in-notice';
 
 export interface PasskeyRouteDeps<A extends AccountBase> {
   realm: IdentityRealm<A>;
@@ -19,6 +20,7 @@ export interface PasskeyRouteDeps<A extends AccountBase> {
   audit: AuditLog;
   clock: Clock;
   serviceName: string;
+  notice: SignInNotice | null;
   // The console's address when configured: the relying party's ID and origin come from it.
   consoleUrl: string | null;
 }

@@ -27,6 +27,7 @@ export function partnerPortal(
     cipher: m.cipher,
     audit: services.audit,
     clock,
+    mailer: m.mailer,
   };
   const partnerOf = (id: string) => services.partners.find(id);
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
