@@ -35,10 +35,14 @@ if [[ ! -f .env.local ]]; then
   cat > .env.local <<ENV
 ENCRYPTION_KEYS=k1:$(openssl rand -base64 32)
 HASH_KEY=$(openssl rand -base64 32)
-MANAGER_TOKENS=mgr_$(openssl rand -hex 24)
+MANAGER_TOKENS=mgr_$(openssl rand -hex 32)
 CALLBACK_ALLOW_HTTP=true
 CALLBACK_ALLOW_PRIVATE_NETWORKS=true
 ENV
+fi
+# A break-glass token needs 32 random bytes; one made shorter by an older up.sh is replaced.
+if ! grep -Eq '^MANAGER_TOKENS=mgr_[0-9a-f]{64}$' .env.local; then
+  sed -i "s/^MANAGER_TOKENS=.*/MANAGER_TOKENS=mgr_$(openssl rand -hex 32)/" .env.local
 fi
 set -a; source .env.local; eval "$(bash scripts/services.sh env)"; set +a
 MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"

@@ -12,6 +12,7 @@ import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
 import { managerPlugin } from './manager';
+import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
 import type { CallbackReply } from './shared/schemas';
@@ -94,7 +95,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   );
 
   const http = Fastify({
-    loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
+    loggerInstance: logger.child({ component: 'http' }, { serializers: { req: requestLogView } }) as FastifyBaseLogger,
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
     bodyLimit: config.intake.bodyLimitBytes,
     // The partner API writes its own one line per request (partner, outcome, ms); fastify's two more

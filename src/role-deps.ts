@@ -58,7 +58,6 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
     partners: rt.partners,
     agentChanges: rt.agentChanges,
     redis: rt.redis,
-    locks: rt.locks,
     kafka: { producer: rt.producer, codec: rt.codec, topics: rt.topics },
     replies,
     logger: rt.logger,

@@ -15,7 +15,7 @@ import { dirname, join, relative } from 'node:path';
 // tsx loader, so their RSS and CPU profiles are the service's own. src/ and bench/ are transpiled
 // file by file with esbuild (no bundling, no type check: `npm run typecheck` does that) into
 // bench/.build, which mirrors the repository so every path the code derives from __dirname
-// (schemas/, topics/, the .lua files) resolves as it does from dist/. test/unit/bench-build.test.ts
+// (schemas/, topics/, the .lua and .txt files) resolves as it does from dist/. test/unit/bench-build.test.ts
 // checks that every relative require of the output resolves.
 export const ROOT = join(__dirname, '..', '..');
 export const BUILD_DIR = join(ROOT, 'bench', '.build');
@@ -38,10 +38,10 @@ export async function buildForBench(log: (s: string) => void = () => undefined):
     join(ROOT, 'test', 'support', 'free-port.ts'),
   ];
   const ts = sources.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  const lua = sources.filter((f) => f.endsWith('.lua'));
+  const assets = sources.filter((f) => f.endsWith('.lua') || f.endsWith('.txt'));
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
   const stamp = join(BUILD_DIR, '.stamp');
-  const fingerprint = `${ts.length}:${lua.length}:${newest}`;
+  const fingerprint = `${ts.length}:${assets.length}:${newest}`;
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) return BUILD_DIR;
 
   const started = Date.now();
@@ -60,7 +60,7 @@ export async function buildForBench(log: (s: string) => void = () => undefined):
     sourcemap: false,
     logLevel: 'error',
   });
-  for (const f of lua) {
+  for (const f of assets) {
     const target = join(BUILD_DIR, relative(ROOT, f));
     mkdirSync(dirname(target), { recursive: true });
     cpSync(f, target);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 export { freePort } from '../../test/support/free-port';
 
-export const MANAGER_TOKEN = 'bench-manager-token-0123456789abcdef';
+export const MANAGER_TOKEN = 'bench_9d2c5e8a1b4d7f0c3e6a9b2d5f8c5f0c2e9a8b71d4c3e6a9f02b4d8c1e7a3b6f';
 
 // Where the real servers are: the environment (e.g. `eval "$(bash scripts/services.sh env)"`), or
 // the local defaults. MONGO_URL may point at any MongoDB-wire server (FerretDB on SQLite or

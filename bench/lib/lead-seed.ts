@@ -10,7 +10,6 @@ import { cellField, leadWriter, refusalWriter, targetsOf } from '../../src/share
 import { cellsCollection, counterDoc, type Cells } from '../../src/shared/reports/cell-store';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
-import { LeadFences } from '../../src/shared/store/lead-fences';
 import { LeadKeyStore } from '../../src/shared/store/lead-keys';
 import { leadRefId, LeadRefStore } from '../../src/shared/store/lead-refs';
 import { LeadStore } from '../../src/shared/store/leads';
@@ -208,7 +207,6 @@ export async function seedLeads(mongo: Mongo, o: SeedLayout, log: (msg: string) 
   const c = mongo.collections;
   const t0 = Date.now();
   const leads = new LeadStore(c.leads, {
-    fences: new LeadFences(mongo.db),
     list: new ListIndex(c.leadList),
     isTerminal: () => false,
   });

@@ -18,8 +18,10 @@
 # install builds it against a copy of the FerretDB module with ferretdb/patches/*.patch applied:
 # upstream v1.24.2 never uses the SQLite _id index (see the patch), which made every lookup,
 # update and delete by _id a full table scan (~1 s at 50,000 documents; ~2-3 ms patched). The other
-# patches queue writers on a mutex instead of SQLite's sleeping busy handler, and stop a release
-# build from doing debug-log and leak-tracking work (each patch's header has the measurements).
+# patches queue writers on a mutex instead of SQLite's sleeping busy handler, stop a release build
+# from doing debug-log and leak-tracking work, and make every update, findAndModify and delete
+# statement atomic per document as on MongoDB (upstream reads and rewrites with nothing in between
+# held; test/store/atomic-updates.test.ts races them). Each patch's header has its measurements.
 SERVICE_NAME=ferretdb
 # shellcheck source=scripts/services/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -83,6 +85,12 @@ answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
 start() {
   install
   replace_orphans "$MONGO_PORT"
+  # A server still running a binary of other sources (before a new patch) would go on serving the
+  # old semantics: it gives way to this build, on the same data.
+  if pid_alive "$SERVICE_NAME" && [[ "$(readlink "/proc/$(cat "$LEADS_RUN/$SERVICE_NAME.pid")/exe")" != "$BIN" ]]; then
+    log "replacing the FerretDB running from other sources"
+    stop_pid "$SERVICE_NAME"
+  fi
   # A second start while one runs only waits for it to answer.
   if ! pid_alive "$SERVICE_NAME"; then
     # Something else on the port (another FerretDB, a real mongod) would silently

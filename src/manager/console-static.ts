@@ -28,6 +28,8 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
   'cache-control': 'no-cache',
+  // HSTS: a browser that once reached the pages over HTTPS uses nothing else for a year (ignored over plain HTTP).
+  'strict-transport-security': 'max-age=31536000',
 };
 
 const CONTENT_TYPES: Record<string, string> = {

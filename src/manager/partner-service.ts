@@ -1,11 +1,10 @@
-import type { Collection } from 'mongodb';
+import type { Collection, Filter } from 'mongodb';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import { apiKeyHash, newCallbackSecret, newSecret } from '../shared/crypto/tokens';
 import { randomId } from '../shared/ids';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { PartnerKeys } from '../shared/partners/partner-keys';
-import type { DocumentLocks } from '../shared/redis/document-locks';
 import type { Redis } from '../shared/redis/client';
 import type { PartnerSettings } from '../shared/schemas';
 import { findPage, type Page, type PageRequest } from './pagination';
@@ -62,7 +61,6 @@ export interface PartnerServiceDeps {
   cipher: PiiCipher;
   directory: Pick<PartnerDirectory, 'announceChange'>; // every instance's partner cache is evicted through Redis
   redis: Redis;
-  locks: DocumentLocks;
   clock?: Clock; // what stored timestamps read (the system's unless a test gives its own)
 }
 
@@ -110,16 +108,13 @@ export class PartnerService {
     return { partner: partnerView(doc), secrets };
   }
 
-  // Under the partner's lock: FerretDB rewrites whole documents, so a concurrent rotation could
-  // otherwise be undone by this write (bringing an old API key back).
+  // Sets only the fields given: a rotation writing the secrets at the same moment keeps its own.
   async update(id: string, patch: PartnerSettings): Promise<PartnerView | null> {
     const { set, unset } = sealedSettings(patch, this.d.cipher);
-    const updated = await this.d.locks.withLock(`partner:${id}`, () =>
-      this.d.partners.findOneAndUpdate(
-        { _id: id },
-        { $set: { ...set, updated_at: this.now() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
-        { returnDocument: 'after' },
-      ),
+    const updated = await this.d.partners.findOneAndUpdate(
+      { _id: id },
+      { $set: { ...set, updated_at: this.now() }, ...(unset && { $unset: { postback_secret_enc: '' } }) },
+      { returnDocument: 'after' },
     );
     if (!updated) return null;
     await this.d.directory.announceChange(this.d.redis, id);
@@ -139,54 +134,27 @@ export class PartnerService {
   }
 
   // The same, for any of the three secrets (the portal may rotate an HMAC secret and keep its key).
+  // The secrets are written only while they are still those the rotation read (a compare-and-set):
+  // rotations at once take turns, each one's grace keeping the key the one before it issued.
   async rotateSecrets(
     id: string,
     which: readonly RotatableSecret[],
     graceSeconds = 0,
   ): Promise<(IssuedSecrets & { key_rotated_at: Date }) | null> {
     const now = this.now();
-    const rotated = await this.d.locks.withLock(`partner:${id}`, async () => {
-      const { partners } = this.d;
+    const { partners, cipher } = this.d;
+    const fresh = { api_key: newSecret('lk'), hmac_secret: newSecret('hs') };
+    for (;;) {
       const doc = await partners.findOne({ _id: id });
       if (!doc) return null;
-      const issued: IssuedSecrets & { key_rotated_at: Date } = { key_rotated_at: now };
-      const set: Partial<PartnerDoc> = { key_rotated_at: now, updated_at: now };
-      if (which.includes('api_key')) {
-        issued.api_key = newSecret('lk');
-        set.api_key_hash = apiKeyHash(issued.api_key);
-      }
-      if (which.includes('hmac_secret')) {
-        issued.hmac_secret = newSecret('hs');
-        set.hmac_secret_enc = this.d.cipher.encrypt(issued.hmac_secret);
-      }
-      if (which.includes('callback_secret')) {
-        issued.callback_secret = newCallbackSecret(doc.signature_scheme);
-        set.callback_secret_enc = this.d.cipher.encrypt(issued.callback_secret);
-      }
-      set.previous_secrets =
-        graceSeconds > 0
-          ? {
-              api_key_hash: doc.api_key_hash,
-              hmac_secret_enc: doc.hmac_secret_enc,
-              callback_secret_enc: doc.callback_secret_enc,
-              until: new Date(now.getTime() + graceSeconds * 1000),
-            }
-          : null;
-      const current = set.api_key_hash ?? doc.api_key_hash;
+      const { issued, set, ended } = rotation(doc, which, graceSeconds, now, fresh, cipher);
       if (set.api_key_hash) await this.d.keys.add(set.api_key_hash, id, now);
-      await partners.updateOne({ _id: id }, { $set: set });
-      // The hashes that no longer authenticate: the grace this rotation ended, and without a grace the
-      // old key; never the key in use (a rotation of secrets alone keeps it).
-      const ended = [
-        ...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []),
-        ...(graceSeconds > 0 ? [] : [doc.api_key_hash]),
-      ];
-      await this.d.keys.remove(ended.filter((hash) => hash !== current));
+      const written = await partners.updateOne(secretsAsRead(doc), { $set: set });
+      if (written.matchedCount === 0) continue; // another rotation came first: rotate what it left
+      await this.d.keys.remove(ended);
+      await this.d.directory.announceChange(this.d.redis, id);
       return issued;
-    });
-    if (!rotated) return null;
-    await this.d.directory.announceChange(this.d.redis, id);
-    return rotated;
+    }
   }
 
   // Read from MongoDB, not the directory cache: a manager must see a change made a moment ago.
@@ -198,4 +166,57 @@ export class PartnerService {
   list(page: PageRequest, scope: PartnerScope = ALL_PARTNERS): Promise<Page<PartnerView>> {
     return findPage(this.d.partners, scope === null ? {} : { _id: { $in: [...scope] } }, page, partnerView);
   }
+}
+
+// What a rotation of `doc` writes, what it hands out, and the key hashes that stop authenticating: the
+// grace this rotation ends, and without a grace the replaced key; never the key in use.
+function rotation(
+  doc: PartnerDoc,
+  which: readonly RotatableSecret[],
+  graceSeconds: number,
+  now: Date,
+  fresh: { api_key: string; hmac_secret: string },
+  cipher: PiiCipher,
+): { issued: IssuedSecrets & { key_rotated_at: Date }; set: Partial<PartnerDoc>; ended: string[] } {
+  const issued: IssuedSecrets & { key_rotated_at: Date } = { key_rotated_at: now };
+  const set: Partial<PartnerDoc> = { key_rotated_at: now, updated_at: now };
+  if (which.includes('api_key')) {
+    issued.api_key = fresh.api_key;
+    set.api_key_hash = apiKeyHash(fresh.api_key);
+  }
+  if (which.includes('hmac_secret')) {
+    issued.hmac_secret = fresh.hmac_secret;
+    set.hmac_secret_enc = cipher.encrypt(fresh.hmac_secret);
+  }
+  if (which.includes('callback_secret')) {
+    issued.callback_secret = newCallbackSecret(doc.signature_scheme);
+    set.callback_secret_enc = cipher.encrypt(issued.callback_secret);
+  }
+  set.previous_secrets =
+    graceSeconds > 0
+      ? {
+          api_key_hash: doc.api_key_hash,
+          hmac_secret_enc: doc.hmac_secret_enc,
+          callback_secret_enc: doc.callback_secret_enc,
+          until: new Date(now.getTime() + graceSeconds * 1000),
+        }
+      : null;
+  const current = set.api_key_hash ?? doc.api_key_hash;
+  const ended = [
+    ...(doc.previous_secrets ? [doc.previous_secrets.api_key_hash] : []),
+    ...(graceSeconds > 0 ? [] : [doc.api_key_hash]),
+  ].filter((hash) => hash !== current);
+  return { issued, set, ended };
+}
+
+// The partner as a rotation read it: every rotation changes a secret (each encrypted under a fresh
+// nonce) and its time, so these name the secrets it replaces.
+function secretsAsRead(doc: PartnerDoc): Filter<PartnerDoc> {
+  return {
+    _id: doc._id,
+    api_key_hash: doc.api_key_hash,
+    hmac_secret_enc: doc.hmac_secret_enc,
+    callback_secret_enc: doc.callback_secret_enc,
+    key_rotated_at: doc.key_rotated_at,
+  };
 }

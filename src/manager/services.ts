@@ -14,7 +14,6 @@ import type { Mongo } from '../shared/mongo/client';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import type { AgentChanges } from '../shared/agent-changes';
 import type { Redis } from '../shared/redis/client';
-import type { DocumentLocks } from '../shared/redis/document-locks';
 import { minutesCollection, type MinuteDoc } from '../shared/overview/minute-counts';
 import { CellStore, cellsCollection } from '../shared/reports/cell-store';
 import { LeadKeyStore } from '../shared/store/lead-keys';
@@ -49,7 +48,6 @@ export interface ManagerOptions {
   partners: PartnerDirectory;
   agentChanges: AgentChanges; // every processor's roster hears of a change to agents through Redis
   redis: Redis;
-  locks: DocumentLocks;
   kafka: { producer: Producer; codec: TopicCodec; topics: TopicNames };
   // This instance's reader of callbacks.replies: the dispatcher's answers to its commands.
   replies: ReplyWaiter<CallbackReply>;
@@ -77,9 +75,7 @@ export interface ManagerServices {
 }
 
 // Partners as the manager keeps them (also what tests and benches create theirs with).
-export function partnerService(
-  o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis' | 'locks'>,
-): PartnerService {
+export function partnerService(o: Pick<ManagerOptions, 'mongo' | 'cipher' | 'partners' | 'redis'>): PartnerService {
   const c = o.mongo.collections;
   return new PartnerService({
     partners: c.partners,
@@ -87,7 +83,6 @@ export function partnerService(
     cipher: o.cipher,
     directory: o.partners,
     redis: o.redis,
-    locks: o.locks,
   });
 }
 

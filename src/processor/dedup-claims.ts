@@ -9,7 +9,7 @@ const periodOf = (at: Date): number => Math.floor(at.getTime() / PERIOD_MS);
 
 // The one module that writes dedup claims: each phone or email hash is claimed by inserting a
 // document with that _id, so of any number of concurrent claimants exactly one insert succeeds (the
-// unique _id is atomic on every MongoDB-wire server; FerretDB's conditional updates are not).
+// unique _id is atomic on every MongoDB-wire server).
 // Claims are inserted in bulk for a whole batch; the conflicting ones are read back in one look-up.
 // They live in one collection per 30-day period: new claims go to the current one, older periods are
 // read (one look-up each) as far back as the dedup window reaches, and a period wholly past the
@@ -45,9 +45,9 @@ export class DedupClaims {
   }
 
   // A claim older than the dedup window no longer matches: it is handed to the new lead, on the
-  // condition that it is still the one read. Phone claims have one writer (commands are keyed by a
-  // bucket of the phone hash); two commands sharing an expired email claim from two partitions in
-  // the same millisecond is the only race left on a server whose conditional updates are not atomic.
+  // condition that it is still the one read (a compare-and-set: of two commands taking one expired
+  // email claim from two partitions at once, one wins). Phone claims have one writer (commands are
+  // keyed by a bucket of the phone hash).
   async takeOver(expired: DedupClaimDoc, next: DedupClaimDoc, now: Date): Promise<boolean> {
     const res = await this.collectionAt(now).updateOne(
       { _id: expired._id, owner: expired.owner, claimed_at: expired.claimed_at },

@@ -1,7 +1,6 @@
 import type { Logger } from '../shared/logger';
 import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
-import type { LeadFences } from '../shared/store/lead-fences';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
 import { leadCommand, type LeadCommands } from './lead-commands';
@@ -21,7 +20,6 @@ export interface DistributionDeps {
   parked: ParkedMessages;
   decisions: IntakeDecisionStore;
   claims: DedupClaims;
-  fences: Pick<LeadFences, 'dropExpired'>;
   intakeKeys: Pick<IntakeKeyStore, 'dropExpired'>;
   intakeKeyHours: number;
   longestDedupWindowMs: () => Promise<number>;
@@ -89,7 +87,6 @@ export class Distribution {
     const dropped = [
       ...(await this.d.decisions.dropExpired(now)),
       ...(await this.d.claims.dropExpired(now, await this.d.longestDedupWindowMs())),
-      ...(await this.d.fences.dropExpired(now)),
       ...(await this.d.intakeKeys.dropExpired(now, this.d.intakeKeyHours)),
     ];
     if (dropped.length > 0) this.d.logger.info({ collections: dropped }, 'dropped collections past their window');

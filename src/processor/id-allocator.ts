@@ -4,9 +4,8 @@ import type { IdBlockDoc } from '../shared/mongo/documents';
 import { systemClock, type Clock } from '../shared/clock';
 
 // Lead numbers come in blocks, so ids are unique across processor instances without a database
-// round trip per lead. A block is taken by inserting its number under a unique index, the one
-// write FerretDB 1.x performs atomically (its $inc is a read-then-rewrite that loses updates under
-// concurrency). Each block records the range it hands out, and block n+1 starts where block n
+// round trip per lead. A block is taken by inserting its number under a unique index, which also
+// keeps the block's record. Each block records the range it hands out, and block n+1 starts where block n
 // ends, read from block n's own document: instances with different ID_BLOCK_SIZE values (a rolling
 // config change) chain their ranges instead of computing overlapping ones from the block number.
 // Numbers left in a block when a processor stops are skipped: ids are unique and increasing per

@@ -7,7 +7,6 @@ import { loadStatuses } from '../shared/status-catalog';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { LeadRefStore } from '../shared/store/lead-refs';
-import { LeadFences } from '../shared/store/lead-fences';
 import { LeadStore } from '../shared/store/leads';
 import { AgentRoster } from './agent-roster';
 import { BurstCounter } from './burst-counter';
@@ -65,9 +64,8 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
   const { rules, intake } = d.config;
   const c = d.mongo.collections;
   const statuses = loadStatuses(rules.statusCatalogFile);
-  const fences = new LeadFences(d.mongo.db);
   const isTerminal = (status: string) => statuses.isTerminal(status);
-  const leads = new LeadStore(c.leads, { fences, list: new ListIndex(c.leadList), isTerminal });
+  const leads = new LeadStore(c.leads, { list: new ListIndex(c.leadList), isTerminal });
   const waiting = new WaitingLeads(c.waitingLeads);
   const parked = new ParkedMessages(c.parkedMessages);
   const claims = new DedupClaims(d.mongo.db);
@@ -126,7 +124,6 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
     parked,
     decisions,
     claims,
-    fences,
     intakeKeyHours: intake.keyHours,
     intakeKeys,
     longestDedupWindowMs,

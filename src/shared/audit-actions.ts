@@ -28,6 +28,12 @@ export const AUDIT_ACTIONS = [
   'account.second_factor_removed',
   'service_account.create',
   'service_account.revoke',
+  // A bearer token that names no service account and no break-glass token (actor anonymous, with its address).
+  'service_account.token_refused',
+  // Reads that leave an entry only when refused (their answers are the audit log, accounts and tokens themselves).
+  'audit_log.read',
+  'account.read',
+  'service_account.read',
   // A partner's people in the portal (each entry carries their partner, so the partner's manager sees it).
   'portal.sign_in',
   'portal.sign_in_failed',

@@ -107,6 +107,11 @@ export const ERRORS = {
     retriable: false,
     message: "This lead's personal data has been erased; nothing can reveal it any more",
   },
+  token_throttled: {
+    status: 429,
+    retriable: true,
+    message: 'Too many unknown bearer tokens from this address; try again in {seconds} seconds',
+  },
   reveal_quota_exceeded: {
     status: 429,
     retriable: true,

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 // Anything that could hold a phone, an email, a secret or a signature is censored wherever it appears.
 export const REDACT_PATHS = [
@@ -24,8 +24,9 @@ export const REDACT_PATHS = [
   '*.token',
 ];
 
-export function createLogger(level: string, name = 'lead-intake'): Logger {
-  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+// Standard output unless `destination` says otherwise (a test reads what the service logs).
+export function createLogger(level: string, name = 'lead-intake', destination?: DestinationStream): Logger {
+  return pino({ name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
 }
 
 export type { Logger };

@@ -13,7 +13,7 @@ interface LinkInfo {
 
 const PASSWORD_MIN = 12;
 
-// A one-time link (#/link/<token>: after the #, so the token reaches no server log): set a password,
+// A one-time link (#/link/<token>: after the #, so the token reaches no server; the page posts it in a body): set a password,
 // then go on to the second factor, or to setting one up. `auth` is the app's sign-in routes.
 export function LinkPage<S extends AuthSession>({
   api,
@@ -26,12 +26,12 @@ export function LinkPage<S extends AuthSession>({
   token: string;
   onSession: (s: S) => void;
 }) {
-  const link = useLoad(() => api.get<LinkInfo>(`${auth}/links/${encodeURIComponent(token)}`), [token]);
+  const link = useLoad(() => api.post<LinkInfo>(`${auth}/links/peek`, { token }), [token]);
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
   const use = useAction(async () => {
     if (password !== again) throw new Error('The two passwords differ.');
-    const session = await api.post<S>(`${auth}/links/${encodeURIComponent(token)}`, { password });
+    const session = await api.post<S>(`${auth}/links/use`, { token, password });
     onSession(session);
     // The token is used up: it leaves the address bar and the history entry.
     location.replace('#/sign-in');

@@ -94,7 +94,12 @@ describe('people in the console', () => {
       '',
     ]);
     // The link worked once.
-    expect((await fetch(`${app.url}/api/auth/links/${invited.token}`)).status).toBe(410);
+    const used = await fetch(`${app.url}/api/auth/links/peek`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: invited.token }),
+    });
+    expect(used.status).toBe(410);
   });
 
   it("invites an analyst, shows the link once; the analyst's console shows neither partner settings nor accounts", async () => {

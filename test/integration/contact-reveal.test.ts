@@ -277,7 +277,9 @@ describe('the record', () => {
         }),
       ]),
     );
-    expect(onFirst.every((e) => e.affiliate_id === first!.partner_id && e.action === 'lead.contact_reveal')).toBe(true);
+    // A refusal before the lead is read (a role without contacts.reveal) names no partner.
+    const partnerOf = (e: Entry) => (e.details.outcome === undefined ? null : first!.partner_id);
+    expect(onFirst.every((e) => e.affiliate_id === partnerOf(e) && e.action === 'lead.contact_reveal')).toBe(true);
     const outcomes = new Set(entries.map((e) => e.details.outcome));
     expect([...outcomes].sort()).toEqual(['erased', 'no_agent', 'not_found', 'quota_exceeded', 'revealed']);
     // Nothing of a contact, in the audit log or the log.

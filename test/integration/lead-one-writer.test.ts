@@ -1,14 +1,13 @@
 import { MongoClient } from 'mongodb';
 import { LeadStore } from '../../src/shared/store/leads';
-import { LeadFences } from '../../src/shared/store/lead-fences';
 import { ListIndex } from '../../src/shared/store/list-index';
 import type { LeadDoc, StatusChange } from '../../src/shared/mongo/documents';
 import { testConfig } from '../support/test-config';
 
 // One writer per lead, on the local default store too: two owners that read the same version of a
 // lead (a zombie after a rebalance and the new owner) and change it concurrently never both
-// succeed. FerretDB 1.x does not make a conditional update atomic; the guard is the unique _id of
-// the change's fence document.
+// succeed. The guard is the lead's conditional update on the version it read, atomic on both stores
+// (test/store/atomic-updates.test.ts).
 const config = testConfig();
 let mongo: MongoClient;
 let store: LeadStore;
@@ -18,12 +17,10 @@ beforeAll(async () => {
   mongo = await MongoClient.connect(config.mongo.url);
   const db = mongo.db(config.mongo.db);
   store = new LeadStore(db.collection<LeadDoc>('leads'), {
-    fences: new LeadFences(db),
     list: new ListIndex(db.collection('lead_list')),
     isTerminal: () => false,
   });
   other = new LeadStore(db.collection<LeadDoc>('leads'), {
-    fences: new LeadFences(db),
     list: new ListIndex(db.collection('lead_list')),
     isTerminal: () => false,
   });
@@ -90,27 +87,4 @@ it('lets exactly one of two owners racing from the same version change the lead'
     .find({ _id: { $in: leads.map((l) => l._id) } })
     .toArray();
   expect(stored.filter((l) => l.history.length !== 1).map((l) => l._id)).toEqual([]);
-});
-
-it('lets the same change through again after a crash between its fence and its update', async () => {
-  const l = lead(2000);
-  await mongo.db(config.mongo.db).collection<LeadDoc>('leads').insertOne(l);
-  const change = { lead: l, entries: [entry('agent-action:a1', 'contacted')], set: { status: 'contacted' } };
-  await new LeadFences(mongo.db(config.mongo.db)).claim([change]);
-  const [after] = await store.apply([change], new Date());
-  expect(after?.history.map((h) => h.source)).toEqual(['agent-action:a1']);
-});
-
-it('lets one other change take over a fence whose writer died before its update', async () => {
-  const l = lead(3000);
-  await mongo.db(config.mongo.db).collection<LeadDoc>('leads').insertOne(l);
-  const fences = new LeadFences(mongo.db(config.mongo.db));
-  const dead = { lead: l, entries: [entry('agent-action:dead', 'contacted')], set: { status: 'contacted' } };
-  await fences.claim([dead], new Date(Date.now() - 60_000));
-  const next = (source: string) => ({ lead: l, entries: [entry(source, 'trash')], set: { status: 'trash' } });
-  const [a, b] = await Promise.all([
-    store.apply([next('agent-action:b1')], new Date()),
-    other.apply([next('agent-action:b2')], new Date()),
-  ]);
-  expect([a?.[0], b?.[0]].filter((r) => r !== null)).toHaveLength(1);
 });

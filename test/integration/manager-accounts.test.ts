@@ -53,11 +53,13 @@ describe('an invitation', () => {
     const client = new SessionClient(app.url);
     expect((await client.get('/api/auth/methods')).body).toEqual({ sso: false });
     expect((await client.get('/api/auth/sso')).status).toBe(404);
-    const peek = await client.get(`/api/auth/links/${invited.token}`);
+    const peek = await client.post(`/api/auth/links/peek`, { token: invited.token });
     expect(peek.body).toMatchObject({ kind: 'invitation', email: invited.email, role: 'admin' });
 
-    expect((await client.post(`/api/auth/links/${invited.token}`, { password: 'too short' })).status).toBe(422);
-    const set = await client.post(`/api/auth/links/${invited.token}`, { password: PASSWORD });
+    expect((await client.post(`/api/auth/links/use`, { token: invited.token, password: 'too short' })).status).toBe(
+      422,
+    );
+    const set = await client.post(`/api/auth/links/use`, { token: invited.token, password: PASSWORD });
     expect(set.body).toMatchObject({ stage: 'enroll', account: null });
     const enrolCookie = client.cookie;
     expect((await client.get('/api/affiliates')).status).toBe(401); // not signed in before a second factor
@@ -70,7 +72,7 @@ describe('an invitation', () => {
     expect((await client.get('/api/affiliates')).status).toBe(200);
     // The link worked once.
     expect(
-      (await new SessionClient(app.url).post(`/api/auth/links/${invited.token}`, { password: PASSWORD })).body,
+      (await new SessionClient(app.url).post(`/api/auth/links/use`, { token: invited.token, password: PASSWORD })).body,
     ).toMatchObject({ error: 'link_invalid' });
     expect((await auditOf(invited.id)).map((e) => e.action)).toEqual(
       expect.arrayContaining([
@@ -88,9 +90,9 @@ describe('an invitation', () => {
     await ids.links.updateOne({ _id: digest }, { $set: { expires_at: new Date(Date.now() - 1000) } });
     for (const token of [invited.token, 'inv_unknown']) {
       expect(
-        (await new SessionClient(app.url).post(`/api/auth/links/${token}`, { password: PASSWORD })).body,
+        (await new SessionClient(app.url).post(`/api/auth/links/use`, { token: token, password: PASSWORD })).body,
       ).toMatchObject({ error: 'link_invalid' });
-      expect((await new SessionClient(app.url).get(`/api/auth/links/${token}`)).status).toBe(410);
+      expect((await new SessionClient(app.url).post(`/api/auth/links/peek`, { token: token })).status).toBe(410);
     }
   });
 });

@@ -94,6 +94,27 @@ it('signs with the new hmac_secret only, once it is rotated', async () => {
   expect(await new PartnerClient(b.url, rotated).submitLead({})).toMatchObject(PAST_AUTHENTICATION);
 });
 
+// Each rotation reads the secrets it replaces and writes the new ones only if they are still those:
+// rotations at once take turns, as if one after the other, and a settings change beside them is kept.
+it('takes four rotations with a grace at once in turn: the last key and the one it replaced work, no other', async () => {
+  const created = (await managerA.post<Created>('/api/affiliates', { name: 'Rotated at once' })).body;
+  const [renamed, ...rotations] = await Promise.all([
+    managerA.patch(`/api/affiliates/${created.id}`, { name: 'Renamed meanwhile' }),
+    ...[0, 1, 2, 3].map(() =>
+      managerA.post<{ api_key: string }>(`/api/affiliates/${created.id}/rotate-key`, { grace_seconds: 3600 }),
+    ),
+  ]);
+  expect([renamed, ...rotations].map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  const keys = [created.api_key, ...rotations.map((r) => r.body.api_key)];
+  const answers = await Promise.all(
+    keys.map((api_key) => new PartnerClient(b.url, { ...created, api_key }).submitLead({})),
+  );
+  expect(answers.filter((a) => a.status === PAST_AUTHENTICATION.status)).toHaveLength(2);
+  expect(answers.filter((a) => a.status === 401)).toHaveLength(3);
+  expect(answers[0]!.status).toBe(401); // the second rotation ended the first one's grace
+  expect((await managerA.get(`/api/affiliates/${created.id}`)).body).toMatchObject({ name: 'Renamed meanwhile' });
+});
+
 it('never takes a manager token as a partner key, nor a partner key as a manager token', async () => {
   const created = (await managerA.post<Created>('/api/affiliates', { name: 'Walled' })).body;
   const managerAsPartner = await new PartnerClient(b.url, {

@@ -130,9 +130,13 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await leadDoc(id)).personal_erased_at).toEqual(first.personal_erased_at);
 
-    const auditBefore = (
-      await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')
-    ).body.items.length;
+    const entries = async () =>
+      (
+        await manager.get<{ items: { details: { refused?: string } }[] }>(
+          '/api/audit-log?action=lead.erase_personal_data&limit=200',
+        )
+      ).body.items;
+    const auditBefore = (await entries()).length;
     expect(await manager.send('DELETE', '/api/leads/le-999999999/personal-data')).toMatchObject({
       status: 404,
       body: { error: 'not_found' },
@@ -144,9 +148,10 @@ describe('DELETE /api/leads/{id}/personal-data', () => {
     expect(await manager.withToken(null).send('DELETE', `/api/leads/${id}/personal-data`)).toMatchObject({
       status: 401,
     });
-    expect(
-      (await manager.get<{ items: unknown[] }>('/api/audit-log?action=lead.erase_personal_data&limit=200')).body.items,
-    ).toHaveLength(auditBefore);
+    // Each refusal after authentication is audited as one; the 401 is not.
+    const after = await entries();
+    expect(after).toHaveLength(auditBefore + 2);
+    expect(after.slice(0, 2).map((e) => e.details.refused)).toEqual(['invalid_request', 'not_found']);
   });
 });
 

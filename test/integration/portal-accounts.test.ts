@@ -81,8 +81,10 @@ describe("a partner's first admin", () => {
     expect(invitation.user).toMatchObject({ role: 'partner_admin', partner_id: partnerA, status: 'invited' });
     expect(invitation.link.url).toMatch(new RegExp(`^http://.+/portal/#/link/${invitation.link.token}$`));
     // A link of the portal means nothing to the manager's link routes, and is not used up by them.
-    expect((await new SessionClient(app.url).get(`/api/auth/links/${invitation.link.token}`)).status).toBe(410);
-    const peek = await new PortalClient(app.url).get(`/portal/api/auth/links/${invitation.link.token}`);
+    expect(
+      (await new SessionClient(app.url).post(`/api/auth/links/peek`, { token: invitation.link.token })).status,
+    ).toBe(410);
+    const peek = await new PortalClient(app.url).post(`/portal/api/auth/links/peek`, { token: invitation.link.token });
     expect(peek.body).toMatchObject({ kind: 'invitation', email: invitation.user.email, role: 'partner_admin' });
 
     admin = await enrolPortal(app.url, invitation);
@@ -101,7 +103,8 @@ describe("a partner's first admin", () => {
     // The link worked once.
     expect(
       (
-        await new PortalClient(app.url).post(`/portal/api/auth/links/${invitation.link.token}`, {
+        await new PortalClient(app.url).post(`/portal/api/auth/links/use`, {
+          token: invitation.link.token,
           password: PORTAL_PASSWORD,
         })
       ).status,
@@ -222,11 +225,16 @@ describe('the realms', () => {
     // A manager's link on the portal's link route is unknown there (and still works at the manager).
     const link = await invite(app.url, { email: email('lnk'), role: 'analyst' });
     expect(
-      (await new PortalClient(app.url).post(`/portal/api/auth/links/${link.token}`, { password: PORTAL_PASSWORD }))
-        .status,
+      (
+        await new PortalClient(app.url).post(`/portal/api/auth/links/use`, {
+          token: link.token,
+          password: PORTAL_PASSWORD,
+        })
+      ).status,
     ).toBe(410);
     expect(
-      (await new SessionClient(app.url).post(`/api/auth/links/${link.token}`, { password: MANAGER_PASSWORD })).status,
+      (await new SessionClient(app.url).post(`/api/auth/links/use`, { token: link.token, password: MANAGER_PASSWORD }))
+        .status,
     ).toBe(200);
   });
 });

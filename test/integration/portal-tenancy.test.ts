@@ -85,7 +85,9 @@ function bodyOf(op: PortalOperation): unknown {
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },
     'POST /portal/api/auth/totp/confirm': { code: '000000' },
-    'POST /portal/api/auth/links/{token}': { password: 'a long enough password' },
+    // A link is its holder's; none of B's is A's to try.
+    'POST /portal/api/auth/links/peek': { token: 'no-such-link-token' },
+    'POST /portal/api/auth/links/use': { token: 'no-such-link-token', password: 'a long enough password' },
     'POST /portal/api/auth/passkey': { response: { id: 'x', rawId: 'x', type: 'public-key', response: {} } },
     'POST /portal/api/auth/passkey/register': {
       name: 'key',
@@ -107,7 +109,6 @@ function bIdFor(param: string, resource: string): string {
   };
   if (param === 'id' && byResource[resource]) return byResource[resource];
   if (param === 'kind') return 'callback'; // no id: the answer is A's own endpoint
-  if (param === 'token') return 'no-such-link-token'; // a link is its holder's; none of B's is A's to try
   throw new Error(`no id of B's for {${param}} of ${resource}: add one to bIdFor`);
 }
 

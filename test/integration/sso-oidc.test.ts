@@ -85,6 +85,8 @@ it('signs a user in: issuer, subject, email, name, and the most powerful role th
     email: 'ada@example.com',
     name: 'Ada Lovelace',
     role: 'owner',
+    // The development provider's login names no method (amr) and no level (acr).
+    authentication: { amr: [], acr: null },
   });
 });
 

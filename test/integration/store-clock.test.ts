@@ -20,7 +20,6 @@ import type {
 import { AgentService } from '../../src/manager/agent-service';
 import { PartnerService } from '../../src/manager/partner-service';
 import { createRedis, type Redis } from '../../src/shared/redis/client';
-import { DocumentLocks } from '../../src/shared/redis/document-locks';
 import { PartnerDirectory } from '../../src/shared/partners/partner-directory';
 import { PartnerKeys } from '../../src/shared/partners/partner-keys';
 import type { LeadEvent } from '../../src/shared/schemas';
@@ -136,7 +135,6 @@ it("writes an agent's and a partner's created_at and updated_at, and a rotation'
     cipher: new PiiCipher(new Map([['k', randomBytes(32)]]), 'k'),
     directory: { announceChange: async () => undefined },
     redis,
-    locks: new DocumentLocks(redis),
     clock: fixed,
   });
   const { partner } = await partners.create({ name: 'Clocked partner' });

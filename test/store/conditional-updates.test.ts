@@ -3,9 +3,8 @@ import { isDuplicateKey } from '../../src/shared/mongo/client';
 import { openStore, type Store } from './support/store';
 
 // Updates that name the version they were computed from: matched only while the document is still
-// as its writer read it, nothing written otherwise. On MongoDB 7 each is atomic; on FerretDB 1.x an
-// update is read-then-rewrite, so where two processes race one document the service fences with a
-// unique insert first (unique-inserts.test.ts) or a Redis lock; the match semantics below hold on both.
+// as its writer read it, nothing written otherwise. Their atomicity under concurrent writers is
+// raced in atomic-updates.test.ts; the match semantics are checked here.
 let store: Store;
 beforeAll(async () => {
   store = await openStore();

@@ -2,12 +2,11 @@ import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { insertAllNew } from '../../src/shared/mongo/bulk';
 import { isDuplicateKey } from '../../src/shared/mongo/client';
 import type { IdBlockDoc } from '../../src/shared/mongo/documents';
-import { LeadFences } from '../../src/shared/store/lead-fences';
 import { IdAllocator } from '../../src/processor/id-allocator';
 import { openStore, type Store } from './support/store';
 
-// Inserts against a unique index are the one write every MongoDB-wire server performs atomically, so
-// they are the service's fences: a redelivered batch, a zombie owner or a concurrent claimant collides
+// An insert against a unique index lets exactly one of concurrent inserters in, so inserts under
+// deterministic ids are the service's fences: a redelivered batch or a concurrent claimant collides
 // on an `_id` (or a unique key) instead of writing twice.
 let store: Store;
 beforeAll(async () => {
@@ -17,7 +16,7 @@ afterAll(() => store.close());
 
 type Doc = { _id: string; n: number };
 
-describe('insertMany, unordered, with keys that exist (src/shared/mongo/bulk.ts insertAllNew: lead refs, claims, fences, decisions, keys, list entries)', () => {
+describe('insertMany, unordered, with keys that exist (src/shared/mongo/bulk.ts insertAllNew: lead refs, claims, decisions, keys, list entries)', () => {
   it('inserts every new document and reports each duplicate as code 11000 with its index', async () => {
     const c = store.fresh<Doc>('unordered');
     await c.insertMany([
@@ -98,10 +97,9 @@ describe('insertOne of a key that exists', () => {
   });
 });
 
-// FerretDB 1.x: an update is read-then-rewrite and not atomic; only an insert against a unique
-// index is. Every fence below stands on that, on both servers.
+// Every fence below stands on a unique _id or index deciding between concurrent inserts.
 describe('concurrent inserts of one _id from separate connections', () => {
-  it('let exactly one win (src/shared/store/lead-fences.ts, src/processor/dedup-claims.ts)', async () => {
+  it('let exactly one win (src/processor/dedup-claims.ts, src/shared/mongo/bulk.ts insertAllNew)', async () => {
     const clients = await Promise.all([0, 1, 2, 3].map(() => openStore()));
     try {
       const name = store.fresh<Doc>('race').collectionName;
@@ -115,18 +113,6 @@ describe('concurrent inserts of one _id from separate connections', () => {
     } finally {
       await Promise.all(clients.map((s) => s.close()));
     }
-  });
-
-  it('let one of two owners that read the same version write a lead, and the same change run again (src/shared/store/lead-fences.ts)', async () => {
-    const fences = new LeadFences(store.db);
-    const lead = { _id: `le-${process.pid}`, history: [{}, {}], updated_at: new Date() };
-    const [a, b] = await Promise.all([
-      fences.claim([{ lead, entries: [{ source: 'crm:0:10' }] }]),
-      fences.claim([{ lead, entries: [{ source: 'crm:1:20' }] }]),
-    ]);
-    expect([a[0], b[0]].filter(Boolean)).toHaveLength(1);
-    const winner = a[0] ? 'crm:0:10' : 'crm:1:20';
-    expect(await fences.claim([{ lead, entries: [{ source: winner }] }])).toEqual([true]);
   });
 
   it('hand every id block to one allocator (src/processor/id-allocator.ts)', async () => {

@@ -2,17 +2,20 @@
 // process, one issuer http://127.0.0.1:<port>, clients and accounts from the environment.
 //   PORT                     port to listen on (0: any free one; the issuer names the one taken)
 //   OIDC_CLIENTS             JSON [{ client_id, client_secret, redirect_uris }]
-//   OIDC_ACCOUNTS            JSON [{ sub, email, name, groups }]
+//   OIDC_ACCOUNTS_FILE       a file of JSON [{ sub, email, name, groups, email_verified }], read at every sign-in
+//                            (a test changes a person's groups between sign-ins); email_verified: null omits it
 //   OIDC_GROUPS_IN_USERINFO  "1": claims asked for by scope go to userinfo only, as the spec has it,
 //                            so the relying party must fetch the role claim from there
 // Prints "ready <issuer>" once it listens. Sign-in uses the provider's own development interactions
 // (a login form that takes any login name as the subject, then a consent form).
 import { createServer } from 'node:http';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Provider from 'oidc-provider';
 
 const clients = JSON.parse(process.env.OIDC_CLIENTS ?? '[]');
-const accounts = new Map(JSON.parse(process.env.OIDC_ACCOUNTS ?? '[]').map((a) => [a.sub, a]));
+const accountsNow = () =>
+  new Map(JSON.parse(readFileSync(process.env.OIDC_ACCOUNTS_FILE, 'utf8')).map((a) => [a.sub, a]));
 const groupsInUserinfo = process.env.OIDC_GROUPS_IN_USERINFO === '1';
 
 const server = createServer();
@@ -50,12 +53,19 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: true }, userinfo: { enabled: true } },
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   async findAccount(_ctx, sub) {
-    const account = accounts.get(sub);
-    if (!account) return undefined;
+    if (!accountsNow().has(sub)) return undefined;
     return {
       accountId: sub,
       async claims() {
-        return { sub, email: account.email, email_verified: true, name: account.name, groups: account.groups ?? [] };
+        const account = accountsNow().get(sub);
+        const verified = account.email_verified === undefined ? true : account.email_verified;
+        return {
+          sub,
+          email: account.email,
+          ...(verified === null ? {} : { email_verified: verified }),
+          name: account.name,
+          groups: account.groups ?? [],
+        };
       },
     };
   },

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CustomFetch } from 'openid-client';
@@ -18,10 +20,14 @@ export interface OidcTestAccount {
   email: string;
   name: string;
   groups: string[];
+  // Absent: true; null: the provider sends no email_verified claim.
+  email_verified?: boolean | null;
 }
 
 export interface OidcProviderProcess {
   issuer: string;
+  // The people the provider knows from the next sign-in on (a person's groups changed at the provider).
+  setAccounts(accounts: OidcTestAccount[]): void;
   stop(): Promise<void>;
 }
 
@@ -33,12 +39,15 @@ export async function startOidcProvider(opts: {
   accounts: OidcTestAccount[];
   groupsInUserinfo?: boolean;
 }): Promise<OidcProviderProcess> {
+  const accountsFile = join(mkdtempSync(join(tmpdir(), 'oidc-accounts-')), 'accounts.json');
+  const setAccounts = (accounts: OidcTestAccount[]) => writeFileSync(accountsFile, JSON.stringify(accounts));
+  setAccounts(opts.accounts);
   const child = spawn(process.execPath, [SCRIPT], {
     env: {
       ...process.env,
       PORT: '0',
       OIDC_CLIENTS: JSON.stringify(opts.clients),
-      OIDC_ACCOUNTS: JSON.stringify(opts.accounts),
+      OIDC_ACCOUNTS_FILE: accountsFile,
       OIDC_GROUPS_IN_USERINFO: opts.groupsInUserinfo ? '1' : '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,6 +68,7 @@ export async function startOidcProvider(opts: {
   });
   return {
     issuer,
+    setAccounts,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

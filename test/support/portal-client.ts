@@ -56,7 +56,7 @@ export async function enrolPortal(
   password = PORTAL_PASSWORD,
 ): Promise<PortalPerson> {
   const client = new PortalClient(baseUrl);
-  await expectStatus(client.post(`/portal/api/auth/links/${invited.link.token}`, { password }), 200);
+  await expectStatus(client.post(`/portal/api/auth/links/use`, { token: invited.link.token, password }), 200);
   const setup = await expectStatus(client.post<{ secret: string }>('/portal/api/auth/totp/setup'), 200);
   await expectStatus(
     client.post('/portal/api/auth/totp/confirm', { code: totpCode(setup.body.secret, Date.now()) }),

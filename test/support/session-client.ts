@@ -76,7 +76,7 @@ export async function enrol(
   password = 'correct horse battery staple',
 ): Promise<{ client: SessionClient; secret: string }> {
   const client = new SessionClient(baseUrl);
-  await expectStatus(client.post(`/api/auth/links/${invited.token}`, { password }), 200);
+  await expectStatus(client.post(`/api/auth/links/use`, { token: invited.token, password }), 200);
   const setup = await expectStatus(client.post<{ secret: string }>('/api/auth/totp/setup'), 200);
   await expectStatus(client.post('/api/auth/totp/confirm', { code: totpCode(setup.body.secret, Date.now()) }), 200);
   return { client, secret: setup.body.secret };

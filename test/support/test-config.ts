@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/shared/config';
 import { serviceEnv } from '../setup/services-env';
 
-export const MANAGER_TOKEN = 'test-manager-token-0123456789abcdef';
+export const MANAGER_TOKEN = 'test_5f0c2e9a8b71d4c3e6a9f02b4d8c1e7a3b6f9d2c5e8a1b4d7f0c3e6a9b2d5f8c';
 
 // A configuration of its own for each test file: its own topic prefix, database and Redis prefix,
 // so files never see each other's data and can run in parallel.

@@ -9,7 +9,7 @@ const config = loadConfig({
   ROLE: 'all',
   ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   HASH_KEY: randomBytes(32).toString('base64'),
-  MANAGER_TOKENS: 'a-break-glass-token-of-enough-length',
+  MANAGER_TOKENS: `mgr_${randomBytes(32).toString('hex')}`,
 });
 
 describe('the default limits', () => {

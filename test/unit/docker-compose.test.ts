@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -38,7 +39,8 @@ describe('docker-compose.yml', () => {
       const service = compose.services[role];
       expect(service?.build).toBe('.');
       expect(service?.command).toEqual([role]);
-      const env = service?.environment ?? {};
+      // The break-glass token is the operator's to set (${MANAGER_TOKENS:?...}): set here as they would.
+      const env = { ...service?.environment, MANAGER_TOKENS: `mgr_${randomBytes(32).toString('hex')}` };
       const config = loadConfig({ ...env, ROLE: role });
       expect(config.roles).toEqual([role]);
       // Each dependency points at a compose service, not at this machine.

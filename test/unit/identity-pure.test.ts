@@ -1,13 +1,28 @@
+import { isCommonPassword } from '../../src/manager/identity/common-passwords';
 import { passwordProblem } from '../../src/manager/identity/passwords';
 import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/manager/identity/totp';
-import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLES } from '../../src/shared/identity/roles';
+import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLE_PERMISSIONS, ROLES } from '../../src/shared/identity/roles';
 
 describe('passwords', () => {
   it('asks only for 12 to 256 characters, counted as characters, with no composition rules', () => {
     expect(passwordProblem('short')).toMatch(/at least 12/);
     expect(passwordProblem('all lower case words')).toBeNull();
-    expect(passwordProblem('😀'.repeat(12))).toBeNull();
+    expect(passwordProblem('😀😁😂🤣😃😄😅😆😉😊😋😎')).toBeNull();
     expect(passwordProblem('x'.repeat(257))).toMatch(/at most 256/);
+  });
+});
+
+describe('common passwords', () => {
+  it('refuses one on the list whatever its case, with digits or symbols after it, or repeated', () => {
+    for (const common of ['1qaz2wsx3edc', 'PASSWORD123456', 'Iloveyou!!!!!!', 'passwordpassword', 'abcabcabcabc'])
+      expect([common, passwordProblem(common)]).toEqual([common, expect.stringMatching(/most common/)]);
+    for (const fine of ['correct horse battery staple', 'Tr0ub4dor&3 stapled', 'a long enough password'])
+      expect([fine, isCommonPassword(fine)]).toEqual([fine, false]);
+  });
+
+  it('ships the 10,000 most common', () => {
+    expect(isCommonPassword('123456', new Set())).toBe(false);
+    expect(['123456', 'password', 'dragon'].every((p) => isCommonPassword(p))).toBe(true);
   });
 });
 
@@ -60,8 +75,16 @@ describe('roles', () => {
     for (const target of ROLES) expect(mayGrant('owner', target)).toBe(true);
     expect(mayGrant('admin', 'owner')).toBe(false);
     expect(mayGrant('admin', 'admin')).toBe(false);
-    expect(mayGrant('admin', 'affiliate_manager')).toBe(true);
+    expect(mayGrant('admin', 'support')).toBe(true);
+    expect(mayGrant('admin', 'analyst')).toBe(true);
     for (const actor of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
       expect(mayGrant(actor, 'agent')).toBe(false);
+  });
+
+  it('lets an admin grant only a role whose permissions it holds, the rest only an owner', () => {
+    for (const target of ['auditor', 'affiliate_manager', 'supervisor', 'agent'] as const)
+      expect(mayGrant('admin', target)).toBe(false);
+    for (const target of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
+      expect(mayGrant('admin', target)).toBe(ROLE_PERMISSIONS[target].every((p) => can('admin', p)));
   });
 });

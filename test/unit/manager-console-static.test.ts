@@ -19,6 +19,9 @@ async function serve(
   return { get: (path) => fetch(`${url}${path}`), close: () => app.close() };
 }
 
+// A browser that once reached the pages over HTTPS never again tries them over plain HTTP, for a year.
+const HSTS = 'max-age=31536000';
+
 describe('registerConsole', () => {
   it('serves each built file from memory with the security headers, the page at /console/', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'console-'));
@@ -30,16 +33,20 @@ describe('registerConsole', () => {
     expect(page.status).toBe(200);
     expect(
       Object.fromEntries(
-        ['content-type', 'content-security-policy', 'x-frame-options', 'referrer-policy'].map((h) => [
-          h,
-          page.headers.get(h),
-        ]),
+        [
+          'content-type',
+          'content-security-policy',
+          'x-frame-options',
+          'referrer-policy',
+          'strict-transport-security',
+        ].map((h) => [h, page.headers.get(h)]),
       ),
     ).toEqual({
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': CONSOLE_CSP,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
+      'strict-transport-security': HSTS,
     });
     expect(await page.text()).toBe('<!doctype html><title>c</title>');
     expect((await server.get('/console/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -61,11 +68,12 @@ describe('registerPortal', () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>p</title>');
     const server = await serve(dir, registerPortal);
     const page = await server.get('/portal/');
-    expect([page.status, page.headers.get('content-security-policy'), await page.text()]).toEqual([
-      200,
-      CONSOLE_CSP,
-      '<!doctype html><title>p</title>',
-    ]);
+    expect([
+      page.status,
+      page.headers.get('content-security-policy'),
+      page.headers.get('strict-transport-security'),
+      await page.text(),
+    ]).toEqual([200, CONSOLE_CSP, HSTS, '<!doctype html><title>p</title>']);
     const bare = await fetch(page.url.replace('/portal/', '/portal'), { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([302, '/portal/']);
     expect((await server.get('/console/')).status).toBe(404);

@@ -1,5 +1,11 @@
 import { ConfigError } from '../../src/shared/config';
-import { parseRoleMap, parseSsoConfig, roleFromClaims, type SsoEnv } from '../../src/shared/identity/sso-config';
+import {
+  assuranceMet,
+  parseRoleMap,
+  parseSsoConfig,
+  roleFromClaims,
+  type SsoEnv,
+} from '../../src/shared/identity/sso-config';
 
 const base: SsoEnv = {
   SSO_ISSUER: 'https://login.example.com/tenant',
@@ -38,8 +44,21 @@ describe('parseSsoConfig', () => {
         { value: 'lead-admins', role: 'admin' },
         { value: 'analysts', role: 'analyst' },
       ],
+      privilegedAmr: [],
+      privilegedAcr: [],
     });
     expect(Object.isFrozen(cfg)).toBe(true);
+  });
+
+  it('asks owners and admins, and only them, for the authentication SSO_PRIVILEGED_AMR and _ACR name', () => {
+    const cfg = parseSsoConfig({ ...base, SSO_PRIVILEGED_AMR: 'mfa, hwk', SSO_PRIVILEGED_ACR: 'gold' })!;
+    expect([cfg.privilegedAmr, cfg.privilegedAcr]).toEqual([['mfa', 'hwk'], ['gold']]);
+    const strong = { amr: ['pwd', 'hwk'], acr: 'gold' };
+    expect(assuranceMet(strong, 'owner', cfg)).toBe(true);
+    expect(assuranceMet({ ...strong, acr: 'silver' }, 'admin', cfg)).toBe(false);
+    expect(assuranceMet({ amr: ['pwd'], acr: 'gold' }, 'owner', cfg)).toBe(false);
+    expect(assuranceMet({ amr: [], acr: null }, 'analyst', cfg)).toBe(true);
+    expect(assuranceMet({ amr: [], acr: null }, 'owner', { privilegedAmr: [], privilegedAcr: [] })).toBe(true);
   });
 
   it('takes scopes, a role claim, and no secret (a public client)', () => {

@@ -2,7 +2,7 @@ import { useContext } from 'preact/hooks';
 import { mayGrant, ROLES, type Role } from '../../shared/identity/roles';
 import { SessionContext } from '../session';
 
-// The roles the signed-in person may give (an admin neither makes nor changes owners and admins).
+// The roles the signed-in person may give (an admin: only those whose permissions it holds itself).
 export function useGrantable(): Role[] {
   const role = useContext(SessionContext)?.account?.role;
   return role ? ROLES.filter((r) => mayGrant(role, r)) : [];

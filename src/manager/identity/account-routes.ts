@@ -48,7 +48,7 @@ export function accountRoutes(d: AccountRouteDeps) {
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    const read = { access: 'accounts.read' } as const;
+    const read = { access: 'accounts.read', audit: 'account.read' } as const;
     const manage = { access: 'accounts.manage' } as const;
 
     app.get('/api/accounts', { schema: accountSchemas.list, config: read }, async () => ({
@@ -111,7 +111,7 @@ export function accountRoutes(d: AccountRouteDeps) {
     // A new one-time link: an invitation again for an account never set up, else a password reset.
     app.post<IdParams>(
       '/api/accounts/:id/link',
-      { schema: accountSchemas.link, config: manage },
+      { schema: accountSchemas.link, config: { ...manage, audit: 'account.password_reset_link' } },
       async (req, reply) => {
         const account = orNotFound(await d.accounts.find(req.params.id));
         mayChange(req, account);

@@ -17,7 +17,8 @@ import {
   pendingStep,
   sessionView,
 } from './session-actions';
-import type { RedisSessionStore } from './session-store';
+import { refuseExpired } from './session-check';
+import type { RedisSessionStore, SessionTimeouts } from './session-store';
 import type { SignIn } from './sign-in';
 import type { SignInNotice } from './sign-in-notice';
 import { newTotpSecret, totpStep, totpUri } from './totp';
@@ -28,6 +29,7 @@ export interface AuthRouteDeps<A extends AccountBase> {
   links: OneTimeLinks;
   signIn: SignIn<A>;
   sessions: RedisSessionStore;
+  timeouts: SessionTimeouts;
   cipher: PiiCipher;
   audit: AuditLog;
   clock: Clock;
@@ -54,6 +56,7 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
     app.get(`${api}/session`, { schema: d.realm.schemas.auth.session, config: open }, async (req) => {
       if (!req.session.stage || !inRealm(req, d.realm as IdentityRealm<AccountBase>))
         throw new ApiError(d.realm.unauthorized);
+      await refuseExpired(req, d);
       return view(req);
     });
 
@@ -109,11 +112,11 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       },
     );
 
-    app.get<{ Params: { token: string } }>(
-      `${api}/auth/links/:token`,
+    app.post<{ Body: { token: string } }>(
+      `${api}/auth/links/peek`,
       { schema: d.realm.schemas.auth.linkPeek, config: open },
       async (req) => {
-        const link = await d.links.peek(req.params.token);
+        const link = await d.links.peek(req.body.token);
         const account = link ? await d.accounts.find(link.account_id) : null;
         if (!link || !account) throw new ApiError('link_invalid');
         return {
@@ -126,24 +129,25 @@ export function authRoutes<A extends AccountBase>(d: AuthRouteDeps<A>) {
       },
     );
 
-    // An invitation or a reset: sets the password, ends every session the account had, and leaves
-    // this one at the second factor (or at setting one up).
-    app.post<{ Params: { token: string }; Body: { password: string; name?: string } }>(
-      `${api}/auth/links/:token`,
+    // An invitation or a reset: sets the password, ends every session and every other link the account
+    // had, and leaves this one at the second factor (or at setting one up).
+    app.post<{ Body: { token: string; password: string; name?: string } }>(
+      `${api}/auth/links/use`,
       { schema: d.realm.schemas.auth.linkUse, config: open },
       async (req) => {
         const problem = passwordProblem(req.body.password);
         if (problem) throw new ApiError('invalid_request', { detail: `/password: ${problem}` });
-        const hash = await hashPassword(req.body.password);
-        const link = await d.links.use(req.params.token);
+        const link = await d.links.use(req.body.token);
         const account = link ? await d.accounts.find(link.account_id) : null;
         if (!link || !account || account.status === 'disabled') throw new ApiError('link_invalid');
+        // Hashed only for a link found: argon2's 19 MiB is not spent on a guessed token.
         const updated = await d.accounts.update(account._id, {
-          password_hash: hash,
+          password_hash: await hashPassword(req.body.password),
           status: 'active',
           ...(req.body.name ? { name: req.body.name } : {}),
         });
         if (!updated) throw new ApiError('link_invalid');
+        await d.links.endAll(account._id);
         await d.sessions.revokeAll(account._id);
         await auditAccount(d.audit, d.realm, accountActor(updated, 'password', req.ip), 'password_set', updated, {
           link: link.kind,

@@ -6,8 +6,16 @@ import { bearerToken } from '../../shared/http/bearer-token';
 import type { Clock } from '../../shared/clock';
 import type { AuditActor } from '../../shared/audit';
 import { auditActor, inScope, type Principal } from './principal';
-import { can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../shared/identity/roles';
+import {
+  AUDITED_PERMISSIONS,
+  can,
+  PARTNER_SCOPED_ROLES,
+  rolesWith,
+  type Permission,
+} from '../../shared/identity/roles';
+import type { AuditLog } from '../audit-log';
 import type { ServiceTokens } from './service-tokens';
+import type { TokenThrottle } from './token-throttle';
 import type { SessionTimeouts } from './session-store';
 import { SESSION_COOKIE } from './session-cookie';
 import { documentAccess } from './route-access';
@@ -33,6 +41,9 @@ declare module 'fastify' {
 export interface AuthenticateDeps {
   breakGlassTokens: readonly string[];
   serviceTokens: ServiceTokens;
+  // Failed bearer tokens: counted per address (refused past the limit) and audited.
+  tokenFailures: TokenThrottle;
+  audit: Pick<AuditLog, 'record'>;
   timeouts: SessionTimeouts;
   clock: Clock;
 }
@@ -52,6 +63,8 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
       throw new Error(
         `${String(route.method)} ${route.url} states no access (config.access): every manager route needs one`,
       );
+    if (AUDITED_PERMISSIONS.includes(access as Permission) && !route.config?.audit)
+      throw new Error(`${String(route.method)} ${route.url} needs ${access}: its refusals are audited (config.audit)`);
     // The sign-in steps need no credential (each reads the session the step before it left).
     documentAccess(
       route,
@@ -102,6 +115,8 @@ async function tokenPrincipal(
   deps: AuthenticateDeps,
   breakGlass: readonly string[],
 ): Promise<Principal> {
+  const wait = await deps.tokenFailures.wait(req.ip);
+  if (wait > 0) throw new ApiError('token_throttled', { seconds: wait }, { 'retry-after': String(wait) });
   const service = await deps.serviceTokens.authenticate(token);
   if (service) {
     return {
@@ -117,7 +132,12 @@ async function tokenPrincipal(
   }
   // Digests are compared rather than tokens, so the time taken does not depend on a guess's length.
   const digest = sha256Hex(token);
-  if (!constantTimeIncludes(breakGlass, digest)) throw new ApiError('manager_unauthorized');
+  if (!constantTimeIncludes(breakGlass, digest)) {
+    await deps.tokenFailures.fail(req.ip);
+    const anonymous = { id: 'anonymous', name: 'anonymous', method: 'token', address: req.ip } as const;
+    await deps.audit.record(anonymous, 'service_account.token_refused');
+    throw new ApiError('manager_unauthorized');
+  }
   const id = `break-glass:${digest.slice(0, 6)}`;
   return {
     kind: 'break_glass',

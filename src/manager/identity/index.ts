@@ -16,6 +16,7 @@ import { ServiceTokens } from './service-tokens';
 import { registerSessions } from './register-sessions';
 import { ssoRoutes } from './sso-routes';
 import { SESSION_COOKIE } from './session-cookie';
+import { TokenThrottle } from './token-throttle';
 
 export interface IdentityOptions {
   config: Pick<Config, 'managerTokens' | 'serviceName' | 'accounts'>;
@@ -39,11 +40,18 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
   const tokens = new ServiceTokens(id.collections, o.clock);
 
   await registerSessions(app, { secret: cfg.sessionSecret, name: SESSION_COOKIE, path: '/api/', store: sessions });
-  authenticate(app, { breakGlassTokens: o.config.managerTokens, serviceTokens: tokens, timeouts, clock: o.clock });
+  authenticate(app, {
+    breakGlassTokens: o.config.managerTokens,
+    serviceTokens: tokens,
+    tokenFailures: new TokenThrottle(o.redis),
+    audit: o.audit,
+    timeouts,
+    clock: o.clock,
+  });
 
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(meRoutes({ accounts, sessions, audit: o.audit, clock: o.clock }));
+  await app.register(meRoutes({ accounts, sessions, links, audit: o.audit, clock: o.clock }));
   await app.register(
     accountRoutes({
       accounts,

@@ -70,4 +70,9 @@ export class OneTimeLinks {
     );
     return used.modifiedCount === 1 ? link : null;
   }
+
+  // Ends every link of the account still open: a password just set makes an older invitation or reset moot.
+  async endAll(accountId: string): Promise<void> {
+    await this.c.links.updateMany({ account_id: accountId, used_at: null }, { $set: { used_at: this.clock.now() } });
+  }
 }

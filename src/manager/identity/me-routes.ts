@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit-log';
 import { orNotFound } from '../routes/lookup';
 import { accountView, type AccountStore } from './accounts';
 import { meSchemas } from './identity-schemas';
+import type { OneTimeLinks } from './links';
 import { changeOwnPassword, type PasswordChange } from './own-password';
 import { managerRealm } from './realm';
 import { sessionView } from './session-actions';
@@ -13,6 +14,7 @@ import type { RedisSessionStore } from './session-store';
 export interface MeRouteDeps {
   accounts: AccountStore;
   sessions: RedisSessionStore;
+  links: OneTimeLinks;
   audit: AuditLog;
   clock: Clock;
 }

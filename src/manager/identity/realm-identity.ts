@@ -82,7 +82,9 @@ export async function registerSignIn<A extends AccountBase>(
     serviceName: o.config.serviceName,
     notice: o.mailer ? new SignInNotice(o.db, o.mailer, o.clock) : null,
   };
-  await app.register(authRoutes({ ...common, links: id.links, sessions: id.sessions, cipher: o.cipher }));
+  await app.register(
+    authRoutes({ ...common, links: id.links, sessions: id.sessions, timeouts: id.timeouts, cipher: o.cipher }),
+  );
   await app.register(
     passkeyRoutes({
       ...common,

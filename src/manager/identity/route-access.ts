@@ -7,7 +7,8 @@ const ERROR_BODY = {
 };
 
 // What a route's OpenAPI operation says of its access: x-access, and x-roles with the 401 and 403
-// answers unless it is public (no credential: security []).
+// answers unless it is public (no credential: security []), and the 429 of an address past the limit of
+// unknown bearer tokens.
 export function documentAccess(route: RouteOptions, access: string, roles: readonly string[] | string): void {
   if (access === 'public') {
     route.schema = { ...route.schema, security: [], 'x-access': access } as typeof route.schema;
@@ -18,6 +19,6 @@ export function documentAccess(route: RouteOptions, access: string, roles: reado
     ...route.schema,
     'x-access': access,
     'x-roles': roles,
-    response: { ...response, 401: response[401] ?? ERROR_BODY, 403: ERROR_BODY },
+    response: { ...response, 401: response[401] ?? ERROR_BODY, 403: ERROR_BODY, 429: response[429] ?? ERROR_BODY },
   } as typeof route.schema;
 }

@@ -16,7 +16,8 @@ export function serviceAccountRoutes(d: {
   return async function register(app: FastifyInstance): Promise<void> {
     const manage = { access: 'tokens.manage' } as const;
 
-    app.get('/api/service-accounts', { schema: serviceTokenSchemas.list, config: manage }, async () => ({
+    const list = { ...manage, audit: 'service_account.read' } as const;
+    app.get('/api/service-accounts', { schema: serviceTokenSchemas.list, config: list }, async () => ({
       items: (await d.tokens.list()).map(serviceTokenView),
     }));
 

@@ -22,10 +22,15 @@ export async function signedInSession(
 ): Promise<Session> {
   const s = req.session;
   if (!s?.account_id || s.stage !== 'signed_in' || (s.realm ?? 'manager') !== realm) throw new ApiError(unauthorized);
-  if ((s.issued_at ?? 0) + deps.timeouts.absoluteMs <= deps.clock.now().getTime()) {
-    await new Promise<void>((resolve, reject) => s.destroy((err?: unknown) => (err ? reject(err) : resolve())));
-    throw new ApiError('session_expired');
-  }
+  await refuseExpired(req, deps);
   if (!SAFE_METHODS.has(req.method)) checkCsrf(req);
   return s;
+}
+
+// Ends a session older than the absolute timeout, at whatever stage: 401 session_expired.
+export async function refuseExpired(req: FastifyRequest, deps: SessionCheckDeps): Promise<void> {
+  const s = req.session;
+  if ((s.issued_at ?? 0) + deps.timeouts.absoluteMs > deps.clock.now().getTime()) return;
+  await new Promise<void>((resolve, reject) => s.destroy((err?: unknown) => (err ? reject(err) : resolve())));
+  throw new ApiError('session_expired');
 }

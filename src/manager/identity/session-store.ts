@@ -4,8 +4,9 @@ import type { Clock } from '../../shared/clock';
 
 // @fastify/session keeps its sessions here: one Redis key a session, expiring after the idle
 // timeout, and a set of each account's session ids so that disabling an account or changing its
-// password ends every session it has. A revocation also leaves a mark: a save of a session issued
-// before the mark (a request that was running while it came) is refused, so nothing resurrects it.
+// password ends every session it has. A revocation is one step, its mark: every read and every save
+// of a session issued before the mark is refused (a request that was running while it came, a
+// sign-in that finished meanwhile), so nothing survives it or resurrects it; deleting keys is tidying.
 const SAVE = `
 local mark = redis.call('GET', KEYS[3])
 if mark and ARGV[4] ~= '' and tonumber(mark) > tonumber(ARGV[4]) then return 0 end
@@ -39,23 +40,33 @@ export class RedisSessionStore {
   // The absolute timeout is the request's check (authenticate.ts), so the key may outlive it by up
   // to the idle timeout, refused all the while.
   get(sessionId: string, callback: (err: unknown, session?: Session | null) => void): void {
-    this.redis
-      .getex(this.key('sess', sessionId), 'PX', this.timeouts.idleMs)
-      .then((json) => callback(null, json === null ? null : (JSON.parse(json) as Session)), callback);
+    this.read(sessionId).then((session) => callback(null, session), callback);
+  }
+
+  private async read(sessionId: string): Promise<Session | null> {
+    const json = await this.redis.getex(this.key('sess', sessionId), 'PX', this.timeouts.idleMs);
+    if (json === null) return null;
+    const session = JSON.parse(json) as Session;
+    const issued = session.issued_at ?? 0;
+    // One past the absolute timeout is the request's to end, as session_expired (session-check.ts).
+    if (!session.account_id || issued + this.timeouts.absoluteMs <= this.clock.now().getTime()) return session;
+    const mark = await this.redis.get(this.key('sess-revoked', session.account_id));
+    if (mark === null || Number(mark) <= issued) return session;
+    await this.redis.del(this.key('sess', sessionId));
+    return null;
   }
 
   destroy(sessionId: string, callback: (err?: unknown) => void): void {
     this.redis.del(this.key('sess', sessionId)).then(() => callback(), callback);
   }
 
-  // Ends every session of an account (from any instance), including requests still running.
+  // Ends every session of an account (from any instance), including requests still running: the mark first,
+  // which alone revokes, then the keys it names.
   async revokeAll(accountId: string): Promise<void> {
+    const now = String(this.clock.now().getTime());
+    await this.redis.set(this.key('sess-revoked', accountId), now, 'PX', this.timeouts.absoluteMs);
     const ids = await this.redis.smembers(this.key('sess-of', accountId));
-    await this.redis
-      .multi()
-      .set(this.key('sess-revoked', accountId), String(this.clock.now().getTime()), 'PX', this.timeouts.absoluteMs)
-      .del(this.key('sess-of', accountId), ...ids.map((id) => this.key('sess', id)))
-      .exec();
+    await this.redis.del(this.key('sess-of', accountId), ...ids.map((id) => this.key('sess', id)));
   }
 
   private async save(sessionId: string, session: Session): Promise<void> {

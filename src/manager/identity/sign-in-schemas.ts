@@ -4,7 +4,8 @@ import { body, email, newPassword, password, SIGN_IN } from './identity-schema-p
 
 // Route schemas of the sign-in steps (session, password, TOTP, passkeys, one-time links, single
 // sign-on), built for a realm: the manager's and the portal's differ in who a session names.
-const tokenParams = object({ token: { type: 'string', minLength: 1, maxLength: 200 } });
+// A link's token travels in the body, never in a path or query a log records.
+const linkToken = { type: 'string', minLength: 1, maxLength: 200, description: 'The token after #/link/' } as const;
 
 // A WebAuthn ceremony's JSON as @simplewebauthn/browser gives it; @simplewebauthn/server checks the rest.
 const credentialJson = {
@@ -80,7 +81,7 @@ export function signInSchemas(who: SessionShape) {
     linkPeek: {
       tags: SIGN_IN,
       summary: 'What a one-time link is for (without using it)',
-      params: tokenParams,
+      body: body({ token: linkToken }),
       response: answers(
         {
           200: object({
@@ -98,9 +99,11 @@ export function signInSchemas(who: SessionShape) {
     linkUse: {
       tags: SIGN_IN,
       summary:
-        'Use a one-time link: set the password (at least 12 characters); every other session of the account ends',
-      params: tokenParams,
-      body: body({ password: newPassword, name: { type: 'string', minLength: 1, maxLength: 200 } }, ['password']),
+        'Use a one-time link: set the password (at least 12 characters); every other session and link of the account ends',
+      body: body({ token: linkToken, password: newPassword, name: { type: 'string', minLength: 1, maxLength: 200 } }, [
+        'token',
+        'password',
+      ]),
       response: answers({ 200: withFactors }, 410, ...BODY_ERRORS),
     },
     methods: {

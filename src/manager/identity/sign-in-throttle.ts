@@ -34,8 +34,8 @@ export class SignInThrottle {
     return { locked: true, retryAfterS: Math.max(1, Math.ceil(Math.max(...ttls) / 1000)) };
   }
 
-  // Counts a failure; true when this one locked the account (worth an audit entry).
-  async fail(email: string, address: string): Promise<boolean> {
+  // Counts a failure; the limits this one reached (each worth an audit entry).
+  async fail(email: string, address: string): Promise<('account' | 'address')[]> {
     const keys = this.keys(email, address);
     const window = String(this.limits.windowMs);
     const results = await this.redis
@@ -45,8 +45,11 @@ export class SignInThrottle {
       .set(keys.address, '0', 'PX', window, 'NX')
       .incr(keys.address)
       .exec();
-    const count = Number(results?.[1]?.[1] ?? 0);
-    return count === this.limits.perAccount;
+    const reached = (at: number, limit: number) => Number(results?.[at]?.[1] ?? 0) === limit;
+    return [
+      ...(reached(1, this.limits.perAccount) ? (['account'] as const) : []),
+      ...(reached(3, this.limits.perAddress) ? (['address'] as const) : []),
+    ];
   }
 
   async succeed(email: string): Promise<void> {

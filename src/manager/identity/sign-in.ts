@@ -93,6 +93,7 @@ export class SignIn<A extends AccountBase> {
   private async failed(email: string, address: string, account: A | null, step: string): Promise<void> {
     const locked = await this.d.throttle.fail(email, address);
     await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'sign_in_failed', account, { step });
-    if (locked) await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'locked', account, { step });
+    for (const limit of locked)
+      await auditAccount(this.d.audit, this.d.realm, anonymous(address), 'locked', account, { step, limit });
   }
 }

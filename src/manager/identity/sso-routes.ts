@@ -9,7 +9,7 @@ import type { RedisSessionStore } from './session-store';
 import { managerRealm } from './realm';
 import { accountActor, establish } from './session-actions';
 import { SingleSignOn, SsoError, type SsoIdentity } from './sso';
-import type { SsoConfig } from '../../shared/identity/sso-config';
+import { assuranceMet, type SsoConfig } from '../../shared/identity/sso-config';
 
 export interface SsoRouteDeps {
   config: SsoConfig | null;
@@ -41,7 +41,12 @@ export function ssoRoutes(d: SsoRouteDeps) {
 
   const accountFor = async (req: FastifyRequest, id: SsoIdentity): Promise<AccountDoc | string> => {
     const existing = await d.accounts.bySso(id.issuer, id.subject);
-    if (!id.role) return 'no_role';
+    if (!id.role) {
+      // A claim that maps to no role any more takes the account's sessions with it.
+      if (existing) await d.sessions.revokeAll(existing._id);
+      return 'no_role';
+    }
+    if (d.config && !assuranceMet(id.authentication, id.role, d.config)) return 'assurance_required';
     const name = id.name ?? id.email ?? id.subject;
     if (!existing) {
       const made = await d.accounts.create(

@@ -27,6 +27,8 @@ export interface SsoIdentity {
   email: string | null;
   name: string | null;
   role: Role | null;
+  // How the provider says it authenticated the person (the ID token's amr and acr).
+  authentication: { amr: readonly string[]; acr: string | null };
 }
 
 export type SsoFailure =
@@ -142,9 +144,14 @@ export class SingleSignOn {
     return {
       issuer: idClaims.iss,
       subject: idClaims.sub,
-      email: typeof claims.email === 'string' && claims.email_verified !== false ? claims.email : null,
+      // An email the provider does not say it verified is not taken (a missing email_verified included).
+      email: typeof claims.email === 'string' && claims.email_verified === true ? claims.email : null,
       name: typeof claims.name === 'string' ? claims.name : null,
       role: roleFromClaims(claims, this.cfg),
+      authentication: {
+        amr: Array.isArray(idClaims.amr) ? idClaims.amr.filter((m): m is string => typeof m === 'string') : [],
+        acr: typeof idClaims.acr === 'string' ? idClaims.acr : null,
+      },
     };
   }
 

@@ -8,7 +8,10 @@ export function contactRoutes({ contacts }: Pick<ManagerServices, 'contacts'>) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<IdParams & { Querystring: { agent_id?: string } }>(
       '/api/leads/:id/contact',
-      { schema: contactSchemas.revealContact, config: { access: 'contacts.reveal' } },
+      {
+        schema: contactSchemas.revealContact,
+        config: { access: 'contacts.reveal', audit: 'lead.contact_reveal', auditsOwnRefusals: true },
+      },
       async (req, reply) => {
         const contact = await contacts.reveal(req.principal, req.actor, req.params.id, req.query.agent_id ?? null);
         return reply.header('cache-control', 'no-store').send(contact);

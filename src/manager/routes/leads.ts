@@ -49,7 +49,7 @@ export function leadRoutes({
     // its dedup claims, hashes and ciphertexts like any other change to the lead. Repeatable.
     app.delete<IdParams>(
       '/api/leads/:id/personal-data',
-      { schema: routeSchemas.erasePersonalData, config: { access: 'leads.erase' } },
+      { schema: routeSchemas.erasePersonalData, config: { access: 'leads.erase', audit: 'lead.erase_personal_data' } },
       async (req, reply) => {
         const lead = orNotFound(await leads.doc(req.params.id));
         const now = new Date();

@@ -32,13 +32,25 @@ export function readSessionSecret(r: EnvReader, hashKey: KeyObject): string {
   return sessionSecret;
 }
 
-// The manager API's bearer tokens: required where the manager is hosted (with the ingress role).
+// Whether a break-glass token carries 32 random bytes or more: after an optional `name_` prefix, 64 hex digits or
+// 43 base64 characters, not a phrase, and not one character repeated.
+export function breakGlassStrong(token: string): boolean {
+  const body = token.replace(/^[a-z]+_/, '');
+  if (new Set(body).size < 10) return false;
+  if (/^[0-9a-f]+$/i.test(body)) return body.length >= 64;
+  return /^[A-Za-z0-9+/_-]+={0,2}$/.test(body) && body.replace(/=+$/, '').length >= 43;
+}
+
+// The manager API's break-glass owner tokens: required where the manager is hosted (with the ingress role).
 export function readManagerTokens(r: EnvReader, roles: readonly Role[]): string[] {
   const managerTokens = r.list('MANAGER_TOKENS');
   if (roles.includes('ingress')) {
     if (managerTokens.length === 0) throw new ConfigError('MANAGER_TOKENS', 'is required for the ingress role');
-    if (managerTokens.some((t) => t.length < 24))
-      throw new ConfigError('MANAGER_TOKENS', 'tokens must be at least 24 characters');
+    if (!managerTokens.every(breakGlassStrong))
+      throw new ConfigError(
+        'MANAGER_TOKENS',
+        'each token needs 32 random bytes or more: 64 hex digits or 43 base64 characters (mgr_$(openssl rand -hex 32))',
+      );
   }
   return managerTokens;
 }

@@ -77,11 +77,21 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   agent: ['contacts.reveal', 'workspace.own'],
 };
 
+// Permissions whose every refusal after authentication is audited: who tried to read the audit log, accounts or
+// a contact, or to change accounts, tokens, secrets or a lead's personal data. A route guarded by one states its
+// audit action (config.audit), or the server does not start.
+export const AUDITED_PERMISSIONS: readonly Permission[] = [
+  'audit.read',
+  'accounts.read',
+  'accounts.manage',
+  'tokens.manage',
+  'contacts.reveal',
+  'partners.secrets',
+  'leads.erase',
+];
+
 // Roles that see only the partners assigned to them: elsewhere a partner outside the scope is unknown (404).
 export const PARTNER_SCOPED_ROLES: readonly Role[] = ['affiliate_manager'];
-
-// The roles an admin may give or take away; only an owner makes owners and admins.
-const ADMIN_GRANTABLE: readonly Role[] = ROLES.filter((r) => r !== 'owner' && r !== 'admin');
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
@@ -95,8 +105,11 @@ export function rolesWith(permission: Permission): Role[] {
   return ROLES.filter((r) => can(r, permission));
 }
 
-// Whether `actor` may give an account `target` (or change an account that has it).
+// Whether `actor` may give `target` (an invitation, a role change, a service token) or change an account that
+// has it: an owner gives any role; an admin only a role below admin whose every permission it holds itself, so
+// nobody grants their way to what the matrix keeps from them (the audit log, a lead's contact).
 export function mayGrant(actor: Role, target: Role): boolean {
   if (actor === 'owner') return true;
-  return actor === 'admin' && ADMIN_GRANTABLE.includes(target);
+  if (actor !== 'admin' || target === 'owner' || target === 'admin') return false;
+  return ROLE_PERMISSIONS[target].every((p) => can(actor, p));
 }

@@ -12,6 +12,10 @@ export interface SsoConfig {
   scopes: string[];
   roleClaim: string;
   roleMap: ReadonlyArray<{ value: string; role: Role }>;
+  // What an owner's or admin's sign-in must show of how the provider authenticated them: one of these `amr`
+  // values (e.g. mfa, hwk), and an `acr` among these; empty: no requirement.
+  privilegedAmr: readonly string[];
+  privilegedAcr: readonly string[];
 }
 
 export interface SsoEnv {
@@ -22,6 +26,8 @@ export interface SsoEnv {
   SSO_SCOPES?: string;
   SSO_ROLE_CLAIM?: string;
   SSO_ROLE_MAP?: string;
+  SSO_PRIVILEGED_AMR?: string;
+  SSO_PRIVILEGED_ACR?: string;
 }
 
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
@@ -55,12 +61,18 @@ export function parseSsoConfig(env: SsoEnv): SsoConfig | null {
     scopes,
     roleClaim: value(env.SSO_ROLE_CLAIM) ?? DEFAULT_ROLE_CLAIM,
     roleMap: parseRoleMap(value(env.SSO_ROLE_MAP) ?? ''),
+    privilegedAmr: list(env.SSO_PRIVILEGED_AMR),
+    privilegedAcr: list(env.SSO_PRIVILEGED_ACR),
   };
   return Object.freeze({
     ...config,
     scopes: Object.freeze(scopes) as string[],
     roleMap: Object.freeze(config.roleMap),
   });
+}
+
+function list(raw: string | undefined): string[] {
+  return (value(raw) ?? '').split(/[\s,]+/).filter(Boolean);
 }
 
 function value(raw: string | undefined): string | null {
@@ -126,4 +138,20 @@ export function roleFromClaims(
     if (values.has(mapped) && (best === null || ROLES.indexOf(role) < ROLES.indexOf(best))) best = role;
   }
   return best;
+}
+
+// The roles whose sign-ins must meet SSO_PRIVILEGED_AMR and SSO_PRIVILEGED_ACR.
+const PRIVILEGED: readonly Role[] = ['owner', 'admin'];
+
+// Whether a sign-in shows the assurance its role needs: any role but owner and admin needs none; those need an
+// `amr` value of the list (when one is set) and an `acr` of the list (when one is set).
+export function assuranceMet(
+  authn: { amr: readonly string[]; acr: string | null },
+  role: Role,
+  cfg: Pick<SsoConfig, 'privilegedAmr' | 'privilegedAcr'>,
+): boolean {
+  if (!PRIVILEGED.includes(role)) return true;
+  const amrMet = cfg.privilegedAmr.length === 0 || authn.amr.some((m) => cfg.privilegedAmr.includes(m));
+  const acrMet = cfg.privilegedAcr.length === 0 || (authn.acr !== null && cfg.privilegedAcr.includes(authn.acr));
+  return amrMet && acrMet;
 }

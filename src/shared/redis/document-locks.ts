@@ -11,11 +11,10 @@ export class LockTimeoutError extends DependencyError {
   }
 }
 
-// Per-document mutual exclusion across every instance. FerretDB 1.x performs an update as
-// read-then-rewrite of the whole document, so concurrent updates of one document (even with a
-// compare-and-set filter) can both "succeed" and one is lost. Every read-modify-write of a shared
-// document (lead, dedup claim, delivery, partner, report counter) therefore runs under its lock. On
-// MongoDB 7 the locks are merely redundant.
+// Per-document mutual exclusion across every instance, for the report counters
+// (src/shared/reports/cell-store.ts): every processor writes every partner's counter documents, each
+// write a compare-and-set on the document's version, and the locks queue those writers rather than
+// letting all but one fail the check and compute their round again.
 export class DocumentLocks {
   private readonly release: LuaScript;
 

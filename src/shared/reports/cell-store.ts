@@ -89,10 +89,9 @@ export class CellStore {
   // of contending (other processes are fenced by the version).
   private readonly tails = new Map<string, Promise<void>>();
 
-  // `locks`: the counter documents' compare-and-set is one atomic update on MongoDB, but FerretDB 1.x
-  // runs an update as read-then-rewrite, so two processes' writes to one document could both pass
-  // the `v` check and one be lost (the drills saw leads missing from the reports): each round runs
-  // under the documents' locks (docs/mongodb-ferretdb.md). Only reads may go without.
+  // `locks`: every processor's projector writes every partner's counter documents; the `v`
+  // compare-and-set keeps their writes apart, and the documents' locks queue the processes instead of
+  // letting all but one fail the check and compute the round again. Only reads may go without.
   constructor(
     private readonly cells: Collection<CellDoc>,
     private readonly locks?: Pick<DocumentLocks, 'withLocks'>,

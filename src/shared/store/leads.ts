@@ -1,7 +1,6 @@
 import type { Collection } from 'mongodb';
 import { findByIds, insertAllNew } from '../mongo/bulk';
 import type { LeadDoc, StatusChange } from '../mongo/documents';
-import type { LeadFences } from './lead-fences';
 import { queueEntries, queueMoves, type IsTerminal } from './agent-queue';
 import { leadListEntries, leadListMoves, type ListMoves } from './lead-list';
 import type { ListIndex } from './list-index';
@@ -34,14 +33,13 @@ export const PERSONAL_FIELDS = ['phone_enc', 'phone_hash', 'email_enc', 'email_h
 
 // The one module that writes `leads`. Leads are created in bulk by the intake processor and then
 // changed only by the owner of their partition of the lead topics (one writer per lead), one
-// update per changed lead per batch. A change is fenced (lead-fences.ts) and its update states the
-// updated_at it expects, so a second writer (a zombie owner after a rebalance, a CRM message keyed
-// by something else than the lead) finds its change refused instead of writing over another. Only
-// a store given a writer's fences and lead list writes (the ingress only reads). The lead list's
+// update per changed lead per batch. A change's update states the updated_at it expects (a
+// compare-and-set), so a second writer (a zombie owner after a rebalance, a CRM message keyed by
+// something else than the lead) finds its change refused instead of writing over another. Only a
+// store given a writer's lead list writes (the ingress only reads). The lead list's
 // entries (lead-list.ts, and its agent's queue: agent-queue.ts) go in before the lead they list and out after
 // it has left them.
 export interface LeadWriter {
-  fences: LeadFences;
   list: ListIndex;
   isTerminal: IsTerminal; // a terminal lead leaves its agent's queue (agent-queue.ts)
 }
@@ -75,12 +73,11 @@ export class LeadStore {
 
   // Applies every change (concurrently: the store serves point writes by _id one at a time anyway,
   // but round trips overlap). Returns each lead as stored now, or null where the lead had changed
-  // since it was read: that change was not made.
+  // since it was read: that change was not made (the list entries it put are stale, as after a
+  // crash between the two writes, and readers drop them).
   async apply(changes: readonly LeadChange[], now: Date): Promise<(LeadDoc | null)[]> {
-    const { fences, list, isTerminal } = this.writing();
-    const allowed = await fences.claim(changes, now);
-    const moves = changes.map(({ lead, set, erase }, i): ListMoves => {
-      if (!allowed[i]) return { put: [], remove: [] };
+    const { list, isTerminal } = this.writing();
+    const moves = changes.map(({ lead, set, erase }): ListMoves => {
       const after = { ...lead, ...set, ...(erase ? { personal_erased_at: now } : {}) };
       const listed = leadListMoves(lead, after);
       const queued = queueMoves(lead, after, isTerminal);
@@ -88,8 +85,7 @@ export class LeadStore {
     });
     await list.put(moves.flatMap((m) => m.put));
     const stored = await Promise.all(
-      changes.map(async ({ lead, entries, set, erase }, i) => {
-        if (!allowed[i]) return null;
+      changes.map(async ({ lead, entries, set, erase }) => {
         const erased = erase ? { personal_erased_at: now } : {};
         // The whole history is set, not pushed: the same change run twice (after a crash) is one.
         const res = await this.leads.updateOne(
