@@ -62,6 +62,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
       partnerExists: o.partnerExists,
       agentExists: o.agentExists,
       consoleUrl: cfg.consoleUrl,
+      mailer: o.mailer,
     }),
   );
   await app.register(serviceAccountRoutes({ tokens, audit: o.audit, partnerExists: o.partnerExists }));

@@ -31,7 +31,13 @@ export function partnerPortal(
   };
   const partnerOf = (id: string) => services.partners.find(id);
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
-  const people = { accounts: id.accounts, links: id.links, audit: o.audit, consoleUrl: o.config.accounts.consoleUrl };
+  const people = {
+    accounts: id.accounts,
+    links: id.links,
+    audit: o.audit,
+    consoleUrl: o.config.accounts.consoleUrl,
+    mailer: m.mailer,
+  };
 
   const plugin = async (app: FastifyInstance): Promise<void> => {
     await registerSessions(app, {

@@ -40,7 +40,7 @@ export function mailRoutes(outbox: MailOutbox | null) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: { state: keyof typeof STATES; limit: number } }>(
       '/api/mail',
-      { schema: listMail, config: { access: 'accounts.read' } },
+      { schema: listMail, config: { access: 'accounts.read', audit: 'account.read' } },
       async (req) => ({
         mail_enabled: outbox !== null,
         items: outbox ? await outbox.list(STATES[req.query.state], req.query.limit) : [],
