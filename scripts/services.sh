@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs (when missing) and runs the real servers the pipeline needs, on loopback:
-# Kafka (KRaft), FerretDB (MongoDB wire protocol), Redis and Apicurio (Confluent registry API).
+# Kafka (KRaft), FerretDB (MongoDB wire protocol), Redis, Apicurio (Confluent registry API) and
+# Mailpit (an SMTP server that keeps the mail it accepts, with a web page and an API to read it).
 #   scripts/services.sh up            install what is missing, start everything, wait until each answers;
 #                                     a server left behind by a deleted checkout on one of the ports is replaced
-#   scripts/services.sh down [NAME..] stop everything (or the named services: redis ferretdb kafka registry)
+#   scripts/services.sh down [NAME..] stop everything (or the named services: redis ferretdb kafka registry mailpit)
 #   scripts/services.sh status        one line a service: port, pid, state, checkout; exit 0 only when all are healthy
 #   scripts/services.sh env           print the environment variables that point at them
 #   scripts/services.sh down-under DIR stop every server of ours whose run dir lies under DIR (the
@@ -11,8 +12,10 @@
 # Exits non-zero, naming the service, when one cannot be installed or started.
 set -euo pipefail
 DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/services"
-SERVICES=(redis ferretdb kafka registry)
-declare -A PORT=([redis]="${REDIS_PORT:-6379}" [ferretdb]="${MONGO_PORT:-27017}" [kafka]="${KAFKA_PORT:-9092}" [registry]="${REGISTRY_PORT:-8081}")
+SERVICES=(redis ferretdb kafka registry mailpit)
+declare -A PORT=([redis]="${REDIS_PORT:-6379}" [ferretdb]="${MONGO_PORT:-27017}" [kafka]="${KAFKA_PORT:-9092}" [registry]="${REGISTRY_PORT:-8081}" [mailpit]="${SMTP_PORT:-1025}")
+# Mailpit's second port: its web page and the API the tests read mail through.
+MAILPIT_PORT="${MAILPIT_PORT:-8025}"
 
 print_env() {
   cat <<ENV
@@ -20,6 +23,8 @@ KAFKA_BROKERS=127.0.0.1:${PORT[kafka]}
 MONGO_URL=mongodb://127.0.0.1:${PORT[ferretdb]}
 REDIS_URL=redis://127.0.0.1:${PORT[redis]}
 SCHEMA_REGISTRY_URL=http://127.0.0.1:${PORT[registry]}/apis/ccompat/v7
+SMTP_URL=smtp://127.0.0.1:${PORT[mailpit]}
+MAILPIT_URL=http://127.0.0.1:${MAILPIT_PORT}
 ENV
 }
 

@@ -52,6 +52,8 @@ MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"
 node scripts/build-console.mjs >/dev/null
 
 stop_app
+# Mail goes to the local Mailpit (SMTP_URL from services.sh env): links in it point at this address.
+export CONSOLE_URL="${CONSOLE_URL:-$BASE}" MAIL_FROM="${MAIL_FROM:-LeadIntake <no-reply@localhost>}"
 HTTP_HOST=127.0.0.1 HTTP_PORT="$PORT" nohup node --import tsx src/main.ts all >>"$RUN/app.log" 2>&1 </dev/null &
 echo $! > "$RUN/app.pid"
 for _ in $(seq 1 120); do
@@ -83,6 +85,7 @@ cat <<MSG
 The pipeline runs at $BASE (all roles in one process; log: $RUN/app.log; stop: bash scripts/up.sh down).
 Health: $BASE/readyz   Metrics: $BASE/metrics   OpenAPI: $BASE/api/openapi.json
 Manager console: $BASE/console/   Partner portal: $BASE/portal/
+Mail it sent (Mailpit, docs/operators.md#mail): $MAILPIT_URL/   API: $MAILPIT_URL/api/v1/messages
 ${OWNER_LINK:+Set up the first owner (a one-time link, 24 h): $OWNER_LINK
 }Break-glass owner token (for recovery; see docs/accounts.md): MANAGER_TOKENS in .env.local
 

@@ -20,6 +20,9 @@ import { systemClock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
+import { startMailSender } from './shared/mail/mail-sender';
+import { MailOutbox } from './shared/mail/outbox';
+import { smtpRelay } from './shared/mail/smtp-relay';
 import { dispatcherDeps, ingressDeps, managerOptions, processorDeps } from './role-deps';
 import type { RoleHandle } from './shared/role';
 import { startRuntime, type Runtime } from './shared/runtime';
@@ -73,6 +76,17 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
       )
     : null;
   minutes?.start();
+  // The outbox's sender runs where the manager does, which is what puts mail in it.
+  const mail =
+    managerReplies && config.mail
+      ? await startMailSender(
+          new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock),
+          smtpRelay(config.mail, hostname()),
+          config.mail,
+          runtime.metrics,
+          logger.child({ component: 'mail' }),
+        )
+      : null;
   registerConsumerLag(
     runtime.metrics,
     runtime.admin,
@@ -122,6 +136,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
       await managerReplies?.stop();
       for (const role of [...roles].reverse()) await role.stop();
       await minutes?.stop();
+      await mail?.stop();
       await runtime.close();
     },
   };

@@ -3,6 +3,9 @@ import type { IngressDeps } from './ingress';
 import type { ManagerOptions } from './manager';
 import type { ProcessorDeps } from './processor';
 import type { ReplyWaiter } from './shared/kafka/reply-waiter';
+import { systemClock } from './shared/clock';
+import { Mailer } from './shared/mail/mailer';
+import { MailOutbox } from './shared/mail/outbox';
 import type { RoleClients } from './shared/role';
 import type { Runtime } from './shared/runtime';
 import type { CallbackReply } from './shared/schemas';
@@ -59,5 +62,8 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
     replies,
     logger: rt.logger,
     metrics: rt.metrics,
+    mailer: config.mail
+      ? new Mailer(new MailOutbox(rt.mongo.db, rt.cipher, systemClock), config.serviceName, config.mail.pagesUrl)
+      : null,
   };
 }

@@ -16,6 +16,7 @@ import { contactRoutes } from './routes/contacts';
 import { deliveryRoutes } from './routes/deliveries';
 import { endpointRoutes } from './routes/endpoints';
 import { leadRoutes } from './routes/leads';
+import { mailRoutes } from './routes/mail';
 import { overviewRoutes } from './routes/overview';
 import { reportRoutes } from './routes/reports';
 import { managerServices, type ManagerOptions } from './services';
@@ -61,6 +62,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
       cipher: o.cipher,
       audit: services.audit,
       clock: systemClock,
+      mailer: o.mailer,
       partnerExists: async (id) => (await services.partners.find(id)) !== null,
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });
@@ -81,6 +83,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await secured.register(contactRoutes(services));
     await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
+    await secured.register(mailRoutes(o.mailer?.outbox ?? null));
     await secured.register(workspaceRoutes(o, services));
   });
 }

@@ -29,6 +29,7 @@ import { DeliveryQueue } from './delivery-queue';
 import { LeadList } from './lead-list';
 import { LeadLookup } from './lead-view';
 import { PartnerService } from './partner-service';
+import type { Mailer } from '../shared/mail/mailer';
 
 // What the manager plugin is given (src/app.ts builds it in the process that hosts the manager,
 // the ingress role's): the clients it reads and publishes with, and the settings it answers by.
@@ -52,6 +53,8 @@ export interface ManagerOptions {
   replies: ReplyWaiter<CallbackReply>;
   logger: Logger;
   metrics: Registry;
+  // Null: no SMTP relay configured; one-time links are then shown in the API answers.
+  mailer: Mailer | null;
 }
 
 // The manager's services, each over the few stores or clients it uses; the routes take the ones they need.

@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 // checkout, on the same ports, must replace them, and a lead must then go through the new stack.
 // Everything here runs on free ports of its own: the shared servers are never touched.
 const ROOT = join(__dirname, '..', '..');
-const SERVICES = ['redis', 'ferretdb', 'kafka', 'registry'];
+const SERVICES = ['redis', 'ferretdb', 'kafka', 'registry', 'mailpit'];
 const servicesSh = (checkout: string) => join(checkout, 'scripts', 'services.sh');
 
 let ports: Record<string, string>;
@@ -40,14 +40,16 @@ function servesClone(pid: number): boolean {
 
 beforeAll(async () => {
   const picked: number[] = [];
-  while (picked.length < 5) picked.push(await freePrivatePort(picked));
-  const [kafka, controller, mongo, redis, registry] = picked;
+  while (picked.length < 7) picked.push(await freePrivatePort(picked));
+  const [kafka, controller, mongo, redis, registry, smtp, mailpit] = picked;
   ports = {
     KAFKA_PORT: `${kafka}`,
     KAFKA_CONTROLLER_PORT: `${controller}`,
     MONGO_PORT: `${mongo}`,
     REDIS_PORT: `${redis}`,
     REGISTRY_PORT: `${registry}`,
+    SMTP_PORT: `${smtp}`,
+    MAILPIT_PORT: `${mailpit}`,
   };
   clone = mkdtempSync(join(tmpdir(), 'orphan-clone-'));
   runDir = mkdtempSync(join(tmpdir(), 'orphan-run-'));
@@ -108,7 +110,8 @@ it('a lead goes through the new stack: partner created by the manager API, signe
       .split('\n')
       .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
   );
-  app = await startTestApp(serviceEnv);
+  // Mail stays off: this lead needs no relay.
+  app = await startTestApp({ ...serviceEnv, SMTP_URL: '' });
   const created = await new ManagerClient(app.url).post<PartnerCredentials & { id: string }>('/api/affiliates', {
     name: 'After the orphans',
   });

@@ -35,7 +35,8 @@ export async function startChildRole(
   ]);
   const child = spawn(command as string, args, {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'info' },
+    // SMTP_URL from scripts/services.sh env would turn mail on without its other settings: only a test's own.
+    env: { ...process.env, SMTP_URL: '', ...env, LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stderr: string[] = [];

@@ -11,7 +11,7 @@ export type PrivateServiceKind = 'kafka' | 'redis' | 'ferretdb';
 
 // The ports the shared servers use: a private instance must never land on one of them, because
 // its script's `stop` would then stop what other test files are using.
-const SHARED_PORTS = new Set([9092, 9093, 6379, 27017, 8081]);
+const SHARED_PORTS = new Set([9092, 9093, 6379, 27017, 8081, 1025, 8025]);
 
 // A private instance of one local server, run by its own script (scripts/services/<kind>.sh) on
 // free loopback ports with its data and pid file in a temporary LEADS_RUN, so a drill can stop and

@@ -3,11 +3,12 @@ import type { Api } from '../../ui-kit/api';
 import { AccountRow, type AccountView, type OneTimeLink } from '../parts/account-row';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField } from '../parts/role-fields';
 import { ShownOnce } from '../../ui-kit/secrets-once';
+import { isMailed, MailedNote, type LinkMailed } from '../../ui-kit/link-mailed';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../../ui-kit/ui';
 import { useCan } from '../session';
 
 // The whole link: the server's, when it knows its public address (CONSOLE_URL), else this page's.
-const linkUrl = (l: OneTimeLink): string => l.url ?? new URL(l.path, location.origin).href;
+const linkUrl = (l: Exclude<OneTimeLink, LinkMailed>): string => l.url ?? new URL(l.path, location.origin).href;
 
 // People's accounts (owners and admins): invitations, roles and partners, disabling, new links.
 export function AccountsPage({ api }: { api: Api }) {
@@ -22,7 +23,10 @@ export function AccountsPage({ api }: { api: Api }) {
   return (
     <section>
       <PageHeading>Accounts</PageHeading>
-      {shown && (
+      {shown && isMailed(shown.link) && (
+        <MailedNote title={shown.title} link={shown.link} onDone={() => setShown(null)} />
+      )}
+      {shown && !isMailed(shown.link) && (
         <ShownOnce
           title={shown.title}
           fields={[['One-time link', linkUrl(shown.link)]]}

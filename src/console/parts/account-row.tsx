@@ -4,14 +4,17 @@ import type { Role } from '../../shared/identity/roles';
 import { SessionContext, useCan } from '../session';
 import { idList, PartnersField, RoleField, useGrantable } from './role-fields';
 import { ErrorNote, useAction, when } from '../../ui-kit/ui';
+import type { LinkMailed } from '../../ui-kit/link-mailed';
 
-// An invitation or password-reset link as the API shows it, once.
-export interface OneTimeLink {
-  token: string;
-  path: string;
-  url: string | null;
-  expires_at: string;
-}
+// An invitation or password-reset link as the API shows it, once (or where it mailed it).
+export type OneTimeLink =
+  | {
+      token: string;
+      path: string;
+      url: string | null;
+      expires_at: string;
+    }
+  | LinkMailed;
 
 export interface AccountView {
   id: string;

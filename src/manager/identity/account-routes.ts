@@ -6,7 +6,9 @@ import { orNotFound, type IdParams } from '../routes/lookup';
 import { accountView, type AccountPatch, type AccountStore, type NewAccount } from './accounts';
 import type { AccountDoc } from './identity-store';
 import { accountSchemas } from './identity-schemas';
-import { linkAnswer, type OneTimeLinks } from './links';
+import type { OneTimeLinks } from './links';
+import { deliverLink } from './link-delivery';
+import type { Mailer } from '../../shared/mail/mailer';
 import { mayGrant, type Role } from '../../shared/identity/roles';
 import type { RedisSessionStore } from './session-store';
 
@@ -21,6 +23,8 @@ export interface AccountRouteDeps {
   agentExists(id: string): Promise<boolean>;
   // Where the console is served, so a link can be shown whole; null: the console makes it from its own address.
   consoleUrl: string | null;
+  // Null: no relay configured; links are then shown in the answers.
+  mailer: Mailer | null;
 }
 
 // Where a one-time link opens the console (the token after #, so it reaches no server log).
@@ -30,7 +34,14 @@ export const linkPath = (token: string): string => `/console/#/link/${token}`;
 // assigned partners, disabling, password-reset links. Any change of an account's rights ends its
 // sessions; an admin neither makes nor changes owners and admins.
 export function accountRoutes(d: AccountRouteDeps) {
-  const answer = (made: { token: string; expires_at: Date }) => linkAnswer(made, linkPath, d.consoleUrl);
+  // A link goes by mail to its account; the break-glass token's maker keeps an owner's (the first owner's
+  // set-up and the recovery of one happen before anyone can read mail here).
+  const deliver = (req: FastifyRequest, made: { token: string; expires_at: Date }, account: AccountDoc) =>
+    deliverLink(d.mailer, made, linkPath, d.consoleUrl, {
+      template: account.status === 'invited' ? 'manager-invitation' : 'password-reset',
+      to: account.email,
+      inAnswer: req.principal.kind === 'break_glass' && account.role === 'owner',
+    });
   const checkPartners = async (ids: readonly string[]): Promise<void> => {
     for (const id of ids)
       if (!(await d.partnerExists(id)))
@@ -77,7 +88,7 @@ export function accountRoutes(d: AccountRouteDeps) {
           target: account._id,
           details: { role: account.role, partner_ids: account.partner_ids },
         });
-        return reply.code(201).send({ account: accountView(account), invitation: answer(link) });
+        return reply.code(201).send({ account: accountView(account), invitation: await deliver(req, link, account) });
       },
     );
 
@@ -124,7 +135,7 @@ export function accountRoutes(d: AccountRouteDeps) {
         await d.audit.record(req.actor, kind === 'invitation' ? 'account.invite' : 'account.password_reset_link', {
           target: account._id,
         });
-        return reply.code(201).send({ kind, ...answer(link) });
+        return reply.code(201).send({ kind, ...(await deliver(req, link, account)) });
       },
     );
   };

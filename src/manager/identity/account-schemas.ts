@@ -1,5 +1,15 @@
 import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../schema-parts';
-import { ACCOUNTS, agentId, body, email, newPassword, partnerIds, password, role } from './identity-schema-parts';
+import {
+  ACCOUNTS,
+  agentId,
+  body,
+  email,
+  newPassword,
+  partnerIds,
+  password,
+  role,
+  shownOrMailed,
+} from './identity-schema-parts';
 import { managerSignIn } from './manager-sign-in-schemas';
 
 // Route schemas of the manager's accounts: the Accounts section (people, one-time links) and one's own account.
@@ -33,7 +43,8 @@ export const accountSchemas = {
   show: { tags: ACCOUNTS, summary: 'One account', params: idParams, response: answers({ 200: account }, ...ID_ERRORS) },
   invite: {
     tags: ACCOUNTS,
-    summary: 'Invite a person: an account with a role and a one-time link (24 h, shown once) to set a password',
+    summary:
+      'Invite a person: an account with a role and a one-time link (24 h) to set a password, mailed to them (shown once here where no relay is configured, or to the break-glass token inviting an owner)',
     body: body(
       {
         email,
@@ -44,7 +55,7 @@ export const accountSchemas = {
       },
       ['email', 'name', 'role'],
     ),
-    response: answers({ 201: object({ account, invitation: link }) }, 409, ...BODY_ERRORS),
+    response: answers({ 201: object({ account, invitation: shownOrMailed(link) }) }, 409, ...BODY_ERRORS),
   },
   update: {
     tags: ACCOUNTS,
@@ -67,14 +78,12 @@ export const accountSchemas = {
   },
   link: {
     tags: ACCOUNTS,
-    summary: 'A new one-time link: an invitation again, or a password reset (24 h, shown once)',
+    summary:
+      'A new one-time link: an invitation again, or a password reset (24 h), mailed to the account (shown once here where no relay is configured, or to the break-glass token for an owner)',
     params: idParams,
     response: answers(
       {
-        201: object({
-          kind: { enum: ['invitation', 'password_reset'] },
-          ...(link.properties as Record<string, unknown>),
-        }),
+        201: shownOrMailed(link, { kind: { enum: ['invitation', 'password_reset'] } }),
       },
       ...ID_ERRORS,
       409,

@@ -22,6 +22,7 @@ import { requireProof, spendProof } from './proofs';
 import { refuseExpired } from './session-check';
 import type { RedisSessionStore, SessionTimeouts } from './session-store';
 import type { SignIn } from './sign-in';
+import type { SignInNotice } from './sign-in-notice';
 import { newTotpSecret, totpStep, totpUri } from './totp';
 
 export interface AuthRouteDeps<A extends AccountBase> {
@@ -35,6 +36,7 @@ export interface AuthRouteDeps<A extends AccountBase> {
   audit: AuditLog;
   clock: Clock;
   serviceName: string;
+  notice: SignInNotice | null;
 }
 
 // The steps of signing in to a realm (the manager's under /api, the portal's under /portal/api): the

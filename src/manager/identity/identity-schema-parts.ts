@@ -37,3 +37,23 @@ export const body = (
   required,
   properties,
 });
+
+// A one-time link sent by mail (SMTP_URL set): the answer names where it went, never the link.
+export const linkMailed = {
+  type: 'object',
+  required: ['mailed_to', 'mail_id', 'expires_at'],
+  properties: {
+    mailed_to: { type: 'string', description: "The account's email; the link is in the mail only" },
+    mail_id: { type: 'string', description: 'The message in the outbox (GET /api/mail)' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+// A link shown in the answer (no relay configured, or the break-glass set-up of an owner), or mailed.
+export const shownOrMailed = (shown: JsonSchema, extra: Record<string, unknown> = {}): JsonSchema => {
+  const add = (s: JsonSchema) => ({
+    ...s,
+    required: [...Object.keys(extra), ...((s.required as string[]) ?? [])],
+    properties: { ...extra, ...(s.properties as Record<string, unknown>) },
+  });
+  return { oneOf: [add(shown), add(linkMailed)] };
+};

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import type { Config } from '../../shared/config';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
+import type { Mailer } from '../../shared/mail/mailer';
 import type { Db } from 'mongodb';
 import type { Redis } from '../../shared/redis/client';
 import type { AuditLog } from '../audit-log';
@@ -27,6 +28,7 @@ export interface IdentityOptions {
   partnerExists(id: string): Promise<boolean>;
   agentExists(id: string): Promise<boolean>;
   clock: Clock;
+  mailer: Mailer | null;
 }
 
 // People and machines in the manager API: the session cookie (@fastify/session, kept in Redis),
@@ -61,6 +63,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
       partnerExists: o.partnerExists,
       agentExists: o.agentExists,
       consoleUrl: cfg.consoleUrl,
+      mailer: o.mailer,
     }),
   );
   await app.register(factorResetRoutes({ accounts, sessions, audit: o.audit }));

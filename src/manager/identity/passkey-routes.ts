@@ -11,6 +11,7 @@ import { accountActor, attemptOf, completeSignIn, pendingStep, sessionView } fro
 import type { SessionStage } from './session-state';
 import { requireProof, spendProof, takeChallenge } from './proofs';
 import type { SignIn } from './sign-in';
+import type { SignInNotice } from './sign-in-notice';
 
 export interface PasskeyRouteDeps<A extends AccountBase> {
   realm: IdentityRealm<A>;
@@ -20,6 +21,7 @@ export interface PasskeyRouteDeps<A extends AccountBase> {
   audit: AuditLog;
   clock: Clock;
   serviceName: string;
+  notice: SignInNotice | null;
   // The console's address when configured: the relying party's ID and origin come from it.
   consoleUrl: string | null;
 }

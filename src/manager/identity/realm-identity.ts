@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import type { Clock } from '../../shared/clock';
 import type { Config } from '../../shared/config';
 import type { PiiCipher } from '../../shared/crypto/pii-cipher';
+import type { Mailer } from '../../shared/mail/mailer';
 import type { Redis } from '../../shared/redis/client';
 import type { AuditLog } from '../audit-log';
 import { AccountStore } from './accounts';
@@ -15,6 +16,7 @@ import { reauthRoutes } from './reauth-routes';
 import type { IdentityRealm } from './realm';
 import { RedisSessionStore, type SessionTimeouts } from './session-store';
 import { SignIn } from './sign-in';
+import { SignInNotice } from './sign-in-notice';
 import { SignInThrottle } from './sign-in-throttle';
 import { DeviceCookies } from './device-cookie';
 
@@ -25,6 +27,8 @@ export interface RealmIdentityOptions {
   cipher: PiiCipher;
   audit: AuditLog;
   clock: Clock;
+  // Null: no SMTP relay configured.
+  mailer: Mailer | null;
 }
 
 // The account base as one realm sees it: its accounts, one-time links and sessions (each apart from
@@ -80,6 +84,7 @@ export async function registerSignIn<A extends AccountBase>(
     audit: o.audit,
     clock: o.clock,
     serviceName: o.config.serviceName,
+    notice: o.mailer ? new SignInNotice(o.db, o.mailer, o.clock) : null,
   };
   const passkeys = new Passkeys(id.collections, o.clock);
   const consoleUrl = o.config.accounts.consoleUrl;

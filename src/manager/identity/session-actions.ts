@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
 import type { AccountStore } from './accounts';
+import type { SignInNotice } from './sign-in-notice';
 import { checkCsrf, csrfToken } from './csrf';
 import type { AccountBase } from './identity-store';
 import { auditAccount, type IdentityRealm } from './realm';
@@ -90,6 +91,8 @@ export interface SignInSteps<A extends AccountBase> {
   signIn: SignIn<A>;
   audit: AuditLog;
   clock: Clock;
+  // Mails the account when it signs in from a network it had not used; null when mail is off.
+  notice: SignInNotice | null;
 }
 
 // Where a sign-in step comes from: the client's address and the realm's device cookie, if sent.
@@ -128,6 +131,7 @@ export async function completeSignIn<A extends AccountBase>(
     sameSite: 'strict',
     maxAge: d.signIn.deviceMaxAgeS,
   });
+  await d.notice?.signedIn(d.realm.name, account, req.ip);
   await d.accounts.update(account._id, { last_sign_in_at: d.clock.now() });
   await auditAccount(d.audit, d.realm, accountActor(account, method, req.ip), 'sign_in', account, details);
   return sessionView(req, d.realm);

@@ -28,10 +28,17 @@ export function partnerPortal(
     cipher: m.cipher,
     audit: services.audit,
     clock,
+    mailer: m.mailer,
   };
   const partnerOf = (id: string) => services.partners.find(id);
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
-  const people = { accounts: id.accounts, links: id.links, audit: o.audit, consoleUrl: o.config.accounts.consoleUrl };
+  const people = {
+    accounts: id.accounts,
+    links: id.links,
+    audit: o.audit,
+    consoleUrl: o.config.accounts.consoleUrl,
+    mailer: m.mailer,
+  };
 
   const plugin = async (app: FastifyInstance): Promise<void> => {
     await registerSessions(app, {

@@ -1,14 +1,12 @@
 import { useContext, useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
 import { ShownOnce } from '../../ui-kit/secrets-once';
+import { isMailed, MailedNote, type LinkMailed } from '../../ui-kit/link-mailed';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, when } from '../../ui-kit/ui';
 import { SessionContext, useCan } from '../session';
 import type { PortalUser } from '../types';
 
-interface OneTimeLink {
-  url: string;
-  expires_at: string;
-}
+type OneTimeLink = { url: string; expires_at: string } | LinkMailed;
 
 // The partner's people in the portal (a partner_admin's page): invite a colleague (the one-time
 // link shown once), disable one who left.
@@ -19,7 +17,10 @@ export function UsersPage({ api }: { api: Api }) {
   return (
     <section>
       <PageHeading>Users</PageHeading>
-      {shown && (
+      {shown && isMailed(shown.link) && (
+        <MailedNote title={`Invitation for ${shown.name}`} link={shown.link} onDone={() => setShown(null)} />
+      )}
+      {shown && !isMailed(shown.link) && (
         <ShownOnce
           title={`Invitation for ${shown.name}`}
           fields={[['One-time link', shown.link.url]]}

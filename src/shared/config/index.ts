@@ -16,6 +16,7 @@ import { EnvReader, type Env } from './env-reader';
 import { deepFreeze } from './freeze';
 import { readBlockedCountries, readIntake, readRules, type IntakeConfig, type RulesConfig } from './intake';
 import { readSetup, type SetupConfig } from './kafka';
+import { readMail, type MailConfig } from './mail';
 import { parseRoles, type Role } from './roles';
 import { readCrypto, readManagerTokens, readSessionSecret, type CryptoConfig } from './secrets';
 import { readServices, type HttpConfig, type MongoConfig, type RedisConfig } from './services';
@@ -24,7 +25,7 @@ export { ConfigError };
 export { ROLES, type Role } from './roles';
 export type { KafkaConfig, SetupConfig } from './kafka';
 export type { AccountsConfig, CallbackConfig, CryptoConfig, EndpointConfig, IntakeConfig, ReplayConfig, RulesConfig };
-export type { HttpConfig, MongoConfig, RedisConfig, SignInLimits };
+export type { HttpConfig, MailConfig, MongoConfig, RedisConfig, SignInLimits };
 
 export interface Config extends SetupConfig {
   readonly roles: readonly Role[];
@@ -37,6 +38,8 @@ export interface Config extends SetupConfig {
   // How long a manager request waits for the dispatcher to confirm a command (retry, replay).
   readonly managerCommandTimeoutMs: number;
   readonly accounts: AccountsConfig;
+  // Null: no relay configured, mail is off.
+  readonly mail: MailConfig | null;
   readonly intake: IntakeConfig;
   readonly rules: RulesConfig;
   readonly callbacks: CallbackConfig;
@@ -53,6 +56,7 @@ export function loadConfig(env: Env = process.env): Config {
   const managerTokens = readManagerTokens(r, roles);
   const retryDelaysS = readRetryDelays(r);
   const blockedCountries = readBlockedCountries(r);
+  const accounts = readAccounts(r, env, sessionSecret);
 
   const config: Config = {
     ...readSetup(r),
@@ -62,7 +66,8 @@ export function loadConfig(env: Env = process.env): Config {
     crypto,
     managerTokens,
     managerCommandTimeoutMs: r.int('MANAGER_COMMAND_TIMEOUT_MS', 15000, 100, 120000),
-    accounts: readAccounts(r, env, sessionSecret),
+    accounts,
+    mail: readMail(r, env, accounts.consoleUrl),
     intake: readIntake(r),
     rules: readRules(r, blockedCountries),
     callbacks: readCallbacks(r, retryDelaysS),

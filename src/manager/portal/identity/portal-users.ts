@@ -5,7 +5,9 @@ import type { PortalRole } from '../../../shared/identity/portal-roles';
 import type { AuditLog } from '../../audit-log';
 import type { AccountStore } from '../../identity/accounts';
 import type { PortalAccountDoc } from '../../identity/identity-store';
-import { linkAnswer, type OneTimeLinks } from '../../identity/links';
+import type { OneTimeLinks } from '../../identity/links';
+import { deliverLink } from '../../identity/link-delivery';
+import type { Mailer } from '../../../shared/mail/mailer';
 import { portalLinkPath } from './portal-realm';
 
 export function portalUserView(doc: PortalAccountDoc) {
@@ -29,6 +31,8 @@ export interface PortalInviteDeps {
   audit: AuditLog;
   // Where the pages are served; null: the address the request came to.
   consoleUrl: string | null;
+  // Null: no relay configured; the link is then shown in the answer.
+  mailer: Mailer | null;
 }
 
 export interface PortalInvitation {
@@ -39,7 +43,7 @@ export interface PortalInvitation {
 }
 
 // A partner's person invited, by their manager or a partner admin: an account of the portal realm
-// and a one-time link shown once. Inviting again an email of the same partner that nobody has used
+// and a one-time link, mailed to the person (shown once in the answer where no relay is configured). Inviting again an email of the same partner that nobody has used
 // yet gives a new link (the old one still works until it expires); any other taken email: 409.
 export async function invitePortalUser(
   d: PortalInviteDeps,
@@ -59,7 +63,11 @@ export async function invitePortalUser(
     details: { role: who.role },
   });
   const base = d.consoleUrl ?? `${req.protocol}://${req.host}`;
-  return { user: portalUserView(account), link: linkAnswer(link, portalLinkPath, base) };
+  const delivered = await deliverLink(d.mailer, link, portalLinkPath, base, {
+    template: 'portal-invitation',
+    to: account.email,
+  });
+  return { user: portalUserView(account), link: delivered };
 }
 
 async function again(d: PortalInviteDeps, who: PortalInvitation): Promise<PortalAccountDoc> {

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../../shared/schemas';
 import { PORTAL_ROLES } from '../../../shared/identity/portal-roles';
 import { meSchemas } from '../../identity/identity-schemas';
+import { shownOrMailed } from '../../identity/identity-schema-parts';
 import { portalSignInSchemas } from './portal-realm';
 import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../../schema-parts';
 
@@ -34,7 +35,7 @@ const link = object({
   url: { type: 'string', description: 'The whole link (at CONSOLE_URL when set, else at the address asked)' },
   expires_at: dateTime,
 });
-const invited = object({ user, link });
+const invited = object({ user, link: shownOrMailed(link) });
 
 export const userSchemas = {
   list: {
@@ -45,7 +46,7 @@ export const userSchemas = {
   invite: {
     tags: PEOPLE,
     summary:
-      'Invite a colleague as partner_admin or partner_viewer: a one-time link (24 h, shown once) to set a password',
+      'Invite a colleague as partner_admin or partner_viewer: a one-time link (24 h) to set a password, mailed to them (shown once here where no relay is configured)',
     body: body({ email, name, role: { enum: PORTAL_ROLES } }),
     response: answers({ 201: invited }, 409, ...BODY_ERRORS),
   },
@@ -88,7 +89,8 @@ export const ownAccountSchemas = {
 
 export const portalInvitationSchema = {
   tags: ['Affiliates'],
-  summary: "Invite a partner's first portal admin (partner_admin): a one-time link (24 h, shown once) to /portal/",
+  summary:
+    "Invite a partner's first portal admin (partner_admin): a one-time link (24 h) to /portal/, mailed to them (shown once here where no relay is configured)",
   params: idParams,
   body: body({ email, name }),
   response: answers({ 201: invited }, ...ID_ERRORS, 409, ...BODY_ERRORS),
