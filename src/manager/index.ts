@@ -68,6 +68,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     });
     auditRefusals(secured, services.audit);
     await secured.register(portal.invitations);
+    await secured.register(portal.emails);
     await secured.register(
       affiliateRoutes({
         ...services,

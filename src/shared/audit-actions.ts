@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'portal.second_factor_removed',
   'portal.user.invite',
   'portal.user.disable',
+  // A manager freed a portal email: the partner's account it signed in to gave it up.
+  'portal.email.free',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

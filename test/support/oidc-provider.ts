@@ -33,6 +33,15 @@ export interface OidcProviderProcess {
 
 const SCRIPT = join(__dirname, 'oidc-provider-server.mjs');
 
+// The service's settings for signing in at `provider` as `client` (its first redirect URI the callback).
+export const ssoSettings = (provider: OidcProviderProcess, client: OidcTestClient): Record<string, string> => ({
+  SSO_ISSUER: provider.issuer,
+  SSO_CLIENT_ID: client.client_id,
+  SSO_CLIENT_SECRET: client.client_secret,
+  SSO_REDIRECT_URL: client.redirect_uris[0]!,
+  SSO_SCOPES: 'openid email profile groups',
+});
+
 // groupsInUserinfo: the provider keeps scope claims (groups) out of the ID token, in userinfo only.
 export async function startOidcProvider(opts: {
   clients: OidcTestClient[];

@@ -105,9 +105,39 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
   // email is taken in this realm. The claim is written first: a crash between the two leaves a claim
   // without an account, which the next invitation of that email takes over.
   async create(a: NewAccountOf<A>, by: string): Promise<A | null> {
+    const doc = this.build(a, by);
+    const sso = (a as { sso?: AccountDoc['sso'] }).sso ?? null;
+    const claimId = sso ? ssoClaim(sso.issuer, sso.subject) : emailClaim(doc.email, this.realm);
+    if (!(await this.claim(claimId, doc._id))) return null;
+    await this.accounts.insertOne(doc as Parameters<Collection<A>['insertOne']>[0]);
+    return doc;
+  }
+
+  // A new invited account that does not claim its email: another account signs in with it.
+  async createUnclaimed(a: NewAccountOf<A>, by: string): Promise<A> {
+    const doc = this.build(a, by);
+    await this.accounts.insertOne(doc as Parameters<Collection<A>['insertOne']>[0]);
+    return doc;
+  }
+
+  // The account an email signs in to gives it up (only if it still holds it).
+  async releaseEmail(email: string, holder: string): Promise<boolean> {
+    const r = await this.c.accountClaims.deleteOne({
+      _id: emailClaim(normalEmail(email), this.realm),
+      account_id: holder,
+    });
+    return r.deletedCount === 1;
+  }
+
+  // The email of an account of this realm now signs in to it, if no other account holds it.
+  claimEmail(account: A): Promise<boolean> {
+    return this.claim(emailClaim(account.email, this.realm), account._id);
+  }
+
+  private build(a: NewAccountOf<A>, by: string): A {
     const now = this.clock.now();
     const sso = (a as { sso?: AccountDoc['sso'] }).sso ?? null;
-    const doc = {
+    return {
       _id: `acc-${randomBytes(8).toString('hex')}`,
       ...(this.realm === 'manager' ? {} : { realm: this.realm }),
       ...a,
@@ -121,10 +151,6 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
       updated_at: now,
       last_sign_in_at: null,
     } as unknown as A;
-    const claimId = sso ? ssoClaim(sso.issuer, sso.subject) : emailClaim(doc.email, this.realm);
-    if (!(await this.claim(claimId, doc._id))) return null;
-    await this.accounts.insertOne(doc as Parameters<Collection<A>['insertOne']>[0]);
-    return doc;
   }
 
   async update(id: string, patch: CommonPatch | Partial<A>): Promise<A | null> {

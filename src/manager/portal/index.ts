@@ -5,6 +5,7 @@ import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../ide
 import { registerSessions } from '../identity/register-sessions';
 import { auditRefusals } from '../refusal-audit';
 import type { ManagerOptions, ManagerServices } from '../services';
+import { portalEmailRoute } from './identity/email-route';
 import { portalInvitationRoute } from './identity/invitation-route';
 import { portalAuthenticate } from './identity/portal-authenticate';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from './identity/portal-realm';
@@ -15,12 +16,12 @@ import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
 // The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
 // its own session cookie and Redis sessions, its own authentication (a portal session only) and its
-// routes; and the manager's one route into it, the invitation of a partner's first admin.
+// routes; and the manager's routes into it: the invitation of a partner's first admin, freeing an email.
 export function partnerPortal(
   m: ManagerOptions,
   services: ManagerServices,
   clock: Clock,
-): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync } {
+): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync; emails: FastifyPluginAsync } {
   const o: RealmIdentityOptions = {
     config: m.config,
     db: m.mongo.db,
@@ -68,5 +69,6 @@ export function partnerPortal(
     ...people,
     partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null,
   });
-  return { plugin, invitations };
+  const emails = portalEmailRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit });
+  return { plugin, invitations, emails };
 }

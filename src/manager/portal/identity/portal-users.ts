@@ -3,7 +3,7 @@ import type { AuditActor } from '../../../shared/audit';
 import { ApiError } from '../../../shared/errors';
 import type { PortalRole } from '../../../shared/identity/portal-roles';
 import type { AuditLog } from '../../audit-log';
-import type { AccountStore } from '../../identity/accounts';
+import { normalEmail, type AccountStore } from '../../identity/accounts';
 import type { PortalAccountDoc } from '../../identity/identity-store';
 import type { OneTimeLinks } from '../../identity/links';
 import { deliverLink } from '../../identity/link-delivery';
@@ -43,19 +43,16 @@ export interface PortalInvitation {
 }
 
 // A partner's person invited, by their manager or a partner admin: an account of the portal realm
-// and a one-time link, mailed to the person (shown once in the answer where no relay is configured). Inviting again an email of the same partner that nobody has used
-// yet gives a new link (the old one still works until it expires); any other taken email: 409.
+// and a one-time link, mailed to the person (shown once in the answer where no relay is configured).
+// Inviting again an invited email of the same partner gives a new link (the old one still works until it
+// expires); an email the partner's own person already uses: 409.
 export async function invitePortalUser(
   d: PortalInviteDeps,
   req: FastifyRequest,
   actor: AuditActor,
   who: PortalInvitation,
 ) {
-  const made = await d.accounts.create(
-    { email: who.email, name: who.name, role: who.role, partner_id: who.partnerId },
-    actor.id,
-  );
-  const account = made ?? (await again(d, who));
+  const account = await invitee(d, who, actor.id);
   const link = await d.links.create('invitation', account._id, actor.id);
   await d.audit.record(actor, 'portal.user.invite', {
     partnerId: who.partnerId,
@@ -70,10 +67,25 @@ export async function invitePortalUser(
   return { user: portalUserView(account), link: delivered };
 }
 
-async function again(d: PortalInviteDeps, who: PortalInvitation): Promise<PortalAccountDoc> {
-  const existing = await d.accounts.byEmail(who.email);
-  if (!existing || existing.partner_id !== who.partnerId || existing.status !== 'invited') {
-    throw new ApiError('conflict', { detail: 'A portal account with this email exists' });
-  }
-  return (await d.accounts.update(existing._id, { name: who.name, role: who.role })) ?? existing;
+// The partner's account for the email: its own invited one again, or a new one. A new one claims the
+// email for signing in when no account holds it; when another partner's does, it is made all the same,
+// unclaimed, so that no answer tells the inviter whether the email is in use elsewhere.
+async function invitee(d: PortalInviteDeps, who: PortalInvitation, by: string): Promise<PortalAccountDoc> {
+  const own = await ownAccount(d, who);
+  if (own) return again(d, own, who);
+  const fields = { email: who.email, name: who.name, role: who.role, partner_id: who.partnerId };
+  const made = await d.accounts.create(fields, by);
+  if (made) return made;
+  const raced = await ownAccount(d, who);
+  return raced ? again(d, raced, who) : d.accounts.createUnclaimed(fields, by);
+}
+
+const ownAccount = async (d: PortalInviteDeps, who: PortalInvitation): Promise<PortalAccountDoc | null> =>
+  (await d.accounts.list({ partner_id: who.partnerId, email: normalEmail(who.email) }))[0] ?? null;
+
+// An invited account invited again takes its email for signing in if a manager freed it meanwhile.
+async function again(d: PortalInviteDeps, own: PortalAccountDoc, who: PortalInvitation): Promise<PortalAccountDoc> {
+  if (own.status !== 'invited') throw new ApiError('conflict', { detail: 'A portal account with this email exists' });
+  await d.accounts.claimEmail(own);
+  return (await d.accounts.update(own._id, { name: who.name, role: who.role })) ?? own;
 }

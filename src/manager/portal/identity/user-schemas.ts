@@ -95,3 +95,21 @@ export const portalInvitationSchema = {
   body: body({ email, name }),
   response: answers({ 201: invited }, ...ID_ERRORS, 409, ...BODY_ERRORS),
 };
+
+export const portalEmailFreeSchema = {
+  tags: ['Affiliates'],
+  summary:
+    "Free a portal email: the partner's account it signs in to gives it up (disabled, its sessions end); it signs in to the oldest other active portal account with it, if any",
+  body: body({ email }),
+  response: answers(
+    {
+      200: object({
+        email: str,
+        released_from: user,
+        signs_in_to: { anyOf: [user, { type: 'null' }] },
+      }),
+    },
+    404,
+    ...BODY_ERRORS,
+  ),
+};
