@@ -23,7 +23,7 @@ const leadRowProperties = {
   created_at: dateTime,
   updated_at: dateTime,
 };
-const leadRow = object(leadRowProperties);
+export const leadRow = object(leadRowProperties);
 const timelineEvent = object({
   event_id: str,
   event: { enum: EVENT_NAMES },
@@ -50,20 +50,28 @@ const lead = object({
   },
 });
 
+// The filters of a partner's lead list (the portal's and the partner API's): our status, the
+// routing fields sent at intake, the external id, when it was created.
+export const LEAD_FILTERS = {
+  status: { type: 'string', minLength: 1, maxLength: 64, description: 'Our status code' },
+  country: { type: 'string', pattern: '^[A-Z]{2}$' },
+  source: { type: 'string', minLength: 1, maxLength: 255 },
+  sub_id: { type: 'string', minLength: 1, maxLength: 128 },
+  click_id: { type: 'string', minLength: 1, maxLength: 256 },
+  external_id: { type: 'string', minLength: 1, maxLength: 255 },
+  ...CREATED_RANGE,
+} as const;
+
 export const portalLeadSchemas = {
   listLeads: {
     tags: LEADS,
     summary:
-      'Your leads, newest first; country and source are checked entry by entry (a rare one may answer a short page whose next_cursor scans on)',
+      'Your leads, newest first; country, source, sub_id and click_id are checked entry by entry (a rare one may answer a short page whose next_cursor scans on)',
     querystring: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        status: { type: 'string', minLength: 1, maxLength: 64, description: 'Our status code' },
-        country: { type: 'string', pattern: '^[A-Z]{2}$' },
-        source: { type: 'string', minLength: 1, maxLength: 255 },
-        external_id: { type: 'string', minLength: 1, maxLength: 255 },
-        ...CREATED_RANGE,
+        ...LEAD_FILTERS,
         ...CURSOR_QUERY,
       },
     },

@@ -45,6 +45,18 @@ const overview = object({
   by_country: { type: 'array', items: row('country', nullable('string')) },
 });
 
+// The partner's traffic per day over a range of whole UTC days (the partner API's reports).
+export const dayReport = object({
+  from: { type: 'string', format: 'date' },
+  to: { type: 'string', format: 'date' },
+  totals,
+  by_day: { type: 'array', items: row('day', { type: 'string', format: 'date' }) },
+});
+export const DAY_RANGE = {
+  from: { type: 'string', format: 'date', description: 'First day (UTC), default 6 days before to' },
+  to: { type: 'string', format: 'date', description: 'Last day (UTC), default today; at most 366 days in all' },
+} as const;
+
 export const portalOverviewSchemas = {
   overview: {
     tags: OVERVIEW,
