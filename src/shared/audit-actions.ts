@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'portal.second_factor_added',
   'portal.user.invite',
   'portal.user.disable',
+  'lead.export',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -7,7 +7,7 @@ import { servicesOf } from '../support/manager-services';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { acceptPortalLink, openSection, portalNav, signInToPortal } from '../support/portal-browser';
 import { inviteFirstAdmin } from '../support/portal-client';
-import { atBothWidths, WIDTHS } from '../support/portal-widths';
+import { atBothWidths, cardsOnPhone, WIDTHS } from '../support/portal-widths';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -143,11 +143,21 @@ describe('the partner portal', () => {
     expect(rows.slice(1).map((r) => r.match(/acme-\d/)?.[0])).toEqual(['acme-3', 'acme-2', 'acme-1']);
     expect(rows.join(' ')).toContain('+44 79** ***452');
     expect(rows.join(' ')).not.toMatch(/\+4479111234\d\d|other-secret/);
+    const statuses = await page.getByLabel('Status').locator('option').allTextContents();
+    expect(statuses).toEqual(expect.arrayContaining(['any', 'new', 'ftd', 'rejected']));
     await atBothWidths(page, 'leads');
+    await cardsOnPhone(page, table, 'Phone');
 
+    // The CSV link is exactly the filtered list, once a range of at most 31 days is chosen.
     await page.getByLabel('External id').fill('acme-2');
+    const local = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    await page.getByLabel('From (UTC)').fill(local(Date.now() - 3_600_000));
+    await page.getByLabel('To (UTC)').fill(local(Date.now() + 3_600_000));
     await page.getByRole('button', { name: 'Filter' }).click();
     await table.getByRole('row', { name: /acme-1/ }).waitFor({ state: 'detached' });
+    const href = (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!;
+    const csv = (await (await page.request.get(`${base()}${href}`)).text()).trimEnd().split('\r\n');
+    expect(csv.slice(1).map((l) => l.split(',')[1])).toEqual(['acme-2']);
     await table.getByRole('link', { name: /^le-/ }).click();
     await page.getByRole('heading', { level: 1, name: /^Lead le-/ }).waitFor();
     await page

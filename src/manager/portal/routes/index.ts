@@ -4,6 +4,7 @@ import '../portal-access';
 import { deliveryRoutes } from './delivery-routes';
 import { endpointRoutes } from './endpoint-routes';
 import { integrationRoutes } from './integration-routes';
+import { leadExportRoutes } from './lead-export';
 import { leadRoutes } from './lead-routes';
 import { overviewRoutes } from './overview-routes';
 import { portalDeps, type PortalDataOptions } from './portal-deps';
@@ -20,6 +21,7 @@ export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(overviewRoutes(d));
     await app.register(leadRoutes(d));
+    await app.register(leadExportRoutes(d));
     await app.register(deliveryRoutes(d));
     await app.register(endpointRoutes(d));
     await app.register(integrationRoutes(d));

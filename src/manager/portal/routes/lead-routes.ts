@@ -9,7 +9,7 @@ import type { PortalDeps } from './portal-deps';
 
 type LeadQuery = PartnerLeadQuery & CursorRequest;
 
-type Deps = Pick<PortalDeps, 'leads' | 'reads' | 'phones' | 'partners'>;
+type Deps = Pick<PortalDeps, 'leads' | 'reads' | 'phones' | 'partners' | 'statuses'>;
 
 // The partner's leads as PartnerReads reads them (the lead list read model, scoped to the partner),
 // and one lead with the events it was told of.
@@ -26,6 +26,16 @@ export function leadRoutes(d: Deps) {
         const { limit, cursor, ...filters } = req.query;
         const partner = { _id: partnerId, ...(await mappingOf(partnerId)) };
         return d.reads.leads(partner, filters, { limit, cursor });
+      },
+    );
+
+    // What the list's status filter offers: the installation's catalogue, in the partner's words too.
+    app.get(
+      '/portal/api/statuses',
+      { schema: portalDataSchemas.statuses, config: { portalAccess: 'portal.read' } },
+      async (req) => {
+        const { status_mapping: mapping } = await mappingOf(req.portal.partnerId);
+        return { statuses: d.statuses.codes().map((code) => ({ code, yours: mapping?.[code] ?? code })) };
       },
     );
 

@@ -1,7 +1,8 @@
 import { cursorPage, CREATED_RANGE } from '../../api-schemas/list-shapes';
 import { DELIVERY_KINDS, DELIVERY_STATES, EVENT_NAMES } from '../../api-schemas/vocabulary';
 import { CURSOR_QUERY } from '../../pagination';
-import { answers, dateTime, ID_ERRORS, idParams, nullable, object, str } from '../../schema-parts';
+import { answers, dateTime, ID_ERRORS, idParams, nullable, object, refusedUnless, str } from '../../schema-parts';
+import { EXPORT_PROBLEMS } from './lead-export-range';
 
 // Route schemas of the portal's leads: the partner's own, with a masked phone at most and the events it was told of.
 const LEADS = ['portal: leads'];
@@ -76,6 +77,36 @@ export const portalLeadSchemas = {
       },
     },
     response: answers({ 200: cursorPage(leadRow) }, 403, 422),
+  },
+  exportLeads: {
+    tags: LEADS,
+    summary:
+      'Your leads as CSV, exactly as the list shows them with the same filters, newest first, streamed; from and to are required and at most 31 days apart. Audited',
+    querystring: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['from', 'to'],
+      properties: LEAD_FILTERS,
+    },
+    response: {
+      ...answers({}, 403),
+      200: {
+        description:
+          'CSV, UTF-8, CRLF line ends: a header, then one line per lead; a cell a spreadsheet would run as a formula starts with a quote',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+      422: refusedUnless('the range is longer than 31 days or runs backwards', EXPORT_PROBLEMS),
+    },
+  },
+  statuses: {
+    tags: LEADS,
+    summary: 'The status codes a lead can have (ours), each with your own name for it (your status_mapping)',
+    response: answers(
+      {
+        200: object({ statuses: { type: 'array', items: object({ code: str, yours: str }) } }),
+      },
+      403,
+    ),
   },
   showLead: {
     tags: LEADS,
