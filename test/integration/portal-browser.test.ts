@@ -127,11 +127,18 @@ describe('the partner portal', () => {
       .getByRole('row', { name: /search/ })
       .waitFor();
     await page.getByRole('region', { name: 'By country' }).getByRole('row', { name: /DE/ }).waitFor();
+    await page.getByText('No caps: every lead that passes the checks is accepted.').waitFor();
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect((await page.request.get(`${base()}/portal/${icon}`)).headers()['content-type']).toBe('image/svg+xml');
     const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csv).toBe('/portal/api/overview.csv?days=7');
     await page.getByRole('link', { name: '30 days' }).click();
     await page.getByRole('link', { name: 'Download CSV' }).and(page.locator('[href$="days=30"]')).waitFor();
     await atBothWidths(page, 'overview');
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('First day (UTC)').fill(today);
+    await page.getByRole('button', { name: 'Show these days' }).click();
+    await page.locator(`[href="/portal/api/overview.csv?from=${today}&to=${today}"]`).waitFor();
     expect(await page.content()).not.toMatch(/other-source|Other Media|FR\b/);
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ManagerServices } from '../../services';
 import '../portal-access';
+import { capRoutes } from './cap-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { endpointRoutes } from './endpoint-routes';
 import { integrationRoutes } from './integration-routes';
@@ -20,6 +21,7 @@ export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions
   const d = portalDeps(services, o);
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(overviewRoutes(d));
+    await app.register(capRoutes(d));
     await app.register(leadRoutes(d));
     await app.register(leadExportRoutes(d));
     await app.register(deliveryRoutes(d));

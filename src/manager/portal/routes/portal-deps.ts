@@ -5,6 +5,7 @@ import type { ManagerOptions, ManagerServices } from '../../services';
 import { LeadRefStore } from '../../../shared/store/lead-refs';
 import { MaskedPhones } from '../../workspace/masked-phones';
 import { PartnerReads } from '../partner-reads';
+import { capUse, type CapUse, type CappedPartner } from './cap-use';
 import { loadSnippets, type Snippet, type Usage } from './integration-view';
 
 // What the portal's data routes are given: the manager's services (every read and command goes
@@ -18,6 +19,7 @@ export interface PortalDeps extends ManagerServices {
   statuses: Statuses;
   snippets: readonly Snippet[];
   quotaUse(partnerId: string): Promise<Usage>;
+  capUse(partner: CappedPartner): Promise<CapUse[]>;
 }
 
 export function portalDeps(services: ManagerServices, o: PortalDataOptions): PortalDeps {
@@ -35,6 +37,7 @@ export function portalDeps(services: ManagerServices, o: PortalDataOptions): Por
     statuses: loadStatuses(o.config.statusCatalogFile),
     snippets: loadSnippets(),
     quotaUse: (partnerId) => quotaUse(o.redis, partnerId),
+    capUse: (partner) => capUse(o.redis, partner, new Date()),
   };
 }
 

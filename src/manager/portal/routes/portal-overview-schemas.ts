@@ -22,6 +22,11 @@ const totalsProperties = {
 const totals = object(totalsProperties);
 const row = (key: string, keySchema: JsonSchema) => object({ [key]: keySchema, ...totalsProperties });
 
+export const DAY_RANGE = {
+  from: { type: 'string', format: 'date', description: 'First day (UTC), default 6 days before to' },
+  to: { type: 'string', format: 'date', description: 'Last day (UTC), default today; at most 366 days in all' },
+} as const;
+
 const DAYS_QUERY = {
   type: 'object',
   additionalProperties: false,
@@ -30,8 +35,9 @@ const DAYS_QUERY = {
       type: 'integer',
       enum: [1, 7, 30],
       default: 7,
-      description: 'Today (1), or the last 7 or 30 days up to today (UTC)',
+      description: 'Today (1), or the last 7 or 30 days up to today (UTC); from and to choose the days instead',
     },
+    ...DAY_RANGE,
   },
 } as const;
 
@@ -52,15 +58,33 @@ export const dayReport = object({
   totals,
   by_day: { type: 'array', items: row('day', { type: 'string', format: 'date' }) },
 });
-export const DAY_RANGE = {
-  from: { type: 'string', format: 'date', description: 'First day (UTC), default 6 days before to' },
-  to: { type: 'string', format: 'date', description: 'Last day (UTC), default today; at most 366 days in all' },
-} as const;
+
+const capUse = object({
+  scope: { enum: ['partner_daily', 'partner_hourly', 'country_daily', 'country_hourly'] },
+  country: nullable('string', { description: 'The country of a per-country cap; null for your own' }),
+  limit: count,
+  used: { ...count, description: 'Leads accepted under it this day or hour (in time_zone)' },
+  left: { ...count, description: 'How many more it takes before a lead is rejected with cap_reached:<scope>' },
+});
 
 export const portalOverviewSchemas = {
+  caps: {
+    tags: OVERVIEW,
+    summary: 'Your caps on accepted leads, each with what the current day or hour has used of it and what is left',
+    response: answers(
+      {
+        200: object({
+          time_zone: { type: 'string', description: 'Whose days and hours the caps count in' },
+          caps: { type: 'array', items: capUse },
+        }),
+      },
+      403,
+    ),
+  },
   overview: {
     tags: OVERVIEW,
-    summary: 'Your traffic today or over 7 or 30 days: totals, per day, per source, per country',
+    summary:
+      'Your traffic today, over 7 or 30 days, or over the days you choose (from, to; at most 366): totals, per day, per source, per country',
     querystring: DAYS_QUERY,
     response: answers({ 200: overview }, 403, 422),
   },
