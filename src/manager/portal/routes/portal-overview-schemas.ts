@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../../shared/schemas';
 import { answers, int, nullable, object } from '../../schema-parts';
-import { REJECTED_BY_REASON } from '../../reports/report-schemas';
+import { RANGE_REFUSAL, REJECTED_BY_REASON } from '../../reports/report-schemas';
 
 // Route schemas of the portal's overview: the partner's traffic totals per day, source and country.
 const OVERVIEW = ['portal: overview'];
@@ -86,7 +86,7 @@ export const portalOverviewSchemas = {
     summary:
       'Your traffic today, over 7 or 30 days, or over the days you choose (from, to; at most 366): totals, per day, per source, per country',
     querystring: DAYS_QUERY,
-    response: answers({ 200: overview }, 403, 422),
+    response: { ...answers({ 200: overview }, 403), 422: RANGE_REFUSAL },
   },
   overviewCsv: {
     tags: OVERVIEW,
@@ -94,7 +94,8 @@ export const portalOverviewSchemas = {
       'The same per day as CSV (a header, one line per day, a total line); a cell a spreadsheet would run as a formula starts with a quote',
     querystring: DAYS_QUERY,
     response: {
-      ...answers({}, 403, 422),
+      ...answers({}, 403),
+      422: RANGE_REFUSAL,
       200: { description: 'CSV, UTF-8, CRLF line ends', content: { 'text/csv': { schema: { type: 'string' } } } },
     },
   },
