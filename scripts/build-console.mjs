@@ -34,7 +34,12 @@ for (const [from, to, title] of APPS) {
     tsconfig: join(src, 'tsconfig.json'),
     logLevel: 'warning',
   });
-  writeFileSync(join(out, 'index.html'), page.replaceAll('{{title}}', title));
+  // An app's own favicon.svg, when it has one, goes with its page.
+  const icon = join(src, 'favicon.svg');
+  const hasIcon = existsSync(icon);
+  if (hasIcon) writeFileSync(join(out, 'favicon.svg'), readFileSync(icon));
+  const link = hasIcon ? '\n    <link rel="icon" href="favicon.svg" type="image/svg+xml" />' : '';
+  writeFileSync(join(out, 'index.html'), page.replaceAll('{{title}}', title).replace('{{icon}}', link));
   const own = join(src, 'app.css');
   const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) =>
     readFileSync(f, 'utf8'),

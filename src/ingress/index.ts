@@ -13,7 +13,11 @@ import { IdempotencyStore } from './idempotency';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
-import { PARTNER_API_PREFIX, partnerApi } from './partner-api';
+import { partnerReads } from '../manager/commands';
+import { intakeRoutes } from './intake-routes';
+import { PARTNER_API_PREFIX, PARTNER_REPORTS_PREFIX, partnerApi } from './partner-api';
+import { reportRoutes } from './report-routes';
+import { statusRoutes } from './status-routes';
 import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi';
 import { AuthFailureLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
@@ -24,7 +28,8 @@ export interface IngressDeps extends RoleClients {
   cipher: PiiCipher;
 }
 
-// The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2). Each instance has an
+// The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2) and its reporting calls
+// under /api/v1 (leads and reports). Each instance has an
 // id of its own, which names the reply consumer and is the reply_to of its intake commands.
 export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
   const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
@@ -39,7 +44,7 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     logger: d.logger,
     metrics: d.metrics,
   });
-  const api = partnerApi({
+  const apiDeps = {
     partners: d.partners,
     intake,
     hashKey: d.config.crypto.hashKey,
@@ -65,7 +70,9 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     admissions: new Admissions(d.redis, instanceId, intake),
     authFailures: new AuthFailureLimiter(d.redis, instanceId, intake.authFailuresPerMinute),
     metrics: new IngressMetrics(d.metrics),
-  });
+  };
+  const api = partnerApi(apiDeps, [intakeRoutes(apiDeps), statusRoutes(apiDeps)]);
+  const reports = partnerApi(apiDeps, [reportRoutes({ reads: partnerReads(d.mongo, d.cipher) })]);
   const openApi = partnerOpenApiDocument({ serviceName: d.config.serviceName, ...intake });
   d.logger.info({ instance_id: instanceId }, 'ingress started');
 
@@ -75,6 +82,7 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
       // Outside the partner plugin: the document needs no credentials, like the manager's.
       app.get(PARTNER_OPENAPI_PATH, async () => openApi);
       await app.register(api, { prefix: PARTNER_API_PREFIX });
+      await app.register(reports, { prefix: PARTNER_REPORTS_PREFIX });
     },
     readiness: [
       {

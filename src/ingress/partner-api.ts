@@ -1,24 +1,25 @@
 import type { KeyObject } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors';
 import { toApiError } from '../shared/http/fastify-errors';
 import { requestBodyHash } from '../shared/crypto/lookup-hash';
 import { identifyPartner, refused, signedCorrectly, tooManyAuthFailures } from './auth';
 import { isValidIdempotencyKey } from './idempotency';
-import { intakeRoutes } from './intake-routes';
 import { answer, authenticated, endpointOf, type PartnerApiDeps } from './partner-context';
-import { statusRoutes } from './status-routes';
 
 const EMPTY = Buffer.alloc(0);
 
 export const PARTNER_API_PREFIX = '/api/v1/inbound';
+// The reporting calls (GET /api/v1/leads, /api/v1/reports): the same context, another prefix.
+export const PARTNER_REPORTS_PREFIX = '/api/v1';
 
-// The partner API context (spec 4.1, 4.2, 5.1, 8), shared by the intake and status plugins:
-// Authorization and X-Timestamp on arrival, before the body is read; the body kept as raw bytes;
-// then X-Signature over those bytes, and the admission (failed authentications of the address, the
+// The partner API context (spec 4.1, 4.2, 5.1, 8), around the routes it is given (intake and
+// status; the reporting calls): Authorization and X-Timestamp on arrival, before the body is read;
+// the body kept as raw bytes; then X-Signature over those bytes, and the admission (failed authentications of the address, the
 // partner's rate limit and the Idempotency-Key's claim, one Redis round trip); every error as
-// {error, message}. A badly signed request never spends quota or claims a key.
-export function partnerApi(deps: PartnerApiDeps) {
+// {error, message}. A badly signed request never spends quota or claims a key, nor has its query
+// string checked.
+export function partnerApi(deps: PartnerApiDeps, routes: readonly FastifyPluginAsync[]) {
   const { partners, intake, logger } = deps;
   const authDeps = { partners, authFailures: deps.authFailures };
   return async function register(app: FastifyInstance): Promise<void> {
@@ -36,7 +37,7 @@ export function partnerApi(deps: PartnerApiDeps) {
       Object.assign(req.inbound, await identifyPartner(req, authDeps, intake.timestampToleranceS, receivedAtMs));
     });
 
-    app.addHook('preHandler', async (req) => {
+    app.addHook('preValidation', async (req) => {
       const partner = authenticated(req);
       const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
       if (!signedCorrectly(partner, partners, raw, req.headers)) {
@@ -74,8 +75,7 @@ export function partnerApi(deps: PartnerApiDeps) {
       );
     });
 
-    await app.register(intakeRoutes(deps));
-    await app.register(statusRoutes(deps));
+    for (const plugin of routes) await app.register(plugin);
   };
 }
 

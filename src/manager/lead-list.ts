@@ -1,7 +1,7 @@
 import type { Collection } from 'mongodb';
 import { findByIds } from '../shared/mongo/bulk';
 import type { LeadDoc } from '../shared/mongo/documents';
-import { leadListPrefix } from '../shared/store/lead-list';
+import { ENTRY_FIELDS, leadListPrefix } from '../shared/store/lead-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { leadSummary, type LeadSummary } from './lead-view';
 import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
@@ -26,11 +26,17 @@ const ROW_PROJECTION = {
   agent_id: 1,
   country_code: 1,
   source: 1,
+  sub_id: 1,
+  click_id: 1,
   test: 1,
   created_at: 1,
   updated_at: 1,
 } as const;
 type RowDoc = Pick<LeadDoc, keyof typeof ROW_PROJECTION>;
+const projectionWith = (fields: readonly string[]): Record<string, 1> => ({
+  ...ROW_PROJECTION,
+  ...Object.fromEntries(fields.map((f) => [f, 1])),
+});
 
 export function leadRow(d: RowDoc): LeadRow {
   return {
@@ -53,14 +59,17 @@ export interface LeadListQuery {
   status?: string;
   country_code?: string;
   source?: string;
+  sub_id?: string;
+  click_id?: string;
   is_depositor?: boolean;
   from?: string; // created at or after (date-time)
   to?: string; // before
 }
 
 // The lead list and an agent's leads, read from the lead list's read model (lead_list): newest
-// first; partner, status, depositors and agent are served by the entries' keys, country and source
-// are checked on the entries themselves (a rare one may give a short page with a next_cursor).
+// first; partner, status, depositors and agent are served by the entries' keys, country, source,
+// sub_id and click_id are checked on the entries themselves (a rare one may give a short page with
+// a next_cursor) and again on the lead (an entry listed before it carried a field has none).
 export class LeadList {
   private readonly index: ListIndex;
 
@@ -84,11 +93,19 @@ export class LeadList {
     scope: PartnerScope,
     fields: readonly K[],
   ): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
-    const projection = { ...ROW_PROJECTION, ...Object.fromEntries(fields.map((f) => [f, 1])) };
-    return this.listed(q, req, scope, projection, (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({
+    return this.listed(q, req, scope, projectionWith(fields), (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({
       row: leadRow(d),
       doc: d,
     }));
+  }
+
+  // One lead's row and fields, by _id (a lead found through its partner's external id).
+  async rowWith<K extends keyof LeadDoc>(
+    id: string,
+    fields: readonly K[],
+  ): Promise<{ row: LeadRow; doc: Pick<LeadDoc, K> } | null> {
+    const doc = await this.leads.findOne({ _id: id }, { projection: projectionWith(fields) });
+    return doc && { row: leadRow(doc), doc };
   }
 
   // Only the projection's fields of each lead are read.
@@ -99,7 +116,8 @@ export class LeadList {
     projection: Record<string, 1>,
     view: (d: LeadDoc) => V,
   ): Promise<CursorPage<V>> {
-    const scanned = q.country_code !== undefined || q.source !== undefined;
+    const wanted = scannedFilter(q);
+    const scanned = Object.keys(wanted).length > 0;
     const keys = { status: q.status, isDepositor: q.is_depositor === true ? true : undefined };
     const partners = partnersToRead(scope, q.affiliate_id);
     return listPage(
@@ -116,15 +134,14 @@ export class LeadList {
         load: (ids) => findByIds(this.leads, ids, { projection }),
         ...(scanned
           ? {
-              keep: (e: ListEntryDoc) =>
-                (q.country_code === undefined || e.country_code === q.country_code) &&
-                (q.source === undefined || e.source === q.source),
+              keep: (e: ListEntryDoc) => Object.entries(wanted).every(([f, v]) => e[f] === undefined || e[f] === v),
             }
           : {}),
         matches: (_e, d) =>
           (q.status === undefined || d.status === q.status) &&
           (q.is_depositor === undefined || d.is_depositor === q.is_depositor) &&
           (q.affiliate_id === undefined || d.partner_id === q.affiliate_id) &&
+          Object.entries(wanted).every(([f, v]) => d[f as keyof LeadDoc] === v) &&
           inPartnerScope(scope, d.partner_id),
         view,
       },
@@ -145,4 +162,10 @@ export class LeadList {
       req,
     );
   }
+}
+
+// The routing fields a query filters on (entry fields: lead_list entries carry them).
+function scannedFilter(q: LeadListQuery): Partial<Record<(typeof ENTRY_FIELDS)[number], string>> {
+  const wanted = { country_code: q.country_code, source: q.source, sub_id: q.sub_id, click_id: q.click_id };
+  return Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
 }

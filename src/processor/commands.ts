@@ -3,3 +3,5 @@
 // operator's command, run where it is asked (the manager CLI's rebuild-reports).
 export { LeadCommands, leadCommand, type LeadCommandsDeps } from './lead-commands';
 export { rebuildReportsOf, type RebuildSummary } from './reports';
+// The counters a partner's leads count against under its caps: what the portal shows with their use.
+export { capCounters, type CapScope } from './caps';

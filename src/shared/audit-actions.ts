@@ -47,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'portal.user.disable',
   // A manager freed a portal email: the partner's account it signed in to gave it up.
   'portal.email.free',
+  'lead.export',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

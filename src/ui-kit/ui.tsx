@@ -90,11 +90,20 @@ export function useAction<A extends unknown[]>(run: (...args: A) => Promise<void
   return { busy, error, act };
 }
 
-export function ScrollTable({ label, children }: { label: string; children: ComponentChildren }) {
+// `cards`: on a phone each row is a card of labelled cells (each td's data-label), not a wide row.
+export function ScrollTable({
+  label,
+  cards,
+  children,
+}: {
+  label: string;
+  cards?: boolean;
+  children: ComponentChildren;
+}) {
   // Focusable so a keyboard user can scroll a wide table on a narrow screen.
   return (
     <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
-      <table>{children}</table>
+      <table class={cards ? 'cards' : undefined}>{children}</table>
     </div>
   );
 }

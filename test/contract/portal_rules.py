@@ -3,7 +3,9 @@
 Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. A schema-valid request
 refused with 422 for this reason is the documented answer (with an example of each), not a
 mismatch; any other 422 to a schema-valid request still fails the run: a replay's range must run
-forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays). A callback URL's shape is
+forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays); the overview's days must run
+forwards and span at most 366 days (GET /portal/api/overview and overview.csv with from or to); a lead
+export's range must run forwards and span at most 31 days (GET /portal/api/leads.csv). A callback URL's shape is
 the document's (a public host name), so its refusals are not excused here.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry, a resume) and a
 410 link_invalid to a one-time link never made are documented too (refusals.py).
@@ -15,10 +17,18 @@ import schemathesis
 from refusals import RANGE_RULE, body_of, documented_refusal
 
 REPLAY_PATH = "/portal/api/replays"
+OVERVIEW_PATHS = ("/portal/api/overview", "/portal/api/overview.csv")
+OVERVIEW_RULE = re.compile(r"(from is after to|a report spans at most \d+ days)")
+EXPORT_PATH = "/portal/api/leads.csv"
+EXPORT_RULE = re.compile(r"(from must be before to|an export covers at most \d+ days)")
 LINK_PATH = re.compile(r"^/portal/api/auth/links/[^/]+$")
 
 
 def portal_rule(path, message):
+    if path in OVERVIEW_PATHS:
+        return OVERVIEW_RULE.search(message) is not None
+    if path == EXPORT_PATH:
+        return EXPORT_RULE.search(message) is not None
     return path == REPLAY_PATH and RANGE_RULE.search(message) is not None
 
 

@@ -87,6 +87,8 @@ describe('the OpenAPI documents', () => {
     expect(served.filter((op) => !undocumented(op)).sort()).toEqual([...documented].sort());
     expect(operations(docs.partner).sort()).toEqual([
       'GET /api/v1/inbound/leads/{externalId}/status',
+      'GET /api/v1/leads',
+      'GET /api/v1/reports',
       'POST /api/v1/inbound/leads',
     ]);
     expect(operations(docs.manager).filter((op) => op.includes('/v1/inbound') || op.includes('/portal/'))).toEqual([]);

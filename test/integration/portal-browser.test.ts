@@ -7,7 +7,7 @@ import { servicesOf } from '../support/manager-services';
 import { PartnerClient, type PartnerCredentials } from '../support/partner-client';
 import { acceptPortalLink, openSection, portalNav, signInToPortal } from '../support/portal-browser';
 import { inviteFirstAdmin } from '../support/portal-client';
-import { atBothWidths, WIDTHS } from '../support/portal-widths';
+import { atBothWidths, cardsOnPhone, WIDTHS } from '../support/portal-widths';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -127,11 +127,18 @@ describe('the partner portal', () => {
       .getByRole('row', { name: /search/ })
       .waitFor();
     await page.getByRole('region', { name: 'By country' }).getByRole('row', { name: /DE/ }).waitFor();
+    await page.getByText('No caps: every lead that passes the checks is accepted.').waitFor();
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect((await page.request.get(`${base()}/portal/${icon}`)).headers()['content-type']).toBe('image/svg+xml');
     const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
     expect(csv).toBe('/portal/api/overview.csv?days=7');
     await page.getByRole('link', { name: '30 days' }).click();
     await page.getByRole('link', { name: 'Download CSV' }).and(page.locator('[href$="days=30"]')).waitFor();
     await atBothWidths(page, 'overview');
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('First day (UTC)').fill(today);
+    await page.getByRole('button', { name: 'Show these days' }).click();
+    await page.locator(`[href="/portal/api/overview.csv?from=${today}&to=${today}"]`).waitFor();
     expect(await page.content()).not.toMatch(/other-source|Other Media|FR\b/);
   });
 
@@ -143,11 +150,21 @@ describe('the partner portal', () => {
     expect(rows.slice(1).map((r) => r.match(/acme-\d/)?.[0])).toEqual(['acme-3', 'acme-2', 'acme-1']);
     expect(rows.join(' ')).toContain('+44 79** ***452');
     expect(rows.join(' ')).not.toMatch(/\+4479111234\d\d|other-secret/);
+    const statuses = await page.getByLabel('Status').locator('option').allTextContents();
+    expect(statuses).toEqual(expect.arrayContaining(['any', 'new', 'ftd', 'rejected']));
     await atBothWidths(page, 'leads');
+    await cardsOnPhone(page, table, 'Phone');
 
+    // The CSV link is exactly the filtered list, once a range of at most 31 days is chosen.
     await page.getByLabel('External id').fill('acme-2');
+    const local = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    await page.getByLabel('From (UTC)').fill(local(Date.now() - 3_600_000));
+    await page.getByLabel('To (UTC)').fill(local(Date.now() + 3_600_000));
     await page.getByRole('button', { name: 'Filter' }).click();
     await table.getByRole('row', { name: /acme-1/ }).waitFor({ state: 'detached' });
+    const href = (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!;
+    const csv = (await (await page.request.get(`${base()}${href}`)).text()).trimEnd().split('\r\n');
+    expect(csv.slice(1).map((l) => l.split(',')[1])).toEqual(['acme-2']);
     await table.getByRole('link', { name: /^le-/ }).click();
     await page.getByRole('heading', { level: 1, name: /^Lead le-/ }).waitFor();
     await page

@@ -5,7 +5,7 @@ import { produce } from '../support/intake-commands';
 import type { ManagerClient } from '../support/manager-client';
 import { deliveriesSettled, sendLead, type FedPartner, type SentLead } from '../support/portal-data';
 import { portalSession, type PortalPerson } from '../support/portal-client';
-import { ADMIN_NAME, auditEntries, startPortalAdminStack, type Page } from '../support/portal-admin-stack';
+import { ADMIN_NAME, auditEntries, lastHour, startPortalAdminStack, type Page } from '../support/portal-admin-stack';
 import { fillPath, operationName, portalOperations, type PortalOperation } from '../support/portal-operations';
 import { expectNoPrivateData } from '../support/portal-privacy';
 import type { TestApp } from '../support/test-app';
@@ -288,7 +288,7 @@ describe('a partner_viewer', () => {
       answers[operationName(op)] = (
         await viewer.client.send(
           op.method,
-          `${path}${op.path.startsWith('/portal/api/overview') ? '?days=1' : ''}`,
+          `${path}${op.path.startsWith('/portal/api/overview') ? '?days=1' : op.path.endsWith('.csv') ? lastHour() : ''}`,
           op.hasBody ? {} : undefined,
         )
       ).status;

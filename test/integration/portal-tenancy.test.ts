@@ -166,6 +166,9 @@ it("answers A's lists with A's own data only, and B's values as filters find not
     '/portal/api/endpoints',
     '/portal/api/integration',
     '/portal/api/session',
+    '/portal/api/statuses',
+    '/portal/api/caps',
+    `/portal/api/leads.csv?from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
   ];
   for (const path of lists) {
     const res = await call(session.client, 'GET', path);

@@ -39,6 +39,12 @@ export class PartnerClient {
     return this.send('GET', `/api/v1/inbound/leads/${encodeURIComponent(externalId)}/status`, '', opts);
   }
 
+  // A reporting call (GET /api/v1/leads or /api/v1/reports) with its query, signed over the empty body.
+  async report(path: 'leads' | 'reports', query: Record<string, string | number> = {}, opts: SendOptions = {}) {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    return this.send('GET', `/api/v1/${path}${qs ? `?${qs}` : ''}`, '', opts);
+  }
+
   async send(method: string, path: string, raw: string, opts: SendOptions): Promise<HttpResult> {
     const headers: Record<string, string> = {};
     const set = (name: string, value: string | number | null | undefined, fallback: string) => {

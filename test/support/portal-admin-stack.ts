@@ -43,3 +43,6 @@ export type AuditItem = {
 export const auditEntries = async (manager: ManagerClient, partnerId: string, action: string) =>
   (await manager.get<Page<AuditItem>>(`/api/audit-log?affiliate_id=${partnerId}&action=${action}&limit=200`)).body
     .items;
+
+// The last hour as a list's query string (an export needs a range).
+export const lastHour = () => `?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date().toISOString()}`;

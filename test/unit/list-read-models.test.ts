@@ -113,15 +113,22 @@ describe('lead list', () => {
     created_at: new Date('2026-11-24T10:00:00.000Z'),
     country_code: 'DE',
     source: 'search',
+    sub_id: 's-17',
   } as Pick<
     LeadDoc,
-    '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | 'country_code' | 'source'
+    '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | 'country_code' | 'source' | 'sub_id'
   >;
 
   it('lists a new lead by partner and status, and by agent once it has one', () => {
     expect(leadListEntries(lead).map((e) => e.prefix)).toEqual(['l', 'lp|pa-1', 'ls|new', 'lps|pa-1|new']);
     expect(leadListEntries({ ...lead, agent_id: 'ag-1' }).map((e) => e.prefix)).toContain('la|ag-1');
-    expect(leadListEntries(lead)[0]!.fields).toEqual({ country_code: 'DE', source: 'search' });
+    // The routing fields a list filters on ride on every entry (null where the lead has none).
+    expect(leadListEntries(lead)[0]!.fields).toEqual({
+      country_code: 'DE',
+      source: 'search',
+      sub_id: 's-17',
+      click_id: null,
+    });
   });
 
   it('moves a lead between status and agent views, and adds it to the depositors for good', () => {

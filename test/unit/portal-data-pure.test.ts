@@ -160,11 +160,15 @@ describe("the portal's views of a partner's own data", () => {
     expect(Object.keys(t)).not.toContain('rtd');
   });
 
-  it('an overview covers today, or the last 7 or 30 days up to today (UTC)', () => {
+  it('an overview covers today, or the last 7 or 30 days up to today (UTC), or the days chosen', () => {
     const now = new Date('2025-03-10T23:59:00Z');
-    expect(overviewRange(1, now)).toEqual({ from: '2025-03-10', to: '2025-03-10' });
-    expect(overviewRange(7, now)).toEqual({ from: '2025-03-04', to: '2025-03-10' });
-    expect(overviewRange(30, now)).toEqual({ from: '2025-02-09', to: '2025-03-10' });
+    expect(overviewRange({ days: 1 }, now)).toEqual({ from: '2025-03-10', to: '2025-03-10' });
+    expect(overviewRange({ days: 7 }, now)).toEqual({ from: '2025-03-04', to: '2025-03-10' });
+    expect(overviewRange({ days: 30 }, now)).toEqual({ from: '2025-02-09', to: '2025-03-10' });
+    expect(overviewRange({ days: 7, from: '2025-01-01', to: '2025-01-31' }, now)).toEqual({
+      from: '2025-01-01',
+      to: '2025-01-31',
+    });
   });
 });
 

@@ -102,7 +102,7 @@ export const dayTrendSchema: JsonSchema = {
 };
 
 // A default day counts for the rule too (to: today, UTC; from: 6 days before to).
-const RANGE_REFUSAL = refusedUnless(
+export const RANGE_REFUSAL = refusedUnless(
   `from is after to, or the days from from to to are more than ${MAX_DAYS}`,
   RANGE_PROBLEMS,
 );

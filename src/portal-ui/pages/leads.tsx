@@ -1,27 +1,11 @@
-import { useState } from 'preact/hooks';
 import { query, type Api, type CursorPage } from '../../ui-kit/api';
 import { CursorPager, useCursorPages } from '../../ui-kit/cursor-pages';
-import { go, href } from '../../ui-kit/router';
-import { TimeRange, utcInstant } from '../../ui-kit/time-range';
+import { href } from '../../ui-kit/router';
+import { utcInstant } from '../../ui-kit/time-range';
 import { ErrorNote, PageHeading, ScrollTable, when } from '../../ui-kit/ui';
+import { filterOf, LeadFilters, type Filter } from '../parts/lead-filters';
 import { LeadTimeline } from '../parts/lead-timeline';
 import type { PortalLead } from '../types';
-
-// The filters, kept in the URL under the API's own names.
-const FILTERS = ['status', 'from', 'to', 'source', 'country', 'external_id'] as const;
-type Filter = Record<(typeof FILTERS)[number], string>;
-const STATUSES = [
-  'new',
-  'accepted',
-  'rejected',
-  'duplicate',
-  'contacted',
-  'callback',
-  'interested',
-  'no_answer',
-  'ftd',
-  'chargeback',
-];
 
 // The partner's leads, newest first, and one lead's timeline (#/leads/<id>). A phone number is only
 // ever shown masked; the API sends nothing more.
@@ -34,70 +18,23 @@ export function LeadsPage({ api, params, id }: { api: Api; params: URLSearchPara
 }
 
 function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
-  const filter = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Filter;
-  const [draft, setDraft] = useState(filter);
+  const filter = filterOf(params);
+  const range = { from: utcInstant(filter.from), to: utcInstant(filter.to) };
   const leads = useCursorPages(
     (cursor) =>
-      api.get<CursorPage<PortalLead>>(
-        `/portal/api/leads${query({
-          ...filter,
-          from: utcInstant(filter.from),
-          to: utcInstant(filter.to),
-          limit: 50,
-          cursor,
-        })}`,
-      ),
+      api.get<CursorPage<PortalLead>>(`/portal/api/leads${query({ ...filter, ...range, limit: 50, cursor })}`),
     params.toString(),
   );
-  const set = (f: keyof Filter) => (e: Event) =>
-    setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value.trim() });
 
   return (
     <section>
       <PageHeading>Leads</PageHeading>
-      <form
-        class="filters"
-        aria-label="Filter leads"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go('leads', { ...draft, country: draft.country.toUpperCase() });
-        }}
-      >
-        <div class="field">
-          <label for="l-status">Status</label>
-          <input id="l-status" list="l-status-codes" value={draft.status} onInput={set('status')} placeholder="any" />
-          <datalist id="l-status-codes">
-            {STATUSES.map((s) => (
-              <option key={s} value={s} />
-            ))}
-          </datalist>
-        </div>
-        <TimeRange idPrefix="l" from={draft.from} to={draft.to} onFrom={set('from')} onTo={set('to')} />
-        <div class="field">
-          <label for="l-source">Source</label>
-          <input id="l-source" value={draft.source} onInput={set('source')} placeholder="any" />
-        </div>
-        <div class="field">
-          <label for="l-country">Country</label>
-          <input
-            id="l-country"
-            value={draft.country}
-            onInput={set('country')}
-            placeholder="GB"
-            maxLength={2}
-            pattern="[A-Za-z]{2}"
-          />
-        </div>
-        <div class="field">
-          <label for="l-external">External id</label>
-          <input id="l-external" value={draft.external_id} onInput={set('external_id')} />
-        </div>
-        <button type="submit">Filter</button>
-      </form>
+      <LeadFilters key={params.toString()} api={api} filter={filter} />
+      <ExportLink filter={filter} from={range.from} to={range.to} />
       <ErrorNote error={leads.error} />
       {leads.data && (
         <>
-          <ScrollTable label="Leads">
+          <ScrollTable label="Leads" cards>
             <thead>
               <tr>
                 <th scope="col">Lead</th>
@@ -112,19 +49,25 @@ function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
             <tbody>
               {leads.data.items.map((l) => (
                 <tr key={l.id}>
-                  <td class="mono">
+                  <td class="mono" data-label="Lead">
                     <a href={href(`leads/${l.id}`, Object.fromEntries(params))}>{l.id}</a>
                     {l.test ? ' (test)' : ''}
                   </td>
-                  <td class="mono wrap">{l.external_id}</td>
-                  <td>
+                  <td class="mono wrap" data-label="External id">
+                    {l.external_id}
+                  </td>
+                  <td data-label="Status">
                     {l.status}
                     {l.reason ? <span class="muted small"> ({l.reason})</span> : null}
                   </td>
-                  <td class="phone mono">{l.phone ?? '—'}</td>
-                  <td>{l.country ?? '—'}</td>
-                  <td class="wrap">{l.source ?? '—'}</td>
-                  <td>{when(l.created_at)}</td>
+                  <td class="phone mono" data-label="Phone">
+                    {l.phone ?? '—'}
+                  </td>
+                  <td data-label="Country">{l.country ?? '—'}</td>
+                  <td class="wrap" data-label="Source">
+                    {l.source ?? '—'}
+                  </td>
+                  <td data-label="Received">{when(l.created_at)}</td>
                 </tr>
               ))}
               {leads.data.items.length === 0 && (
@@ -142,5 +85,22 @@ function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
         </>
       )}
     </section>
+  );
+}
+
+const MAX_EXPORT_DAYS = 31;
+
+// A plain link (the cookie goes with it, the server names the file) to exactly what the filters
+// show, as CSV; an export needs a range of at most 31 days.
+function ExportLink({ filter, from, to }: { filter: Filter; from?: string; to?: string }) {
+  const days = from && to ? (Date.parse(to) - Date.parse(from)) / 86_400_000 : null;
+  if (days === null || days <= 0 || days > MAX_EXPORT_DAYS)
+    return <p class="muted small">To download these leads as CSV, choose a range of at most 31 days.</p>;
+  return (
+    <p>
+      <a class="button secondary" href={`/portal/api/leads.csv${query({ ...filter, from, to })}`} download>
+        Download CSV
+      </a>
+    </p>
   );
 }

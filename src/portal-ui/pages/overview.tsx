@@ -4,6 +4,8 @@ import { href } from '../../ui-kit/router';
 import { ErrorNote, PageHeading, useLoad } from '../../ui-kit/ui';
 import type { Api } from '../../ui-kit/api';
 import { BreakdownTable } from '../parts/breakdown-table';
+import { CapTable } from '../parts/cap-table';
+import { DayRange } from '../parts/day-range';
 import type { Overview, Totals } from '../types';
 
 const PERIODS = [
@@ -12,26 +14,33 @@ const PERIODS = [
   [30, '30 days'],
 ] as const;
 
-// The partner's own traffic today, over 7 or 30 days: the figures, rejections by reason, a bar per
+// The partner's own traffic today, over 7 or 30 days or the days it chooses: the figures, rejections by reason, a bar per
 // day, by source and by country, and the same as CSV (cells safe to open in a spreadsheet).
 export function OverviewPage({ api, params }: { api: Api; params: URLSearchParams }) {
   const days = PERIODS.find(([d]) => String(d) === params.get('days'))?.[0] ?? 7;
-  const overview = useLoad(() => api.get<Overview>(`/portal/api/overview?days=${days}`), [days]);
+  const chosen = params.get('from') && params.get('to') ? { from: params.get('from')!, to: params.get('to')! } : null;
+  const q = chosen ? `from=${chosen.from}&to=${chosen.to}` : `days=${days}`;
+  const overview = useLoad(() => api.get<Overview>(`/portal/api/overview?${q}`), [q]);
   const o = overview.data;
   return (
     <section>
       <PageHeading>Overview</PageHeading>
       <nav class="tabs" aria-label="Period">
         {PERIODS.map(([d, label]) => (
-          <a key={d} href={href('overview', { days: d })} aria-current={d === days ? 'page' : undefined}>
+          <a key={d} href={href('overview', { days: d })} aria-current={!chosen && d === days ? 'page' : undefined}>
             {label}
           </a>
         ))}
         {/* A plain link: the cookie goes with it, and the server names the file. */}
-        <a class="button secondary" href={`/portal/api/overview.csv?days=${days}`} download>
+        <a class="button secondary" href={`/portal/api/overview.csv?${q}`} download>
           Download CSV
         </a>
       </nav>
+      <DayRange
+        key={`${q}|${overview.data?.from ?? ''}`}
+        from={overview.data?.from ?? ''}
+        to={overview.data?.to ?? ''}
+      />
       <ErrorNote error={overview.error} />
       {o && (
         <>
@@ -51,6 +60,7 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
           />
         </>
       )}
+      <CapTable api={api} />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import type { PartnerDoc } from '../mongo/documents';
 
 // A partner's request quotas (spec 8: per partner, never per IP): the ingress counts requests
 // against them, the portal shows them with their use. One sliding window per partner and endpoint.
-export type Endpoint = 'intake' | 'status';
+export type Endpoint = 'intake' | 'status' | 'reports';
 
 export const WINDOW_MS = 60_000;
 
@@ -11,7 +11,8 @@ export interface DefaultQuotas {
   statusPerMinute: number;
 }
 
-// A manager may raise a partner's quota in partner.rate_limits.
+// A manager may raise a partner's quota in partner.rate_limits. The reporting calls (leads and
+// reports) count in a window of their own at the status lookup's quota.
 export function quotaFor(
   partner: Pick<PartnerDoc, 'rate_limits'>,
   endpoint: Endpoint,

@@ -3,7 +3,7 @@ import { listPrefix, type ListEntry } from './list-index';
 
 // The lead list's read model (collection lead_list), written by the lead's one writer (LeadStore)
 // with the lead. Entries are ordered by the lead's created_at and carry the lead's immutable
-// routing fields, so a filter on them is checked on the entry:
+// routing fields (country_code, source, sub_id, click_id), so a filter on them is checked on the entry:
 //   l|...  lp|<partner>|...                    every lead; never move
 //   ls|<status>|...  lps|<partner>|<status>|... by status; move with it
 //   ld|...  lpd|<partner>|...                  depositors; added at the first deposit (for good)
@@ -17,8 +17,11 @@ export interface LeadListFilter {
 
 type Listed = Pick<
   LeadDoc,
-  '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | 'country_code' | 'source'
+  '_id' | 'partner_id' | 'status' | 'is_depositor' | 'agent_id' | 'created_at' | (typeof ENTRY_FIELDS)[number]
 >;
+
+// The routing fields an entry carries, checked on the entry before its lead is read.
+export const ENTRY_FIELDS = ['country_code', 'source', 'sub_id', 'click_id'] as const;
 
 // Which entries to read for a filter; what they do not cover is checked on each row.
 export function leadListPrefix(f: LeadListFilter): string {
@@ -34,7 +37,7 @@ function entry(lead: Listed, prefix: string): ListEntry {
     prefix,
     at: lead.created_at,
     ref: lead._id,
-    fields: { country_code: lead.country_code ?? null, source: lead.source ?? null },
+    fields: Object.fromEntries(ENTRY_FIELDS.map((f) => [f, lead[f] ?? null])),
   };
 }
 

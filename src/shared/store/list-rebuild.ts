@@ -37,6 +37,8 @@ export async function rebuildLists(
       created_at: 1,
       country_code: 1,
       source: 1,
+      sub_id: 1,
+      click_id: 1,
       callback_at: 1,
       personal_erased_at: 1,
     },

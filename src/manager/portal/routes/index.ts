@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ManagerServices } from '../../services';
 import '../portal-access';
+import { capRoutes } from './cap-routes';
 import { deliveryRoutes } from './delivery-routes';
 import { endpointRoutes } from './endpoint-routes';
 import { integrationRoutes } from './integration-routes';
+import { leadExportRoutes } from './lead-export';
 import { leadRoutes } from './lead-routes';
 import { overviewRoutes } from './overview-routes';
 import { portalDeps, type PortalDataOptions } from './portal-deps';
@@ -19,7 +21,9 @@ export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions
   const d = portalDeps(services, o);
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(overviewRoutes(d));
+    await app.register(capRoutes(d));
     await app.register(leadRoutes(d));
+    await app.register(leadExportRoutes(d));
     await app.register(deliveryRoutes(d));
     await app.register(endpointRoutes(d));
     await app.register(integrationRoutes(d));

@@ -1,75 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { findByIds } from '../../../shared/mongo/bulk';
-import type { LeadDoc, PartnerDoc } from '../../../shared/mongo/documents';
-import type { LeadRow } from '../../lead-list';
-import type { CursorPage, CursorRequest } from '../../pagination';
+import type { PartnerDoc } from '../../../shared/mongo/documents';
+import type { CursorRequest } from '../../pagination';
+import type { PartnerLeadQuery } from '../partner-reads';
 import { orNotFound, type IdParams } from '../../routes/lookup';
 import { portalDataSchemas } from './portal-schemas';
-import { portalLead, portalLeadRow } from './portal-views';
+import { portalLead } from './portal-views';
 import type { PortalDeps } from './portal-deps';
 
-interface LeadQuery extends CursorRequest {
-  status?: string;
-  country?: string;
-  source?: string;
-  external_id?: string;
-  from?: string;
-  to?: string;
-}
+type LeadQuery = PartnerLeadQuery & CursorRequest;
 
-type Deps = Pick<PortalDeps, 'leads' | 'leadList' | 'leadDocs' | 'phones' | 'partners'>;
+type Deps = Pick<PortalDeps, 'leads' | 'reads' | 'phones' | 'partners' | 'statuses'>;
 
-// What a row adds to the manager's: its masked phone (opened from phone_enc) and its reason.
-const EXTRA_FIELDS = ['_id', 'created_at', 'phone_enc', 'reason'] as const;
-type Listed = { row: LeadRow; doc: Pick<LeadDoc, (typeof EXTRA_FIELDS)[number]> };
-const EXTRA_PROJECTION = Object.fromEntries(EXTRA_FIELDS.map((f) => [f, 1]));
-
-// The partner's leads from the manager's lead list read model, its partner as the scope; each row
-// with its masked number and rejection reason, read with the row (one read of the page's leads).
+// The partner's leads as PartnerReads reads them (the lead list read model, scoped to the partner),
+// and one lead with the events it was told of.
 export function leadRoutes(d: Deps) {
-  const listed = async (partnerId: string, q: LeadQuery): Promise<CursorPage<Listed>> => {
-    if (q.external_id === undefined) {
-      return d.leadList.pageWith(
-        {
-          affiliate_id: partnerId,
-          status: q.status,
-          country_code: q.country,
-          source: q.source,
-          from: q.from,
-          to: q.to,
-        },
-        q,
-        new Set([partnerId]),
-        EXTRA_FIELDS,
-      );
-    }
-    const page = await byExternalId(partnerId, q.external_id);
-    const docs = await findByIds(
-      d.leadDocs,
-      page.items.map((r) => r.id),
-      { projection: EXTRA_PROJECTION },
-    );
-    return {
-      items: page.items.map((row) => ({
-        row,
-        doc: docs.get(row.id) ?? { _id: row.id, created_at: row.created_at, reason: null },
-      })),
-      next_cursor: null,
-    };
-  };
   const mappingOf = async (partnerId: string): Promise<Pick<PartnerDoc, 'status_mapping'>> =>
     (await d.partners.find(partnerId)) ?? { status_mapping: {} };
-
-  // By the partner's own external id: its one lead (or none), through the status lookup's point read.
-  const byExternalId = async (partnerId: string, externalId: string): Promise<CursorPage<LeadRow>> => {
-    const lead = await d.leads.byExternalId(partnerId, externalId);
-    if (!lead || lead.affiliate_id !== partnerId) return { items: [], next_cursor: null };
-    const {
-      details: { country_code: country, source },
-      ...rest
-    } = lead;
-    return { items: [{ ...rest, country_code: country ?? null, source: source ?? null }], next_cursor: null };
-  };
 
   return async function register(app: FastifyInstance): Promise<void> {
     app.get<{ Querystring: LeadQuery }>(
@@ -77,14 +23,19 @@ export function leadRoutes(d: Deps) {
       { schema: portalDataSchemas.listLeads, config: { portalAccess: 'portal.read' } },
       async (req) => {
         const partnerId = req.portal.partnerId;
-        const page = await listed(partnerId, req.query);
-        const [phones, partner] = await Promise.all([d.phones.of(page.items.map((i) => i.doc)), mappingOf(partnerId)]);
-        return {
-          items: page.items.map(({ row, doc }) =>
-            portalLeadRow(row, { phone: phones.get(row.id) ?? null, reason: doc.reason ?? null }, partner),
-          ),
-          next_cursor: page.next_cursor,
-        };
+        const { limit, cursor, ...filters } = req.query;
+        const partner = { _id: partnerId, ...(await mappingOf(partnerId)) };
+        return d.reads.leads(partner, filters, { limit, cursor });
+      },
+    );
+
+    // What the list's status filter offers: the installation's catalogue, in the partner's words too.
+    app.get(
+      '/portal/api/statuses',
+      { schema: portalDataSchemas.statuses, config: { portalAccess: 'portal.read' } },
+      async (req) => {
+        const { status_mapping: mapping } = await mappingOf(req.portal.partnerId);
+        return { statuses: d.statuses.codes().map((code) => ({ code, yours: mapping?.[code] ?? code })) };
       },
     );
 

@@ -1,10 +1,11 @@
-import type { Collection } from 'mongodb';
-import type { LeadDoc } from '../../../shared/mongo/documents';
 import { quotaWindowKey, WINDOW_MS } from '../../../shared/partners/partner-quota';
 import type { Redis } from '../../../shared/redis/client';
 import { loadStatuses, type Statuses } from '../../../shared/status-catalog';
 import type { ManagerOptions, ManagerServices } from '../../services';
+import { LeadRefStore } from '../../../shared/store/lead-refs';
 import { MaskedPhones } from '../../workspace/masked-phones';
+import { PartnerReads } from '../partner-reads';
+import { capUse, type CapUse, type CappedPartner } from './cap-use';
 import { loadSnippets, type Snippet, type Usage } from './integration-view';
 
 // What the portal's data routes are given: the manager's services (every read and command goes
@@ -13,22 +14,30 @@ export type PortalDataOptions = Pick<ManagerOptions, 'config' | 'mongo' | 'redis
 
 export interface PortalDeps extends ManagerServices {
   config: ManagerOptions['config'];
-  leadDocs: Collection<LeadDoc>;
   phones: MaskedPhones;
+  reads: PartnerReads;
   statuses: Statuses;
   snippets: readonly Snippet[];
   quotaUse(partnerId: string): Promise<Usage>;
+  capUse(partner: CappedPartner): Promise<CapUse[]>;
 }
 
 export function portalDeps(services: ManagerServices, o: PortalDataOptions): PortalDeps {
+  const phones = new MaskedPhones(o.cipher, services.leadKeys);
   return {
     ...services,
     config: o.config,
-    leadDocs: o.mongo.collections.leads,
-    phones: new MaskedPhones(o.cipher, services.leadKeys),
+    phones,
+    reads: new PartnerReads({
+      leadList: services.leadList,
+      refs: new LeadRefStore(o.mongo.collections.leadRefs),
+      phones,
+      cells: services.cells,
+    }),
     statuses: loadStatuses(o.config.statusCatalogFile),
     snippets: loadSnippets(),
     quotaUse: (partnerId) => quotaUse(o.redis, partnerId),
+    capUse: (partner) => capUse(o.redis, partner, new Date()),
   };
 }
 
