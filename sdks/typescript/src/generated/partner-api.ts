@@ -62,6 +62,91 @@ export interface LeadStatus {
   updated_at: string;
 }
 
+export interface PartnerLead {
+  id: string;
+  external_id: string;
+  /**
+   * In your own codes (your status_mapping), as our callbacks say it
+   */
+  status: string;
+  our_status: string;
+  is_depositor: boolean;
+  reason: string | null;
+  /**
+   * ISO 3166 alpha-2
+   */
+  country: string | null;
+  source: string | null;
+  /**
+   * Masked (+44 79** ***456); null once the personal data is erased
+   */
+  phone: string | null;
+  /**
+   * A sandbox lead
+   */
+  test: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DayReport {
+  from: string;
+  to: string;
+  totals: {
+    received: number;
+    accepted: number;
+    duplicates: number;
+    validation_errors: number;
+    rejected: number;
+    rejected_by_reason: {
+      country: number;
+      source: number;
+      ip: number;
+      risk: number;
+      cap: number;
+      other: number;
+    };
+    contacted: number;
+    ftd: number;
+    /**
+     * ftd / accepted; null when the denominator is 0
+     */
+    ftd_rate: number | null;
+    chargebacks: number;
+    /**
+     * chargebacks / ftd; null when the denominator is 0
+     */
+    chargeback_rate: number | null;
+  };
+  by_day: {
+    day: string;
+    received: number;
+    accepted: number;
+    duplicates: number;
+    validation_errors: number;
+    rejected: number;
+    rejected_by_reason: {
+      country: number;
+      source: number;
+      ip: number;
+      risk: number;
+      cap: number;
+      other: number;
+    };
+    contacted: number;
+    ftd: number;
+    /**
+     * ftd / accepted; null when the denominator is 0
+     */
+    ftd_rate: number | null;
+    chargebacks: number;
+    /**
+     * chargebacks / ftd; null when the denominator is 0
+     */
+    chargeback_rate: number | null;
+  }[];
+}
+
 export interface ErrorBody {
   /**
    * A code of the error registry
