@@ -209,12 +209,20 @@ describe('consumer lag', () => {
         'dispatcher-retry',
         'processor-crm',
         'processor-intake',
+        'processor-report-cells',
         'processor-reports',
       ].map((g) => `${prefix}${g}`),
     );
     // Back to 0 proves the gauge reads the groups' real commits: under a wrong group name it would
     // count every message from the beginning. (The retry groups' lag waits for due times.)
-    const working = ['processor-intake', 'processor-crm', 'processor-reports', 'dispatcher', 'dispatcher-endpoints']
+    const working = [
+      'processor-intake',
+      'processor-crm',
+      'processor-reports',
+      'processor-report-cells',
+      'dispatcher',
+      'dispatcher-endpoints',
+    ]
       .map((g) => `${prefix}${g}`)
       .join('|');
     const behind = `max by (group) (lead_intake_kafka_consumer_lag_messages{group=~"${working}"}) > 0`;
