@@ -15,8 +15,8 @@ import { enrol, expectStatus, invite } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // A portal email is no oracle: a partner inviting an address another partner's person holds gets the
-// answer a fresh address gets, the email signs in to one account only (never into the other partner),
-// and a manager frees an email claimed by the wrong partner.
+// answer a fresh address gets, a sign-in with the email reaches the account its password opens (each
+// partner's own, never the other's), and a manager frees an email claimed by the wrong partner.
 let app: TestApp;
 let db: Db;
 let owner: ManagerClient;
@@ -104,15 +104,53 @@ describe('a portal email held by another partner', () => {
   });
 });
 
+describe('an email people of two partners use', () => {
+  it('signs each in to their own partner with their own password, and neither password into the other', async () => {
+    const held = email('erin');
+    const bob = await enrolPortal(app.url, await inviteAs(adminB, held, 'partner_admin'), 'partner b own passphrase');
+    // A completes its own invitation of the address and signs in with it, as if B held nothing.
+    const mine = await enrolPortal(app.url, await inviteAs(adminA, held, 'partner_admin'), 'partner a own passphrase');
+    const asA = await portalSignIn(app.url, mine);
+    expect(await partnerOfSession(asA)).toBe(adminA.partnerId);
+    const seen = (await asA.get<{ items: { partner_id: string }[] }>('/portal/api/users')).body.items;
+    expect(new Set(seen.map((u) => u.partner_id))).toEqual(new Set([adminA.partnerId]));
+    const asB = await portalSignIn(app.url, bob);
+    expect(await partnerOfSession(asB)).toBe(adminB.partnerId);
+    // A password's pending sign-in is its own account's: the other's second factor opens nothing.
+    for (const [password, other] of [
+      [mine.password, bob],
+      [bob.password, mine],
+    ] as const) {
+      const client = new PortalClient(app.url);
+      await expectStatus(client.post('/portal/api/auth/sign-in', { email: held, password }), 200);
+      const code = totpCode(other.secret, Date.now() + 60_000);
+      expect((await client.post('/portal/api/auth/totp', { code })).body).toMatchObject({
+        error: 'second_factor_invalid',
+      });
+    }
+    const signIn = (address: string) =>
+      new PortalClient(app.url).post('/portal/api/auth/sign-in', {
+        email: address,
+        password: 'neither partner phrase',
+      });
+    const [wrong, nobody] = [await signIn(held), await signIn(email('nobody'))];
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual(nobody.body);
+    // The accounts with an email are read by an index, not a scan of every account.
+    expect(await db.collection('accounts').indexExists('email_created_at')).toBe(true);
+  });
+});
+
 describe('freeing a portal email', () => {
   it('lets the partner that meant it sign its person in, audited, and only for who manages accounts', async () => {
     const held = email('dave');
     const squatted = await inviteAs(adminA, held); // A claims B's address first
     const bob = await enrolPortal(app.url, await inviteAs(adminB, held));
-    expect(
-      (await new PortalClient(app.url).post('/portal/api/auth/sign-in', { email: held, password: bob.password }))
-        .status,
-    ).toBe(401);
+    // B's person signs in with their own password whoever claimed the email (their second factor below).
+    await expectStatus(
+      new PortalClient(app.url).post('/portal/api/auth/sign-in', { email: held, password: bob.password }),
+      200,
+    );
 
     const affiliateManager = (
       await enrol(

@@ -61,7 +61,8 @@ type CommonPatch = Partial<
 >;
 
 // Accounts of one realm as the store keeps them: each read by `_id` (an email or an SSO subject is a
-// claim document whose `_id` names it, pointing at the account). Another realm's account is unknown
+// claim document whose `_id` names it, pointing at the account), or for a sign-in by the email index.
+// Another realm's account is unknown
 // here, as if it did not exist. Writes that must not cross another are conditional on what was read.
 export class AccountStore<A extends AccountBase = AccountDoc> {
   private readonly accounts: Collection<A>;
@@ -85,6 +86,20 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
   async byEmail(email: string): Promise<A | null> {
     const claim = await this.c.accountClaims.findOne({ _id: emailClaim(normalEmail(email), this.realm) });
     return claim ? this.find(claim.account_id) : null;
+  }
+
+  // The accounts a sign-in with an email may open, at most `max`: the one that claimed it (whatever its
+  // status, so a disabled one still answers as disabled), then the realm's other active accounts with it,
+  // oldest first, read by the email index.
+  async signInCandidates(email: string, max: number): Promise<A[]> {
+    const claimed = await this.byEmail(email);
+    const active = await this.accounts
+      .find({ email: normalEmail(email), status: 'active', ...this.mine } as Filter<A>)
+      .sort({ email: 1, created_at: 1 })
+      .limit(max + 1)
+      .toArray();
+    const others = (active as A[]).filter((a) => a._id !== claimed?._id);
+    return (claimed ? [claimed, ...others] : others).slice(0, max);
   }
 
   async bySso(issuer: string, subject: string): Promise<A | null> {
@@ -113,14 +128,15 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
     return doc;
   }
 
-  // A new invited account that does not claim its email: another account signs in with it.
+  // A new invited account that does not claim its email: another account claimed it (a sign-in tries that
+  // one first).
   async createUnclaimed(a: NewAccountOf<A>, by: string): Promise<A> {
     const doc = this.build(a, by);
     await this.accounts.insertOne(doc as Parameters<Collection<A>['insertOne']>[0]);
     return doc;
   }
 
-  // The account an email signs in to gives it up (only if it still holds it).
+  // The account that claimed an email gives it up (only if it still holds it).
   async releaseEmail(email: string, holder: string): Promise<boolean> {
     const r = await this.c.accountClaims.deleteOne({
       _id: emailClaim(normalEmail(email), this.realm),
@@ -129,7 +145,7 @@ export class AccountStore<A extends AccountBase = AccountDoc> {
     return r.deletedCount === 1;
   }
 
-  // The email of an account of this realm now signs in to it, if no other account holds it.
+  // An account of this realm claims its email, if no other account holds it.
   claimEmail(account: A): Promise<boolean> {
     return this.claim(emailClaim(account.email, this.realm), account._id);
   }

@@ -9,7 +9,7 @@ export interface AccountBase {
   _id: string; // acc-<hex>
   // Absent on a manager's account (every account made before the portal is one); 'portal' on a partner's.
   realm?: Realm;
-  email: string; // lower case; claimed in account_claims
+  email: string; // lower case; claimed in account_claims; indexed (email_created_at) for sign-in
   name: string;
   role: Role | PortalRole;
   status: 'invited' | 'active' | 'disabled';

@@ -86,6 +86,8 @@ export async function registerSignIn<A extends AccountBase>(
     serviceName: o.config.serviceName,
     notice: o.mailer ? new SignInNotice(o.db, o.mailer, o.clock) : null,
   };
+  // Sign-in reads a realm's accounts by email (AccountStore.signInCandidates).
+  await id.collections.accounts.createIndex({ email: 1, created_at: 1 }, { name: 'email_created_at' });
   const passkeys = new Passkeys(id.collections, o.clock);
   const consoleUrl = o.config.accounts.consoleUrl;
   await app.register(

@@ -23,6 +23,9 @@ export interface IdentityRealm<A extends AccountBase> {
   schemas: Pick<ReturnType<typeof signInSchemas>, 'auth' | 'passkey'>;
   // The 401 of a request with no session of this realm.
   unauthorized: ErrorCode;
+  // How many accounts a password is tried against in a sign-in with an email (sign-in.ts): one where an
+  // email names one account, more where several may share it (each of another partner).
+  accountsPerEmail: number;
   // The rights a session keeps of its account: a snapshot, so a change of them ends the session.
   rights(account: A): Promise<Partial<Session>>;
   // Why the realm turns an active account away now (a portal person's partner is disabled), if it does.
@@ -41,6 +44,7 @@ export const managerRealm: IdentityRealm<AccountDoc> = {
   deviceCookie: 'lit_device',
   schemas: { auth: authSchemas, passkey: passkeySchemas },
   unauthorized: 'manager_unauthorized',
+  accountsPerEmail: 1,
   rights: async (account) => ({
     role: account.role,
     partner_ids: account.partner_ids,

@@ -34,6 +34,8 @@ export interface Pending {
 export interface Verified<A extends AccountBase> {
   right: boolean;
   account: A | null;
+  // Every account a wrong answer was tried against, when more than `account`: each is audited.
+  tried?: A[];
 }
 
 export interface SignInDeps<A extends AccountBase> {
@@ -57,16 +59,13 @@ const anonymous = (address: string, method: AuditActor['method'] = 'password'): 
 // The password and second-factor steps of a sign-in to one realm. Every step asks the throttle first
 // and verifies nothing past its limits; a right step gives back its own charge, and only a completed
 // sign-in clears a count. A wrong email and a wrong password get the same answer after the same work
-// (the password is verified against a decoy hash), and so does an email of the other realm's account.
+// (the password is verified against decoy hashes), and so does an email of the other realm's account;
+// an email several accounts use answers as one account's does.
 export class SignIn<A extends AccountBase> {
   constructor(private readonly d: SignInDeps<A>) {}
 
   async password(email: string, password: string, attempt: Attempt): Promise<PasswordOutcome<A>> {
-    const account = await this.checked(email, attempt, 'password', async () => {
-      const found = await this.d.accounts.byEmail(email);
-      const right = await verifyPassword(found?.password_hash ?? null, password);
-      return { right: right && found !== null, account: found };
-    });
+    const account = await this.checked(email, attempt, 'password', () => this.opened(email, password));
     if (!account) throw new ApiError('invalid_credentials');
     if (account.status !== 'active') {
       await auditAccount(this.d.audit, this.d.realm, anonymous(attempt.address), 'sign_in_failed', account, {
@@ -83,6 +82,18 @@ export class SignIn<A extends AccountBase> {
     }
     const hasFactor = account.totp !== null || account.passkey_ids.length > 0;
     return { account, stage: hasFactor ? 'second_factor' : 'enroll' };
+  }
+
+  // The account a password opens among those an email may sign in to (the claimed one first, then the
+  // oldest). The password is verified in parallel against as many hashes as the realm allows accounts per
+  // email, decoys filling the rest, so neither the answer nor the work tells how many accounts hold it.
+  private async opened(email: string, password: string): Promise<Verified<A>> {
+    const max = this.d.realm.accountsPerEmail;
+    const found = await this.d.accounts.signInCandidates(email, max);
+    const hashes = Array.from({ length: max }, (_, i) => found[i]?.password_hash ?? null);
+    const right = await Promise.all(hashes.map((hash) => verifyPassword(hash, password)));
+    const opened = found.find((_, i) => right[i]);
+    return opened ? { right: true, account: opened } : { right: false, account: found[0] ?? null, tried: found };
   }
 
   // The current password of a signed-in person who changes their password or second factors: throttled
@@ -134,15 +145,17 @@ export class SignIn<A extends AccountBase> {
   // The account when right, else null.
   async checked(email: string, attempt: Attempt, step: string, verify: () => Promise<Verified<A>>): Promise<A | null> {
     const admission = await this.admission(email, attempt);
-    const { right, account } = await verify();
+    const { right, account, tried } = await verify();
     if (right) {
       await this.d.throttle.refund(admission.charge);
       return account;
     }
     const actor = anonymous(attempt.address);
-    await auditAccount(this.d.audit, this.d.realm, actor, 'sign_in_failed', account, { step });
-    for (const limit of admission.reachedIfWrong)
-      await auditAccount(this.d.audit, this.d.realm, actor, 'locked', account, { step, limit });
+    for (const about of tried?.length ? tried : [account]) {
+      await auditAccount(this.d.audit, this.d.realm, actor, 'sign_in_failed', about, { step });
+      for (const limit of admission.reachedIfWrong)
+        await auditAccount(this.d.audit, this.d.realm, actor, 'locked', about, { step, limit });
+    }
     return null;
   }
 

@@ -15,8 +15,9 @@ export interface EmailRouteDeps {
 }
 
 // The manager's answer to a portal email claimed by the wrong partner (a partner's invitation of an
-// address its owner's partner meant to invite): the account the email signs in to gives it up, and
-// it signs in to the oldest other active account with it, if any. Only who manages accounts may.
+// address its owner's partner meant to invite): the account that claimed the email (the one its sign-in
+// tries first) is disabled and gives the claim up, which passes to the oldest other active account with
+// it, if any. Only who manages accounts may.
 export function portalEmailRoute(d: EmailRouteDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<{ Body: { email: string } }>(

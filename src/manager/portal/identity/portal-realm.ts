@@ -11,6 +11,10 @@ export const PORTAL_COOKIE = 'lit_portal';
 // Where a portal one-time link opens the portal (the token after #, so it reaches no server log).
 export const portalLinkPath = (token: string): string => `/portal/#/link/${token}`;
 
+// How many partners' people with one email sign in with it: every portal sign-in verifies its password
+// against this many hashes (decoys filling in), whatever exists.
+export const PORTAL_ACCOUNTS_PER_EMAIL = 4;
+
 // The portal's sign-in schemas: the session's account is a partner's person.
 export const portalSignInSchemas = signInSchemas({
   account: {
@@ -38,6 +42,7 @@ export function portalRealm(
     deviceCookie: 'lit_portal_device',
     schemas: { auth: portalSignInSchemas.auth, passkey: portalSignInSchemas.passkey },
     unauthorized: 'portal_unauthorized',
+    accountsPerEmail: PORTAL_ACCOUNTS_PER_EMAIL,
     rights: async (account) => ({
       portal_role: account.role,
       partner_id: account.partner_id,

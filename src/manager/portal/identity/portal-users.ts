@@ -68,8 +68,8 @@ export async function invitePortalUser(
 }
 
 // The partner's account for the email: its own invited one again, or a new one. A new one claims the
-// email for signing in when no account holds it; when another partner's does, it is made all the same,
-// unclaimed, so that no answer tells the inviter whether the email is in use elsewhere.
+// email (a sign-in tries it first) when no account holds it; when another partner's does, it is made all
+// the same, unclaimed, so that no answer tells the inviter whether the email is in use elsewhere.
 async function invitee(d: PortalInviteDeps, who: PortalInvitation, by: string): Promise<PortalAccountDoc> {
   const own = await ownAccount(d, who);
   if (own) return again(d, own, who);
@@ -83,7 +83,7 @@ async function invitee(d: PortalInviteDeps, who: PortalInvitation, by: string): 
 const ownAccount = async (d: PortalInviteDeps, who: PortalInvitation): Promise<PortalAccountDoc | null> =>
   (await d.accounts.list({ partner_id: who.partnerId, email: normalEmail(who.email) }))[0] ?? null;
 
-// An invited account invited again takes its email for signing in if a manager freed it meanwhile.
+// An invited account invited again claims its email if a manager freed it meanwhile.
 async function again(d: PortalInviteDeps, own: PortalAccountDoc, who: PortalInvitation): Promise<PortalAccountDoc> {
   if (own.status !== 'invited') throw new ApiError('conflict', { detail: 'A portal account with this email exists' });
   await d.accounts.claimEmail(own);

@@ -99,7 +99,7 @@ export const portalInvitationSchema = {
 export const portalEmailFreeSchema = {
   tags: ['Affiliates'],
   summary:
-    "Free a portal email: the partner's account it signs in to gives it up (disabled, its sessions end); it signs in to the oldest other active portal account with it, if any",
+    'Free a portal email: the account that claimed it (tried first at sign-in) gives it up (disabled, its sessions end); the claim passes to the oldest other active portal account with it, if any (signs_in_to)',
   body: body({ email }),
   response: answers(
     {
