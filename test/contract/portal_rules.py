@@ -3,7 +3,8 @@
 Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. A schema-valid request
 refused with 422 for this reason is the documented answer (with an example of each), not a
 mismatch; any other 422 to a schema-valid request still fails the run: a replay's range must run
-forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays). A callback URL's shape is
+forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays), and a new password must
+not be among the most common ones (refusals.py). A callback URL's shape is
 the document's (a public host name), so its refusals are not excused here.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry, a resume) and a
 410 link_invalid to a one-time link never made are documented too (refusals.py).
@@ -12,14 +13,14 @@ A 503 command_pending to a command the dispatcher must confirm (a replay, a retr
 import re
 
 import schemathesis
-from refusals import RANGE_RULE, body_of, documented_refusal
+from refusals import RANGE_RULE, body_of, common_password, documented_refusal
 
 REPLAY_PATH = "/portal/api/replays"
 LINK_PATH = re.compile(r"^/portal/api/auth/links/[^/]+$")
 
 
 def portal_rule(path, message):
-    return path == REPLAY_PATH and RANGE_RULE.search(message) is not None
+    return common_password(path, message) or (path == REPLAY_PATH and RANGE_RULE.search(message) is not None)
 
 
 @schemathesis.hook
