@@ -5,7 +5,8 @@ refused with 422 for this reason is the documented answer (with an example of ea
 mismatch; any other 422 to a schema-valid request still fails the run: a replay's range must run
 forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays); the overview's days must run
 forwards and span at most 366 days (GET /portal/api/overview and overview.csv with from or to); a lead
-export's range must run forwards and span at most 31 days (GET /portal/api/leads.csv). A callback URL's shape is
+export's range must run forwards and span at most 31 days (GET /portal/api/leads.csv); and a new password
+must not be among the most common ones (refusals.py). A callback URL's shape is
 the document's (a public host name), so its refusals are not excused here.
 A 503 command_pending to a command the dispatcher must confirm (a replay, a retry, a resume) and a
 410 link_invalid to a one-time link never made are documented too (refusals.py).
@@ -14,7 +15,7 @@ A 503 command_pending to a command the dispatcher must confirm (a replay, a retr
 import re
 
 import schemathesis
-from refusals import RANGE_RULE, body_of, documented_refusal
+from refusals import RANGE_RULE, body_of, common_password, documented_refusal
 
 REPLAY_PATH = "/portal/api/replays"
 OVERVIEW_PATHS = ("/portal/api/overview", "/portal/api/overview.csv")
@@ -25,6 +26,8 @@ LINK_PATH = re.compile(r"^/portal/api/auth/links/[^/]+$")
 
 
 def portal_rule(path, message):
+    if common_password(path, message):
+        return True
     if path in OVERVIEW_PATHS:
         return OVERVIEW_RULE.search(message) is not None
     if path == EXPORT_PATH:

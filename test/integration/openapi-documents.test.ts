@@ -157,6 +157,18 @@ describe('the OpenAPI documents', () => {
     for (const path of ['/api/reports', '/api/reports.csv'])
       expect(examples422(docs.manager, path, 'get')).toEqual(['from_after_to', 'too_many_days']);
     expect(examples422(docs.manager, '/api/affiliates/{id}/postback-preview', 'post')).toEqual(['token_not_set']);
+    for (const [doc, api] of [
+      [docs.manager, '/api'],
+      [docs.portal, '/portal/api'],
+    ] as const) {
+      for (const path of [`${api}/auth/links/use`, `${api}/me/password`])
+        expect(examples422(doc, path, 'post')).toEqual(['common_password']);
+      // A link's token is a body: its malformed JSON and wrong media type are answers too; its use is throttled.
+      expect(Object.keys(operation(doc, `${api}/auth/links/peek`, 'post').responses)).toEqual(
+        expect.arrayContaining(['400', '410', '413', '415', '422']),
+      );
+      expect(Object.keys(operation(doc, `${api}/auth/links/use`, 'post').responses)).toContain('429');
+    }
     const body = (doc: Doc, path: string, method: string) =>
       operation(doc, path, method).requestBody.content['application/json']!.schema.properties;
     expect(body(docs.manager, '/api/affiliates/{id}/postback-preview', 'post').template!.pattern).toContain(

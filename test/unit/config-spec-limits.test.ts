@@ -5,12 +5,13 @@ import { loadConfig } from '../../src/shared/config';
 // The limits of spec 6.3 and 8 (and the choices of docs/decisions.md) are the configuration's
 // defaults: an installation may change them, so a test of the behaviour may set its own, and
 // these hold the values a partner is promised.
-const config = loadConfig({
+const env = {
   ROLE: 'all',
   ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   HASH_KEY: randomBytes(32).toString('base64'),
   MANAGER_TOKENS: `mgr_${randomBytes(32).toString('hex')}`,
-});
+};
+const config = loadConfig(env);
 
 describe('the default limits', () => {
   it('allow 60 intake requests a minute per partner', () => expect(config.intake.intakePerMinute).toBe(60));
@@ -33,4 +34,9 @@ describe('the default limits', () => {
     expect(config.intake.timestampToleranceS).toBe(300));
 
   it('take a body of 64 KiB', () => expect(config.intake.bodyLimitBytes).toBe(64 * 1024));
+
+  it('throttle an address after 20 unknown bearer tokens, unless TOKEN_FAILURES_PER_ADDRESS says otherwise', () => {
+    expect(config.accounts.tokenFailuresPerAddress).toBe(20);
+    expect(loadConfig({ ...env, TOKEN_FAILURES_PER_ADDRESS: '500' }).accounts.tokenFailuresPerAddress).toBe(500);
+  });
 });

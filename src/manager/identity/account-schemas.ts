@@ -5,6 +5,7 @@ import {
   body,
   email,
   newPassword,
+  newPasswordRefusal,
   partnerIds,
   password,
   role,
@@ -115,7 +116,10 @@ export const meSchemas = {
     summary:
       'Change your password: every other session ends, this one gets a new id (wrong current passwords are throttled as sign-ins)',
     body: body({ current_password: password, new_password: newPassword }),
-    response: answers({ 200: managerSignIn.session }, 409, 429, ...BODY_ERRORS),
+    response: {
+      ...answers({ 200: managerSignIn.session }, 409, 429, ...BODY_ERRORS),
+      422: newPasswordRefusal('new_password'),
+    },
   },
   signOutEverywhere: {
     tags: ACCOUNTS,

@@ -1,19 +1,25 @@
 import type { JsonSchema } from '../../shared/schemas';
 import { ROLES } from '../../shared/identity/roles';
-import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
+import { refusedUnless } from '../schema-parts';
+import { PASSWORD_MAX, PASSWORD_MIN, passwordProblem } from './passwords';
 
 // The pieces the identity route schemas share: their OpenAPI sections and the fields of a person.
 export const SIGN_IN = ['Sign-in'];
 export const ACCOUNTS = ['Accounts'];
 export const email = { type: 'string', format: 'email', maxLength: 254 } as const;
 export const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX * 4 } as const;
-// A password being set: 12 to 256 characters, nothing else asked (passwords.ts).
+// A password being set: 12 to 256 characters, and none a guesser tries first (passwords.ts).
 export const newPassword = {
   type: 'string',
   minLength: PASSWORD_MIN,
   maxLength: PASSWORD_MAX,
-  description: '12 to 256 characters; no other rule',
+  description: '12 to 256 characters, not among the most common passwords (nor one repeated); no composition rule',
 } as const;
+// The 422 of a route setting the password in `field`: a list of common passwords is no JSON Schema.
+export const newPasswordRefusal = (field: string): JsonSchema =>
+  refusedUnless(`${field} is among the most common passwords (whatever its case or trailing digits) or a repetition`, {
+    common_password: `/${field}: ${passwordProblem('Password123456')}`,
+  });
 export const role = { enum: ROLES } as const;
 export const partnerIds = {
   type: 'array',

@@ -44,7 +44,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
   authenticate(app, {
     breakGlassTokens: o.config.managerTokens,
     serviceTokens: tokens,
-    tokenFailures: new TokenThrottle(o.redis),
+    tokenFailures: new TokenThrottle(o.redis, cfg.tokenFailuresPerAddress),
     audit: o.audit,
     timeouts,
     clock: o.clock,

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../../shared/schemas';
 import { answers, BODY_ERRORS, dateTime, object, str } from '../schema-parts';
-import { body, email, newPassword, password, SIGN_IN } from './identity-schema-parts';
+import { body, email, newPassword, newPasswordRefusal, password, SIGN_IN } from './identity-schema-parts';
 
 // Route schemas of the sign-in steps (session, password, TOTP, passkeys, one-time links, single
 // sign-on), built for a realm: the manager's and the portal's differ in who a session names.
@@ -102,18 +102,18 @@ export function signInSchemas(who: SessionShape) {
           }),
         },
         410,
-        422,
+        ...BODY_ERRORS,
       ),
     },
     linkUse: {
       tags: SIGN_IN,
       summary:
-        'Use a one-time link: set the password (at least 12 characters); every other session and link of the account ends',
+        'Use a one-time link: set the password (at least 12 characters, not a common one); every other session and link of the account ends; throttled as a sign-in',
       body: body({ token: linkToken, password: newPassword, name: { type: 'string', minLength: 1, maxLength: 200 } }, [
         'token',
         'password',
       ]),
-      response: answers({ 200: withFactors }, 410, ...BODY_ERRORS),
+      response: { ...answers({ 200: withFactors }, 410, 429, ...BODY_ERRORS), 422: newPasswordRefusal('password') },
     },
     methods: {
       tags: SIGN_IN,

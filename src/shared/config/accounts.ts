@@ -14,6 +14,8 @@ export interface AccountsConfig {
   // Contacts revealed for one agent in any 60 minutes (by the agent, its supervisor or its CRM).
   readonly contactRevealsPerHour: number;
   readonly signIn: SignInLimits;
+  // Unknown bearer tokens from one client network in 15 minutes before every bearer token from it is refused.
+  readonly tokenFailuresPerAddress: number;
 }
 
 // How failed sign-ins are counted and what they hold back (src/manager/identity/throttle-policy.ts).
@@ -59,5 +61,6 @@ export function readAccounts(r: EnvReader, env: Env, sessionSecret: string): Acc
     sso: parseSsoConfig(env),
     contactRevealsPerHour: r.int('CONTACT_REVEALS_PER_HOUR', 200, 1, 100000),
     signIn: readSignIn(r),
+    tokenFailuresPerAddress: r.int('TOKEN_FAILURES_PER_ADDRESS', 20, 1, 100000),
   };
 }

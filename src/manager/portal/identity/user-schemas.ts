@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../../shared/schemas';
 import { PORTAL_ROLES } from '../../../shared/identity/portal-roles';
 import { meSchemas } from '../../identity/identity-schemas';
-import { shownOrMailed } from '../../identity/identity-schema-parts';
+import { newPasswordRefusal, shownOrMailed } from '../../identity/identity-schema-parts';
 import { portalSignInSchemas } from './portal-realm';
 import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../../schema-parts';
 
@@ -78,7 +78,10 @@ export const ownAccountSchemas = {
     summary:
       'Change your password: every other session of yours ends, this one gets a new id (wrong current passwords are throttled as sign-ins)',
     body: meSchemas.password.body,
-    response: answers({ 200: portalSignInSchemas.session }, 429, ...BODY_ERRORS),
+    response: {
+      ...answers({ 200: portalSignInSchemas.session }, 429, ...BODY_ERRORS),
+      422: newPasswordRefusal('new_password'),
+    },
   },
   signOutEverywhere: {
     tags: ACCOUNT,
