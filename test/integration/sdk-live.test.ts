@@ -3,7 +3,7 @@ import { freePort } from '../support/free-port';
 import { opsTools } from '../support/ops-tools';
 import { servicesOf } from '../support/manager-services';
 import { sdkPartnerEnv } from '../support/sdk-partners';
-import { runQuickstart } from '../support/sdk-quickstarts';
+import { runDocExample } from '../support/sdk-quickstarts';
 import { expectPassed, runCommand, SDKS, type Run } from '../support/sdk-runs';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -54,14 +54,24 @@ it('the Python package is typed throughout (mypy --strict)', async () => {
   expectPassed(await runCommand(opsTools().MYPY_BIN, ['--strict', 'src/lead_intake'], { cwd: join(SDKS, 'python') }));
 });
 
-// The quickstarts of docs/partners.md, each run as the page shows it with a partner of its own.
-it.each(['TypeScript', 'Python', 'PHP'])('the %s quickstart of docs/partners.md runs as written', async (language) => {
-  const { secrets } = await servicesOf(app.runtime).partners.create({ name: `quickstart-${language}` });
-  const run = await runQuickstart(language, {
-    LEAD_INTAKE_URL: `${app.url}/api`,
-    LEAD_INTAKE_API_KEY: secrets.api_key,
-    LEAD_INTAKE_HMAC_SECRET: secrets.hmac_secret,
-  });
-  expectPassed(run);
-  expect(run.output).toMatch(/^accepted le-\d+\nstatus new\n$/);
-});
+// The quickstarts of docs/partners.md, each run as the page shows it with a partner of its own, then
+// that language's reporting example, which finds the quickstart's lead.
+it.each(['TypeScript', 'Python', 'PHP'])(
+  'the %s quickstart and reporting example of docs/partners.md run as written',
+  async (language) => {
+    const { secrets } = await servicesOf(app.runtime).partners.create({ name: `quickstart-${language}` });
+    const env = {
+      LEAD_INTAKE_URL: `${app.url}/api`,
+      LEAD_INTAKE_API_KEY: secrets.api_key,
+      LEAD_INTAKE_HMAC_SECRET: secrets.hmac_secret,
+    };
+    const run = await runDocExample(language, 'quickstart', env);
+    expectPassed(run);
+    expect(run.output).toMatch(/^accepted le-\d+\nstatus new\n$/);
+    const reporting = await runDocExample(language, 'reporting', env);
+    expectPassed(reporting);
+    expect(reporting.output).toMatch(
+      /^1 on the first page, more: no\naff-100\d new \+44 79\*\* \*\*\*\d{3}\ntoday: \d+ received, \d+ accepted\n$/,
+    );
+  },
+);

@@ -6,37 +6,40 @@ import { runCommand, SDKS, type Run } from './sdk-runs';
 
 const PARTNERS_MD = join(__dirname, '..', '..', 'docs', 'partners.md');
 
-// The code block under "### <language> quickstart" in docs/partners.md, exactly as the page shows it.
-export function quickstart(language: string, fence: string): string {
+// The examples of docs/partners.md's SDK section, each under "### <language> <example>".
+export type Example = 'quickstart' | 'reporting';
+
+// The code block under "### <language> <example>" in docs/partners.md, exactly as the page shows it.
+export function docExample(language: string, example: Example, fence: string): string {
   const page = readFileSync(PARTNERS_MD, 'utf8');
-  const at = page.indexOf(`### ${language} quickstart\n`);
+  const at = page.indexOf(`### ${language} ${example}\n`);
   const block = at < 0 ? null : new RegExp('```' + fence + '\\n([\\s\\S]*?)\\n```').exec(page.slice(at));
-  if (!block) throw new Error(`docs/partners.md has no ${language} quickstart with a ${fence} block`);
+  if (!block) throw new Error(`docs/partners.md has no ${language} ${example} with a ${fence} block`);
   return `${block[1]}\n`;
 }
 
-// Runs a quickstart as a user of the package would: the TypeScript one as an ES module importing the built
+// Runs an example as a user of the package would: the TypeScript one as an ES module importing the built
 // package by its name, the Python one with the package on the path, the PHP one after `composer install`
 // of the package from its directory (no registry needed).
-export async function runQuickstart(language: string, env: Record<string, string>): Promise<Run> {
-  const dir = mkdtempSync(join(tmpdir(), 'quickstart-'));
+export async function runDocExample(language: string, example: Example, env: Record<string, string>): Promise<Run> {
+  const dir = mkdtempSync(join(tmpdir(), `${example}-`));
   try {
-    return await runIn(dir, language, env);
+    return await runIn(dir, language, example, env);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function runIn(dir: string, language: string, env: Record<string, string>): Promise<Run> {
+async function runIn(dir: string, language: string, example: Example, env: Record<string, string>): Promise<Run> {
   if (language === 'TypeScript') {
     mkdirSync(join(dir, 'node_modules', '@lead-intake'), { recursive: true });
     symlinkSync(join(SDKS, 'typescript'), join(dir, 'node_modules', '@lead-intake', 'sdk'));
-    writeFileSync(join(dir, 'quickstart.mjs'), quickstart(language, 'js'));
-    return runCommand(process.execPath, ['quickstart.mjs'], { cwd: dir, env });
+    writeFileSync(join(dir, `${example}.mjs`), docExample(language, example, 'js'));
+    return runCommand(process.execPath, [`${example}.mjs`], { cwd: dir, env });
   }
   if (language === 'Python') {
-    writeFileSync(join(dir, 'quickstart.py'), quickstart(language, 'python'));
-    return runCommand('python3', ['quickstart.py'], {
+    writeFileSync(join(dir, `${example}.py`), docExample(language, example, 'python'));
+    return runCommand('python3', [`${example}.py`], {
       cwd: dir,
       env: { ...env, PYTHONPATH: join(SDKS, 'python', 'src') },
     });
@@ -52,6 +55,6 @@ async function runIn(dir: string, language: string, env: Record<string, string>)
     env: { COMPOSER_HOME: join(dir, '.composer') },
   });
   if (installed.code !== 0) return installed;
-  writeFileSync(join(dir, 'quickstart.php'), quickstart(language, 'php'));
-  return runCommand(tools.PHP_BIN, ['quickstart.php'], { cwd: dir, env });
+  writeFileSync(join(dir, `${example}.php`), docExample(language, example, 'php'));
+  return runCommand(tools.PHP_BIN, [`${example}.php`], { cwd: dir, env });
 }

@@ -53,7 +53,65 @@ final class Client
     /** @return array{id: string, external_id: string, status: string, our_status: string, is_depositor: bool, created_at: string, updated_at: string} */
     public function leadStatus(string $externalId): array
     {
-        [$status, $answer] = $this->request('GET', '/v1/inbound/leads/' . rawurlencode($externalId) . '/status', '', []);
+        return $this->get('/v1/inbound/leads/' . rawurlencode($externalId) . '/status', []);
+    }
+
+    /**
+     * One page of your own leads, newest first. Filters: status (our code), country, source, sub_id, click_id,
+     * external_id, from and to (created at or after, before; a string or a DateTimeInterface). A filter checked
+     * entry by entry may answer a short, even empty, page that is not the last: only a null nextCursor ends it.
+     *
+     * @param array<string, string|\DateTimeInterface|null> $filters
+     * @param ?int $limit the page size, 1-200 (the server's default 50)
+     */
+    public function listLeads(array $filters = [], ?string $cursor = null, ?int $limit = null): LeadPage
+    {
+        $answer = $this->get('/v1/leads', $filters + ['cursor' => $cursor, 'limit' => $limit]);
+        return new LeadPage($answer['items'], $answer['next_cursor']);
+    }
+
+    /**
+     * Every lead the filters match, a page fetched when the one before is used up.
+     *
+     * @param array<string, string|\DateTimeInterface|null> $filters
+     * @return \Generator<int, array<string, mixed>>
+     */
+    public function leads(array $filters = [], ?int $limit = null): \Generator
+    {
+        $cursor = null;
+        do {
+            $page = $this->listLeads($filters, $cursor, $limit);
+            yield from $page->items;
+            $cursor = $page->nextCursor;
+        } while ($cursor !== null);
+    }
+
+    /**
+     * Your traffic per UTC day from $from to $to (YYYY-MM-DD, both included): from, to, totals (received,
+     * accepted, duplicates, validation_errors, rejected, rejected_by_reason, contacted, ftd, ftd_rate,
+     * chargebacks, chargeback_rate) and by_day, one row with those figures and its day for a day with traffic.
+     *
+     * @return array{from: string, to: string, totals: array<string, mixed>, by_day: list<array<string, mixed>>}
+     */
+    public function reports(string $from, string $to): array
+    {
+        return $this->get('/v1/reports', ['from' => $from, 'to' => $to]);
+    }
+
+    /**
+     * @param array<string, string|int|\DateTimeInterface|null> $query
+     * @return array<string, mixed>
+     */
+    private function get(string $path, array $query): array
+    {
+        $params = [];
+        foreach ($query as $name => $value) {
+            if ($value !== null) {
+                $params[$name] = $value instanceof \DateTimeInterface ? $value->format(\DateTimeInterface::RFC3339_EXTENDED) : (string) $value;
+            }
+        }
+        $qs = http_build_query($params, '', '&', PHP_QUERY_RFC3986);
+        [$status, $answer] = $this->request('GET', $path . ($qs === '' ? '' : '?' . $qs), '', []);
         if ($status !== 200 || !is_array($answer)) {
             throw self::unexpected($status, $answer);
         }

@@ -130,6 +130,59 @@ final class LiveTest extends TestCase
         }
     }
 
+    public function testListsOwnLeadsByAFilterAPageAtATimeAndReadsTodaysReport(): void
+    {
+        $today = gmdate('Y-m-d');
+        $subId = 'php-sub-' . bin2hex(random_bytes(8));
+        $ours = [];
+        for ($i = 0; $i < 3; $i++) {
+            $ours[] = $externalId = 'php-rep-' . bin2hex(random_bytes(8));
+            $lead = ['phone' => self::phone(), 'external_id' => $externalId, 'sub_id' => $subId, 'country' => 'GB'];
+            $this->assertSame(SendResult::ACCEPTED, self::client()->sendLead($lead)->outcome);
+        }
+        sort($ours);
+        // Another partner's lead with the same sub_id is never the first partner's to see.
+        $other = new Client(self::env('LEAD_INTAKE_URL'), self::env('LEAD_INTAKE_ROTATED_API_KEY_OLD'), self::env('LEAD_INTAKE_ROTATED_HMAC_SECRET_OLD'));
+        $theirs = 'php-other-' . bin2hex(random_bytes(8));
+        $this->assertSame(SendResult::ACCEPTED, $other->sendLead(['phone' => self::phone(), 'external_id' => $theirs, 'sub_id' => $subId])->outcome);
+        $ids = static function (iterable $leads): array {
+            $ids = [];
+            foreach ($leads as $lead) {
+                $ids[] = $lead['external_id'];
+            }
+            sort($ids);
+            return $ids;
+        };
+
+        $page = self::client()->listLeads(['sub_id' => $subId, 'country' => 'GB']);
+        $this->assertSame([$ours, null], [$ids($page->items), $page->nextCursor]);
+        foreach ($page->items as $lead) {
+            $this->assertMatchesRegularExpression('/^\+44 \d{2}\*\* \*\*\*\d{3}$/', $lead['phone']);
+        }
+
+        $first = self::client()->listLeads(['sub_id' => $subId], limit: 2);
+        $this->assertCount(2, $first->items);
+        $this->assertNotNull($first->nextCursor);
+        $second = self::client()->listLeads(['sub_id' => $subId], $first->nextCursor, 2);
+        $this->assertSame($ours, $ids([...$first->items, ...$second->items]));
+
+        $this->assertSame($ours, $ids(self::client()->leads(['sub_id' => $subId], limit: 1)));
+        $this->assertSame([$theirs], $ids($other->listLeads(['sub_id' => $subId])->items));
+
+        // The report's figures are counted from the pipeline's events: wait until today's row has our leads.
+        for ($until = microtime(true) + 30; ; usleep(250_000)) {
+            $report = self::client()->reports($today, $today);
+            $row = array_values(array_filter($report['by_day'], fn (array $d): bool => $d['day'] === $today))[0] ?? null;
+            if (($row !== null && $row['accepted'] >= count($ours)) || microtime(true) > $until) {
+                break;
+            }
+        }
+        $this->assertSame([$today, $today], [$report['from'], $report['to']]);
+        $this->assertGreaterThanOrEqual(count($ours), $report['totals']['accepted']);
+        $e = $this->errorOf(fn () => self::client()->reports($today, 'not-a-day'));
+        $this->assertSame(['invalid_request', 422], [$e->reasonCode, $e->status]);
+    }
+
     /** @return array{path: string, headers: array<string, string>, raw: string, verdict: string} */
     private function waitForCallback(string $path, string $externalId): array
     {

@@ -51,31 +51,35 @@ final class OfflineTest extends TestCase
     // and their signature, and the answer after the retries is the one returned.
     public function testKeepsOneKeyAndSignsTheSameBytesOnEveryRetry(): void
     {
-        $dir = sys_get_temp_dir() . '/lead-intake-stand-in-' . bin2hex(random_bytes(4));
-        mkdir($dir);
-        $socket = stream_socket_server('tcp://127.0.0.1:0');
-        $port = (int) substr((string) stream_socket_get_name($socket, false), 10);
-        fclose($socket);
-        $server = proc_open([PHP_BINARY, '-S', "127.0.0.1:$port", __DIR__ . '/pending-router.php'], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, getenv() + ['STAND_IN_DIR' => $dir]);
-        for ($i = 0; $i < 100 && !@fsockopen('127.0.0.1', $port); $i++) {
-            usleep(50_000);
-        }
-        try {
-            $client = new Client("http://127.0.0.1:$port/api", 'lk_test', 'hs_test', new RetryPolicy(baseDelayS: 0.01));
+        $seen = self::withStandIn('pending-router.php', function (string $url) use (&$result): void {
+            $client = new Client($url, 'lk_test', 'hs_test', new RetryPolicy(baseDelayS: 0.01));
             $result = $client->sendLead(['phone' => '+447911123456', 'first_name' => 'Zoë']);
-        } finally {
-            proc_terminate($server);
-            proc_close($server);
-        }
-        $seen = array_map(fn ($f) => json_decode((string) file_get_contents($f), true), glob("$dir/*.json") ?: []);
-        array_map('unlink', glob("$dir/*.json") ?: []);
-        rmdir($dir);
+        });
         $this->assertSame([SendResult::ACCEPTED, 'le-7', 3, false], [$result->outcome, $result->leadId, $result->attempts, $result->replay]);
         $this->assertSame([$result->idempotencyKey], array_values(array_unique(array_column($seen, 'key'))));
         $this->assertCount(1, array_unique(array_column($seen, 'body')));
         foreach ($seen as $request) {
             $this->assertSame('sha256=' . hash_hmac('sha256', $request['body'], 'hs_test'), $request['signature']);
         }
+    }
+
+    // Each page waits out its 429 as Retry-After asks, signs the empty body, and the generator follows next_cursor.
+    public function testIteratesLeadPagesEachAfterWaitingOutIts429(): void
+    {
+        $retried = [];
+        $started = microtime(true);
+        $seen = self::withStandIn('reporting-router.php', function (string $url) use (&$ids, &$retried): void {
+            $client = new Client($url, 'lk_test', 'hs_test', onRetry: function (array $r) use (&$retried): void {
+                $retried[] = [$r['status'], $r['retry_after_s']];
+            });
+            $ids = array_column(iterator_to_array($client->leads(['sub_id' => 'sub 1'], limit: 1), false), 'external_id');
+        });
+        $this->assertSame(['a-2', 'a-1'], $ids);
+        $this->assertSame([[429, 1], [429, 1]], $retried);
+        $this->assertGreaterThanOrEqual(2, microtime(true) - $started);
+        $this->assertSame(['sha256=' . hash_hmac('sha256', '', 'hs_test')], array_values(array_unique(array_column($seen, 'signature'))));
+        $this->assertSame('/api/v1/leads?sub_id=sub%201&limit=1', $seen[0]['uri']);
+        $this->assertSame('/api/v1/leads?sub_id=sub%201&cursor=2026-11-22T10%3A00%3A00.000Z%7Cle-2&limit=1', $seen[2]['uri']);
     }
 
     public function testRetriesARequestWithoutAnswerUntilTheDeadlineThenThrowsNetworkError(): void
@@ -89,6 +93,36 @@ final class OfflineTest extends TestCase
         $this->assertGreaterThanOrEqual(2, count($retried));
         $this->assertSame([null], array_values(array_unique($retried)));
         $this->assertLessThan(1.5, microtime(true) - $started);
+    }
+
+    /**
+     * Runs $fn with the base URL of a `php -S` stand-in served by tests/$router; answers the requests it saw.
+     *
+     * @return list<array<string, mixed>>
+     */
+    private static function withStandIn(string $router, callable $fn): array
+    {
+        $dir = sys_get_temp_dir() . '/lead-intake-stand-in-' . bin2hex(random_bytes(4));
+        mkdir($dir);
+        $socket = stream_socket_server('tcp://127.0.0.1:0');
+        $port = (int) substr((string) stream_socket_get_name($socket, false), 10);
+        fclose($socket);
+        $server = proc_open([PHP_BINARY, '-S', "127.0.0.1:$port", __DIR__ . "/$router"], [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, getenv() + ['STAND_IN_DIR' => $dir]);
+        for ($i = 0; $i < 100 && !@fsockopen('127.0.0.1', $port); $i++) {
+            usleep(50_000);
+        }
+        try {
+            $fn("http://127.0.0.1:$port/api");
+        } finally {
+            proc_terminate($server);
+            proc_close($server);
+            $files = glob("$dir/*.json") ?: [];
+            natsort($files);
+            $seen = array_map(fn ($f) => json_decode((string) file_get_contents($f), true), array_values($files));
+            array_map('unlink', $files);
+            rmdir($dir);
+        }
+        return $seen;
     }
 
     private function assertCode(string $code, callable $fn): void

@@ -1,4 +1,5 @@
 """Against a running service: the partners named by the LEAD_INTAKE_* variables (sdks/README.md)."""
+import datetime
 import os
 import random
 import time
@@ -122,6 +123,52 @@ class LiveTest(unittest.TestCase):
             with self.assertRaises(LeadIntakeError) as caught:
                 verify_callback(callback["headers"], body, secrets)
             self.assertEqual(caught.exception.code, "invalid_signature")
+
+
+    def test_7_lists_own_leads_by_a_filter_a_page_at_a_time_and_reads_todays_report(self):
+        today = datetime.datetime.now(datetime.timezone.utc).date()
+        sub_id = "py-sub-%s" % uuid.uuid4()
+        ours = []
+        for _ in range(3):
+            external_id = "py-rep-%s" % uuid.uuid4()
+            lead = {"phone": phone(), "external_id": external_id, "sub_id": sub_id, "country": "GB"}
+            self.assertIsInstance(self.client.send_lead(lead), Accepted)
+            ours.append(external_id)
+        # Another partner's lead with the same sub_id is never the first partner's to see.
+        other = Client(self.base_url, env("LEAD_INTAKE_ROTATED_API_KEY_OLD"), env("LEAD_INTAKE_ROTATED_HMAC_SECRET_OLD"))
+        theirs = "py-other-%s" % uuid.uuid4()
+        self.assertIsInstance(other.send_lead({"phone": phone(), "external_id": theirs, "sub_id": sub_id}), Accepted)
+
+        page = self.client.list_leads(sub_id=sub_id, country="GB")
+        self.assertEqual(sorted(lead["external_id"] for lead in page.items), sorted(ours))
+        self.assertIsNone(page.next_cursor)
+        for lead in page.items:
+            self.assertRegex(lead["phone"], r"^\+44 \d{2}\*\* \*\*\*\d{3}$")
+
+        first = self.client.list_leads(sub_id=sub_id, limit=2)
+        self.assertEqual(len(first.items), 2)
+        self.assertIsNotNone(first.next_cursor)
+        second = self.client.list_leads(sub_id=sub_id, limit=2, cursor=first.next_cursor)
+        self.assertEqual(sorted(lead["external_id"] for lead in first.items + second.items), sorted(ours))
+
+        every = [lead["external_id"] for lead in self.client.iter_leads(sub_id=sub_id, limit=1)]
+        self.assertEqual(sorted(every), sorted(ours))
+        self.assertNotIn(theirs, every)
+        self.assertEqual([lead["external_id"] for lead in other.list_leads(sub_id=sub_id).items], [theirs])
+
+        # The report's figures are counted from the pipeline's events: wait until today's row has our leads.
+        deadline = time.monotonic() + 30
+        while True:
+            report = self.client.reports(today, today)
+            row = next((d for d in report["by_day"] if d["day"] == str(today)), None)
+            if (row is not None and row["accepted"] >= len(ours)) or time.monotonic() > deadline:
+                break
+            time.sleep(0.25)
+        self.assertEqual((report["from"], report["to"]), (str(today), str(today)))
+        self.assertGreaterEqual(report["totals"]["accepted"], len(ours))
+        with self.assertRaises(LeadIntakeError) as caught:
+            self.client.reports(today, "not-a-day")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("invalid_request", 422))
 
 
 if __name__ == "__main__":

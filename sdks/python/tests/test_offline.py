@@ -5,6 +5,7 @@ import hmac
 import threading
 import time
 import unittest
+import urllib.parse
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -84,6 +85,50 @@ class RetriedSendTest(unittest.TestCase):
         self.assertTrue(all(r["status"] is None for r in retried))
         self.assertLess(time.monotonic() - started, 1.5)
 
+
+
+class RetriedReportingTest(unittest.TestCase):
+    """Against a stand-in that answers each reporting request 429 (Retry-After: 1) once, then a page: the call
+    waits as asked, signs the empty body, sends its filters and cursor, and the iterator follows next_cursor."""
+
+    def test_iterates_pages_each_after_waiting_out_its_429(self):
+        seen = []
+        pages = {
+            None: b'{"items":[{"external_id":"a-2"}],"next_cursor":"2026-11-22T10:00:00.000Z|le-2"}',
+            "2026-11-22T10:00:00.000Z|le-2": b'{"items":[{"external_id":"a-1"}],"next_cursor":null}',
+        }
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                first = self.path not in [path for path, _ in seen]
+                seen.append((self.path, self.headers["X-Signature"]))
+                cursor = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get("cursor", [None])[0]
+                self.send_response(429 if first else 200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Retry-After", "1")
+                self.end_headers()
+                self.wfile.write(b'{"error":"rate_limit_exceeded","message":"Try again"}' if first else pages[cursor])
+
+            def log_message(self, *args):
+                pass
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        retried = []
+        started = time.monotonic()
+        try:
+            client = Client("http://127.0.0.1:%d/api" % httpd.server_address[1], "lk_test", "hs_test", on_retry=retried.append)
+            ids = [lead["external_id"] for lead in client.iter_leads(sub_id="sub 1", limit=1)]
+        finally:
+            httpd.shutdown()
+            httpd.server_close()
+        self.assertEqual(ids, ["a-2", "a-1"])
+        self.assertEqual([(r["status"], r["retry_after_s"]) for r in retried], [(429, 1), (429, 1)])
+        self.assertGreaterEqual(time.monotonic() - started, 2)
+        empty = "sha256=" + hmac.new(b"hs_test", b"", hashlib.sha256).hexdigest()
+        self.assertEqual({signature for _, signature in seen}, {empty})
+        self.assertEqual(seen[0][0], "/api/v1/leads?sub_id=sub+1&limit=1")
+        self.assertEqual(seen[2][0], "/api/v1/leads?sub_id=sub+1&cursor=2026-11-22T10%3A00%3A00.000Z%7Cle-2&limit=1")
 
 class VerifyTest(unittest.TestCase):
     def test_both_callback_schemes_and_a_postback(self):

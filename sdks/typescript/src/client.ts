@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { LeadIntakeError } from './errors.js';
-import type { ErrorBody, InboundLead, IntakeResult, LeadStatus } from './generated/partner-api.js';
+import type {
+  DayReport,
+  ErrorBody,
+  InboundLead,
+  IntakeResult,
+  LeadStatus,
+  PartnerLead,
+} from './generated/partner-api.js';
 import { DEFAULT_RETRY, nextWaitMs, retryAfterSeconds, type Answer, type RetryPolicy } from './retry.js';
 import { hmacSha256 } from './signing.js';
 
@@ -41,6 +48,28 @@ export type SendResult =
       attempts: number;
     };
 
+// The filters of GET /v1/leads; from and to bound created_at (from inclusive, to exclusive).
+export interface LeadFilters {
+  status?: string; // our status code
+  country?: string;
+  source?: string;
+  sub_id?: string;
+  click_id?: string;
+  external_id?: string;
+  from?: string | Date;
+  to?: string | Date;
+}
+
+export interface PageOptions {
+  cursor?: string; // the nextCursor of the page before
+  limit?: number; // 1-200, the server's default 50
+}
+
+export interface LeadPage {
+  items: PartnerLead[];
+  nextCursor: string | null; // null on the last page
+}
+
 interface Reply {
   status: number;
   body: unknown;
@@ -69,9 +98,41 @@ export class LeadIntakeClient {
   }
 
   async leadStatus(externalId: string): Promise<LeadStatus> {
-    const reply = await this.request('GET', `/v1/inbound/leads/${encodeURIComponent(externalId)}/status`, '', {});
+    return (await this.get(`/v1/inbound/leads/${encodeURIComponent(externalId)}/status`, {})).body as LeadStatus;
+  }
+
+  // One page of the partner's own leads, newest first. A filter checked entry by entry may answer a
+  // short (even empty) page that is not the last: only a null nextCursor ends the list.
+  async listLeads(filters: LeadFilters = {}, opts: PageOptions = {}): Promise<LeadPage> {
+    const reply = await this.get('/v1/leads', { ...filters, ...opts });
+    const page = reply.body as { items: PartnerLead[]; next_cursor: string | null };
+    return { items: page.items, nextCursor: page.next_cursor };
+  }
+
+  // Every lead the filters match, a page at a time, each page fetched when the one before is used up.
+  async *allLeads(filters: LeadFilters = {}, opts: Omit<PageOptions, 'cursor'> = {}): AsyncGenerator<PartnerLead> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listLeads(filters, { ...opts, cursor });
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  // The partner's traffic per UTC day from `from` to `to` (YYYY-MM-DD, both included).
+  async reports(from: string, to: string): Promise<DayReport> {
+    return (await this.get('/v1/reports', { from, to })).body as DayReport;
+  }
+
+  private async get(path: string, params: Record<string, string | number | Date | undefined>): Promise<Reply> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined) query.set(name, value instanceof Date ? value.toISOString() : String(value));
+    }
+    const qs = query.toString();
+    const reply = await this.request('GET', qs ? `${path}?${qs}` : path, '', {});
     if (reply.status !== 200) throw unexpected(reply);
-    return reply.body as LeadStatus;
+    return reply;
   }
 
   private async request(method: string, path: string, body: string, headers: Record<string, string>): Promise<Reply> {

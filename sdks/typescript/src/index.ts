@@ -1,4 +1,12 @@
-export { LeadIntakeClient, type ClientOptions, type RetryInfo, type SendResult } from './client.js';
+export {
+  LeadIntakeClient,
+  type ClientOptions,
+  type LeadFilters,
+  type LeadPage,
+  type PageOptions,
+  type RetryInfo,
+  type SendResult,
+} from './client.js';
 export { LeadIntakeError } from './errors.js';
 export type { RetryPolicy } from './retry.js';
 export { verifyCallback, verifyPostback, type VerifiedCallback, type VerifyOptions } from './verify.js';

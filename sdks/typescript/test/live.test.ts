@@ -123,3 +123,61 @@ it("during a rotation's grace: the old key still sends, and either secret verifi
     expect.objectContaining({ code: 'invalid_signature' }),
   );
 });
+
+it("lists the partner's own leads by a filter, a page at a time, and reads today's report", async () => {
+  const today = new Date().toISOString().slice(0, 10);
+  const subId = `ts-sub-${randomUUID()}`;
+  const ours: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const externalId = `ts-rep-${randomUUID()}`;
+    expect(
+      await client.sendLead({ phone: phone(), external_id: externalId, sub_id: subId, country: 'GB' }),
+    ).toMatchObject({ outcome: 'accepted' });
+    ours.push(externalId);
+  }
+  // Another partner's lead with the same sub_id is never the first partner's to see.
+  const other = new LeadIntakeClient({
+    baseUrl,
+    apiKey: env('LEAD_INTAKE_ROTATED_API_KEY_OLD'),
+    hmacSecret: env('LEAD_INTAKE_ROTATED_HMAC_SECRET_OLD'),
+  });
+  const theirs = `ts-other-${randomUUID()}`;
+  expect(await other.sendLead({ phone: phone(), external_id: theirs, sub_id: subId })).toMatchObject({
+    outcome: 'accepted',
+  });
+
+  const page = await client.listLeads({ sub_id: subId, country: 'GB' });
+  expect(page.items.map((l) => l.external_id).sort()).toEqual([...ours].sort());
+  expect(page.nextCursor).toBeNull();
+  for (const lead of page.items) expect(lead.phone).toMatch(/^\+44 \d{2}\*\* \*\*\*\d{3}$/);
+
+  const first = await client.listLeads({ sub_id: subId }, { limit: 2 });
+  expect(first.items).toHaveLength(2);
+  expect(first.nextCursor).not.toBeNull();
+  const second = await client.listLeads({ sub_id: subId }, { limit: 2, cursor: first.nextCursor! });
+  expect([...first.items, ...second.items].map((l) => l.external_id).sort()).toEqual([...ours].sort());
+
+  const all: string[] = [];
+  for await (const lead of client.allLeads({ sub_id: subId }, { limit: 1 })) all.push(lead.external_id);
+  expect(all.sort()).toEqual([...ours].sort());
+  expect(all).not.toContain(theirs);
+  expect((await other.listLeads({ sub_id: subId })).items.map((l) => l.external_id)).toEqual([theirs]);
+
+  // The report's figures are counted from the pipeline's events: wait until today's row has our leads.
+  const report = await eventually(
+    () => client.reports(today, today),
+    (r) => (r.by_day.find((d) => d.day === today)?.accepted ?? 0) >= ours.length,
+  );
+  expect(report).toMatchObject({ from: today, to: today });
+  expect(report.totals.accepted).toBeGreaterThanOrEqual(ours.length);
+  expect(await codeOf(client.reports(today, 'not-a-day'))).toMatchObject({ code: 'invalid_request', status: 422 });
+});
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import json
@@ -9,13 +10,15 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, cast
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Tuple, Union, cast
 
 from .errors import LeadIntakeError
-from .results import Accepted, Duplicate, LeadStatus, Refused, SendResult
+from .results import Accepted, DayReport, Duplicate, LeadPage, LeadStatus, PartnerLead, Refused, SendResult
 from .retry import Answer, RetryPolicy, next_wait_s, retry_after_seconds
 
 RetryHook = Callable[[Dict[str, Any]], None]
+# A query value: None leaves the parameter out; a datetime is sent in ISO 8601.
+QueryValue = Union[str, int, datetime.datetime, None]
 
 
 class Client:
@@ -49,10 +52,60 @@ class Client:
 
     def lead_status(self, external_id: str) -> LeadStatus:
         path = "/v1/inbound/leads/%s/status" % urllib.parse.quote(external_id, safe="")
-        status, answer, _ = self._request("GET", path, b"", {})
+        return cast(LeadStatus, self._get(path, {}))
+
+    def list_leads(
+        self,
+        *,
+        status: Optional[str] = None,
+        country: Optional[str] = None,
+        source: Optional[str] = None,
+        sub_id: Optional[str] = None,
+        click_id: Optional[str] = None,
+        external_id: Optional[str] = None,
+        from_: Optional[datetime.datetime] = None,
+        to: Optional[datetime.datetime] = None,
+        cursor: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> LeadPage:
+        """One page of your own leads, newest first (``status`` is our code; created at or after ``from_``,
+        before ``to``). A filter checked entry by entry may answer a short, even empty, page that
+        is not the last: only ``next_cursor`` None ends the list."""
+        query: Dict[str, QueryValue] = {
+            "status": status,
+            "country": country,
+            "source": source,
+            "sub_id": sub_id,
+            "click_id": click_id,
+            "external_id": external_id,
+            "from": from_,
+            "to": to,
+            "cursor": cursor,
+            "limit": limit,
+        }
+        answer = self._get("/v1/leads", query)
+        return LeadPage(items=answer["items"], next_cursor=answer["next_cursor"])
+
+    def iter_leads(self, **filters: Any) -> Iterator[PartnerLead]:
+        """Every lead ``list_leads(**filters)`` matches, a page fetched when the one before is used up."""
+        cursor: Optional[str] = None
+        while True:
+            page = self.list_leads(**dict(filters, cursor=cursor))
+            yield from page.items
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    def reports(self, from_: Union[str, datetime.date], to: Union[str, datetime.date]) -> DayReport:
+        """Your traffic per UTC day from ``from_`` to ``to`` (both included): totals and a row a day."""
+        return cast(DayReport, self._get("/v1/reports", {"from": str(from_), "to": str(to)}))
+
+    def _get(self, path: str, query: Mapping[str, QueryValue]) -> Any:
+        params = {k: v.isoformat() if isinstance(v, datetime.datetime) else str(v) for k, v in query.items() if v is not None}
+        status, answer, _ = self._request("GET", path + ("?" + urllib.parse.urlencode(params) if params else ""), b"", {})
         if status != 200:
             raise _unexpected(status, answer)
-        return cast(LeadStatus, answer)
+        return answer
 
     def _request(self, method: str, path: str, body: bytes, headers: Dict[str, str]) -> Tuple[int, Any, int]:
         started = time.monotonic()

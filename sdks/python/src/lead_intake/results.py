@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TypedDict, Union
+from typing import ClassVar, List, Optional, TypedDict, Union
 
 
 @dataclass(frozen=True)
@@ -44,3 +44,58 @@ class LeadStatus(TypedDict):
     is_depositor: bool
     created_at: str
     updated_at: str
+
+
+class PartnerLead(TypedDict):
+    """A row of GET /api/v1/leads (the partner OpenAPI document's PartnerLead): no personal data but a masked phone."""
+
+    id: str
+    external_id: str
+    status: str  # in your codes, after your status_mapping
+    our_status: str
+    is_depositor: bool
+    reason: Optional[str]
+    country: Optional[str]
+    source: Optional[str]
+    phone: Optional[str]  # masked (+44 79** ***456); None once the personal data is erased
+    test: bool
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class LeadPage:
+    items: List[PartnerLead]
+    next_cursor: Optional[str]  # None on the last page
+
+
+class RejectedByReason(TypedDict):
+    country: int
+    source: int
+    ip: int
+    risk: int
+    cap: int
+    other: int
+
+
+class Figures(TypedDict):
+    received: int
+    accepted: int
+    duplicates: int
+    validation_errors: int
+    rejected: int
+    rejected_by_reason: RejectedByReason
+    contacted: int
+    ftd: int
+    ftd_rate: Optional[float]  # None when nothing was accepted
+    chargebacks: int
+    chargeback_rate: Optional[float]  # None without FTDs
+
+
+class DayFigures(Figures):
+    day: str
+
+
+# GET /api/v1/reports (the partner OpenAPI document's DayReport), days as YYYY-MM-DD (UTC); "from" is a
+# keyword, hence the functional form.
+DayReport = TypedDict("DayReport", {"from": str, "to": str, "totals": Figures, "by_day": List[DayFigures]})
