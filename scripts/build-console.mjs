@@ -38,7 +38,7 @@ for (const [from, to, title] of APPS) {
   const icon = join(src, 'favicon.svg');
   const hasIcon = existsSync(icon);
   if (hasIcon) writeFileSync(join(out, 'favicon.svg'), readFileSync(icon));
-  const link = hasIcon ? '\n    <link rel="icon" href="favicon.svg" type="image/svg+xml" />' : '';
+  const link = hasIcon ? '<link rel="icon" href="favicon.svg" type="image/svg+xml" />' : '';
   writeFileSync(join(out, 'index.html'), page.replaceAll('{{title}}', title).replace('{{icon}}', link));
   const own = join(src, 'app.css');
   const css = [join(root, 'src', 'ui-kit', 'app.css'), ...(existsSync(own) ? [own] : [])].map((f) =>
