@@ -1,6 +1,6 @@
 // Generates src/generated/partner-api.ts from the partner OpenAPI document (GET /api/v1/inbound/openapi.json):
-// one type per component schema and the callback payloads of its webhooks, so the SDK's types follow
-// the document by construction. Usage: node scripts/gen-types.cjs <document URL or file> [--check]
+// one type per component schema, the callback payloads of its webhooks and the query parameters of each
+// operation that takes some (`<OperationId>Query`), so the SDK's types follow the document by construction. Usage: node scripts/gen-types.cjs <document URL or file> [--check]
 // (--check exits 1 when the committed file differs from what the document gives).
 const { compile } = require('json-schema-to-typescript');
 const { readFileSync, writeFileSync } = require('node:fs');
@@ -32,7 +32,30 @@ async function generate(doc) {
     payloads.push(name);
   }
   parts.push(`export type CallbackPayload = ${payloads.join(' | ')};`, '');
+  for (const [name, schema] of queryObjects(doc)) {
+    parts.push((await compile(schema, name, OPTIONS)).trim(), '');
+  }
   return parts.join('\n');
+}
+
+// Each operation's query parameters as one object schema, named after its operationId.
+function queryObjects(doc) {
+  const found = [];
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+      if (query.length === 0) continue;
+      const properties = Object.fromEntries(
+        query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema.description }]),
+      );
+      const required = query.filter((p) => p.required).map((p) => p.name);
+      found.push([
+        `${pascal(op.operationId)}Query`,
+        { type: 'object', properties, required, additionalProperties: false },
+      ]);
+    }
+  }
+  return found;
 }
 
 async function readDocument(from) {

@@ -6,6 +6,7 @@ import type {
   InboundLead,
   IntakeResult,
   LeadStatus,
+  ListLeadsQuery,
   PartnerLead,
 } from './generated/partner-api.js';
 import { DEFAULT_RETRY, nextWaitMs, retryAfterSeconds, type Answer, type RetryPolicy } from './retry.js';
@@ -48,22 +49,15 @@ export type SendResult =
       attempts: number;
     };
 
-// The filters of GET /v1/leads; from and to bound created_at (from inclusive, to exclusive).
-export interface LeadFilters {
-  status?: string; // our status code
-  country?: string;
-  source?: string;
-  sub_id?: string;
-  click_id?: string;
-  external_id?: string;
+// The filters of GET /v1/leads, as the partner document names them (ListLeadsQuery); from and to bound
+// created_at (from inclusive, to exclusive) and may be given as dates.
+export type LeadFilters = Omit<ListLeadsQuery, 'cursor' | 'limit' | 'from' | 'to'> & {
   from?: string | Date;
   to?: string | Date;
-}
+};
 
-export interface PageOptions {
-  cursor?: string; // the nextCursor of the page before
-  limit?: number; // 1-200, the server's default 50
-}
+// cursor: the nextCursor of the page before; limit: 1-200, the server's default 50.
+export type PageOptions = Pick<ListLeadsQuery, 'cursor' | 'limit'>;
 
 export interface LeadPage {
   items: PartnerLead[];

@@ -265,3 +265,39 @@ export interface LeadRtdPayload {
 }
 
 export type CallbackPayload = LeadAcceptedPayload | LeadRejectedPayload | LeadStatusChangedPayload | LeadFtdPayload | LeadRtdPayload;
+
+export interface ListLeadsQuery {
+  /**
+   * Our status code
+   */
+  status?: string;
+  country?: string;
+  source?: string;
+  sub_id?: string;
+  click_id?: string;
+  external_id?: string;
+  /**
+   * Created at or after
+   */
+  from?: string;
+  /**
+   * Created before
+   */
+  to?: string;
+  limit?: number;
+  /**
+   * next_cursor of the page before (`<time>|<item>`, URL-encoded)
+   */
+  cursor?: string;
+}
+
+export interface DailyReportQuery {
+  /**
+   * First day (UTC), default 6 days before to
+   */
+  from?: string;
+  /**
+   * Last day (UTC), default today; at most 366 days in all
+   */
+  to?: string;
+}
