@@ -1,5 +1,5 @@
 // Builds the browser apps with esbuild: the manager console (src/console) into dist/console and the
-// partner portal (src/portal-ui) into dist/portal, each one bundled app.js, its page and one
+// partner portal (src/portal/ui) into dist/portal, each one bundled app.js, its page and one
 // stylesheet (the shared src/ui-kit/app.css, then the app's own styles when it has any). `npm run
 // build` runs it; scripts/test.sh and scripts/up.sh too, so a fresh clone serves both. Well under a
 // second.
@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Source folder, output folder, the page's title (the one page both share: src/ui-kit/index.html).
 const APPS = [
   ['console', 'console', 'Lead intake console'],
-  ['portal-ui', 'portal', 'Partner portal'],
+  ['portal/ui', 'portal', 'Partner portal'],
 ];
 
 const page = readFileSync(join(root, 'src', 'ui-kit', 'index.html'), 'utf8');

@@ -52,10 +52,10 @@ node scripts/gen-types.mjs --check
 # One format (Prettier, .prettierrc.json): `npm run format` rewrites what this refuses.
 npx prettier --check . --log-level warn
 npx tsc --noEmit
-# The manager console (src/console) and the partner portal (src/portal-ui) are type-checked and built
+# The manager console (src/console) and the partner portal (src/portal/ui) are type-checked and built
 # into dist/console and dist/portal, where the manager serves them from and the browser tests open them.
 npx tsc -p src/console
-npx tsc -p src/portal-ui
+npx tsc -p src/portal/ui
 node scripts/build-console.mjs
 # Two test files at a time: every file has its own topics, database and Redis prefix, and most of an
 # integration test is waiting on the servers, so two workers on a 2-core machine take the suite from

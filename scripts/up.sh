@@ -47,7 +47,7 @@ fi
 set -a; source .env.local; eval "$(bash scripts/services.sh env)"; set +a
 MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"
 
-# The manager console and the partner portal, built from src/console and src/portal-ui into
+# The manager console and the partner portal, built from src/console and src/portal/ui into
 # dist/console and dist/portal (well under a second), so the pages served match this checkout.
 node scripts/build-console.mjs >/dev/null
 

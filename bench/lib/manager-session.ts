@@ -1,5 +1,5 @@
 import type { Pool } from 'undici';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 
 // Where a realm's sign-in steps live and the cookie its session travels in: the manager's
 // console, or the partner portal (/portal/api/auth/..., lit_portal).

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
-import { hashPassword, verifyPassword } from '../../src/manager/identity/passwords';
+import { hashPassword, verifyPassword } from '../../src/identity/passwords';
 import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
 import { MANAGER_TOKEN, scenarioEnv } from '../lib/env';
 import { signedInSession } from '../lib/manager-session';

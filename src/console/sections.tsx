@@ -1,5 +1,5 @@
 import type { SectionProps } from '../ui-kit/app-shell';
-import type { Permission } from '../shared/identity/roles';
+import type { Permission } from '../identity/roles';
 import { AccountPage } from '../ui-kit/account-page';
 import { AccountsPage } from './pages/accounts';
 import { AgentsPage } from './pages/agents';

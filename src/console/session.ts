@@ -1,6 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Permission, Role } from '../shared/identity/roles';
+import type { Permission, Role } from '../identity/roles';
 
 // What GET /api/session says of this browser's session (the server's session-actions.ts).
 export interface Session {

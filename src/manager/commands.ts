@@ -5,15 +5,15 @@ import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { LeadKeyStore } from '../shared/store/lead-keys';
 import { LeadRefStore } from '../shared/store/lead-refs';
 import { LeadList } from './lead-list';
-import { PartnerReads } from './portal/partner-reads';
+import { PartnerReads } from '../portal/api/partner-reads';
 import { MaskedPhones } from './workspace/masked-phones';
 
 // The manager's public face (STYLE rule 15): what other roles may ask of it. The partner API's
 // reporting calls read a partner's leads and numbers exactly as the partner's portal does.
-export { PartnerReads, type PartnerLeadQuery, type PartnerLeadRow } from './portal/partner-reads';
+export { PartnerReads, type PartnerLeadQuery, type PartnerLeadRow } from '../portal/api/partner-reads';
 // Their query strings and answers, as the portal's document gives them.
-export { LEAD_FILTERS, leadRow as partnerLeadRowSchema } from './portal/routes/portal-lead-schemas';
-export { DAY_RANGE, dayReport as dayReportSchema } from './portal/routes/portal-overview-schemas';
+export { LEAD_FILTERS, leadRow as partnerLeadRowSchema } from '../portal/api/routes/portal-lead-schemas';
+export { DAY_RANGE, dayReport as dayReportSchema } from '../portal/api/routes/portal-overview-schemas';
 export { CURSOR_QUERY } from './pagination';
 export { cursorPage } from './api-schemas/list-shapes';
 

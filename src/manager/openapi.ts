@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE } from './identity/session-cookie';
-import { asDocumented } from './schema-parts';
+import { asDocumented } from '../shared/http/schema-parts';
 import { documentTimeZones } from './time-zone-setting';
 
 export const OPENAPI_PATH = '/api/openapi.json';

@@ -10,7 +10,7 @@ import {
   refusedUnless,
   str,
   stricterInDocument,
-} from './schema-parts';
+} from '../shared/http/schema-parts';
 
 // What the preview's document cannot say about a template: {token} needs the partner's postback token.
 const TEMPLATE_REFUSAL = refusedUnless('the template names {token} while the partner has no postback token', {

@@ -1,4 +1,4 @@
-import { refusedUnless } from './schema-parts';
+import { refusedUnless } from '../shared/http/schema-parts';
 
 // A replay's range [from, to): a rule between two fields, so the schema documents it as a 422.
 // Why a range is refused, or null.

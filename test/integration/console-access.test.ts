@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/manager/console-static';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { newOwner, section, shot, signInWith, unnamedControls, watched as watchedBy } from '../support/console-browser';
 import { SECTIONS, startConsoleStack, WIDTHS } from '../support/console-stack';
 import type { TestApp } from '../support/test-app';

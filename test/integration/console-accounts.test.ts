@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import {
   launchChromium,
   section,

@@ -1,4 +1,4 @@
-import { hashPassword } from '../../src/manager/identity/passwords';
+import { hashPassword } from '../../src/identity/passwords';
 import { ManagerClient } from '../support/manager-client';
 import { inviteFirstAdmin } from '../support/portal-client';
 import { invite, SessionClient } from '../support/session-client';
@@ -6,8 +6,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 // The password hasher, counted: argon2id at 19 MiB is the costliest step of a public route, so a link's
 // password is hashed only once the link is found; a guessed, used or other realm's token costs nothing.
-jest.mock('../../src/manager/identity/passwords', () => {
-  const actual = jest.requireActual('../../src/manager/identity/passwords');
+jest.mock('../../src/identity/passwords', () => {
+  const actual = jest.requireActual('../../src/identity/passwords');
   return { ...actual, hashPassword: jest.fn(actual.hashPassword) };
 });
 const hashed = hashPassword as jest.MockedFunction<typeof hashPassword>;

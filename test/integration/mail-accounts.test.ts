@@ -1,5 +1,5 @@
-import { totpCode } from '../../src/manager/identity/totp';
-import { identityCollections } from '../../src/manager/identity/identity-store';
+import { totpCode } from '../../src/identity/totp';
+import { identityCollections } from '../../src/identity/identity-store';
 import { linkIn, mailbox, mailEnv, mailTo, waitForMail, type DeliveredMail } from '../support/mailpit';
 import { ManagerClient } from '../support/manager-client';
 import { enrol, expectStatus, SessionClient, type Invited } from '../support/session-client';

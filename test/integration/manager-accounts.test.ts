@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { totpCode } from '../../src/manager/identity/totp';
-import { identityCollections, type IdentityCollections } from '../../src/manager/identity/identity-store';
+import { totpCode } from '../../src/identity/totp';
+import { identityCollections, type IdentityCollections } from '../../src/identity/identity-store';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { createRedis, type Redis } from '../../src/shared/redis/client';
 import { ManagerClient } from '../support/manager-client';

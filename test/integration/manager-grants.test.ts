@@ -1,4 +1,4 @@
-import { ROLES, ROLE_PERMISSIONS, type Role } from '../../src/shared/identity/roles';
+import { ROLES, ROLE_PERMISSIONS, type Role } from '../../src/identity/roles';
 import { ManagerClient } from '../support/manager-client';
 import { enrol, invite } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -1,4 +1,4 @@
-import { PERMISSIONS, ROLES, can, rolesWith, type Permission, type Role } from '../../src/shared/identity/roles';
+import { PERMISSIONS, ROLES, can, rolesWith, type Permission, type Role } from '../../src/identity/roles';
 import type { IntakeReply } from '../../src/shared/schemas';
 import { CallbackReceiver, status } from '../support/callback-receiver';
 import { ManagerClient } from '../support/manager-client';

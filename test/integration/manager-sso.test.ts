@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { identityCollections } from '../../src/manager/identity/identity-store';
+import { identityCollections } from '../../src/identity/identity-store';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { abortAtProvider, signInAtProvider, type OidcProviderProcess } from '../support/oidc-provider';
 import { SessionClient } from '../support/session-client';

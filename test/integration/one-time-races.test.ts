@@ -1,4 +1,4 @@
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { enrol, invite, SessionClient } from '../support/session-client';
 import { startTestApp, type TestApp } from '../support/test-app';
 

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { ManagerClient } from '../support/manager-client';
 import {
   enrolPortal,

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { ROLES, can, type Permission, type Role } from '../../src/shared/identity/roles';
+import { ROLES, can, type Permission, type Role } from '../../src/identity/roles';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { ManagerClient } from '../support/manager-client';
 import { roleToken } from '../support/manager-data';

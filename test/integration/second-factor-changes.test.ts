@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import type { AuditDoc } from '../../src/shared/mongo/documents';
 import { forgedPasskey } from '../support/forged-passkey';
 import { ManagerClient } from '../support/manager-client';

@@ -1,4 +1,4 @@
-import { identityCollections } from '../../src/manager/identity/identity-store';
+import { identityCollections } from '../../src/identity/identity-store';
 import { createRedis, type Redis } from '../../src/shared/redis/client';
 import { freePort } from '../support/free-port';
 import { signInAtProvider, ssoSettings, startOidcProvider, type OidcProviderProcess } from '../support/oidc-provider';

@@ -1,4 +1,4 @@
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { forgedPasskey } from '../support/forged-passkey';
 import type { HttpResult } from '../support/partner-client';
 import { enrolPortal, inviteFirstAdmin, PortalClient } from '../support/portal-client';

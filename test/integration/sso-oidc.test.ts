@@ -1,11 +1,5 @@
-import { parseSsoConfig, type SsoConfig } from '../../src/shared/identity/sso-config';
-import {
-  PENDING_MAX_AGE_MS,
-  SingleSignOn,
-  SsoError,
-  type SsoFailure,
-  type SsoOptions,
-} from '../../src/manager/identity/sso';
+import { parseSsoConfig, type SsoConfig } from '../../src/shared/config/sso-config';
+import { PENDING_MAX_AGE_MS, SingleSignOn, SsoError, type SsoFailure, type SsoOptions } from '../../src/identity/sso';
 import {
   abortAtProvider,
   jwtClaims,

@@ -1,4 +1,4 @@
-import { identityCollections } from '../../src/manager/identity/identity-store';
+import { identityCollections } from '../../src/identity/identity-store';
 import { signInAtProvider, type OidcProviderProcess } from '../support/oidc-provider';
 import { SessionClient } from '../support/session-client';
 import { startSsoApp } from '../support/sso-app';

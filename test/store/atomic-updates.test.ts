@@ -21,7 +21,7 @@ function through<T extends Document>(c: Collection<T>): Collection<T>[] {
 }
 
 describe('a conditional updateOne on a version field, from 8 connections at once', () => {
-  it('modifies for exactly one (src/manager/identity/links.ts use, accounts.ts useTotpStep, src/shared/store/leads.ts apply)', async () => {
+  it('modifies for exactly one (src/identity/links.ts use, accounts.ts useTotpStep, src/shared/store/leads.ts apply)', async () => {
     const c = store.fresh<{ _id: string; v: number; by?: number }>('cas_race');
     for (let round = 0; round < ROUNDS; round++) {
       const _id = `doc-${round}`;

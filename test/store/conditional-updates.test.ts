@@ -50,7 +50,7 @@ describe('updateOne on a version it read', () => {
     });
   });
 
-  it('counts a changed document as modified once (src/processor/dedup-claims.ts takeOver, src/manager/identity/passkeys.ts counter)', async () => {
+  it('counts a changed document as modified once (src/processor/dedup-claims.ts takeOver, src/identity/passkeys.ts counter)', async () => {
     const c = store.fresh<{ _id: string; owner: string; claimed_at: Date }>('claim_version');
     const claimedAt = new Date('2026-10-01T00:00:00Z');
     await c.insertOne({ _id: 'g:phone:h', owner: 'pa-1:k1', claimed_at: claimedAt });
@@ -63,7 +63,7 @@ describe('updateOne on a version it read', () => {
     expect((await takeOver('pa-3:k3')).modifiedCount).toBe(0);
   });
 
-  it('matches null on a field that is null or absent, dotted paths included (src/manager/identity/links.ts used_at, accounts.ts totp.last_step)', async () => {
+  it('matches null on a field that is null or absent, dotted paths included (src/identity/links.ts used_at, accounts.ts totp.last_step)', async () => {
     const c = store.fresh<{ _id: string; used_at?: Date | null; totp?: { last_step?: number | null } }>('null_match');
     await c.insertMany([
       { _id: 'a', used_at: null, totp: {} },
@@ -82,7 +82,7 @@ describe('updateOne on a version it read', () => {
     expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', totp: { last_step: 7 } });
   });
 
-  it('adds to a set once (src/manager/identity/passkeys.ts passkey_ids)', async () => {
+  it('adds to a set once (src/identity/passkeys.ts passkey_ids)', async () => {
     const c = store.fresh<{ _id: string; passkey_ids: string[] }>('add_to_set');
     await c.insertOne({ _id: 'ac-1', passkey_ids: ['p1'] });
     for (const id of ['p2', 'p2', 'p1']) await c.updateOne({ _id: 'ac-1' }, { $addToSet: { passkey_ids: id } });

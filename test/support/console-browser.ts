@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { opsTools } from './ops-tools';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { enrol, invite } from './session-client';
 
 // The manager console in Debian's Chromium through playwright-core (which downloads no browser).

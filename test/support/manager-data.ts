@@ -1,5 +1,5 @@
 import type { IntakeReply } from '../../src/shared/schemas';
-import type { Role } from '../../src/shared/identity/roles';
+import type { Role } from '../../src/identity/roles';
 import { byPhone, intakeCommand, produce } from './intake-commands';
 import type { ManagerClient } from './manager-client';
 import type { TestApp } from './test-app';

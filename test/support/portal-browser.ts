@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 import { setPasswordAndTotp } from './console-browser';
 
 // The partner portal in Chromium (launched as the console's tests launch it). With PORTAL_SCREENSHOTS=1

@@ -1,5 +1,5 @@
-import type { PortalRole } from '../../src/shared/identity/portal-roles';
-import { totpCode } from '../../src/manager/identity/totp';
+import type { PortalRole } from '../../src/identity/portal-roles';
+import { totpCode } from '../../src/identity/totp';
 import type { HttpResult } from './partner-client';
 import { expectStatus, SessionClient } from './session-client';
 import { MANAGER_TOKEN } from './test-config';

@@ -1,6 +1,6 @@
 import type { HttpResult } from './partner-client';
 import { MANAGER_TOKEN } from './test-config';
-import { totpCode } from '../../src/manager/identity/totp';
+import { totpCode } from '../../src/identity/totp';
 
 // A browser's side of the manager API without a browser: it keeps the session cookie and the CSRF
 // token the last answer gave, and sends both the way the console does.

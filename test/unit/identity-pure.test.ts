@@ -1,7 +1,7 @@
-import { isCommonPassword } from '../../src/manager/identity/common-passwords';
-import { passwordProblem } from '../../src/manager/identity/passwords';
-import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/manager/identity/totp';
-import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLE_PERMISSIONS, ROLES } from '../../src/shared/identity/roles';
+import { isCommonPassword } from '../../src/identity/common-passwords';
+import { passwordProblem } from '../../src/identity/passwords';
+import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/identity/totp';
+import { can, mayGrant, PARTNER_SCOPED_ROLES, ROLE_PERMISSIONS, ROLES } from '../../src/identity/roles';
 
 describe('passwords', () => {
   it('asks only for 12 to 256 characters, counted as characters, with no composition rules', () => {

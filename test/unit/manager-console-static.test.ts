@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { CONSOLE_CSP, registerConsole } from '../../src/manager/console-static';
-import { registerPortal } from '../../src/manager/portal/portal-static';
+import { registerPortal } from '../../src/portal/api/portal-static';
 import { createLogger } from '../../src/shared/logger';
 
 const logger = createLogger('silent');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DOCUMENTED_PUBLIC_URL, documentedTemplate } from '../../src/manager/documented-urls';
-import { asDocumented, stricterInDocument } from '../../src/manager/schema-parts';
+import { asDocumented, stricterInDocument } from '../../src/shared/http/schema-parts';
 import { DOCUMENTED_TIME_ZONES, documentTimeZones } from '../../src/manager/time-zone-setting';
 import { isKnownTimeZone } from '../../src/shared/local-time';
 import { templateProblem } from '../../src/shared/postbacks/postback-template';

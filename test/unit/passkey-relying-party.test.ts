@@ -1,4 +1,4 @@
-import { relyingParty } from '../../src/manager/identity/passkeys';
+import { relyingParty } from '../../src/identity/passkeys';
 
 // The relying party of a passkey ceremony: CONSOLE_URL when set, else the page's own origin.
 describe('relyingParty', () => {

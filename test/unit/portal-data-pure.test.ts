@@ -1,13 +1,9 @@
 import type { DeliveryView } from '../../src/manager/delivery-queue';
 import { leadSummary, type LeadView } from '../../src/manager/lead-view';
 import { figures } from '../../src/manager/reports/report-rows';
-import {
-  callbackAddressProblem,
-  integrationView,
-  loadSnippets,
-} from '../../src/manager/portal/routes/integration-view';
-import { overviewRange } from '../../src/manager/portal/routes/overview-routes';
-import { excerpt, portalDelivery, portalLead, portalTotals } from '../../src/manager/portal/routes/portal-views';
+import { callbackAddressProblem, integrationView, loadSnippets } from '../../src/portal/api/routes/integration-view';
+import { overviewRange } from '../../src/portal/api/routes/overview-routes';
+import { excerpt, portalDelivery, portalLead, portalTotals } from '../../src/portal/api/routes/portal-views';
 import type { LeadDoc, PartnerDoc } from '../../src/shared/mongo/documents';
 
 const at = (s: number) => new Date(s * 1000);

@@ -1,6 +1,6 @@
-import { exportRange } from '../../src/manager/portal/routes/lead-export-range';
-import { leadCsv } from '../../src/manager/portal/routes/lead-export';
-import type { PartnerLeadRow, PartnerReads } from '../../src/manager/portal/partner-reads';
+import { exportRange } from '../../src/portal/api/routes/lead-export-range';
+import { leadCsv } from '../../src/portal/api/routes/lead-export';
+import type { PartnerLeadRow, PartnerReads } from '../../src/portal/api/partner-reads';
 
 // The lead CSV is written a page at a time: the next page of the list is read only once the one
 // before was taken, so an export of a million leads holds one page, and a client that goes away

@@ -1,4 +1,4 @@
-import { PERMISSIONS, ROLES, rolesWith } from '../../src/shared/identity/roles';
+import { PERMISSIONS, ROLES, rolesWith } from '../../src/identity/roles';
 import { docsMatrix } from '../support/role-docs';
 
 // The matrix docs/managers.md publishes is the one the service enforces (roles.ts); which routes each

@@ -1,11 +1,11 @@
-import { DeviceCookies } from '../../src/manager/identity/device-cookie';
+import { DeviceCookies } from '../../src/identity/device-cookie';
 import {
   limitsReached,
   pendingOpen,
   slowDelayMs,
   throttleVerdict,
   type FailureCounts,
-} from '../../src/manager/identity/throttle-policy';
+} from '../../src/identity/throttle-policy';
 import { loadConfig } from '../../src/shared/config';
 import { testConfig, testEnv } from '../support/test-config';
 

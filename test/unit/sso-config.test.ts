@@ -5,7 +5,7 @@ import {
   parseSsoConfig,
   roleFromClaims,
   type SsoEnv,
-} from '../../src/shared/identity/sso-config';
+} from '../../src/shared/config/sso-config';
 
 const base: SsoEnv = {
   SSO_ISSUER: 'https://login.example.com/tenant',

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
-import type { Role } from '../../shared/identity/roles';
+import type { Role } from '../../identity/roles';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField, useGrantable } from '../parts/role-fields';
 import { ShownOnce } from '../../ui-kit/secrets-once';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, when } from '../../ui-kit/ui';

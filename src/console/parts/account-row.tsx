@@ -1,6 +1,6 @@
 import { useContext, useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
-import type { Role } from '../../shared/identity/roles';
+import type { Role } from '../../identity/roles';
 import { SessionContext, useCan } from '../session';
 import { idList, PartnersField, RoleField, useGrantable } from './role-fields';
 import { ErrorNote, useAction, when } from '../../ui-kit/ui';

@@ -1,5 +1,5 @@
 import { useContext } from 'preact/hooks';
-import { mayGrant, ROLES, type Role } from '../../shared/identity/roles';
+import { mayGrant, ROLES, type Role } from '../../identity/roles';
 import { SessionContext } from '../session';
 
 // The roles the signed-in person may give (an admin: only those whose permissions it holds itself).

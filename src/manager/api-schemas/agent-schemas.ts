@@ -1,5 +1,14 @@
 import { PAGE_QUERY } from '../pagination';
-import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, nullable, object, str } from '../schema-parts';
+import {
+  answers,
+  BODY_ERRORS,
+  dateTime,
+  ID_ERRORS,
+  idParams,
+  nullable,
+  object,
+  str,
+} from '../../shared/http/schema-parts';
 import { page } from './list-shapes';
 import { nonEmpty, propertiesOf, withName } from './shared-settings';
 

@@ -1,6 +1,6 @@
 import { AUDIT_ACTIONS } from '../../shared/audit-actions';
 import { CURSOR_QUERY } from '../pagination';
-import { answers, dateTime, nullable, object, str } from '../schema-parts';
+import { answers, dateTime, nullable, object, str } from '../../shared/http/schema-parts';
 import { cursorPage } from './list-shapes';
 
 // Route schema of the audit log of manager actions.

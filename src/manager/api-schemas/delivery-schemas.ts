@@ -1,5 +1,15 @@
 import { CURSOR_QUERY } from '../pagination';
-import { answers, COMMAND_PENDING, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../schema-parts';
+import {
+  answers,
+  COMMAND_PENDING,
+  dateTime,
+  ID_ERRORS,
+  idParams,
+  int,
+  nullable,
+  object,
+  str,
+} from '../../shared/http/schema-parts';
 import { cursorPage, TIME_RANGE } from './list-shapes';
 import { DELIVERY_KINDS, DELIVERY_STATES, EVENT_NAMES } from './vocabulary';
 

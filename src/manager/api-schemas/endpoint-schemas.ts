@@ -1,6 +1,6 @@
 import { REPLAY_RANGE_REFUSAL } from '../replay-range';
-import { answers, BODY_ERRORS, COMMAND_PENDING, ID_ERRORS, idParams } from '../schema-parts';
-import { dateTime, int, nullable, object, str } from '../schema-parts';
+import { answers, BODY_ERRORS, COMMAND_PENDING, ID_ERRORS, idParams } from '../../shared/http/schema-parts';
+import { dateTime, int, nullable, object, str } from '../../shared/http/schema-parts';
 import { DELIVERY_KINDS, EVENT_NAMES } from './vocabulary';
 
 // Route schemas of a partner's endpoints: their health, a resume after a pause and a replay.

@@ -1,5 +1,5 @@
 import { CURSOR_QUERY } from '../pagination';
-import { answers, dateTime, ID_ERRORS, idParam, idParams, nullable, object, str } from '../schema-parts';
+import { answers, dateTime, ID_ERRORS, idParam, idParams, nullable, object, str } from '../../shared/http/schema-parts';
 import { lead, LEAD_CORE, leadSummary } from './lead-view-schema';
 import { cursorPage, TIME_RANGE } from './list-shapes';
 

@@ -1,5 +1,5 @@
 import { LEAD_DETAIL_FIELDS } from '../../shared/mongo/documents';
-import { dateTime, nullable, object, str } from '../schema-parts';
+import { dateTime, nullable, object, str } from '../../shared/http/schema-parts';
 import { delivery } from './delivery-schemas';
 import { EVENT_NAMES } from './vocabulary';
 

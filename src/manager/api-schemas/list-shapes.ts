@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../shared/schemas';
-import { nullable, object } from '../schema-parts';
+import { nullable, object } from '../../shared/http/schema-parts';
 
 // The answers of the lists: a page by offset (small lists) or by cursor (big ones).
 export const page = (item: JsonSchema) =>

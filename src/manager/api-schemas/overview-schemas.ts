@@ -1,5 +1,5 @@
 import { dayTrendSchema } from '../reports/report-schemas';
-import { answers, dateTime, int, object } from '../schema-parts';
+import { answers, dateTime, int, object } from '../../shared/http/schema-parts';
 
 // Route schema of the overview: the last hour per minute and the last 14 days per day.
 const minuteBucket = object({

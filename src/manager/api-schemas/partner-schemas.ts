@@ -1,6 +1,6 @@
 import { PAGE_QUERY } from '../pagination';
-import { answers, BODY_ERRORS, COMMAND_PENDING, ID_ERRORS, idParams } from '../schema-parts';
-import { dateTime, int, nullable, object, str } from '../schema-parts';
+import { answers, BODY_ERRORS, COMMAND_PENDING, ID_ERRORS, idParams } from '../../shared/http/schema-parts';
+import { dateTime, int, nullable, object, str } from '../../shared/http/schema-parts';
 import { page } from './list-shapes';
 import { nonEmpty, propertiesOf, withName } from './shared-settings';
 import { EVENT_NAMES, MAX_GRACE_SECONDS, ROTATABLE_SECRETS } from './vocabulary';

@@ -7,7 +7,7 @@ import type { AgentDoc, LeadDoc } from '../../shared/mongo/documents';
 import type { Statuses } from '../../shared/status-catalog';
 import type { LeadKeyStore } from '../../shared/store/lead-keys';
 import type { AuditLog } from '../audit-log';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../../identity/principal';
 import { openContact, type LeadContact } from './lead-contact';
 import { decideReveal, supervisorToCheck, type RevealCaller } from './reveal-access';
 import type { RevealOutcome } from './reveal-metrics';

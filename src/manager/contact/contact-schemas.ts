@@ -1,4 +1,4 @@
-import { answers, errorBody, ID_MAX, idParams, nullable, object, str } from '../schema-parts';
+import { answers, errorBody, ID_MAX, idParams, nullable, object, str } from '../../shared/http/schema-parts';
 
 // The contact reveal's route schema (validation and the OpenAPI document), beside the manager's others.
 export const contactSchemas = {

@@ -1,4 +1,4 @@
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../../identity/principal';
 
 // Who asks for a contact, and the agent named in the request (?agent_id=), if any.
 export type RevealCaller = Pick<Principal, 'kind' | 'id' | 'role' | 'agentId'> & { requestedAgentId: string | null };

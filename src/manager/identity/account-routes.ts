@@ -2,15 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
-import { orNotFound, type IdParams } from '../routes/lookup';
-import { accountView, type AccountPatch, type AccountStore, type NewAccount } from './accounts';
-import type { AccountDoc } from './identity-store';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
+import { accountView, type AccountPatch, type AccountStore, type NewAccount } from '../../identity/accounts';
+import type { AccountDoc } from '../../identity/identity-store';
 import { accountSchemas } from './identity-schemas';
-import type { OneTimeLinks } from './links';
-import { deliverLink } from './link-delivery';
+import type { OneTimeLinks } from '../../identity/links';
+import { deliverLink } from '../../identity/link-delivery';
 import type { Mailer } from '../../shared/mail/mailer';
-import { mayGrant, type Role } from '../../shared/identity/roles';
-import type { RedisSessionStore } from './session-store';
+import { mayGrant, type Role } from '../../identity/roles';
+import type { RedisSessionStore } from '../../identity/session-store';
 
 export interface AccountRouteDeps {
   accounts: AccountStore;

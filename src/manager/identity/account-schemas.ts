@@ -1,4 +1,14 @@
-import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, int, nullable, object, str } from '../schema-parts';
+import {
+  answers,
+  BODY_ERRORS,
+  dateTime,
+  ID_ERRORS,
+  idParams,
+  int,
+  nullable,
+  object,
+  str,
+} from '../../shared/http/schema-parts';
 import {
   ACCOUNTS,
   agentId,
@@ -10,7 +20,7 @@ import {
   password,
   role,
   shownOrMailed,
-} from './identity-schema-parts';
+} from '../../identity/identity-schema-parts';
 import { managerSignIn } from './manager-sign-in-schemas';
 
 // Route schemas of the manager's accounts: the Accounts section (people, one-time links) and one's own account.

@@ -5,21 +5,15 @@ import { ApiError } from '../../shared/errors';
 import { bearerToken } from '../../shared/http/bearer-token';
 import type { Clock } from '../../shared/clock';
 import type { AuditActor } from '../../shared/audit';
-import { auditActor, inScope, type Principal } from './principal';
-import {
-  AUDITED_PERMISSIONS,
-  can,
-  PARTNER_SCOPED_ROLES,
-  rolesWith,
-  type Permission,
-} from '../../shared/identity/roles';
+import { auditActor, inScope, type Principal } from '../../identity/principal';
+import { AUDITED_PERMISSIONS, can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../identity/roles';
 import type { AuditLog } from '../audit-log';
 import type { ServiceTokens } from './service-tokens';
 import type { TokenThrottle } from './token-throttle';
-import type { SessionTimeouts } from './session-store';
+import type { SessionTimeouts } from '../../identity/session-store';
 import { SESSION_COOKIE } from './session-cookie';
-import { documentAccess } from './route-access';
-import { signedInSession } from './session-check';
+import { documentAccess } from '../../identity/route-access';
+import { signedInSession } from '../../identity/session-check';
 
 // What a route asks of who calls it: a permission of the role matrix (roles.ts), only to be signed
 // in (the account's own settings), or nothing (the sign-in steps, which read the session themselves).

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
-import { mayGrant } from '../../shared/identity/roles';
+import { mayGrant } from '../../identity/roles';
 import type { AuditLog } from '../audit-log';
-import { orNotFound, type IdParams } from '../routes/lookup';
-import { accountView, type AccountStore } from './accounts';
-import type { AccountBase, AccountDoc } from './identity-store';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
+import { accountView, type AccountStore } from '../../identity/accounts';
+import type { AccountBase, AccountDoc } from '../../identity/identity-store';
 import { factorResetSchema } from './identity-schemas';
-import type { RedisSessionStore } from './session-store';
+import type { RedisSessionStore } from '../../identity/session-store';
 
 export interface FactorResetDeps<A extends AccountBase> {
   accounts: AccountStore<A>;

@@ -3,4 +3,4 @@
 export { accountSchemas, factorResetSchema, meSchemas } from './account-schemas';
 export { authSchemas, passkeySchemas } from './manager-sign-in-schemas';
 export { serviceTokenSchemas } from './service-token-schemas';
-export { signInSchemas } from './sign-in-schemas';
+export { signInSchemas } from '../../identity/sign-in-schemas';

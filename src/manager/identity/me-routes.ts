@@ -2,16 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
-import { orNotFound } from '../routes/lookup';
-import { accountView, type AccountStore } from './accounts';
-import type { AccountDoc } from './identity-store';
+import { orNotFound } from '../../shared/http/lookup';
+import { accountView, type AccountStore } from '../../identity/accounts';
+import type { AccountDoc } from '../../identity/identity-store';
 import { meSchemas } from './identity-schemas';
-import type { OneTimeLinks } from './links';
-import { changeOwnPassword, type PasswordChange } from './own-password';
-import { managerRealm } from './realm';
-import { sessionView } from './session-actions';
-import type { RedisSessionStore } from './session-store';
-import type { SignIn } from './sign-in';
+import type { OneTimeLinks } from '../../identity/links';
+import { changeOwnPassword, type PasswordChange } from '../../identity/own-password';
+import { managerRealm } from '../../identity/realm';
+import { sessionView } from '../../identity/session-actions';
+import type { RedisSessionStore } from '../../identity/session-store';
+import type { SignIn } from '../../identity/sign-in';
 
 export interface MeRouteDeps {
   accounts: AccountStore;

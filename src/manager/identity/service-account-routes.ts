@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
-import { orNotFound, type IdParams } from '../routes/lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 import { serviceTokenSchemas } from './identity-schemas';
-import { mayGrant } from '../../shared/identity/roles';
+import { mayGrant } from '../../identity/roles';
 import { serviceTokenView, type NewServiceToken, type ServiceTokens } from './service-tokens';
 
 // Service accounts for machines (the CLI, a CRM's integration): a token shown once, a role, an

@@ -1,5 +1,14 @@
-import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParams, nullable, object, str } from '../schema-parts';
-import { ACCOUNTS, body, partnerIds, role } from './identity-schema-parts';
+import {
+  answers,
+  BODY_ERRORS,
+  dateTime,
+  ID_ERRORS,
+  idParams,
+  nullable,
+  object,
+  str,
+} from '../../shared/http/schema-parts';
+import { ACCOUNTS, body, partnerIds, role } from '../../identity/identity-schema-parts';
 
 // Route schemas of the service accounts (machine tokens).
 const serviceToken = object({

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../shared/clock';
-import type { IdentityCollections, ServiceTokenDoc } from './identity-store';
-import type { Role } from '../../shared/identity/roles';
+import type { IdentityCollections, ServiceTokenDoc } from '../../identity/identity-store';
+import type { Role } from '../../identity/roles';
 
 // Service accounts' tokens start with this, so a leaked one is recognised (secret scanners, logs).
 export const TOKEN_PREFIX = 'lit_';

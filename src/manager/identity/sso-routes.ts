@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../shared/clock';
 import { ApiError } from '../../shared/errors';
 import type { AuditLog } from '../audit-log';
-import type { AccountStore } from './accounts';
-import type { AccountDoc } from './identity-store';
+import type { AccountStore } from '../../identity/accounts';
+import type { AccountDoc } from '../../identity/identity-store';
 import { authSchemas } from './identity-schemas';
-import type { RedisSessionStore } from './session-store';
-import { managerRealm } from './realm';
-import { accountActor, establish } from './session-actions';
-import { SingleSignOn, SsoError, type SsoIdentity } from './sso';
-import { assuranceMet, type SsoConfig } from '../../shared/identity/sso-config';
+import type { RedisSessionStore } from '../../identity/session-store';
+import { managerRealm } from '../../identity/realm';
+import { accountActor, establish } from '../../identity/session-actions';
+import { SingleSignOn, SsoError, type SsoIdentity } from '../../identity/sso';
+import { assuranceMet, type SsoConfig } from '../../shared/config/sso-config';
 
 export interface SsoRouteDeps {
   config: SsoConfig | null;

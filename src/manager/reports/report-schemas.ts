@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../shared/schemas';
 import { REJECTION_GROUPS } from '../../shared/reports/cell-counts';
 import { DIMENSIONS } from './report-rows';
-import { refusedUnless } from '../schema-parts';
+import { refusedUnless } from '../../shared/http/schema-parts';
 import { MAX_DAYS, RANGE_PROBLEMS } from './report-reader';
 
 // Route schemas of the reports (validation and the OpenAPI document), beside the manager's others.

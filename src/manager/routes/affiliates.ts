@@ -19,7 +19,7 @@ import { partnerView } from '../partner-service';
 import { sendTestCallback, sendTestPostback } from '../endpoint-actions';
 import { settingsProblem } from '../partner-settings';
 import type { ManagerServices } from '../services';
-import { orNotFound, type IdParams } from './lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 
 // What the preview answers a draft template off the documented shape that the checks of a save take.
 const DRAFT_SHAPE_PROBLEM =

@@ -5,7 +5,7 @@ import { routeSchemas } from '../api-schemas';
 import type { PageRequest } from '../pagination';
 import type { ManagerServices } from '../services';
 import { timeZoneProblem } from '../time-zone-setting';
-import { orNotFound, type IdParams } from './lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 
 // Settings are checked by schemas/agent.json, and the time zone by the runtime.
 function checkSettings(settings: AgentSettings): void {

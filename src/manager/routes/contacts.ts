@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { contactSchemas } from '../contact/contact-schemas';
 import type { ManagerServices } from '../services';
-import type { IdParams } from './lookup';
+import type { IdParams } from '../../shared/http/lookup';
 
 // A lead's contact for the people who call it (src/manager/contact): never cached on the way.
 export function contactRoutes({ contacts }: Pick<ManagerServices, 'contacts'>) {

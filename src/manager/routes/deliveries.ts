@@ -4,7 +4,7 @@ import type { DeliveryFilter } from '../delivery-queue';
 import { retryDeadDeliveries, retryDelivery } from '../endpoint-actions';
 import type { CursorRequest } from '../pagination';
 import type { ManagerServices } from '../services';
-import { orNotFound, type IdParams } from './lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 
 // The callback delivery queue (spec 6.3) and the manual retry of dead deliveries.
 export function deliveryRoutes({

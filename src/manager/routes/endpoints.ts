@@ -3,8 +3,8 @@ import type { DeliveryKind } from '../../shared/delivery-kind';
 import { routeSchemas } from '../api-schemas';
 import { replayJobView, resumeEndpoint, startReplay, type ReplayAsked } from '../endpoint-actions';
 import type { ManagerServices } from '../services';
-import { inScope } from '../identity/principal';
-import { orNotFound, type IdParams } from './lookup';
+import { inScope } from '../../identity/principal';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 
 interface KindQuery {
   Querystring: { kind: DeliveryKind };

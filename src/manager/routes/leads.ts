@@ -4,7 +4,7 @@ import { routeSchemas } from '../api-schemas';
 import type { LeadListQuery } from '../lead-list';
 import type { CursorRequest } from '../pagination';
 import type { ManagerServices } from '../services';
-import { orNotFound, type IdParams } from './lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 
 // Leads as managers and agents see them (by our id or by the partner's external id), and the
 // erasure of a lead's personal data.

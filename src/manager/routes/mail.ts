@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MailOutbox } from '../../shared/mail/outbox';
 import { TEMPLATE_NAMES } from '../../shared/mail/templates';
-import { answers, dateTime, int, nullable, object, str } from '../schema-parts';
+import { answers, dateTime, int, nullable, object, str } from '../../shared/http/schema-parts';
 
 const mailItem = object({
   id: str,

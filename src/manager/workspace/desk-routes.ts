@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../shared/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../../identity/principal';
 import type { CursorRequest } from '../pagination';
-import { orNotFound, type IdParams } from '../routes/lookup';
+import { orNotFound, type IdParams } from '../../shared/http/lookup';
 import type { WorkspaceDeps } from './workspace-deps';
 import { callbackProblem, outcomeAction, outcomeRefusal, type Outcome } from './outcomes';
 import { workspaceSchemas } from './workspace-schemas';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { leadCommand } from '../../processor/commands';
 import { ApiError } from '../../shared/errors';
 import type { CursorRequest } from '../pagination';
-import type { IdParams } from '../routes/lookup';
+import type { IdParams } from '../../shared/http/lookup';
 import type { WorkspaceDeps } from './workspace-deps';
 import { workspaceSchemas } from './workspace-schemas';
 

@@ -1,5 +1,15 @@
 import { PAGE_QUERY } from '../pagination';
-import { answers, BODY_ERRORS, dateTime, ID_ERRORS, idParam, idParams, nullable, object, str } from '../schema-parts';
+import {
+  answers,
+  BODY_ERRORS,
+  dateTime,
+  ID_ERRORS,
+  idParam,
+  idParams,
+  nullable,
+  object,
+  str,
+} from '../../shared/http/schema-parts';
 import { QUEUE_CURSOR_PATTERN } from './agent-queue-reader';
 import { OUTCOME_STATUS, OUTCOMES } from './outcomes';
 

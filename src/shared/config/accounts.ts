@@ -1,8 +1,8 @@
-import { parseSsoConfig, type SsoConfig } from '../identity/sso-config';
+import { parseSsoConfig, type SsoConfig } from './sso-config';
 import { ConfigError } from '../errors';
 import type { Env, EnvReader } from './env-reader';
 
-// People signing in to the console (src/manager/identity): sessions and single sign-on.
+// People signing in to the console (src/identity, src/manager/identity): sessions and single sign-on.
 export interface AccountsConfig {
   // Signs the session cookie (SESSION_SECRET; else derived from HASH_KEY).
   readonly sessionSecret: string;
@@ -18,7 +18,7 @@ export interface AccountsConfig {
   readonly tokenFailuresPerAddress: number;
 }
 
-// How failed sign-ins are counted and what they hold back (src/manager/identity/throttle-policy.ts).
+// How failed sign-ins are counted and what they hold back (src/identity/throttle-policy.ts).
 export interface SignInLimits {
   // Failures for one account from one client network before that network is locked out of it.
   readonly perSource: number;

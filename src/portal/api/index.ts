@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Clock } from '../../shared/clock';
+import type { PortalAccountDoc } from '../../identity/identity-store';
+import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../../identity/realm-identity';
+import { registerSessions } from '../../identity/register-sessions';
+import { auditRefusals } from '../../manager/refusal-audit';
+import type { ManagerOptions, ManagerServices } from '../../manager/services';
+import { portalEmailRoute } from './people/email-route';
+import { portalInvitationRoute } from './people/invitation-route';
+import { portalAuthenticate } from '../../identity/portal-authenticate';
+import { PORTAL_API, PORTAL_COOKIE, portalRealm } from '../../identity/portal-realm';
+import { portalUserRoutes } from './people/user-routes';
+import { ownAccountRoutes } from '../../identity/own-account-routes';
+import { portalFactorResetRoute } from './people/user-factor-route';
+import { portalDataRoutes, registerPortalOpenApi } from './routes';
+
+// The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
+// its own session cookie and Redis sessions, its own authentication (a portal session only) and its
+// routes; and the manager's routes into it: the invitation of a partner's first admin, freeing an email.
+export function partnerPortal(
+  m: ManagerOptions,
+  services: ManagerServices,
+  clock: Clock,
+): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync; emails: FastifyPluginAsync } {
+  const o: RealmIdentityOptions = {
+    config: m.config,
+    db: m.mongo.db,
+    redis: m.redis,
+    cipher: m.cipher,
+    audit: services.audit,
+    clock,
+    mailer: m.mailer,
+  };
+  const partnerOf = (id: string) => services.partners.find(id);
+  const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
+  const people = {
+    accounts: id.accounts,
+    links: id.links,
+    audit: o.audit,
+    consoleUrl: o.config.accounts.consoleUrl,
+    mailer: m.mailer,
+  };
+
+  const plugin = async (app: FastifyInstance): Promise<void> => {
+    await registerSessions(app, {
+      secret: o.config.accounts.sessionSecret,
+      name: PORTAL_COOKIE,
+      path: `${PORTAL_API}/`,
+      store: id.sessions,
+    });
+    await registerPortalOpenApi(app, o.config.serviceName);
+    portalAuthenticate(app, {
+      timeouts: id.timeouts,
+      clock: o.clock,
+      // Every request: the directory's cache, which a manager's change of the partner evicts at once.
+      partnerActive: async (partnerId) => (await m.partners.byId(partnerId))?.disabled === false,
+    });
+    // A portal action refused is audited as the manager's are: the person, about their partner.
+    auditRefusals(app, services.audit, (req) =>
+      req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null,
+    );
+    await registerSignIn(app, id, o);
+    await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
+    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
+    await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
+    await app.register(portalDataRoutes(services, m));
+  };
+  const invitations = portalInvitationRoute({
+    ...people,
+    partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null,
+  });
+  const emails = portalEmailRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit });
+  return { plugin, invitations, emails };
+}
