@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import { ApiError } from '../shared/errors';
-import type { AuditLog } from '../manager/audit-log';
+import type { AuditRecorder } from '../shared/audit';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
 import type { OneTimeLinks } from './links';
@@ -33,7 +33,7 @@ export interface AuthRouteDeps<A extends AccountBase> {
   sessions: RedisSessionStore;
   timeouts: SessionTimeouts;
   cipher: PiiCipher;
-  audit: AuditLog;
+  audit: AuditRecorder;
   clock: Clock;
   serviceName: string;
   notice: SignInNotice | null;

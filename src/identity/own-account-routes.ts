@@ -1,53 +1,69 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import type { AuditRecorder } from '../shared/audit';
 import { ApiError } from '../shared/errors';
-import type { AuditLog } from '../manager/audit-log';
-import type { PortalAccountDoc } from './identity-store';
+import type { AccountBase } from './identity-store';
 import { changeOwnPassword, type OwnPasswordDeps, type PasswordChange } from './own-password';
+import { ownPartner, principalIn, type Principal } from './principal';
 import type { IdentityRealm } from './realm';
 import { sessionView } from './session-actions';
-import { portalUserView } from '../portal/api/people/portal-users';
-import { PORTAL_API } from './portal-realm';
-import { ownAccountSchemas } from '../portal/api/people/user-schemas';
 
-export interface OwnAccountDeps extends OwnPasswordDeps<PortalAccountDoc> {
-  realm: IdentityRealm<PortalAccountDoc>;
-  audit: AuditLog;
+export interface OwnAccountDeps<A extends AccountBase> extends OwnPasswordDeps<A> {
+  realm: IdentityRealm<A>;
+  audit: AuditRecorder;
 }
 
-// A partner's person's own account: who they are, a new password, signing out everywhere. Every
-// portal role may (portal.read): it is their own account, not their partner's.
-export function ownAccountRoutes(d: OwnAccountDeps) {
-  return async function register(app: FastifyInstance): Promise<void> {
-    const own = { portalAccess: 'portal.read' } as const;
+// What a realm answers of someone's own account: its route schemas and who they are (`account` null
+// for a principal that is no person, a token's).
+export interface OwnAccountAnswers<A extends AccountBase> {
+  schemas: Record<'me' | 'password' | 'signOutEverywhere', FastifySchema>;
+  me(principal: Principal, account: A | null): unknown;
+}
 
-    app.get(`${PORTAL_API}/me`, { schema: ownAccountSchemas.me, config: own }, async (req) => {
-      const account = await d.accounts.find(req.portal.accountId);
-      if (!account) throw new ApiError('portal_unauthorized');
-      return { account: portalUserView(account) };
+// Someone's own account, in either realm: who they are, a new password, signing out everywhere. Any
+// signed-in person of the realm may (realm.own); only a person, not a token, has a password and sessions.
+export function ownAccountRoutes<A extends AccountBase>(d: OwnAccountDeps<A>, answers: OwnAccountAnswers<A>) {
+  const { realm } = d;
+  const person = (req: FastifyRequest, detail: string): Principal => {
+    const principal = principalIn(req, realm.name);
+    if (principal.kind !== 'account') throw new ApiError('conflict', { detail });
+    return principal;
+  };
+  return async function register(app: FastifyInstance): Promise<void> {
+    const { schemas } = answers;
+    app.get(`${realm.prefix}/me`, { schema: schemas.me, config: realm.own }, async (req) => {
+      const principal = principalIn(req, realm.name);
+      if (principal.kind !== 'account') return answers.me(principal, null);
+      const account = await d.accounts.find(principal.id);
+      if (!account) throw new ApiError(realm.unauthorized);
+      return answers.me(principal, account);
     });
 
+    // A new password ends every other session and gives this one a new id.
     app.post<{ Body: PasswordChange }>(
-      `${PORTAL_API}/me/password`,
-      { schema: ownAccountSchemas.password, config: { ...own, audit: 'portal.password_set' } },
+      `${realm.prefix}/me/password`,
+      { schema: schemas.password, config: { ...realm.own, audit: realm.action.password_set } },
       async (req) => {
-        const { actor, partnerId, accountId } = req.portal;
-        await changeOwnPassword(d, d.realm, req, accountId);
-        await d.audit.record(actor, 'portal.password_set', {
-          partnerId,
-          target: accountId,
+        const { id } = person(req, 'Only a person signed in with a session has a password');
+        const account = await changeOwnPassword(d, realm, req, id);
+        await d.audit.record(req.actor, realm.action.password_set, {
+          partnerId: realm.partnerOf(account),
+          target: account._id,
           details: { by: 'account menu' },
         });
-        return sessionView(req, d.realm);
+        return sessionView(req, realm);
       },
     );
 
     app.post(
-      `${PORTAL_API}/me/sign-out-everywhere`,
-      { schema: ownAccountSchemas.signOutEverywhere, config: { ...own, audit: 'portal.sessions_revoked' } },
+      `${realm.prefix}/me/sign-out-everywhere`,
+      { schema: schemas.signOutEverywhere, config: { ...realm.own, audit: realm.action.sessions_revoked } },
       async (req, reply) => {
-        const { actor, partnerId, accountId } = req.portal;
-        await d.sessions.revokeAll(accountId);
-        await d.audit.record(actor, 'portal.sessions_revoked', { partnerId, target: accountId });
+        const principal = person(req, 'Only a person has sessions');
+        await d.sessions.revokeAll(principal.id);
+        await d.audit.record(req.actor, realm.action.sessions_revoked, {
+          partnerId: ownPartner(principal),
+          target: principal.id,
+        });
         return reply.code(204).send();
       },
     );

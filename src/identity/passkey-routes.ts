@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock';
 import { ApiError } from '../shared/errors';
-import type { AuditLog } from '../manager/audit-log';
+import type { AuditRecorder } from '../shared/audit';
 import type { AccountStore } from './accounts';
 import type { AccountBase } from './identity-store';
 import { requestRelyingParty, type Passkeys } from './passkeys';
@@ -18,7 +18,7 @@ export interface PasskeyRouteDeps<A extends AccountBase> {
   accounts: AccountStore<A>;
   passkeys: Passkeys;
   signIn: SignIn<A>;
-  audit: AuditLog;
+  audit: AuditRecorder;
   clock: Clock;
   serviceName: string;
   notice: SignInNotice | null;

@@ -2,19 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../shared/errors';
 import { portalCan, PORTAL_ROLES } from './portal-roles';
 import { documentAccess } from './route-access';
-import { signedInSession, type SessionCheckDeps } from './session-check';
-import type { PortalPrincipal } from './portal-access';
+import { auditActor, decoratePrincipal, principalIn } from './principal';
+import type { PortalAccountDoc } from './identity-store';
+import type { IdentityRealm } from './realm';
+import { sessionPrincipal, type SessionCheckDeps } from './session-check';
+import './portal-access';
 
 // Every route registered in `app` after this states its portal access, or the server does not start.
 // A request is then authenticated by the portal's session alone (no bearer token, whatever it is:
-// the portal is for people) and authorised before its body is read; `req.portal` names the person and
-// their partner, which no request can choose.
+// the portal is for people) and authorised before its body is read; `req.principal` names the person
+// and their partner, which no request can choose.
 export function portalAuthenticate(
   app: FastifyInstance,
+  realm: IdentityRealm<PortalAccountDoc>,
   deps: SessionCheckDeps & { partnerActive: (partnerId: string) => Promise<boolean> },
 ): void {
-  app.decorateRequest('portal', null as unknown as PortalPrincipal);
-
+  decoratePrincipal(app);
   app.addHook('onRoute', (route) => {
     const access = route.config?.portalAccess;
     if (!access)
@@ -28,21 +31,14 @@ export function portalAuthenticate(
     const access = req.routeOptions.config.portalAccess;
     if (access === 'public' || access === undefined) return;
     if (req.headers.authorization !== undefined) throw new ApiError('portal_unauthorized');
-    const s = await signedInSession(req, 'portal', deps, 'portal_unauthorized');
-    if (!s.account_id || !s.portal_role || !s.partner_id) throw new ApiError('portal_unauthorized');
-    const name = s.name ?? s.account_id;
-    req.portal = {
-      accountId: s.account_id,
-      name,
-      role: s.portal_role,
-      partnerId: s.partner_id,
-      actor: { id: s.account_id, name, method: s.method === 'passkey' ? 'passkey' : 'password', address: req.ip },
-    };
+    req.principal = await sessionPrincipal(req, realm, deps);
+    req.actor = auditActor(req.principal);
+    const { role, partnerId } = principalIn(req, 'portal');
     // The partner disabled since the sign-in: its people's sessions end at their next request.
-    if (!(await deps.partnerActive(s.partner_id))) {
+    if (!(await deps.partnerActive(partnerId))) {
       await req.session.destroy();
       throw new ApiError('partner_disabled');
     }
-    if (!portalCan(s.portal_role, access)) throw new ApiError('forbidden', { permission: access });
+    if (!portalCan(role, access)) throw new ApiError('forbidden', { permission: access });
   });
 }

@@ -1,6 +1,6 @@
 import { PORTAL_PERMISSIONS, PORTAL_ROLE_PERMISSIONS, PORTAL_ROLES } from './portal-roles';
 import { nullable, str } from '../shared/http/schema-parts';
-import { signInSchemas } from '../manager/identity/identity-schemas';
+import { signInSchemas } from './sign-in-schemas';
 import type { PortalAccountDoc } from './identity-store';
 import type { IdentityRealm } from './realm';
 import './portal-access';
@@ -39,6 +39,7 @@ export function portalRealm(
     name: 'portal',
     prefix: PORTAL_API,
     open: { portalAccess: 'public' },
+    own: { portalAccess: 'portal.read' },
     deviceCookie: 'lit_portal_device',
     schemas: { auth: portalSignInSchemas.auth, passkey: portalSignInSchemas.passkey },
     unauthorized: 'portal_unauthorized',
@@ -49,6 +50,21 @@ export function portalRealm(
       partner_name: (await partnerOf(account.partner_id))?.name,
     }),
     refusal: async (account) => ((await partnerOf(account.partner_id))?.disabled === false ? null : 'partner_disabled'),
+    principal: (s, address) =>
+      s.account_id && s.portal_role && s.partner_id
+        ? {
+            realm: 'portal',
+            kind: 'account',
+            id: s.account_id,
+            name: s.name ?? s.account_id,
+            role: s.portal_role,
+            method: s.method ?? 'password',
+            partnerId: s.partner_id,
+            partnerScope: new Set([s.partner_id]),
+            agentId: null,
+            address,
+          }
+        : null,
     view: (s) => ({
       account: {
         id: s.account_id,
@@ -67,6 +83,7 @@ export function portalRealm(
       sign_out: 'portal.sign_out',
       password_set: 'portal.password_set',
       second_factor_added: 'portal.second_factor_added',
+      sessions_revoked: 'portal.sessions_revoked',
     },
     partnerOf: (account) => account.partner_id,
   };

@@ -5,7 +5,7 @@ import type { Config } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { Mailer } from '../shared/mail/mailer';
 import type { Redis } from '../shared/redis/client';
-import type { AuditLog } from '../manager/audit-log';
+import type { AuditRecorder } from '../shared/audit';
 import { AccountStore } from './accounts';
 import { authRoutes } from './auth-routes';
 import { identityCollections, type AccountBase, type IdentityCollections } from './identity-store';
@@ -25,7 +25,7 @@ export interface RealmIdentityOptions {
   db: Db;
   redis: Redis;
   cipher: PiiCipher;
-  audit: AuditLog;
+  audit: AuditRecorder;
   clock: Clock;
   // Null: no SMTP relay configured.
   mailer: Mailer | null;

@@ -1,15 +1,14 @@
 import type { FastifyContextConfig, Session } from 'fastify';
-import type { AuditAction, AuditActor } from '../shared/audit';
+import type { AuditAction, AuditActor, AuditRecorder } from '../shared/audit';
 import type { ErrorCode } from '../shared/errors';
 import type { Realm } from './realm-names';
-import { ROLE_PERMISSIONS } from './roles';
-import type { AuditLog } from '../manager/audit-log';
-import { authSchemas, passkeySchemas, type signInSchemas } from '../manager/identity/identity-schemas';
-import type { AccountBase, AccountDoc } from './identity-store';
+import type { signInSchemas } from './sign-in-schemas';
+import type { AccountBase } from './identity-store';
+import type { Principal } from './principal';
 
 // What a person does to their own account that the audit log records, in either realm.
 export type AccountEvent =
-  'sign_in' | 'sign_in_failed' | 'locked' | 'sign_out' | 'password_set' | 'second_factor_added';
+  'sign_in' | 'sign_in_failed' | 'locked' | 'sign_out' | 'password_set' | 'second_factor_added' | 'sessions_revoked';
 
 // What differs between the realms in the code they share (the sign-in steps, sessions, audit).
 export interface IdentityRealm<A extends AccountBase> {
@@ -17,6 +16,8 @@ export interface IdentityRealm<A extends AccountBase> {
   // Where its API lives ('/api', '/portal/api') and the route config of its public sign-in steps.
   prefix: string;
   open: FastifyContextConfig;
+  // The route config of what any signed-in person of the realm may do to their own account.
+  own: FastifyContextConfig;
   // The device cookie a completed sign-in gives the browser (sign-in-throttle.ts), sent to `${prefix}/auth/`.
   deviceCookie: string;
   // The sign-in steps' schemas, naming the realm's roles and permissions.
@@ -30,6 +31,9 @@ export interface IdentityRealm<A extends AccountBase> {
   rights(account: A): Promise<Partial<Session>>;
   // Why the realm turns an active account away now (a portal person's partner is disabled), if it does.
   refusal?(account: A): Promise<ErrorCode | null>;
+  // Who a signed-in session of the realm is, as its routes read them (req.principal); null when the
+  // session lacks the realm's rights.
+  principal(s: Session, address: string): Principal | null;
   // What a signed-in session says of its account, and what that account may do.
   view(s: Session): { account: Record<string, unknown>; permissions: readonly string[] };
   action: Readonly<Record<AccountEvent, AuditAction>>;
@@ -37,44 +41,9 @@ export interface IdentityRealm<A extends AccountBase> {
   partnerOf(account: A): string | null;
 }
 
-export const managerRealm: IdentityRealm<AccountDoc> = {
-  name: 'manager',
-  prefix: '/api',
-  open: { access: 'public' },
-  deviceCookie: 'lit_device',
-  schemas: { auth: authSchemas, passkey: passkeySchemas },
-  unauthorized: 'manager_unauthorized',
-  accountsPerEmail: 1,
-  rights: async (account) => ({
-    role: account.role,
-    partner_ids: account.partner_ids,
-    agent_id: account.agent_id ?? null,
-  }),
-  view: (s) => ({
-    account: {
-      id: s.account_id,
-      name: s.name,
-      role: s.role,
-      partner_ids: s.partner_ids ?? [],
-      agent_id: s.agent_id ?? null,
-      method: s.method,
-    },
-    permissions: s.role ? ROLE_PERMISSIONS[s.role] : [],
-  }),
-  action: {
-    sign_in: 'account.sign_in',
-    sign_in_failed: 'account.sign_in_failed',
-    locked: 'account.locked',
-    sign_out: 'account.sign_out',
-    password_set: 'account.password_set',
-    second_factor_added: 'account.second_factor_added',
-  },
-  partnerOf: () => null,
-};
-
 // An audit entry of a person's own account event, in their realm's terms.
 export function auditAccount<A extends AccountBase>(
-  audit: AuditLog,
+  audit: AuditRecorder,
   realm: IdentityRealm<A>,
   actor: AuditActor,
   event: AccountEvent,

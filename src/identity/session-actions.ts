@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditActor } from '../shared/audit';
+import type { AuditActor, AuditRecorder } from '../shared/audit';
 import type { Clock } from '../shared/clock';
 import { ApiError } from '../shared/errors';
-import type { AuditLog } from '../manager/audit-log';
 import type { AccountStore } from './accounts';
 import type { SignInNotice } from './sign-in-notice';
 import { checkCsrf, csrfToken } from './csrf';
@@ -89,7 +88,7 @@ export interface SignInSteps<A extends AccountBase> {
   realm: IdentityRealm<A>;
   accounts: AccountStore<A>;
   signIn: SignIn<A>;
-  audit: AuditLog;
+  audit: AuditRecorder;
   clock: Clock;
   // Mails the account when it signs in from a network it had not used; null when mail is off.
   notice: SignInNotice | null;

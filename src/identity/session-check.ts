@@ -2,6 +2,9 @@ import type { FastifyRequest, Session } from 'fastify';
 import type { Clock } from '../shared/clock';
 import { ApiError, type ErrorCode } from '../shared/errors';
 import type { Realm } from './realm-names';
+import type { IdentityRealm } from './realm';
+import type { Principal } from './principal';
+import type { AccountBase } from './identity-store';
 import { checkCsrf, SAFE_METHODS } from './csrf';
 import type { SessionTimeouts } from './session-store';
 import './session-state';
@@ -25,6 +28,17 @@ export async function signedInSession(
   await refuseExpired(req, deps);
   if (!SAFE_METHODS.has(req.method)) checkCsrf(req);
   return s;
+}
+
+// Who the request's signed-in session of `realm` is (signedInSession's checks, then the realm's rights).
+export async function sessionPrincipal(
+  req: FastifyRequest,
+  realm: Pick<IdentityRealm<AccountBase>, 'name' | 'unauthorized' | 'principal'>,
+  deps: SessionCheckDeps,
+): Promise<Principal> {
+  const principal = realm.principal(await signedInSession(req, realm.name, deps, realm.unauthorized), req.ip);
+  if (!principal) throw new ApiError(realm.unauthorized);
+  return principal;
 }
 
 // Ends a session older than the absolute timeout, at whatever stage: 401 session_expired.

@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock';
 import type { SignInLimits } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import { ApiError } from '../shared/errors';
-import type { AuditLog } from '../manager/audit-log';
+import type { AuditRecorder } from '../shared/audit';
 import type { AccountStore } from './accounts';
 import type { DeviceCookies } from './device-cookie';
 import type { AccountBase } from './identity-store';
@@ -45,7 +45,7 @@ export interface SignInDeps<A extends AccountBase> {
   devices: DeviceCookies;
   limits: SignInLimits;
   cipher: PiiCipher;
-  audit: AuditLog;
+  audit: AuditRecorder;
   clock: Clock;
 }
 

@@ -27,6 +27,11 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+// What writes an entry: the manager's audit log, as the code that only records sees it.
+export interface AuditRecorder {
+  record(actor: AuditActor, action: AuditAction, entry?: AuditEntry): Promise<void>;
+}
+
 export interface AuditCollections {
   audit: Collection<AuditDoc>;
   auditList: Collection<ListEntryDoc>;

@@ -1,3 +1,7 @@
+import type { Session } from 'fastify';
+import { managerRealm } from '../../src/identity/manager-realm';
+import { portalRealm } from '../../src/identity/portal-realm';
+import { inScope, ownPartner } from '../../src/identity/principal';
 import { isCommonPassword } from '../../src/identity/common-passwords';
 import { passwordProblem } from '../../src/identity/passwords';
 import { newTotpSecret, totpCode, totpStep, totpUri } from '../../src/identity/totp';
@@ -86,5 +90,38 @@ describe('roles', () => {
       expect(mayGrant('admin', target)).toBe(false);
     for (const target of ROLES.filter((r) => r !== 'owner' && r !== 'admin'))
       expect(mayGrant('admin', target)).toBe(ROLE_PERMISSIONS[target].every((p) => can('admin', p)));
+  });
+});
+
+describe('principals', () => {
+  const signedIn = { stage: 'signed_in', account_id: 'ac-1', name: 'Ana', method: 'password' } as const;
+  const portal = portalRealm(async () => ({ name: 'Partner', disabled: false }));
+
+  it("carry their realm, and a partner's person sees their own partner alone", () => {
+    const person = portal.principal(
+      { ...signedIn, realm: 'portal', portal_role: 'partner_viewer', partner_id: 'pa-1' } as Session,
+      '10.0.0.1',
+    );
+    expect(person).toMatchObject({
+      realm: 'portal',
+      kind: 'account',
+      role: 'partner_viewer',
+      partnerId: 'pa-1',
+      agentId: null,
+    });
+    expect([inScope(person!, 'pa-1'), inScope(person!, 'pa-2'), ownPartner(person!)]).toEqual([true, false, 'pa-1']);
+    const manager = managerRealm.principal(
+      { ...signedIn, role: 'affiliate_manager', partner_ids: ['pa-2'] } as Session,
+      '10.0.0.1',
+    );
+    expect(manager).toMatchObject({ realm: 'manager', kind: 'account', role: 'affiliate_manager', agentId: null });
+    expect([inScope(manager!, 'pa-1'), inScope(manager!, 'pa-2'), ownPartner(manager!)]).toEqual([false, true, null]);
+  });
+
+  it("are none for a session without its realm's rights", () => {
+    expect(portal.principal({ ...signedIn, role: 'owner' } as Session, '10.0.0.1')).toBeNull();
+    expect(
+      managerRealm.principal({ ...signedIn, portal_role: 'partner_admin', partner_id: 'pa-1' } as Session, '10.0.0.1'),
+    ).toBeNull();
   });
 });

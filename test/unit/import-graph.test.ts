@@ -10,7 +10,7 @@ const SRC = resolve(__dirname, '..', '..', 'src');
 const ENTRY = ['app', 'main', 'role-deps'];
 const RUNTIME = join(SRC, 'shared', 'runtime.ts');
 const ROLES = ['ingress', 'processor', 'dispatcher', 'manager'];
-const OVER_MANAGER = ['console', 'portal', 'ui-kit', 'identity'];
+const OVER_MANAGER = ['console', 'portal', 'ui-kit'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -61,6 +61,19 @@ it('lets a role reach another only through its commands face, and shared code re
     }
   }
   expect(crossings).toEqual([]);
+});
+
+// The account base serves every realm (the manager's staff, a partner's people): it reaches the shared
+// kernel alone, and each of its users (the manager, the portal) reaches it.
+it('keeps identity on the shared kernel alone', () => {
+  const reaching = [...graph]
+    .filter(([file]) => area(file) === 'identity')
+    .flatMap(([file, imports]) =>
+      imports
+        .filter((target) => !['identity', 'shared'].includes(area(target)))
+        .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
+    );
+  expect(reaching).toEqual([]);
 });
 
 // A role is given the few clients and settings it uses (its *Deps), never the runtime's bag of all.

@@ -11,6 +11,7 @@ import { deliverLink } from '../../identity/link-delivery';
 import type { Mailer } from '../../shared/mail/mailer';
 import { mayGrant, type Role } from '../../identity/roles';
 import type { RedisSessionStore } from '../../identity/session-store';
+import { principalIn } from '../../identity/principal';
 
 export interface AccountRouteDeps {
   accounts: AccountStore;
@@ -52,7 +53,7 @@ export function accountRoutes(d: AccountRouteDeps) {
       throw new ApiError('invalid_request', { detail: `/agent_id: no agent ${id}` });
   };
   const mayChange = (req: FastifyRequest, account: AccountDoc, newRole?: Role): void => {
-    const actor = req.principal.role;
+    const actor = principalIn(req, 'manager').role;
     if (!mayGrant(actor, account.role) || (newRole !== undefined && !mayGrant(actor, newRole))) {
       throw new ApiError('forbidden', { permission: 'accounts.manage (an owner, for owners and admins)' });
     }
@@ -74,7 +75,7 @@ export function accountRoutes(d: AccountRouteDeps) {
       '/api/accounts',
       { schema: accountSchemas.invite, config: { ...manage, audit: 'account.invite' } },
       async (req, reply) => {
-        if (!mayGrant(req.principal.role, req.body.role))
+        if (!mayGrant(principalIn(req, 'manager').role, req.body.role))
           throw new ApiError('forbidden', { permission: `accounts.manage (an owner, to make ${req.body.role}s)` });
         await checkPartners(req.body.partner_ids ?? []);
         await checkAgent(req.body.agent_id);

@@ -21,7 +21,7 @@ import {
   role,
   shownOrMailed,
 } from '../../identity/identity-schema-parts';
-import { managerSignIn } from './manager-sign-in-schemas';
+import { managerSignIn } from '../../identity/manager-sign-in-schemas';
 
 // Route schemas of the manager's accounts: the Accounts section (people, one-time links) and one's own account.
 const account = object({

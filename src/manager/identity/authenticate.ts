@@ -4,16 +4,23 @@ import { constantTimeIncludes } from '../../shared/crypto/tokens';
 import { ApiError } from '../../shared/errors';
 import { bearerToken } from '../../shared/http/bearer-token';
 import type { Clock } from '../../shared/clock';
-import type { AuditActor } from '../../shared/audit';
-import { auditActor, inScope, type Principal } from '../../identity/principal';
-import { AUDITED_PERMISSIONS, can, PARTNER_SCOPED_ROLES, rolesWith, type Permission } from '../../identity/roles';
+import {
+  auditActor,
+  decoratePrincipal,
+  inScope,
+  principalIn,
+  type ManagerPrincipal,
+  type Principal,
+} from '../../identity/principal';
+import { managerRealm, partnerScopeOf } from '../../identity/manager-realm';
+import { AUDITED_PERMISSIONS, can, rolesWith, type Permission } from '../../identity/roles';
 import type { AuditLog } from '../audit-log';
 import type { ServiceTokens } from './service-tokens';
 import type { TokenThrottle } from './token-throttle';
 import type { SessionTimeouts } from '../../identity/session-store';
 import { SESSION_COOKIE } from './session-cookie';
 import { documentAccess } from '../../identity/route-access';
-import { signedInSession } from '../../identity/session-check';
+import { sessionPrincipal } from '../../identity/session-check';
 
 // What a route asks of who calls it: a permission of the role matrix (roles.ts), only to be signed
 // in (the account's own settings), or nothing (the sign-in steps, which read the session themselves).
@@ -24,11 +31,6 @@ declare module 'fastify' {
     access?: RouteAccess;
     // The route's :id is a partner's: outside an affiliate manager's partners it is unknown (404).
     partnerParam?: boolean;
-  }
-  interface FastifyRequest {
-    principal: Principal;
-    // Who made the request, as the audit log names them.
-    actor: AuditActor;
   }
 }
 
@@ -48,8 +50,7 @@ export interface AuthenticateDeps {
 // and authorised before its body is read.
 export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void {
   const breakGlass = deps.breakGlassTokens.map((t) => sha256Hex(t));
-  app.decorateRequest('principal', null as unknown as Principal);
-  app.decorateRequest('actor', null as unknown as AuditActor);
+  decoratePrincipal(app);
 
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
@@ -70,9 +71,9 @@ export function authenticate(app: FastifyInstance, deps: AuthenticateDeps): void
   app.addHook('onRequest', async (req) => {
     const { access, partnerParam } = req.routeOptions.config;
     if (access === 'public' || access === undefined) return;
-    const principal = await principalOf(req, deps, breakGlass);
-    req.principal = principal;
-    req.actor = auditActor(principal);
+    req.principal = await principalOf(req, deps, breakGlass);
+    req.actor = auditActor(req.principal);
+    const principal = principalIn(req, 'manager');
     if (access !== 'signed_in' && !can(principal.role, access)) throw new ApiError('forbidden', { permission: access });
     const partnerId = (req.params as { id?: string }).id;
     if (partnerParam && partnerId !== undefined && !inScope(principal, partnerId)) throw new ApiError('not_found');
@@ -89,18 +90,7 @@ async function principalOf(
   // forged cookie rides along unnoticed (the console never sends a token, the CLI never a cookie).
   if (token !== null && req.cookies[SESSION_COOKIE] !== undefined) throw new ApiError('manager_unauthorized');
   if (token !== null) return tokenPrincipal(req, token, deps, breakGlass);
-  const s = await signedInSession(req, 'manager', deps, 'manager_unauthorized');
-  if (!s.account_id || !s.role) throw new ApiError('manager_unauthorized');
-  return {
-    kind: 'account',
-    id: s.account_id,
-    name: s.name ?? s.account_id,
-    role: s.role,
-    method: s.method ?? 'password',
-    partnerScope: scopeOf(s.role, s.partner_ids ?? []),
-    agentId: s.agent_id ?? null,
-    address: req.ip,
-  };
+  return sessionPrincipal(req, managerRealm, deps);
 }
 
 async function tokenPrincipal(
@@ -108,18 +98,19 @@ async function tokenPrincipal(
   token: string,
   deps: AuthenticateDeps,
   breakGlass: readonly string[],
-): Promise<Principal> {
+): Promise<ManagerPrincipal> {
   const wait = await deps.tokenFailures.wait(req.ip);
   if (wait > 0) throw new ApiError('token_throttled', { seconds: wait }, { 'retry-after': String(wait) });
   const service = await deps.serviceTokens.authenticate(token);
   if (service) {
     return {
+      realm: 'manager',
       kind: 'service_account',
       id: service.id,
       name: service.name,
       role: service.role,
       method: 'token',
-      partnerScope: scopeOf(service.role, service.partner_ids),
+      partnerScope: partnerScopeOf(service.role, service.partner_ids),
       agentId: null,
       address: req.ip,
     };
@@ -134,6 +125,7 @@ async function tokenPrincipal(
   }
   const id = `break-glass:${digest.slice(0, 6)}`;
   return {
+    realm: 'manager',
     kind: 'break_glass',
     id,
     name: 'break-glass token',
@@ -143,8 +135,4 @@ async function tokenPrincipal(
     agentId: null,
     address: req.ip,
   };
-}
-
-function scopeOf(role: Principal['role'], partnerIds: readonly string[]): Principal['partnerScope'] {
-  return PARTNER_SCOPED_ROLES.includes(role) ? new Set(partnerIds) : null;
 }

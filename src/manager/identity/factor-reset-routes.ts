@@ -7,6 +7,7 @@ import { accountView, type AccountStore } from '../../identity/accounts';
 import type { AccountBase, AccountDoc } from '../../identity/identity-store';
 import { factorResetSchema } from './identity-schemas';
 import type { RedisSessionStore } from '../../identity/session-store';
+import { principalIn } from '../../identity/principal';
 
 export interface FactorResetDeps<A extends AccountBase> {
   accounts: AccountStore<A>;
@@ -36,7 +37,7 @@ export function factorResetRoutes(d: FactorResetDeps<AccountDoc> & { audit: Audi
       { schema: factorResetSchema, config: { access: 'accounts.manage', audit: 'account.second_factor_removed' } },
       async (req) => {
         const account = orNotFound(await d.accounts.find(req.params.id));
-        if (account._id !== req.principal.id && !mayGrant(req.principal.role, account.role))
+        if (account._id !== req.principal.id && !mayGrant(principalIn(req, 'manager').role, account.role))
           throw new ApiError('forbidden', { permission: 'accounts.manage (an owner, for owners and admins)' });
         const { updated, details } = await resetSecondFactors(d, account, req.principal.id);
         await d.audit.record(req.actor, 'account.second_factor_removed', { target: account._id, details });

@@ -9,8 +9,10 @@ import type { AuditLog } from '../audit-log';
 import { accountRoutes } from './account-routes';
 import { authenticate } from './authenticate';
 import { factorResetRoutes } from './factor-reset-routes';
-import { meRoutes } from './me-routes';
-import { managerRealm } from '../../identity/realm';
+import { meSchemas } from './identity-schemas';
+import { accountView } from '../../identity/accounts';
+import { managerRealm } from '../../identity/manager-realm';
+import { ownAccountRoutes } from '../../identity/own-account-routes';
 import { realmIdentity, registerSignIn } from '../../identity/realm-identity';
 import { serviceAccountRoutes } from './service-account-routes';
 import { ServiceTokens } from './service-tokens';
@@ -52,7 +54,18 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
 
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(meRoutes({ accounts, sessions, links, signIn: id.signIn, audit: o.audit, clock: o.clock }));
+  await app.register(
+    ownAccountRoutes(
+      { ...id, audit: o.audit, clock: o.clock },
+      {
+        schemas: meSchemas,
+        me: ({ id, name, role, kind }, account) => ({
+          principal: { id, name, role, kind },
+          account: account && accountView(account),
+        }),
+      },
+    ),
+  );
   await app.register(
     accountRoutes({
       accounts,

@@ -5,6 +5,7 @@ import { orNotFound, type IdParams } from '../../shared/http/lookup';
 import { serviceTokenSchemas } from './identity-schemas';
 import { mayGrant } from '../../identity/roles';
 import { serviceTokenView, type NewServiceToken, type ServiceTokens } from './service-tokens';
+import { principalIn } from '../../identity/principal';
 
 // Service accounts for machines (the CLI, a CRM's integration): a token shown once, a role, an
 // expiry; revoking one ends it at once.
@@ -25,7 +26,7 @@ export function serviceAccountRoutes(d: {
       '/api/service-accounts',
       { schema: serviceTokenSchemas.create, config: { ...manage, audit: 'service_account.create' } },
       async (req, reply) => {
-        if (!mayGrant(req.principal.role, req.body.role))
+        if (!mayGrant(principalIn(req, 'manager').role, req.body.role))
           throw new ApiError('forbidden', { permission: `tokens.manage (an owner, for a ${req.body.role} token)` });
         for (const id of req.body.partner_ids ?? [])
           if (!(await d.partnerExists(id)))
@@ -47,7 +48,7 @@ export function serviceAccountRoutes(d: {
       { schema: serviceTokenSchemas.revoke, config: { ...manage, audit: 'service_account.revoke' } },
       async (req) => {
         const current = orNotFound(await d.tokens.find(req.params.id));
-        if (!mayGrant(req.principal.role, current.role))
+        if (!mayGrant(principalIn(req, 'manager').role, current.role))
           throw new ApiError('forbidden', { permission: `tokens.manage (an owner, for a ${current.role} token)` });
         const revoked = orNotFound(await d.tokens.revoke(req.params.id));
         await d.audit.record(req.actor, 'service_account.revoke', { target: revoked.id });

@@ -6,7 +6,7 @@ import type { AccountStore } from '../../identity/accounts';
 import type { AccountDoc } from '../../identity/identity-store';
 import { authSchemas } from './identity-schemas';
 import type { RedisSessionStore } from '../../identity/session-store';
-import { managerRealm } from '../../identity/realm';
+import { managerRealm } from '../../identity/manager-realm';
 import { accountActor, establish } from '../../identity/session-actions';
 import { SingleSignOn, SsoError, type SsoIdentity } from '../../identity/sso';
 import { assuranceMet, type SsoConfig } from '../../shared/config/sso-config';

@@ -8,9 +8,12 @@ import type { ManagerOptions, ManagerServices } from '../../manager/services';
 import { portalEmailRoute } from './people/email-route';
 import { portalInvitationRoute } from './people/invitation-route';
 import { portalAuthenticate } from '../../identity/portal-authenticate';
+import { ownPartner } from '../../identity/principal';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from '../../identity/portal-realm';
 import { portalUserRoutes } from './people/user-routes';
 import { ownAccountRoutes } from '../../identity/own-account-routes';
+import { portalUserView } from './people/portal-users';
+import { ownAccountSchemas } from './people/user-schemas';
 import { portalFactorResetRoute } from './people/user-factor-route';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
@@ -49,7 +52,7 @@ export function partnerPortal(
       store: id.sessions,
     });
     await registerPortalOpenApi(app, o.config.serviceName);
-    portalAuthenticate(app, {
+    portalAuthenticate(app, id.realm, {
       timeouts: id.timeouts,
       clock: o.clock,
       // Every request: the directory's cache, which a manager's change of the partner evicts at once.
@@ -57,11 +60,16 @@ export function partnerPortal(
     });
     // A portal action refused is audited as the manager's are: the person, about their partner.
     auditRefusals(app, services.audit, (req) =>
-      req.portal ? { actor: req.portal.actor, partnerId: req.portal.partnerId } : null,
+      req.principal ? { actor: req.actor, partnerId: ownPartner(req.principal) } : null,
     );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
-    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
+    await app.register(
+      ownAccountRoutes(
+        { ...id, audit: o.audit, clock: o.clock },
+        { schemas: ownAccountSchemas, me: (_, account) => ({ account: account && portalUserView(account) }) },
+      ),
+    );
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
     await app.register(portalDataRoutes(services, m));
   };

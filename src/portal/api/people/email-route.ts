@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../../shared/errors';
-import type { AuditLog } from '../../../manager/audit-log';
+import type { AuditRecorder } from '../../../shared/audit';
 import type { AccountStore } from '../../../identity/accounts';
 import type { PortalAccountDoc } from '../../../identity/identity-store';
 import type { RedisSessionStore } from '../../../identity/session-store';
@@ -11,7 +11,7 @@ import { portalEmailFreeSchema } from './user-schemas';
 export interface EmailRouteDeps {
   accounts: AccountStore<PortalAccountDoc>;
   sessions: RedisSessionStore;
-  audit: AuditLog;
+  audit: AuditRecorder;
 }
 
 // The manager's answer to a portal email claimed by the wrong partner (a partner's invitation of an

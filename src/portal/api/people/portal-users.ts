@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditActor } from '../../../shared/audit';
+import type { AuditActor, AuditRecorder } from '../../../shared/audit';
 import { ApiError } from '../../../shared/errors';
 import type { PortalRole } from '../../../identity/portal-roles';
-import type { AuditLog } from '../../../manager/audit-log';
 import { normalEmail, type AccountStore } from '../../../identity/accounts';
 import type { PortalAccountDoc } from '../../../identity/identity-store';
 import type { OneTimeLinks } from '../../../identity/links';
@@ -28,7 +27,7 @@ export function portalUserView(doc: PortalAccountDoc) {
 export interface PortalInviteDeps {
   accounts: AccountStore<PortalAccountDoc>;
   links: OneTimeLinks;
-  audit: AuditLog;
+  audit: AuditRecorder;
   // Where the pages are served; null: the address the request came to.
   consoleUrl: string | null;
   // Null: no relay configured; the link is then shown in the answer.

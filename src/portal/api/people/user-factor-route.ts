@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { AuditLog } from '../../../manager/audit-log';
+import type { AuditRecorder } from '../../../shared/audit';
 import { resetSecondFactors, type FactorResetDeps } from '../../../manager/identity/factor-reset-routes';
 import type { PortalAccountDoc } from '../../../identity/identity-store';
 import { orNotFound, type IdParams } from '../../../shared/http/lookup';
 import { portalUserView } from './portal-users';
 import { PORTAL_API } from '../../../identity/portal-realm';
 import { userSchemas } from './user-schemas';
+import { portalPartner } from '../../../identity/principal';
 
 // A partner admin resets a colleague's lost second factors; another partner's person is unknown (404).
-export function portalFactorResetRoute(d: FactorResetDeps<PortalAccountDoc> & { audit: AuditLog }) {
+export function portalFactorResetRoute(d: FactorResetDeps<PortalAccountDoc> & { audit: AuditRecorder }) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.post<IdParams>(
       `${PORTAL_API}/users/:id/second-factors/reset`,
@@ -17,11 +18,11 @@ export function portalFactorResetRoute(d: FactorResetDeps<PortalAccountDoc> & { 
         config: { portalAccess: 'portal.users', audit: 'portal.second_factor_removed' },
       },
       async (req) => {
-        const { actor, partnerId, accountId } = req.portal;
+        const partnerId = portalPartner(req);
         const found = await d.accounts.find(req.params.id);
         const account = orNotFound(found && found.partner_id === partnerId ? found : null);
-        const { updated, details } = await resetSecondFactors(d, account, accountId);
-        await d.audit.record(actor, 'portal.second_factor_removed', { partnerId, target: account._id, details });
+        const { updated, details } = await resetSecondFactors(d, account, req.principal.id);
+        await d.audit.record(req.actor, 'portal.second_factor_removed', { partnerId, target: account._id, details });
         return portalUserView(updated);
       },
     );

@@ -6,6 +6,7 @@ import type { RedisSessionStore } from '../../../identity/session-store';
 import { invitePortalUser, portalUserView, type PortalInviteDeps } from './portal-users';
 import { PORTAL_API } from '../../../identity/portal-realm';
 import { userSchemas } from './user-schemas';
+import { portalPartner } from '../../../identity/principal';
 
 export interface UserRouteDeps extends PortalInviteDeps {
   sessions: RedisSessionStore;
@@ -23,16 +24,16 @@ export function portalUserRoutes(d: UserRouteDeps) {
     const users = { portalAccess: 'portal.users' } as const;
 
     app.get(`${PORTAL_API}/users`, { schema: userSchemas.list, config: users }, async (req) => ({
-      items: (await d.accounts.list({ partner_id: req.portal.partnerId })).map(portalUserView),
+      items: (await d.accounts.list({ partner_id: portalPartner(req) })).map(portalUserView),
     }));
 
     app.post<{ Body: { email: string; name: string; role: PortalRole } }>(
       `${PORTAL_API}/users`,
       { schema: userSchemas.invite, config: { ...users, audit: 'portal.user.invite' } },
       async (req, reply) => {
-        const invited = await invitePortalUser(d, req, req.portal.actor, {
+        const invited = await invitePortalUser(d, req, req.actor, {
           ...req.body,
-          partnerId: req.portal.partnerId,
+          partnerId: portalPartner(req),
         });
         return reply.code(201).send(invited);
       },
@@ -43,13 +44,13 @@ export function portalUserRoutes(d: UserRouteDeps) {
       `${PORTAL_API}/users/:id/disable`,
       { schema: userSchemas.disable, config: { ...users, audit: 'portal.user.disable' } },
       async (req) => {
-        const account = await ownUser(req.portal.partnerId, req.params.id);
-        if (account._id === req.portal.accountId)
+        const account = await ownUser(portalPartner(req), req.params.id);
+        if (account._id === req.principal.id)
           throw new ApiError('conflict', { detail: 'You cannot disable yourself; ask another admin of your partner' });
         const updated = orNotFound(await d.accounts.update(account._id, { status: 'disabled' }));
         await d.sessions.revokeAll(account._id);
-        await d.audit.record(req.portal.actor, 'portal.user.disable', {
-          partnerId: req.portal.partnerId,
+        await d.audit.record(req.actor, 'portal.user.disable', {
+          partnerId: portalPartner(req),
           target: account._id,
           details: { from: account.status },
         });

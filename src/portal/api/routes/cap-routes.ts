@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PortalDeps } from './portal-deps';
 import { portalDataSchemas } from './portal-schemas';
+import { portalPartner } from '../../../identity/principal';
 
 // GET /portal/api/caps: the partner's caps now, for its overview.
 export function capRoutes(d: Pick<PortalDeps, 'partners' | 'capUse'>) {
@@ -9,8 +10,8 @@ export function capRoutes(d: Pick<PortalDeps, 'partners' | 'capUse'>) {
       '/portal/api/caps',
       { schema: portalDataSchemas.caps, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const partner = await d.partners.find(req.portal.partnerId);
-        const capped = { _id: req.portal.partnerId, caps: partner?.caps ?? null, time_zone: partner?.time_zone };
+        const partner = await d.partners.find(portalPartner(req));
+        const capped = { _id: portalPartner(req), caps: partner?.caps ?? null, time_zone: partner?.time_zone };
         return { time_zone: capped.time_zone ?? 'UTC', caps: await d.capUse(capped) };
       },
     );

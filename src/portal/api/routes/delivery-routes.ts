@@ -6,6 +6,7 @@ import { orNotFound, type IdParams } from '../../../shared/http/lookup';
 import { portalDataSchemas } from './portal-schemas';
 import { portalDelivery } from './portal-views';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type Deps = Pick<PortalDeps, 'deliveries' | 'dispatcher' | 'audit'>;
 
@@ -17,7 +18,7 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, audit }: Deps) {
       '/portal/api/deliveries',
       { schema: portalDataSchemas.listDeliveries, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const page = await queue.page(req.query, req.query, new Set([req.portal.partnerId]));
+        const page = await queue.page(req.query, req.query, new Set([portalPartner(req)]));
         return { items: page.items.map(portalDelivery), next_cursor: page.next_cursor };
       },
     );
@@ -25,7 +26,7 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, audit }: Deps) {
     app.get<IdParams>(
       '/portal/api/deliveries/:id',
       { schema: portalDataSchemas.showDelivery, config: { portalAccess: 'portal.read' } },
-      async (req) => portalDelivery(orNotFound(await queue.find(req.params.id, new Set([req.portal.partnerId])))),
+      async (req) => portalDelivery(orNotFound(await queue.find(req.params.id, new Set([portalPartner(req)])))),
     );
 
     app.post<IdParams>(
@@ -33,15 +34,15 @@ export function deliveryRoutes({ deliveries: queue, dispatcher, audit }: Deps) {
       { schema: portalDataSchemas.retryDelivery, config: { portalAccess: 'portal.act', audit: 'delivery.retry' } },
       async (req) => {
         // Read first: another partner's delivery is unknown, and no command is sent for it.
-        orNotFound(await queue.find(req.params.id, new Set([req.portal.partnerId])));
-        return portalDelivery(await retryDelivery({ dispatcher, audit }, req.params.id, req.portal.actor));
+        orNotFound(await queue.find(req.params.id, new Set([portalPartner(req)])));
+        return portalDelivery(await retryDelivery({ dispatcher, audit }, req.params.id, req.actor));
       },
     );
 
     app.post(
       '/portal/api/deliveries/retry-dead',
       { schema: portalDataSchemas.retryDead, config: { portalAccess: 'portal.act', audit: 'delivery.retry_dead' } },
-      async (req) => retryDeadDeliveries({ dispatcher, audit }, req.portal.partnerId, req.portal.actor),
+      async (req) => retryDeadDeliveries({ dispatcher, audit }, portalPartner(req), req.actor),
     );
   };
 }

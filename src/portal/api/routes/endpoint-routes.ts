@@ -13,6 +13,7 @@ import { orNotFound, type IdParams } from '../../../shared/http/lookup';
 import { portalDataSchemas } from './portal-schemas';
 import { portalReplay } from './portal-views';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type Deps = Pick<PortalDeps, 'endpoints' | 'partners' | 'audit' | 'config'>;
 
@@ -29,9 +30,9 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
       async (req, reply) => {
         const job = await startReplay(
           { endpoints, audit },
-          { ...req.body, partnerId: req.portal.partnerId },
+          { ...req.body, partnerId: portalPartner(req) },
           config.replay.maxRangeS,
-          req.portal.actor,
+          req.actor,
         );
         return reply.code(202).send(portalReplay(job));
       },
@@ -42,7 +43,7 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
       { schema: portalDataSchemas.showReplay, config: { portalAccess: 'portal.read' } },
       async (req) => {
         const job = await endpoints.replayJob(req.params.id);
-        return portalReplay(orNotFound(job && job.partner_id === req.portal.partnerId ? job : null));
+        return portalReplay(orNotFound(job && job.partner_id === portalPartner(req) ? job : null));
       },
     );
 
@@ -52,7 +53,7 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
         schema: portalDataSchemas.testCallback,
         config: { portalAccess: 'portal.act', audit: 'partner.test_callback' },
       },
-      async (req) => sendTestCallback({ endpoints, audit }, await partnerOf(req.portal.partnerId), req.portal.actor),
+      async (req) => sendTestCallback({ endpoints, audit }, await partnerOf(portalPartner(req)), req.actor),
     );
 
     app.post<{ Body: { event?: LeadEvent['event'] } | null }>(
@@ -64,9 +65,9 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
       async (req) =>
         sendTestPostback(
           { endpoints, audit },
-          await partnerOf(req.portal.partnerId),
+          await partnerOf(portalPartner(req)),
           req.body?.event ?? 'lead.accepted',
-          req.portal.actor,
+          req.actor,
         ),
     );
 
@@ -74,7 +75,7 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
       '/portal/api/endpoints',
       { schema: portalDataSchemas.endpoints, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const items = await Promise.all(DELIVERY_KINDS.map((kind) => endpoints.health(req.portal.partnerId, kind)));
+        const items = await Promise.all(DELIVERY_KINDS.map((kind) => endpoints.health(portalPartner(req), kind)));
         return { items: items.map(({ affiliate_id: _a, ...health }) => health) };
       },
     );
@@ -85,9 +86,9 @@ export function endpointRoutes({ endpoints, partners, audit, config }: Deps) {
       async (req, reply) => {
         const { state, requested_at } = await resumeEndpoint(
           { endpoints, audit },
-          req.portal.partnerId,
+          portalPartner(req),
           req.params.kind,
-          req.portal.actor,
+          req.actor,
         );
         return reply.code(202).send({ kind: req.params.kind, state, requested_at });
       },

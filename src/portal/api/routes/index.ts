@@ -13,8 +13,8 @@ import { portalDeps, type PortalDataOptions } from './portal-deps';
 export { registerPortalOpenApi, PORTAL_OPENAPI_PATH } from './openapi';
 export type { PortalDataOptions } from './portal-deps';
 
-// The partner's own pages over the manager's services, each route scoped to `req.portal.partnerId`
-// (never a partner id from the request). Registered where the portal's auth hook sets req.portal,
+// The partner's own pages over the manager's services, each route scoped to `portalPartner(req)`
+// (never a partner id from the request). Registered where the portal's auth hook sets req.principal,
 // after registerPortalOpenApi (so the portal's document covers every /portal/api route); `o` is the
 // manager's options (managerPlugin's), for the settings and clients the routes answer by.
 export function portalDataRoutes(services: ManagerServices, o: PortalDataOptions) {

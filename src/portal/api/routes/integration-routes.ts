@@ -6,6 +6,7 @@ import { orNotFound } from '../../../shared/http/lookup';
 import { integrationSchemas, type PORTAL_SECRETS } from './integration-schemas';
 import { baseUrlOf, callbackAddressProblem, integrationView } from './integration-view';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type Deps = Pick<PortalDeps, 'partners' | 'audit' | 'config' | 'statuses' | 'snippets' | 'quotaUse'>;
 type Patch = Pick<PartnerSettings, 'callback_url' | 'callback_events'>;
@@ -20,7 +21,7 @@ export function integrationRoutes(d: Deps) {
       '/portal/api/integration',
       { schema: integrationSchemas.show, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const partnerId = req.portal.partnerId;
+        const partnerId = portalPartner(req);
         const [partner, usage] = await Promise.all([partners.find(partnerId), d.quotaUse(partnerId)]);
         return integrationView(orNotFound(partner), usage, {
           baseUrl: baseUrlOf(req),
@@ -36,10 +37,10 @@ export function integrationRoutes(d: Deps) {
       { schema: integrationSchemas.rotate, config: { portalAccess: 'portal.act', audit: 'partner.rotate_key' } },
       async (req, reply) => {
         const { which, grace_seconds: graceSeconds } = req.body;
-        const rotated = orNotFound(await partners.rotateSecrets(req.portal.partnerId, which, graceSeconds));
+        const rotated = orNotFound(await partners.rotateSecrets(portalPartner(req), which, graceSeconds));
         // The manager sees who rotated what in the partner's audit log; never the secrets.
-        await audit.record(req.portal.actor, 'partner.rotate_key', {
-          partnerId: req.portal.partnerId,
+        await audit.record(req.actor, 'partner.rotate_key', {
+          partnerId: portalPartner(req),
           details: { rotated: which, grace_seconds: graceSeconds },
         });
         const graceUntil = graceSeconds > 0 ? new Date(rotated.key_rotated_at.getTime() + graceSeconds * 1000) : null;
@@ -51,7 +52,7 @@ export function integrationRoutes(d: Deps) {
       '/portal/api/integration',
       { schema: integrationSchemas.update, config: { portalAccess: 'portal.act', audit: 'partner.update' } },
       async (req) => {
-        const partnerId = req.portal.partnerId;
+        const partnerId = portalPartner(req);
         const patch = req.body;
         const problem =
           settingsProblem(patch, d.statuses, false) ??
@@ -61,7 +62,7 @@ export function integrationRoutes(d: Deps) {
         if (problem) throw new ApiError('invalid_request', { detail: problem });
         const before = orNotFound(await partners.find(partnerId));
         const after = orNotFound(await partners.update(partnerId, patch));
-        await audit.record(req.portal.actor, 'partner.update', {
+        await audit.record(req.actor, 'partner.update', {
           partnerId,
           details: {
             fields: Object.keys(patch),

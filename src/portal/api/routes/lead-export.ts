@@ -5,6 +5,7 @@ import type { Partner, PartnerLeadQuery, PartnerLeadRow, PartnerReads } from '..
 import { exportRange } from './lead-export-range';
 import { portalDataSchemas } from './portal-schemas';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type ExportQuery = PartnerLeadQuery & { from: string; to: string };
 type Deps = Pick<PortalDeps, 'reads' | 'audit' | 'partners'>;
@@ -52,9 +53,9 @@ export function leadExportRoutes(d: Deps) {
       async (req, reply) => {
         const { from, to } = req.query;
         exportRange(from, to);
-        const partnerId = req.portal.partnerId;
+        const partnerId = portalPartner(req);
         const partner = { _id: partnerId, status_mapping: (await d.partners.find(partnerId))?.status_mapping ?? {} };
-        await d.audit.record(req.portal.actor, 'lead.export', {
+        await d.audit.record(req.actor, 'lead.export', {
           partnerId,
           details: { from, to, filters: Object.keys(req.query).filter((k) => k !== 'from' && k !== 'to') },
         });

@@ -6,6 +6,7 @@ import { orNotFound, type IdParams } from '../../../shared/http/lookup';
 import { portalDataSchemas } from './portal-schemas';
 import { portalLead } from './portal-views';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type LeadQuery = PartnerLeadQuery & CursorRequest;
 
@@ -22,7 +23,7 @@ export function leadRoutes(d: Deps) {
       '/portal/api/leads',
       { schema: portalDataSchemas.listLeads, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const partnerId = req.portal.partnerId;
+        const partnerId = portalPartner(req);
         const { limit, cursor, ...filters } = req.query;
         const partner = { _id: partnerId, ...(await mappingOf(partnerId)) };
         return d.reads.leads(partner, filters, { limit, cursor });
@@ -34,7 +35,7 @@ export function leadRoutes(d: Deps) {
       '/portal/api/statuses',
       { schema: portalDataSchemas.statuses, config: { portalAccess: 'portal.read' } },
       async (req) => {
-        const { status_mapping: mapping } = await mappingOf(req.portal.partnerId);
+        const { status_mapping: mapping } = await mappingOf(portalPartner(req));
         return { statuses: d.statuses.codes().map((code) => ({ code, yours: mapping?.[code] ?? code })) };
       },
     );
@@ -45,7 +46,7 @@ export function leadRoutes(d: Deps) {
       async (req) => {
         const doc = await d.leads.doc(req.params.id);
         // Another partner's lead is as unknown as one that does not exist.
-        const lead = orNotFound(doc && doc.partner_id === req.portal.partnerId ? doc : null);
+        const lead = orNotFound(doc && doc.partner_id === portalPartner(req) ? doc : null);
         const [view, phones, partner] = await Promise.all([
           d.leads.withDeliveries(lead),
           d.phones.of([lead]),

@@ -5,6 +5,7 @@ import type { CellStore } from '../../../shared/reports/cell-store';
 import { portalDataSchemas } from './portal-schemas';
 import { portalTotals } from './portal-views';
 import type { PortalDeps } from './portal-deps';
+import { portalPartner } from '../../../identity/principal';
 
 type DaysQuery = { Querystring: { days: 1 | 7 | 30; from?: string; to?: string } };
 
@@ -45,7 +46,7 @@ export function overviewRoutes({ cells }: Pick<PortalDeps, 'cells'>) {
     app.get<DaysQuery>(
       '/portal/api/overview',
       { schema: portalDataSchemas.overview, config: { portalAccess: 'portal.read' } },
-      async (req) => readOverview(cells, req.portal.partnerId, req.query, new Date()),
+      async (req) => readOverview(cells, portalPartner(req), req.query, new Date()),
     );
 
     // Per day, as the manager's report CSV writes it (cells safe in a spreadsheet).
@@ -55,7 +56,7 @@ export function overviewRoutes({ cells }: Pick<PortalDeps, 'cells'>) {
       async (req, reply) => {
         const now = new Date();
         const range = overviewRange(req.query, now);
-        const report = await readReport(cells, { ...range, group_by: 'day' }, now, new Set([req.portal.partnerId]));
+        const report = await readReport(cells, { ...range, group_by: 'day' }, now, new Set([portalPartner(req)]));
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="overview-${report.from}-${report.to}.csv"`)

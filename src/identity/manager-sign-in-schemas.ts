@@ -1,7 +1,7 @@
-import { PERMISSIONS } from '../../identity/roles';
-import { nullable, str } from '../../shared/http/schema-parts';
-import { role } from '../../identity/identity-schema-parts';
-import { signInSchemas } from '../../identity/sign-in-schemas';
+import { PERMISSIONS } from './roles';
+import { nullable, str } from '../shared/http/schema-parts';
+import { role } from './identity-schema-parts';
+import { signInSchemas } from './sign-in-schemas';
 
 // The sign-in steps' schemas of the manager's realm: its roles and the role matrix's permissions.
 export const managerSignIn = signInSchemas({
