@@ -49,6 +49,8 @@ fi
 bash scripts/services/tools.sh install
 
 node scripts/gen-types.mjs --check
+# The pages' types, from the route schemas of the API they read (npm run gen:ui-types).
+npx tsx scripts/gen-ui-types.ts --check
 # One format (Prettier, .prettierrc.json): `npm run format` rewrites what this refuses.
 npx prettier --check . --log-level warn
 npx tsc --noEmit

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { PartnerSettings } from '../../shared/schemas/types.generated';
 import { ErrorNote } from '../../ui-kit/ui';
+import { EVENTS } from '../../ui-kit/vocabulary.generated';
 
-export const EVENTS = ['lead.accepted', 'lead.rejected', 'lead.status_changed', 'lead.ftd', 'lead.rtd'] as const;
+export { EVENTS };
 
 // A partner's postbacks as the API shows them (docs/partners/postbacks.md): the token is write-only
 // and never in here (postback_token_set says whether there is one).

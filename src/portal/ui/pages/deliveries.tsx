@@ -8,7 +8,8 @@ import { EndpointPanels } from '../parts/endpoint-panels';
 import { ReplayForm } from '../parts/replay-form';
 import { TestSends } from '../parts/test-sends';
 import { useCan } from '../session';
-import { EVENTS, type PortalDelivery } from '../types';
+import { EVENTS } from '../../../ui-kit/vocabulary.generated';
+import type { PortalDelivery } from '../types.generated';
 
 const FILTERS = ['state', 'event', 'kind'] as const;
 const STATES = ['queued', 'delivered', 'dead'] as const;

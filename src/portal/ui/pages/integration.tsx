@@ -3,7 +3,7 @@ import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-
 import { CallbackSettings } from '../parts/callback-settings';
 import { RotateSecrets } from '../parts/rotate-secrets';
 import { useCan } from '../session';
-import type { Integration } from '../types';
+import type { Integration } from '../types.generated';
 
 // What the partner's developers need: the base URL, the quotas and their use, how requests and
 // callbacks are signed, the API document and verification code; for a partner_admin, rotating a

@@ -5,7 +5,7 @@ import { utcInstant } from '../../../ui-kit/time-range';
 import { ErrorNote, PageHeading, ScrollTable, when } from '../../../ui-kit/ui';
 import { filterOf, LeadFilters, type Filter } from '../parts/lead-filters';
 import { LeadTimeline } from '../parts/lead-timeline';
-import type { PortalLead } from '../types';
+import type { PortalLead } from '../types.generated';
 
 // The partner's leads, newest first, and one lead's timeline (#/leads/<id>). A phone number is only
 // ever shown masked; the API sends nothing more.

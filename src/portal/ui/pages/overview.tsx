@@ -6,7 +6,7 @@ import type { Api } from '../../../ui-kit/api';
 import { BreakdownTable } from '../parts/breakdown-table';
 import { CapTable } from '../parts/cap-table';
 import { DayRange } from '../parts/day-range';
-import type { Overview, Totals } from '../types';
+import type { Overview, Totals } from '../types.generated';
 
 const PERIODS = [
   [1, 'Today'],

@@ -4,7 +4,7 @@ import { ShownOnce } from '../../../ui-kit/secrets-once';
 import { isMailed, MailedNote, type LinkMailed } from '../../../ui-kit/link-mailed';
 import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, when } from '../../../ui-kit/ui';
 import { SessionContext, useCan } from '../session';
-import type { PortalUser } from '../types';
+import type { PortalUser } from '../types.generated';
 
 type OneTimeLink = { url: string; expires_at: string } | LinkMailed;
 

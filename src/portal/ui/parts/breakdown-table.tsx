@@ -1,6 +1,6 @@
 import { percent } from '../../../ui-kit/report/report-format';
 import { ScrollTable } from '../../../ui-kit/ui';
-import type { Totals } from '../types';
+import type { Totals } from '../types.generated';
 
 // The overview's figures one row per source or country, largest first (the server's order).
 export function BreakdownTable({ label, heading, rows }: { label: string; heading: string; rows: [string, Totals][] }) {

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { ErrorNote, Notice, useAction } from '../../../ui-kit/ui';
-import { EVENTS, type Integration } from '../types';
+import { EVENTS } from '../../../ui-kit/vocabulary.generated';
+import type { Integration } from '../types.generated';
 
 // Where our callbacks go and which events they carry; a change is audited and the partner's manager sees it.
 export function CallbackSettings({
@@ -14,7 +15,7 @@ export function CallbackSettings({
   onSaved: () => void;
 }) {
   const [url, setUrl] = useState(integration.callback_url ?? '');
-  const [events, setEvents] = useState<string[]>(integration.callback_events);
+  const [events, setEvents] = useState<Integration['callback_events']>(integration.callback_events);
   const [saved, setSaved] = useState(false);
   // Only what changed is sent: a change is audited as what it changed.
   const save = useAction(async () => {
@@ -32,7 +33,7 @@ export function CallbackSettings({
     setSaved(true);
     onSaved();
   });
-  const toggle = (ev: string) => (e: Event) =>
+  const toggle = (ev: (typeof EVENTS)[number]) => (e: Event) =>
     setEvents((e.target as HTMLInputElement).checked ? [...events, ev] : events.filter((x) => x !== ev));
 
   return (

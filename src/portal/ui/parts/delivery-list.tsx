@@ -3,7 +3,7 @@ import type { Api } from '../../../ui-kit/api';
 import { href } from '../../../ui-kit/router';
 import { ErrorNote, Notice, ScrollTable, useAction, when } from '../../../ui-kit/ui';
 import { useCan } from '../session';
-import type { PortalDelivery } from '../types';
+import type { PortalDelivery } from '../types.generated';
 
 // The partner's deliveries, each with its attempts one click away and, when dead, a retry.
 export function DeliveryList({ api, items, onChange }: { api: Api; items: PortalDelivery[]; onChange: () => void }) {

@@ -2,7 +2,7 @@ import type { Api } from '../../../ui-kit/api';
 import { HealthFacts } from '../../../ui-kit/health-facts';
 import { ErrorNote, useAction, useLoad } from '../../../ui-kit/ui';
 import { useCan } from '../session';
-import type { EndpointHealth } from '../types';
+import type { EndpointHealth } from '../types.generated';
 
 const TITLES = { callback: 'Callback endpoint', postback: 'Postback endpoint (your tracker)' } as const;
 

@@ -1,7 +1,7 @@
 import type { Api } from '../../../ui-kit/api';
 import { href } from '../../../ui-kit/router';
 import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-kit/ui';
-import type { PortalLeadDetails } from '../types';
+import type { PortalLeadDetails } from '../types.generated';
 
 // The routing fields shown above under their own names.
 const SHOWN = new Set(['country', 'country_code', 'source']);

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { TimeRange, utcInstant } from '../../../ui-kit/time-range';
 import { ChoiceField, ErrorNote, useAction, when } from '../../../ui-kit/ui';
-import { EVENTS, type ReplayJob } from '../types';
+import { EVENTS } from '../../../ui-kit/vocabulary.generated';
+import type { ReplayJob } from '../types.generated';
 
 // Every callback and postback made in a time range sent again (a replay), for a partner who lost
 // what it received; the job runs in the background and its progress is read on request.

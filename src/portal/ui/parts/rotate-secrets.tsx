@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { SecretsOnce, type Secrets } from '../../../ui-kit/secrets-once';
 import { ErrorNote, useAction } from '../../../ui-kit/ui';
-import { SECRETS } from '../types';
+import { SECRETS } from '../types.generated';
 
 const LABELS = {
   api_key: 'API key',

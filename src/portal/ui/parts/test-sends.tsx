@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { TestResultNote, type TestResult } from '../../../ui-kit/test-result';
 import { ErrorNote, useAction } from '../../../ui-kit/ui';
-import { EVENTS } from '../types';
+import { EVENTS } from '../../../ui-kit/vocabulary.generated';
 
 // A signed test callback to the callback URL, or a test postback of one event to the tracker: what
 // the endpoint answered is shown here.
