@@ -11,7 +11,8 @@ import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
 import { startIngress } from './ingress';
 import { PARTNER_API_PREFIX } from './ingress/partner-api';
-import { managerPlugin } from './manager';
+import { managerPlugin, managerServices } from './manager';
+import { partnerPortal } from './portal/api';
 import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
@@ -122,7 +123,14 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);
-  if (managerReplies) await http.register(managerPlugin, managerOptions(runtime, managerReplies));
+  if (managerReplies) {
+    // The manager and the partner portal, side by side over the same services.
+    const o = managerOptions(runtime, managerReplies);
+    const services = managerServices(o);
+    const portal = partnerPortal(o, services, systemClock);
+    await http.register(managerPlugin, { ...o, services, portalRoutes: portal.managerRoutes });
+    await http.register(portal.plugin);
+  }
   const url = await http.listen({ host: config.http.host, port: config.http.port });
   logger.info({ url, roles: config.roles }, 'lead intake started');
 

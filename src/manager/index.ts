@@ -1,13 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { toApiError } from '../shared/http/fastify-errors';
-import { schemas } from '../shared/schemas';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { systemClock } from '../shared/clock';
-import { SHARED_SCHEMA_IDS } from './api-schemas';
+import { apiContext } from './api-context';
 import { registerConsole } from './console-static';
 import { registerIdentity } from './identity';
-import { registerPortal } from '../portal/api/portal-static';
 import { registerOpenApi } from './openapi';
-import { partnerPortal } from '../portal/api';
 import { auditRefusals } from './refusal-audit';
 import { affiliateRoutes } from './routes/affiliates';
 import { agentRoutes } from './routes/agents';
@@ -19,40 +15,28 @@ import { leadRoutes } from './routes/leads';
 import { mailRoutes } from './routes/mail';
 import { overviewRoutes } from './routes/overview';
 import { reportRoutes } from './routes/reports';
-import { managerServices, type ManagerOptions } from './services';
+import type { ManagerOptions, ManagerServices } from './services';
 import { workspaceRoutes } from './workspace';
-import { managerValidatorCompiler } from './validation';
 
-export type { ManagerOptions } from './services';
+export { managerServices, type ManagerOptions, type ManagerServices } from './services';
+
+// What the manager plugin is given besides its options: the services it shares with the partner
+// portal (src/app.ts builds both over the same ones), and the portal's routes of the manager API (the
+// invitation of a partner's first admin, freeing a portal email).
+export interface ManagerPluginOptions extends ManagerOptions {
+  services: ManagerServices;
+  portalRoutes: readonly FastifyPluginAsync[];
+}
 
 // The manager API and console: a fastify plugin the process hosting the ingress role registers
 // (src/app.ts), one context of its own: its own validation, error answers and authentication, none
 // of which leaks into the partner API. Each route plugin gets the services it uses.
-export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Promise<void> {
-  const services = managerServices(o);
-  app.setValidatorCompiler(managerValidatorCompiler);
-  // curl and most clients send Content-Type: application/json with no body on a bare POST action.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body === '' ? done(null, {}) : json(req, body as string, done),
-  );
-  // Response schemas document the answers; the views built in code decide what is sent.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.setErrorHandler((err, req, reply) => {
-    const apiError = toApiError(err, o.config.bodyLimitBytes);
-    if (apiError.status >= 500) req.log.error({ err }, 'manager request failed');
-    return reply.code(apiError.status).headers(apiError.headers).send(apiError.body());
-  });
-  for (const id of SHARED_SCHEMA_IDS) app.addSchema(schemas.get(id) as { $id: string });
+export async function managerPlugin(app: FastifyInstance, o: ManagerPluginOptions): Promise<void> {
+  const { services } = o;
+  apiContext(app, { name: 'manager', bodyLimitBytes: o.config.bodyLimitBytes });
   await registerOpenApi(app, o.config.serviceName);
   // Public like the document: the page holds no data; it signs in against the API below.
   await registerConsole(app, o.logger);
-  await registerPortal(app, o.logger);
-
-  // The partner portal's API: a context of its own (its cookie, sessions and authentication).
-  const portal = partnerPortal(o, services, systemClock);
-  await app.register(portal.plugin);
 
   await app.register(async (secured) => {
     await registerIdentity(secured, {
@@ -67,8 +51,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
       agentExists: async (id) => (await services.agents.find(id)) !== null,
     });
     auditRefusals(secured, services.audit);
-    await secured.register(portal.invitations);
-    await secured.register(portal.emails);
+    for (const routes of o.portalRoutes) await secured.register(routes);
     await secured.register(
       affiliateRoutes({
         ...services,

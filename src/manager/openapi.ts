@@ -36,11 +36,7 @@ export async function registerOpenApi(app: FastifyInstance, serviceName: string)
       },
       security: [{ session: [] }, { serviceToken: [] }],
     },
-    // The partner portal, served in the same context, has a document of its own (portal/routes/openapi.ts).
-    transform: ({ schema, url }) => ({
-      schema: url.startsWith('/portal/') ? { ...schema, hide: true } : asDocumented(schema),
-      url,
-    }),
+    transform: ({ schema, url }) => ({ schema: asDocumented(schema), url }),
     transformObject: (doc) => {
       const document = markNullableBodiesOptional(
         ('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as OpenApiLike,

@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import type { PortalAccountDoc } from '../../identity/identity-store';
 import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../../identity/realm-identity';
 import { registerSessions } from '../../identity/register-sessions';
+import { apiContext } from '../../manager/api-context';
 import { auditRefusals } from '../../manager/refusal-audit';
 import type { ManagerOptions, ManagerServices } from '../../manager/services';
 import { portalEmailRoute } from './people/email-route';
@@ -15,16 +16,18 @@ import { ownAccountRoutes } from '../../identity/own-account-routes';
 import { portalUserView } from './people/portal-users';
 import { ownAccountSchemas } from './people/user-schemas';
 import { portalFactorResetRoute } from './people/user-factor-route';
+import { registerPortal } from './portal-static';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
-// The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
-// its own session cookie and Redis sessions, its own authentication (a portal session only) and its
-// routes; and the manager's routes into it: the invitation of a partner's first admin, freeing an email.
+// The partner portal (/portal/ and /portal/api): one fastify context of its own beside the manager's,
+// over the same services, with its own session cookie and Redis sessions, its own authentication (a
+// portal session only) and its routes; and the manager API's routes into it (`managerRoutes`): the
+// invitation of a partner's first admin, freeing an email.
 export function partnerPortal(
   m: ManagerOptions,
   services: ManagerServices,
   clock: Clock,
-): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync; emails: FastifyPluginAsync } {
+): { plugin: FastifyPluginAsync; managerRoutes: FastifyPluginAsync[] } {
   const o: RealmIdentityOptions = {
     config: m.config,
     db: m.mongo.db,
@@ -45,6 +48,9 @@ export function partnerPortal(
   };
 
   const plugin = async (app: FastifyInstance): Promise<void> => {
+    apiContext(app, { name: 'portal', bodyLimitBytes: m.config.bodyLimitBytes });
+    // Public: the pages hold no data; they sign in against the API below.
+    await registerPortal(app, m.logger);
     await registerSessions(app, {
       secret: o.config.accounts.sessionSecret,
       name: PORTAL_COOKIE,
@@ -78,5 +84,5 @@ export function partnerPortal(
     partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null,
   });
   const emails = portalEmailRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit });
-  return { plugin, invitations, emails };
+  return { plugin, managerRoutes: [invitations, emails] };
 }
