@@ -45,15 +45,7 @@ export const managerRealm: IdentityRealm<AccountDoc> = {
     },
     permissions: s.role ? ROLE_PERMISSIONS[s.role] : [],
   }),
-  action: {
-    sign_in: 'account.sign_in',
-    sign_in_failed: 'account.sign_in_failed',
-    locked: 'account.locked',
-    sign_out: 'account.sign_out',
-    password_set: 'account.password_set',
-    second_factor_added: 'account.second_factor_added',
-    sessions_revoked: 'account.sessions_revoked',
-  },
+  audit: 'account',
   partnerOf: () => null,
 };
 

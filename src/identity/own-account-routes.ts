@@ -4,7 +4,7 @@ import { ApiError } from '../shared/errors';
 import type { AccountBase } from './identity-store';
 import { changeOwnPassword, type OwnPasswordDeps, type PasswordChange } from './own-password';
 import { ownPartner, principalIn, type Principal } from './principal';
-import type { IdentityRealm } from './realm';
+import { accountAction, type IdentityRealm } from './realm';
 import { sessionView } from './session-actions';
 
 export interface OwnAccountDeps<A extends AccountBase> extends OwnPasswordDeps<A> {
@@ -23,6 +23,10 @@ export interface OwnAccountAnswers<A extends AccountBase> {
 // signed-in person of the realm may (realm.own); only a person, not a token, has a password and sessions.
 export function ownAccountRoutes<A extends AccountBase>(d: OwnAccountDeps<A>, answers: OwnAccountAnswers<A>) {
   const { realm } = d;
+  const [passwordSet, sessionsRevoked] = [
+    accountAction(realm, 'password_set'),
+    accountAction(realm, 'sessions_revoked'),
+  ];
   const person = (req: FastifyRequest, detail: string): Principal => {
     const principal = principalIn(req, realm.name);
     if (principal.kind !== 'account') throw new ApiError('conflict', { detail });
@@ -41,11 +45,11 @@ export function ownAccountRoutes<A extends AccountBase>(d: OwnAccountDeps<A>, an
     // A new password ends every other session and gives this one a new id.
     app.post<{ Body: PasswordChange }>(
       `${realm.prefix}/me/password`,
-      { schema: schemas.password, config: { ...realm.own, audit: realm.action.password_set } },
+      { schema: schemas.password, config: { ...realm.own, audit: passwordSet } },
       async (req) => {
         const { id } = person(req, 'Only a person signed in with a session has a password');
         const account = await changeOwnPassword(d, realm, req, id);
-        await d.audit.record(req.actor, realm.action.password_set, {
+        await d.audit.record(req.actor, passwordSet, {
           partnerId: realm.partnerOf(account),
           target: account._id,
           details: { by: 'account menu' },
@@ -56,11 +60,11 @@ export function ownAccountRoutes<A extends AccountBase>(d: OwnAccountDeps<A>, an
 
     app.post(
       `${realm.prefix}/me/sign-out-everywhere`,
-      { schema: schemas.signOutEverywhere, config: { ...realm.own, audit: realm.action.sessions_revoked } },
+      { schema: schemas.signOutEverywhere, config: { ...realm.own, audit: sessionsRevoked } },
       async (req, reply) => {
         const principal = person(req, 'Only a person has sessions');
         await d.sessions.revokeAll(principal.id);
-        await d.audit.record(req.actor, realm.action.sessions_revoked, {
+        await d.audit.record(req.actor, sessionsRevoked, {
           partnerId: ownPartner(principal),
           target: principal.id,
         });

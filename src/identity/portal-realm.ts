@@ -76,15 +76,7 @@ export function portalRealm(
       },
       permissions: s.portal_role ? PORTAL_ROLE_PERMISSIONS[s.portal_role] : [],
     }),
-    action: {
-      sign_in: 'portal.sign_in',
-      sign_in_failed: 'portal.sign_in_failed',
-      locked: 'portal.locked',
-      sign_out: 'portal.sign_out',
-      password_set: 'portal.password_set',
-      second_factor_added: 'portal.second_factor_added',
-      sessions_revoked: 'portal.sessions_revoked',
-    },
+    audit: 'portal',
     partnerOf: (account) => account.partner_id,
   };
 }

@@ -36,9 +36,15 @@ export interface IdentityRealm<A extends AccountBase> {
   principal(s: Session, address: string): Principal | null;
   // What a signed-in session says of its account, and what that account may do.
   view(s: Session): { account: Record<string, unknown>; permissions: readonly string[] };
-  action: Readonly<Record<AccountEvent, AuditAction>>;
+  // How the realm's audit actions begin: `account.sign_in` in the manager's, `portal.sign_in` in the portal's.
+  audit: 'account' | 'portal';
   // The partner an account's audit entries are about: a partner's person's own, so their manager sees them.
   partnerOf(account: A): string | null;
+}
+
+// The audit action of an account event in `realm`.
+export function accountAction(realm: Pick<IdentityRealm<AccountBase>, 'audit'>, event: AccountEvent): AuditAction {
+  return `${realm.audit}.${event}` satisfies `${IdentityRealm<AccountBase>['audit']}.${AccountEvent}` & AuditAction;
 }
 
 // An audit entry of a person's own account event, in their realm's terms.
@@ -50,7 +56,7 @@ export function auditAccount<A extends AccountBase>(
   account: A | null,
   details: Record<string, unknown> = {},
 ): Promise<void> {
-  return audit.record(actor, realm.action[event], {
+  return audit.record(actor, accountAction(realm, event), {
     target: account?._id ?? null,
     partnerId: account ? realm.partnerOf(account) : null,
     details,

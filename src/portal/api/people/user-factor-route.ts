@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditRecorder } from '../../../shared/audit';
-import { resetSecondFactors, type FactorResetDeps } from '../../../manager/identity/factor-reset-routes';
+import { resetSecondFactors, type FactorResetDeps } from '../../../identity/second-factor-reset';
 import type { PortalAccountDoc } from '../../../identity/identity-store';
 import { orNotFound, type IdParams } from '../../../shared/http/lookup';
 import { portalUserView } from './portal-users';
