@@ -1,8 +1,8 @@
 // Builds the browser apps with esbuild: the manager console (src/console) into dist/console and the
-// partner portal (src/portal/ui) into dist/portal, each one bundled app.js, its page and one
-// stylesheet (the shared src/ui-kit/app.css, then the app's own styles when it has any). `npm run
-// build` runs it; scripts/test.sh and scripts/up.sh too, so a fresh clone serves both. Well under a
-// second.
+// partner portal (src/portal/ui) into dist/portal-ui (dist/portal is its compiled API's), each one
+// bundled app.js, its page and one stylesheet (the shared src/ui-kit/app.css, then the app's own
+// styles when it has any). `npm run build` runs it; scripts/test.sh and scripts/up.sh too, so a fresh
+// clone serves both. Well under a second.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Source folder, output folder, the page's title (the one page both share: src/ui-kit/index.html).
 const APPS = [
   ['console', 'console', 'Lead intake console'],
-  ['portal/ui', 'portal', 'Partner portal'],
+  ['portal/ui', 'portal-ui', 'Partner portal'],
 ];
 
 const page = readFileSync(join(root, 'src', 'ui-kit', 'index.html'), 'utf8');

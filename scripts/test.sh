@@ -55,7 +55,7 @@ npx tsx scripts/gen-ui-types.ts --check
 npx prettier --check . --log-level warn
 npx tsc --noEmit
 # The manager console (src/console) and the partner portal (src/portal/ui) are type-checked and built
-# into dist/console and dist/portal, where the manager serves them from and the browser tests open them.
+# into dist/console and dist/portal-ui, where the manager serves them from and the browser tests open them.
 npx tsc -p src/console
 npx tsc -p src/portal/ui
 node scripts/build-console.mjs

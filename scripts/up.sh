@@ -48,7 +48,7 @@ set -a; source .env.local; eval "$(bash scripts/services.sh env)"; set +a
 MANAGER_TOKEN="${MANAGER_TOKENS%%,*}"
 
 # The manager console and the partner portal, built from src/console and src/portal/ui into
-# dist/console and dist/portal (well under a second), so the pages served match this checkout.
+# dist/console and dist/portal-ui (well under a second), so the pages served match this checkout.
 node scripts/build-console.mjs >/dev/null
 
 stop_app
