@@ -128,7 +128,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     const o = managerOptions(runtime, managerReplies);
     const services = managerServices(o);
     const portal = partnerPortal(o, services, systemClock);
-    await http.register(managerPlugin, { ...o, services, portalRoutes: portal.managerRoutes });
+    await http.register(managerPlugin, { ...o, services, portalRoutes: [portal.invitations, portal.emails] });
     await http.register(portal.plugin);
   }
   const url = await http.listen({ host: config.http.host, port: config.http.port });

@@ -9,8 +9,7 @@ import type { AuditLog } from '../audit-log';
 import { accountRoutes } from './account-routes';
 import { authenticate } from './authenticate';
 import { factorResetRoutes } from './factor-reset-routes';
-import { meSchemas } from './identity-schemas';
-import { accountView } from '../../identity/accounts';
+import { managerOwnAccount } from './own-account';
 import { managerRealm } from '../../identity/manager-realm';
 import { ownAccountRoutes } from '../../identity/own-account-routes';
 import { realmIdentity, registerSignIn } from '../../identity/realm-identity';
@@ -54,18 +53,7 @@ export async function registerIdentity(app: FastifyInstance, o: IdentityOptions)
 
   await registerSignIn(app, id, o);
   await app.register(ssoRoutes({ config: cfg.sso, accounts, sessions, audit: o.audit, clock: o.clock }));
-  await app.register(
-    ownAccountRoutes(
-      { ...id, audit: o.audit, clock: o.clock },
-      {
-        schemas: meSchemas,
-        me: ({ id, name, role, kind }, account) => ({
-          principal: { id, name, role, kind },
-          account: account && accountView(account),
-        }),
-      },
-    ),
-  );
+  await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }, managerOwnAccount));
   await app.register(
     accountRoutes({
       accounts,

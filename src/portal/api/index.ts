@@ -13,21 +13,19 @@ import { ownPartner } from '../../identity/principal';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from '../../identity/portal-realm';
 import { portalUserRoutes } from './people/user-routes';
 import { ownAccountRoutes } from '../../identity/own-account-routes';
-import { portalUserView } from './people/portal-users';
-import { ownAccountSchemas } from './people/user-schemas';
+import { portalOwnAccount } from './people/own-account';
 import { portalFactorResetRoute } from './people/user-factor-route';
 import { registerPortal } from './portal-static';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
 
-// The partner portal (/portal/ and /portal/api): one fastify context of its own beside the manager's,
-// over the same services, with its own session cookie and Redis sessions, its own authentication (a
-// portal session only) and its routes; and the manager API's routes into it (`managerRoutes`): the
-// invitation of a partner's first admin, freeing an email.
+// The partner portal's API (/portal/api) and pages: one fastify context of its own beside the manager's, with
+// its own session cookie and Redis sessions, its own authentication (a portal session only) and its
+// routes; and the manager's routes into it: the invitation of a partner's first admin, freeing an email.
 export function partnerPortal(
   m: ManagerOptions,
   services: ManagerServices,
   clock: Clock,
-): { plugin: FastifyPluginAsync; managerRoutes: FastifyPluginAsync[] } {
+): { plugin: FastifyPluginAsync; invitations: FastifyPluginAsync; emails: FastifyPluginAsync } {
   const o: RealmIdentityOptions = {
     config: m.config,
     db: m.mongo.db,
@@ -70,12 +68,7 @@ export function partnerPortal(
     );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
-    await app.register(
-      ownAccountRoutes(
-        { ...id, audit: o.audit, clock: o.clock },
-        { schemas: ownAccountSchemas, me: (_, account) => ({ account: account && portalUserView(account) }) },
-      ),
-    );
+    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }, portalOwnAccount));
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
     await app.register(portalDataRoutes(services, m));
   };
@@ -84,5 +77,5 @@ export function partnerPortal(
     partnerExists: async (partnerId) => (await services.partners.find(partnerId)) !== null,
   });
   const emails = portalEmailRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit });
-  return { plugin, managerRoutes: [invitations, emails] };
+  return { plugin, invitations, emails };
 }
