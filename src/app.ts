@@ -77,10 +77,11 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     : null;
   minutes?.start();
   // The outbox's sender runs where the manager does, which is what puts mail in it.
+  const outbox = managerReplies && config.mail ? new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock) : null;
   const mail =
-    managerReplies && config.mail
+    outbox && config.mail
       ? await startMailSender(
-          new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock),
+          outbox,
           smtpRelay(config.mail, hostname()),
           config.mail,
           runtime.metrics,
@@ -122,7 +123,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   const checks = [...runtime.readiness, ...roles.flatMap((r) => r.readiness ?? [])];
   await http.register(opsRoutes(checks, runtime.metrics));
   for (const role of roles) if (role.routes) await http.register(role.routes);
-  if (managerReplies) await http.register(managerPlugin, managerOptions(runtime, managerReplies));
+  if (managerReplies) await http.register(managerPlugin, managerOptions(runtime, managerReplies, outbox));
   const url = await http.listen({ host: config.http.host, port: config.http.port });
   logger.info({ url, roles: config.roles }, 'lead intake started');
 
