@@ -6,6 +6,7 @@ import { LeadStream } from '../lib/leads';
 import { closedLoop } from '../lib/load';
 import { CpuMeter, type CpuWindow, type Watched } from '../lib/proc';
 import { profileTables } from '../lib/report';
+import { storeWork } from '../lib/role-metrics';
 import { startHelper, startRole, type Helper, type RoleProcess } from '../lib/roles';
 import { createAgents, createPartners, dropScenario } from '../lib/setup';
 import { r1 } from '../lib/stats';
@@ -14,6 +15,7 @@ import { ourShare, SERVERS } from '../lib/cpu-per-lead';
 interface IdleWindow {
   layout: string;
   cpu: CpuWindow;
+  storeCommandsPerMinute: Record<string, number>; // by command and collection, our processes' own
   serversBefore: Record<string, number>; // the servers with none of our processes running (others' clients only)
 }
 
@@ -59,12 +61,19 @@ export async function idleScenario(ctx: BenchContext): Promise<ScenarioResult> {
       await sleep(10_000); // the leads' callbacks, joins and first timers settle
       ctx.log(`idle, ${layout}: our processes at rest for ${opts.idleS} s`);
       const meter = new CpuMeter(() => [...roles.map((r) => ({ name: r.role, pid: r.pid })), ...servers()]);
+      const storeBefore = (await storeWork(roles)).commands;
       const from = monotonicUs();
       meter.start();
       await sleep(opts.idleS * 1000);
       const cpu = meter.stop();
       const to = monotonicUs();
-      windows.push({ layout, cpu, serversBefore });
+      const storeAfter = (await storeWork(roles)).commands;
+      const storeCommandsPerMinute = Object.fromEntries(
+        [...storeAfter]
+          .map(([k, n]): [string, number] => [k, r1(((n - (storeBefore.get(k) ?? 0)) * 60) / cpu.seconds)])
+          .filter(([, n]) => n > 0),
+      );
+      windows.push({ layout, cpu, serversBefore, storeCommandsPerMinute });
       for (const r of roles) await r.stop();
       if (profDir)
         for (const r of roles)
@@ -81,7 +90,7 @@ export async function idleScenario(ctx: BenchContext): Promise<ScenarioResult> {
   return {
     name: 'idle',
     title: 'A stack at rest',
-    tables: [idleTable(windows), ...profileTables(profiles)],
+    tables: [idleTable(windows), storeTable(windows), ...profileTables(profiles)],
     data: { idleSeconds: opts.idleS, windows, profiles },
     notes: [],
   };
@@ -107,5 +116,15 @@ function idleTable(windows: IdleWindow[]): Table {
       w.cpu.othersPct,
     ]),
     note: 'each server: its CPU with our processes at rest (in brackets: minus its CPU with none of them running, just before: what they cost it); others = the rest of the machine',
+  };
+}
+
+function storeTable(windows: IdleWindow[]): Table {
+  const keys = [...new Set(windows.flatMap((w) => Object.keys(w.storeCommandsPerMinute)))].sort();
+  return {
+    title: 'Store commands a minute at rest, by command and collection (our processes)',
+    columns: ['command collection', ...windows.map((w) => w.layout)],
+    rows: keys.map((k) => [k, ...windows.map((w) => w.storeCommandsPerMinute[k] ?? 0)]),
+    note: "from the roles' lead_intake_mongo_commands_total, read at the start and the end of the rest",
   };
 }
