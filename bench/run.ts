@@ -15,6 +15,7 @@ import { viewsScenario } from './scenarios/views';
 import { managerViewsScenario } from './scenarios/manager-views';
 import { managerAccessScenario } from './scenarios/manager-access';
 import { portalScenario } from './scenarios/portal';
+import { idleScenario } from './scenarios/idle';
 
 const SCENARIOS = [
   'mongo',
@@ -28,12 +29,13 @@ const SCENARIOS = [
   'pipeline',
   'stored',
   'soak',
+  'idle',
 ] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
-                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--backlog N] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
+                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--backlog N] [--idle-seconds S] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
 scenarios (in run order): ${SCENARIOS.join(', ')}`;
 
@@ -79,6 +81,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     soakMinutes: Number(get('--soak-minutes') ?? (quick ? 1 : 5)),
     soakRate: Number(get('--soak-rate') ?? 500),
     backlog: Number(get('--backlog') ?? (quick ? 2000 : 10_000)),
+    idleS: Number(get('--idle-seconds') ?? 60),
     out: get('--out') ?? null,
     nodeOptions: (get('--node-options') ?? '').split(' ').filter(Boolean),
     roleEnv: Object.fromEntries(
@@ -143,7 +146,9 @@ async function main(): Promise<void> {
                     ? await httpPathScenario(ctx)
                     : name === 'dispatcher'
                       ? await dispatcherScenario(ctx)
-                      : await intakeScenario(ctx, name);
+                      : name === 'idle'
+                        ? await idleScenario(ctx)
+                        : await intakeScenario(ctx, name);
       const serversAfter = ctx.serverIdentity();
       r.data.servers = serversBefore;
       if (JSON.stringify(serversAfter) !== JSON.stringify(serversBefore)) {

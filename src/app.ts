@@ -78,10 +78,11 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     : null;
   minutes?.start();
   // The outbox's sender runs where the manager does, which is what puts mail in it.
+  const outbox = managerReplies && config.mail ? new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock) : null;
   const mail =
-    managerReplies && config.mail
+    outbox && config.mail
       ? await startMailSender(
-          new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock),
+          outbox,
           smtpRelay(config.mail, hostname()),
           config.mail,
           runtime.metrics,
@@ -125,7 +126,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   for (const role of roles) if (role.routes) await http.register(role.routes);
   if (managerReplies) {
     // The manager and the partner portal, side by side over the same services.
-    const o = managerOptions(runtime, managerReplies);
+    const o = managerOptions(runtime, managerReplies, outbox);
     const services = managerServices(o);
     const portal = partnerPortal(o, services, systemClock);
     await http.register(managerPlugin, { ...o, services, portalRoutes: [portal.invitations, portal.emails] });

@@ -3,9 +3,8 @@ import type { IngressDeps } from './ingress';
 import type { ManagerOptions } from './manager';
 import type { ProcessorDeps } from './processor';
 import type { ReplyWaiter } from './shared/kafka/reply-waiter';
-import { systemClock } from './shared/clock';
 import { Mailer } from './shared/mail/mailer';
-import { MailOutbox } from './shared/mail/outbox';
+import type { MailOutbox } from './shared/mail/outbox';
 import type { RoleClients } from './shared/role';
 import type { Runtime } from './shared/runtime';
 import type { CallbackReply } from './shared/schemas';
@@ -39,7 +38,13 @@ export function dispatcherDeps(rt: Runtime): DispatcherDeps {
 }
 
 // The manager's, with the reader of the dispatcher's replies to its commands.
-export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>): ManagerOptions {
+// `outbox`: the one the process's mail sender serves (null where mail is off), so a message queued
+// here wakes it.
+export function managerOptions(
+  rt: Runtime,
+  replies: ReplyWaiter<CallbackReply>,
+  outbox: MailOutbox | null,
+): ManagerOptions {
   const { config } = rt;
   return {
     config: {
@@ -62,8 +67,6 @@ export function managerOptions(rt: Runtime, replies: ReplyWaiter<CallbackReply>)
     replies,
     logger: rt.logger,
     metrics: rt.metrics,
-    mailer: config.mail
-      ? new Mailer(new MailOutbox(rt.mongo.db, rt.cipher, systemClock), config.serviceName, config.mail.pagesUrl)
-      : null,
+    mailer: config.mail && outbox ? new Mailer(outbox, config.serviceName, config.mail.pagesUrl) : null,
   };
 }

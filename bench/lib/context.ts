@@ -20,6 +20,7 @@ export interface Options {
   soakMinutes: number;
   soakRate: number;
   backlog: number; // lead events in the dispatcher scenario's backlog drains
+  idleS: number; // seconds each layout of the stack is left at rest in the `idle` scenario
   out: string | null;
   nodeOptions: string[];
   roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000

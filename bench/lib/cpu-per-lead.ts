@@ -37,3 +37,14 @@ export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
     byProcess,
   };
 }
+
+// The servers every scenario watches; the rest of a CPU window's processes are ours, or helpers.
+export const SERVERS = ['mongo-wire', 'kafka', 'redis', 'registry'] as const;
+
+// % of one core our processes used together: every watched process but the servers and OUTSIDE.
+export function ourShare(perProcess: Readonly<Record<string, number>>): number {
+  const sum = Object.entries(perProcess)
+    .filter(([name]) => !(SERVERS as readonly string[]).includes(name) && !OUTSIDE.has(name))
+    .reduce((a, [, pct]) => a + pct, 0);
+  return Math.round(sum * 10) / 10;
+}

@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import type { ScenarioResult } from './context';
+import { ourShare } from './cpu-per-lead';
 
 export interface TargetCheck {
   name: string;
@@ -13,8 +14,20 @@ interface StepLike {
   label: string;
   saturated: boolean;
   load: { acceptedPerS: number; latencyMs: { p99: number } };
-  cpuPerLead?: { service: number | null };
+  cpuPerLead?: { service: number | null; byProcess?: Record<string, number> };
 }
+
+interface IdleWindowLike {
+  layout: string;
+  cpu: { perProcess: Record<string, number> };
+}
+const OUR_ROLES = ['ingress', 'processor', 'dispatcher', 'all'];
+// CPU ms a lead in our own processes (every instance of each role), without the servers.
+const ourCpuPerLead = (s: StepLike | undefined): number | null => {
+  const by = s?.cpuPerLead?.byProcess;
+  if (!by) return null;
+  return Math.round(OUR_ROLES.reduce((a, role) => a + (by[role] ?? 0), 0) * 100) / 100;
+};
 
 const steps = (r: ScenarioResult | undefined): StepLike[] => (r?.data.steps as StepLike[] | undefined) ?? [];
 const bestAccepted = (r: ScenarioResult | undefined): number | null => {
@@ -87,6 +100,26 @@ export function checkTargets(r: Partial<Record<string, ScenarioResult>>): Target
     goal: '<= 4 ms',
     measured: cpu200 === null ? (r.pipeline ? 'not measured' : 'not run') : `${cpu200} ms`,
     met: cpu200 === null ? null : cpu200 <= 4,
+    cappedBy: '',
+  });
+
+  const ours200 = ourCpuPerLead(s200);
+  out.push({
+    name: 'our processes CPU ms per lead at 200/s',
+    goal: '<= 2.5 ms',
+    measured: ours200 === null ? (r.pipeline ? 'not measured' : 'not run') : `${ours200} ms`,
+    met: ours200 === null ? null : ours200 <= 2.5,
+    cappedBy: '',
+  });
+
+  // At rest: our processes together, roles apart and all-in-one.
+  const idle = (r.idle?.data.windows as IdleWindowLike[] | undefined) ?? [];
+  const idlePct = idle.map((w) => ourShare(w.cpu.perProcess));
+  out.push({
+    name: 'our processes at rest, % of a core',
+    goal: '< 2%',
+    measured: idle.length === 0 ? 'not run' : idle.map((w, i) => `${w.layout} ${idlePct[i]}%`).join(', '),
+    met: idle.length === 0 ? null : idlePct.every((p) => p < 2),
     cappedBy: '',
   });
 

@@ -43,13 +43,14 @@ export function refusalOf(
 
 // Tells the reports about duplicates and validation errors (they make no lead, so no lead event
 // counts them) on leads.intake.refusals. Fire and forget: the partner's answer never waits for it
-// and never fails because of it. Refusals wait in a bounded queue and leave together every
-// FLUSH_EVERY_MS; a full queue or a failed send drops them, logged and counted
-// (lead_intake_refusal_reports_dropped_total), so the reports may then count fewer.
+// and never fails because of it. Refusals wait in a bounded queue and leave together FLUSH_EVERY_MS
+// after the first of them (nothing is woken while none waits); a full queue or a failed send drops
+// them, logged and counted (lead_intake_refusal_reports_dropped_total), so the reports may then
+// count fewer.
 export class RefusalReports {
   private queue: IntakeRefusal[] = [];
   private readonly dropped: Counter<'reason'>;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -67,8 +68,6 @@ export class RefusalReports {
       labelNames: ['reason'],
       registers: [d.metrics],
     });
-    this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
-    this.timer.unref();
   }
 
   report(refusal: IntakeRefusal): void {
@@ -77,10 +76,18 @@ export class RefusalReports {
       return;
     }
     this.queue.push(refusal);
+    // Nothing queued, nothing to wake for: the timer runs only once a refusal waits.
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, FLUSH_EVERY_MS);
+    this.timer.unref();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.flush();
   }
 

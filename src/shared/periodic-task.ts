@@ -42,3 +42,54 @@ export function everyInterval(
     },
   };
 }
+
+// Runs `work` when asked (soon()), and otherwise when the work itself says it is next due (the
+// time it returns), at the latest `maxWaitMs` after its last run: a safety net for what is due
+// without this process hearing of it (written by another process, or before a restart). A task
+// with nothing due costs one run per maxWaitMs. Never two runs at once; a failed run is logged and
+// tried again after maxWaitMs.
+export function whenDue(
+  name: string,
+  maxWaitMs: number,
+  work: () => Promise<Date | null>,
+  logger: Logger,
+): PeriodicTask {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const wakeAt = (next: Date | null): void => {
+    if (timer) clearTimeout(timer);
+    const waitMs = next === null ? maxWaitMs : Math.min(maxWaitMs, Math.max(0, next.getTime() - Date.now()));
+    timer = stopped ? null : setTimeout(run, waitMs);
+  };
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = work()
+      .catch((err: unknown) => {
+        logger.warn({ err: (err as Error).message, task: name }, 'periodic task failed');
+        return null;
+      })
+      .then((next) => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          run();
+        } else wakeAt(next);
+      });
+  };
+  wakeAt(new Date());
+  return {
+    soon() {
+      if (!stopped) run();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (running) await running;
+    },
+  };
+}

@@ -120,3 +120,33 @@ it('marks a message dead after its tries, and managers see it without its conten
   expect(metrics).toMatch(/lead_intake_mail_outbox\{state="dead"\} 1/);
   expect(metrics).toMatch(/lead_intake_mail_tries_total\{template="password-reset",outcome="dead"\} 1/);
 });
+
+it('sends mail queued in its process at once and tries again when a retry falls due, its poll a minute apart', async () => {
+  const invite = async (app: TestApp, to: string) =>
+    (
+      await new ManagerClient(app.url).post<{ invitation: { mail_id: string } }>('/api/accounts', {
+        email: to,
+        name: 'Pat',
+        role: 'analyst',
+      })
+    ).body.invitation.mail_id;
+  const slowPoll = { MAIL_POLL_MS: '60000' };
+  const up = await start(testEnv(mailEnv(slowPoll)));
+  const to = mailbox('woken');
+  await invite(up, to);
+  await until(
+    'the mail at the relay',
+    () => mailTo(to),
+    (m) => m.length === 1,
+    5000,
+  );
+
+  const down = await start(testEnv(mailEnv({ ...slowPoll, SMTP_URL: `smtp://127.0.0.1:${await freePort()}` })));
+  const id = await invite(down, mailbox('retried'));
+  await until(
+    'three tries',
+    () => docs(down).findOne({ _id: id }),
+    (d) => (d?.attempts ?? 0) >= 3,
+    5000,
+  );
+});

@@ -29,6 +29,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     CALLBACK_ALLOW_HTTP: 'true',
     DISTRIBUTION_INTERVAL_MS: '500',
     KAFKA_SESSION_TIMEOUT_MS: '10000',
+    // A stop waits for each consumer's pending fetch: short fetches keep the suite's many stops quick.
+    KAFKA_FETCH_MAX_WAIT_MS: '1000',
     ...overrides,
   };
 }

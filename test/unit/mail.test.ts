@@ -39,7 +39,7 @@ describe('mail settings', () => {
       maxAttempts: 10,
       retryBaseMs: 30000,
       retryMaxMs: 3600000,
-      pollMs: 1000,
+      pollMs: 60000,
       smtpTimeoutMs: 10000,
     });
   });

@@ -14,7 +14,8 @@ export interface MailConfig {
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
-  // How often the sender looks for mail due, and how long one SMTP exchange may take.
+  // The longest the sender waits before it looks for mail due (mail queued in its own process, and
+  // retries, wake it at once), and how long one SMTP exchange may take.
   readonly pollMs: number;
   readonly smtpTimeoutMs: number;
 }
@@ -44,7 +45,7 @@ export function readMail(r: EnvReader, env: Env, consoleUrl: string | null): Mai
     maxAttempts: r.int('MAIL_MAX_ATTEMPTS', 10, 1, 100),
     retryBaseMs,
     retryMaxMs,
-    pollMs: r.int('MAIL_POLL_MS', 1000, 10, 60000),
+    pollMs: r.int('MAIL_POLL_MS', 60000, 10, 600000),
     smtpTimeoutMs: r.int('MAIL_SMTP_TIMEOUT_MS', 10000, 100, 120000),
   };
 }

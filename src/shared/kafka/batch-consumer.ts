@@ -107,6 +107,7 @@ const DEFAULT_CHUNK = 200;
 // brings, so their chunks can be joined.
 const CONCURRENCY = 6;
 const MERGED_CONCURRENCY = 64;
+const PAUSING_FETCH_WAIT_MS = 1000;
 
 // The consume-decode-handle skeleton of every committing consumer: a Kafka batch is decoded at the
 // edge (schema-checked, typed), cut into chunks, each chunk handled as a whole (chunk-handler.ts),
@@ -127,6 +128,9 @@ export async function startBatchConsumer<T>(
   const commits = offsetCommits(opts, logger);
   const consumer = createConsumer(deps.kafka, deps.settings, opts.group, {
     partitionAssigners: commits.assigners(opts.coPartitioned ? coPartitionAssigner : PartitionAssigners.roundRobin),
+    // A partition resumed after a pause is fetched from the next fetch on: a consumer that pauses
+    // until a record is due keeps its fetches short.
+    ...(opts.admit ? { maxWaitTimeInMs: Math.min(PAUSING_FETCH_WAIT_MS, deps.settings.fetchMaxWaitMs) } : {}),
     ...opts.consumer,
   });
   const readiness = consumerReadiness(opts.group, consumer);

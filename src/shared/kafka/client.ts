@@ -73,9 +73,10 @@ export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Pro
   return coalesceSends(retryWholeSends(producer, SEND_RETRY, logger.child({ component: 'producer' })));
 }
 
-// Every consumer of the service, on the settings every one shares (consumer-settings.ts); a short
-// fetch wait keeps shutdown quick (disconnect waits for the pending fetch); a crash kafkajs gives up
-// on is restarted all the same (consumer-restart.ts).
+// Every consumer of the service, on the settings every one shares (consumer-settings.ts): a fetch
+// waits up to KAFKA_FETCH_MAX_WAIT_MS for records (a consumer at rest fetches that often; a stop
+// waits for the pending fetch); a crash kafkajs gives up on is restarted all the same
+// (consumer-restart.ts).
 export function createConsumer(
   kafka: Kafka,
   settings: ConsumerSettings,
@@ -88,7 +89,7 @@ export function createConsumer(
       sessionTimeout: settings.sessionTimeoutMs,
       heartbeatInterval: settings.heartbeatIntervalMs,
       rebalanceTimeout: settings.rebalanceTimeoutMs,
-      maxWaitTimeInMs: 1000,
+      maxWaitTimeInMs: settings.fetchMaxWaitMs,
       allowAutoTopicCreation: false,
       ...extra,
     }),

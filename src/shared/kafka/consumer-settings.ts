@@ -14,14 +14,18 @@ export interface ConsumerSettings {
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
   readonly rebalanceTimeoutMs: number;
+  readonly fetchMaxWaitMs: number;
 }
 
-export function consumerSettings(kafka: Pick<KafkaConfig, 'topicPrefix' | 'sessionTimeoutMs'>): ConsumerSettings {
+export function consumerSettings(
+  kafka: Pick<KafkaConfig, 'topicPrefix' | 'sessionTimeoutMs' | 'fetchMaxWaitMs'>,
+): ConsumerSettings {
   return Object.freeze({
     groupPrefix: kafka.topicPrefix,
     sessionTimeoutMs: kafka.sessionTimeoutMs,
     heartbeatIntervalMs: Math.floor(kafka.sessionTimeoutMs / 10),
     rebalanceTimeoutMs: rebalanceTimeoutFor(kafka.sessionTimeoutMs),
+    fetchMaxWaitMs: kafka.fetchMaxWaitMs,
   });
 }
 

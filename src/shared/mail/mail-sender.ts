@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { MailConfig } from '../config';
 import type { Logger } from '../logger';
-import { everyInterval, type PeriodicTask } from '../periodic-task';
+import { everyInterval, whenDue, type PeriodicTask } from '../periodic-task';
 import type { MailOutbox } from './outbox';
 import type { MailRelay } from './smtp-relay';
 import { renderMail, type TemplateName, type TemplateValues } from './templates';
@@ -9,9 +9,11 @@ import type { MailState } from './outbox-state';
 
 const BATCH = 20;
 
-// The outbox's sender: every MAIL_POLL_MS it tries the mail due, one message at a time, each
-// claimed first. The process hosting the manager runs it (src/app.ts), as many as there are: the
-// claim keeps them from trying one message twice.
+// The outbox's sender: it tries the mail due, one message at a time, each claimed first, as soon as
+// a message is queued in this process and when the next one falls due (a retry, a claim left by a
+// dead sender); MAIL_POLL_MS is only the longest it waits, for mail queued by another process. The
+// process hosting the manager runs it (src/app.ts), as many as there are: the claim keeps them from
+// trying one message twice.
 export async function startMailSender(
   outbox: MailOutbox,
   relay: MailRelay,
@@ -50,14 +52,17 @@ export async function startMailSender(
     if (outcome.ok) logger.info(log, 'mail sent');
     else logger.warn({ ...log, error: outcome.error }, 'mail not sent');
   };
-  const send = everyInterval(
+  const send = whenDue(
     'mail-sender',
     config.pollMs,
     async () => {
-      for (const doc of await outbox.due(BATCH)) await tryOne(doc._id, doc);
+      const due = await outbox.due(BATCH);
+      for (const doc of due) await tryOne(doc._id, doc);
+      return due.length === BATCH ? new Date() : outbox.nextDue();
     },
     logger,
   );
+  outbox.onQueued(() => send.soon());
   const prune = everyInterval('mail-prune', 3600 * 1000, () => outbox.pruneSent(), logger);
   return {
     soon: () => send.soon(),

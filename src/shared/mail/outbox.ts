@@ -25,6 +25,8 @@ const KEEP_SENT_MS = 7 * 24 * 3600 * 1000;
 // wait, and dropped once the message is sent or dead.
 export class MailOutbox {
   readonly mails: Collection<MailDoc>;
+  // Who hears of a message queued through this outbox (the sender in this process).
+  private readonly queuedListeners = new Set<() => void>();
 
   constructor(
     db: Db,
@@ -52,7 +54,29 @@ export class MailOutbox {
       next_at: now,
       sealed: this.cipher.encrypt(JSON.stringify(values)),
     });
+    for (const heard of this.queuedListeners) heard();
     return _id;
+  }
+
+  onQueued(listener: () => void): void {
+    this.queuedListeners.add(listener);
+  }
+
+  // When the next try of a message falls due: the earliest queued message's time, or the end of
+  // the earliest claim (a sender that died mid-try); null when nothing waits.
+  async nextDue(): Promise<Date | null> {
+    const [queued] = await this.mails
+      .find<{ next_at?: Date }>({ state: 'queued' }, { projection: { next_at: 1 } })
+      .sort({ next_at: 1 })
+      .limit(1)
+      .toArray();
+    const [claimed] = await this.mails
+      .find<{ claimed_until?: Date }>({ state: 'sending' }, { projection: { claimed_until: 1 } })
+      .sort({ claimed_until: 1 })
+      .limit(1)
+      .toArray();
+    const times = [queued?.next_at, claimed?.claimed_until].filter((t): t is Date => t instanceof Date);
+    return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
   }
 
   // Messages due for a try: queued ones whose time came, and claims a dead sender left behind.
