@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 const SRC = resolve(__dirname, '..', '..', 'src');
 const ENTRY = ['app', 'main', 'role-deps'];
 const RUNTIME = join(SRC, 'shared', 'runtime.ts');
-const ROLES = ['ingress', 'processor', 'dispatcher', 'manager'];
+const ROLES = ['ingress', 'processor', 'dispatcher', 'manager', 'alerts'];
 const MANAGER_PAGES = ['console', 'portal-ui', 'ui-kit'];
 
 function files(dir: string): string[] {

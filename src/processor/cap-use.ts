@@ -1,6 +1,6 @@
-import { capCounters, type CapScope } from '../../../processor/commands';
-import type { PartnerDoc } from '../../../shared/mongo/documents';
-import type { Redis } from '../../../shared/redis/client';
+import { capCounters, type CapScope } from './caps';
+import type { PartnerDoc } from '../shared/mongo/documents';
+import type { Redis } from '../shared/redis/client';
 
 export interface CapUse {
   scope: CapScope;
@@ -8,6 +8,7 @@ export interface CapUse {
   limit: number;
   used: number;
   left: number;
+  counter: string; // the counter of this day or hour: a new one starts with each
 }
 
 export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone'>;
@@ -29,6 +30,13 @@ export async function capUse(redis: Redis, partner: CappedPartner, now: Date): P
   const values = await redis.mget(...counters.map((c) => c.key));
   return counters.map((c, i) => {
     const used = Number(values[i] ?? 0);
-    return { scope: c.scope, country: c.country, limit: c.limit, used, left: Math.max(0, c.limit - used) };
+    return {
+      scope: c.scope,
+      country: c.country,
+      limit: c.limit,
+      used,
+      left: Math.max(0, c.limit - used),
+      counter: c.key,
+    };
   });
 }
