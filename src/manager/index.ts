@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { toApiError } from '../shared/http/fastify-errors';
 import { schemas } from '../shared/schemas';
 import { systemClock } from '../shared/clock';
+import { alertPreferenceRoutes } from '../alerts/commands';
 import { SHARED_SCHEMA_IDS } from './api-schemas';
 import { registerConsole } from './console-static';
 import { registerIdentity } from './identity';
@@ -85,6 +86,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerOptions): Pr
     await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
     await secured.register(mailRoutes(o.mailer?.outbox ?? null));
+    await secured.register(alertPreferenceRoutes('manager', { db: o.mongo.db, clock: systemClock }));
     await secured.register(workspaceRoutes(o, services));
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { alertPreferenceRoutes } from '../../alerts/commands';
 import type { Clock } from '../../shared/clock';
 import type { PortalAccountDoc } from '../identity/identity-store';
 import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../identity/realm-identity';
@@ -64,6 +65,7 @@ export function partnerPortal(
     await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
     await app.register(portalDataRoutes(services, m));
+    await app.register(alertPreferenceRoutes('portal', { db: m.mongo.db, clock }));
   };
   const invitations = portalInvitationRoute({
     ...people,
