@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import { capUse } from '../processor/commands';
+import { capCounterUse } from '../processor/commands';
 import type { AlertsConfig } from '../shared/config';
 import type { Clock } from '../shared/clock';
 import type { PartnerDoc } from '../shared/mongo/documents';
@@ -44,7 +44,7 @@ export class AlertScans {
       .find({ caps: { $ne: null }, disabled: false }, { projection: { _id: 1, caps: 1, time_zone: 1 } })
       .toArray();
     for (const p of capped)
-      await this.d.tell(capAlerts(p._id, await capUse(this.d.redis, p, now), this.d.config.capWarnPercent));
+      await this.d.tell(capAlerts(p._id, await capCounterUse(this.d.redis, p, now), this.d.config.capWarnPercent));
   }
 
   private async graces(now: Date): Promise<void> {

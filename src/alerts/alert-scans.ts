@@ -1,4 +1,4 @@
-import type { CapUse } from '../processor/commands';
+import type { CounterUse } from '../processor/commands';
 import { addCounts, type Counts } from '../shared/reports/cell-counts';
 import type { Cells } from '../shared/reports/cell-store';
 import type { Alert } from './alert-kinds';
@@ -7,7 +7,7 @@ import type { Alert } from './alert-kinds';
 // a grace ending, a finished digest period, a finished day. Pure: the clock and the reads are inputs.
 
 // A cap at its warning share or full: one alert per cap, the fuller one only.
-export function capAlerts(partnerId: string, uses: readonly CapUse[], warnPercent: number): Alert[] {
+export function capAlerts(partnerId: string, uses: readonly CounterUse[], warnPercent: number): Alert[] {
   return uses.flatMap((u): Alert[] => {
     const base = { partnerId, scope: u.scope, country: u.country, limit: u.limit, used: u.used, counter: u.counter };
     if (u.used >= u.limit) return [{ kind: 'cap_reached', ...base }];

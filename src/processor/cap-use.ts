@@ -8,15 +8,18 @@ export interface CapUse {
   limit: number;
   used: number;
   left: number;
-  counter: string; // the counter of this day or hour: a new one starts with each
 }
+
+// The same with the counter it was read from: a new one starts with each day or hour (the alerts
+// tell a cap once per counter).
+export type CounterUse = CapUse & { counter: string };
 
 export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone'>;
 
 // Each of the partner's caps with what the current day or hour (in the partner's time zone) has
 // used of it, read from the counters the processor takes places in (one MGET), so what is shown is
 // what the next lead is checked against.
-export async function capUse(redis: Redis, partner: CappedPartner, now: Date): Promise<CapUse[]> {
+export async function capCounterUse(redis: Redis, partner: CappedPartner, now: Date): Promise<CounterUse[]> {
   const countries = Object.keys(partner.caps?.countries ?? {}).sort();
   const counters = [
     ...capCounters(partner, undefined, now).map((c) => ({ ...c, country: null })),
@@ -39,4 +42,8 @@ export async function capUse(redis: Redis, partner: CappedPartner, now: Date): P
       counter: c.key,
     };
   });
+}
+
+export async function capUse(redis: Redis, partner: CappedPartner, now: Date): Promise<CapUse[]> {
+  return (await capCounterUse(redis, partner, now)).map(({ counter: _, ...use }) => use);
 }
