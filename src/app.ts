@@ -103,6 +103,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
             config.mail.pagesUrl,
           ),
           config: config.alerts,
+          webhooks: { partners: runtime.partners, callbacks: config.callbacks, serviceName: config.serviceName },
           clock: systemClock,
           logger,
         })

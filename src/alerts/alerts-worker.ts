@@ -1,11 +1,13 @@
 import type { Collection, Db } from 'mongodb';
-import type { AlertsConfig } from '../shared/config';
+import { retrySchedule } from '../dispatcher/commands';
+import type { AlertsConfig, CallbackConfig } from '../shared/config';
 import type { Clock } from '../shared/clock';
 import { startBatchConsumer, type BatchConsumer, type Decoded } from '../shared/kafka/batch-consumer';
 import type { ConsumerClients } from '../shared/kafka/consumer-settings';
 import type { Logger } from '../shared/logger';
 import type { Mailer } from '../shared/mail/mailer';
 import type { PartnerDoc } from '../shared/mongo/documents';
+import type { PartnerDirectory } from '../shared/partners/partner-directory';
 import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
@@ -17,6 +19,8 @@ import { AlertRecipients } from './alert-recipients';
 import { AlertScans } from './alert-scans-io';
 import { DeadDeliveries, type DeadDeliveryDoc } from './dead-deliveries';
 import { periodStart } from './alert-scans';
+import { WebhookOutbox } from './webhook-outbox';
+import { startWebhookSender } from './webhook-sender';
 
 export interface AlertsDeps {
   consumers: ConsumerClients;
@@ -25,6 +29,8 @@ export interface AlertsDeps {
   redis: Redis; // the caps' counters
   mailer: Mailer;
   config: AlertsConfig;
+  // A partner's webhook for its alerts is signed and retried as its callbacks are.
+  webhooks: { partners: PartnerDirectory; callbacks: CallbackConfig; serviceName: string };
   clock: Clock;
   logger: Logger;
 }
@@ -50,6 +56,9 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
   const recipients = new AlertRecipients(d.db, new AlertPreferences(d.db, d.clock));
   const dead = new DeadDeliveries(d.db);
   await dead.ensureIndexes();
+  const hooks = new WebhookOutbox(d.db, d.clock);
+  await hooks.ensureIndexes();
+  const maxAttempts = retrySchedule(d.webhooks.callbacks.retryDelaysS).maxAttempts;
   const retrying = (what: string) => (err: unknown, attempt: number) =>
     logger.warn({ what, attempt, err: (err as Error).message }, 'alerts: call failed; trying again');
 
@@ -64,6 +73,7 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
       for (const m of mails) if (await d.mailer.sendOnce(m.id, m.template, m.to, m.values as never)) queued++;
       if (queued > 0) logger.info({ kind: alert.kind, partner_id: alert.partnerId, queued }, 'alert queued');
     }
+    await hooks.enqueue(alerts, periodMs, maxAttempts);
   };
   const scans = new AlertScans({ ...d, dead, recipients, periodMs, tell });
 
@@ -106,12 +116,20 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
     },
   );
   const scanner: PeriodicTask = everyInterval('alert scans', d.config.scanMs, () => scans.all(), logger);
+  const poster = startWebhookSender({
+    ...d.webhooks,
+    outbox: hooks,
+    pollMs: d.config.webhookPollMs,
+    clock: d.clock,
+    logger,
+  });
   return {
     consumer,
     scan: () => scans.all(),
     async stop() {
       await scanner.stop();
       await consumer.stop();
+      await poster.stop();
     },
   };
 }

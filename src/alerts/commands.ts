@@ -5,4 +5,5 @@
 export { AlertEvents, type AlertEventsDeps } from './alert-events';
 export { startAlertsWorker, type AlertsDeps, type AlertsWorker } from './alerts-worker';
 export { alertPreferenceRoutes, type AlertRouteDeps } from './alert-routes';
+export { alertWebhookRoutes, type WebhookRouteDeps } from './webhook-routes';
 export { ALERT_KINDS, type AlertKind } from './alert-kinds';

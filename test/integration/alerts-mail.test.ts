@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/shared/clock';
 import { startAlertsStack, type AlertsStack } from '../support/alerts-stack';
-import { CallbackReceiver, status } from '../support/callback-receiver';
+import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
 import { mailbox, mailTo, waitForMail, type DeliveredMail } from '../support/mailpit';
 import { ManagerClient } from '../support/manager-client';
 import { enrolPortal, inviteFirstAdmin, type PortalPerson } from '../support/portal-client';
@@ -42,7 +42,7 @@ beforeAll(async () => {
     CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
     ENDPOINT_CIRCUIT_FAILURES: '2',
     ENDPOINT_CIRCUIT_OPEN_S: '1',
-    ENDPOINT_PAUSE_AFTER_S: '2',
+    ENDPOINT_PAUSE_AFTER_S: '3',
     ENDPOINT_PAUSE_MIN_FAILURES: '3',
     ENDPOINT_HEALTH_REPORT_MS: '200',
   });
@@ -78,6 +78,15 @@ it('lets each person choose their alerts, the daily summary off until asked for'
   expect(refused.status).toBe(422);
 });
 
+it("lets a partner's admin name a webhook for its alerts", async () => {
+  const admin = admins.flaky!.client;
+  expect((await admin.send('PUT', '/portal/api/alerts/webhook', { url: 'ftp://hooks.example/a' })).status).toBe(422);
+  receiver.route('/flaky-alerts', flaky.callback_secret, failFirst(1));
+  const url = receiver.url('/flaky-alerts');
+  expect((await expectStatus(admin.send('PUT', '/portal/api/alerts/webhook', { url }), 200)).body).toEqual({ url });
+  expect((await admin.get('/portal/api/alerts/webhook')).body).toEqual({ url });
+});
+
 it("tells a failing endpoint's people and manager: failing, paused, resumed, answering again", async () => {
   const lead = await sendLead(app.url, flaky, {});
   for (const n of [1, 2]) await sendLead(app.url, flaky, { external_id: `flaky-${n}` });
@@ -102,16 +111,29 @@ it("tells a failing endpoint's people and manager: failing, paused, resumed, ans
   expect(await subjects(affiliateManager.email)).not.toContain('flaky: your callback endpoint is resumed');
   // Nobody else's people heard of it.
   expect(await subjects(admins.gone!.email)).toEqual([]);
+  // The webhook got each alert once, signed as the partner's callbacks are; the first post, refused, was retried.
+  const posts = await receiver.waitFor('/flaky-alerts', 5);
+  expect(posts.every((p) => p.signatureValid)).toBe(true);
+  expect(posts[0]!.headers['x-event-id']).toBe(posts[1]!.headers['x-event-id']);
+  const alerts = new Set(posts.map((p) => p.body.alert));
+  expect(alerts).toEqual(new Set(['circuit_opened', 'endpoint_paused', 'endpoint_resumed', 'circuit_closed']));
+  expect(posts.find((p) => p.body.alert === 'endpoint_paused')!.body).toEqual({
+    alert: 'endpoint_paused',
+    partner_id: flaky.id,
+    endpoint: 'callback',
+    at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+  });
+  expect(posts[0]!.raw).not.toContain(lead.phone);
 }, 60_000);
 
 it('mails the deliveries given up in a period as one digest', async () => {
-  const leads = [];
-  for (let n = 0; n < 4; n++) leads.push(await sendLead(app.url, gone, {}));
+  // At once: every delivery gives up (404, then once more) well before a pause could hold them.
+  const leads = await Promise.all([1, 2, 3, 4].map(() => sendLead(app.url, gone, {})));
   await deliveriesSettled(manager, gone.id, 'dead', (all) => all.length === 4);
   const deaths = app.runtime.mongo.db.collection('alert_dead_deliveries');
   await until(async () => (await deaths.countDocuments({ partner_id: gone.id })) === 4, 15_000, 'four deaths seen');
   await alerts.worker.scan();
-  expect(await mailTo(admins.gone!.email)).toEqual([]); // the period is not over
+  expect(await subjects(admins.gone!.email)).toEqual([]); // the period is not over
   offset = HOUR;
   await alerts.worker.scan();
   const [digest] = await waitForMail(admins.gone!.email);
@@ -169,6 +191,7 @@ it('mails the daily summary to whoever asked for it, once the day is over', asyn
 it('sends nothing twice when a worker starts afresh and reads every event again', async () => {
   const people = [...Object.values(admins).map((a) => a.email), affiliateManager.email];
   const before = await Promise.all(people.map(subjects));
+  const posted = receiver.at('/flaky-alerts').length;
   await alerts.stop();
   alerts = await startAlertsStack(app, clock, 'second');
   await until(
@@ -179,4 +202,5 @@ it('sends nothing twice when a worker starts afresh and reads every event again'
   await alerts.worker.scan();
   await new Promise((r) => setTimeout(r, 2000));
   expect(await Promise.all(people.map(subjects))).toEqual(before);
+  expect(receiver.at('/flaky-alerts')).toHaveLength(posted);
 }, 60_000);

@@ -22,7 +22,13 @@ export interface AlertsStack {
   stop(): Promise<void>;
 }
 
-export const ALERTS: AlertsConfig = { scanMs: 3_600_000, periodS: 3600, capWarnPercent: 80, graceNoticeS: 86_400 };
+export const ALERTS: AlertsConfig = {
+  scanMs: 3_600_000,
+  periodS: 3600,
+  capWarnPercent: 80,
+  graceNoticeS: 86_400,
+  webhookPollMs: 50,
+};
 
 export async function startAlertsStack(app: TestApp, clock: Clock, group: string): Promise<AlertsStack> {
   const mail = loadConfig(testEnv(mailEnv({ MAIL_POLL_MS: '50' }))).mail as MailConfig;
@@ -41,6 +47,7 @@ export async function startAlertsStack(app: TestApp, clock: Clock, group: string
     redis,
     mailer: new Mailer(outbox, 'LeadIntake', mail.pagesUrl),
     config: ALERTS,
+    webhooks: { partners: app.runtime.partners, callbacks: app.config.callbacks, serviceName: 'LeadIntake' },
     clock,
     logger,
   });

@@ -1,6 +1,7 @@
 import { DEFAULT_ALERT_KINDS, type Alert, type Recipient } from '../../src/alerts/alert-kinds';
 import { alertKey, alertMails } from '../../src/alerts/alert-mails';
 import { capAlerts, digestAlerts, graceAlert, summaryAlert, summaryDay } from '../../src/alerts/alert-scans';
+import { webhookBody, webhookId } from '../../src/alerts/webhook-state';
 import { renderMail, TEMPLATE_VALUES } from '../../src/shared/mail/templates';
 
 // The alerts' decisions: who is mailed what, under which fence, from which reads.
@@ -142,5 +143,34 @@ describe('the scans', () => {
       day: '2030-01-01',
       counts: { received: 5, accepted: 3, rejected: 2, ftd: 1 },
     });
+  });
+});
+
+describe("an alert's webhook post", () => {
+  it('carries the facts of the alert, dates as ISO strings, under one id per alert', () => {
+    const alert: Alert = {
+      kind: 'cap_reached',
+      partnerId: 'pa-1',
+      scope: 'country_daily',
+      country: 'GB',
+      limit: 5,
+      used: 5,
+      counter: 'cap:pa-1:GB:country_daily:2030-01-01',
+    };
+    expect(webhookBody(alert)).toEqual({
+      alert: 'cap_reached',
+      partner_id: 'pa-1',
+      scope: 'country_daily',
+      country: 'GB',
+      limit: 5,
+      used: 5,
+    });
+    expect(webhookBody({ kind: 'secret_grace_ending', partnerId: 'pa-1', until: new Date(0) })).toEqual({
+      alert: 'secret_grace_ending',
+      partner_id: 'pa-1',
+      until: '1970-01-01T00:00:00.000Z',
+    });
+    expect(webhookId(opened('2030-01-01T10:05:00Z'), HOUR)).toBe(webhookId(opened('2030-01-01T10:50:00Z'), HOUR));
+    expect(webhookId(opened('2030-01-01T10:05:00Z'), HOUR)).toMatch(/^wh-al-[0-9a-f]{32}$/);
   });
 });
