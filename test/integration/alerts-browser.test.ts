@@ -64,6 +64,16 @@ it("lets a partner's person choose their alerts in the portal", async () => {
   await page.reload();
   expect(await page.getByLabel('Endpoint resumed').isChecked()).toBe(false);
   expect(await page.getByLabel('Daily summary').isChecked()).toBe(true);
+
+  // An admin names the partner's webhook for its alerts on Integration.
+  await portalNav(page).getByRole('link', { name: 'Integration', exact: true }).click();
+  const hook = page.getByRole('region', { name: 'Alerts webhook' });
+  await hook.getByLabel('Post our alerts to (empty: nowhere)').fill('https://hooks.acme.example/alerts');
+  await hook.getByRole('button', { name: 'Save the alerts webhook' }).click();
+  await hook.getByText('Alerts will be posted there.').waitFor();
+  await atBothWidths(page, 'integration-alerts');
+  const stored = await app.runtime.mongo.db.collection('alert_webhooks').findOne({ _id: partnerId as never });
+  expect(stored?.url).toBe('https://hooks.acme.example/alerts');
 }, 60_000);
 
 it('lets a manager choose the alerts of the partners they look after in the console', async () => {
