@@ -21,7 +21,9 @@ import { systemClock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
+import { startAlertsWorker } from './alerts/commands';
 import { startMailSender } from './shared/mail/mail-sender';
+import { Mailer } from './shared/mail/mailer';
 import { MailOutbox } from './shared/mail/outbox';
 import { smtpRelay } from './shared/mail/smtp-relay';
 import { dispatcherDeps, ingressDeps, managerOptions, processorDeps } from './role-deps';
@@ -89,6 +91,25 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
           logger.child({ component: 'mail' }),
         )
       : null;
+  // The alerts worker queues into the outbox, so it runs where the sender does.
+  const alerts =
+    mail && config.mail
+      ? await startAlertsWorker({
+          consumers: runtime.consumers,
+          db: runtime.mongo.db,
+          partners: runtime.mongo.collections.partners,
+          redis: runtime.redis,
+          mailer: new Mailer(
+            new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock),
+            config.serviceName,
+            config.mail.pagesUrl,
+          ),
+          config: config.alerts,
+          webhooks: { partners: runtime.partners, callbacks: config.callbacks, serviceName: config.serviceName },
+          clock: systemClock,
+          logger,
+        })
+      : null;
   registerConsumerLag(
     runtime.metrics,
     runtime.admin,
@@ -145,6 +166,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
       await managerReplies?.stop();
       for (const role of [...roles].reverse()) await role.stop();
       await minutes?.stop();
+      await alerts?.stop();
       await mail?.stop();
       await runtime.close();
     },

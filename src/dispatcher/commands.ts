@@ -19,6 +19,10 @@ export type { TestCallbackResult } from './test-callback';
 export type { CommandChannel } from './command-replies';
 // Which addresses a callback may reach: also what a partner's new callback URL is checked by when it names an IP.
 export { refusedAddressRange } from './callback-wire/address-guard';
+// The callbacks' wire and retry policy, for another signed send that is retried like a callback (an
+// alert's webhook): the same signature, guards and timeout, the same verdicts and schedule.
+export { sendSigned, wireRules, type SendSignedOptions } from './callback-wire';
+export { classifyAttempt, decideAfterAttempt, retrySchedule, type AttemptResult } from './retry-policy';
 
 // Retry commands published, and waited for, at a time by a retry of every dead delivery.
 const RETRY_CHUNK = 200;

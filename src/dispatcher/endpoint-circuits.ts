@@ -21,6 +21,7 @@ export class EndpointCircuits {
   private readonly states = new Map<string, CircuitState>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly listeners: ((endpoint: string) => void)[] = [];
+  private readonly turns: ((endpoint: string, to: 'open' | 'closed') => void)[] = [];
 
   constructor(
     private readonly rules: CircuitRules,
@@ -49,6 +50,11 @@ export class EndpointCircuits {
     this.listeners.push(listener);
   }
 
+  // Hears each circuit that opens or closes (the partner is told).
+  onTurn(listener: (endpoint: string, to: 'open' | 'closed') => void): void {
+    this.turns.push(listener);
+  }
+
   counts(): CircuitCounts {
     const counts: CircuitCounts = { open: 0, probe_due: 0, probing: 0 };
     for (const s of this.states.values())
@@ -69,6 +75,7 @@ export class EndpointCircuits {
     if (step.go && step.state.kind === 'probing') this.wake(endpoint, this.rules.probeTimeoutMs);
     const changed = step.changed;
     if (!changed) return step;
+    if (changed.to !== 'probe-due') for (const turn of this.turns) turn(endpoint, changed.to);
     if (changed.to === 'open') {
       const wait = Math.max(0, changed.probeAt - this.now());
       this.wake(endpoint, wait);

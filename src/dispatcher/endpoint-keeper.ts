@@ -21,6 +21,7 @@ import { replayJobOf, type ReplayRunner } from './replay-runner';
 import { sendTestCallback, sendTestPostback, type TestCallbackDeps } from './test-callback';
 import type { Clock } from '../shared/clock';
 import { endpointOwner } from '../shared/delivery-kind';
+import type { AlertEvents } from '../alerts/commands';
 
 // Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
 const IN_CHUNK = 100;
@@ -37,6 +38,7 @@ export interface EndpointKeeperDeps {
   testSends: Background; // test callbacks and postbacks under way, which a stop waits for
   testCallbacks: TestCallbackDeps;
   topics: DeliveryTopics;
+  alerts: AlertEvents; // tells the partner's people of a pause or a resume
   rule: PauseRule;
   metrics: DispatcherMetrics;
   logger: Logger;
@@ -197,6 +199,11 @@ async function noteChange(deps: EndpointKeeperDeps, before: EndpointHealthDoc, d
   } else {
     logger.info({ partner_id: doc._id, paused_at: before.paused_at }, 'endpoint resumed');
   }
+  const kind = doc.state === 'paused' ? 'endpoint_paused' : 'endpoint_resumed';
+  await untilDone(
+    () => deps.alerts.endpoint(doc._id, kind, doc.updated_at),
+    retrying(logger, 'publish an endpoint alert'),
+  );
 }
 
 function retrying(logger: Logger, what: string) {

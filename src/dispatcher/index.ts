@@ -25,6 +25,7 @@ import type { CircuitRules } from './circuit-breaker';
 import { MembershipLease } from '../shared/kafka/membership-lease';
 import { ListIndex } from '../shared/store/list-index';
 import { systemClock } from '../shared/clock';
+import { AlertEvents } from '../alerts/commands';
 
 // How often paused endpoints are read again, in case the announcement of a resume was missed.
 const PAUSED_REFRESH_MS = 30_000;
@@ -75,6 +76,14 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   await gate.start(d.subscriber);
   const circuits = new EndpointCircuits(circuitRules(cfg, d.config.endpoints, schedule), clock, logger);
   const hold = new EndpointHold(gate, circuits);
+  const alerts = new AlertEvents({ producer: d.producer, codec: d.codec, topics: d.topics });
+  const alertsOut = new Background();
+  circuits.onTurn((endpoint, to) =>
+    alertsOut.run(
+      () => alerts.endpoint(endpoint, to === 'open' ? 'circuit_opened' : 'circuit_closed', clock.now()),
+      (err) => logger.warn({ endpoint, err: (err as Error).message }, 'could not publish a circuit alert'),
+    ),
+  );
   const metrics = dispatcherMetrics(d.metrics, {
     blockedLeads: () => owner?.blockedLeads() ?? 0,
     pausedEndpoints: () => gate.pausedCount(),
@@ -164,6 +173,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     replays,
     testSends,
     topics,
+    alerts,
     testCallbacks: { callbacks: cfg, serviceName: d.config.serviceName, partners: d.partners },
     rule: { pauseAfterMs: d.config.endpoints.pauseAfterS * 1000, minFailures: d.config.endpoints.pauseMinFailures },
     metrics,
@@ -201,6 +211,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
         pausedRefresh.stop(),
       ]);
       await testSends.settled(); // the endpoint consumer has stopped: no test starts any more
+      await alertsOut.settled();
       await scheduler.drain();
       await batcher.drain();
       // The attempts since the last report count too.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { systemClock } from '../shared/clock';
 import { apiContext } from './api-context';
+import { alertPreferenceRoutes } from '../alerts/commands';
 import { registerConsole } from './console-static';
 import { registerIdentity } from './identity';
 import { registerOpenApi } from './openapi';
@@ -68,6 +69,7 @@ export async function managerPlugin(app: FastifyInstance, o: ManagerPluginOption
     await secured.register(overviewRoutes(services));
     await secured.register(reportRoutes(services));
     await secured.register(mailRoutes(o.mailer?.outbox ?? null));
+    await secured.register(alertPreferenceRoutes('manager', { db: o.mongo.db, clock: systemClock }));
     await secured.register(workspaceRoutes(o, services));
   });
 }

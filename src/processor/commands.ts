@@ -5,3 +5,5 @@ export { LeadCommands, leadCommand, type LeadCommandsDeps } from './lead-command
 export { rebuildReportsOf, type RebuildSummary } from './reports';
 // The counters a partner's leads count against under its caps: what the portal shows with their use.
 export { capCounters, type CapScope } from './caps';
+// What a partner's caps have used now, read from those counters: the portal's overview and the alerts.
+export { capUse, capCounterUse, type CapUse, type CounterUse, type CappedPartner } from './cap-use';

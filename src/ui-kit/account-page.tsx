@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AlertChoiceForm } from './alert-choice';
 import type { Api } from './api';
 import type { AuthSession } from './auth-session';
 import { Reauthenticate } from './reauthenticate';
@@ -17,7 +18,7 @@ interface Me {
 }
 
 // The signed-in person's own settings, in the console (`base` /api) and the portal (/portal/api): the
-// password and the second factors.
+// password, the alerts mailed to them and the second factors.
 export function AccountPage<S extends AuthSession>({
   api,
   base,
@@ -104,6 +105,9 @@ export function AccountPage<S extends AuthSession>({
           </button>
         </form>
       </section>
+      {a && (
+        <AlertChoiceForm api={api} base={base} about={base === '/api' ? 'the partners I look after' : 'our partner'} />
+      )}
       {a && !proven && (
         <Reauthenticate api={api} base={base} factors={a.second_factors} onDone={() => setProven(true)} />
       )}

@@ -46,6 +46,10 @@ export class Api {
     return this.call<T>('POST', path, body);
   }
 
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PUT', path, body);
+  }
+
   patch<T>(path: string, body: unknown): Promise<T> {
     return this.call<T>('PATCH', path, body);
   }

@@ -80,6 +80,8 @@ function bodyOf(op: PortalOperation): unknown {
     'PATCH /portal/api/integration': { callback_events: [] },
     'POST /portal/api/users': { email: `colleague-${now}@alpha.example`, name: 'Colleague', role: 'partner_viewer' },
     'POST /portal/api/test-postback': { event: 'lead.accepted' },
+    'PUT /portal/api/me/alerts': { kinds: ['cap_reached'] },
+    'PUT /portal/api/alerts/webhook': { url: 'https://hooks.alpha.example/alerts' },
     'POST /portal/api/me/password': { current_password: 'not the password', new_password: 'a long enough password' },
     // B's admin's email with a wrong password: the refusal names no account of B's.
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 const SRC = resolve(__dirname, '..', '..', 'src');
 const ENTRY = ['app', 'main', 'role-deps'];
 const RUNTIME = join(SRC, 'shared', 'runtime.ts');
-const ROLES = ['ingress', 'processor', 'dispatcher', 'manager'];
+const ROLES = ['ingress', 'processor', 'dispatcher', 'manager', 'alerts'];
 const OVER_MANAGER = ['console', 'portal', 'ui-kit'];
 
 function files(dir: string): string[] {

@@ -14,17 +14,31 @@ export interface SendCallbackOptions extends WireRules {
   payload: CallbackPayload;
 }
 
-// One signed POST to a partner (spec 5.3 and 6): the body is serialised once and those exact bytes
-// are signed and sent, under the rules of http-attempt.ts. Never throws.
+// One signed POST to a partner (spec 5.3 and 6), once the payload passed its guards. Never throws.
 export async function sendCallback(opts: SendCallbackOptions): Promise<AttemptResult> {
-  const now = opts.now ?? Date.now;
   const refusal = payloadRefusal(opts.payload);
   if (refusal) return failedAttempt(refusal, 0);
-  const body = Buffer.from(JSON.stringify(opts.payload), 'utf8');
+  return sendSigned({ ...opts, event: opts.payload.event, body: opts.payload });
+}
+
+export interface SendSignedOptions extends WireRules {
+  url: string;
+  signing: CallbackSigning;
+  eventId: string;
+  serviceName: string;
+  event: string; // X-Event
+  body: object;
+}
+
+// A signed JSON POST: the body is serialised once and those exact bytes are signed and sent, under
+// the rules of http-attempt.ts. Never throws.
+export async function sendSigned(opts: SendSignedOptions): Promise<AttemptResult> {
+  const now = opts.now ?? Date.now;
+  const body = Buffer.from(JSON.stringify(opts.body), 'utf8');
   const headers = {
     'content-type': 'application/json',
     'user-agent': `${opts.serviceName}-Webhook/1.0`,
-    'x-event': opts.payload.event,
+    'x-event': opts.event,
     'x-event-id': opts.eventId,
     ...signatureHeaders(opts.signing, opts.eventId, body, Math.floor(now() / 1000)),
   };

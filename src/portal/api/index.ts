@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { alertPreferenceRoutes, alertWebhookRoutes } from '../../alerts/commands';
 import type { Clock } from '../../shared/clock';
 import type { PortalAccountDoc } from '../../identity/identity-store';
 import { realmIdentity, registerSignIn, type RealmIdentityOptions } from '../../identity/realm-identity';
@@ -71,6 +72,15 @@ export function partnerPortal(
     await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }, portalOwnAccount));
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
     await app.register(portalDataRoutes(services, m));
+    await app.register(alertPreferenceRoutes('portal', { db: m.mongo.db, clock }));
+    await app.register(
+      alertWebhookRoutes({
+        db: m.mongo.db,
+        audit: m.mongo.collections,
+        clock,
+        allowHttp: m.config.callbacks.allowHttp,
+      }),
+    );
   };
   const invitations = portalInvitationRoute({
     ...people,

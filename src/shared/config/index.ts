@@ -2,6 +2,7 @@
 // A bad or missing variable throws ConfigError naming it; main.ts prints it and exits 1.
 // One module per part of the service; this one assembles them.
 import { ConfigError } from '../errors';
+import { readAlerts, type AlertsConfig } from './alerts';
 import { readAccounts, type AccountsConfig, type SignInLimits } from './accounts';
 import {
   readCallbacks,
@@ -25,7 +26,7 @@ export { ConfigError };
 export { ROLES, type Role } from './roles';
 export type { KafkaConfig, SetupConfig } from './kafka';
 export type { AccountsConfig, CallbackConfig, CryptoConfig, EndpointConfig, IntakeConfig, ReplayConfig, RulesConfig };
-export type { HttpConfig, MailConfig, MongoConfig, RedisConfig, SignInLimits };
+export type { AlertsConfig, HttpConfig, MailConfig, MongoConfig, RedisConfig, SignInLimits };
 
 export interface Config extends SetupConfig {
   readonly roles: readonly Role[];
@@ -40,6 +41,7 @@ export interface Config extends SetupConfig {
   readonly accounts: AccountsConfig;
   // Null: no relay configured, mail is off.
   readonly mail: MailConfig | null;
+  readonly alerts: AlertsConfig;
   readonly intake: IntakeConfig;
   readonly rules: RulesConfig;
   readonly callbacks: CallbackConfig;
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     managerCommandTimeoutMs: r.int('MANAGER_COMMAND_TIMEOUT_MS', 15000, 100, 120000),
     accounts,
     mail: readMail(r, env, accounts.consoleUrl),
+    alerts: readAlerts(r),
     intake: readIntake(r),
     rules: readRules(r, blockedCountries),
     callbacks: readCallbacks(r, retryDelaysS),

@@ -35,7 +35,8 @@ export type TopicKey =
   | 'retry2'
   | 'retry3'
   | 'retry4'
-  | 'callbacksDead';
+  | 'callbacksDead'
+  | 'partnerAlerts';
 
 export type TopicNames = Readonly<Record<TopicKey, string>>;
 

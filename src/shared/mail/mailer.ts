@@ -18,4 +18,14 @@ export class Mailer {
   send<T extends TemplateName>(template: T, to: string, values: Omit<TemplateValues<T>, 'service'>): Promise<string> {
     return this.outbox.enqueue(template, to, { ...values, service: this.serviceName } as TemplateValues<T>);
   }
+
+  // Once per id (the outbox's fence): false when a mail of that id was already queued.
+  sendOnce<T extends TemplateName>(
+    id: string,
+    template: T,
+    to: string,
+    values: Omit<TemplateValues<T>, 'service'>,
+  ): Promise<boolean> {
+    return this.outbox.enqueueOnce(id, template, to, { ...values, service: this.serviceName } as TemplateValues<T>);
+  }
 }

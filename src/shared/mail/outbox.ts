@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Clock } from '../clock';
 import type { PiiCipher } from '../crypto/pii-cipher';
+import { isDuplicateKey } from '../mongo/client';
 import { afterFailure, type MailDoc, type MailState, type RetryPolicy } from './outbox-state';
 import type { TemplateName, TemplateValues } from './templates';
 
@@ -41,8 +42,31 @@ export class MailOutbox {
   }
 
   async enqueue<T extends TemplateName>(template: T, to: string, values: TemplateValues<T>): Promise<string> {
-    const now = this.clock.now();
     const _id = `ml-${randomBytes(8).toString('hex')}`;
+    await this.insert(_id, template, to, values);
+    return _id;
+  }
+
+  // A message whose id the caller derives from what it announces: the id is the fence, so the same
+  // message asked for again (a redelivered event, a rescan after a restart) is queued once. False
+  // when it already was.
+  async enqueueOnce<T extends TemplateName>(
+    _id: string,
+    template: T,
+    to: string,
+    values: TemplateValues<T>,
+  ): Promise<boolean> {
+    try {
+      await this.insert(_id, template, to, values);
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
+  private async insert(_id: string, template: TemplateName, to: string, values: object): Promise<void> {
+    const now = this.clock.now();
     await this.mails.insertOne({
       _id,
       state: 'queued',
@@ -55,7 +79,6 @@ export class MailOutbox {
       sealed: this.cipher.encrypt(JSON.stringify(values)),
     });
     for (const heard of this.queuedListeners) heard();
-    return _id;
   }
 
   onQueued(listener: () => void): void {

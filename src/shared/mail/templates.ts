@@ -9,6 +9,16 @@ export const TEMPLATE_VALUES = {
   'portal-invitation': ['service', 'link', 'expires_at'],
   'password-reset': ['service', 'link', 'expires_at'],
   'new-sign-in': ['service', 'at', 'network', 'link'],
+  // Alerts (src/alerts): a partner's name and counts, never anything of a lead.
+  'alert-endpoint-paused': ['service', 'partner', 'endpoint', 'at', 'link'],
+  'alert-endpoint-resumed': ['service', 'partner', 'endpoint', 'at', 'link'],
+  'alert-circuit-opened': ['service', 'partner', 'endpoint', 'at', 'link'],
+  'alert-circuit-closed': ['service', 'partner', 'endpoint', 'at', 'link'],
+  'alert-deliveries-dead': ['service', 'partner', 'count', 'from', 'to', 'link'],
+  'alert-cap-warning': ['service', 'partner', 'cap', 'percent', 'used', 'limit', 'window', 'link'],
+  'alert-cap-reached': ['service', 'partner', 'cap', 'limit', 'window', 'link'],
+  'alert-secret-grace-ending': ['service', 'partner', 'until', 'link'],
+  'alert-daily-summary': ['service', 'partner', 'day', 'received', 'accepted', 'rejected', 'ftd', 'link'],
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATE_VALUES;

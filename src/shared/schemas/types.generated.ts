@@ -504,6 +504,19 @@ export interface LeadRecord {
 }
 
 /**
+ * Value of the partners.alerts topic, keyed by partner id: something a partner's people (and the managers who look after the partner) may be told of, as it happened. Read by the alerts worker, which decides who is mailed. Never any data of a lead.
+ */
+export interface PartnerAlert {
+  /**
+   * endpoint_paused/endpoint_resumed: the endpoint keeper paused the endpoint after sustained failure, or a person resumed it. circuit_opened/circuit_closed: a dispatcher's circuit for the endpoint opened after a run of failures, or closed when a probe succeeded
+   */
+  kind: 'endpoint_paused' | 'endpoint_resumed' | 'circuit_opened' | 'circuit_closed';
+  partner_id: string;
+  endpoint: 'callback' | 'postback';
+  at: string;
+}
+
+/**
  * What a manager may set on a partner (spec 2.1); every field optional so it serves create and PATCH.
  */
 export interface PartnerSettings {

@@ -5,7 +5,7 @@ import type { ManagerOptions, ManagerServices } from '../../../manager/services'
 import { LeadRefStore } from '../../../shared/store/lead-refs';
 import { MaskedPhones } from '../../../manager/workspace/masked-phones';
 import { PartnerReads } from '../partner-reads';
-import { capUse, type CapUse, type CappedPartner } from './cap-use';
+import { capUse, type CapUse, type CappedPartner } from '../../../processor/commands';
 import { loadSnippets, type Snippet, type Usage } from './integration-view';
 
 // What the portal's data routes are given: the manager's services (every read and command goes

@@ -1,5 +1,6 @@
 import type { Api } from '../../../ui-kit/api';
 import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-kit/ui';
+import { AlertWebhook } from '../parts/alert-webhook';
 import { CallbackSettings } from '../parts/callback-settings';
 import { RotateSecrets } from '../parts/rotate-secrets';
 import { useCan } from '../session';
@@ -7,7 +8,7 @@ import type { Integration } from '../types.generated';
 
 // What the partner's developers need: the base URL, the quotas and their use, how requests and
 // callbacks are signed, the API document and verification code; for a partner_admin, rotating a
-// secret and the callback URL and events.
+// secret, the callback URL and events, and the alerts' webhook.
 export function IntegrationPage({ api }: { api: Api }) {
   const can = useCan();
   const integration = useLoad(() => api.get<Integration>('/portal/api/integration'), []);
@@ -74,6 +75,7 @@ export function IntegrationPage({ api }: { api: Api }) {
             <div class="two">
               <RotateSecrets api={api} onRotated={integration.reload} />
               <CallbackSettings api={api} integration={i} onSaved={integration.reload} />
+              <AlertWebhook api={api} />
             </div>
           )}
           <h2>Verifying our callbacks</h2>

@@ -1,0 +1,124 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import type { Clock } from '../shared/clock';
+import { insertAllNew } from '../shared/mongo/bulk';
+import type { Alert } from './alert-kinds';
+import { webhookBody, webhookId, type WebhookDoc } from './webhook-state';
+
+// Sent posts are kept this long, then deleted.
+const KEEP_MS = 7 * 24 * 3600 * 1000;
+
+// A partner's webhook for its alerts (a partner admin names it in the portal).
+export interface WebhookSettingDoc {
+  _id: string; // the partner id
+  url: string;
+  updated_at: Date;
+  updated_by: string;
+}
+
+// The alerts' posts to partners' webhooks in MongoDB: queued under the alert's fence id, claimed by
+// a conditional update before each attempt (two senders never post one at once).
+export class WebhookOutbox {
+  readonly posts: Collection<WebhookDoc>;
+  readonly settings: Collection<WebhookSettingDoc>;
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.posts = db.collection<WebhookDoc>('alert_webhook_outbox');
+    this.settings = db.collection<WebhookSettingDoc>('alert_webhooks');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.posts.createIndex({ state: 1, next_at: 1 }, { name: 'state_next_at' });
+  }
+
+  async urlOf(partnerId: string): Promise<string | null> {
+    return (await this.settings.findOne({ _id: partnerId }))?.url ?? null;
+  }
+
+  // Only alerts whose partner has a webhook; an alert already queued is left as it is.
+  async enqueue(alerts: readonly Alert[], periodMs: number, maxAttempts: number): Promise<void> {
+    const partners = [...new Set(alerts.map((a) => a.partnerId))];
+    if (partners.length === 0) return;
+    const hooked = new Set(
+      (await this.settings.find({ _id: { $in: partners } }, { projection: { _id: 1 } }).toArray()).map((s) => s._id),
+    );
+    const now = this.clock.now();
+    const docs: WebhookDoc[] = alerts
+      .filter((a) => hooked.has(a.partnerId))
+      .map((a) => ({
+        _id: webhookId(a, periodMs),
+        partner_id: a.partnerId,
+        event: `alert.${a.kind}`,
+        body: webhookBody(a),
+        created_at: now,
+        attempts_made: 0,
+        attempts_left: maxAttempts,
+        last_error: null,
+        last_http_status: null,
+        state: 'queued',
+        next_at: now,
+      }));
+    await insertAllNew(this.posts, docs);
+  }
+
+  async due(limit: number): Promise<WebhookDoc[]> {
+    const now = this.clock.now();
+    return this.posts
+      .find({
+        $or: [
+          { state: 'queued', next_at: { $lte: now } },
+          { state: 'sending', claimed_until: { $lte: now } },
+        ],
+      })
+      .limit(limit)
+      .toArray();
+  }
+
+  // Takes a post for one attempt of at most leaseMs, only if nobody took it since it was read.
+  async claim(doc: WebhookDoc, leaseMs: number): Promise<boolean> {
+    if (doc.state !== 'queued' && doc.state !== 'sending') return false;
+    const same: Filter<WebhookDoc> = { _id: doc._id, state: doc.state, attempts_made: doc.attempts_made };
+    const claimed_until = new Date(this.clock.now().getTime() + leaseMs);
+    const taken = await this.posts.updateOne(same, {
+      $set: { state: 'sending', claimed_until },
+      $unset: { next_at: '' },
+    });
+    return taken.modifiedCount === 1;
+  }
+
+  // An attempt's outcome, written only by the sender that holds the claim.
+  async settle(
+    doc: WebhookDoc,
+    next: { state: 'delivered' | 'dead' | 'queued'; attemptsMade: number; attemptsLeft: number; nextAt?: Date },
+    result: { httpStatus: number | null; error: string | null },
+  ): Promise<void> {
+    const at = this.clock.now();
+    const when =
+      next.state === 'queued'
+        ? { next_at: next.nextAt as Date }
+        : next.state === 'delivered'
+          ? { delivered_at: at }
+          : { dead_at: at };
+    await this.posts.updateOne(
+      { _id: doc._id, state: 'sending', attempts_made: doc.attempts_made },
+      {
+        $set: {
+          state: next.state,
+          attempts_made: next.attemptsMade,
+          attempts_left: next.attemptsLeft,
+          last_error: result.error,
+          last_http_status: result.httpStatus,
+          ...when,
+        },
+        $unset: { claimed_until: '' },
+      },
+    );
+  }
+
+  async prune(): Promise<void> {
+    const before = new Date(this.clock.now().getTime() - KEEP_MS);
+    await this.posts.deleteMany({ state: { $in: ['delivered', 'dead'] }, created_at: { $lt: before } });
+  }
+}
