@@ -67,9 +67,13 @@ export class LeadWrites {
     const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
     this.inTurn(a, key, async () => {
       const epoch = a.epochOf(partition);
-      if (!(await untilDone(() => this.deps.blocks.save(ref, partition, block, epoch), this.retrying('save block')))) {
+      const fenced = () => a.work.fenced; // handed over meanwhile: not written, and no later owner's doing
+      const saved = await untilDone(
+        () => this.deps.blocks.save(ref, partition, block, epoch, fenced),
+        this.retrying('save block'),
+      );
+      if (!saved && !fenced())
         this.deps.logger.warn({ key, partition, epoch }, 'block write refused: a later owner holds the partition');
-      }
     });
   }
 
