@@ -70,7 +70,9 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
         (doc) =>
           new Promise<void>((resolve) => {
             if (!work.open) return; // handed over: uncommitted, the next owner runs it
-            const accepted = deps.scheduler.submit({
+            // Beyond the partner's queue it waits for room there: the tier partition's uncommitted
+            // tasks (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace.
+            const accepted = deps.scheduler.submitWhenRoom({
               deliveryId: id,
               partnerId: endpointId(task.event.partner_id, kindOf(task)),
               fenced: () => !work.open,
@@ -279,13 +281,14 @@ async function release(
 // A command names a postback's line by delivery_kind (absent: a callback's).
 const deliveryKindOf = (doc: Pick<DeliveryDoc, 'kind'>) => (doc.kind ? { delivery_kind: doc.kind } : {});
 
-// The partner's queue is full: the task goes back on its tier, one tier delay later, unattempted.
+// Refused by the scheduler (stopping, or a job of the delivery still under way): the task goes back
+// on its tier, one tier delay later, unattempted.
 async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
   const { schedule, topics, logger, clock } = deps;
   const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
   logger.info(
     { delivery_id: task.delivery_id, endpoint: endpointId(task.event.partner_id, kindOf(task)) },
-    'partner queue full: the retry waits one more tier delay',
+    'retry refused by the scheduler: it waits one more tier delay',
   );
   await published(logger, 'deferred task', () =>
     topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }),
