@@ -1,7 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
-import { BlockStore } from '../../src/dispatcher/block-store';
+import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
-import type { BlockState } from '../../src/dispatcher/lead-lines';
+import type { BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
 import type { DeliveryBlockDoc, DeliveryDoc, PartitionEpochDoc } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ListIndex } from '../../src/shared/store/list-index';

@@ -1,9 +1,9 @@
 import type { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
-import { duplicateKeysOf } from '../shared/mongo/bulk';
-import type { DeliveryBlockDoc, PartitionEpochDoc } from '../shared/mongo/delivery-doc';
+import { duplicateKeysOf } from '../../shared/mongo/bulk';
+import type { DeliveryBlockDoc, PartitionEpochDoc } from '../../shared/mongo/delivery-doc';
 import type { BlockState } from './lead-lines';
-import { systemClock, type Clock } from '../shared/clock';
-import { WriteBatch } from './write-batch';
+import { systemClock, type Clock } from '../../shared/clock';
+import { WriteBatch } from '../write-batch';
 
 interface BlockSave {
   key: { endpoint: string; leadId: string };
