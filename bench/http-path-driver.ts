@@ -1,4 +1,4 @@
-import { buildCallbackPayload, closeCallbackAgents, sendCallback } from '../src/dispatcher/callback-wire';
+import { buildCallbackPayload, closeWireAgents, sendCallback } from '../src/dispatcher/delivery-wire';
 import { PiiCipher } from '../src/shared/crypto/pii-cipher';
 import type { LeadEvent } from '../src/shared/schemas';
 import { serveHelper } from './lib/roles';
@@ -69,5 +69,5 @@ serveHelper(
     if (msg.type === 'run') return run(msg);
     throw new Error(`unknown message ${String(msg.type)}`);
   },
-  { onStop: closeCallbackAgents },
+  { onStop: closeWireAgents },
 );

@@ -9,9 +9,9 @@ import type { Helper, RoleProcess } from './roles';
 import { r1 } from './stats';
 
 // How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
-// one partner: to an endpoint that answers 200 at once (delivered), and to one that refuses every
-// connection (its circuit opens and the rest are recorded and set aside, held until it comes back);
-// then the store's commands a second while that endpoint stays dead and nothing new comes.
+// one partner: to an endpoint that refuses every connection (its circuit opens and the rest are
+// recorded and set aside, held until it comes back), the store's commands a second while that
+// endpoint stays dead and nothing new comes, then to an endpoint that answers 200 at once.
 export interface BacklogDeps {
   runtime: Runtime;
   role: RoleProcess;
@@ -31,14 +31,31 @@ interface Drain {
   perS: number;
   storeCommandsPerS: number;
   commandsPerEvent: number | null;
+  byCommand: Record<string, number>; // store commands by "command collection", per event done (a second when idle)
   cpu: CpuWindow;
 }
 
 const IDLE_S = 10;
 const TIMEOUT_S = 300;
 
-const commandsOf = async (role: RoleProcess): Promise<number> =>
-  [...(await storeWork([role])).commands.values()].reduce((a, b) => a + b, 0);
+const commandsOf = async (role: RoleProcess): Promise<Map<string, number>> => (await storeWork([role])).commands;
+const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+
+// Where the store's work went: the commands counted between two reads, by shape, each per `per`
+// (events done, or seconds), the most frequent first.
+function byCommand(before: Map<string, number>, after: Map<string, number>, per: number): Record<string, number> {
+  const out: [string, number][] = [];
+  for (const [shape, n] of after) if (n > (before.get(shape) ?? 0)) out.push([shape, n - (before.get(shape) ?? 0)]);
+  out.sort((a, b) => b[1] - a[1]);
+  return Object.fromEntries(
+    out.slice(0, 6).map(([shape, n]) => [shape, per > 0 ? Math.round((n / per) * 100) / 100 : n]),
+  );
+}
+
+const shares = (m: Record<string, number>): string =>
+  Object.entries(m)
+    .map(([shape, n]) => `${shape} ${n}`)
+    .join(', ');
 
 async function drain(
   deps: BacklogDeps,
@@ -59,7 +76,8 @@ async function drain(
   }
   const seconds = (Date.now() - t0) / 1000;
   const cpu = meter.stop();
-  const commands = (await commandsOf(deps.role)) - commands0;
+  const commands1 = await commandsOf(deps.role);
+  const commands = total(commands1) - total(commands0);
   return {
     endpoint,
     events: events.length,
@@ -68,6 +86,7 @@ async function drain(
     perS: r1(finished / seconds),
     storeCommandsPerS: r1(commands / seconds),
     commandsPerEvent: finished > 0 ? r1(commands / finished) : null,
+    byCommand: byCommand(commands0, commands1, finished),
     cpu,
   };
 }
@@ -77,18 +96,8 @@ export async function measureBacklogDrain(
   size: number,
 ): Promise<{ data: Record<string, unknown>; table: Table }> {
   await deps.receiver.request({ type: 'reset' });
-  const healthyId = await deps.partner('backlog-ok');
-  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint`);
-  const healthy = await drain(
-    deps,
-    'healthy (delivered)',
-    Array.from({ length: size }, () => deps.event(healthyId)),
-    async () =>
-      (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
-        (a) => a.status === 200 && a.path === '/backlog-ok',
-      ).length,
-  );
-
+  // The dead endpoint's backlog first, so that nothing else is under way while it is set aside and
+  // then while it stays dead; the healthy backlog then drains with the dead one's held beside it.
   const deadId = await deps.partner('backlog-dead', `http://127.0.0.1:${await freePort()}/dead`);
   deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections`);
   const deliveries = deps.runtime.mongo.collections.deliveries;
@@ -104,7 +113,21 @@ export async function measureBacklogDrain(
   idleMeter.start();
   await sleep(IDLE_S * 1000);
   const idleCpu = idleMeter.stop();
-  const idleCommandsPerS = r1(((await commandsOf(deps.role)) - idle0) / IDLE_S);
+  const idle1 = await commandsOf(deps.role);
+  const idleCommandsPerS = r1((total(idle1) - total(idle0)) / IDLE_S);
+  const idleByCommand = byCommand(idle0, idle1, IDLE_S);
+
+  const healthyId = await deps.partner('backlog-ok');
+  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint`);
+  const healthy = await drain(
+    deps,
+    'healthy (delivered)',
+    Array.from({ length: size }, () => deps.event(healthyId)),
+    async () =>
+      (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
+        (a) => a.status === 200 && a.path === '/backlog-ok',
+      ).length,
+  );
   const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
 
   const row = (d: Drain) => [
@@ -124,7 +147,7 @@ export async function measureBacklogDrain(
       size,
       healthy,
       dead,
-      deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, cpu: idleCpu },
+      deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu },
       attempted,
     },
     table: {
@@ -142,7 +165,6 @@ export async function measureBacklogDrain(
         'kafka cpu%',
       ],
       rows: [
-        row(healthy),
         row(dead),
         [
           `refusing, ${IDLE_S} s idle after`,
@@ -156,8 +178,12 @@ export async function measureBacklogDrain(
           idleCpu.perProcess['mongo-wire'] ?? null,
           idleCpu.perProcess.kafka ?? null,
         ],
+        row(healthy),
       ],
-      note: `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit)`,
+      note:
+        `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
+        `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
+        `a second while idle: ${shares(idleByCommand)}`,
     },
   };
 }

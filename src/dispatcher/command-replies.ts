@@ -1,7 +1,7 @@
 import { randomId } from '../shared/ids';
 import type { PendingReply, ReplyWaiter } from '../shared/kafka/reply-waiter';
 import type { CallbackReply } from '../shared/schemas';
-import type { DeliveryTopicsDeps } from './delivery-task';
+import type { DeliveryTopicsDeps } from './delivery-topics';
 
 // The manager's side of request/reply with the dispatcher: a command carries where its reply is to
 // go (this instance, and a correlation id), and the request waits for the owner's reply on

@@ -5,7 +5,7 @@ import type { CallbackReply, DeliveryCommand } from '../shared/schemas';
 import { deliveryListPrefixes } from '../shared/store/delivery-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { askAll, ask, type CommandChannel, type ReplyAddress } from './command-replies';
-import { DeliveryTopics } from './delivery-task';
+import { DeliveryTopics } from './delivery-topics';
 import { systemClock, type Clock } from '../shared/clock';
 
 // The dispatcher's public face (STYLE rule 15): the commands other roles may send it. Only the
@@ -18,10 +18,10 @@ export type { EndpointHealthView } from './endpoint-health';
 export type { TestCallbackResult } from './test-callback';
 export type { CommandChannel } from './command-replies';
 // Which addresses a callback may reach: also what a partner's new callback URL is checked by when it names an IP.
-export { refusedAddressRange } from './callback-wire/address-guard';
+export { refusedAddressRange } from './delivery-wire/address-guard';
 // The callbacks' wire and retry policy, for another signed send that is retried like a callback (an
 // alert's webhook): the same signature, guards and timeout, the same verdicts and schedule.
-export { sendSigned, wireRules, type SendSignedOptions } from './callback-wire';
+export { sendSigned, wireRules, type SendSignedOptions } from './delivery-wire';
 export { classifyAttempt, decideAfterAttempt, retrySchedule, type AttemptResult } from './retry-policy';
 
 // Retry commands published, and waited for, at a time by a retry of every dead delivery.

@@ -12,9 +12,9 @@ import {
   type DeliveryDecision,
   type RetrySchedule,
 } from './retry-policy';
-import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './callback-wire';
+import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './delivery-wire';
 import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
-import { published, type DeliveryTopics } from './delivery-task';
+import { published, type DeliveryTopics } from './delivery-topics';
 import type { EndpointCircuits } from './endpoint-circuits';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
@@ -42,7 +42,7 @@ export interface Attempted {
 
 // One HTTP attempt of one delivery (a callback or a postback) and what follows from it: the decision (delivered, queued for a
 // retry tier, dead), metrics and a log line, and the task that carries it on (retry tier or dead topic).
-export class CallbackAttempts {
+export class DeliveryAttempts {
   constructor(private readonly deps: AttemptDeps) {}
 
   // `mayGo`: whether the lease on the attempt's work still holds, asked as its request is about to

@@ -2,7 +2,8 @@
 // partner that hangs can hold at most its own share of the slots. Partners take turns, so a long
 // queue for one never starves another. The queue is memory only and bounded per partner: a job
 // refused here (already pending, partner queue full, stopping) is the caller's to send elsewhere
-// (the retry path) or to leave uncommitted.
+// (the retry path) or to leave uncommitted. A caller that bounds its own jobs (a retry tier's
+// uncommitted tasks) may instead have them wait for room (submitWhenRoom), ahead of later submits.
 export interface DeliveryJob {
   deliveryId: string;
   partnerId: string;
@@ -19,6 +20,7 @@ export interface SchedulerLimits {
 
 interface PartnerLane {
   queue: DeliveryJob[];
+  waiting: DeliveryJob[]; // beyond the queue, taken into it in order as it shrinks
   running: number;
 }
 
@@ -40,10 +42,21 @@ export class DeliveryScheduler {
   }
 
   submit(job: DeliveryJob): boolean {
+    return this.enqueue(job, false);
+  }
+
+  // The same, but a job beyond the partner's queue waits for room instead of being refused.
+  submitWhenRoom(job: DeliveryJob): boolean {
+    return this.enqueue(job, true);
+  }
+
+  private enqueue(job: DeliveryJob, wait: boolean): boolean {
     if (this.draining || this.pending.has(job.deliveryId)) return false;
-    const lane = this.lanes.get(job.partnerId) ?? { queue: [], running: 0 };
-    if (lane.queue.length >= this.limits.maxQueuedPerPartner) return false;
-    lane.queue.push(job);
+    const lane = this.lanes.get(job.partnerId) ?? { queue: [], waiting: [], running: 0 };
+    const full = lane.queue.length >= this.limits.maxQueuedPerPartner || lane.waiting.length > 0;
+    if (full && !wait) return false;
+    (full ? lane.waiting : lane.queue).push(job);
+    this.refill(lane);
     this.lanes.set(job.partnerId, lane);
     this.pending.add(job.deliveryId);
     this.pump();
@@ -68,8 +81,9 @@ export class DeliveryScheduler {
   async drain(): Promise<void> {
     this.draining = true;
     for (const lane of this.lanes.values()) {
-      for (const job of lane.queue) this.forget(job.deliveryId);
+      for (const job of [...lane.queue, ...lane.waiting]) this.forget(job.deliveryId);
       lane.queue.length = 0;
+      lane.waiting.length = 0;
     }
     await Promise.allSettled([...this.inFlight]);
   }
@@ -78,11 +92,14 @@ export class DeliveryScheduler {
   // are not committed, the next owner runs them).
   dropFenced(): void {
     for (const lane of this.lanes.values()) {
-      const fenced = lane.queue.filter((job) => job.fenced?.());
-      for (const job of fenced) {
-        this.forget(job.deliveryId);
-        lane.queue.splice(lane.queue.indexOf(job), 1);
+      for (const jobs of [lane.queue, lane.waiting]) {
+        const fenced = jobs.filter((job) => job.fenced?.());
+        for (const job of fenced) {
+          this.forget(job.deliveryId);
+          jobs.splice(jobs.indexOf(job), 1);
+        }
       }
+      this.refill(lane);
     }
   }
 
@@ -95,6 +112,7 @@ export class DeliveryScheduler {
         const lane = this.lanes.get(partnerId);
         const job = lane && lane.running < this.limits.perPartnerConcurrency ? lane.queue.shift() : undefined;
         if (!lane || !job) continue;
+        this.refill(lane);
         started = true;
         this.start(job, lane);
         // Round robin: the partner that just got a slot goes to the back of the line.
@@ -118,11 +136,16 @@ export class DeliveryScheduler {
         // The partner that just had a slot goes behind the others, and leaves once it has nothing left.
         if (this.lanes.get(job.partnerId) === lane) {
           this.lanes.delete(job.partnerId);
-          if (lane.running > 0 || lane.queue.length > 0) this.lanes.set(job.partnerId, lane);
+          if (lane.running > 0 || lane.queue.length > 0 || lane.waiting.length > 0) this.lanes.set(job.partnerId, lane);
         }
         if (!this.draining) this.pump();
       });
     this.inFlight.add(done);
+  }
+
+  private refill(lane: PartnerLane): void {
+    while (lane.queue.length < this.limits.maxQueuedPerPartner && lane.waiting.length > 0)
+      lane.queue.push(lane.waiting.shift() as DeliveryJob);
   }
 
   private forget(deliveryId: string): void {

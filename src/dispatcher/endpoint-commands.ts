@@ -4,7 +4,7 @@ import type { EndpointHealthDoc, ReplayJobDoc } from '../shared/mongo/documents'
 import { ask, type CommandChannel } from './command-replies';
 import type { EndpointCommand, LeadEvent } from '../shared/schemas';
 import { endpointId, type DeliveryKind } from '../shared/delivery-kind';
-import { DeliveryTopics } from './delivery-task';
+import { DeliveryTopics } from './delivery-topics';
 import { replayJobOf } from './replay-runner';
 import { emptyHealth, healthView, type EndpointHealthView } from './endpoint-health';
 import type { TestCallbackResult } from './test-callback';

@@ -13,7 +13,7 @@ import type { EndpointHealthDoc } from '../shared/mongo/documents';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
 import type { EndpointCommand } from '../shared/schemas';
-import { replyTo, type DeliveryTopics } from './delivery-task';
+import { replyTo, type DeliveryTopics } from './delivery-topics';
 import type { EndpointGate } from './endpoint-gate';
 import { applyReport, emptyHealth, paused, resumed, shouldPause, type PauseRule } from './endpoint-health';
 import type { DispatcherMetrics } from './metrics';

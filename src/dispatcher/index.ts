@@ -2,12 +2,12 @@ import type { Config, RedisConfig, ReplayConfig } from '../shared/config';
 import { everyInterval } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
 import type { RoleClients, RoleHandle } from '../shared/role';
-import { BlockStore } from './block-store';
-import { closeCallbackAgents } from './callback-wire';
-import { CallbackAttempts } from './delivery-attempt';
+import { BlockStore } from './lead-owner/block-store';
+import { closeWireAgents } from './delivery-wire';
+import { DeliveryAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
 import { DeliveryStore } from './delivery-store';
-import { DeliveryTopics } from './delivery-task';
+import { DeliveryTopics } from './delivery-topics';
 import { EndpointCircuits } from './endpoint-circuits';
 import { EndpointGate } from './endpoint-gate';
 import { EndpointHold } from './endpoint-hold';
@@ -102,7 +102,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
         'delivery attempt failed; its offset stays uncommitted',
       ),
   );
-  const attempts = new CallbackAttempts({
+  const attempts = new DeliveryAttempts({
     partners: d.partners,
     health,
     circuits,
@@ -218,7 +218,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
       await sendReports().catch((err: unknown) =>
         logger.warn({ err: (err as Error).message }, 'could not send the last endpoint health reports'),
       );
-      await closeCallbackAgents();
+      await closeWireAgents();
       circuits.stop();
     },
   };

@@ -5,7 +5,7 @@ import type { ReplayJobDoc } from '../shared/mongo/documents';
 import type { EndpointCommand } from '../shared/schemas';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
-import { published, type DeliveryTopics } from './delivery-task';
+import { published, type DeliveryTopics } from './delivery-topics';
 import { Background } from '../shared/background';
 import type { Clock } from '../shared/clock';
 

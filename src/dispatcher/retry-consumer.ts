@@ -11,11 +11,12 @@ import type { Logger } from '../shared/logger';
 import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc, type QueuedDelivery } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryTask } from '../shared/schemas';
-import type { CallbackAttempts } from './delivery-attempt';
+import type { DeliveryAttempts } from './delivery-attempt';
 import type { DeliveryScheduler } from './delivery-scheduler';
 import type { DeliveryStore } from './delivery-store';
 import type { EndpointHold } from './endpoint-hold';
-import { published, readTaskHeaders, type DeliveryTopics, type TaskTiming } from './delivery-task';
+import { readTaskHeaders, type TaskTiming } from './delivery-task';
+import { published, type DeliveryTopics } from './delivery-topics';
 import { dueAction } from './due-gate';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
@@ -39,7 +40,7 @@ export interface RetryConsumerDeps {
   hold: EndpointHold;
   store: DeliveryStore;
   scheduler: DeliveryScheduler;
-  attempts: CallbackAttempts;
+  attempts: DeliveryAttempts;
   topics: DeliveryTopics;
   schedule: RetrySchedule;
   metrics: DispatcherMetrics;
@@ -70,7 +71,9 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
         (doc) =>
           new Promise<void>((resolve) => {
             if (!work.open) return; // handed over: uncommitted, the next owner runs it
-            const accepted = deps.scheduler.submit({
+            // Beyond the partner's queue it waits for room there: the tier partition's uncommitted
+            // tasks (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace.
+            const accepted = deps.scheduler.submitWhenRoom({
               deliveryId: id,
               partnerId: endpointId(task.event.partner_id, kindOf(task)),
               fenced: () => !work.open,
@@ -279,13 +282,14 @@ async function release(
 // A command names a postback's line by delivery_kind (absent: a callback's).
 const deliveryKindOf = (doc: Pick<DeliveryDoc, 'kind'>) => (doc.kind ? { delivery_kind: doc.kind } : {});
 
-// The partner's queue is full: the task goes back on its tier, one tier delay later, unattempted.
+// Refused by the scheduler (stopping, or a job of the delivery still under way): the task goes back
+// on its tier, one tier delay later, unattempted.
 async function defer(deps: RetryConsumerDeps, task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> {
   const { schedule, topics, logger, clock } = deps;
   const delayMs = schedule.waitBefore(RETRY_TIERS.indexOf(tier) + 2).delayMs;
   logger.info(
     { delivery_id: task.delivery_id, endpoint: endpointId(task.event.partner_id, kindOf(task)) },
-    'partner queue full: the retry waits one more tier delay',
+    'retry refused by the scheduler: it waits one more tier delay',
   );
   await published(logger, 'deferred task', () =>
     topics.task(tier, task, { dueAt: clock.now().getTime() + delayMs, attempt: timing.attempt }),

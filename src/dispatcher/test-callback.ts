@@ -6,7 +6,7 @@ import {
   sendCallback,
   sendPostback,
   wireRules,
-} from './callback-wire';
+} from './delivery-wire';
 import type { AttemptResult } from './retry-policy';
 import type { PartnerDoc } from '../shared/mongo/documents';
 import type { Config } from '../shared/config';

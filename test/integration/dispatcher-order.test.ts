@@ -1,5 +1,5 @@
-import { BlockStore } from '../../src/dispatcher/block-store';
-import type { BlockState } from '../../src/dispatcher/lead-lines';
+import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
+import type { BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
 import { CallbackReceiver, type Responder } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';

@@ -8,8 +8,9 @@ import { servicesOf } from '../support/manager-services';
 
 // A partner slower than its events: one attempt at a time (CALLBACK_PER_PARTNER_CONCURRENCY=1) and
 // at most 2 waiting in memory (CALLBACK_MAX_QUEUED_PER_PARTNER=2). The rest wait on the first retry
-// tier without an attempt ("queue_full"), hold their lead's later events back, and are delivered
-// once each when they come back: bounded memory, nothing lost, nothing sent twice, lead order kept.
+// tier without an attempt ("queue_full"), once each, hold their lead's later events back, and are
+// delivered once each when they come back (waiting there for room in the partner's queue): bounded
+// memory, nothing lost, nothing sent twice, lead order kept.
 let app: TestApp;
 let receiver: CallbackReceiver;
 let retries: TopicProbe<DeliveryTask>;
@@ -62,6 +63,8 @@ it('parks what does not fit on the first retry tier without an attempt, then del
   // Some waited on the retry tier, marked as a full queue, not as a failed attempt.
   const parked = retries.values().filter((t) => t.last_error === 'queue_full' && t.event.partner_id === partner);
   expect(parked.length).toBeGreaterThan(0);
+  // Once due, each waits for room in the partner's queue: it is never put back on the tier again.
+  expect(new Set(parked.map((t) => t.delivery_id)).size).toBe(parked.length);
   for (const task of parked) {
     const record = (await app.runtime.mongo.collections.deliveries.findOne({ _id: task.delivery_id }))!;
     expect(record).toMatchObject({ state: 'delivered', attempts_made: 1 });

@@ -1,6 +1,7 @@
 import { MongoClient, type Db } from 'mongodb';
-import { BlockStore } from '../../src/dispatcher/block-store';
+import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
+import type { BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
 import type { DeliveryBlockDoc, DeliveryDoc, PartitionEpochDoc } from '../../src/shared/mongo/documents';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { ListIndex } from '../../src/shared/store/list-index';
@@ -99,4 +100,49 @@ it('refuses a block write of an owner once a later owner claimed the partition',
   expect(await store.save(lead, 3, { blocker: 'dl-b', held: [] }, next)).toBe(true);
   await store.save(lead, 3, null, next);
   expect(await blocks.findOne({ _id: 'pa-1:le-9' })).toBeNull();
+});
+
+it('writes the blocks of many leads saved together in one command per kind, each still fenced', async () => {
+  const watched = await MongoClient.connect(config.mongo.url, { monitorCommands: true });
+  try {
+    const wdb = watched.db(`${config.mongo.db}-fence`);
+    const blocks = wdb.collection<DeliveryBlockDoc>('delivery_blocks');
+    const store = new BlockStore(blocks, wdb.collection<PartitionEpochDoc>('delivery_block_epochs'));
+    const epoch = await store.claim(4);
+    await blocks.insertOne({
+      _id: 'pa-2:le-late',
+      partner_id: 'pa-2',
+      lead_id: 'le-late',
+      partition: 4,
+      blocker: 'dl-later-owner',
+      held: [],
+      epoch: epoch + 1,
+      updated_at: new Date(),
+    }); // a later owner's block: this owner's write of it is refused, the others' are not
+    const writes: string[] = [];
+    watched.on('commandStarted', (e) => {
+      if (['update', 'delete'].includes(e.commandName) && e.command[e.commandName] === 'delivery_blocks')
+        writes.push(e.commandName);
+    });
+    const leads = Array.from({ length: 40 }, (_, i) => `le-${i}`);
+    const saves = (block: (leadId: string) => BlockState | null) =>
+      Promise.all(leads.map((leadId) => store.save({ endpoint: 'pa-2', leadId }, 4, block(leadId), epoch)));
+    expect(await saves((leadId) => ({ blocker: `dl-${leadId}`, held: [] }))).toEqual(leads.map(() => true));
+    expect(await blocks.countDocuments({ partner_id: 'pa-2', epoch })).toBe(leads.length);
+    await saves(() => null);
+    expect(await blocks.countDocuments({ partner_id: 'pa-2', epoch })).toBe(0);
+    expect(writes).toEqual(['update', 'delete']);
+
+    // A batch with a block a later owner holds: that one is refused, the others are written.
+    const mixed = await Promise.all([
+      store.save({ endpoint: 'pa-2', leadId: 'le-1' }, 4, { blocker: 'dl-1', held: [] }, epoch),
+      store.save({ endpoint: 'pa-2', leadId: 'le-late' }, 4, { blocker: 'dl-stale', held: [] }, epoch),
+      store.save({ endpoint: 'pa-2', leadId: 'le-2' }, 4, { blocker: 'dl-2', held: [] }, epoch),
+    ]);
+    expect(mixed).toEqual([true, false, true]);
+    expect(await blocks.countDocuments({ partner_id: 'pa-2', epoch })).toBe(2);
+    expect(await blocks.findOne({ _id: 'pa-2:le-late' })).toMatchObject({ blocker: 'dl-later-owner' });
+  } finally {
+    await watched.close();
+  }
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db } from 'mongodb';
-import { BlockStore } from '../../src/dispatcher/block-store';
+import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import { IdAllocator } from '../../src/processor/id-allocator';
 import { systemActor, writeAudit } from '../../src/shared/audit';

@@ -1,5 +1,5 @@
 import type { Attempted } from '../../src/dispatcher/delivery-attempt';
-import { LeadLines } from '../../src/dispatcher/lead-lines';
+import { LeadLines } from '../../src/dispatcher/lead-owner/lead-lines';
 import { plan, type OwnerInput, type PlanItem, type Step } from '../../src/dispatcher/lead-owner/plan';
 import type { DeliveryDoc } from '../../src/shared/mongo/delivery-doc';
 import type { LeadEvent } from '../../src/shared/schemas';

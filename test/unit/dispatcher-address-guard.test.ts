@@ -1,4 +1,4 @@
-import { refusedAddressRange } from '../../src/dispatcher/callback-wire/address-guard';
+import { refusedAddressRange } from '../../src/dispatcher/delivery-wire/address-guard';
 import { readTaskHeaders, taskHeaders } from '../../src/dispatcher/delivery-task';
 
 describe('SSRF address guard', () => {

@@ -1,6 +1,6 @@
 import { callbackEligibility } from '../../src/dispatcher/callback-eligibility';
-import { buildCallbackPayload } from '../../src/dispatcher/callback-wire';
-import { findMoneyField } from '../../src/dispatcher/callback-wire/money-guard';
+import { buildCallbackPayload } from '../../src/dispatcher/delivery-wire';
+import { findMoneyField } from '../../src/dispatcher/delivery-wire/money-guard';
 import type { LeadEvent } from '../../src/shared/schemas';
 
 const event = (over: Partial<LeadEvent> = {}): LeadEvent => ({

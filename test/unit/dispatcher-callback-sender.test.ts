@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeCallbackAgents, sendCallback, type SendCallbackOptions } from '../../src/dispatcher/callback-wire';
+import { closeWireAgents, sendCallback, type SendCallbackOptions } from '../../src/dispatcher/delivery-wire';
 import type { CallbackPayload } from '../../src/shared/schemas';
 import { Webhook } from 'standardwebhooks';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
-  await closeCallbackAgents();
+  await closeWireAgents();
 });
 beforeEach(() => {
   received.length = 0;
@@ -190,7 +190,7 @@ describe('a callback request under a lease', () => {
   });
 
   it('is withheld, never sent, when the lease ran out while it waited for its connection', async () => {
-    await closeCallbackAgents(); // no pooled connection: this one waits for a new one
+    await closeWireAgents(); // no pooled connection: this one waits for a new one
     let held = true;
     const sending = sendCallback(opts({ mayGo: () => held }));
     held = false; // frozen after the attempt started, thawed past the lease

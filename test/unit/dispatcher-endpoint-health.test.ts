@@ -7,7 +7,7 @@ import {
   shouldPause,
 } from '../../src/dispatcher/endpoint-health';
 import { EndpointHealthTracker } from '../../src/dispatcher/endpoint-health-tracker';
-import { ParkedLeads } from '../../src/dispatcher/parked-leads';
+import { ParkedLeads } from '../../src/dispatcher/lead-owner/parked-leads';
 import type { EndpointHealthReport } from '../../src/shared/schemas';
 
 const T0 = Date.parse('2026-11-23T10:00:00Z');

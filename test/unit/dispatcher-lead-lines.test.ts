@@ -1,4 +1,4 @@
-import { LeadLines } from '../../src/dispatcher/lead-lines';
+import { LeadLines } from '../../src/dispatcher/lead-owner/lead-lines';
 
 const item = (id: string) => ({ id });
 const K = 'pa-1:le-1';

@@ -126,3 +126,39 @@ describe('delivery scheduler at a hand-over', () => {
     expect(c.started).toEqual(['d1', 'd2']);
   });
 });
+
+describe('delivery scheduler: jobs that wait for room', () => {
+  it('keeps a job beyond the partner queue waiting, in order, and queues it as room frees up', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, () => undefined);
+    expect(s.submit(job('d1', 'p'))).toBe(true);
+    expect(s.submit(job('d2', 'p'))).toBe(true);
+    expect(s.submit(job('d3', 'p'))).toBe(false);
+    expect(s.submitWhenRoom(job('d3', 'p'))).toBe(true);
+    expect(s.submitWhenRoom(job('d4', 'p'))).toBe(true);
+    expect(s.submitWhenRoom(job('d4', 'p'))).toBe(false); // pending already
+    expect(s.submit(job('d5', 'p'))).toBe(false); // the waiting ones go first
+    for (const id of ['d1', 'd2', 'd3']) await c.finish(id);
+    expect(c.started).toEqual(['d1', 'd2', 'd3', 'd4']);
+  });
+
+  it('drops waiting jobs of handed-over work and at a drain', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, () => undefined);
+    let handedOver = false;
+    s.submit(job('d1', 'p'));
+    s.submit(job('d2', 'p'));
+    s.submitWhenRoom({ ...job('d3', 'p'), fenced: () => handedOver });
+    s.submitWhenRoom(job('d4', 'p'));
+    handedOver = true;
+    s.dropFenced();
+    expect(s.isPending('d3')).toBe(false);
+    const draining = s.drain();
+    expect(s.isPending('d4')).toBe(false);
+    await c.finish('d1');
+    await draining;
+    expect(c.started).toEqual(['d1']);
+  });
+});

@@ -1,5 +1,5 @@
 import { CallbackReceiver, status } from '../support/callback-receiver';
-import { closeCallbackAgents, sendPostback, type SendPostbackOptions } from '../../src/dispatcher/callback-wire';
+import { closeWireAgents, sendPostback, type SendPostbackOptions } from '../../src/dispatcher/delivery-wire';
 import { sampleLeadEvent } from '../../src/shared/postbacks/sample-event';
 
 // One postback against a real receiver on loopback: the SSRF guard and https rule callbacks have,
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.stop();
-  await closeCallbackAgents();
+  await closeWireAgents();
 });
 
 const options = (template: string, over: Partial<SendPostbackOptions> = {}): SendPostbackOptions => ({

@@ -2,11 +2,11 @@ import { kindField, kindOf } from '../../shared/delivery-kind';
 import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc } from '../../shared/mongo/delivery-doc';
 import { testLabel } from '../../shared/mongo/documents';
 import { untilDone } from '../../shared/retriable';
-import type { BlockStore } from '../block-store';
+import type { BlockStore } from './block-store';
 import { newDeliveryDoc } from '../delivery-store';
-import { published } from '../delivery-task';
-import { newItem, type Item, type LeadAssignment } from '../lead-assignment';
-import { LeadWrites, recordOf } from '../lead-writes';
+import { published } from '../delivery-topics';
+import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
+import { LeadWrites, recordOf } from './lead-writes';
 import type { RecordBatcher } from '../record-batcher';
 import type { RetryConsumerDeps } from '../retry-consumer';
 import type { DeliveryCounters } from '../retry-policy';
@@ -19,7 +19,7 @@ export interface CarryOutDeps extends RetryConsumerDeps {
 
 // A lead's line under one assignment: where a plan is carried out.
 export interface Lead {
-  a: LeadAssignment;
+  a: OwnedPartitions;
   key: string; // leadKey(endpoint, lead)
   endpoint: string;
   partition: number;
@@ -66,7 +66,7 @@ export class CarryOut {
   }
 
   // Work that goes on after its step: the hand-over waits for it, and a failure is logged.
-  start(a: LeadAssignment, work: Promise<unknown>, context: Record<string, unknown>, failure: string): void {
+  start(a: OwnedPartitions, work: Promise<unknown>, context: Record<string, unknown>, failure: string): void {
     a.work.track(
       work.then(undefined, (err: unknown) => this.deps.logger.error({ ...context, err: errText(err) }, failure)),
     );

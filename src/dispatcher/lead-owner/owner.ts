@@ -8,9 +8,9 @@ import { untilDone } from '../../shared/retriable';
 import type { CallbackReply, DeliveryCommand, LeadEvent } from '../../shared/schemas';
 import { deliveryKinds } from '../callback-eligibility';
 import { endpointId, kindOf, type DeliveryKind } from '../../shared/delivery-kind';
-import { replyTo } from '../delivery-task';
-import { deferred, LeadAssignment, leadKey, newItem, type Item } from '../lead-assignment';
-import { LeadWrites } from '../lead-writes';
+import { replyTo } from '../delivery-topics';
+import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
+import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
 import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
 
@@ -33,17 +33,17 @@ const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
 // one at a time, in event order (lead-lines.ts); a failed one holds the later ones back until the
 // retry consumer reports it ended (a `released` command). Each batch returns at once with a
 // promise per record: the consumer commits an offset only once its record is written. Everything
-// it keeps belongs to the current assignment (LeadAssignment), handed over at every rebalance.
+// it keeps belongs to the current assignment (OwnedPartitions), handed over at every rebalance.
 // What to do with each input is decided by plan.ts and carried out by carry-out.ts; this shell
 // reads the facts (partners, records, blocks) and turns batches and commands into inputs.
 export class LeadOwner {
-  private current: LeadAssignment;
+  private current: OwnedPartitions;
   private readonly writes: LeadWrites;
   private readonly carryOut: CarryOut;
   private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
 
   constructor(private readonly deps: LeadOwnerDeps) {
-    this.current = new LeadAssignment(deps.lease);
+    this.current = new OwnedPartitions(deps.lease);
     this.writes = new LeadWrites(deps);
     this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
     deps.hold.onRelease((endpoint) => this.release(endpoint));
@@ -136,7 +136,7 @@ export class LeadOwner {
   // going out anyway. This owner alone requeues the record; a command seen again (after a crash)
   // finds its own round and goes on with it.
   private async freshRound(
-    a: LeadAssignment,
+    a: OwnedPartitions,
     command: DeliveryCommand,
     partition: number,
   ): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
@@ -198,7 +198,7 @@ export class LeadOwner {
   // any still running after that are refused), and everything kept for this assignment is dropped.
   async handOver(): Promise<void> {
     const a = this.current;
-    this.current = new LeadAssignment(this.deps.lease);
+    this.current = new OwnedPartitions(this.deps.lease);
     const closing = a.work.close();
     this.deps.scheduler.dropFenced();
     const started = Date.now();
@@ -212,11 +212,11 @@ export class LeadOwner {
     this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 
-  private load(a: LeadAssignment, partition: number): Promise<void> {
+  private load(a: OwnedPartitions, partition: number): Promise<void> {
     return a.loadOnce(partition, () => this.loadBlocks(a, partition));
   }
 
-  private async loadBlocks(a: LeadAssignment, partition: number): Promise<void> {
+  private async loadBlocks(a: OwnedPartitions, partition: number): Promise<void> {
     a.claimed(
       partition,
       await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')),
@@ -235,7 +235,7 @@ export class LeadOwner {
 
   // Eligible events whose record exists already: a repeat of an event (the processor republishes
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
-  private async recorded(a: LeadAssignment, deliveryIds: string[]): Promise<Set<string>> {
+  private async recorded(a: OwnedPartitions, deliveryIds: string[]): Promise<Set<string>> {
     const ids = deliveryIds.filter((id) => !a.isActive(id));
     return ids.length === 0
       ? new Set()

@@ -6,13 +6,13 @@ import {
 } from '../../shared/mongo/delivery-doc';
 import type { Attempted } from '../delivery-attempt';
 import type { FirstRecord } from '../delivery-store';
-import type { BlockState, LeadLines, LinePlan } from '../lead-lines';
+import type { BlockState, LeadLines, LinePlan } from './lead-lines';
 
 // The lead owner's decisions, one input at a time, over a lead's line: what to write, what to send,
 // which retry task to publish, in the order the steps are listed. No I/O, no clock, no promises:
 // planning moves the lead's line (memory) and returns steps; carry-out.ts carries them out.
 
-// What the plan needs of a delivery in memory (lead-assignment.ts's Item).
+// What the plan needs of a delivery in memory (owned-partitions.ts's Item).
 export interface PlanItem {
   id: string;
   doc: DeliveryDoc | null; // its record, when one exists already (a fresh round, a held one's turn)

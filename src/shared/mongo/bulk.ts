@@ -24,13 +24,18 @@ export async function insertAllNew<T extends Document & { _id: string }>(
   try {
     await collection.insertMany(docs as unknown as OptionalUnlessRequiredId<T>[], { ordered: false });
   } catch (err) {
-    if (!(err instanceof MongoBulkWriteError)) throw err;
-    const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-    const other = errors.find((e) => e.code !== DUPLICATE_KEY);
-    if (other || errors.length === 0) throw err;
-    for (const e of errors) taken.add((docs[e.index] as T)._id);
+    for (const i of duplicateKeysOf(err)) taken.add((docs[i] as T)._id);
   }
   return taken;
+}
+
+// The indexes of an unordered bulk write's operations that failed on a duplicate key; the error
+// itself is thrown again if anything else failed.
+export function duplicateKeysOf(err: unknown): number[] {
+  if (!(err instanceof MongoBulkWriteError)) throw err;
+  const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+  if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
+  return errors.map((e) => e.index);
 }
 
 // Documents by _id, in as many index look-ups as the id list needs.

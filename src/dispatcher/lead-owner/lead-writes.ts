@@ -1,12 +1,12 @@
-import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
-import type { Logger } from '../shared/logger';
-import { untilDone } from '../shared/retriable';
+import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
+import type { Logger } from '../../shared/logger';
+import { untilDone } from '../../shared/retriable';
 import type { BlockStore } from './block-store';
-import type { Attempted } from './delivery-attempt';
-import type { DeliveryStore } from './delivery-store';
-import type { Item, LeadAssignment } from './lead-assignment';
+import type { Attempted } from '../delivery-attempt';
+import type { DeliveryStore } from '../delivery-store';
+import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
-import type { DispatcherMetrics } from './metrics';
+import type { DispatcherMetrics } from '../metrics';
 
 // The checks an attempt's outcome passes on its way to its record: right after the attempt, once
 // its lead's earlier writes are done, and as its first record is inserted. An attempt stops at the
@@ -62,19 +62,23 @@ export class LeadWrites {
     return () => this.fenced(item, what);
   }
 
-  saveBlock(a: LeadAssignment, key: string, partition: number, block: BlockState | null): void {
+  saveBlock(a: OwnedPartitions, key: string, partition: number, block: BlockState | null): void {
     const cut = key.indexOf(':');
     const ref = { endpoint: key.slice(0, cut), leadId: key.slice(cut + 1) };
     this.inTurn(a, key, async () => {
       const epoch = a.epochOf(partition);
-      if (!(await untilDone(() => this.deps.blocks.save(ref, partition, block, epoch), this.retrying('save block')))) {
+      const fenced = () => a.work.fenced; // handed over meanwhile: not written, and no later owner's doing
+      const saved = await untilDone(
+        () => this.deps.blocks.save(ref, partition, block, epoch, fenced),
+        this.retrying('save block'),
+      );
+      if (!saved && !fenced())
         this.deps.logger.warn({ key, partition, epoch }, 'block write refused: a later owner holds the partition');
-      }
     });
   }
 
-  // A write of the lead's line, in its turn (LeadAssignment.inTurn); a failure is logged.
-  inTurn(a: LeadAssignment, key: string, write: () => Promise<unknown>): void {
+  // A write of the lead's line, in its turn (OwnedPartitions.inTurn); a failure is logged.
+  inTurn(a: OwnedPartitions, key: string, write: () => Promise<unknown>): void {
     a.inTurn(key, write, (err: unknown) =>
       this.deps.logger.error({ key, err: (err as Error).message }, "could not write a lead's block or record"),
     );

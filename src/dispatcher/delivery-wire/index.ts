@@ -4,5 +4,5 @@
 export { buildCallbackPayload } from './callback-payload';
 export { sendCallback, sendSigned, type SendCallbackOptions, type SendSignedOptions } from './callback-sender';
 export { partnerPostback, sendPostback, POSTBACK_SIGNATURE_HEADER, type SendPostbackOptions } from './postback-sender';
-export { closeCallbackAgents, wireRules } from './http-attempt';
+export { closeWireAgents, wireRules } from './http-attempt';
 export { classifyAttempt, type AttemptVerdict } from '../retry-policy';

@@ -1,8 +1,8 @@
-import { AssignmentWork } from '../shared/kafka/assignment-work';
-import type { Lease } from '../shared/kafka/membership-lease';
-import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
-import type { LeadEvent } from '../shared/schemas';
-import { endpointId, type DeliveryKind } from '../shared/delivery-kind';
+import { AssignmentWork } from '../../shared/kafka/assignment-work';
+import type { Lease } from '../../shared/kafka/membership-lease';
+import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
+import type { LeadEvent } from '../../shared/schemas';
+import { endpointId, type DeliveryKind } from '../../shared/delivery-kind';
 import { LeadLines } from './lead-lines';
 import { ParkedLeads } from './parked-leads';
 
@@ -16,12 +16,12 @@ export interface Item {
   event: LeadEvent;
   doc: DeliveryDoc | null; // the record, when it exists already (a manual retry's round)
   recorded: Deferred | null; // the offset waiting for it
-  assignment: LeadAssignment; // the one it was taken under: its writes are refused once that one is fenced
+  assignment: OwnedPartitions; // the one it was taken under: its writes are refused once that one is fenced
 }
 
 // A delivery taken under the assignment `a`, named by its event's endpoint and lead.
 export function newItem(
-  a: LeadAssignment,
+  a: OwnedPartitions,
   id: string,
   kind: DeliveryKind,
   event: LeadEvent,
@@ -53,7 +53,7 @@ export const leadKey = (endpoint: string, leadId: string): string => `${endpoint
 // rebalances revoke every partition at each join, so all of it is dropped at the hand-over before
 // the join (once the attempts under way are recorded, or fenced) and a partition's leads are read
 // back from the store when it is assigned again, never taken from an older assignment's memory.
-export class LeadAssignment {
+export class OwnedPartitions {
   readonly work: AssignmentWork;
   readonly lines = new LeadLines<Item>();
   readonly parked = new ParkedLeads();

@@ -164,7 +164,7 @@ function agentFor(allowPrivateNetworks: boolean, timeoutMs: number): Agent {
   return agent;
 }
 
-export async function closeCallbackAgents(): Promise<void> {
+export async function closeWireAgents(): Promise<void> {
   const all = [...agents.values()];
   agents.clear();
   await Promise.allSettled(all.map((a) => a.close()));
