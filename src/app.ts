@@ -16,7 +16,7 @@ import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
 import type { CallbackReply } from './shared/schemas';
-import { systemClock } from './shared/clock';
+import { systemClock, type Clock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
@@ -37,8 +37,9 @@ export interface App {
 }
 
 // Starts the configured roles in this process behind one HTTP server (ops endpoints always; the
-// partner and manager APIs when the ingress role runs here).
-export async function startApp(config: Config, logger: Logger): Promise<App> {
+// partner and manager APIs when the ingress role runs here). `clock`: the time the processor decides
+// by (a test moves it on instead of waiting).
+export async function startApp(config: Config, logger: Logger, clock: Clock = systemClock): Promise<App> {
   const runtime = await startRuntime(config, logger);
   const roles: RoleHandle[] = [];
   // The manager (hosted with the ingress) reads the dispatcher's replies to its commands; its
@@ -49,7 +50,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   try {
     const joined = managerReplies?.start();
     joined?.catch(() => undefined); // awaited below, after the roles
-    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime)));
+    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime, clock)));
     if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(dispatcherDeps(runtime)));
     if (config.roles.includes('ingress')) roles.push(await startIngress(ingressDeps(runtime)));
     await joined;
