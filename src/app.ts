@@ -135,7 +135,9 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
     async stop() {
       await http.close();
       await managerReplies?.stop();
-      for (const role of [...roles].reverse()) await role.stop();
+      // The roles side by side: each waits out its consumers' last fetch, and none waits on another.
+      const stopped = await Promise.allSettled(roles.map((role) => role.stop()));
+      for (const s of stopped) if (s.status === 'rejected') throw s.reason;
       await minutes?.stop();
       await mail?.stop();
       await runtime.close();
