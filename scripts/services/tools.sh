@@ -7,7 +7,7 @@
 #   Prometheus, Debian's package;
 #   Chromium, Debian's package (with the Liberation fonts its screenshots need), the browser
 #   test/browser/console-browser.test.ts drives through playwright-core (no browser download);
-#   Schemathesis, the contract fuzzer of test/api/api-contract.test.ts, from PyPI into a
+#   Schemathesis, the contract fuzzer of test/api/api-contract-*.test.ts, from PyPI into a
 #   virtual environment of its own (Python 3 with venv must be on the machine);
 #   Confluent's Python client (confluent-kafka, with its schema registry and JSON extras) from PyPI into
 #   a virtual environment of its own: the CRM consumer snippet of docs/crm.md is run with it by
