@@ -1,27 +1,19 @@
 import { MANAGER_TOKEN } from '../support/test-config';
-import { expectNoFinding, RUN_TIMEOUT_MS, startContractRun, type ContractRun } from '../support/schemathesis';
+import { contractRunOfFile, expectNoFinding, RUN_TIMEOUT_MS } from '../support/schemathesis';
 
 // The manager's OpenAPI document against the server, by Schemathesis (test/support/schemathesis.ts).
 // Examples per operation: the file stays around a minute and a half on a shared 2-core machine.
 const EXAMPLES = '25';
 
-let contract: ContractRun;
-
-beforeAll(async () => {
-  contract = await startContractRun();
-});
-
-afterAll(async () => {
-  await contract?.stop();
-});
+const contract = contractRunOfFile();
 
 it(
   'the manager document tells the truth',
   async () => {
     expectNoFinding(
-      await contract.schemathesis(
+      await contract().schemathesis(
         [
-          `${contract.app.url}/api/openapi.json`,
+          `${contract().app.url}/api/openapi.json`,
           '-H',
           `Authorization: Bearer ${MANAGER_TOKEN}`,
           '-n',

@@ -1,24 +1,16 @@
 import { ManagerClient } from '../support/manager-client';
-import { expectNoFinding, RUN_TIMEOUT_MS, startContractRun, type ContractRun } from '../support/schemathesis';
+import { contractRunOfFile, expectNoFinding, RUN_TIMEOUT_MS } from '../support/schemathesis';
 
 // The partner API's OpenAPI document against the server, by Schemathesis (test/support/schemathesis.ts).
 // Examples per operation: the partner API has few operations, each fuzzed harder.
 const EXAMPLES = '60';
 
-let contract: ContractRun;
-
-beforeAll(async () => {
-  contract = await startContractRun();
-});
-
-afterAll(async () => {
-  await contract?.stop();
-});
+const contract = contractRunOfFile();
 
 it(
   'the partner document tells the truth, every request signed as a partner signs it',
   async () => {
-    const created = await new ManagerClient(contract.app.url).post<{ api_key: string; hmac_secret: string }>(
+    const created = await new ManagerClient(contract().app.url).post<{ api_key: string; hmac_secret: string }>(
       '/api/affiliates',
       {
         name: 'contract-test',
@@ -30,9 +22,9 @@ it(
     const partner = created.body;
     // X-Signature and X-Timestamp are placeholders that the hook replaces on the prepared request.
     expectNoFinding(
-      await contract.schemathesis(
+      await contract().schemathesis(
         [
-          `${contract.app.url}/api/v1/inbound/openapi.json`,
+          `${contract().app.url}/api/v1/inbound/openapi.json`,
           '-n',
           EXAMPLES,
           '-H',

@@ -2,26 +2,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManagerClient } from '../support/manager-client';
 import { portalSession } from '../support/portal-client';
-import { expectNoFinding, RUN_TIMEOUT_MS, startContractRun, type ContractRun } from '../support/schemathesis';
+import { contractRunOfFile, expectNoFinding, RUN_TIMEOUT_MS } from '../support/schemathesis';
 
 // The partner portal's OpenAPI document against the server, by Schemathesis (test/support/schemathesis.ts).
 // The portal's test sends are left out, as the manager's test-callback is.
 const EXAMPLES = '25';
 
-let contract: ContractRun;
-
-beforeAll(async () => {
-  contract = await startContractRun();
-});
-
-afterAll(async () => {
-  await contract?.stop();
-});
+const contract = contractRunOfFile();
 
 it(
   "the portal document tells the truth, every request with a partner admin's session and its CSRF token",
   async () => {
-    const { app, workDir } = contract;
+    const { app, workDir } = contract();
     const created = await new ManagerClient(app.url).post<{ id: string }>('/api/affiliates', {
       name: 'portal-contract',
     });
@@ -35,7 +27,7 @@ it(
     // The sign-in steps are fuzzed without the session (they would change or end it), in a run of their own;
     // signing out everywhere would end it, and has its tests (portal-own-account).
     expectNoFinding(
-      await contract.schemathesis(
+      await contract().schemathesis(
         [
           `${app.url}/portal/api/openapi.json`,
           '-n',
@@ -50,7 +42,7 @@ it(
       ),
     );
     expectNoFinding(
-      await contract.schemathesis(
+      await contract().schemathesis(
         [`${app.url}/portal/api/openapi.json`, '-n', EXAMPLES, '--include-path-regex', '^/portal/api/auth/'],
         { SCHEMATHESIS_HOOKS: 'portal_rules' },
       ),

@@ -32,7 +32,19 @@ export interface Fuzzed {
   output: string;
 }
 
-export async function startContractRun(): Promise<ContractRun> {
+// The service of a file's contract test: started before its test, stopped after it.
+export function contractRunOfFile(): () => ContractRun {
+  let contract: ContractRun | undefined;
+  beforeAll(async () => {
+    contract = await startContractRun();
+  });
+  afterAll(async () => {
+    await contract?.stop();
+  });
+  return () => contract!;
+}
+
+async function startContractRun(): Promise<ContractRun> {
   const app = await startTestApp({
     ROLE: 'ingress,processor',
     CALLBACK_ALLOW_HTTP: 'false',
