@@ -17,7 +17,7 @@ import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
 import type { CallbackReply } from './shared/schemas';
-import { systemClock } from './shared/clock';
+import { systemClock, type Clock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
 import { startProcessor } from './processor';
@@ -40,8 +40,9 @@ export interface App {
 }
 
 // Starts the configured roles in this process behind one HTTP server (ops endpoints always; the
-// partner and manager APIs when the ingress role runs here).
-export async function startApp(config: Config, logger: Logger): Promise<App> {
+// partner and manager APIs when the ingress role runs here). `clock`: the time the processor decides
+// by (a test moves it on instead of waiting).
+export async function startApp(config: Config, logger: Logger, clock: Clock = systemClock): Promise<App> {
   const runtime = await startRuntime(config, logger);
   const roles: RoleHandle[] = [];
   // The manager (hosted with the ingress) reads the dispatcher's replies to its commands; its
@@ -52,7 +53,7 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
   try {
     const joined = managerReplies?.start();
     joined?.catch(() => undefined); // awaited below, after the roles
-    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime)));
+    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime, clock)));
     if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(dispatcherDeps(runtime)));
     if (config.roles.includes('ingress')) roles.push(await startIngress(ingressDeps(runtime)));
     await joined;
@@ -164,7 +165,9 @@ export async function startApp(config: Config, logger: Logger): Promise<App> {
     async stop() {
       await http.close();
       await managerReplies?.stop();
-      for (const role of [...roles].reverse()) await role.stop();
+      // The roles side by side: each waits out its consumers' last fetch, and none waits on another.
+      const stopped = await Promise.allSettled(roles.map((role) => role.stop()));
+      for (const s of stopped) if (s.status === 'rejected') throw s.reason;
       await minutes?.stop();
       await alerts?.stop();
       await mail?.stop();

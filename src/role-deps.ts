@@ -3,6 +3,7 @@ import type { IngressDeps } from './ingress';
 import type { ManagerOptions } from './manager';
 import type { ProcessorDeps } from './processor';
 import type { ReplyWaiter } from './shared/kafka/reply-waiter';
+import { systemClock, type Clock } from './shared/clock';
 import { Mailer } from './shared/mail/mailer';
 import type { MailOutbox } from './shared/mail/outbox';
 import type { RoleClients } from './shared/role';
@@ -24,11 +25,11 @@ export function ingressDeps(rt: Runtime): IngressDeps {
   return { ...shared(rt), cipher: rt.cipher, config: { serviceName, intake, crypto: { hashKey: crypto.hashKey } } };
 }
 
-export function processorDeps(rt: Runtime): ProcessorDeps {
+export function processorDeps(rt: Runtime, clock: Clock): ProcessorDeps {
   const { rules, intake, crypto } = rt.config;
   const config = { rules, intake, crypto: { hashKey: crypto.hashKey } };
   const { agentChanges, subscriber } = rt;
-  return { ...shared(rt), cipher: rt.cipher, agentChanges, subscriber, config };
+  return { ...shared(rt), cipher: rt.cipher, agentChanges, subscriber, config, clock };
 }
 
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {

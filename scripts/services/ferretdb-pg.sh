@@ -40,6 +40,9 @@ pg_answers() { pg pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
 
 ferretdb_bin() { bash "$SERVICES_DIR/ferretdb.sh" bin; }
 
+# Polled by up once it knows the binary (FERRETDB_BIN).
+ferretdb_answers() { "$FERRETDB_BIN" -ping -listen-addr "$LISTEN_ADDR"; }
+
 up() {
   [[ -n "$(pg_bindir)" ]] || apt_install postgresql
   [[ -n "$(pg_bindir)" ]] || die "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin"
@@ -62,15 +65,10 @@ up() {
     grep -q 1 || pg createdb -h 127.0.0.1 -p "$PG_PORT" -U postgres ferretdb
   log "PostgreSQL $(pg postgres --version | awk '{print $3}') on 127.0.0.1:$PG_PORT (data: $PG_DATA)"
 
-  if ! pid_alive "$SERVICE_NAME"; then
-    port_open "$FERRETDB_PG_PORT" && port_taken "$FERRETDB_PG_PORT"
-    start_bg "$SERVICE_NAME" "$bin" -listen-addr "$LISTEN_ADDR" -backend postgresql -postgresql-url "$PG_URL" \
-      -log-level "${FERRETDB_LOG_LEVEL:-error}"
-  fi
-  if ! wait_for "$SERVICE_NAME" 60 "$bin" -ping -listen-addr "$LISTEN_ADDR"; then
-    stop_pid "$SERVICE_NAME"
-    die "FerretDB on PostgreSQL did not answer on $LISTEN_ADDR (log: $LEADS_RUN/$SERVICE_NAME.log)"
-  fi
+  FERRETDB_BIN="$bin"
+  start_and_wait "$SERVICE_NAME" 60 ferretdb_answers "FerretDB on PostgreSQL on $LISTEN_ADDR" "$FERRETDB_PG_PORT" \
+    "$bin" -listen-addr "$LISTEN_ADDR" -backend postgresql -postgresql-url "$PG_URL" \
+    -log-level "${FERRETDB_LOG_LEVEL:-error}"
   log "FerretDB on PostgreSQL answering on mongodb://$LISTEN_ADDR/ (same binary as ferretdb.sh: $bin)"
 }
 

@@ -79,9 +79,6 @@ install() {
 # server selection would wait 2 s); the ping then proves the wire protocol works.
 answers() { port_open "$MONGO_PORT" && [[ -x "$BIN" ]] && "$BIN" -ping -listen-addr "$LISTEN_ADDR"; }
 
-# Start polls this, so that a server that exits at start fails at once, not after the timeout.
-answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
-
 start() {
   install
   replace_orphans "$MONGO_PORT"
@@ -91,24 +88,12 @@ start() {
     log "replacing the FerretDB running from other sources"
     stop_pid "$SERVICE_NAME"
   fi
-  # A second start while one runs only waits for it to answer.
-  if ! pid_alive "$SERVICE_NAME"; then
-    # Something else on the port (another FerretDB, a real mongod) would silently
-    # serve our tests instead of this server: refuse rather than guess.
-    if port_open "$MONGO_PORT"; then port_taken "$MONGO_PORT"; fi
-    mkdir -p "$DATA_DIR"
-    start_bg "$SERVICE_NAME" "$BIN" -listen-addr "$LISTEN_ADDR" -backend sqlite -sqlite-dir "$DATA_DIR" \
-      -sqlite-params "${FERRETDB_SQLITE_PARAMS:-}" -log-level "${FERRETDB_LOG_LEVEL:-error}"
-  fi
-  if ! wait_for "$SERVICE_NAME" 60 answers_or_exited; then
-    stop_pid "$SERVICE_NAME"
-    die "FerretDB did not answer on $LISTEN_ADDR (log: $LEADS_RUN/$SERVICE_NAME.log)"
-  fi
-  if ! pid_alive "$SERVICE_NAME"; then
-    tail -n 40 "$LEADS_RUN/$SERVICE_NAME.log" >&2 || true
-    stop_pid "$SERVICE_NAME"
-    die "FerretDB exited at start (log: $LEADS_RUN/$SERVICE_NAME.log)"
-  fi
+  # A second start while one runs only waits for it to answer. Something else on the port (another
+  # FerretDB, a real mongod) would silently serve our tests instead of this server: refused.
+  mkdir -p "$DATA_DIR"
+  start_and_wait "$SERVICE_NAME" 60 answers "FerretDB on $LISTEN_ADDR" "$MONGO_PORT" \
+    "$BIN" -listen-addr "$LISTEN_ADDR" -backend sqlite -sqlite-dir "$DATA_DIR" \
+    -sqlite-params "${FERRETDB_SQLITE_PARAMS:-}" -log-level "${FERRETDB_LOG_LEVEL:-error}"
   log "FerretDB $FERRETDB_VERSION answering on mongodb://$LISTEN_ADDR/ (data: $DATA_DIR)"
 }
 

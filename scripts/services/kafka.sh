@@ -145,28 +145,13 @@ kafka_start() {
     fi
     log "the previous broker exited; starting a new one"
   fi
-  local port
-  for port in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
-    if port_open "$port"; then port_taken "$port"; fi
-  done
-
+  rm -f "$LEADS_RUN/kafka.pid"
   kafka_write_config
   kafka_format
   log "starting Kafka $KAFKA_VERSION on 127.0.0.1:$KAFKA_PORT (controller :$KAFKA_CONTROLLER_PORT)"
-  start_bg kafka java -Xms256m -Xmx768m \
-    -Dlog4j.configuration="file:$KAFKA_FILES/log4j.properties" \
+  start_and_wait kafka 90 kafka_ready "Kafka on 127.0.0.1:$KAFKA_PORT" "$KAFKA_PORT $KAFKA_CONTROLLER_PORT" \
+    java -Xms256m -Xmx768m -Dlog4j.configuration="file:$KAFKA_FILES/log4j.properties" \
     -cp "$KAFKA_LIB/*" kafka.Kafka "$KAFKA_CONFIG"
-
-  if ! wait_for kafka 90 kafka_ready_or_exited; then
-    stop_pid kafka
-    die "Kafka did not come up within 90s (log: $LEADS_RUN/kafka.log)"
-  fi
-  if ! kafka_alive; then
-    log "Kafka exited during start-up; last log lines:"
-    tail -n 40 "$LEADS_RUN/kafka.log" >&2 || true
-    rm -f "$LEADS_RUN/kafka.pid"
-    die "Kafka failed to start (log: $LEADS_RUN/kafka.log)"
-  fi
   log "ready on 127.0.0.1:$KAFKA_PORT"
 }
 

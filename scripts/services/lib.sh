@@ -56,6 +56,31 @@ start_bg() {
   if [[ -n "${LEADS_STARTED:-}" ]]; then echo "$name" >>"$LEADS_STARTED"; fi
 }
 
+# start_and_wait NAME TIMEOUT ANSWERS WHAT PORTS COMMAND... : unless NAME (its pid file) runs already,
+# fails naming whatever holds one of PORTS (space-separated), then starts COMMAND with start_bg; either
+# way polls the function ANSWERS for up to TIMEOUT seconds. A server that exits meanwhile fails the
+# start at once, with its log's last lines; one that never answers is stopped. WHAT names it in the error.
+start_and_wait() {
+  local name="$1" timeout="$2" answers="$3" what="$4" ports="$5" port
+  shift 5
+  if ! pid_alive "$name"; then
+    for port in $ports; do if port_open "$port"; then port_taken "$port"; fi; done
+    start_bg "$name" "$@"
+  fi
+  if ! wait_for "$name" "$timeout" answers_or_exited "$name" "$answers"; then
+    stop_pid "$name"
+    die "$what did not answer within ${timeout}s (log: $LEADS_RUN/$name.log)"
+  fi
+  if ! pid_alive "$name"; then
+    tail -n 40 "$LEADS_RUN/$name.log" >&2 || true
+    stop_pid "$name"
+    die "$what exited at start (log: $LEADS_RUN/$name.log)"
+  fi
+}
+
+# answers_or_exited NAME ANSWERS : true once ANSWERS succeeds, or as soon as NAME's process is gone.
+answers_or_exited() { "$2" || ! pid_alive "$1"; }
+
 # stop_process PID : TERM to its process group (start_bg makes it a group leader), KILL after 10 s.
 stop_process() {
   local pid="$1"

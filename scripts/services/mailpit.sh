@@ -40,24 +40,14 @@ answers() {
   port_open "$SMTP_PORT" && curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$MAILPIT_PORT/readyz"
 }
 
-answers_or_exited() { answers || ! pid_alive "$SERVICE_NAME"; }
-
 start() {
   install
   replace_orphans "$SMTP_PORT" "$MAILPIT_PORT"
-  if ! pid_alive "$SERVICE_NAME"; then
-    if port_open "$SMTP_PORT"; then port_taken "$SMTP_PORT"; fi
-    if port_open "$MAILPIT_PORT"; then port_taken "$MAILPIT_PORT"; fi
-    mkdir -p "$DATA_DIR"
-    # --max: the tests leave a few thousand messages behind; the oldest go first past it.
-    start_bg "$SERVICE_NAME" "$BIN" --smtp "127.0.0.1:$SMTP_PORT" --listen "127.0.0.1:$MAILPIT_PORT" \
-      --database "$DATA_DIR/mailpit.db" --max 5000 --disable-version-check
-  fi
-  if ! wait_for "$SERVICE_NAME" 60 answers_or_exited || ! pid_alive "$SERVICE_NAME"; then
-    tail -n 40 "$LEADS_RUN/$SERVICE_NAME.log" >&2 || true
-    stop_pid "$SERVICE_NAME"
-    die "mailpit did not answer on 127.0.0.1:$SMTP_PORT and :$MAILPIT_PORT (log: $LEADS_RUN/$SERVICE_NAME.log)"
-  fi
+  mkdir -p "$DATA_DIR"
+  # --max: the tests leave a few thousand messages behind; the oldest go first past it.
+  start_and_wait "$SERVICE_NAME" 60 answers "mailpit on 127.0.0.1:$SMTP_PORT and :$MAILPIT_PORT" \
+    "$SMTP_PORT $MAILPIT_PORT" "$BIN" --smtp "127.0.0.1:$SMTP_PORT" --listen "127.0.0.1:$MAILPIT_PORT" \
+    --database "$DATA_DIR/mailpit.db" --max 5000 --disable-version-check
   log "mailpit $MAILPIT_VERSION: SMTP on smtp://127.0.0.1:$SMTP_PORT, mail at http://127.0.0.1:$MAILPIT_PORT/"
 }
 

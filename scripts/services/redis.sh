@@ -15,14 +15,13 @@ case "${1:-}" in
     command -v redis-server >/dev/null || apt_install redis-server redis-tools
     replace_orphans "$PORT"
     if answers 2>/dev/null; then log "already answering on $PORT"; exit 0; fi
-    if port_open "$PORT"; then port_taken "$PORT"; fi
     mkdir -p "$DIR"
     # The process title stays off: setting it overwrites the arguments and environment that tell
     # this server apart later (lib.sh run_dir_of).
-    start_bg redis redis-server --bind 127.0.0.1 --port "$PORT" --dir "$DIR" \
+    start_and_wait redis 30 answers "redis on 127.0.0.1:$PORT" "$PORT" \
+      redis-server --bind 127.0.0.1 --port "$PORT" --dir "$DIR" \
       --appendonly yes --save '' --protected-mode yes --daemonize no \
       --set-proc-title no
-    wait_for redis 30 answers || die "redis did not start"
     log "up on 127.0.0.1:$PORT"
     ;;
   stop) stop_pid redis ;;

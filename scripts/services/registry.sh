@@ -25,10 +25,6 @@ answering() {
   [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$REGISTRY_URL/subjects")" == 200 ]]
 }
 
-# Polled by start: true once the registry answers, or as soon as its JVM has died
-# (port clash, locked H2 file, ...), so a crash fails fast instead of after the timeout.
-ready_or_dead() { answering || ! pid_alive registry; }
-
 install() {
   [[ -f "$REGISTRY_HOME/.installed" ]] && return 0
   command -v java >/dev/null || apt_install openjdk-17-jre-headless
@@ -61,40 +57,32 @@ install() {
 start() {
   replace_orphans "$REGISTRY_PORT"
   if answering; then log "already running at $REGISTRY_URL"; return 0; fi
-  if ! pid_alive registry; then
-    if port_open "$REGISTRY_PORT"; then port_taken "$REGISTRY_PORT"; fi
-    install
-    mkdir -p "$REGISTRY_DATA"
-    log "starting Apicurio Registry $REGISTRY_VERSION on 127.0.0.1:$REGISTRY_PORT"
-    # System properties override the app's built-in application.properties:
-    # - loopback only, on our port;
-    # - SQL storage (the default kind) on an H2 file instead of H2 in memory;
-    # - a small JDBC pool: the default keeps 20 connections open;
-    # - canonical hashing, so re-registering a schema that differs only in whitespace
-    #   or key order finds the existing version, as Confluent's registry does;
-    # - authentication off (it is off by default; stated so a future default can't flip it).
-    # The app has no UI (Apicurio 3 ships it separately).
-    # JVM: C1 only (TieredStopAtLevel=1), serial GC and a heap that starts small
-    # halve startup (~4 s) and keep it near 170 MB resident; a test registry needs no C2.
-    start_bg registry java -Xms32m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
-      -Dquarkus.http.host=127.0.0.1 \
-      -Dquarkus.http.port="$REGISTRY_PORT" \
-      -Dapicurio.storage.kind=sql \
-      -Dapicurio.storage.sql.kind=h2 \
-      -Dapicurio.datasource.url="jdbc:h2:file:$REGISTRY_DATA/registry" \
-      -Dapicurio.datasource.jdbc.initial-size=2 \
-      -Dapicurio.datasource.jdbc.min-size=2 \
-      -Dapicurio.datasource.jdbc.max-size=10 \
-      -Dapicurio.ccompat.use-canonical-hash=true \
-      -Dapicurio.authn.enabled=false \
-      -jar "$REGISTRY_JAR"
-  fi
-  wait_for registry 90 ready_or_dead || { stop_pid registry; die "registry did not answer at $REGISTRY_URL"; }
-  if ! answering; then
-    tail -n 40 "$LEADS_RUN/registry.log" >&2 || true
-    stop_pid registry
-    die "registry exited during startup; see $LEADS_RUN/registry.log"
-  fi
+  install
+  mkdir -p "$REGISTRY_DATA"
+  pid_alive registry || log "starting Apicurio Registry $REGISTRY_VERSION on 127.0.0.1:$REGISTRY_PORT"
+  # System properties override the app's built-in application.properties:
+  # - loopback only, on our port;
+  # - SQL storage (the default kind) on an H2 file instead of H2 in memory;
+  # - a small JDBC pool: the default keeps 20 connections open;
+  # - canonical hashing, so re-registering a schema that differs only in whitespace
+  #   or key order finds the existing version, as Confluent's registry does;
+  # - authentication off (it is off by default; stated so a future default can't flip it).
+  # The app has no UI (Apicurio 3 ships it separately).
+  # JVM: C1 only (TieredStopAtLevel=1), serial GC and a heap that starts small
+  # halve startup (~4 s) and keep it near 170 MB resident; a test registry needs no C2.
+  start_and_wait registry 90 answering "the registry at $REGISTRY_URL" "$REGISTRY_PORT" \
+    java -Xms32m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -Dquarkus.http.host=127.0.0.1 \
+    -Dquarkus.http.port="$REGISTRY_PORT" \
+    -Dapicurio.storage.kind=sql \
+    -Dapicurio.storage.sql.kind=h2 \
+    -Dapicurio.datasource.url="jdbc:h2:file:$REGISTRY_DATA/registry" \
+    -Dapicurio.datasource.jdbc.initial-size=2 \
+    -Dapicurio.datasource.jdbc.min-size=2 \
+    -Dapicurio.datasource.jdbc.max-size=10 \
+    -Dapicurio.ccompat.use-canonical-hash=true \
+    -Dapicurio.authn.enabled=false \
+    -jar "$REGISTRY_JAR"
   log "ready at $REGISTRY_URL"
 }
 

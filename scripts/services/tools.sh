@@ -6,16 +6,16 @@
 #   its Go module (see kube-schemas.py);
 #   Prometheus, Debian's package;
 #   Chromium, Debian's package (with the Liberation fonts its screenshots need), the browser
-#   test/integration/console-browser.test.ts drives through playwright-core (no browser download);
-#   Schemathesis, the contract fuzzer of test/integration/api-contract.test.ts, from PyPI into a
+#   test/browser/console-browser.test.ts drives through playwright-core (no browser download);
+#   Schemathesis, the contract fuzzer of test/api/api-contract-*.test.ts, from PyPI into a
 #   virtual environment of its own (Python 3 with venv must be on the machine);
 #   Confluent's Python client (confluent-kafka, with its schema registry and JSON extras) from PyPI into
 #   a virtual environment of its own: the CRM consumer snippet of docs/crm.md is run with it by
-#   test/integration/crm-assignment-feed.test.ts;
+#   test/api/crm-assignment-feed.test.ts;
 #   PHP's command line, Debian's php-cli: the partners' PHP verification snippet is run by
-#   test/integration/callback-verification-snippets.test.ts (with node and python3);
+#   test/api/callback-verification-snippets.test.ts (with node and python3);
 #   for the PHP partner SDK (sdks/php), Debian's php-curl, php-mbstring, php-xml, composer and phpunit:
-#   test/integration/sdk-live.test.ts runs its phpunit suite and installs its quickstart with composer
+#   test/api/sdk-live.test.ts runs its phpunit suite and installs its quickstart with composer
 #   the Python SDK's tests need nothing beyond python3's standard library, and mypy (from PyPI, in a virtual
 #   environment of its own) checks its types strictly;
 #   socat, Debian's package: the network partition drill forwards a namespace's ports through it.

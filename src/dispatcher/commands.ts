@@ -8,7 +8,7 @@ import { askAll, ask, type CommandChannel, type ReplyAddress } from './command-r
 import { DeliveryTopics } from './delivery-topics';
 import { systemClock, type Clock } from '../shared/clock';
 
-// The dispatcher's public face (STYLE rule 15): the commands other roles may send it. Only the
+// The dispatcher's public face (CONTRIBUTING.md, Layout): the commands other roles may send it. Only the
 // dispatcher writes deliveries, endpoint health and replay jobs; a manager reads them by _id and
 // asks for changes as commands to their one owner (keyed by lead id on callbacks.commands, by
 // partner id on callbacks.endpoints), waiting for the owner's reply on callbacks.replies where its

@@ -8,7 +8,7 @@ import { LeadList } from './lead-list';
 import { PartnerReads } from '../portal/api/partner-reads';
 import { MaskedPhones } from './workspace/masked-phones';
 
-// The manager's public face (STYLE rule 15): what other roles may ask of it. The partner API's
+// The manager's public face (CONTRIBUTING.md, Layout): what other roles may ask of it. The partner API's
 // reporting calls read a partner's leads and numbers exactly as the partner's portal does.
 export { PartnerReads, type PartnerLeadQuery, type PartnerLeadRow } from '../portal/api/partner-reads';
 // Their query strings and answers, as the portal's document gives them.

@@ -1,4 +1,4 @@
-// The processor's public face (STYLE rule 15): what other roles may ask of it. Changes to a lead go
+// The processor's public face (CONTRIBUTING.md, Layout): what other roles may ask of it. Changes to a lead go
 // as commands on leads.commands to the lead's one owner; a rebuild of the reports' read model is an
 // operator's command, run where it is asked (the manager CLI's rebuild-reports).
 export { LeadCommands, leadCommand, type LeadCommandsDeps } from './lead-commands';

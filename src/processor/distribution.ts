@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
 import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
@@ -44,8 +45,8 @@ export class Distribution {
 
   constructor(private readonly d: DistributionDeps) {}
 
-  start(intervalMs: number): void {
-    this.task = everyInterval('distribution', intervalMs, () => this.tick(new Date()), this.d.logger);
+  start(intervalMs: number, clock: Clock): void {
+    this.task = everyInterval('distribution', intervalMs, () => this.tick(clock.now()), this.d.logger);
   }
 
   // A tick now (an agent changed: waiting leads it fits need not wait for the interval).

@@ -30,7 +30,7 @@ import { LeadOpener } from './lead-opener';
 import { RiskAssessment } from './risk-assessment';
 import { WaitingLeads } from './waiting-leads';
 import { ListIndex } from '../shared/store/list-index';
-import { systemClock } from '../shared/clock';
+import type { Clock } from '../shared/clock';
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +56,7 @@ export interface ProcessorPartsDeps extends Omit<RoleClients, 'consumers' | 'met
 export interface ProcessorDeps extends ProcessorPartsDeps, ReportsDeps {
   agentChanges: AgentChanges;
   subscriber: Redis;
+  clock: Clock;
 }
 
 // The processor's pieces over the stores, wired once (the role below, and tests that drive them
@@ -153,7 +154,7 @@ export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
     metrics,
     logger: d.logger,
     idleChecks,
-    clock: systemClock,
+    clock: d.clock,
   };
   const started = [
     await startIntakeConsumer({ ...publishing, consumers: d.consumers, batch }),
@@ -161,7 +162,7 @@ export async function startProcessor(d: ProcessorDeps): Promise<RoleHandle> {
     await startIdleCheckForwarder({ ...publishing, consumers: d.consumers }),
     ...(await startReports(d)),
   ];
-  distribution.start(d.config.rules.distributionIntervalMs);
+  distribution.start(d.config.rules.distributionIntervalMs, d.clock);
 
   return {
     name: 'processor',

@@ -144,8 +144,8 @@ export class ServiceError extends Error {
   }
 }
 
-// Kafka, MongoDB or Redis out of reach, or a lock on them not obtained in time: the request may
-// succeed when retried, so the HTTP API answers 503 service_unavailable, not 500.
+// Kafka, MongoDB or Redis out of reach, or not answering in time: the request may succeed when
+// retried, so the HTTP API answers 503 service_unavailable, not 500.
 export class DependencyError extends ServiceError {}
 
 // A setting that is missing or wrong: the process does not start.

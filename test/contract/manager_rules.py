@@ -1,6 +1,6 @@
 """Schemathesis hooks for the manager document: what JSON Schema cannot say about a request.
 
-Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. Rules a schema
+Loaded through SCHEMATHESIS_HOOKS by test/api/api-contract-manager.test.ts. Rules a schema
 cannot state, each described by its operation, so a schema-valid request refused with 422 for
 exactly that reason is the documented answer, not a mismatch; any other 422 to a schema-valid
 request still fails the run:

@@ -1,6 +1,6 @@
 """Schemathesis hooks for the partner portal's document: what JSON Schema cannot say about a request.
 
-Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. A schema-valid request
+Loaded through SCHEMATHESIS_HOOKS by test/api/api-contract-portal.test.ts. A schema-valid request
 refused with 422 for this reason is the documented answer (with an example of each), not a
 mismatch; any other 422 to a schema-valid request still fails the run: a replay's range must run
 forwards and span at most REPLAY_MAX_RANGE_S (POST /portal/api/replays); the overview's days must run

@@ -1,6 +1,6 @@
 """Schemathesis hooks: sign every request to the partner API the way a partner's client would.
 
-Loaded through SCHEMATHESIS_HOOKS by test/integration/api-contract.test.ts. The signature is the
+Loaded through SCHEMATHESIS_HOOKS by test/api/api-contract-partner.test.ts. The signature is the
 HMAC-SHA256 of the exact body bytes sent (empty for a GET) with the partner's hmac_secret, so it is
 computed on the prepared request, after Schemathesis has serialised the body. The test passes
 Authorization with -H and X-Signature / X-Timestamp as the placeholder PLACEHOLDER, so Schemathesis

@@ -1,4 +1,5 @@
 import { startApp, type App } from '../../src/app';
+import type { Clock } from '../../src/shared/clock';
 import type { Config } from '../../src/shared/config';
 import { bareKafka } from '../../src/shared/kafka/client';
 import { createLogger } from '../../src/shared/logger';
@@ -13,8 +14,9 @@ export interface TestApp extends App {
 export async function startTestApp(
   overrides: Record<string, string> = {},
   config: Config = testConfig(overrides),
+  clock?: Clock,
 ): Promise<TestApp> {
-  const app = await startApp(config, createLogger(config.logLevel));
+  const app = await startApp(config, createLogger(config.logLevel), clock);
   return {
     ...app,
     config,

@@ -1,7 +1,7 @@
 import type { LeadDoc } from '../../src/shared/mongo/documents';
 import { LeadCache } from '../../src/processor/lifecycle/lead-cache';
 
-// What the lead owner keeps in memory is bound to the partitions it holds (STYLE rule 16).
+// What the lead owner keeps in memory is bound to the partitions it holds (CONTRIBUTING.md: memory is a cache of the log).
 const lead = (id: string) => ({ _id: id }) as LeadDoc;
 
 it('keeps nothing for a partition it was not given', () => {

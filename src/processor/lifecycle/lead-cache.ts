@@ -8,7 +8,7 @@ export interface ChunkOrigin {
 }
 
 // The leads as this owner last read or wrote them, kept per partition of the CRM topics and only
-// while the partition stays this member's (STYLE rule 16). At a join a partition given away takes
+// while the partition stays this member's (CONTRIBUTING.md: memory is a cache of the log). At a join a partition given away takes
 // its leads with it; a lead is kept only from a chunk fetched while the partition has been ours
 // without a break, so a chunk that outlived a rebalance cannot bring back what another owner may
 // have changed meanwhile. Memory only saves reads: the store decides (decide.ts, index.ts).

@@ -28,8 +28,8 @@ export function toApiError(err: unknown, bodyLimitBytes: number): ApiError {
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiError('invalid_request', { detail: e.message });
   }
-  // Kafka, MongoDB or Redis out of reach (or a document lock not obtained in time): the request may
-  // succeed when retried with the same Idempotency-Key, so it is a 503, not a 500.
+  // Kafka, MongoDB or Redis out of reach: the request may succeed when retried with the same
+  // Idempotency-Key, so it is a 503, not a 500.
   if (asServiceError(err) instanceof DependencyError)
     return new ApiError('service_unavailable', {}, { 'retry-after': '2' });
   return new ApiError('internal_error');

@@ -1,6 +1,6 @@
 import type { ManagerClient } from '../support/manager-client';
 import type { PartnerClient } from '../support/partner-client';
-import { nextShift, startAgentDesk } from '../support/agent-desk';
+import { nextShift, startAgentDesk, type MovableClock } from '../support/agent-desk';
 import type { TestApp } from '../support/test-app';
 import { until } from '../support/topic-probe';
 
@@ -9,9 +9,10 @@ import { until } from '../support/topic-probe';
 let app: TestApp;
 let manager: ManagerClient;
 let partner: PartnerClient;
+let clock: MovableClock;
 
 beforeAll(async () => {
-  ({ app, manager, partner } = await startAgentDesk('Fair'));
+  ({ app, manager, partner, clock } = await startAgentDesk('Fair'));
 });
 
 afterAll(async () => {
@@ -39,13 +40,13 @@ async function sendLeads(count: number, country: string, prefix: string): Promis
 }
 
 // How many of these leads each agent got, once all are assigned.
-async function shares(leadIds: string[], agents: string[], waitMs: number): Promise<number[]> {
+async function shares(leadIds: string[], agents: string[]): Promise<number[]> {
   const leads = await until(
     async () => {
       const docs = await app.runtime.mongo.collections.leads.find({ _id: { $in: leadIds } }).toArray();
       return docs.length === leadIds.length && docs.every((d) => d.agent_id !== null) ? docs : null;
     },
-    waitMs,
+    15_000,
     'every lead to be assigned',
   );
   return agents.map((id) => leads.filter((l) => l.agent_id === id).length);
@@ -54,14 +55,15 @@ async function shares(leadIds: string[], agents: string[], waitMs: number): Prom
 it('shares nine leads sent at once among three agents three each', async () => {
   const agents = await createAgents(3, { countries: ['DE'] });
   const leads = await sendLeads(9, 'DE', '+49151123456');
-  expect(await shares(leads, agents, 15_000)).toEqual([3, 3, 3]);
+  expect(await shares(leads, agents)).toEqual([3, 3, 3]);
 });
 
 it('shares six leads waiting for a shift among its two agents three each', async () => {
-  const { start, weekday, range } = nextShift('UTC');
+  const { start, weekday, range } = nextShift('UTC', clock.now());
   const agents = await createAgents(2, { countries: ['AT'], working_hours: { [weekday]: [range] } });
   const leads = await sendLeads(6, 'AT', '+43664123456');
   const waiting = await app.runtime.mongo.collections.leads.find({ _id: { $in: leads } }).toArray();
   expect(waiting.map((l) => l.agent_id)).toEqual(leads.map(() => null));
-  expect(await shares(leads, agents, start.getTime() - Date.now() + 20_000)).toEqual([3, 3]);
-}, 120_000);
+  clock.moveTo(start);
+  expect(await shares(leads, agents)).toEqual([3, 3]);
+});
