@@ -3,7 +3,7 @@ import type { IngressDeps } from './ingress';
 import type { ManagerOptions } from './manager';
 import type { ProcessorDeps } from './processor';
 import type { ReplyWaiter } from './shared/kafka/reply-waiter';
-import { systemClock, type Clock } from './shared/clock';
+import type { Clock } from './shared/clock';
 import { Mailer } from './shared/mail/mailer';
 import type { MailOutbox } from './shared/mail/outbox';
 import type { RoleClients } from './shared/role';
