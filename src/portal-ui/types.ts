@@ -24,6 +24,7 @@ export interface Overview {
   days: number;
   from: string;
   to: string;
+  time_zone: string;
   totals: Totals;
   by_day: (Totals & { day: string })[];
   by_source: (Totals & { source: string | null })[];

@@ -13,6 +13,7 @@ import { portalUserRoutes } from './identity/user-routes';
 import { ownAccountRoutes } from './identity/own-account-routes';
 import { portalFactorResetRoute } from './identity/user-factor-route';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
+import { personZone } from './person-zone';
 
 // The partner portal's API (/portal/api): one fastify context of its own beside the manager's, with
 // its own session cookie and Redis sessions, its own authentication (a portal session only) and its
@@ -33,6 +34,10 @@ export function partnerPortal(
   };
   const partnerOf = (id: string) => services.partners.find(id);
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
+  const partnerZone = async (partnerId: string) => (await m.partners.byId(partnerId))?.time_zone ?? null;
+  // The signed-in person's zone: one read of their account by _id, their partner's from the directory.
+  const zoneOf = async (accountId: string, partnerId: string) =>
+    personZone((await id.accounts.find(accountId))?.time_zone, await partnerZone(partnerId));
   const people = {
     accounts: id.accounts,
     links: id.links,
@@ -61,9 +66,9 @@ export function partnerPortal(
     );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
-    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }));
+    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock, partnerZone }));
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
-    await app.register(portalDataRoutes(services, m));
+    await app.register(portalDataRoutes(services, m, zoneOf));
   };
   const invitations = portalInvitationRoute({
     ...people,
