@@ -120,6 +120,7 @@ export const SECRETS = ['api_key', 'hmac_secret', 'callback_secret'] as const;
 // GET /portal/api/integration: what a developer needs to connect, and the settings a partner may
 // change. Never a secret.
 export interface Integration {
+  mode: 'live' | 'test';
   base_url: string;
   api_document_url: string;
   rate_limits: { window_seconds: number; intake: Quota; status: Quota };

@@ -2,6 +2,7 @@ import type { Api } from '../../ui-kit/api';
 import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../ui-kit/ui';
 import { CallbackSettings } from '../parts/callback-settings';
 import { RotateSecrets } from '../parts/rotate-secrets';
+import { TestLead } from '../parts/test-lead';
 import { useCan } from '../session';
 import type { Integration } from '../types';
 
@@ -75,6 +76,12 @@ export function IntegrationPage({ api }: { api: Api }) {
               <RotateSecrets api={api} onRotated={integration.reload} />
               <CallbackSettings api={api} integration={i} onSaved={integration.reload} />
             </div>
+          )}
+          {can('portal.act') && i.mode === 'test' && <TestLead api={api} />}
+          {i.mode === 'live' && (
+            <p class="muted">
+              A test lead can be sent from this page while your partner is a sandbox (test mode): ask your manager.
+            </p>
           )}
           <h2>Verifying our callbacks</h2>
           {i.verification_snippets.map((s) => (

@@ -10,7 +10,7 @@ export interface CapUse {
   left: number;
 }
 
-export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone'>;
+export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone' | 'mode'>;
 
 // Each of the partner's caps with what the current day or hour (in the partner's time zone) has
 // used of it, read from the counters the processor takes places in (one MGET), so what is shown is
