@@ -81,6 +81,7 @@ function bodyOf(op: PortalOperation): unknown {
     'POST /portal/api/users': { email: `colleague-${now}@alpha.example`, name: 'Colleague', role: 'partner_viewer' },
     'POST /portal/api/test-postback': { event: 'lead.accepted' },
     'POST /portal/api/me/password': { current_password: 'not the password', new_password: 'a long enough password' },
+    'PATCH /portal/api/me': { time_zone: 'Europe/Berlin' },
     // B's admin's email with a wrong password: the refusal names no account of B's.
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },
