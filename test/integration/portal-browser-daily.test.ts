@@ -120,9 +120,13 @@ describe("the portal's everyday parts", () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     const table = page.getByRole('region', { name: 'Leads' });
     await table.getByRole('row', { name: /sb-1/ }).waitFor();
-    const lead = (await manager.get<{ created_at: string }>(`/api/leads/${await leadIdOf('sb-1')}`)).body;
+    const lead = (await manager.get<{ id: string; created_at: string }>(`/api/leads/${await leadIdOf('sb-1')}`)).body;
     const received = zonedDateTime(new Date(lead.created_at), ZONE).replace('T', ' ').slice(0, 19);
     expect(await table.getByRole('row', { name: /sb-1/ }).textContent()).toContain(received);
+    // The lead's own page too.
+    await table.getByRole('link', { name: lead.id }).click();
+    await page.getByRole('columnheader', { name: `At (${ZONE})` }).waitFor();
+    expect(await page.locator('dl.facts').textContent()).toContain(`${received} ${ZONE}`);
   });
 
   it('sends a test lead through the partner API from the page, and shows its answer and its callback', async () => {
