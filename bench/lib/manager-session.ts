@@ -41,7 +41,7 @@ export async function signedInSession(
     if (typeof answer.csrf_token === 'string') csrf = answer.csrf_token;
     return answer;
   };
-  await step(`/api/auth/links/${invitationToken}`, { password });
+  await step('/api/auth/links/use', { token: invitationToken, password });
   const setup = await step('/api/auth/totp/setup', {});
   await step('/api/auth/totp/confirm', { code: totpCode(setup.secret as string, Date.now()) });
   return { cookie, csrf };

@@ -54,8 +54,11 @@ export async function startRole(role: string, env: Record<string, string>, opts:
     mkdirSync(opts.cpuProfDir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${file}.cpuprofile`);
   }
+  // The roles send no mail: a relay named by the shell's services env (SMTP_URL) would also need CONSOLE_URL.
+  const shell = { ...process.env };
+  delete shell.SMTP_URL;
   const child = spawn(process.execPath, [...nodeArgs, builtMain(), role], {
-    env: { ...process.env, ...env, HTTP_PORT: String(port) },
+    env: { ...shell, ...env, HTTP_PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);

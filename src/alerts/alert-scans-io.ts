@@ -41,7 +41,7 @@ export class AlertScans {
 
   private async caps(now: Date): Promise<void> {
     const capped = await this.d.partners
-      .find({ caps: { $ne: null }, disabled: false }, { projection: { _id: 1, caps: 1, time_zone: 1 } })
+      .find({ caps: { $ne: null }, disabled: false }, { projection: { _id: 1, caps: 1, time_zone: 1, mode: 1 } })
       .toArray();
     for (const p of capped)
       await this.d.tell(capAlerts(p._id, await capCounterUse(this.d.redis, p, now), this.d.config.capWarnPercent));

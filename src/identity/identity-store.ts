@@ -39,6 +39,8 @@ export interface PortalAccountDoc extends AccountBase {
   realm: 'portal';
   role: PortalRole;
   partner_id: string;
+  // The IANA time zone the person reads the portal in (their own setting; absent or null: their partner's).
+  time_zone?: string | null;
 }
 
 export const realmOf = (doc: Pick<AccountBase, 'realm'>): Realm => doc.realm ?? 'manager';

@@ -72,7 +72,9 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     metrics: new IngressMetrics(d.metrics),
   };
   const api = partnerApi(apiDeps, [intakeRoutes(apiDeps), statusRoutes(apiDeps)]);
-  const reports = partnerApi(apiDeps, [reportRoutes({ reads: partnerReads(d.mongo, d.cipher) })]);
+  const reports = partnerApi(apiDeps, [
+    reportRoutes({ reads: partnerReads(d.mongo, d.cipher), readTimeoutMs: intake.replyTimeoutMs }),
+  ]);
   const openApi = partnerOpenApiDocument({ serviceName: d.config.serviceName, ...intake });
   d.logger.info({ instance_id: instanceId }, 'ingress started');
 

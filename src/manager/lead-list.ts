@@ -86,25 +86,26 @@ export class LeadList {
   }
 
   // The same page with more of each lead's fields, read in the same read as its row (the partner's
-  // view adds its masked phone and reason): each item is its row and those fields.
+  // view adds its masked phone and reason): each item is its row and those fields. `signal` gives up
+  // its reads (a partner waiting on the answer: boundedRead).
   pageWith<K extends keyof LeadDoc>(
     q: LeadListQuery,
     req: CursorRequest,
     scope: PartnerScope,
     fields: readonly K[],
+    signal?: AbortSignal,
   ): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
-    return this.listed(q, req, scope, projectionWith(fields), (d): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({
-      row: leadRow(d),
-      doc: d,
-    }));
+    const view = (d: LeadDoc): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({ row: leadRow(d), doc: d });
+    return this.listed(q, req, scope, projectionWith(fields), view, signal);
   }
 
   // One lead's row and fields, by _id (a lead found through its partner's external id).
   async rowWith<K extends keyof LeadDoc>(
     id: string,
     fields: readonly K[],
+    signal?: AbortSignal,
   ): Promise<{ row: LeadRow; doc: Pick<LeadDoc, K> } | null> {
-    const doc = await this.leads.findOne({ _id: id }, { projection: projectionWith(fields) });
+    const doc = await this.leads.findOne({ _id: id }, { projection: projectionWith(fields), signal });
     return doc && { row: leadRow(doc), doc };
   }
 
@@ -115,6 +116,7 @@ export class LeadList {
     scope: PartnerScope,
     projection: Record<string, 1>,
     view: (d: LeadDoc) => V,
+    signal?: AbortSignal,
   ): Promise<CursorPage<V>> {
     const wanted = scannedFilter(q);
     const scanned = Object.keys(wanted).length > 0;
@@ -131,7 +133,8 @@ export class LeadList {
           ...timeRange(q),
           order: 'desc',
         },
-        load: (ids) => findByIds(this.leads, ids, { projection }),
+        load: (ids) => findByIds(this.leads, ids, { projection, signal }),
+        signal,
         ...(scanned
           ? {
               keep: (e: ListEntryDoc) => Object.entries(wanted).every(([f, v]) => e[f] === undefined || e[f] === v),

@@ -88,6 +88,8 @@ export interface ListedItems<D, V> {
   // False for an item that does not match the filter or its entry (a crash left it stale): not shown.
   matches?(entry: ListEntryDoc, item: D): boolean;
   view(item: D): V;
+  // Gives up the entries' reads (the caller's load gives up its own).
+  signal?: AbortSignal;
 }
 
 const SCAN_CHUNK = 500;
@@ -104,7 +106,10 @@ export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): 
   const started = performance.now();
   const rounds = l.keep ? SCAN_ENTRIES / SCAN_CHUNK : 3;
   for (let round = 0; round < rounds; round++) {
-    const page = await l.index.page({ ...l.query, after, limit: l.keep ? SCAN_CHUNK : req.limit - items.length });
+    const page = await l.index.page(
+      { ...l.query, after, limit: l.keep ? SCAN_CHUNK : req.limit - items.length },
+      l.signal,
+    );
     const candidates = l.keep ? page.entries.filter((e) => l.keep!(e)) : page.entries;
     for (let i = 0; i < candidates.length;) {
       const need = req.limit - items.length;

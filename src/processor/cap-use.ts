@@ -14,7 +14,7 @@ export interface CapUse {
 // tell a cap once per counter).
 export type CounterUse = CapUse & { counter: string };
 
-export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone'>;
+export type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone' | 'mode'>;
 
 // Each of the partner's caps with what the current day or hour (in the partner's time zone) has
 // used of it, read from the counters the processor takes places in (one MGET), so what is shown is

@@ -8,7 +8,9 @@ export const CAP_SCOPES = ['partner_daily', 'partner_hourly', 'country_daily', '
 export type CapScope = (typeof CAP_SCOPES)[number];
 
 // A counter of accepted leads in one window: the Redis key names the partner, the scope and the
-// window, so a new day or hour starts a new counter and old ones simply expire.
+// window, so a new day or hour starts a new counter and old ones simply expire. A sandbox partner's
+// (mode test) are counters of their own: its test leads meet its caps as live ones would, and a
+// partner switched to live starts with its live counters untouched by them.
 export interface CapCounter {
   scope: CapScope;
   key: string;
@@ -20,7 +22,7 @@ export interface CapCounter {
 const DAY_TTL_S = 2 * 86_400;
 const HOUR_TTL_S = 3 * 3_600;
 
-type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone'>;
+type CappedPartner = Pick<PartnerDoc, '_id' | 'caps' | 'time_zone' | 'mode'>;
 
 // The counters a lead of this partner from this country would count against at `now`.
 export function capCounters(partner: CappedPartner, countryCode: string | undefined, now: Date): CapCounter[] {
@@ -41,7 +43,7 @@ export function capCounters(partner: CappedPartner, countryCode: string | undefi
     .filter(([, limit]) => limit !== undefined)
     .map(([scope, limit, of, window, ttlS]) => ({
       scope,
-      key: `cap:${partner._id}:${of}:${scope}:${window}`,
+      key: `cap:${partner.mode === 'test' ? 'test:' : ''}${partner._id}:${of}:${scope}:${window}`,
       limit: limit as number,
       ttlS,
     }));

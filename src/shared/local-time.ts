@@ -59,3 +59,36 @@ export function localTime(at: Date, timeZone = 'UTC'): LocalTime {
     offset,
   };
 }
+
+const offsetMs = (offset: string): number => {
+  const m = /^([+-])(\d\d):(\d\d)$/.exec(offset);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+};
+
+// An instant as an ISO 8601 date-time in a zone, with its offset ("Z" in UTC): what a person in the
+// zone reads, and the same instant for any program.
+export function zonedDateTime(at: Date, timeZone: string): string {
+  const t = localTime(at, timeZone);
+  const iso = at.toISOString();
+  if (t.offset === '+00:00') return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${t.date}T${pad(t.hour)}:${pad(t.minute)}${iso.slice(16, 23)}${t.offset}`; // no zone's offset has seconds
+}
+
+// The instant a wall-clock time ("2026-11-24T09:30", seconds optional) names in a zone; in the hour
+// the clocks skip, the instant an hour later; in the hour they repeat, its first.
+export function wallClockInstant(local: string, timeZone: string): Date | null {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(\.\d+)?)?$/.exec(local);
+  if (!m) return null;
+  const asUtc = Date.parse(`${m[1]}${m[2] ?? ':00'}Z`);
+  if (Number.isNaN(asUtc)) return null;
+  // The zone's offset a day either side decides; the earlier one first (the repeated hour's first).
+  const offsets = [asUtc - 86_400_000, asUtc + 86_400_000].map((ms) =>
+    offsetMs(localTime(new Date(ms), timeZone).offset),
+  );
+  for (const offset of [...new Set(offsets)].sort((a, b) => b - a)) {
+    const at = new Date(asUtc - offset);
+    if (localTime(at, timeZone).date === m[1]!.slice(0, 10) && zonedDateTime(at, timeZone).startsWith(m[1]!)) return at;
+  }
+  return new Date(asUtc - Math.min(...offsets)); // a skipped wall-clock time
+}

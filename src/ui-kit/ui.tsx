@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api';
+import { zonedDateTime } from '../shared/local-time';
 
 // Small building blocks every page uses: headings that take focus, error notes that are announced,
 // loading state, tables that scroll on a phone.
@@ -109,9 +110,14 @@ export function ScrollTable({
 }
 
 export function when(value: string | null | undefined): string {
+  return whenIn(value, 'UTC');
+}
+
+// A time as "yyyy-mm-dd hh:mm:ss" in a zone (a portal person's own).
+export function whenIn(value: string | null | undefined, zone: string): string {
   if (!value) return '—';
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? value : d.toISOString().replace('T', ' ').slice(0, 19);
+  return Number.isNaN(d.getTime()) ? value : zonedDateTime(d, zone).replace('T', ' ').slice(0, 19);
 }
 
 export function Pager({

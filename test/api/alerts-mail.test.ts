@@ -23,6 +23,7 @@ let alerts: AlertsStack;
 let flaky: FedPartner;
 let gone: FedPartner;
 let capped: FedPartner;
+let sandbox: FedPartner;
 const admins: Record<string, PortalPerson> = {};
 let affiliateManager: { email: string; client: SessionClient };
 
@@ -53,7 +54,11 @@ beforeAll(async () => {
   capped = await receivingPartner(manager, receiver, 'capped', status(200, 'ok'), {
     caps: { daily: 5, countries: { GB: { hourly: 5 } } },
   });
-  for (const p of [flaky, gone, capped])
+  sandbox = await receivingPartner(manager, receiver, 'sandbox', status(200, 'ok'), {
+    mode: 'test',
+    caps: { daily: 2 },
+  });
+  for (const p of [flaky, gone, capped, sandbox])
     admins[p.name] = await enrolPortal(app.url, await inviteFirstAdmin(app.url, p.id, { email: mailbox(p.name) }));
   const email = mailbox('manager');
   const invited = await invite(app.url, { email, role: 'affiliate_manager', partner_ids: [flaky.id, capped.id] });
@@ -165,6 +170,12 @@ it('tells of each cap at 80% and full, by day, hour and country, and of a grace 
   const until = rotated.body.grace_until.slice(0, 16).replace('T', ' ');
   await mailAbout(to, `capped: the replaced key and secrets stop working at ${until} UTC`);
 }, 60_000);
+
+it("tells a sandbox partner's people of its caps, counted apart from live leads", async () => {
+  for (let n = 0; n < 2; n++) expect((await sendLead(app.url, sandbox, {})).status).toBe('accepted');
+  await alerts.worker.scan();
+  await mailAbout(admins.sandbox!.email, 'sandbox: daily cap is reached');
+}, 30_000);
 
 it('mails the daily summary to whoever asked for it, once the day is over', async () => {
   const admin = admins.capped!;

@@ -13,8 +13,9 @@ import { servicesOf } from '../support/manager-services';
 // batched updates: see scripts/services/ferretdb/patches/0005) or a primary that stops answering.
 // The driver itself waits as long as the connection stays up, so before every partner-API read was
 // bounded each request hung (and every request sharing its partner look-up with it) until the
-// client gave up. Now each read gives up after the intake reply timeout: the partner gets a 503
-// with Retry-After promptly, and the same requests succeed as soon as the server answers again.
+// client gave up. Each read gives up after the intake reply timeout: the partner gets a 503 with
+// Retry-After promptly (intake, status lookup and the reporting calls alike), and the same requests
+// succeed as soon as the server answers again.
 const REPLY_TIMEOUT_MS = 1500;
 // The bound plus room for a loaded 2-core machine; the driver alone took 45 s (its monitor's
 // 30 s connect timeout, then server selection) before failing the first read here.
@@ -68,6 +69,9 @@ it('answers 503 with Retry-After within the reply timeout while MongoDB answers 
     timed(stranger(key).submitLead({})), // ...and one sharing it
     timed(stranger(madeUpKey()).leadStatus('x')),
     timed(partner.leadStatus('not-stored')), // known partner: the lead-ref read
+    timed(partner.report('leads')), // the reporting calls: the lead list read model...
+    timed(partner.report('leads', { external_id: 'x' })), // ...a lead by its ref...
+    timed(partner.report('reports')), // ...and the report counters
   ]);
   for (const a of answers) {
     expect(a).toMatchObject({ status: 503, body: { error: 'service_unavailable' } });
@@ -88,4 +92,6 @@ it('answers 503 with Retry-After within the reply timeout while MongoDB answers 
   }
   expect(again).toMatchObject({ status: 401, body: { error: 'invalid_api_key' } });
   expect(await timed(partner.leadStatus('not-stored'))).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  expect(await partner.report('leads')).toMatchObject({ status: 200, body: { items: [], next_cursor: null } });
+  expect(await partner.report('reports')).toMatchObject({ status: 200, body: { by_day: [] } });
 }, 120_000);

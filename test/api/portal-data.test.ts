@@ -278,8 +278,9 @@ describe('a partner_viewer', () => {
       endpoints: 'callback',
     };
     const answers: Record<string, number> = {};
-    // One's own account (/me/) is every role's to change (portal-own-account.test.ts), not the partner's.
-    const partners = (o: PortalOperation) => o.access !== 'public' && !(o.method !== 'GET' && /\/me\//.test(o.path));
+    // One's own account (/me, /me/...) is every role's to change (portal-own-account.test.ts), not the partner's.
+    const partners = (o: PortalOperation) =>
+      o.access !== 'public' && !(o.method !== 'GET' && /\/me(\/|$)/.test(o.path));
     for (const op of (await portalOperations(app.url)).filter(partners)) {
       const path = fillPath(op, (param, resource) => {
         if (!ids[resource]) throw new Error(`no id for {${param}} of ${op.path}`);

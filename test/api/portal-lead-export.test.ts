@@ -1,3 +1,4 @@
+import { localTime } from '../../src/shared/local-time';
 import type { ManagerClient } from '../support/manager-client';
 import { sendLead, type FedPartner } from '../support/portal-data';
 import type { PortalPerson } from '../support/portal-client';
@@ -83,5 +84,38 @@ describe('CSV export', () => {
     await csvOf(`from=${encodeURIComponent(from)}&to=${encodeURIComponent(inAMinute())}&sub_id=sub-a`);
     const entries = await auditEntries(manager, acme.id, 'lead.export');
     expect(entries[0]).toMatchObject({ actor_name: ADMIN_NAME, details: { from, filters: ['sub_id'] } });
+  });
+});
+
+describe("the person's time zone", () => {
+  const setZone = (time_zone: string | null) =>
+    admin.client.patch<{ time_zone: string }>('/portal/api/me', { time_zone });
+  afterAll(async () => {
+    await setZone(null);
+  });
+
+  it('is a known IANA name of their own, used by the overview and the CSV', async () => {
+    const refused = await setZone('Mars/Olympus_Mons');
+    expect(refused).toMatchObject({ status: 422, body: { error: 'invalid_request' } });
+    expect(JSON.stringify(refused.body)).toContain('Mars/Olympus_Mons');
+    expect((await admin.client.get('/portal/api/me')).body).toMatchObject({ time_zone: 'UTC' });
+
+    // A zone whose day differs from UTC's at this hour (11 hours behind, or 14 ahead).
+    const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+    const offset = zone === 'Pacific/Pago_Pago' ? '-11:00' : '+14:00';
+    expect(await setZone(zone)).toMatchObject({ status: 200, body: { time_zone: zone, account: { time_zone: zone } } });
+    const today = localTime(new Date(), zone).date;
+    expect(today).not.toBe(new Date().toISOString().slice(0, 10));
+    const overview = (await admin.client.get('/portal/api/overview?days=1')).body;
+    expect(overview).toMatchObject({ time_zone: zone, from: today, to: today });
+    const csv = await csvOf(`from=${encodeURIComponent(hourAgo())}&to=${encodeURIComponent(inAMinute())}`);
+    const created = csv.text.split('\r\n')[1]!.split(',').at(-2)!;
+    expect(created).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\${offset}$`));
+
+    // null: their partner's zone again (UTC here).
+    expect(await setZone(null)).toMatchObject({
+      status: 200,
+      body: { time_zone: 'UTC', account: { time_zone: null } },
+    });
   });
 });

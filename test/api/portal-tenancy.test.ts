@@ -83,6 +83,7 @@ function bodyOf(op: PortalOperation): unknown {
     'PUT /portal/api/me/alerts': { kinds: ['cap_reached'] },
     'PUT /portal/api/alerts/webhook': { url: 'https://hooks.alpha.example/alerts' },
     'POST /portal/api/me/password': { current_password: 'not the password', new_password: 'a long enough password' },
+    'PATCH /portal/api/me': { time_zone: 'Europe/Berlin' },
     // B's admin's email with a wrong password: the refusal names no account of B's.
     'POST /portal/api/auth/sign-in': { email: bAdminEmail, password: 'not the password' },
     'POST /portal/api/auth/totp': { code: '000000' },

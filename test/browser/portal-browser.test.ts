@@ -136,7 +136,7 @@ describe('the partner portal', () => {
     await page.getByRole('link', { name: 'Download CSV' }).and(page.locator('[href$="days=30"]')).waitFor();
     await atBothWidths(page, 'overview');
     const today = new Date().toISOString().slice(0, 10);
-    await page.getByLabel('First day (UTC)').fill(today);
+    await page.getByLabel('First day').fill(today);
     await page.getByRole('button', { name: 'Show these days' }).click();
     await page.locator(`[href="/portal/api/overview.csv?from=${today}&to=${today}"]`).waitFor();
     expect(await page.content()).not.toMatch(/other-source|Other Media|FR\b/);

@@ -59,6 +59,10 @@ export class SessionClient {
   post<T = Record<string, unknown>>(path: string, body?: unknown) {
     return this.send<T>('POST', path, body);
   }
+
+  patch<T = Record<string, unknown>>(path: string, body: unknown) {
+    return this.send<T>('PATCH', path, body);
+  }
 }
 
 export interface Invited {

@@ -158,10 +158,10 @@ describe("the portal's views of a partner's own data", () => {
 
   it('an overview covers today, or the last 7 or 30 days up to today (UTC), or the days chosen', () => {
     const now = new Date('2025-03-10T23:59:00Z');
-    expect(overviewRange({ days: 1 }, now)).toEqual({ from: '2025-03-10', to: '2025-03-10' });
-    expect(overviewRange({ days: 7 }, now)).toEqual({ from: '2025-03-04', to: '2025-03-10' });
-    expect(overviewRange({ days: 30 }, now)).toEqual({ from: '2025-02-09', to: '2025-03-10' });
-    expect(overviewRange({ days: 7, from: '2025-01-01', to: '2025-01-31' }, now)).toEqual({
+    expect(overviewRange({ days: 1 }, now, 'UTC')).toEqual({ from: '2025-03-10', to: '2025-03-10' });
+    expect(overviewRange({ days: 7 }, now, 'UTC')).toEqual({ from: '2025-03-04', to: '2025-03-10' });
+    expect(overviewRange({ days: 30 }, now, 'UTC')).toEqual({ from: '2025-02-09', to: '2025-03-10' });
+    expect(overviewRange({ days: 7, from: '2025-01-01', to: '2025-01-31' }, now, 'UTC')).toEqual({
       from: '2025-01-01',
       to: '2025-01-31',
     });

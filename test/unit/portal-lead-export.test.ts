@@ -34,7 +34,7 @@ function pagedReads(pages: number) {
 
 it('reads a page only when the one before was taken, and stops when the client goes', async () => {
   const { reads, asked } = pagedReads(1_000_000);
-  const csv = leadCsv(reads, { _id: 'pa-1', status_mapping: {} }, {});
+  const csv = leadCsv(reads, { _id: 'pa-1', status_mapping: {} }, {}, 'UTC');
   expect((await csv.next()).value).toMatch(/^id,external_id,status,our_status,/);
   expect(asked).toEqual([]);
   const first = (await csv.next()).value as string;
@@ -52,8 +52,15 @@ it('reads a page only when the one before was taken, and stops when the client g
 it('ends after the last page', async () => {
   const { reads } = pagedReads(3);
   const lines: string[] = [];
-  for await (const chunk of leadCsv(reads, { _id: 'pa-1', status_mapping: {} }, {})) lines.push(chunk);
+  for await (const chunk of leadCsv(reads, { _id: 'pa-1', status_mapping: {} }, {}, 'UTC')) lines.push(chunk);
   expect(lines).toHaveLength(4);
+});
+
+it("writes times in the person's time zone", async () => {
+  const { reads } = pagedReads(1);
+  const lines: string[] = [];
+  for await (const chunk of leadCsv(reads, { _id: 'pa-1', status_mapping: {} }, {}, 'Asia/Tokyo')) lines.push(chunk);
+  expect(lines[1]).toContain(',2026-11-01T09:00:00.000+09:00');
 });
 
 it('takes a range of at most 31 days that runs forwards', () => {

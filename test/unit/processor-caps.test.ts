@@ -30,6 +30,14 @@ describe('cap counters', () => {
     ]);
   });
 
+  it("counts a sandbox partner's leads apart, so none of them is left in a live day's count", () => {
+    const caps = { daily: 5, countries: { DE: { hourly: 1 } } };
+    const live = capCounters(partner({ caps }), 'DE', at).map((c) => c.key);
+    const sandbox = capCounters(partner({ caps, mode: 'test' }), 'DE', at).map((c) => c.key);
+    expect(live).toEqual(['cap:pa-1:all:partner_daily:2026-11-23', 'cap:pa-1:DE:country_hourly:2026-11-23T23+00:00']);
+    expect(sandbox).toEqual(live.map((k) => k.replace('cap:', 'cap:test:')));
+  });
+
   it('counts days and hours in the partner time zone', () => {
     const caps = { daily: 1, hourly: 1 };
     const utc = capCounters(partner({ caps }), undefined, at);

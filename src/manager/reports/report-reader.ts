@@ -124,23 +124,30 @@ export function unitsOf(part: PlanPart): string[] {
 
 // The counter documents of a plan part: every partner's in one `_id` range, or a few partners'
 // (a filter, an affiliate manager's scope) by `_id`, one per partner and unit.
-async function* partDocs(cells: CellStore, part: PlanPart, partners: string[] | null): AsyncGenerator<CellDoc[]> {
+async function* partDocs(
+  cells: CellStore,
+  part: PlanPart,
+  partners: string[] | null,
+  signal?: AbortSignal,
+): AsyncGenerator<CellDoc[]> {
   if (partners === null) {
-    yield* cells.units(part.level, part.from, part.to);
+    yield* cells.units(part.level, part.from, part.to, signal);
     return;
   }
   const ids = unitsOf(part).flatMap((unit) => partners.map((partnerId) => cellDocId(part.level, unit, partnerId)));
-  if (ids.length > 0) yield await cells.byIds(ids);
+  if (ids.length > 0) yield await cells.byIds(ids, signal);
 }
 
 // A report over days `from` to `to` (each day the partner's own): the counter documents of the read
 // plan, summed in memory; their totals documents when no country or source is grouped or filtered.
 // Under a scope only its partners' documents are read (an affiliate_id outside it: an empty report).
+// `signal` gives up the reads (someone waiting on an answer: boundedRead).
 export async function readReport(
   cells: CellStore,
   q: ReportQuery,
   now: Date,
   scope: PartnerScope = ALL_PARTNERS,
+  signal?: AbortSignal,
 ): Promise<Report> {
   const { from, to, groupBy } = reportScope(q, now);
   const totalsOnly =
@@ -148,7 +155,7 @@ export async function readReport(
   const partners = partnersToRead(scope, q.affiliate_id);
   const records: CellRecord[] = [];
   for (const part of readPlan(from, to, groupBy.includes('day'), totalsOnly)) {
-    for await (const page of partDocs(cells, part, partners)) {
+    for await (const page of partDocs(cells, part, partners, signal)) {
       for (const doc of page) {
         const { unit, partnerId } = parseCellDocId(doc._id);
         for (const [field, counts] of Object.entries(allCellsOf(doc)))

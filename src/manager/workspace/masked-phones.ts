@@ -15,9 +15,9 @@ export class MaskedPhones {
     private readonly keys: Pick<LeadKeyStore, 'byLeads'>,
   ) {}
 
-  async of(leads: readonly PhonedLead[]): Promise<Map<string, string | null>> {
+  async of(leads: readonly PhonedLead[], signal?: AbortSignal): Promise<Map<string, string | null>> {
     const sealed = leads.filter((l) => l.phone_enc !== undefined);
-    const keys = await this.keys.byLeads(sealed);
+    const keys = await this.keys.byLeads(sealed, signal);
     const masked = new Map<string, string | null>(leads.map((l) => [l._id, null]));
     for (const lead of sealed) {
       const cipher = storedLeadCipher(this.keyring, lead.phone_enc as string, keys.get(lead._id));

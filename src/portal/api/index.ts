@@ -14,10 +14,11 @@ import { ownPartner } from '../../identity/principal';
 import { PORTAL_API, PORTAL_COOKIE, portalRealm } from '../../identity/portal-realm';
 import { portalUserRoutes } from './people/user-routes';
 import { ownAccountRoutes } from '../../identity/own-account-routes';
-import { portalOwnAccount } from './people/own-account';
+import { portalOwnAccount, portalTimeZoneRoute } from './people/own-account';
 import { portalFactorResetRoute } from './people/user-factor-route';
 import { registerPortal } from './portal-static';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
+import { personZone } from './person-zone';
 
 // The partner portal's API (/portal/api) and pages: one fastify context of its own beside the manager's, with
 // its own session cookie and Redis sessions, its own authentication (a portal session only) and its
@@ -38,6 +39,10 @@ export function partnerPortal(
   };
   const partnerOf = (id: string) => services.partners.find(id);
   const id = realmIdentity<PortalAccountDoc>(portalRealm(partnerOf), o);
+  const partnerZone = async (partnerId: string) => (await m.partners.byId(partnerId))?.time_zone ?? null;
+  // The signed-in person's zone: one read of their account by _id, their partner's from the directory.
+  const zoneOf = async (accountId: string, partnerId: string) =>
+    personZone((await id.accounts.find(accountId))?.time_zone, await partnerZone(partnerId));
   const people = {
     accounts: id.accounts,
     links: id.links,
@@ -69,9 +74,10 @@ export function partnerPortal(
     );
     await registerSignIn(app, id, o);
     await app.register(portalUserRoutes({ ...people, sessions: id.sessions }));
-    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }, portalOwnAccount));
+    await app.register(ownAccountRoutes({ ...id, audit: o.audit, clock: o.clock }, portalOwnAccount(partnerZone)));
+    await app.register(portalTimeZoneRoute({ accounts: id.accounts, partnerZone }));
     await app.register(portalFactorResetRoute({ accounts: id.accounts, sessions: id.sessions, audit: o.audit }));
-    await app.register(portalDataRoutes(services, m));
+    await app.register(portalDataRoutes(services, m, zoneOf));
     await app.register(alertPreferenceRoutes('portal', { db: m.mongo.db, clock }));
     await app.register(
       alertWebhookRoutes({

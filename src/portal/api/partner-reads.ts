@@ -9,7 +9,8 @@ import { portalLeadRow, portalTotals } from './routes/portal-views';
 
 // What a partner reads of its own leads and numbers, wherever it asks (the portal's pages, the
 // partner API's reporting calls): the lead list and reports read models scoped to the partner,
-// each lead masked as the portal shows it. Reads by _id or a read model's index only.
+// each lead masked as the portal shows it. Reads by _id or a read model's index only; a `signal`
+// gives them up (a partner API request bounded by boundedRead).
 export interface PartnerLeadQuery {
   status?: string;
   country?: string;
@@ -39,9 +40,17 @@ export class PartnerReads {
   constructor(private readonly d: PartnerReadsDeps) {}
 
   // A page of the partner's leads, newest first, each with its masked number and rejection reason.
-  async leads(partner: Partner, q: PartnerLeadQuery, req: CursorRequest): Promise<CursorPage<PartnerLeadRow>> {
-    const page = await this.listed(partner._id, q, req);
-    const phones = await this.d.phones.of(page.items.map((i) => i.doc));
+  async leads(
+    partner: Partner,
+    q: PartnerLeadQuery,
+    req: CursorRequest,
+    signal?: AbortSignal,
+  ): Promise<CursorPage<PartnerLeadRow>> {
+    const page = await this.listed(partner._id, q, req, signal);
+    const phones = await this.d.phones.of(
+      page.items.map((i) => i.doc),
+      signal,
+    );
     return {
       items: page.items.map(({ row, doc }) =>
         portalLeadRow(row, { phone: phones.get(row.id) ?? null, reason: doc.reason ?? null }, partner),
@@ -51,8 +60,8 @@ export class PartnerReads {
   }
 
   // The partner's traffic per day over whole UTC days (the manager's reports, scoped to it).
-  async byDay(partnerId: string, range: { from?: string; to?: string }, now: Date) {
-    const report = await readReport(this.d.cells, { ...range, group_by: 'day' }, now, new Set([partnerId]));
+  async byDay(partnerId: string, range: { from?: string; to?: string }, now: Date, signal?: AbortSignal) {
+    const report = await readReport(this.d.cells, { ...range, group_by: 'day' }, now, new Set([partnerId]), signal);
     return {
       from: report.from,
       to: report.to,
@@ -61,11 +70,16 @@ export class PartnerReads {
     };
   }
 
-  private async listed(partnerId: string, q: PartnerLeadQuery, req: CursorRequest): Promise<CursorPage<Listed>> {
+  private async listed(
+    partnerId: string,
+    q: PartnerLeadQuery,
+    req: CursorRequest,
+    signal?: AbortSignal,
+  ): Promise<CursorPage<Listed>> {
     if (q.external_id !== undefined) {
       // By the partner's own external id: its one lead (or none), through the status lookup's point reads.
-      const leadId = await this.d.refs.leadIdOf(partnerId, q.external_id);
-      const found = leadId === null ? null : await this.d.leadList.rowWith(leadId, EXTRA_FIELDS);
+      const leadId = await this.d.refs.leadIdOf(partnerId, q.external_id, signal);
+      const found = leadId === null ? null : await this.d.leadList.rowWith(leadId, EXTRA_FIELDS, signal);
       return { items: found && found.row.affiliate_id === partnerId ? [found] : [], next_cursor: null };
     }
     const { country, ...rest } = q;
@@ -75,6 +89,7 @@ export class PartnerReads {
       req,
       scope,
       EXTRA_FIELDS,
+      signal,
     );
   }
 }

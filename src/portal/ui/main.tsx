@@ -7,6 +7,7 @@ import { useSessionFlow } from '../../ui-kit/session-flow';
 import { SignInSteps } from '../../ui-kit/sign-in';
 import { PortalPage, sectionsFor } from './sections';
 import { AUTH, SessionContext, type PortalSession } from './session';
+import { ZoneProvider } from './zone';
 
 // The partner portal: a partner's own people sign in (password, then TOTP or a passkey) and see
 // their partner's traffic, leads, callbacks and integration. Nothing secret is kept in the browser
@@ -61,7 +62,9 @@ function App() {
           />
         }
       >
-        <PortalPage key={section} api={api} route={route} section={section} onSession={onSession} />
+        <ZoneProvider api={api}>
+          <PortalPage key={section} api={api} route={route} section={section} onSession={onSession} />
+        </ZoneProvider>
       </AppShell>
     </SessionContext.Provider>
   );

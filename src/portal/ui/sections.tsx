@@ -5,6 +5,7 @@ import { DeliveriesPage } from './pages/deliveries';
 import { IntegrationPage } from './pages/integration';
 import { LeadsPage } from './pages/leads';
 import { OverviewPage } from './pages/overview';
+import { TimeZoneForm } from './parts/time-zone-form';
 import { UsersPage } from './pages/users';
 import type { PortalSession } from './session';
 
@@ -24,7 +25,12 @@ export const sectionsFor = (permissions: readonly PortalPermission[]) =>
 export function PortalPage({ api, route, section, onSession }: SectionProps<PortalSession>) {
   switch (section) {
     case 'account':
-      return <AccountPage api={api} base="/portal/api" onSession={onSession} />;
+      return (
+        <>
+          <AccountPage api={api} base="/portal/api" onSession={onSession} />
+          <TimeZoneForm api={api} />
+        </>
+      );
     case 'leads':
       return <LeadsPage api={api} params={route.params} id={route.path[1]} />;
     case 'deliveries':

@@ -4,6 +4,10 @@ export interface Overview {
   days: number;
   from: string;
   to: string;
+  /**
+   * The zone whose today the 1, 7 and 30 days end at (yours)
+   */
+  time_zone: string;
   totals: {
     received: number;
     accepted: number;
@@ -268,6 +272,10 @@ export interface PortalUser {
   name: string;
   role: 'partner_admin' | 'partner_viewer';
   partner_id: string;
+  /**
+   * The person's own time zone (IANA); null: the partner's
+   */
+  time_zone: string | null;
   status: 'invited' | 'active' | 'disabled';
   second_factors: {
     totp: boolean;
@@ -285,6 +293,10 @@ export interface OwnAccount {
     name: string;
     role: 'partner_admin' | 'partner_viewer';
     partner_id: string;
+    /**
+     * The person's own time zone (IANA); null: the partner's
+     */
+    time_zone: string | null;
     status: 'invited' | 'active' | 'disabled';
     second_factors: {
       totp: boolean;
@@ -294,11 +306,19 @@ export interface OwnAccount {
     created_by: string;
     last_sign_in_at: string | null;
   };
+  /**
+   * The zone the portal is read in: yours, else your partner's, else UTC
+   */
+  time_zone: string;
 }
 
 export interface Integration {
   affiliate_id: string;
   name: string;
+  /**
+   * test: a sandbox partner, whose leads are marked test (a test lead may be sent from the portal)
+   */
+  mode: 'live' | 'test';
   /**
    * Where the partner API is (POST {base_url}/leads, GET {base_url}/leads/{externalId}/status)
    */

@@ -89,13 +89,13 @@ export class CellStore {
   constructor(private readonly cells: Collection<CellDoc>) {}
 
   // The counter documents of one level, units `from` to `to`, in `_id` order, a page at a time.
-  async *units(level: Level, from: string, to: string): AsyncGenerator<CellDoc[]> {
+  async *units(level: Level, from: string, to: string, signal?: AbortSignal): AsyncGenerator<CellDoc[]> {
     const range = unitRange(level, from, to);
     const projection = { c: 1, r: 1 };
     let after = range.$gt;
     for (;;) {
       const page = await this.cells
-        .find({ _id: { $gt: after, $lt: range.$lt } }, { projection })
+        .find({ _id: { $gt: after, $lt: range.$lt } }, { projection, signal })
         .sort({ _id: 1 })
         .limit(PAGE)
         .toArray();
@@ -106,8 +106,8 @@ export class CellStore {
   }
 
   // Counter documents by `_id`, point reads: a partner-scoped report names each of its documents.
-  async byIds(ids: readonly string[]): Promise<CellDoc[]> {
-    return [...(await findByIds(this.cells, ids, { projection: { c: 1, r: 1 } })).values()];
+  async byIds(ids: readonly string[], signal?: AbortSignal): Promise<CellDoc[]> {
+    return [...(await findByIds(this.cells, ids, { projection: { c: 1, r: 1 }, signal })).values()];
   }
 
   // Adds chunks of source partitions to their days', blocks' and months' documents (cells and totals),

@@ -25,12 +25,13 @@ export class LeadKeyStore {
     for (const [day, group] of groupByDay(docs)) await insertAllNew(this.collection(day), group);
   }
 
-  async byLeads(leads: readonly KeyedLead[]): Promise<Map<string, LeadKeyDoc>> {
+  async byLeads(leads: readonly KeyedLead[], signal?: AbortSignal): Promise<Map<string, LeadKeyDoc>> {
     const found = new Map<string, LeadKeyDoc>();
     for (const [day, group] of groupByDay(leads)) {
       for (const [id, doc] of await findByIds(
         this.collection(day),
         group.map((l) => l._id),
+        { signal },
       ))
         found.set(id, doc);
     }

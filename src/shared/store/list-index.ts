@@ -81,11 +81,11 @@ export class ListIndex {
   }
 
   // One page across the prefixes, merged by time then item id.
-  async page(q: ListQuery): Promise<ListPage> {
+  async page(q: ListQuery, signal?: AbortSignal): Promise<ListPage> {
     const reads = await Promise.all(
       q.prefixes.map(async (prefix) => {
         const docs = await this.entries
-          .find(rangeFilter(prefix, q), { sort: { _id: q.order === 'desc' ? -1 : 1 }, limit: q.limit + 1 })
+          .find(rangeFilter(prefix, q), { sort: { _id: q.order === 'desc' ? -1 : 1 }, limit: q.limit + 1, signal })
           .toArray();
         return docs.map((doc) => ({ doc, suffix: doc._id.slice(prefix.length + 1) }));
       }),

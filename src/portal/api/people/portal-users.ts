@@ -16,6 +16,7 @@ export function portalUserView(doc: PortalAccountDoc) {
     name: doc.name,
     role: doc.role,
     partner_id: doc.partner_id,
+    time_zone: doc.time_zone ?? null,
     status: doc.status,
     second_factors: { totp: doc.totp !== null, passkeys: doc.passkey_ids.length },
     created_at: doc.created_at,

@@ -33,6 +33,7 @@ const user = object({
   name: str,
   role: { enum: PORTAL_ROLES },
   partner_id: str,
+  time_zone: nullable('string', { description: "The person's own time zone (IANA); null: the partner's" }),
   status: { enum: ['invited', 'active', 'disabled'] },
   second_factors: object({ totp: { type: 'boolean' }, passkeys: int }),
   created_at: dateTime,
@@ -77,11 +78,22 @@ export const userSchemas = {
 
 // A person's own account: every portal role may read and change it.
 const ACCOUNT = ['Your account'];
+const me = object({
+  account: user,
+  time_zone: { type: 'string', description: "The zone the portal is read in: yours, else your partner's, else UTC" },
+});
 export const ownAccountSchemas = {
   me: {
     tags: ACCOUNT,
     summary: 'Your own portal account: who you are, your second factors, your last sign-in',
-    response: answers({ 200: object({ account: user }) }),
+    response: answers({ 200: me }),
+  },
+  timeZone: {
+    tags: ACCOUNT,
+    summary:
+      "Choose the time zone you read the portal in (an IANA name; null: your partner's): the overview's days up to today, the lead list's times and the CSV's",
+    body: body({ time_zone: nullable('string', { minLength: 1, maxLength: 64 }) }),
+    response: answers({ 200: me }, ...BODY_ERRORS),
   },
   password: {
     tags: ACCOUNT,

@@ -11,7 +11,12 @@ export function capRoutes(d: Pick<PortalDeps, 'partners' | 'capUse'>) {
       { schema: portalDataSchemas.caps, config: { portalAccess: 'portal.read' } },
       async (req) => {
         const partner = await d.partners.find(portalPartner(req));
-        const capped = { _id: portalPartner(req), caps: partner?.caps ?? null, time_zone: partner?.time_zone };
+        const capped = {
+          _id: portalPartner(req),
+          caps: partner?.caps ?? null,
+          time_zone: partner?.time_zone,
+          mode: partner?.mode,
+        };
         return { time_zone: capped.time_zone ?? 'UTC', caps: await d.capUse(capped) };
       },
     );

@@ -19,6 +19,10 @@ const snippet = object({ language: str, file: str, code: str });
 const integration = object({
   affiliate_id: str,
   name: str,
+  mode: {
+    enum: ['live', 'test'],
+    description: 'test: a sandbox partner, whose leads are marked test (a test lead may be sent from the portal)',
+  },
   base_url: {
     type: 'string',
     description: 'Where the partner API is (POST {base_url}/leads, GET {base_url}/leads/{externalId}/status)',

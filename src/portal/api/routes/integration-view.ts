@@ -31,6 +31,7 @@ export function integrationView(
   return {
     affiliate_id: partner._id,
     name: partner.name,
+    mode: partner.mode ?? 'live',
     base_url: o.baseUrl,
     api_document_url: PARTNER_API_DOCUMENT,
     rate_limits: {

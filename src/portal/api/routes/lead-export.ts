@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { zonedDateTime } from '../../../shared/local-time';
 import { csvCell } from '../../../manager/reports/report-csv';
 import type { Partner, PartnerLeadQuery, PartnerLeadRow, PartnerReads } from '../partner-reads';
 import { exportRange } from './lead-export-range';
@@ -8,7 +9,7 @@ import type { PortalDeps } from './portal-deps';
 import { portalPartner } from '../../../identity/principal';
 
 type ExportQuery = PartnerLeadQuery & { from: string; to: string };
-type Deps = Pick<PortalDeps, 'reads' | 'audit' | 'partners'>;
+type Deps = Pick<PortalDeps, 'reads' | 'audit' | 'partners' | 'zoneOf'>;
 
 const COLUMNS: readonly (keyof PartnerLeadRow)[] = [
   'id',
@@ -27,18 +28,32 @@ const COLUMNS: readonly (keyof PartnerLeadRow)[] = [
 // Rows read at a time: one page of the list read model, written before the next is read.
 const PAGE = 200;
 
-const line = (cells: readonly unknown[]): string =>
-  `${cells.map((c) => csvCell(c instanceof Date ? c.toISOString() : c)).join(',')}\r\n`;
+// Times in the person's zone, with its offset.
+const line = (cells: readonly unknown[], zone: string): string =>
+  `${cells.map((c) => csvCell(c instanceof Date ? zonedDateTime(c, zone) : c)).join(',')}\r\n`;
 
 // The list's pages one after another, each written as it is read: the stream pulls the next page
 // only when the client has taken the last (a slow or gone client stops the reading), so memory
 // holds one page whatever the range holds.
-export async function* leadCsv(reads: PartnerReads, partner: Partner, q: PartnerLeadQuery): AsyncGenerator<string> {
-  yield line(COLUMNS);
+export async function* leadCsv(
+  reads: PartnerReads,
+  partner: Partner,
+  q: PartnerLeadQuery,
+  zone: string,
+): AsyncGenerator<string> {
+  yield line(COLUMNS, zone);
   let cursor: string | undefined;
   do {
     const page = await reads.leads(partner, q, { limit: PAGE, cursor });
-    if (page.items.length > 0) yield page.items.map((row) => line(COLUMNS.map((c) => row[c]))).join('');
+    if (page.items.length > 0)
+      yield page.items
+        .map((row) =>
+          line(
+            COLUMNS.map((c) => row[c]),
+            zone,
+          ),
+        )
+        .join('');
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
 }
@@ -55,6 +70,7 @@ export function leadExportRoutes(d: Deps) {
         exportRange(from, to);
         const partnerId = portalPartner(req);
         const partner = { _id: partnerId, status_mapping: (await d.partners.find(partnerId))?.status_mapping ?? {} };
+        const zone = await d.zoneOf(req.principal.id, partnerId);
         await d.audit.record(req.actor, 'lead.export', {
           partnerId,
           details: { from, to, filters: Object.keys(req.query).filter((k) => k !== 'from' && k !== 'to') },
@@ -63,7 +79,7 @@ export function leadExportRoutes(d: Deps) {
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="${name}"`)
-          .send(Readable.from(leadCsv(d.reads, partner, req.query)));
+          .send(Readable.from(leadCsv(d.reads, partner, req.query, zone)));
       },
     );
   };

@@ -20,9 +20,11 @@ export interface PortalDeps extends ManagerServices {
   snippets: readonly Snippet[];
   quotaUse(partnerId: string): Promise<Usage>;
   capUse(partner: CappedPartner): Promise<CapUse[]>;
+  // The zone the signed-in person reads the portal in (person-zone.ts).
+  zoneOf(accountId: string, partnerId: string): Promise<string>;
 }
 
-export function portalDeps(services: ManagerServices, o: PortalDataOptions): PortalDeps {
+export function portalDeps(services: ManagerServices, o: PortalDataOptions): Omit<PortalDeps, 'zoneOf'> {
   const phones = new MaskedPhones(o.cipher, services.leadKeys);
   return {
     ...services,

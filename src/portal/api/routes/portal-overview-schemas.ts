@@ -45,6 +45,7 @@ const overview = object({
   days: int,
   from: { type: 'string', format: 'date' },
   to: { type: 'string', format: 'date' },
+  time_zone: { type: 'string', description: 'The zone whose today the 1, 7 and 30 days end at (yours)' },
   totals,
   by_day: { type: 'array', items: row('day', { type: 'string', format: 'date' }) },
   by_source: { type: 'array', items: row('source', nullable('string')) },

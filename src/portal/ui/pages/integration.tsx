@@ -3,6 +3,7 @@ import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-
 import { AlertWebhook } from '../parts/alert-webhook';
 import { CallbackSettings } from '../parts/callback-settings';
 import { RotateSecrets } from '../parts/rotate-secrets';
+import { TestLead } from '../parts/test-lead';
 import { useCan } from '../session';
 import type { Integration } from '../types.generated';
 
@@ -77,6 +78,12 @@ export function IntegrationPage({ api }: { api: Api }) {
               <CallbackSettings api={api} integration={i} onSaved={integration.reload} />
               <AlertWebhook api={api} />
             </div>
+          )}
+          {can('portal.act') && i.mode === 'test' && <TestLead api={api} />}
+          {i.mode === 'live' && (
+            <p class="muted">
+              A test lead can be sent from this page while your partner is a sandbox (test mode): ask your manager.
+            </p>
           )}
           <h2>Verifying our callbacks</h2>
           {i.verification_snippets.map((s) => (

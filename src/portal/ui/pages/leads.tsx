@@ -1,11 +1,12 @@
 import { query, type Api, type CursorPage } from '../../../ui-kit/api';
 import { CursorPager, useCursorPages } from '../../../ui-kit/cursor-pages';
 import { href } from '../../../ui-kit/router';
-import { utcInstant } from '../../../ui-kit/time-range';
-import { ErrorNote, PageHeading, ScrollTable, when } from '../../../ui-kit/ui';
+import { zonedInstant } from '../../../ui-kit/time-range';
+import { ErrorNote, PageHeading, ScrollTable, whenIn } from '../../../ui-kit/ui';
 import { filterOf, LeadFilters, type Filter } from '../parts/lead-filters';
 import { LeadTimeline } from '../parts/lead-timeline';
 import type { PortalLead } from '../types.generated';
+import { useZone } from '../zone';
 
 // The partner's leads, newest first, and one lead's timeline (#/leads/<id>). A phone number is only
 // ever shown masked; the API sends nothing more.
@@ -19,7 +20,8 @@ export function LeadsPage({ api, params, id }: { api: Api; params: URLSearchPara
 
 function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
   const filter = filterOf(params);
-  const range = { from: utcInstant(filter.from), to: utcInstant(filter.to) };
+  const { zone } = useZone();
+  const range = { from: zonedInstant(filter.from, zone), to: zonedInstant(filter.to, zone) };
   const leads = useCursorPages(
     (cursor) =>
       api.get<CursorPage<PortalLead>>(`/portal/api/leads${query({ ...filter, ...range, limit: 50, cursor })}`),
@@ -29,7 +31,7 @@ function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
   return (
     <section>
       <PageHeading>Leads</PageHeading>
-      <LeadFilters key={params.toString()} api={api} filter={filter} />
+      <LeadFilters key={params.toString()} api={api} filter={filter} zone={zone} />
       <ExportLink filter={filter} from={range.from} to={range.to} />
       <ErrorNote error={leads.error} />
       {leads.data && (
@@ -67,7 +69,7 @@ function LeadList({ api, params }: { api: Api; params: URLSearchParams }) {
                   <td class="wrap" data-label="Source">
                     {l.source ?? '—'}
                   </td>
-                  <td data-label="Received">{when(l.created_at)}</td>
+                  <td data-label="Received">{whenIn(l.created_at, zone)}</td>
                 </tr>
               ))}
               {leads.data.items.length === 0 && (

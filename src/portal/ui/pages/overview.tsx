@@ -44,7 +44,10 @@ export function OverviewPage({ api, params }: { api: Api; params: URLSearchParam
       <ErrorNote error={overview.error} />
       {o && (
         <>
-          <p class="muted">{o.from === o.to ? o.from : `${o.from} to ${o.to}`}, days in UTC.</p>
+          <p class="muted">
+            {o.from === o.to ? o.from : `${o.from} to ${o.to}`}: up to today in {o.time_zone}; each day counted in your
+            partner's time zone.
+          </p>
           <Figures t={o.totals} />
           <div class="charts">
             <DayTrend from={o.from} to={o.to} rows={o.by_day} />

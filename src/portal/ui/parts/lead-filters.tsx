@@ -22,7 +22,7 @@ const TEXT_FIELDS: [keyof Filter, string, Record<string, string | number>][] = [
 
 // The lead list's filter form: the status from the installation's catalogue (with the partner's
 // own name for it), the routing fields sent at intake, a country, an external id and a time range.
-export function LeadFilters({ api, filter }: { api: Api; filter: Filter }) {
+export function LeadFilters({ api, filter, zone }: { api: Api; filter: Filter; zone: string }) {
   const [draft, setDraft] = useState(filter);
   const statuses = useLoad(() => api.get<{ statuses: { code: string; yours: string }[] }>('/portal/api/statuses'), []);
   const set = (f: keyof Filter) => (e: Event) =>
@@ -47,7 +47,7 @@ export function LeadFilters({ api, filter }: { api: Api; filter: Filter }) {
           ))}
         </select>
       </div>
-      <TimeRange idPrefix="l" from={draft.from} to={draft.to} onFrom={set('from')} onTo={set('to')} />
+      <TimeRange idPrefix="l" from={draft.from} to={draft.to} onFrom={set('from')} onTo={set('to')} zone={zone} />
       {TEXT_FIELDS.map(([f, label, attrs]) => (
         <div class="field" key={f}>
           <label for={`l-${f}`}>{label}</label>

@@ -1,13 +1,16 @@
 import type { Api } from '../../../ui-kit/api';
 import { href } from '../../../ui-kit/router';
-import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-kit/ui';
+import { ErrorNote, PageHeading, ScrollTable, useLoad, whenIn } from '../../../ui-kit/ui';
 import type { PortalLeadDetails } from '../types.generated';
+import { useZone } from '../zone';
 
 // The routing fields shown above under their own names.
 const SHOWN = new Set(['country', 'country_code', 'source']);
 
-// One lead, the routing fields the partner sent, and the events it was told of, oldest first.
+// One lead, the routing fields the partner sent, and the events it was told of, oldest first; times
+// in the person's zone.
 export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: string }) {
+  const { zone } = useZone();
   const lead = useLoad(() => api.get<PortalLeadDetails>(`/portal/api/leads/${encodeURIComponent(id)}`), [id]);
   const l = lead.data;
   return (
@@ -34,7 +37,9 @@ export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: st
             <dt>Source</dt>
             <dd class="wrap">{l.source ?? '—'}</dd>
             <dt>Received</dt>
-            <dd>{when(l.created_at)} UTC</dd>
+            <dd>
+              {whenIn(l.created_at, zone)} {zone}
+            </dd>
             {Object.entries(l.details)
               .filter(([k]) => !SHOWN.has(k))
               .map(([k, v]) => [
@@ -49,7 +54,7 @@ export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: st
           <ScrollTable label="Timeline">
             <thead>
               <tr>
-                <th scope="col">At (UTC)</th>
+                <th scope="col">At ({zone})</th>
                 <th scope="col">Event</th>
                 <th scope="col">Status</th>
                 <th scope="col">Reason</th>
@@ -59,7 +64,7 @@ export function LeadTimeline({ api, id, back }: { api: Api; id: string; back: st
             <tbody>
               {l.timeline.map((t) => (
                 <tr key={t.event_id}>
-                  <td>{when(t.at)}</td>
+                  <td>{whenIn(t.at, zone)}</td>
                   <td>{t.event}</td>
                   <td>{t.status}</td>
                   <td>{t.reason ?? '—'}</td>
