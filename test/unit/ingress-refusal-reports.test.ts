@@ -7,7 +7,9 @@ import { RefusalReports, refusalOf } from '../../src/ingress/refusal-reports';
 
 // The refusal reports wake only while a refusal waits: an ingress at rest runs no timer for them.
 describe('RefusalReports', () => {
-  beforeEach(() => jest.useFakeTimers());
+  // Only the clock's timers are faked: a tick or an immediate queued by the logger or the loader is not
+  // a timer of the reports'.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
   afterEach(() => jest.useRealTimers());
 
   it('runs no timer at rest, and sends what is queued together once its time comes', async () => {
