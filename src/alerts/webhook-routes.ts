@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { writeAudit, type AuditCollections } from '../shared/audit';
 import type { Clock } from '../shared/clock';
 import { ApiError } from '../shared/errors';
+import { stricterInDocument } from '../shared/http/schema-parts';
 import { portalPartner } from '../identity/principal';
 import { WebhookOutbox } from './webhook-outbox';
 
@@ -41,17 +42,22 @@ export function alertWebhookRoutes(d: WebhookRouteDeps) {
     app.put<{ Body: { url: string } }>(
       PATH,
       {
-        schema: {
-          tags: TAGS,
-          summary: 'Post your alerts to this URL, signed and retried as your callbacks are',
-          body: {
-            type: 'object',
-            required: ['url'],
-            additionalProperties: false,
-            properties: { url: { type: 'string', format: 'uri', maxLength: 2048 } },
+        // The document says https, as for callback URLs; the route also takes http where
+        // CALLBACK_ALLOW_HTTP says so (a test set-up), refusing it in code otherwise.
+        schema: stricterInDocument(
+          {
+            tags: TAGS,
+            summary: 'Post your alerts to this URL, signed and retried as your callbacks are',
+            body: {
+              type: 'object',
+              required: ['url'],
+              additionalProperties: false,
+              properties: { url: { type: 'string', format: 'uri', maxLength: 2048 } },
+            },
+            response: { 200: setting, 400: error, 401: error, 403: error, 413: error, 415: error, 422: error },
           },
-          response: { 200: setting, 400: error, 401: error, 403: error, 413: error, 415: error, 422: error },
-        },
+          { url: { type: 'string', format: 'uri', maxLength: 2048, pattern: '^https://[^/?#@]+([/?#].*)?$' } },
+        ),
         config: { portalAccess: 'portal.act' },
       },
       async (req) => {

@@ -13,7 +13,9 @@ import {
   nullable,
   object,
   str,
+  stricterInDocument,
 } from '../../../shared/http/schema-parts';
+import { DOCUMENTED_TIME_ZONES } from '../../../manager/time-zone-setting';
 
 // Route schemas of a partner's people: the portal's Users section, and the manager's invitation of a
 // partner's first admin.
@@ -88,13 +90,18 @@ export const ownAccountSchemas = {
     summary: 'Your own portal account: who you are, your second factors, your last sign-in',
     response: answers({ 200: me }),
   },
-  timeZone: {
-    tags: ACCOUNT,
-    summary:
-      "Choose the time zone you read the portal in (an IANA name; null: your partner's): the overview's days up to today, the lead list's times and the CSV's",
-    body: body({ time_zone: nullable('string', { minLength: 1, maxLength: 64 }) }),
-    response: answers({ 200: me }, ...BODY_ERRORS),
-  },
+  // The document offers the zones this runtime lists; the route also takes the aliases it can
+  // compute in, refusing others in code (as for a partner's time_zone).
+  timeZone: stricterInDocument(
+    {
+      tags: ACCOUNT,
+      summary:
+        "Choose the time zone you read the portal in (an IANA name; null: your partner's): the overview's days up to today, the lead list's times and the CSV's",
+      body: body({ time_zone: nullable('string', { minLength: 1, maxLength: 64 }) }),
+      response: answers({ 200: me }, ...BODY_ERRORS),
+    },
+    { time_zone: { type: ['string', 'null'], enum: [...DOCUMENTED_TIME_ZONES, null] } },
+  ),
   password: {
     tags: ACCOUNT,
     summary:
