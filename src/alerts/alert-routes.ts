@@ -25,7 +25,12 @@ const choice = {
 function schemas(tags: string[], realm: string) {
   const about = `about ${realm === 'portal' ? 'your partner' : 'the partners you look after (your partner_ids)'}`;
   return {
-    get: { tags, summary: `The alerts mailed to you ${about}`, response: { 200: choice, 401: error } },
+    // 409 in the console alone: a service token or a break-glass token has no mailbox.
+    get: {
+      tags,
+      summary: `The alerts mailed to you ${about}`,
+      response: realm === 'portal' ? { 200: choice, 401: error } : { 200: choice, 401: error, 409: error },
+    },
     put: {
       tags,
       summary: `Choose the alerts mailed to you ${about}`,
