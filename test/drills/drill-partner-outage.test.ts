@@ -127,11 +127,16 @@ it("keeps B's callbacks on time while A's endpoint slows, dies and comes back, t
 
   // A's backlog: every event delivered, each lead's in event order.
   await a.waitFor('/a', 1, 10_000);
-  const deadline = Date.now() + 60_000;
-  const delivered = () =>
-    app.runtime.mongo.collections.deliveries.countDocuments({ partner_id: aId, state: 'delivered' });
+  // Two minutes: CI runs two drills side by side on two cores, where the drain is slower.
+  const deadline = Date.now() + 120_000;
+  const deliveries = app.runtime.mongo.collections.deliveries;
+  const delivered = () => deliveries.countDocuments({ partner_id: aId, state: 'delivered' });
   while ((await delivered()) < aEvents.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
-  expect(await delivered()).toBe(aEvents.length);
+  // What is not delivered, by state and attempts, so a failure says whether it was lost, given up or late.
+  const undelivered = await deliveries
+    .find({ partner_id: aId, state: { $ne: 'delivered' } }, { projection: { _id: 0, state: 1, attempts_made: 1 } })
+    .toArray();
+  expect({ delivered: await delivered(), undelivered }).toEqual({ delivered: aEvents.length, undelivered: [] });
   const order = new Map<string, number>();
   const received = [...aBefore.at('/a'), ...a.at('/a')];
   received.forEach((r, i) => {
@@ -141,4 +146,4 @@ it("keeps B's callbacks on time while A's endpoint slows, dies and comes back, t
   for (const e of aEvents.filter((e) => e.event_id.endsWith(':1')))
     expect(order.get(e.event_id)).toBeGreaterThan(order.get(`${e.lead_id}:0`) as number);
   expect(await counter('lead_intake_callback_endpoint_circuits')).toBe(0);
-}, 180_000);
+}, 240_000);
