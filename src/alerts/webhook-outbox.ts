@@ -1,6 +1,7 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Clock } from '../shared/clock';
 import { insertAllNew } from '../shared/mongo/bulk';
+import { dueOrAbandoned } from '../shared/mongo/leased-work';
 import type { Alert } from './alert-kinds';
 import { webhookBody, webhookId, type WebhookDoc } from './webhook-state';
 
@@ -65,15 +66,7 @@ export class WebhookOutbox {
 
   async due(limit: number): Promise<WebhookDoc[]> {
     const now = this.clock.now();
-    return this.posts
-      .find({
-        $or: [
-          { state: 'queued', next_at: { $lte: now } },
-          { state: 'sending', claimed_until: { $lte: now } },
-        ],
-      })
-      .limit(limit)
-      .toArray();
+    return this.posts.find(dueOrAbandoned<WebhookDoc>(now)).limit(limit).toArray();
   }
 
   // Takes a post for one attempt of at most leaseMs, only if nobody took it since it was read.

@@ -3,6 +3,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { Clock } from '../clock';
 import type { PiiCipher } from '../crypto/pii-cipher';
 import { isDuplicateKey } from '../mongo/client';
+import { dueOrAbandoned } from '../mongo/leased-work';
 import { afterFailure, type MailDoc, type MailState, type RetryPolicy } from './outbox-state';
 import type { TemplateName, TemplateValues } from './templates';
 
@@ -105,16 +106,7 @@ export class MailOutbox {
   // Messages due for a try: queued ones whose time came, and claims a dead sender left behind.
   async due(limit: number): Promise<MailDoc[]> {
     const now = this.clock.now();
-    return this.mails
-      .find({
-        $or: [
-          { state: 'queued', next_at: { $lte: now } },
-          { state: 'sending', claimed_until: { $lte: now } },
-        ],
-      })
-      .sort({ next_at: 1 })
-      .limit(limit)
-      .toArray();
+    return this.mails.find(dueOrAbandoned<MailDoc>(now)).sort({ next_at: 1 }).limit(limit).toArray();
   }
 
   // Takes one message for a try of at most leaseMs, only if nobody took it since it was read.
