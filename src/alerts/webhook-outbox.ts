@@ -72,7 +72,12 @@ export class WebhookOutbox {
   // Takes a post for one attempt of at most leaseMs, only if nobody took it since it was read.
   async claim(doc: WebhookDoc, leaseMs: number): Promise<boolean> {
     if (doc.state !== 'queued' && doc.state !== 'sending') return false;
-    const same: Filter<WebhookDoc> = { _id: doc._id, state: doc.state, attempts_made: doc.attempts_made };
+    // A claim a dead sender left is taken back by its own lease: another sender that took it back
+    // first moved claimed_until, so this one finds nothing.
+    const same: Filter<WebhookDoc> =
+      doc.state === 'queued'
+        ? { _id: doc._id, state: 'queued', attempts_made: doc.attempts_made }
+        : { _id: doc._id, state: 'sending', attempts_made: doc.attempts_made, claimed_until: doc.claimed_until };
     const claimed_until = new Date(this.clock.now().getTime() + leaseMs);
     const taken = await this.posts.updateOne(same, {
       $set: { state: 'sending', claimed_until },
