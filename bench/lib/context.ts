@@ -21,6 +21,7 @@ export interface Options {
   soakRate: number;
   backlog: number; // lead events in the dispatcher scenario's backlog drains
   idleS: number; // seconds each layout of the stack is left at rest in the `idle` scenario
+  keepSeed: string | null; // portal: a file naming a seeded database kept for the next run (seeded once, measured again)
   out: string | null;
   nodeOptions: string[];
   roleEnv: Record<string, string>; // settings for the roles (--role-env K=V,K=V), e.g. DISTRIBUTION_INTERVAL_MS=60000

@@ -52,16 +52,18 @@ export async function createAgents(ingressUrl: string, count: number): Promise<v
     await manager(ingressUrl, 'POST', '/api/agents', { name: `bench agent ${i}`, active: true });
 }
 
-// Removes what a scenario created: its database, its topics (and consumer groups) and its Redis keys.
-export async function dropScenario(env: Record<string, string>): Promise<void> {
+// Removes what a scenario created: its database (unless kept for another run), its topics (and consumer
+// groups) and its Redis keys.
+export async function dropScenario(env: Record<string, string>, keep: { database?: boolean } = {}): Promise<void> {
   const problems: string[] = [];
-  try {
-    const mongo = await MongoClient.connect(env.MONGO_URL as string, { serverSelectionTimeoutMS: 5000 });
-    await mongo.db(env.MONGO_DB).dropDatabase();
-    await mongo.close();
-  } catch (err) {
-    problems.push(`mongo: ${(err as Error).message}`);
-  }
+  if (!keep.database)
+    try {
+      const mongo = await MongoClient.connect(env.MONGO_URL as string, { serverSelectionTimeoutMS: 5000 });
+      await mongo.db(env.MONGO_DB).dropDatabase();
+      await mongo.close();
+    } catch (err) {
+      problems.push(`mongo: ${(err as Error).message}`);
+    }
   try {
     const admin = kafkaAdmin(env);
     await admin.connect();

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { connectMongo } from '../../src/shared/mongo/client';
@@ -5,8 +6,8 @@ import { loadConfig } from '../../src/shared/config';
 import { sign } from '../../src/shared/crypto/signature';
 import { deliveryId } from '../../src/shared/ids';
 import { logDirOf, type BenchContext, type ScenarioResult } from '../lib/context';
-import { MANAGER_TOKEN, scenarioEnv } from '../lib/env';
-import { DAYS, partnerId, seedLeads, type SeedLayout } from '../lib/lead-seed';
+import { MANAGER_TOKEN, scenarioEnv, servicesEnv } from '../lib/env';
+import { DAYS, partnerId, seedLeads, type SeedLayout, type SeedResult } from '../lib/lead-seed';
 import type { PartnerCreds } from '../lib/leads';
 import { PORTAL_REALM, signedInSession } from '../lib/manager-session';
 import { startRole, type RoleProcess } from '../lib/roles';
@@ -137,15 +138,33 @@ async function timedGet(
   return { ms, rows: Array.isArray(items) ? items.length : 1 };
 }
 
+const KEPT_ENV = ['MONGO_URL', 'MONGO_DB', 'ENCRYPTION_KEYS', 'HASH_KEY'] as const;
+
+// A seed kept for another run (--keep-seed FILE): its database and the keys its data was sealed and hashed with.
+interface KeptSeed {
+  env: Record<(typeof KEPT_ENV)[number], string>;
+  start: number;
+  stored: number;
+  seeded: SeedResult;
+}
+
+function keptSeed(file: string | null, mongoUrl: string | undefined): KeptSeed | null {
+  if (!file || !existsSync(file)) return null;
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as KeptSeed;
+  if (kept.env.MONGO_URL !== mongoUrl) throw new Error(`${file} was seeded on ${kept.env.MONGO_URL}, not ${mongoUrl}`);
+  return kept;
+}
+
 export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
-  const { env } = scenarioEnv('portal', opts.logLevel);
-  const stored = opts.viewDocs;
+  const kept = keptSeed(opts.keepSeed, servicesEnv().MONGO_URL);
+  const { env, tag } = scenarioEnv('portal', opts.logLevel, kept?.env);
+  const stored = kept?.stored ?? opts.viewDocs;
   const requests = opts.quick ? 40 : 100;
   const config = loadConfig({ ...env, ROLE: 'processor' });
   const mongo = await connectMongo(config);
   // The last 30 days up to now: the overview reads today and the days before it.
-  const start = Date.now() - DAYS * DAY_MS;
+  const start = kept?.start ?? Date.now() - DAYS * DAY_MS;
   const data: Record<string, unknown> = { leads: stored, partners: PARTNERS, requestsPerCall: requests };
   let app: RoleProcess | null = null;
   let pool: Pool | null = null;
@@ -158,7 +177,17 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
       agentOf: (n) => `ag-${String(n % AGENTS).padStart(16, '0')}`,
       partnerFacing: { keyring: new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId) },
     };
-    Object.assign(data, await seedLeads(mongo, layout, (msg) => ctx.log(`portal: ${msg}`)));
+    if (kept)
+      ctx.log(
+        `portal: measuring the ${stored} leads kept in ${opts.keepSeed} (seeded ${new Date(kept.start + DAYS * DAY_MS).toISOString()})`,
+      );
+    const seeded = kept?.seeded ?? (await seedLeads(mongo, layout, (msg) => ctx.log(`portal: ${msg}`)));
+    Object.assign(data, seeded);
+    if (opts.keepSeed && !kept) {
+      const keptEnv = Object.fromEntries(KEPT_ENV.map((k) => [k, env[k] as string])) as KeptSeed['env'];
+      const keep: KeptSeed = { env: keptEnv, start, stored, seeded };
+      writeFileSync(opts.keepSeed, JSON.stringify(keep));
+    }
     // The reporting calls are asked far more often than a partner may: no quota in the way.
     await mongo.collections.partners.updateMany({}, { $set: { rate_limits: { status_per_minute: 100_000 } } });
     app = await startRole('ingress', env, { logDir: logDirOf(ctx, 'portal'), nodeOptions: opts.nodeOptions });
@@ -172,7 +201,7 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
         'POST',
         `/api/affiliates/${partner}/portal-invitations`,
         { authorization: `Bearer ${MANAGER_TOKEN}` },
-        { email: `admin-${index}@partner.example`, name: `Admin ${index}` },
+        { email: `admin-${index}-${tag}@partner.example`, name: `Admin ${index}` },
         201,
       );
       const { cookie } = await signedInSession(pool, invited.link.token, PASSWORD, PORTAL_REALM);
@@ -224,6 +253,6 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
     await pool?.close();
     await app?.stop();
     await mongo.client.close();
-    await dropScenario(env);
+    await dropScenario(env, { database: opts.keepSeed !== null });
   }
 }
