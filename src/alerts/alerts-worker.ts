@@ -13,7 +13,7 @@ import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryTask, PartnerAlert } from '../shared/schemas';
-import type { Alert } from './alert-kinds';
+import { isForWebhook, type Alert } from './alert-kinds';
 import { alertMetrics } from './alert-metrics';
 import { alertMails } from './alert-mails';
 import { AlertPreferences } from './alert-preferences';
@@ -79,7 +79,7 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
       metrics.told.inc({ kind: alert.kind, channel: 'mail' }, queued);
       logger.info({ kind: alert.kind, partner_id: alert.partnerId, queued }, 'alert queued');
     }
-    for (const a of await hooks.enqueue(alerts, periodMs, maxAttempts))
+    for (const a of await hooks.enqueue(alerts.filter(isForWebhook), periodMs, maxAttempts))
       metrics.told.inc({ kind: a.kind, channel: 'webhook' });
   };
   const scans = new AlertScans({ ...d, dead, recipients, periodMs, tell });

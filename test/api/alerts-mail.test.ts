@@ -28,6 +28,11 @@ const admins: Record<string, PortalPerson> = {};
 let affiliateManager: { email: string; client: SessionClient };
 
 const subjects = async (to: string) => (await mailTo(to)).map((m) => m.Subject).sort();
+// What the alerts queued so far: mail and webhook posts, each an outbox document under its fence id.
+const outboxes = async () => {
+  const { db } = app.runtime.mongo;
+  return Promise.all(['mail_outbox', 'alert_webhook_outbox'].map((c) => db.collection(c).countDocuments()));
+};
 async function mailAbout(to: string, subject: string): Promise<DeliveredMail> {
   const found = await until(
     async () => (await mailTo(to)).find((m) => m.Subject === subject),
@@ -177,10 +182,12 @@ it("tells a sandbox partner's people of its caps, counted apart from live leads"
   await mailAbout(admins.sandbox!.email, 'sandbox: daily cap is reached');
 }, 30_000);
 
-it('mails the daily summary to whoever asked for it, once the day is over', async () => {
+it('mails the daily summary to whoever asked for it, once their own day is over', async () => {
   const admin = admins.capped!;
   const kinds = (await admin.client.get<{ kinds: string[] }>('/portal/api/me/alerts')).body.kinds;
   await expectStatus(admin.client.send('PUT', '/portal/api/me/alerts', { kinds: [...kinds, 'daily_summary'] }), 200);
+  // The admin reads in Kolkata (UTC+5:30): their day ends at 18:30 UTC; the partner counts in UTC.
+  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: 'Asia/Kolkata' }), 200);
   const day = new Date().toISOString().slice(0, 10);
   await until(
     async () =>
@@ -189,13 +196,22 @@ it('mails the daily summary to whoever asked for it, once the day is over', asyn
     30_000,
     'the day counted',
   );
-  offset = Date.parse(`${day}T00:20:00Z`) + 24 * HOUR - Date.now();
+  // Ten past their midnight: not yet.
+  offset = Date.parse(`${day}T18:40:00Z`) - Date.now();
+  await alerts.worker.scan();
+  expect(await subjects(admin.email)).not.toContain(`capped: your day ${day}`);
+  offset = Date.parse(`${day}T18:50:00Z`) - Date.now();
   await alerts.worker.scan();
   const summary = await mailAbout(admin.email, `capped: your day ${day}`);
   expect(summary.Text).toMatch(/accepted +5/);
   expect(await subjects(affiliateManager.email)).not.toContain(`capped: your day ${day}`);
+  // Once per day: a later scan of the same day queues nothing more.
+  const queued = await outboxes();
+  await alerts.worker.scan();
+  expect(await outboxes()).toEqual(queued);
   // Off again, so the restart below finds nothing new to tell.
   await expectStatus(admin.client.send('PUT', '/portal/api/me/alerts', { kinds }), 200);
+  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: null }), 200);
   offset = 0;
 }, 60_000);
 
