@@ -129,6 +129,29 @@ describe("the portal's everyday parts", () => {
     expect(await page.locator('dl.facts').textContent()).toContain(`${received} ${ZONE}`);
   });
 
+  it("reads the replay form's range and shows the people's last sign-in in the person's own time zone", async () => {
+    await openSection(page, 'Callbacks and postbacks');
+    const form = page.getByRole('form', { name: 'Replay' });
+    const [from, to] = [Date.now() - 3_600_000, Date.now()].map((ms) => local(ms, ZONE));
+    await form.getByLabel(`From (${ZONE})`).fill(from!);
+    await form.getByLabel(`To (${ZONE})`).fill(to!);
+    await form.getByRole('button', { name: 'Replay' }).click();
+    const shown = (t: string) => `${t.replace('T', ' ')}:00`;
+    await page
+      .getByRole('status')
+      .filter({ hasText: `(${shown(from!)} to ${shown(to!)} ${ZONE})` })
+      .waitFor();
+
+    await openSection(page, 'Users');
+    await page.getByRole('columnheader', { name: `Last sign-in (${ZONE})` }).waitFor();
+    const users = (await (await page.request.get(`${base()}/portal/api/users`)).json()) as {
+      items: { email: string; last_sign_in_at: string }[];
+    };
+    const signedIn = users.items.find((u) => u.email === admin.email)!.last_sign_in_at;
+    const inZone = zonedDateTime(new Date(signedIn), ZONE).replace('T', ' ').slice(0, 19);
+    expect(await page.getByRole('row', { name: /Sam Sandbox/ }).textContent()).toContain(inZone);
+  });
+
   it('sends a test lead through the partner API from the page, and shows its answer and its callback', async () => {
     await openSection(page, 'Integration');
     const form = page.getByRole('form', { name: 'Test lead' });
