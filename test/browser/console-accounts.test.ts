@@ -204,7 +204,7 @@ describe('people in the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
   });
 
-  it("shows each account's last sign-in in the browser's time zone", async () => {
+  it("shows each account's last sign-in in the browser's time zone, one's own too", async () => {
     await section(page, 'Accounts');
     const table = page.getByRole('region', { name: 'Accounts' });
     await table.getByRole('columnheader', { name: `Last sign-in (${ZONE})` }).waitFor();
@@ -212,6 +212,9 @@ describe('people in the console', () => {
     const owner = accounts.body.items.find((a) => a.email === 'first.owner@example.com')!;
     const shown = zonedDateTime(new Date(owner.last_sign_in_at), ZONE).replace('T', ' ').slice(0, 19);
     expect(await table.getByRole('row', { name: /First Owner/ }).textContent()).toContain(shown);
+    await accountMenu(page, 'Your account');
+    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+    await page.locator('dl.facts').getByText(`${shown} ${ZONE}`).waitFor();
   });
 
   it("adds a passkey in Chromium's virtual authenticator and signs in with it", async () => {

@@ -150,6 +150,10 @@ describe("the portal's everyday parts", () => {
     const signedIn = users.items.find((u) => u.email === admin.email)!.last_sign_in_at;
     const inZone = zonedDateTime(new Date(signedIn), ZONE).replace('T', ' ').slice(0, 19);
     expect(await page.getByRole('row', { name: /Sam Sandbox/ }).textContent()).toContain(inZone);
+    // And on their own account page.
+    await page.getByRole('button', { name: 'Sam Sandbox (partner admin)' }).click();
+    await page.getByRole('link', { name: 'Your account' }).click();
+    await page.locator('dl.facts').getByText(`${inZone} ${ZONE}`).waitFor();
   });
 
   it('sends a test lead through the partner API from the page, and shows its answer and its callback', async () => {
