@@ -13,9 +13,10 @@ import { until } from '../support/topic-probe';
 
 // The portal's everyday parts in Chromium at 1280 and 390 px, for a sandbox partner (mode test)
 // with caps: the custom range and the caps on the overview, the lead list's filters and CSV link,
-// the person's own time zone read by the lead list, and a test lead sent from the Integration page
-// through the partner API, with its answer and its callback. PORTAL_SCREENSHOTS=1 writes the
-// screenshots docs/partners.md shows.
+// the person's own time zone read by the lead list, the replay form and the people's sign-ins, a
+// test lead sent from the Integration page through the partner API, with its answer and its
+// callback, and the portal's favicon. PORTAL_SCREENSHOTS=1 writes the screenshots docs/partners.md
+// shows.
 const PASSWORD = 'a sandbox admin passphrase';
 const ZONE = 'Asia/Tokyo';
 
@@ -187,6 +188,13 @@ describe("the portal's everyday parts", () => {
     const day = new Date().toISOString().slice(0, 10);
     expect(await redis.get(`cap:test:${sandbox.id}:all:partner_daily:${day}`)).toBe('4');
     expect(await redis.get(`cap:${sandbox.id}:all:partner_daily:${day}`)).toBeNull();
+  });
+
+  it('has a favicon of its own', async () => {
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const served = await page.request.get(new URL(icon!, page.url()).href);
+    expect([served.status(), served.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(await served.text()).toContain('<svg');
   });
 
   it('had no script error and no blocked resource on any page', () => {
