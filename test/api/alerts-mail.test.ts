@@ -1,3 +1,5 @@
+import type { Alert } from '../../src/alerts/alert-kinds';
+import { alertKey, mailIdOf } from '../../src/alerts/alert-mails';
 import type { Clock } from '../../src/shared/clock';
 import { startAlertsStack, type AlertsStack } from '../support/alerts-stack';
 import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
@@ -193,8 +195,9 @@ it('mails the daily summary to whoever asked for it, once their own day is over'
   const admin = admins.capped!;
   const kinds = (await admin.client.get<{ kinds: string[] }>('/portal/api/me/alerts')).body.kinds;
   await expectStatus(admin.client.send('PUT', '/portal/api/me/alerts', { kinds: [...kinds, 'daily_summary'] }), 200);
-  // The admin reads in Kolkata (UTC+5:30): their day ends at 18:30 UTC; the partner counts in UTC.
-  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: 'Asia/Kolkata' }), 200);
+  // The admin reads in New York (UTC-5, -4 in summer): their day ends at 05:00 (04:00) UTC the next
+  // day; the partner counts in UTC.
+  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: 'America/New_York' }), 200);
   const day = new Date().toISOString().slice(0, 10);
   await until(
     async () =>
@@ -203,12 +206,22 @@ it('mails the daily summary to whoever asked for it, once their own day is over'
     30_000,
     'the day counted',
   );
-  // Ten past their midnight: not yet.
-  offset = Date.parse(`${day}T18:40:00Z`) - Date.now();
+  // The admin's summary of a day, queued (the outbox, not Mailpit: what is queued is there at once).
+  const summaryOf = (d: string) => {
+    const alert = { kind: 'daily_summary', partnerId: capped.id, day: d } as Alert;
+    return app.runtime.mongo.db
+      .collection('mail_outbox')
+      .countDocuments({ _id: mailIdOf(alertKey(alert, HOUR), admin.id) as never });
+  };
+  const dayBefore = new Date(Date.parse(day) - 24 * HOUR).toISOString().slice(0, 10);
+  // Twenty past midnight in UTC, the evening in New York: their last whole day is the one before.
+  offset = Date.parse(`${day}T00:20:00Z`) + 24 * HOUR - Date.now();
   await alerts.worker.scan();
-  expect(await subjects(admin.email)).not.toContain(`capped: your day ${day}`);
-  offset = Date.parse(`${day}T18:50:00Z`) - Date.now();
+  expect([await summaryOf(dayBefore), await summaryOf(day)]).toEqual([1, 0]);
+  await mailAbout(admin.email, `capped: your day ${dayBefore}`);
+  offset = Date.parse(`${day}T05:20:00Z`) + 24 * HOUR - Date.now();
   await alerts.worker.scan();
+  expect(await summaryOf(day)).toBe(1);
   const summary = await mailAbout(admin.email, `capped: your day ${day}`);
   expect(summary.Text).toMatch(/accepted +5/);
   expect(await subjects(affiliateManager.email)).not.toContain(`capped: your day ${day}`);

@@ -53,4 +53,18 @@ describe("a person's daily summary", () => {
       { day: '2030-01-01', accountIds: [], webhook: true },
     ]);
   });
+
+  it("waits, for a person ahead of their partner's zone, until the partner's day of that date is over too", () => {
+    const people = [
+      { accountId: 'acc-in', timeZone: 'Asia/Kolkata' },
+      { accountId: 'acc-p', timeZone: null },
+    ];
+    // 03:00 UTC on 2 January: Kolkata's 1 January is over, the partner's (New York's) is not: its counts grow still.
+    expect(summariesDue(at('2030-01-02T03:00:00Z'), 'America/New_York', people)).toEqual([
+      { day: '2029-12-31', accountIds: ['acc-in', 'acc-p'], webhook: true },
+    ]);
+    expect(summariesDue(at('2030-01-02T05:15:00Z'), 'America/New_York', people)).toEqual([
+      { day: '2030-01-01', accountIds: ['acc-in', 'acc-p'], webhook: true },
+    ]);
+  });
 });
