@@ -130,8 +130,19 @@ describe("the portal's everyday parts", () => {
     expect(await page.locator('dl.facts').textContent()).toContain(`${received} ${ZONE}`);
   });
 
-  it("reads the replay form's range and shows the people's last sign-in in the person's own time zone", async () => {
+  it("reads the replay form's range and shows the endpoint's and the people's times in the person's own time zone", async () => {
+    const shownIn = (at: string) => `${zonedDateTime(new Date(at), ZONE).replace('T', ' ').slice(0, 19)} ${ZONE}`;
+    const delivered = await until(
+      async () => {
+        const res = await page.request.get(`${base()}/portal/api/endpoints`);
+        const { items } = (await res.json()) as { items: { kind: string; last_success_at: string | null }[] };
+        return items.find((e) => e.kind === 'callback')?.last_success_at;
+      },
+      20_000,
+      'a callback delivered',
+    );
     await openSection(page, 'Callbacks and postbacks');
+    await page.getByRole('region', { name: 'Callback endpoint' }).getByText(shownIn(delivered)).waitFor();
     const form = page.getByRole('form', { name: 'Replay' });
     const [from, to] = [Date.now() - 3_600_000, Date.now()].map((ms) => local(ms, ZONE));
     await form.getByLabel(`From (${ZONE})`).fill(from!);
