@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
 import { AccountRow, type AccountView, type OneTimeLink } from '../parts/account-row';
+import { MailOutbox } from '../parts/mail-outbox';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField } from '../parts/role-fields';
 import { ShownOnce } from '../../ui-kit/secrets-once';
 import { isMailed, MailedNote, type LinkMailed } from '../../ui-kit/link-mailed';
@@ -67,6 +68,7 @@ export function AccountsPage({ api }: { api: Api }) {
           </tbody>
         </ScrollTable>
       )}
+      <MailOutbox api={api} />
     </section>
   );
 }
