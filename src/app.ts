@@ -94,20 +94,18 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
       : null;
   // The alerts worker queues into the outbox, so it runs where the sender does.
   const alerts =
-    mail && config.mail
+    outbox && mail && config.mail
       ? await startAlertsWorker({
           consumers: runtime.consumers,
           db: runtime.mongo.db,
           partners: runtime.mongo.collections.partners,
           redis: runtime.redis,
-          mailer: new Mailer(
-            new MailOutbox(runtime.mongo.db, runtime.cipher, systemClock),
-            config.serviceName,
-            config.mail.pagesUrl,
-          ),
+          // The sender's own outbox: it hears of each alert's mail as it is queued.
+          mailer: new Mailer(outbox, config.serviceName, config.mail.pagesUrl),
           config: config.alerts,
           webhooks: { partners: runtime.partners, callbacks: config.callbacks, serviceName: config.serviceName },
           clock: systemClock,
+          metrics: runtime.metrics,
           logger,
         })
       : null;

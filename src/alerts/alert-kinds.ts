@@ -44,8 +44,10 @@ export type Alert =
   | {
       kind: 'daily_summary';
       partnerId: string;
-      day: string;
+      day: string; // the readers' own day, counted as the partner's report day of that date
       counts: { received: number; accepted: number; rejected: number; ftd: number };
+      // Whom it is due for: the people whose last whole day it is, and the webhook if it is the partner's.
+      audience: { accountIds: readonly string[]; webhook: boolean };
     };
 
 // Who may be told: a partner's person (the portal) or a manager who looks after the partner (the
@@ -55,4 +57,11 @@ export interface Recipient {
   realm: 'portal' | 'manager';
   email: string;
   kinds: readonly AlertKind[];
+  timeZone: string | null; // their own (a partner's person's setting; a manager has none)
 }
+
+// Whether an alert is for this person at all (a summary is for those whose day it is), and for the
+// partner's webhook.
+export const isFor = (alert: Alert, accountId: string): boolean =>
+  alert.kind !== 'daily_summary' || alert.audience.accountIds.includes(accountId);
+export const isForWebhook = (alert: Alert): boolean => alert.kind !== 'daily_summary' || alert.audience.webhook;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TemplateName } from '../shared/mail/templates';
-import type { Alert, Recipient } from './alert-kinds';
+import { isFor, type Alert, type Recipient } from './alert-kinds';
 
 export interface AlertRules {
   periodMs: number; // an endpoint's or circuit's alert of one kind goes once per period
@@ -104,7 +104,7 @@ export function alertMails(
   const key = alertKey(alert, rules.periodMs);
   const values = valuesOf(alert, partnerName);
   return recipients
-    .filter((r) => r.kinds.includes(alert.kind))
+    .filter((r) => r.kinds.includes(alert.kind) && isFor(alert, r.accountId))
     .map((r) => ({
       id: mailIdOf(key, r.accountId),
       template: TEMPLATE[alert.kind],

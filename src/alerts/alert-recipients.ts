@@ -10,6 +10,7 @@ interface AccountFields {
   status: 'invited' | 'active' | 'disabled';
   partner_id?: string; // a partner's person
   partner_ids?: string[]; // a manager's partners
+  time_zone?: string | null; // a partner's person's own
 }
 
 // Who is told of a partner: its active people, and the active managers who look after it (their
@@ -25,7 +26,7 @@ export class AlertRecipients {
   }
 
   async of(partnerId: string): Promise<Recipient[]> {
-    const projection = { _id: 1, realm: 1, email: 1 };
+    const projection = { _id: 1, realm: 1, email: 1, time_zone: 1 };
     const [people, managers] = await Promise.all([
       this.accounts.find({ realm: 'portal', partner_id: partnerId, status: 'active' }, { projection }).toArray(),
       this.accounts
@@ -39,6 +40,7 @@ export class AlertRecipients {
       realm: a.realm === 'portal' ? 'portal' : 'manager',
       email: a.email,
       kinds: kinds.get(a._id) ?? [],
+      timeZone: a.time_zone ?? null,
     }));
   }
 

@@ -8,7 +8,8 @@ import { dayDocId } from '../shared/reports/cell-keys';
 import { allCellsOf, CellStore, cellsCollection } from '../shared/reports/cell-store';
 import type { Alert } from './alert-kinds';
 import type { AlertRecipients } from './alert-recipients';
-import { capAlerts, digestAlerts, graceAlert, periodStart, summaryAlert, summaryDay } from './alert-scans';
+import { capAlerts, digestAlerts, graceAlert, periodStart, summaryAlert } from './alert-scans';
+import { summariesDue } from './summary-days';
 import type { DeadDeliveries } from './dead-deliveries';
 
 export interface AlertScansDeps {
@@ -66,11 +67,17 @@ export class AlertScans {
     await this.d.dead.remove(deaths.map((x) => x._id));
   }
 
+  // Each reader's last whole day in their zone: a partner whose readers are in several zones has
+  // several days due at once; each summary's fence is its day and its reader.
   private async summaries(now: Date): Promise<void> {
-    const day = summaryDay(now.getTime());
     for (const partnerId of await this.d.recipients.partnersChoosing('daily_summary')) {
-      const [doc] = await this.cells.byIds([dayDocId(day, partnerId)]);
-      await this.d.tell([summaryAlert(partnerId, day, doc ? allCellsOf(doc) : {})]);
+      const partner = await this.d.partners.findOne({ _id: partnerId }, { projection: { time_zone: 1 } });
+      if (!partner) continue;
+      const readers = (await this.d.recipients.of(partnerId)).filter((r) => r.kinds.includes('daily_summary'));
+      for (const due of summariesDue(now.getTime(), partner.time_zone ?? null, readers)) {
+        const [doc] = await this.cells.byIds([dayDocId(due.day, partnerId)]);
+        await this.d.tell([summaryAlert(partnerId, due, doc ? allCellsOf(doc) : {})]);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ import type { CounterUse } from '../processor/commands';
 import { addCounts, type Counts } from '../shared/reports/cell-counts';
 import type { Cells } from '../shared/reports/cell-store';
 import type { Alert } from './alert-kinds';
+import type { SummaryDue } from './summary-days';
 
 // The alerts the worker finds by reading state now and then rather than by an event: caps filling,
 // a grace ending, a finished digest period, a finished day. Pure: the clock and the reads are inputs.
@@ -43,14 +44,9 @@ export function digestAlerts(dead: readonly { partner_id: string; period: number
   }));
 }
 
-// The day a summary is due for: the last whole UTC day, from a quarter past midnight on (the
-// reports count a day's last leads within seconds; the margin keeps a summary from reading them early).
-const SUMMARY_AFTER_MS = 15 * 60_000;
-export const summaryDay = (nowMs: number): string =>
-  new Date(nowMs - 86_400_000 - SUMMARY_AFTER_MS).toISOString().slice(0, 10);
-
-// A day's summary from the cells of the partner's day (report_cells), added up.
-export function summaryAlert(partnerId: string, day: string, cells: Cells): Alert {
+// A day's summary from the cells of the partner's day (report_cells), added up, for whom it is due
+// (summary-days.ts decides).
+export function summaryAlert(partnerId: string, due: SummaryDue, cells: Cells): Alert {
   const totals: Counts = {};
   for (const counts of Object.values(cells)) addCounts(totals, counts);
   const n = (k: string) => totals[k] ?? 0;
@@ -60,7 +56,8 @@ export function summaryAlert(partnerId: string, day: string, cells: Cells): Aler
   return {
     kind: 'daily_summary',
     partnerId,
-    day,
+    day: due.day,
     counts: { received: n('received'), accepted: n('accepted'), rejected, ftd: n('ftd') },
+    audience: { accountIds: due.accountIds, webhook: due.webhook },
   };
 }

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { Registry } from 'prom-client';
 import { retrySchedule } from '../dispatcher/commands';
 import type { AlertsConfig, CallbackConfig } from '../shared/config';
 import type { Clock } from '../shared/clock';
@@ -12,7 +13,8 @@ import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryTask, PartnerAlert } from '../shared/schemas';
-import type { Alert } from './alert-kinds';
+import { isForWebhook, type Alert } from './alert-kinds';
+import { alertMetrics } from './alert-metrics';
 import { alertMails } from './alert-mails';
 import { AlertPreferences } from './alert-preferences';
 import { AlertRecipients } from './alert-recipients';
@@ -32,6 +34,7 @@ export interface AlertsDeps {
   // A partner's webhook for its alerts is signed and retried as its callbacks are.
   webhooks: { partners: PartnerDirectory; callbacks: CallbackConfig; serviceName: string };
   clock: Clock;
+  metrics: Registry;
   logger: Logger;
 }
 
@@ -58,6 +61,7 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
   await dead.ensureIndexes();
   const hooks = new WebhookOutbox(d.db, d.clock);
   await hooks.ensureIndexes();
+  const metrics = alertMetrics(d.metrics, hooks);
   const maxAttempts = retrySchedule(d.webhooks.callbacks.retryDelaysS).maxAttempts;
   const retrying = (what: string) => (err: unknown, attempt: number) =>
     logger.warn({ what, attempt, err: (err as Error).message }, 'alerts: call failed; trying again');
@@ -71,9 +75,12 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
       });
       let queued = 0;
       for (const m of mails) if (await d.mailer.sendOnce(m.id, m.template, m.to, m.values as never)) queued++;
-      if (queued > 0) logger.info({ kind: alert.kind, partner_id: alert.partnerId, queued }, 'alert queued');
+      if (queued === 0) continue;
+      metrics.told.inc({ kind: alert.kind, channel: 'mail' }, queued);
+      logger.info({ kind: alert.kind, partner_id: alert.partnerId, queued }, 'alert queued');
     }
-    await hooks.enqueue(alerts, periodMs, maxAttempts);
+    for (const a of await hooks.enqueue(alerts.filter(isForWebhook), periodMs, maxAttempts))
+      metrics.told.inc({ kind: a.kind, channel: 'webhook' });
   };
   const scans = new AlertScans({ ...d, dead, recipients, periodMs, tell });
 
@@ -85,6 +92,7 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
     for (const r of records) {
       if (r.topic === 'partnerAlerts') {
         const a = r.value as PartnerAlert;
+        metrics.events.inc({ kind: a.kind });
         const at = new Date(a.at);
         if (fresh(at.getTime())) alerts.push({ kind: a.kind, partnerId: a.partner_id, endpoint: a.endpoint, at });
       } else {
@@ -119,6 +127,7 @@ export async function startAlertsWorker(d: AlertsDeps): Promise<AlertsWorker> {
   const poster = startWebhookSender({
     ...d.webhooks,
     outbox: hooks,
+    posts: metrics.webhookPosts,
     pollMs: d.config.webhookPollMs,
     clock: d.clock,
     logger,

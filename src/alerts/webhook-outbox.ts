@@ -38,30 +38,32 @@ export class WebhookOutbox {
     return (await this.settings.findOne({ _id: partnerId }))?.url ?? null;
   }
 
-  // Only alerts whose partner has a webhook; an alert already queued is left as it is.
-  async enqueue(alerts: readonly Alert[], periodMs: number, maxAttempts: number): Promise<void> {
+  // Only alerts whose partner has a webhook; an alert already queued is left as it is. The alerts
+  // queued now (not before).
+  async enqueue(alerts: readonly Alert[], periodMs: number, maxAttempts: number): Promise<Alert[]> {
     const partners = [...new Set(alerts.map((a) => a.partnerId))];
-    if (partners.length === 0) return;
+    if (partners.length === 0) return [];
     const hooked = new Set(
       (await this.settings.find({ _id: { $in: partners } }, { projection: { _id: 1 } }).toArray()).map((s) => s._id),
     );
     const now = this.clock.now();
-    const docs: WebhookDoc[] = alerts
-      .filter((a) => hooked.has(a.partnerId))
-      .map((a) => ({
-        _id: webhookId(a, periodMs),
-        partner_id: a.partnerId,
-        event: `alert.${a.kind}`,
-        body: webhookBody(a),
-        created_at: now,
-        attempts_made: 0,
-        attempts_left: maxAttempts,
-        last_error: null,
-        last_http_status: null,
-        state: 'queued',
-        next_at: now,
-      }));
-    await insertAllNew(this.posts, docs);
+    // One post per fence id, however often the batch names its alert.
+    const byId = new Map(alerts.filter((a) => hooked.has(a.partnerId)).map((a) => [webhookId(a, periodMs), a]));
+    const docs: WebhookDoc[] = [...byId].map(([_id, a]) => ({
+      _id,
+      partner_id: a.partnerId,
+      event: `alert.${a.kind}`,
+      body: webhookBody(a),
+      created_at: now,
+      attempts_made: 0,
+      attempts_left: maxAttempts,
+      last_error: null,
+      last_http_status: null,
+      state: 'queued',
+      next_at: now,
+    }));
+    const taken = await insertAllNew(this.posts, docs);
+    return [...byId].filter(([id]) => !taken.has(id)).map(([, a]) => a);
   }
 
   async due(limit: number): Promise<WebhookDoc[]> {
@@ -113,6 +115,11 @@ export class WebhookOutbox {
         $unset: { claimed_until: '' },
       },
     );
+  }
+
+  // Posts in a state, counted up to `bound` (a scrape's read stays short however many wait).
+  async count(state: WebhookDoc['state'], bound: number): Promise<number> {
+    return this.posts.countDocuments({ state }, { limit: bound });
   }
 
   async prune(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   wireRules,
   type AttemptResult,
 } from '../dispatcher/commands';
+import type { Counter } from 'prom-client';
 import type { Clock } from '../shared/clock';
 import type { CallbackConfig } from '../shared/config';
 import type { Logger } from '../shared/logger';
@@ -18,6 +19,7 @@ const BATCH = 20;
 
 export interface WebhookSenderDeps {
   outbox: WebhookOutbox;
+  posts: Counter<'outcome'>; // each attempt's outcome
   partners: PartnerDirectory; // how the partner's callbacks are signed
   callbacks: CallbackConfig; // their wire rules and retry schedule
   serviceName: string;
@@ -52,12 +54,14 @@ export function startWebhookSender(d: WebhookSenderDeps): PeriodicTask {
     const before = { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left };
     if (!result) {
       const gone = { state: 'dead' as const, attemptsMade: doc.attempts_made, attemptsLeft: 0 };
+      d.posts.inc({ outcome: 'dead' });
       return d.outbox.settle(doc, gone, { httpStatus: null, error: 'no_webhook_url' });
     }
     const now = d.clock.now().getTime();
     const decision = decideAfterAttempt(before, classifyAttempt(result), now, schedule, result.retryAfterMs ?? null);
     const nextAt = decision.state === 'queued' ? new Date(decision.nextAttemptAt) : undefined;
     await d.outbox.settle(doc, { ...decision, nextAt }, result);
+    d.posts.inc({ outcome: decision.state === 'queued' ? 'retry' : decision.state });
     const log = { post: doc._id, partner_id: doc.partner_id, state: decision.state, http_status: result.httpStatus };
     if (decision.state === 'delivered') d.logger.info(log, 'alert webhook delivered');
     else d.logger.warn({ ...log, error: result.error }, 'alert webhook not delivered');

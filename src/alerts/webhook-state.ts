@@ -30,7 +30,7 @@ export function webhookBody(alert: Alert): Record<string, unknown> {
   const { kind, partnerId, ...facts } = alert;
   const values = Object.fromEntries(
     Object.entries(facts)
-      .filter(([k]) => k !== 'counter')
+      .filter(([k]) => k !== 'counter' && k !== 'audience')
       .map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v instanceof Date ? iso(v) : v]),
   );
   return { alert: kind, partner_id: partnerId, ...values };

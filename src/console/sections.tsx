@@ -1,6 +1,7 @@
 import type { SectionProps } from '../ui-kit/app-shell';
 import type { Permission } from '../identity/roles';
 import { AccountPage } from '../ui-kit/account-page';
+import { browserZone } from '../ui-kit/ui';
 import { AccountsPage } from './pages/accounts';
 import { AgentsPage } from './pages/agents';
 import { AuditPage } from './pages/audit';
@@ -61,7 +62,7 @@ export function SectionPage({ api, route, section, onSession }: SectionProps<Ses
     case 'tokens':
       return <TokensPage api={api} />;
     case 'account':
-      return <AccountPage api={api} base="/api" onSession={onSession} />;
+      return <AccountPage api={api} base="/api" zone={browserZone()} onSession={onSession} />;
     default:
       return <OverviewPage api={api} />;
   }

@@ -4,7 +4,7 @@ import type { Api } from './api';
 import type { AuthSession } from './auth-session';
 import { Reauthenticate } from './reauthenticate';
 import { PasskeySetup, TotpSetup } from './second-factor-setup';
-import { ErrorNote, Notice, PageHeading, useAction, useLoad, when } from './ui';
+import { ErrorNote, Notice, PageHeading, useAction, useLoad, whenIn } from './ui';
 
 interface Me {
   account: {
@@ -18,14 +18,17 @@ interface Me {
 }
 
 // The signed-in person's own settings, in the console (`base` /api) and the portal (/portal/api): the
-// password, the alerts mailed to them and the second factors.
+// password, the alerts mailed to them and the second factors. Their own times are shown in `zone`
+// (a portal person's own, the browser's in the console).
 export function AccountPage<S extends AuthSession>({
   api,
   base,
+  zone,
   onSession,
 }: {
   api: Api;
   base: '/api' | '/portal/api';
+  zone: string;
   onSession: (s: S) => void;
 }) {
   const me = useLoad(() => api.get<Me>(`${base}/me`), []);
@@ -68,7 +71,7 @@ export function AccountPage<S extends AuthSession>({
             passkey(s)
           </dd>
           <dt>Last sign-in</dt>
-          <dd>{when(a.last_sign_in_at)}</dd>
+          <dd>{a.last_sign_in_at ? `${whenIn(a.last_sign_in_at, zone)} ${zone}` : '—'}</dd>
         </dl>
       )}
       <section class="panel" aria-labelledby="password-title">

@@ -1,4 +1,4 @@
-import { when } from './ui';
+import { whenIn } from './ui';
 
 // A callback endpoint's (or postback tracker's) health as the manager and the portal answer it.
 export interface Health {
@@ -11,7 +11,9 @@ export interface Health {
   held: number; // deliveries held while paused
 }
 
-export function HealthFacts({ h, held }: { h: Health; held: string }) {
+// Its times in `zone`, named: the console's UTC, a portal person's own.
+export function HealthFacts({ h, held, zone = 'UTC' }: { h: Health; held: string; zone?: string }) {
+  const at = (t: string | null) => (t ? `${whenIn(t, zone)} ${zone}` : '—');
   const rate = h.success_rate === null ? '—' : `${Math.round(h.success_rate * 1000) / 10}%`;
   return (
     <dl class="facts">
@@ -26,9 +28,9 @@ export function HealthFacts({ h, held }: { h: Health; held: string }) {
       <dt>Failures in a row</dt>
       <dd>{h.consecutive_failures}</dd>
       <dt>Last success</dt>
-      <dd>{when(h.last_success_at)}</dd>
+      <dd>{at(h.last_success_at)}</dd>
       <dt>Last failure</dt>
-      <dd>{when(h.last_failure_at)}</dd>
+      <dd>{at(h.last_failure_at)}</dd>
     </dl>
   );
 }

@@ -113,7 +113,10 @@ export function when(value: string | null | undefined): string {
   return whenIn(value, 'UTC');
 }
 
-// A time as "yyyy-mm-dd hh:mm:ss" in a zone (a portal person's own).
+// The zone the browser runs in: where a manager, who has no zone setting, reads a time of their own.
+export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+// A time as "yyyy-mm-dd hh:mm:ss" in a zone (a portal person's own, or the browser's).
 export function whenIn(value: string | null | undefined, zone: string): string {
   if (!value) return '—';
   const d = new Date(value);

@@ -1,6 +1,9 @@
+import type { Alert } from '../../src/alerts/alert-kinds';
+import { alertKey, mailIdOf } from '../../src/alerts/alert-mails';
 import type { Clock } from '../../src/shared/clock';
 import { startAlertsStack, type AlertsStack } from '../support/alerts-stack';
 import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
+import { groupCaughtUp } from '../support/group-caught-up';
 import { mailbox, mailTo, waitForMail, type DeliveredMail } from '../support/mailpit';
 import { ManagerClient } from '../support/manager-client';
 import { enrolPortal, inviteFirstAdmin, type PortalPerson } from '../support/portal-client';
@@ -28,6 +31,11 @@ const admins: Record<string, PortalPerson> = {};
 let affiliateManager: { email: string; client: SessionClient };
 
 const subjects = async (to: string) => (await mailTo(to)).map((m) => m.Subject).sort();
+// What the alerts queued so far: mail and webhook posts, each an outbox document under its fence id.
+const outboxes = async () => {
+  const { db } = app.runtime.mongo;
+  return Promise.all(['mail_outbox', 'alert_webhook_outbox'].map((c) => db.collection(c).countDocuments()));
+};
 async function mailAbout(to: string, subject: string): Promise<DeliveredMail> {
   const found = await until(
     async () => (await mailTo(to)).find((m) => m.Subject === subject),
@@ -58,11 +66,17 @@ beforeAll(async () => {
     mode: 'test',
     caps: { daily: 2 },
   });
-  for (const p of [flaky, gone, capped, sandbox])
-    admins[p.name] = await enrolPortal(app.url, await inviteFirstAdmin(app.url, p.id, { email: mailbox(p.name) }));
+  // The people set up side by side: each is a few requests, each password a slow hash.
   const email = mailbox('manager');
-  const invited = await invite(app.url, { email, role: 'affiliate_manager', partner_ids: [flaky.id, capped.id] });
-  affiliateManager = { email, client: (await enrol(app.url, invited)).client };
+  await Promise.all([
+    ...[flaky, gone, capped, sandbox].map(async (p) => {
+      admins[p.name] = await enrolPortal(app.url, await inviteFirstAdmin(app.url, p.id, { email: mailbox(p.name) }));
+    }),
+    (async () => {
+      const invited = await invite(app.url, { email, role: 'affiliate_manager', partner_ids: [flaky.id, capped.id] });
+      affiliateManager = { email, client: (await enrol(app.url, invited)).client };
+    })(),
+  ]);
   alerts = await startAlertsStack(app, clock, 'first');
 }, 120_000);
 
@@ -177,10 +191,13 @@ it("tells a sandbox partner's people of its caps, counted apart from live leads"
   await mailAbout(admins.sandbox!.email, 'sandbox: daily cap is reached');
 }, 30_000);
 
-it('mails the daily summary to whoever asked for it, once the day is over', async () => {
+it('mails the daily summary to whoever asked for it, once their own day is over', async () => {
   const admin = admins.capped!;
   const kinds = (await admin.client.get<{ kinds: string[] }>('/portal/api/me/alerts')).body.kinds;
   await expectStatus(admin.client.send('PUT', '/portal/api/me/alerts', { kinds: [...kinds, 'daily_summary'] }), 200);
+  // The admin reads in New York (UTC-5, -4 in summer): their day ends at 05:00 (04:00) UTC the next
+  // day; the partner counts in UTC.
+  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: 'America/New_York' }), 200);
   const day = new Date().toISOString().slice(0, 10);
   await until(
     async () =>
@@ -189,13 +206,32 @@ it('mails the daily summary to whoever asked for it, once the day is over', asyn
     30_000,
     'the day counted',
   );
+  // The admin's summary of a day, queued (the outbox, not Mailpit: what is queued is there at once).
+  const summaryOf = (d: string) => {
+    const alert = { kind: 'daily_summary', partnerId: capped.id, day: d } as Alert;
+    return app.runtime.mongo.db
+      .collection('mail_outbox')
+      .countDocuments({ _id: mailIdOf(alertKey(alert, HOUR), admin.id) as never });
+  };
+  const dayBefore = new Date(Date.parse(day) - 24 * HOUR).toISOString().slice(0, 10);
+  // Twenty past midnight in UTC, the evening in New York: their last whole day is the one before.
   offset = Date.parse(`${day}T00:20:00Z`) + 24 * HOUR - Date.now();
   await alerts.worker.scan();
+  expect([await summaryOf(dayBefore), await summaryOf(day)]).toEqual([1, 0]);
+  await mailAbout(admin.email, `capped: your day ${dayBefore}`);
+  offset = Date.parse(`${day}T05:20:00Z`) + 24 * HOUR - Date.now();
+  await alerts.worker.scan();
+  expect(await summaryOf(day)).toBe(1);
   const summary = await mailAbout(admin.email, `capped: your day ${day}`);
   expect(summary.Text).toMatch(/accepted +5/);
   expect(await subjects(affiliateManager.email)).not.toContain(`capped: your day ${day}`);
+  // Once per day: a later scan of the same day queues nothing more.
+  const queued = await outboxes();
+  await alerts.worker.scan();
+  expect(await outboxes()).toEqual(queued);
   // Off again, so the restart below finds nothing new to tell.
   await expectStatus(admin.client.send('PUT', '/portal/api/me/alerts', { kinds }), 200);
+  await expectStatus(admin.client.send('PATCH', '/portal/api/me', { time_zone: null }), 200);
   offset = 0;
 }, 60_000);
 
@@ -203,15 +239,15 @@ it('sends nothing twice when a worker starts afresh and reads every event again'
   const people = [...Object.values(admins).map((a) => a.email), affiliateManager.email];
   const before = await Promise.all(people.map(subjects));
   const posted = receiver.at('/flaky-alerts').length;
+  const queued = await outboxes();
   await alerts.stop();
   alerts = await startAlertsStack(app, clock, 'second');
-  await until(
-    async () => (await alerts.worker.consumer.consumer.describeGroup()).members.length > 0,
-    15_000,
-    'the new worker joined',
-  );
+  const { groupId } = await alerts.worker.consumer.consumer.describeGroup();
+  const { topics } = app.runtime;
+  await groupCaughtUp(app.runtime, groupId, [topics.partnerAlerts, topics.callbacksDead], 'every event read again');
   await alerts.worker.scan();
-  await new Promise((r) => setTimeout(r, 2000));
+  // Nothing new went into either outbox (what would be sent twice is queued there first).
+  expect(await outboxes()).toEqual(queued);
   expect(await Promise.all(people.map(subjects))).toEqual(before);
   expect(receiver.at('/flaky-alerts')).toHaveLength(posted);
 }, 60_000);

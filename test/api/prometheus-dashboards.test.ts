@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { AgentAction } from '../../src/shared/schemas';
 import { CallbackReceiver, status } from '../support/callback-receiver';
+import { mailEnv } from '../support/mailpit';
 import { produce } from '../support/intake-commands';
 import { opsTools } from '../support/ops-tools';
 import { PartnerClient } from '../support/partner-client';
@@ -51,12 +52,15 @@ beforeAll(async () => {
   const tools = opsTools();
   receiver = await new CallbackReceiver().start();
   // An action for an unknown lead is parked 1 s here before it is dead-lettered (15 minutes by default).
-  app = await startTestApp({
-    ROLE: 'all',
-    CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
-    BLOCKED_COUNTRIES: 'KP',
-    CRM_PARK_MAX_MS: '1000',
-  });
+  // Mail on (Mailpit), so the alerts and mail row has its series.
+  app = await startTestApp(
+    mailEnv({
+      ROLE: 'all',
+      CALLBACK_RETRY_DELAYS_S: '1,1,1,1',
+      BLOCKED_COUNTRIES: 'KP',
+      CRM_PARK_MAX_MS: '1000',
+    }),
+  );
   prometheus = await new PrometheusServer(tools.PROMETHEUS_BIN, [new URL(app.url).host], [ALERTS_FILE]).start();
   expect(await prometheus.queryUntilData('up{job="lead-intake"} == 1', 15_000)).toHaveLength(1);
   partnerIds = await driveTraffic();

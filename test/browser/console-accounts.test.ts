@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/identity/totp';
+import { zonedDateTime } from '../../src/shared/local-time';
 import {
   launchChromium,
   section,
@@ -18,6 +19,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 // on the Accounts page who sees only what the role allows, signing in with a password and a TOTP
 // code, and with a passkey made in Chromium's virtual authenticator.
 const PASSWORD = 'a long owner passphrase';
+// The browser's time zone (not UTC): the accounts' last sign-in is shown in it.
+const ZONE = 'America/New_York';
 
 let app: TestApp;
 let manager: ManagerClient;
@@ -40,6 +43,7 @@ beforeAll(async () => {
   context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     permissions: ['clipboard-read', 'clipboard-write'],
+    timezoneId: ZONE,
   });
   page = await watched(context);
 });
@@ -198,6 +202,19 @@ describe('people in the console', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     // Signed in, back on the page the owner signed out from.
     await page.getByRole('heading', { level: 1, name: 'Tokens' }).waitFor();
+  });
+
+  it("shows each account's last sign-in in the browser's time zone, one's own too", async () => {
+    await section(page, 'Accounts');
+    const table = page.getByRole('region', { name: 'Accounts' });
+    await table.getByRole('columnheader', { name: `Last sign-in (${ZONE})` }).waitFor();
+    const accounts = await manager.get<{ items: { email: string; last_sign_in_at: string }[] }>('/api/accounts');
+    const owner = accounts.body.items.find((a) => a.email === 'first.owner@example.com')!;
+    const shown = zonedDateTime(new Date(owner.last_sign_in_at), ZONE).replace('T', ' ').slice(0, 19);
+    expect(await table.getByRole('row', { name: /First Owner/ }).textContent()).toContain(shown);
+    await accountMenu(page, 'Your account');
+    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
+    await page.locator('dl.facts').getByText(`${shown} ${ZONE}`).waitFor();
   });
 
   it("adds a passkey in Chromium's virtual authenticator and signs in with it", async () => {

@@ -13,9 +13,10 @@ import { until } from '../support/topic-probe';
 
 // The portal's everyday parts in Chromium at 1280 and 390 px, for a sandbox partner (mode test)
 // with caps: the custom range and the caps on the overview, the lead list's filters and CSV link,
-// the person's own time zone read by the lead list, and a test lead sent from the Integration page
-// through the partner API, with its answer and its callback. PORTAL_SCREENSHOTS=1 writes the
-// screenshots docs/partners.md shows.
+// the person's own time zone read by the lead list, the replay form and the people's sign-ins, a
+// test lead sent from the Integration page through the partner API, with its answer and its
+// callback, and the portal's favicon. PORTAL_SCREENSHOTS=1 writes the screenshots docs/partners.md
+// shows.
 const PASSWORD = 'a sandbox admin passphrase';
 const ZONE = 'Asia/Tokyo';
 
@@ -129,6 +130,44 @@ describe("the portal's everyday parts", () => {
     expect(await page.locator('dl.facts').textContent()).toContain(`${received} ${ZONE}`);
   });
 
+  it("reads the replay form's range and shows the endpoint's and the people's times in the person's own time zone", async () => {
+    const shownIn = (at: string) => `${zonedDateTime(new Date(at), ZONE).replace('T', ' ').slice(0, 19)} ${ZONE}`;
+    const delivered = await until(
+      async () => {
+        const res = await page.request.get(`${base()}/portal/api/endpoints`);
+        const { items } = (await res.json()) as { items: { kind: string; last_success_at: string | null }[] };
+        return items.find((e) => e.kind === 'callback')?.last_success_at;
+      },
+      20_000,
+      'a callback delivered',
+    );
+    await openSection(page, 'Callbacks and postbacks');
+    await page.getByRole('region', { name: 'Callback endpoint' }).getByText(shownIn(delivered)).waitFor();
+    const form = page.getByRole('form', { name: 'Replay' });
+    const [from, to] = [Date.now() - 3_600_000, Date.now()].map((ms) => local(ms, ZONE));
+    await form.getByLabel(`From (${ZONE})`).fill(from!);
+    await form.getByLabel(`To (${ZONE})`).fill(to!);
+    await form.getByRole('button', { name: 'Replay' }).click();
+    const shown = (t: string) => `${t.replace('T', ' ')}:00`;
+    await page
+      .getByRole('status')
+      .filter({ hasText: `(${shown(from!)} to ${shown(to!)} ${ZONE})` })
+      .waitFor();
+
+    await openSection(page, 'Users');
+    await page.getByRole('columnheader', { name: `Last sign-in (${ZONE})` }).waitFor();
+    const users = (await (await page.request.get(`${base()}/portal/api/users`)).json()) as {
+      items: { email: string; last_sign_in_at: string }[];
+    };
+    const signedIn = users.items.find((u) => u.email === admin.email)!.last_sign_in_at;
+    const inZone = zonedDateTime(new Date(signedIn), ZONE).replace('T', ' ').slice(0, 19);
+    expect(await page.getByRole('row', { name: /Sam Sandbox/ }).textContent()).toContain(inZone);
+    // And on their own account page.
+    await page.getByRole('button', { name: 'Sam Sandbox (partner admin)' }).click();
+    await page.getByRole('link', { name: 'Your account' }).click();
+    await page.locator('dl.facts').getByText(`${inZone} ${ZONE}`).waitFor();
+  });
+
   it('sends a test lead through the partner API from the page, and shows its answer and its callback', async () => {
     await openSection(page, 'Integration');
     const form = page.getByRole('form', { name: 'Test lead' });
@@ -160,6 +199,13 @@ describe("the portal's everyday parts", () => {
     const day = new Date().toISOString().slice(0, 10);
     expect(await redis.get(`cap:test:${sandbox.id}:all:partner_daily:${day}`)).toBe('4');
     expect(await redis.get(`cap:${sandbox.id}:all:partner_daily:${day}`)).toBeNull();
+  });
+
+  it('has a favicon of its own', async () => {
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const served = await page.request.get(new URL(icon!, page.url()).href);
+    expect([served.status(), served.headers()['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(await served.text()).toContain('<svg');
   });
 
   it('had no script error and no blocked resource on any page', () => {

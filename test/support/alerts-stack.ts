@@ -49,6 +49,7 @@ export async function startAlertsStack(app: TestApp, clock: Clock, group: string
     config: ALERTS,
     webhooks: { partners: app.runtime.partners, callbacks: app.config.callbacks, serviceName: 'LeadIntake' },
     clock,
+    metrics: new Registry(),
     logger,
   });
   return {

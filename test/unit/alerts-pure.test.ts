@@ -1,6 +1,6 @@
 import { DEFAULT_ALERT_KINDS, type Alert, type Recipient } from '../../src/alerts/alert-kinds';
 import { alertKey, alertMails } from '../../src/alerts/alert-mails';
-import { capAlerts, digestAlerts, graceAlert, summaryAlert, summaryDay } from '../../src/alerts/alert-scans';
+import { capAlerts, digestAlerts, graceAlert, summaryAlert } from '../../src/alerts/alert-scans';
 import { webhookBody, webhookId } from '../../src/alerts/webhook-state';
 import { renderMail, TEMPLATE_VALUES } from '../../src/shared/mail/templates';
 
@@ -8,9 +8,15 @@ import { renderMail, TEMPLATE_VALUES } from '../../src/shared/mail/templates';
 const HOUR = 3_600_000;
 const rules = { periodMs: HOUR };
 const people: Recipient[] = [
-  { accountId: 'acc-a', realm: 'portal', email: 'a@partner.example', kinds: DEFAULT_ALERT_KINDS },
-  { accountId: 'acc-m', realm: 'manager', email: 'm@leads.example', kinds: ['circuit_opened', 'daily_summary'] },
-  { accountId: 'acc-q', realm: 'portal', email: 'q@partner.example', kinds: [] },
+  { accountId: 'acc-a', realm: 'portal', email: 'a@partner.example', kinds: DEFAULT_ALERT_KINDS, timeZone: null },
+  {
+    accountId: 'acc-m',
+    realm: 'manager',
+    email: 'm@leads.example',
+    kinds: ['circuit_opened', 'daily_summary'],
+    timeZone: null,
+  },
+  { accountId: 'acc-q', realm: 'portal', email: 'q@partner.example', kinds: [], timeZone: 'Asia/Kolkata' },
 ];
 const opened = (at: string): Alert => ({
   kind: 'circuit_opened',
@@ -76,6 +82,7 @@ describe('the mails of an alert', () => {
         partnerId: 'p',
         day: '2030-01-01',
         counts: { received: 1, accepted: 1, rejected: 0, ftd: 0 },
+        audience: { accountIds: ['acc-m'], webhook: true },
       },
     ];
     for (const alert of alerts)
@@ -129,17 +136,30 @@ describe('the scans', () => {
     ]);
   });
 
-  it('summarise the last whole day from a quarter past midnight, its cells added up', () => {
-    expect(summaryDay(Date.parse('2030-01-02T00:10:00Z'))).toBe('2029-12-31');
-    expect(summaryDay(Date.parse('2030-01-02T00:15:00Z'))).toBe('2030-01-01');
-    expect(summaryDay(Date.parse('2030-01-02T23:59:00Z'))).toBe('2030-01-01');
+  it('summarise a day, its cells added up, for the people whose day it is only', () => {
     const cells = {
       'GB|search': { received: 3, accepted: 2, rejected_cap: 1 },
       'DE|': { received: 2, accepted: 1, rejected_country: 1, ftd: 1 },
     };
-    expect(summaryAlert('pa-1', '2030-01-01', cells)).toEqual({
+    const due = { day: '2030-01-01', accountIds: ['acc-q'], webhook: false };
+    const summary = summaryAlert('pa-1', due, cells);
+    expect(summary).toEqual({
       kind: 'daily_summary',
       partnerId: 'pa-1',
+      day: '2030-01-01',
+      counts: { received: 5, accepted: 3, rejected: 2, ftd: 1 },
+      audience: { accountIds: ['acc-q'], webhook: false },
+    });
+    const chose = people.map((p) => ({ ...p, kinds: ['daily_summary' as const] }));
+    expect(alertMails(summary, 'Acme', chose, 'x', rules).map((m) => m.to)).toEqual(['q@partner.example']);
+    // One mail per person and day, whoever else it is due for.
+    const again = summaryAlert('pa-1', { ...due, accountIds: ['acc-a', 'acc-q'] }, cells);
+    expect(alertMails(again, 'Acme', chose, 'x', rules).map((m) => m.id)[1]).toBe(
+      alertMails(summary, 'Acme', chose, 'x', rules)[0]!.id,
+    );
+    expect(webhookBody(summary)).toEqual({
+      alert: 'daily_summary',
+      partner_id: 'pa-1',
       day: '2030-01-01',
       counts: { received: 5, accepted: 3, rejected: 2, ftd: 1 },
     });

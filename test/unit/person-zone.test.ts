@@ -1,4 +1,4 @@
-import { personZone } from '../../src/portal/api/person-zone';
+import { personZone } from '../../src/shared/person-zone';
 import { wallClockInstant, zonedDateTime } from '../../src/shared/local-time';
 import { overviewRange } from '../../src/portal/api/routes/overview-routes';
 

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../ui-kit/api';
 import { AccountRow, type AccountView, type OneTimeLink } from '../parts/account-row';
+import { MailOutbox } from '../parts/mail-outbox';
 import { DEFAULT_ROLE, idList, PartnersField, RoleField } from '../parts/role-fields';
 import { ShownOnce } from '../../ui-kit/secrets-once';
 import { isMailed, MailedNote, type LinkMailed } from '../../ui-kit/link-mailed';
-import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../../ui-kit/ui';
+import { browserZone, ErrorNote, PageHeading, ScrollTable, useAction, useLoad } from '../../ui-kit/ui';
 import { useCan } from '../session';
 
 // The whole link: the server's, when it knows its public address (CONSOLE_URL), else this page's.
@@ -13,6 +14,7 @@ const linkUrl = (l: Exclude<OneTimeLink, LinkMailed>): string => l.url ?? new UR
 // People's accounts (owners and admins): invitations, roles and partners, disabling, new links.
 export function AccountsPage({ api }: { api: Api }) {
   const can = useCan();
+  const zone = browserZone();
   const accounts = useLoad(() => api.get<{ items: AccountView[] }>('/api/accounts'), []);
   const [shown, setShown] = useState<{ title: string; link: OneTimeLink } | null>(null);
   const showLink = (title: string, link: OneTimeLink) => {
@@ -48,13 +50,14 @@ export function AccountsPage({ api }: { api: Api }) {
               <th scope="col">Partners</th>
               <th scope="col">State</th>
               <th scope="col">Second factors</th>
-              <th scope="col">Last sign-in</th>
+              <th scope="col">Last sign-in ({zone})</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {accounts.data.items.map((a) => (
               <AccountRow
+                zone={zone}
                 key={`${a.id}-${a.updated_at}`}
                 api={api}
                 account={a}
@@ -65,6 +68,7 @@ export function AccountsPage({ api }: { api: Api }) {
           </tbody>
         </ScrollTable>
       )}
+      <MailOutbox api={api} />
     </section>
   );
 }

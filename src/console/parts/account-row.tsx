@@ -3,7 +3,7 @@ import type { Api } from '../../ui-kit/api';
 import type { Role } from '../../identity/roles';
 import { SessionContext, useCan } from '../session';
 import { idList, PartnersField, RoleField, useGrantable } from './role-fields';
-import { ErrorNote, useAction, when } from '../../ui-kit/ui';
+import { ErrorNote, useAction, whenIn } from '../../ui-kit/ui';
 import type { LinkMailed } from '../../ui-kit/link-mailed';
 
 // An invitation or password-reset link as the API shows it, once (or where it mailed it).
@@ -38,11 +38,13 @@ const factors = (f: AccountView['second_factors']): string =>
 export function AccountRow({
   api,
   account: a,
+  zone,
   onChange,
   onLink,
 }: {
   api: Api;
   account: AccountView;
+  zone: string; // the browser's: the last sign-in is the reader's time, not a record's
   onChange: () => void;
   onLink: (title: string, link: OneTimeLink) => void;
 }) {
@@ -89,7 +91,7 @@ export function AccountRow({
           {a.sso ? ' (SSO)' : ''}
         </td>
         <td>{factors(a.second_factors)}</td>
-        <td>{when(a.last_sign_in_at)}</td>
+        <td>{whenIn(a.last_sign_in_at, zone)}</td>
         <td class="actions">
           {may && (
             <>

@@ -18,7 +18,7 @@ import { portalOwnAccount, portalTimeZoneRoute } from './people/own-account';
 import { portalFactorResetRoute } from './people/user-factor-route';
 import { registerPortal } from './portal-static';
 import { portalDataRoutes, registerPortalOpenApi } from './routes';
-import { personZone } from './person-zone';
+import { personZone } from '../../shared/person-zone';
 
 // The partner portal's API (/portal/api) and pages: one fastify context of its own beside the manager's, with
 // its own session cookie and Redis sessions, its own authentication (a portal session only) and its

@@ -59,7 +59,7 @@ export class PartnerReads {
     };
   }
 
-  // The partner's traffic per day over whole UTC days (the manager's reports, scoped to it).
+  // The partner's traffic per day, its own reporting days (the manager's reports, scoped to it).
   async byDay(partnerId: string, range: { from?: string; to?: string }, now: Date, signal?: AbortSignal) {
     const report = await readReport(this.d.cells, { ...range, group_by: 'day' }, now, new Set([partnerId]), signal);
     return {

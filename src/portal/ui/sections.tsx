@@ -8,6 +8,7 @@ import { OverviewPage } from './pages/overview';
 import { TimeZoneForm } from './parts/time-zone-form';
 import { UsersPage } from './pages/users';
 import type { PortalSession } from './session';
+import { useZone } from './zone';
 
 // The portal's sections, each shown to the roles whose permissions read it (portal-roles.ts): Users
 // to a partner_admin only.
@@ -23,11 +24,12 @@ export const sectionsFor = (permissions: readonly PortalPermission[]) =>
   SECTIONS.filter(([, , needs]) => permissions.includes(needs));
 
 export function PortalPage({ api, route, section, onSession }: SectionProps<PortalSession>) {
+  const { zone } = useZone();
   switch (section) {
     case 'account':
       return (
         <>
-          <AccountPage api={api} base="/portal/api" onSession={onSession} />
+          <AccountPage api={api} base="/portal/api" zone={zone} onSession={onSession} />
           <TimeZoneForm api={api} />
         </>
       );

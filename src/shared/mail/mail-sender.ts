@@ -1,10 +1,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { MailConfig } from '../config';
 import type { Logger } from '../logger';
+import { BACKLOG_BOUND } from '../mongo/leased-work';
 import { everyInterval, whenDue, type PeriodicTask } from '../periodic-task';
 import type { MailOutbox } from './outbox';
 import type { MailRelay } from './smtp-relay';
-import { renderMail, type TemplateName, type TemplateValues } from './templates';
+import { renderMail, TEMPLATE_NAMES, type TemplateName, type TemplateValues } from './templates';
 import type { MailState } from './outbox-state';
 
 const BATCH = 20;
@@ -22,19 +23,31 @@ export async function startMailSender(
   logger: Logger,
 ): Promise<PeriodicTask> {
   await outbox.ensureIndexes();
+  const queued = new Counter({
+    name: 'lead_intake_mail_queued_total',
+    help: 'Mail queued into the outbox by this process, by template',
+    labelNames: ['template'],
+    registers: [metrics],
+  });
   const tries = new Counter({
     name: 'lead_intake_mail_tries_total',
-    help: 'Tries to hand a mail to the SMTP relay, by template and outcome (sent, retry, dead)',
+    help: 'Tries to hand a mail to the SMTP relay, by template and outcome (sent, retry: failed and tried again later, dead)',
     labelNames: ['template', 'outcome'],
     registers: [metrics],
   });
+  // Every series there from the start, at 0: a rate over a template never mailed yet reads 0, not nothing.
+  for (const template of TEMPLATE_NAMES) {
+    queued.inc({ template }, 0);
+    for (const outcome of ['sent', 'retry', 'dead']) tries.inc({ template, outcome }, 0);
+  }
   new Gauge({
     name: 'lead_intake_mail_outbox',
-    help: 'Mail in the outbox by state (queued: waiting for a try; dead: given up, see GET /api/mail)',
+    help: `Mail in the outbox by state (queued: waiting for a try; sending: being tried; dead: given up, see GET /api/mail), counted up to ${BACKLOG_BOUND}`,
     labelNames: ['state'],
     registers: [metrics],
     async collect() {
-      for (const state of ['queued', 'sending', 'dead'] as const) this.set({ state }, await outbox.count(state));
+      for (const state of ['queued', 'sending', 'dead'] as const)
+        this.set({ state }, await outbox.count(state, BACKLOG_BOUND));
     },
   });
   // A try may take the three SMTP timeouts (connect, greeting, socket) and some: nobody else takes it meanwhile.
@@ -62,7 +75,10 @@ export async function startMailSender(
     },
     logger,
   );
-  outbox.onQueued(() => send.soon());
+  outbox.onQueued((template) => {
+    queued.inc({ template });
+    send.soon();
+  });
   const prune = everyInterval('mail-prune', 3600 * 1000, () => outbox.pruneSent(), logger);
   return {
     soon: () => send.soon(),

@@ -28,7 +28,7 @@ const KEEP_SENT_MS = 7 * 24 * 3600 * 1000;
 export class MailOutbox {
   readonly mails: Collection<MailDoc>;
   // Who hears of a message queued through this outbox (the sender in this process).
-  private readonly queuedListeners = new Set<() => void>();
+  private readonly queuedListeners = new Set<(template: TemplateName) => void>();
 
   constructor(
     db: Db,
@@ -79,10 +79,10 @@ export class MailOutbox {
       next_at: now,
       sealed: this.cipher.encrypt(JSON.stringify(values)),
     });
-    for (const heard of this.queuedListeners) heard();
+    for (const heard of this.queuedListeners) heard(template);
   }
 
-  onQueued(listener: () => void): void {
+  onQueued(listener: (template: TemplateName) => void): void {
     this.queuedListeners.add(listener);
   }
 
@@ -172,7 +172,8 @@ export class MailOutbox {
     }));
   }
 
-  async count(state: MailState): Promise<number> {
-    return this.mails.countDocuments({ state });
+  // Messages in a state, counted up to `bound` (a scrape's read stays short however many wait).
+  async count(state: MailState, bound: number): Promise<number> {
+    return this.mails.countDocuments({ state }, { limit: bound });
   }
 }

@@ -17,3 +17,7 @@ export function dueOrAbandoned<T extends LeasedItem>(now: Date): Filter<T> {
     ],
   } as Filter<T>;
 }
+
+// An outbox's backlog is counted up to this many at a scrape (its gauge reads the bound past it), so
+// a scrape stays short however many items wait.
+export const BACKLOG_BOUND = 10_000;

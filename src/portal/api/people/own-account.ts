@@ -5,7 +5,7 @@ import type { OwnAccountAnswers } from '../../../identity/own-account-routes';
 import { PORTAL_API } from '../../../identity/portal-realm';
 import { ApiError } from '../../../shared/errors';
 import { isKnownTimeZone } from '../../../shared/local-time';
-import { personZone } from '../person-zone';
+import { personZone } from '../../../shared/person-zone';
 import { portalUserView } from './portal-users';
 import { ownAccountSchemas } from './user-schemas';
 

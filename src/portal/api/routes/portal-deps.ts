@@ -20,7 +20,7 @@ export interface PortalDeps extends ManagerServices {
   snippets: readonly Snippet[];
   quotaUse(partnerId: string): Promise<Usage>;
   capUse(partner: CappedPartner): Promise<CapUse[]>;
-  // The zone the signed-in person reads the portal in (person-zone.ts).
+  // The zone the signed-in person reads the portal in (src/shared/person-zone.ts).
   zoneOf(accountId: string, partnerId: string): Promise<string>;
 }
 

@@ -1,17 +1,19 @@
 import type { Api } from '../../../ui-kit/api';
-import { ErrorNote, PageHeading, ScrollTable, useLoad, when } from '../../../ui-kit/ui';
+import { ErrorNote, PageHeading, ScrollTable, useLoad, whenIn } from '../../../ui-kit/ui';
 import { AlertWebhook } from '../parts/alert-webhook';
 import { CallbackSettings } from '../parts/callback-settings';
 import { RotateSecrets } from '../parts/rotate-secrets';
 import { TestLead } from '../parts/test-lead';
 import { useCan } from '../session';
 import type { Integration } from '../types.generated';
+import { useZone } from '../zone';
 
 // What the partner's developers need: the base URL, the quotas and their use, how requests and
 // callbacks are signed, the API document and verification code; for a partner_admin, rotating a
 // secret, the callback URL and events, and the alerts' webhook.
 export function IntegrationPage({ api }: { api: Api }) {
   const can = useCan();
+  const { zone } = useZone();
   const integration = useLoad(() => api.get<Integration>('/portal/api/integration'), []);
   const i = integration.data;
   return (
@@ -41,8 +43,10 @@ export function IntegrationPage({ api }: { api: Api }) {
             <dd>{i.postbacks.events.join(', ') || 'none'}</dd>
             <dt>Keys rotated</dt>
             <dd>
-              {when(i.key_rotated_at)}
-              {i.previous_secrets_until ? ` (the old ones work until ${when(i.previous_secrets_until)} UTC)` : ''}
+              {whenIn(i.key_rotated_at, zone)}
+              {i.previous_secrets_until
+                ? ` (the old ones work until ${whenIn(i.previous_secrets_until, zone)} ${zone})`
+                : ''}
             </dd>
           </dl>
           <h2>Rate limits</h2>

@@ -2,9 +2,10 @@ import { useContext, useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { ShownOnce } from '../../../ui-kit/secrets-once';
 import { isMailed, MailedNote, type LinkMailed } from '../../../ui-kit/link-mailed';
-import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, when } from '../../../ui-kit/ui';
+import { ErrorNote, PageHeading, ScrollTable, useAction, useLoad, whenIn } from '../../../ui-kit/ui';
 import { SessionContext, useCan } from '../session';
 import type { PortalUser } from '../types.generated';
+import { useZone } from '../zone';
 
 type OneTimeLink = { url: string; expires_at: string } | LinkMailed;
 
@@ -12,6 +13,7 @@ type OneTimeLink = { url: string; expires_at: string } | LinkMailed;
 // link shown once), disable one who left.
 export function UsersPage({ api }: { api: Api }) {
   const can = useCan();
+  const { zone } = useZone();
   const users = useLoad(() => api.get<{ items: PortalUser[] }>('/portal/api/users'), []);
   const [shown, setShown] = useState<{ name: string; link: OneTimeLink } | null>(null);
   return (
@@ -27,8 +29,8 @@ export function UsersPage({ api }: { api: Api }) {
           doneLabel="Done, hide the link"
           onDone={() => setShown(null)}
         >
-          Send this link to your colleague over a channel you trust; it works once, until {when(shown.link.expires_at)}{' '}
-          UTC.
+          Send this link to your colleague over a channel you trust; it works once, until{' '}
+          {whenIn(shown.link.expires_at, zone)} {zone}.
         </ShownOnce>
       )}
       {can('portal.users') && (
@@ -49,13 +51,13 @@ export function UsersPage({ api }: { api: Api }) {
               <th scope="col">Email</th>
               <th scope="col">Role</th>
               <th scope="col">State</th>
-              <th scope="col">Last sign-in</th>
+              <th scope="col">Last sign-in ({zone})</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {users.data.items.map((u) => (
-              <UserRow key={`${u.id}-${u.status}`} api={api} user={u} onChange={users.reload} />
+              <UserRow key={`${u.id}-${u.status}`} api={api} user={u} zone={zone} onChange={users.reload} />
             ))}
           </tbody>
         </ScrollTable>
@@ -64,7 +66,7 @@ export function UsersPage({ api }: { api: Api }) {
   );
 }
 
-function UserRow({ api, user, onChange }: { api: Api; user: PortalUser; onChange: () => void }) {
+function UserRow({ api, user, zone, onChange }: { api: Api; user: PortalUser; zone: string; onChange: () => void }) {
   const can = useCan();
   // Nobody disables themselves (the server refuses it too).
   const me = useContext(SessionContext)?.account;
@@ -78,7 +80,7 @@ function UserRow({ api, user, onChange }: { api: Api; user: PortalUser; onChange
       <td class="wrap">{user.email}</td>
       <td>{user.role.replace('_', ' ')}</td>
       <td>{user.status}</td>
-      <td>{when(user.last_sign_in_at)}</td>
+      <td>{whenIn(user.last_sign_in_at, zone)}</td>
       <td class="actions">
         {can('portal.users') && user.status !== 'disabled' && user.id !== me?.id && (
           <button type="button" disabled={disable.busy} onClick={() => void disable.act()}>

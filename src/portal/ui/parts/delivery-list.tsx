@@ -1,12 +1,14 @@
 import { useState } from 'preact/hooks';
 import type { Api } from '../../../ui-kit/api';
 import { href } from '../../../ui-kit/router';
-import { ErrorNote, Notice, ScrollTable, useAction, when } from '../../../ui-kit/ui';
+import { ErrorNote, Notice, ScrollTable, useAction, whenIn } from '../../../ui-kit/ui';
 import { useCan } from '../session';
 import type { PortalDelivery } from '../types.generated';
+import { useZone } from '../zone';
 
 // The partner's deliveries, each with its attempts one click away and, when dead, a retry.
 export function DeliveryList({ api, items, onChange }: { api: Api; items: PortalDelivery[]; onChange: () => void }) {
+  const { zone } = useZone();
   const [open, setOpen] = useState<string | null>(null);
   const [retried, setRetried] = useState<string | null>(null);
   return (
@@ -20,7 +22,7 @@ export function DeliveryList({ api, items, onChange }: { api: Api; items: Portal
             <th scope="col">State</th>
             <th scope="col">Attempts</th>
             <th scope="col">Last HTTP</th>
-            <th scope="col">Updated (UTC)</th>
+            <th scope="col">Updated ({zone})</th>
             <th scope="col">
               <span class="sr-only">Actions</span>
             </th>
@@ -65,6 +67,7 @@ function DeliveryRows({
   onRetried: () => void;
 }) {
   const can = useCan();
+  const { zone } = useZone();
   const retry = useAction(async () => {
     await api.post(`/portal/api/deliveries/${encodeURIComponent(d.id)}/retry`);
     onRetried();
@@ -84,7 +87,7 @@ function DeliveryRows({
         </td>
         <td>{d.attempts_made}</td>
         <td>{d.last_http_status ?? '—'}</td>
-        <td>{when(d.updated_at)}</td>
+        <td>{whenIn(d.updated_at, zone)}</td>
         <td class="actions">
           <button
             type="button"
@@ -117,20 +120,21 @@ function DeliveryRows({
 // A delivery's attempts as the API keeps them: the time, the HTTP code, a short excerpt of the answer,
 // the duration (a postback's also the URL called, its token masked).
 function Attempts({ d }: { d: PortalDelivery }) {
+  const { zone } = useZone();
   const urls = d.attempts.some((a) => a.url !== undefined);
   return (
     <div>
       <p class="mono">
         {d.id} · {d.kind}
         {d.held_by ? ` · held (${d.held_by})` : ''}
-        {d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)} UTC` : ''}
+        {d.next_attempt_at ? ` · next attempt ${whenIn(d.next_attempt_at, zone)} ${zone}` : ''}
       </p>
       <table class="inner">
         <caption>Attempts</caption>
         <thead>
           <tr>
             <th scope="col">#</th>
-            <th scope="col">At (UTC)</th>
+            <th scope="col">At ({zone})</th>
             <th scope="col">HTTP</th>
             <th scope="col">Duration</th>
             {urls && <th scope="col">URL</th>}
@@ -141,7 +145,7 @@ function Attempts({ d }: { d: PortalDelivery }) {
           {d.attempts.map((a) => (
             <tr key={a.attempt}>
               <td>{a.attempt}</td>
-              <td>{when(a.at)}</td>
+              <td>{whenIn(a.at, zone)}</td>
               <td>{a.http_status ?? a.error ?? '—'}</td>
               <td>{a.duration_ms} ms</td>
               {urls && <td class="mono wrap">{a.url ?? '—'}</td>}
@@ -157,7 +161,7 @@ function Attempts({ d }: { d: PortalDelivery }) {
           )}
         </tbody>
       </table>
-      {d.retried_at.length > 0 && <p>Retried by hand: {d.retried_at.map(when).join('; ')}</p>}
+      {d.retried_at.length > 0 && <p>Retried by hand: {d.retried_at.map((at) => whenIn(at, zone)).join('; ')}</p>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { HealthFacts } from '../../../ui-kit/health-facts';
 import { ErrorNote, useAction, useLoad } from '../../../ui-kit/ui';
 import { useCan } from '../session';
 import type { EndpointHealth } from '../types.generated';
+import { useZone } from '../zone';
 
 const TITLES = { callback: 'Callback endpoint', postback: 'Postback endpoint (your tracker)' } as const;
 
@@ -24,6 +25,7 @@ export function EndpointPanels({ api }: { api: Api }) {
 
 function EndpointPanel({ api, h, onChange }: { api: Api; h: EndpointHealth; onChange: () => void }) {
   const can = useCan();
+  const { zone } = useZone();
   const resume = useAction(async () => {
     await api.post(`/portal/api/endpoints/${h.kind}/resume`);
     onChange();
@@ -32,7 +34,7 @@ function EndpointPanel({ api, h, onChange }: { api: Api; h: EndpointHealth; onCh
   return (
     <section class="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{TITLES[h.kind]}</h2>
-      <HealthFacts h={h} held="held" />
+      <HealthFacts h={h} held="held" zone={zone} />
       {h.state === 'paused' && (
         <p>Paused after repeated failures: fix your endpoint, then resume. Held deliveries go out again.</p>
       )}

@@ -6,7 +6,8 @@ import { useZone } from '../zone';
 
 const ZONES: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
 
-// The person's own time zone: the overview's today, the lead list's range and times, the CSV's times.
+// The person's own time zone: the overview's today, the ranges typed, every time shown, the CSV's
+// times, the day of their daily summary.
 export function TimeZoneForm({ api }: { api: Api }) {
   const { zone, reload } = useZone();
   const me = useLoad(() => api.get<OwnAccount>('/portal/api/me'), []);
@@ -23,8 +24,8 @@ export function TimeZoneForm({ api }: { api: Api }) {
     <section class="panel" aria-labelledby="zone-title">
       <h2 id="zone-title">Time zone</h2>
       <p class="muted">
-        Now {zone}: the overview's days end at today there, the lead list's range and times and the CSV's times are in
-        it.
+        Now {zone}: the overview's days end at today there; the ranges you type, the times shown, the CSV's times and
+        the day of your daily summary are in it.
       </p>
       {notice && <Notice>{notice}</Notice>}
       <form
