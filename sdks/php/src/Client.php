@@ -87,7 +87,7 @@ final class Client
     }
 
     /**
-     * Your traffic per UTC day from $from to $to (YYYY-MM-DD, both included): from, to, totals (received,
+     * Your traffic per reporting day (the partner's time_zone) from $from to $to (YYYY-MM-DD, both included): from, to, totals (received,
      * accepted, duplicates, validation_errors, rejected, rejected_by_reason, contacted, ftd, ftd_rate,
      * chargebacks, chargeback_rate) and by_day, one row with those figures and its day for a day with traffic.
      *

@@ -113,7 +113,7 @@ export class LeadIntakeClient {
     } while (cursor !== undefined);
   }
 
-  // The partner's traffic per UTC day from `from` to `to` (YYYY-MM-DD, both included).
+  // The partner's traffic per reporting day (its time_zone) from `from` to `to` (YYYY-MM-DD, both included).
   async reports(from: string, to: string): Promise<DayReport> {
     return (await this.get('/v1/reports', { from, to })).body as DayReport;
   }

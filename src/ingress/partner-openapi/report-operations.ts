@@ -97,7 +97,8 @@ export function reportsOperation(s: PartnerDocSettings): Json {
   return {
     operationId: 'dailyReport',
     tags: ['reports'],
-    summary: 'Your traffic per UTC day over a range of days (at most 366): totals and one row a day',
+    summary:
+      "Your traffic per reporting day (your partner's time_zone) over a range of days (at most 366): totals and one row a day",
     description: `${SIGNED_GET} The figures of the portal's overview.`,
     parameters: parameters(REPORTS_QUERY),
     responses: {

@@ -97,7 +97,7 @@ class Client:
             cursor = page.next_cursor
 
     def reports(self, from_: Union[str, datetime.date], to: Union[str, datetime.date]) -> DayReport:
-        """Your traffic per UTC day from ``from_`` to ``to`` (both included): totals and a row a day."""
+        """Your traffic per reporting day (the partner's time_zone) from ``from_`` to ``to`` (both included): totals and a row a day."""
         return cast(DayReport, self._get("/v1/reports", {"from": str(from_), "to": str(to)}))
 
     def _get(self, path: str, query: Mapping[str, QueryValue]) -> Any:
