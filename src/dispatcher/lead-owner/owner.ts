@@ -21,6 +21,9 @@ export interface LeadOwnerDeps extends CarryOutDeps {
   lease: Lease; // the event consumer's lease on its partitions
 }
 
+// Blockers' records read back per read of the store (in chunks of its `$in`), as partitions come back.
+const BLOCKERS_PER_READ = 1000;
+
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
 // A record as JSON carries it (dates as ISO strings), for a reply.
@@ -225,11 +228,14 @@ export class LeadOwner {
       () => this.deps.blocks.forPartitions([partition]),
       this.writes.retrying('load blocks'),
     );
-    for (const b of blocks) {
-      const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
-      a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
-      const record = await this.writes.read(b.blocker);
-      this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record });
+    for (let i = 0; i < blocks.length; i += BLOCKERS_PER_READ) {
+      const chunk = blocks.slice(i, i + BLOCKERS_PER_READ);
+      const records = await this.writes.readMany(chunk.map((b) => b.blocker));
+      chunk.forEach((b, n) => {
+        const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
+        a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
+        this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record: records[n] ?? null });
+      });
     }
   }
 
