@@ -143,6 +143,15 @@ describe('a block read back at assignment', () => {
     ]);
   });
 
+  it('parks a lead whose blocker was held for its endpoint: it goes with the paced release, not at once', () => {
+    const { lines, plan } = loaded();
+    expect(plan({ kind: 'blocker-read', blocker: 'a', record: heldRecord('a', HELD_FOR_PAUSED_ENDPOINT) })).toEqual([
+      { do: 'park-lead' },
+    ]);
+    expect(lines.blocked(K)).toEqual({ blocker: 'a', held: ['b'] });
+    expect(shape(plan({ kind: 'resume' }))).toEqual(['fork(read-turn)']);
+  });
+
   it('waits for the release of a blocker on the retry path, and for the event of one never recorded', () => {
     const { plan } = loaded();
     expect(plan({ kind: 'blocker-read', blocker: 'a', record: waitingRecord('a') })).toEqual([]);

@@ -166,8 +166,9 @@ function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T,
 }
 
 // A block read back: its blocker ended (a crash before its release reached this line), is a held
-// one whose turn had come (or was parked), or is on the retry path (its end sends `released`). No
-// record: its event is uncommitted and comes again.
+// one whose turn had come, is parked (held for its endpoint: it goes with the endpoint's paced
+// release), or is on the retry path (its end sends `released`). No record: its event is
+// uncommitted and comes again.
 function blockerRead<T extends PlanItem>(
   lines: LeadLines<T>,
   key: string,
@@ -176,6 +177,7 @@ function blockerRead<T extends PlanItem>(
 ): Step<T>[] {
   if (!record) return [];
   if (record.state !== 'queued') return lineSteps(lines, key, lines.released(key, blocker));
+  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return [{ do: 'park-lead' }];
   if (isHeld(record)) return lineSteps(lines, key, lines.resumeBlocker(key));
   return [];
 }
