@@ -196,7 +196,8 @@ async function attemptRetry(
   }
   const id = doc._id;
   const kind = kindOf(doc);
-  if (!deps.hold.mayAttempt(endpointId(doc.partner_id, kind))) return park(deps, doc);
+  const permit = deps.hold.mayAttempt(endpointId(doc.partner_id, kind));
+  if (!permit) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at)
     metrics.retryLateness.observe(
@@ -209,10 +210,12 @@ async function attemptRetry(
     doc.event,
     { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left },
     () => !work.fenced,
+    permit,
   );
   // Withheld only once fenced. Past the hand-over deadline the next owner may run this task again:
   // it writes nothing more (an attempt sent is then repeated by that owner).
   if (done === null) return;
+  if (done === 'held') return work.fenced ? undefined : park(deps, doc);
   const refused = () => {
     metrics.attemptsUnrecorded.inc();
     logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');
