@@ -17,7 +17,6 @@ import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
 // The retry consumer's dependencies, and the few the first attempts need on top.
 export interface LeadOwnerDeps extends CarryOutDeps {
   partners: PartnerDirectory;
-  resumeRatePerS: number; // parked leads released per second when their endpoint resumes
   lease: Lease; // the event consumer's lease on its partitions
 }
 
@@ -254,20 +253,29 @@ export class LeadOwner {
   }
 
   // The endpoint was released (resumed, its circuit's probe due, or its circuit closed): its parked
-  // leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S; each lead's held deliveries
-  // then follow in event order. Stops once the endpoint holds again (paused, or the probe under way),
-  // or at a hand-over (the next assignment reads the parked leads back from their blocks).
+  // leads go again, longest-held first, as many at a time as the endpoint's queue in the scheduler
+  // has room for, so at the endpoint's own pace (the first alone: it may be the circuit's probe).
+  // Each lead's held deliveries then follow in event order. Stops once the endpoint holds again
+  // (paused, or the probe under way), or at a hand-over (the next assignment reads the parked leads
+  // back from their blocks).
   private release(endpoint: string): void {
     if (this.releasing.has(endpoint)) return;
     this.releasing.add(endpoint);
     const a = this.current;
-    const gapMs = 1000 / this.deps.resumeRatePerS;
+    const { hold, scheduler, logger } = this.deps;
+    const going = () => !hold.holds(endpoint) && a.work.open && !scheduler.stopping;
+    const resume = (next: { key: string; partition: number }) =>
+      this.carryOut
+        .carry({ a, endpoint, ...next }, { kind: 'resume' })
+        .catch((err: unknown) =>
+          logger.error({ key: next.key, err: (err as Error).message }, 'could not resume a lead'),
+        );
     const releasing = (async () => {
-      while (!this.deps.hold.holds(endpoint) && a.work.open) {
-        const next = a.parked.take(endpoint);
-        if (!next) break;
-        this.carryOut.apply({ a, endpoint, ...next }, { kind: 'resume' });
-        await new Promise((r) => setTimeout(r, gapMs).unref());
+      for (let first = true; going(); first = false) {
+        await scheduler.untilRoom(endpoint);
+        const leads = going() ? a.parked.take(endpoint, first ? 1 : Math.max(1, scheduler.room(endpoint))) : [];
+        if (leads.length === 0) break;
+        await Promise.all(leads.map(resume));
       }
     })().finally(() => this.releasing.delete(endpoint));
     this.carryOut.start(a, releasing, { endpoint }, 'could not release the parked leads of an endpoint');

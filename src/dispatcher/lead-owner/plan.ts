@@ -71,8 +71,11 @@ export function plan<T extends PlanItem>(lines: LeadLines<T>, key: string, input
       return lineSteps(lines, key, lines.arrive(key, input.item));
     case 'released':
       return lineSteps(lines, key, lines.released(key, input.blocker));
-    case 'resume':
-      return lineSteps(lines, key, lines.resumeBlocker(key));
+    case 'resume': {
+      // In line, not forked: the endpoint's release waits until the held one reached the scheduler.
+      const held = lines.resumeBlocker(key).runHeld;
+      return held ? [{ do: 'read-turn', id: held }] : [];
+    }
     case 'recorded':
       return lineSteps(lines, key, input.line);
     case 'parked':
