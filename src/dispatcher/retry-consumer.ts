@@ -18,6 +18,7 @@ import type { EndpointHold } from './endpoint-hold';
 import { readTaskHeaders, type TaskTiming } from './delivery-task';
 import { published, type DeliveryTopics } from './delivery-topics';
 import { dueAction } from './due-gate';
+import { recordFor } from './task-record';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
 import type { Clock } from '../shared/clock';
@@ -30,11 +31,6 @@ const HOLD_WINDOW_MS = 1000;
 const FETCH_MAX_WAIT_MS = 100;
 // Tasks a tier partition may have handed out and not recorded.
 const MAX_UNCOMMITTED = 2000;
-// How long a task waits for the record of the attempt before it (published after the task) to be
-// written, before it gives up: its owner died, and the replayed attempt publishes a task of its own.
-const RECORD_WAIT_MS = 60_000;
-// A record written by another process is read again after this, then after twice as long each time.
-const RECORD_FIRST_READ_AGAIN_MS = 1000;
 
 export interface RetryConsumerDeps {
   hold: EndpointHold;
@@ -144,38 +140,6 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
 async function waitUntil(dueAt: number): Promise<void> {
   for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now())
     await new Promise((r) => setTimeout(r, wait).unref());
-}
-
-// The record as this task's attempt needs it. A task is published before the record of the attempt
-// that made it is written, so on a loaded store the record may lag behind: the task waits for its
-// write (bounded). A write in this process wakes it at once; one by another dispatcher (the lead's
-// owner may be another instance) is read at growing intervals, a handful of reads in all.
-async function recordFor(
-  deps: RetryConsumerDeps,
-  id: string,
-  timing: TaskTiming,
-  stopping: () => boolean,
-): Promise<DeliveryDoc | null> {
-  const { store, logger } = deps;
-  const deadline = Date.now() + RECORD_WAIT_MS;
-  for (let waitMs = RECORD_FIRST_READ_AGAIN_MS; ; waitMs *= 2) {
-    // Listened for before the read: a write landing between the read and the wait is not missed.
-    const wait = store.signals.next(id, Math.min(waitMs, Math.max(0, deadline - Date.now())));
-    const doc = await untilDone(
-      () => store.get(id),
-      (err, attempt) =>
-        logger.warn(
-          { delivery_id: id, attempt, err: (err as Error).message },
-          'could not read a delivery; trying again',
-        ),
-    );
-    const behind = !doc || (doc.state === 'queued' && doc.attempts_made < timing.attempt - 1);
-    if (!behind || Date.now() > deadline || stopping()) {
-      wait.cancel();
-      return doc;
-    }
-    await wait.written;
-  }
 }
 
 async function attemptRetry(
