@@ -1,7 +1,9 @@
 import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
+import type { Logger } from '../shared/logger';
 import type { TaskTiming } from './delivery-task';
-import type { RetryConsumerDeps } from './retry-consumer';
+import type { DeliveryStore } from './delivery-store';
+import type { DispatcherMetrics } from './metrics';
 
 // How long a task waits for the record of the attempt before it (published after the task) to be
 // written, before it gives up: its owner died, and the replayed attempt publishes a task of its own.
@@ -22,7 +24,7 @@ export function recordLag(doc: DeliveryDoc | null, attempt: number): 'missing' |
 // another dispatcher (the lead's owner may be another instance) is read at growing intervals, a
 // handful of reads in all. Reads are gathered with others (DeliveryStore.get).
 export async function recordFor(
-  deps: Pick<RetryConsumerDeps, 'store' | 'logger' | 'metrics'>,
+  deps: { store: DeliveryStore; logger: Logger; metrics: Pick<DispatcherMetrics, 'recordWaits'> },
   id: string,
   timing: TaskTiming,
   stopping: () => boolean,
