@@ -18,7 +18,7 @@ import type { EndpointHold } from './endpoint-hold';
 import { readTaskHeaders, type TaskTiming } from './delivery-task';
 import { published, type DeliveryTopics } from './delivery-topics';
 import { dueAction } from './due-gate';
-import { recordFor } from './task-record';
+import { readRecord, recordFor } from './task-record';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
 import type { Clock } from '../shared/clock';
@@ -60,22 +60,15 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
   const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {
     const { work, chains } = current;
     const id = task.delivery_id;
+    const endpoint = endpointId(task.event.partner_id, kindOf(task));
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
       .then(() => recordFor(deps, id, timing, () => !work.open))
       .then(
-        (doc) =>
+        () =>
           new Promise<void>((resolve) => {
             if (!work.open) return; // handed over: uncommitted, the next owner runs it
-            // Beyond the partner's queue it waits for room there: the tier partition's uncommitted
-            // tasks (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace.
-            const accepted = deps.scheduler.submitWhenRoom({
-              deliveryId: id,
-              partnerId: endpointId(task.event.partner_id, kindOf(task)),
-              fenced: () => !work.open,
-              run: () =>
-                work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve(),
-            });
+            const accepted = submitRetry(deps, work, { id, endpoint, timing }, resolve);
             if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
           }),
       );
@@ -140,6 +133,26 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
 async function waitUntil(dueAt: number): Promise<void> {
   for (let wait = dueAt - Date.now(); wait > 0; wait = dueAt - Date.now())
     await new Promise((r) => setTimeout(r, wait).unref());
+}
+
+// Beyond the partner's queue a due task waits for room there: the tier partition's uncommitted tasks
+// (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace. Made apart from
+// the task, so that a waiting one holds neither the decoded task nor its record: the record is read
+// again (with others, DeliveryStore.get) when its turn comes.
+function submitRetry(
+  deps: RetryConsumerDeps,
+  work: AssignmentWork,
+  due: { id: string; endpoint: string; timing: TaskTiming },
+  done: () => void,
+): boolean {
+  const { id, timing } = due;
+  const attempt = async () => attemptRetry(deps, await readRecord(deps, id), timing, work);
+  return deps.scheduler.submitWhenRoom({
+    deliveryId: id,
+    partnerId: due.endpoint,
+    fenced: () => !work.open,
+    run: () => (work.open ? work.track(attempt()).then(done) : Promise.resolve()),
+  });
 }
 
 async function attemptRetry(

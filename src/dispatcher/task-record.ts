@@ -18,6 +18,17 @@ export function recordLag(doc: DeliveryDoc | null, attempt: number): 'missing' |
   return doc.state === 'queued' && doc.attempts_made < attempt - 1 ? 'earlier_attempt' : null;
 }
 
+// A delivery's record (gathered with others' reads, DeliveryStore.get), a failed read tried again.
+export const readRecord = (deps: { store: DeliveryStore; logger: Logger }, id: string): Promise<DeliveryDoc | null> =>
+  untilDone(
+    () => deps.store.get(id),
+    (err, attempt) =>
+      deps.logger.warn(
+        { delivery_id: id, attempt, err: (err as Error).message },
+        'could not read a delivery; trying again',
+      ),
+  );
+
 // The record as this task's attempt needs it. A task is published before the record of the attempt
 // that made it is written, so on a loaded store the record may lag behind: the task waits for its
 // write (bounded), and each wait is counted by why. A write in this process wakes it at once; one by
@@ -29,19 +40,12 @@ export async function recordFor(
   timing: TaskTiming,
   stopping: () => boolean,
 ): Promise<DeliveryDoc | null> {
-  const { store, logger, metrics } = deps;
+  const { store, metrics } = deps;
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (let waitMs = RECORD_FIRST_READ_AGAIN_MS; ; waitMs *= 2) {
     // Listened for before the read: a write landing between the read and the wait is not missed.
     const wait = store.signals.next(id, Math.min(waitMs, Math.max(0, deadline - Date.now())));
-    const doc = await untilDone(
-      () => store.get(id),
-      (err, attempt) =>
-        logger.warn(
-          { delivery_id: id, attempt, err: (err as Error).message },
-          'could not read a delivery; trying again',
-        ),
-    );
+    const doc = await readRecord(deps, id);
     const lag = recordLag(doc, timing.attempt);
     if (!lag || Date.now() > deadline || stopping()) {
       wait.cancel();
