@@ -61,6 +61,8 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     const { work, chains } = current;
     const id = task.delivery_id;
     const endpoint = endpointId(task.event.partner_id, kindOf(task));
+    // Let go once submitted: what this closure keeps while the task waits for room is its id and timing.
+    let toDefer: DeliveryTask | null = task;
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
       .then(() => recordFor(deps, id, timing, () => !work.open))
@@ -68,8 +70,8 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
         () =>
           new Promise<void>((resolve) => {
             if (!work.open) return; // handed over: uncommitted, the next owner runs it
-            const accepted = submitRetry(deps, work, { id, endpoint, timing }, resolve);
-            if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
+            if (submitRetry(deps, work, { id, endpoint, timing }, resolve)) toDefer = null;
+            else void work.track(defer(deps, toDefer as DeliveryTask, timing, tier)).then(resolve);
           }),
       );
     chains.set(id, next);
