@@ -82,12 +82,12 @@ export class DeliveryAttempts {
       this.deps.health.record(endpointId(event.partner_id, kind), verdict, result.httpStatus, nowMs);
       this.deps.circuits.record(endpointId(event.partner_id, kind), verdict);
     }
+    metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     if (probeHolds(permit, verdict)) {
       logger.info({ delivery_id: deliveryId, kind, error: result.error }, 'probe failed: the delivery stays held');
       return 'held';
     }
     const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
-    metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
     metrics.deliveries.inc({
       event: event.event,
       outcome: outcomeOf(result, decision),
