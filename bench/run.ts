@@ -35,7 +35,7 @@ type ScenarioName = (typeof SCENARIOS)[number];
 
 const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
-                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--backlog N] [--idle-seconds S] [--keep-seed FILE] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
+                          [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--backlog N] [--backlog-seconds S] [--idle-seconds S] [--keep-seed FILE] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
 scenarios (in run order): ${SCENARIOS.join(', ')}`;
 
@@ -81,6 +81,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     soakMinutes: Number(get('--soak-minutes') ?? (quick ? 1 : 5)),
     soakRate: Number(get('--soak-rate') ?? 500),
     backlog: Number(get('--backlog') ?? (quick ? 2000 : 10_000)),
+    backlogSeconds: Number(get('--backlog-seconds') ?? 300),
     idleS: Number(get('--idle-seconds') ?? 60),
     keepSeed: get('--keep-seed') ?? null,
     out: get('--out') ?? null,

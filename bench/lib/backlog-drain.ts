@@ -1,10 +1,11 @@
+import { loadavg } from 'node:os';
 import type { Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import type { Arrival } from '../receiver';
 import type { Table } from './context';
 import { freePort, sleep } from './env';
-import { CpuMeter, type CpuWindow, type Watched } from './proc';
-import { storeWork } from './role-metrics';
+import { CpuMeter, memOf, type CpuWindow, type Watched } from './proc';
+import { gauge, metricsText, storeWork } from './role-metrics';
 import type { Helper, RoleProcess } from './roles';
 import { r1 } from './stats';
 
@@ -33,10 +34,19 @@ interface Drain {
   commandsPerEvent: number | null;
   byCommand: Record<string, number>; // store commands by "command collection", per event done (a second when idle)
   cpu: CpuWindow;
+  peaks: Peaks;
+  recordWaits: Record<string, number>; // retry tasks that waited for their record, by reason
+}
+
+// The dispatcher's largest heap in use and RSS, and the machine's load, sampled through a phase.
+interface Peaks {
+  heapMb: number | null;
+  rssMb: number | null;
+  load1: number;
 }
 
 const IDLE_S = 10;
-const TIMEOUT_S = 300;
+const SAMPLE_EVERY_MS = 2000;
 
 const commandsOf = async (role: RoleProcess): Promise<Map<string, number>> => (await storeWork([role])).commands;
 const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
@@ -52,6 +62,33 @@ function byCommand(before: Map<string, number>, after: Map<string, number>, per:
   );
 }
 
+// Samples the dispatcher's heap (its /metrics) and RSS (/proc) until stopped.
+function samplePeaks(role: RoleProcess): () => Peaks {
+  const peaks: Peaks = { heapMb: null, rssMb: null, load1: loadavg()[0] as number };
+  const max = (a: number | null, b: number | null) => (b === null ? a : Math.max(a ?? b, b));
+  const sample = async () => {
+    const heap = gauge(await metricsText(role.url), 'nodejs_heap_size_used_bytes');
+    peaks.heapMb = max(peaks.heapMb, heap === null ? null : r1(heap / 1048576));
+    peaks.rssMb = max(peaks.rssMb, memOf(role.pid)?.rssMb ?? null);
+    peaks.load1 = Math.max(peaks.load1, loadavg()[0] as number);
+  };
+  const timer = setInterval(() => void sample(), SAMPLE_EVERY_MS);
+  return () => {
+    clearInterval(timer);
+    return { heapMb: peaks.heapMb, rssMb: peaks.rssMb === null ? null : r1(peaks.rssMb), load1: r1(peaks.load1) };
+  };
+}
+
+// The retry tasks that waited for their record (the dispatcher's counter), by reason.
+async function recordWaits(role: RoleProcess): Promise<Map<string, number>> {
+  const waits = new Map<string, number>();
+  for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
+    const m = /^lead_intake_callback_record_waits_total\{reason="([^"]+)"\} (\S+)$/.exec(line);
+    if (m) waits.set(m[1] as string, Number(m[2]));
+  }
+  return waits;
+}
+
 const shares = (m: Record<string, number>): string =>
   Object.entries(m)
     .map(([shape, n]) => `${shape} ${n}`)
@@ -62,14 +99,17 @@ async function drain(
   endpoint: string,
   events: LeadEvent[],
   done: () => Promise<number>,
+  timeoutS: number,
 ): Promise<Drain> {
   const meter = new CpuMeter(deps.watched);
   const commands0 = await commandsOf(deps.role);
+  const waits0 = await recordWaits(deps.role);
+  const peaks = samplePeaks(deps.role);
   meter.start();
   const t0 = Date.now();
   await deps.publish(events);
   let finished = 0;
-  while (Date.now() - t0 < TIMEOUT_S * 1000) {
+  while (Date.now() - t0 < timeoutS * 1000) {
     finished = await done();
     if (finished >= events.length) break;
     await sleep(250);
@@ -78,6 +118,7 @@ async function drain(
   const cpu = meter.stop();
   const commands1 = await commandsOf(deps.role);
   const commands = total(commands1) - total(commands0);
+  const waits1 = await recordWaits(deps.role);
   return {
     endpoint,
     events: events.length,
@@ -88,12 +129,16 @@ async function drain(
     commandsPerEvent: finished > 0 ? r1(commands / finished) : null,
     byCommand: byCommand(commands0, commands1, finished),
     cpu,
+    peaks: peaks(),
+    recordWaits: Object.fromEntries([...waits1].map(([k, n]) => [k, n - (waits0.get(k) ?? 0)])),
   };
 }
 
+// Each drain stops after `timeoutS` (--backlog-seconds) whatever is left.
 export async function measureBacklogDrain(
   deps: BacklogDeps,
   size: number,
+  timeoutS: number,
 ): Promise<{ data: Record<string, unknown>; table: Table }> {
   await deps.receiver.request({ type: 'reset' });
   // The dead endpoint's backlog first, so that nothing else is under way while it is set aside and
@@ -106,6 +151,7 @@ export async function measureBacklogDrain(
     'refusing (set aside)',
     Array.from({ length: size }, () => deps.event(deadId)),
     () => deliveries.countDocuments({ partner_id: deadId }),
+    timeoutS,
   );
 
   const idleMeter = new CpuMeter(deps.watched);
@@ -127,6 +173,7 @@ export async function measureBacklogDrain(
       (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
         (a) => a.status === 200 && a.path === '/backlog-ok',
       ).length,
+    timeoutS,
   );
   const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
 
@@ -141,6 +188,9 @@ export async function measureBacklogDrain(
     d.cpu.perProcess.dispatcher ?? null,
     d.cpu.perProcess['mongo-wire'] ?? null,
     d.cpu.perProcess.kafka ?? null,
+    d.peaks.heapMb,
+    d.peaks.rssMb,
+    d.peaks.load1,
   ];
   return {
     data: {
@@ -163,6 +213,9 @@ export async function measureBacklogDrain(
         'dispatcher cpu%',
         'mongo-wire cpu%',
         'kafka cpu%',
+        'dispatcher heap MB (peak)',
+        'dispatcher RSS MB (peak)',
+        'load1 (peak)',
       ],
       rows: [
         row(dead),
@@ -177,13 +230,17 @@ export async function measureBacklogDrain(
           idleCpu.perProcess.dispatcher ?? null,
           idleCpu.perProcess['mongo-wire'] ?? null,
           idleCpu.perProcess.kafka ?? null,
+          null,
+          null,
+          null,
         ],
         row(healthy),
       ],
       note:
         `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
         `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
-        `a second while idle: ${shares(idleByCommand)}`,
+        `a second while idle: ${shares(idleByCommand)}. ` +
+        `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
     },
   };
 }

@@ -20,6 +20,7 @@ export interface Options {
   soakMinutes: number;
   soakRate: number;
   backlog: number; // lead events in the dispatcher scenario's backlog drains
+  backlogSeconds: number; // the longest each backlog drain is measured (--backlog-seconds, 300)
   idleS: number; // seconds each layout of the stack is left at rest in the `idle` scenario
   keepSeed: string | null; // portal: a file naming a seeded database kept for the next run (seeded once, measured again)
   out: string | null;

@@ -269,7 +269,11 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     });
     // (4) Backlogs: how fast one drains to a healthy endpoint and to a dead one, and the store's work meanwhile.
     const drains = { runtime, role, receiver, event, publish, watched, log: ctx.log };
-    const backlog = await measureBacklogDrain({ ...drains, partner: (n, url) => partner(n, 0, url) }, opts.backlog);
+    const backlog = await measureBacklogDrain(
+      { ...drains, partner: (n, url) => partner(n, 0, url) },
+      opts.backlog,
+      opts.backlogSeconds,
+    );
     data.backlog = backlog.data;
     tables.push(backlog.table);
     data.memory = { dispatcher: role.memory() };

@@ -1,3 +1,5 @@
+import type { AttemptVerdict } from './retry-policy';
+
 // One endpoint's circuit, as this dispatcher sees it: after a run of failed attempts it opens, and
 // while it is open nothing is attempted (the endpoint's deliveries are held, as for a paused
 // endpoint); when the wait before the next probe is over, one attempt goes as the probe, and its
@@ -57,6 +59,18 @@ export function circuitStep(state: CircuitState, input: CircuitInput, rules: Cir
       return { state };
   }
 }
+
+// What an attempt about to start may do: go, go as the endpoint's probe, or not at all (held).
+export type AttemptPermit = 'attempt' | 'probe' | false;
+
+export const permitOf = (step: CircuitStep): AttemptPermit =>
+  !step.go ? false : step.state.kind === 'probing' ? 'probe' : 'attempt';
+
+// A probe that failed as a down endpoint fails (refused, timed out, 5xx, 429) says nothing of its
+// delivery: it is held with the others, that attempt not counted, so no delivery goes dead however
+// often it probes. A probe answered for good, or a payload that can never go, counts as any attempt.
+export const probeHolds = (permit: AttemptPermit, verdict: AttemptVerdict): boolean =>
+  permit === 'probe' && verdict === 'retriable';
 
 // Whether the endpoint's deliveries are held now: nothing may start but the probe.
 export const holds = (state: CircuitState): boolean => state.kind === 'open' || state.kind === 'probing';

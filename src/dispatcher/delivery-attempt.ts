@@ -15,6 +15,7 @@ import {
 import { buildCallbackPayload, partnerPostback, sendCallback, sendPostback, wireRules } from './delivery-wire';
 import { endpointId, kindField, type DeliveryKind } from '../shared/delivery-kind';
 import { published, type DeliveryTopics } from './delivery-topics';
+import { probeHolds, type AttemptPermit } from './circuit-breaker';
 import type { EndpointCircuits } from './endpoint-circuits';
 import type { EndpointHealthTracker } from './endpoint-health-tracker';
 import type { DeliveryOutcome, DispatcherMetrics } from './metrics';
@@ -47,14 +48,16 @@ export class DeliveryAttempts {
 
   // `mayGo`: whether the lease on the attempt's work still holds, asked as its request is about to
   // be written (http-attempt.ts). Null: withheld, nothing sent; the caller's work is fenced, so it
-  // records nothing and the next owner sends it.
+  // records nothing and the next owner sends it. 'held': it went as its endpoint's probe (`permit`)
+  // and failed as a down endpoint does: not counted, the caller holds it as its endpoint's others.
   async attempt(
     deliveryId: string,
     kind: DeliveryKind,
     event: LeadEvent,
     before: DeliveryCounters,
     mayGo: () => boolean,
-  ): Promise<Attempted | null> {
+    permit: AttemptPermit = 'attempt',
+  ): Promise<Attempted | 'held' | null> {
     const { metrics, logger, schedule, clock } = this.deps;
     const at = clock.now();
     let onWire = false;
@@ -74,13 +77,17 @@ export class DeliveryAttempts {
     }
     const verdict = classifyAttempt(result);
     const nowMs = clock.now().getTime();
-    const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
     // A partner with no callback_url (or template) any more has no endpoint to judge.
     if (result.failure?.kind !== 'no_callback_url' && result.failure?.kind !== 'no_postback_url') {
       this.deps.health.record(endpointId(event.partner_id, kind), verdict, result.httpStatus, nowMs);
       this.deps.circuits.record(endpointId(event.partner_id, kind), verdict);
     }
     metrics.attemptSeconds.observe({ verdict }, result.durationMs / 1000);
+    if (probeHolds(permit, verdict)) {
+      logger.info({ delivery_id: deliveryId, kind, error: result.error }, 'probe failed: the delivery stays held');
+      return 'held';
+    }
+    const decision = decideAfterAttempt(before, verdict, nowMs, schedule, result.retryAfterMs ?? null);
     metrics.deliveries.inc({
       event: event.event,
       outcome: outcomeOf(result, decision),

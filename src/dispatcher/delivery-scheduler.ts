@@ -3,7 +3,9 @@
 // queue for one never starves another. The queue is memory only and bounded per partner: a job
 // refused here (already pending, partner queue full, stopping) is the caller's to send elsewhere
 // (the retry path) or to leave uncommitted. A caller that bounds its own jobs (a retry tier's
-// uncommitted tasks) may instead have them wait for room (submitWhenRoom), ahead of later submits.
+// uncommitted tasks) may instead have them wait for room (submitWhenRoom), ahead of later submits;
+// one that feeds a partner from a backlog of its own (held leads released) waits for room first
+// (untilRoom), so the backlog goes at the partner's pace.
 export interface DeliveryJob {
   deliveryId: string;
   partnerId: string;
@@ -28,6 +30,7 @@ export class DeliveryScheduler {
   private readonly lanes = new Map<string, PartnerLane>();
   private readonly pending = new Set<string>();
   private readonly waiters = new Map<string, (() => void)[]>(); // settled(), by delivery id
+  private readonly roomWaiters = new Map<string, (() => void)[]>(); // untilRoom(), by partner
   private readonly inFlight = new Set<Promise<void>>();
   private running = 0;
   private draining = false;
@@ -63,6 +66,22 @@ export class DeliveryScheduler {
     return true;
   }
 
+  // How many more jobs the partner's queue takes now.
+  room(partnerId: string): number {
+    const lane = this.lanes.get(partnerId);
+    if (!lane) return this.limits.maxQueuedPerPartner;
+    return lane.waiting.length > 0 ? 0 : Math.max(0, this.limits.maxQueuedPerPartner - lane.queue.length);
+  }
+
+  // Resolves once the partner's queue has room (at once if it has), or at a hand-over or a drain
+  // (the caller checks whether its work may still go).
+  untilRoom(partnerId: string): Promise<void> {
+    if (this.room(partnerId) > 0) return Promise.resolve();
+    return new Promise<void>((resolve) =>
+      this.roomWaiters.set(partnerId, [...(this.roomWaiters.get(partnerId) ?? []), resolve]),
+    );
+  }
+
   // Whether a job of `deliveryId` is queued or running.
   isPending(deliveryId: string): boolean {
     return this.pending.has(deliveryId);
@@ -85,6 +104,7 @@ export class DeliveryScheduler {
       lane.queue.length = 0;
       lane.waiting.length = 0;
     }
+    this.wakeRoom(true);
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -101,6 +121,7 @@ export class DeliveryScheduler {
       }
       this.refill(lane);
     }
+    this.wakeRoom(true);
   }
 
   private pump(): void {
@@ -119,6 +140,16 @@ export class DeliveryScheduler {
         this.lanes.delete(partnerId);
         this.lanes.set(partnerId, lane);
       }
+    }
+    this.wakeRoom(false);
+  }
+
+  // Who waits for room in a partner's queue that has some now (or all of them).
+  private wakeRoom(all: boolean): void {
+    for (const [partnerId, resolvers] of this.roomWaiters) {
+      if (!all && this.room(partnerId) === 0) continue;
+      this.roomWaiters.delete(partnerId);
+      for (const resolve of resolvers) resolve();
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { kindField, type DeliveryKind } from '../shared/delivery-kind';
+import { findByIds } from '../shared/mongo/bulk';
 import { isDuplicateKey } from '../shared/mongo/client';
 import type {
   DeliveryAttempt,
@@ -21,9 +22,7 @@ import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 import { systemClock, type Clock } from '../shared/clock';
 import { RecordSignals } from './record-signals';
-
-// Ids per `_id: {$in}` read: within what the local store serves from its _id index (src/shared/store/id-index.ts).
-const IN_CHUNK = 100;
+import { WriteBatch } from './write-batch';
 
 // The delivery records: one per (lead event, partner, kind), the source of truth for what was sent, and
 // their list (delivery_list, the manager's queue and a replay's range). The only code that writes
@@ -33,6 +32,7 @@ const IN_CHUNK = 100;
 export class DeliveryStore {
   // Heard by whoever waits for a record this process writes (its first record, an attempt's).
   readonly signals = new RecordSignals();
+  private readonly reads = new WriteBatch<string, DeliveryDoc | null>((ids) => this.getMany(ids));
 
   constructor(
     private readonly deliveries: Collection<DeliveryDoc>,
@@ -59,18 +59,19 @@ export class DeliveryStore {
 
   // Which of these ids have a record: by _id, a chunk of ids per command.
   async existing(ids: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let i = 0; i < ids.length; i += IN_CHUNK) {
-      const docs = await this.deliveries
-        .find({ _id: { $in: ids.slice(i, i + IN_CHUNK) } }, { projection: { _id: 1 } })
-        .toArray();
-      for (const d of docs) found.add(d._id);
-    }
-    return found;
+    return new Set((await findByIds(this.deliveries, ids, { projection: { _id: 1 } })).keys());
   }
 
+  // The records of these ids, in their order (null: none), a chunk of ids per command.
+  async getMany(ids: readonly string[]): Promise<(DeliveryDoc | null)[]> {
+    const found = await findByIds(this.deliveries, ids);
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  // Read with the others asked for within a few milliseconds (write-batch.ts): retry tasks and held
+  // turns that each need their record cost a command per batch, not one each.
   get(id: string): Promise<DeliveryDoc | null> {
-    return this.deliveries.findOne({ _id: id });
+    return this.reads.add(id);
   }
 
   // One more attempt of a record that exists (a retry, a held one's turn, a manual retry's round):

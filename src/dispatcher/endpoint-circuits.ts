@@ -4,6 +4,8 @@ import {
   CLOSED,
   circuitStep,
   holds,
+  permitOf,
+  type AttemptPermit,
   type CircuitInput,
   type CircuitRules,
   type CircuitState,
@@ -36,8 +38,8 @@ export class EndpointCircuits {
 
   // Asked as an attempt is about to start: false while the circuit is open; the first asked once
   // its probe is due is the probe.
-  mayAttempt(endpoint: string): boolean {
-    return this.apply(endpoint, { kind: 'attempt', at: this.now() }).go === true;
+  mayAttempt(endpoint: string): AttemptPermit {
+    return permitOf(this.apply(endpoint, { kind: 'attempt', at: this.now() }));
   }
 
   // An attempt's verdict: the payload's own faults (unsendable) say nothing of the endpoint.

@@ -1,3 +1,4 @@
+import type { AttemptPermit } from './circuit-breaker';
 import type { EndpointCircuits } from './endpoint-circuits';
 import type { EndpointGate } from './endpoint-gate';
 
@@ -16,7 +17,7 @@ export class EndpointHold {
   }
 
   // Asked once, as an attempt is about to start (it may take the circuit's probe).
-  mayAttempt(endpoint: string): boolean {
+  mayAttempt(endpoint: string): AttemptPermit {
     return !this.gate.isPaused(endpoint) && this.circuits.mayAttempt(endpoint);
   }
 

@@ -130,7 +130,6 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     metrics,
     logger,
     clock,
-    resumeRatePerS: d.config.endpoints.resumeRatePerS,
     lease,
   });
   owner = leadOwner;

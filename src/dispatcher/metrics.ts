@@ -20,6 +20,7 @@ export interface DispatcherMetrics {
   requestsOnWire: Gauge<string>;
   attemptsWithheld: Counter<string>;
   attemptsUnrecorded: Counter<string>;
+  recordWaits: Counter<'reason'>;
 }
 
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
@@ -119,6 +120,12 @@ export function dispatcherMetrics(registry: Registry, gauges: DispatcherGauges):
     attemptsUnrecorded: new Counter({
       name: 'lead_intake_callback_attempts_unrecorded_total',
       help: 'Attempts sent whose outcome this dispatcher could not record because its lease on their work ran out or it was handed over (the next owner sends them again)',
+      registers: [registry],
+    }),
+    recordWaits: new Counter({
+      name: 'lead_intake_callback_record_waits_total',
+      help: "Due retry tasks that found their record behind and waited for its write, by reason (missing: not written yet; earlier_attempt: the attempt before the task's not recorded yet)",
+      labelNames: ['reason'],
       registers: [registry],
     }),
     undecodable: new Counter({

@@ -18,6 +18,7 @@ import type { EndpointHold } from './endpoint-hold';
 import { readTaskHeaders, type TaskTiming } from './delivery-task';
 import { published, type DeliveryTopics } from './delivery-topics';
 import { dueAction } from './due-gate';
+import { readRecord, recordFor } from './task-record';
 import type { DispatcherMetrics } from './metrics';
 import type { RetrySchedule } from './retry-policy';
 import type { Clock } from '../shared/clock';
@@ -30,11 +31,6 @@ const HOLD_WINDOW_MS = 1000;
 const FETCH_MAX_WAIT_MS = 100;
 // Tasks a tier partition may have handed out and not recorded.
 const MAX_UNCOMMITTED = 2000;
-// How long a task waits for the record of the attempt before it (published after the task) to be
-// written, before it gives up: its owner died, and the replayed attempt publishes a task of its own.
-const RECORD_WAIT_MS = 60_000;
-// A record written by another process is read again after this, then after twice as long each time.
-const RECORD_FIRST_READ_AGAIN_MS = 1000;
 
 export interface RetryConsumerDeps {
   hold: EndpointHold;
@@ -64,23 +60,18 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
   const runTask = (task: DeliveryTask, timing: TaskTiming, tier: TopicKey): Promise<void> => {
     const { work, chains } = current;
     const id = task.delivery_id;
+    const endpoint = endpointId(task.event.partner_id, kindOf(task));
+    // Let go once submitted: what this closure keeps while the task waits for room is its id and timing.
+    let toDefer: DeliveryTask | null = task;
     const next = (chains.get(id) ?? Promise.resolve())
       .then(() => waitUntil(timing.dueAt))
       .then(() => recordFor(deps, id, timing, () => !work.open))
       .then(
-        (doc) =>
+        () =>
           new Promise<void>((resolve) => {
             if (!work.open) return; // handed over: uncommitted, the next owner runs it
-            // Beyond the partner's queue it waits for room there: the tier partition's uncommitted
-            // tasks (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace.
-            const accepted = deps.scheduler.submitWhenRoom({
-              deliveryId: id,
-              partnerId: endpointId(task.event.partner_id, kindOf(task)),
-              fenced: () => !work.open,
-              run: () =>
-                work.open ? work.track(attemptRetry(deps, doc, timing, work)).then(resolve) : Promise.resolve(),
-            });
-            if (!accepted) void work.track(defer(deps, task, timing, tier)).then(resolve);
+            if (submitRetry(deps, work, { id, endpoint, timing }, resolve)) toDefer = null;
+            else void work.track(defer(deps, toDefer as DeliveryTask, timing, tier)).then(resolve);
           }),
       );
     chains.set(id, next);
@@ -146,36 +137,24 @@ async function waitUntil(dueAt: number): Promise<void> {
     await new Promise((r) => setTimeout(r, wait).unref());
 }
 
-// The record as this task's attempt needs it. A task is published before the record of the attempt
-// that made it is written, so on a loaded store the record may lag behind: the task waits for its
-// write (bounded). A write in this process wakes it at once; one by another dispatcher (the lead's
-// owner may be another instance) is read at growing intervals, a handful of reads in all.
-async function recordFor(
+// Beyond the partner's queue a due task waits for room there: the tier partition's uncommitted tasks
+// (MAX_UNCOMMITTED) bound how many do, and a backlog drains at the partner's pace. Made apart from
+// the task, so that a waiting one holds neither the decoded task nor its record: the record is read
+// again (with others, DeliveryStore.get) when its turn comes.
+function submitRetry(
   deps: RetryConsumerDeps,
-  id: string,
-  timing: TaskTiming,
-  stopping: () => boolean,
-): Promise<DeliveryDoc | null> {
-  const { store, logger } = deps;
-  const deadline = Date.now() + RECORD_WAIT_MS;
-  for (let waitMs = RECORD_FIRST_READ_AGAIN_MS; ; waitMs *= 2) {
-    // Listened for before the read: a write landing between the read and the wait is not missed.
-    const wait = store.signals.next(id, Math.min(waitMs, Math.max(0, deadline - Date.now())));
-    const doc = await untilDone(
-      () => store.get(id),
-      (err, attempt) =>
-        logger.warn(
-          { delivery_id: id, attempt, err: (err as Error).message },
-          'could not read a delivery; trying again',
-        ),
-    );
-    const behind = !doc || (doc.state === 'queued' && doc.attempts_made < timing.attempt - 1);
-    if (!behind || Date.now() > deadline || stopping()) {
-      wait.cancel();
-      return doc;
-    }
-    await wait.written;
-  }
+  work: AssignmentWork,
+  due: { id: string; endpoint: string; timing: TaskTiming },
+  done: () => void,
+): boolean {
+  const { id, timing } = due;
+  const attempt = async () => attemptRetry(deps, await readRecord(deps, id), timing, work);
+  return deps.scheduler.submitWhenRoom({
+    deliveryId: id,
+    partnerId: due.endpoint,
+    fenced: () => !work.open,
+    run: () => (work.open ? work.track(attempt()).then(done) : Promise.resolve()),
+  });
 }
 
 async function attemptRetry(
@@ -196,7 +175,8 @@ async function attemptRetry(
   }
   const id = doc._id;
   const kind = kindOf(doc);
-  if (!deps.hold.mayAttempt(endpointId(doc.partner_id, kind))) return park(deps, doc);
+  const permit = deps.hold.mayAttempt(endpointId(doc.partner_id, kind));
+  if (!permit) return park(deps, doc);
   // Measured when the HTTP attempt really starts.
   if (doc.next_attempt_at)
     metrics.retryLateness.observe(
@@ -209,10 +189,12 @@ async function attemptRetry(
     doc.event,
     { attemptsMade: doc.attempts_made, attemptsLeft: doc.attempts_left },
     () => !work.fenced,
+    permit,
   );
   // Withheld only once fenced. Past the hand-over deadline the next owner may run this task again:
   // it writes nothing more (an attempt sent is then repeated by that owner).
   if (done === null) return;
+  if (done === 'held') return work.fenced ? undefined : park(deps, doc);
   const refused = () => {
     metrics.attemptsUnrecorded.inc();
     logger.warn({ delivery_id: id }, 'write of a handed-over retry attempt refused');

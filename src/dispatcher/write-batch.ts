@@ -1,6 +1,6 @@
-// Writes gathered for a few milliseconds (or until there are enough) and written in one database
-// command: the cost of a write path that makes one write per delivery or per lead is then a command
-// per batch, not per item. Batches are written one after another, in the order their items came;
+// Writes (or reads by _id) gathered for a few milliseconds (or until there are enough) and made in one
+// database command: the cost of a path that makes one write or read per delivery or per lead is then
+// a command per batch, not per item. Batches are written one after another, in the order their items came;
 // two writes of one key never share a batch (an unordered bulk write would not keep their order).
 const FLUSH_AFTER_MS = 5;
 const FLUSH_AT = 200;

@@ -7,8 +7,7 @@ import { until } from '../support/topic-probe';
 
 // Endpoint health and auto-pause with the real dispatcher, topics and store: an
 // endpoint failing every attempt for ENDPOINT_PAUSE_AFTER_S (2 s here) is paused; new callbacks are
-// held, neither sent nor dead; a manager is told; resume sends the held ones in order, at a bounded rate.
-const RESUME_RATE_PER_S = 4;
+// held, neither sent nor dead; a manager is told; resume sends the held ones in order, at the endpoint's pace.
 let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
@@ -31,7 +30,6 @@ beforeAll(async () => {
     ENDPOINT_PAUSE_AFTER_S: '2',
     ENDPOINT_PAUSE_MIN_FAILURES: '3',
     ENDPOINT_HEALTH_REPORT_MS: '200',
-    ENDPOINT_RESUME_RATE_PER_S: String(RESUME_RATE_PER_S),
   });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();
@@ -151,7 +149,7 @@ describe('an endpoint that fails every attempt', () => {
     expect(audit.body.items[0]?.details).toEqual({ refused: 'conflict', http_status: 409 });
   });
 
-  it("resumes on a manager's word: held callbacks go out, each lead in order, at a bounded rate", async () => {
+  it("resumes on a manager's word: held callbacks go out, each lead in order, at the endpoint's pace", async () => {
     receiver.respond('/flaky', status(200, 'ok'));
     const sentBefore = receiver.at('/flaky').length;
     const res = await manager.post(`/api/affiliates/${partnerId}/endpoint/resume`);
@@ -173,10 +171,6 @@ describe('an endpoint that fails every attempt', () => {
     for (const lead of [during[0]!, during[2]!]) {
       expect(ids.indexOf(`${lead.lead_id}:0`)).toBeLessThan(ids.indexOf(`${lead.lead_id}:1`));
     }
-    // The held leads are released one by one: their first callbacks are at least 1/rate apart.
-    const firstOf = (lead: string) => sent.find((r) => r.headers['x-event-id'] === `${lead}:0`)!.at;
-    const starts = [during[0]!, during[2]!].map((e) => firstOf(e.lead_id)).sort((a, b) => a - b);
-    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(1000 / RESUME_RATE_PER_S - 50);
     const h = await healthWhere(
       'the endpoint active and healthy again',
       (x) => x.state === 'active' && x.consecutive_failures === 0 && x.held === 0,

@@ -28,7 +28,6 @@ beforeAll(async () => {
     ENDPOINT_PAUSE_AFTER_S: '2',
     ENDPOINT_PAUSE_MIN_FAILURES: '3',
     ENDPOINT_HEALTH_REPORT_MS: '200',
-    ENDPOINT_RESUME_RATE_PER_S: '10',
   });
   manager = new ManagerClient(app.url);
   receiver = await new CallbackReceiver().start();

@@ -29,7 +29,6 @@ beforeAll(async () => {
     CALLBACK_RETRY_DELAYS_S: '1,2,3,4',
     CALLBACK_TIMEOUT_MS: '3000',
     ENDPOINT_CIRCUIT_FAILURES: '5',
-    ENDPOINT_RESUME_RATE_PER_S: '100',
   });
   a = await new CallbackReceiver().start();
   b = await new CallbackReceiver().start();

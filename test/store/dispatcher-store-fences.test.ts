@@ -146,3 +146,30 @@ it('writes the blocks of many leads saved together in one command per kind, each
     await watched.close();
   }
 });
+
+it('reads the records asked for one at a time within a few milliseconds in one command, each its own', async () => {
+  const watched = await MongoClient.connect(config.mongo.url, { monitorCommands: true });
+  try {
+    const deliveries = watched.db(`${config.mongo.db}-fence`).collection<DeliveryDoc>('deliveries');
+    const store = new DeliveryStore(deliveries, new ListIndex(deliveries.db.collection('delivery_list')));
+    const at = new Date('2026-11-27T10:00:01.000Z');
+    const docs = Array.from({ length: 30 }, (_, i) =>
+      newDeliveryDoc({ ...event, event_id: `le-r${i}:0`, lead_id: `le-r${i}` }, 5, at, { heldBy: 'dl-x' }),
+    );
+    await store.insertNew(docs);
+    const finds: unknown[] = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'find' && e.command.find === 'deliveries') finds.push(e.command.filter);
+    });
+    const ids = [...docs.map((d) => d._id), 'dl-missing'];
+    const read = await Promise.all(ids.map((id) => store.get(id)));
+    expect(read.map((d) => d?._id ?? null)).toEqual([...docs.map((d) => d._id), null]);
+    expect(finds).toHaveLength(1);
+    expect(await store.getMany(['dl-missing', docs[3]!._id])).toEqual([
+      null,
+      expect.objectContaining({ _id: docs[3]!._id }),
+    ]);
+  } finally {
+    await watched.close();
+  }
+});

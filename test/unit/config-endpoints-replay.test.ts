@@ -10,13 +10,12 @@ const base = {
 };
 
 describe('endpoint and replay settings', () => {
-  it('default to a pause after 24 h of failures (5 in a row at least), reports every 5 s, 10 leads/s on resume, a circuit open after 20 failures in a row for at most 60 s, replays of 7 days at 20/s', () => {
+  it('default to a pause after 24 h of failures (5 in a row at least), reports every 5 s, a circuit open after 20 failures in a row for at most 60 s, replays of 7 days at 20/s', () => {
     const config = loadConfig(base);
     expect(config.endpoints).toEqual({
       pauseAfterS: 86400,
       pauseMinFailures: 5,
       healthReportMs: 5000,
-      resumeRatePerS: 10,
       circuitFailures: 20,
       circuitOpenS: 60,
     });
@@ -47,7 +46,6 @@ describe('endpoint and replay settings', () => {
     ['ENDPOINT_PAUSE_AFTER_S', 'a day'],
     ['ENDPOINT_PAUSE_MIN_FAILURES', '0'],
     ['ENDPOINT_HEALTH_REPORT_MS', '10'],
-    ['ENDPOINT_RESUME_RATE_PER_S', '0'],
     ['ENDPOINT_CIRCUIT_FAILURES', '0'],
     ['ENDPOINT_CIRCUIT_OPEN_S', '0'],
     ['ENDPOINT_CIRCUIT_OPEN_S', '3601'],

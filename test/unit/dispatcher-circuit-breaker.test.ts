@@ -1,4 +1,12 @@
-import { CLOSED, circuitStep, holds, type CircuitInput, type CircuitState } from '../../src/dispatcher/circuit-breaker';
+import {
+  CLOSED,
+  circuitStep,
+  holds,
+  permitOf,
+  probeHolds,
+  type CircuitInput,
+  type CircuitState,
+} from '../../src/dispatcher/circuit-breaker';
 
 // An endpoint's circuit, state by state and input by input: whether an attempt may start, what the
 // circuit becomes, and what its shell is told (opened with the probe's time, probe due, closed).
@@ -83,5 +91,26 @@ describe('an endpoint circuit', () => {
       false,
       true,
     ]);
+  });
+
+  it('tells an attempt about to start whether it goes, and whether it goes as the probe', () => {
+    const permit = (state: CircuitState, at: number) => permitOf(circuitStep(state, attempt(at), rules));
+    expect([permit(closed(2), 0), permit(due(1), 0), permit(probing(1, 0), 600)]).toEqual([
+      'attempt',
+      'probe',
+      'probe',
+    ]);
+    expect([permit(open(0, 1000), 0), permit(probing(1, 0), 100)]).toEqual([false, false]);
+  });
+
+  it("holds a probe's delivery that failed as the endpoint does when down, its attempt not counted", () => {
+    expect(probeHolds('probe', 'retriable')).toBe(true);
+    // Answered for good (the endpoint is up), or a payload that can never go: an attempt like any.
+    expect(['delivered', 'permanent', 'unsendable'].map((v) => probeHolds('probe', v as 'permanent'))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(probeHolds('attempt', 'retriable')).toBe(false);
   });
 });

@@ -168,8 +168,13 @@ describe('parked leads', () => {
         ['pa-2', { 1: 1 }],
       ]),
     );
-    expect(parked.take('pa-1')).toEqual({ key: 'pa-1:le-2', partition: 4 });
-    expect(parked.take('pa-1')).toEqual({ key: 'pa-1:le-1', partition: 1 });
-    expect(parked.take('pa-1')).toBeNull();
+    parked.add('pa-1', 'pa-1:le-4', 2);
+    expect(parked.take('pa-1', 1)).toEqual([{ key: 'pa-1:le-2', partition: 4 }]);
+    expect(parked.take('pa-1', 5)).toEqual([
+      { key: 'pa-1:le-1', partition: 1 },
+      { key: 'pa-1:le-4', partition: 2 },
+    ]);
+    expect(parked.take('pa-1', 1)).toEqual([]);
+    expect(parked.take('pa-2', 1)).toEqual([{ key: 'pa-2:le-3', partition: 1 }]);
   });
 });

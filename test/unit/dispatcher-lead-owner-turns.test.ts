@@ -86,7 +86,8 @@ describe('a paused endpoint', () => {
     const { lines, plan } = planner();
     expect(plan({ kind: 'parked' })).toEqual([{ do: 'park-lead' }]);
     lines.load(K, { blocker: 'a', held: ['b'] });
-    expect(plan({ kind: 'resume' })).toEqual([{ do: 'fork', steps: [{ do: 'read-turn', id: 'a' }] }]);
+    // Not forked: the release waits for it to reach the scheduler, so it goes at the endpoint's pace.
+    expect(plan({ kind: 'resume' })).toEqual([{ do: 'read-turn', id: 'a' }]);
     expect(plan({ kind: 'resume' })).toEqual([]); // under way already
   });
 });
@@ -141,6 +142,15 @@ describe('a block read back at assignment', () => {
     expect(shape(plan({ kind: 'blocker-read', blocker: 'a', record: heldRecord('a', 'z') }))).toEqual([
       'fork(read-turn)',
     ]);
+  });
+
+  it('parks a lead whose blocker was held for its endpoint: it goes with the paced release, not at once', () => {
+    const { lines, plan } = loaded();
+    expect(plan({ kind: 'blocker-read', blocker: 'a', record: heldRecord('a', HELD_FOR_PAUSED_ENDPOINT) })).toEqual([
+      { do: 'park-lead' },
+    ]);
+    expect(lines.blocked(K)).toEqual({ blocker: 'a', held: ['b'] });
+    expect(shape(plan({ kind: 'resume' }))).toEqual(['read-turn']);
   });
 
   it('waits for the release of a blocker on the retry path, and for the event of one never recorded', () => {

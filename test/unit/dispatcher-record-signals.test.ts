@@ -1,4 +1,6 @@
 import { RecordSignals } from '../../src/dispatcher/record-signals';
+import { recordLag } from '../../src/dispatcher/task-record';
+import { endedRecord, waitingRecord } from '../support/lead-plan';
 
 // A retry task waiting for its record is woken by the record's write, not by reading it again.
 describe('record signals', () => {
@@ -25,5 +27,18 @@ describe('record signals', () => {
     await signals.next('dl-c', 30).written;
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
     expect(signals.waiting).toBe(0);
+  });
+});
+
+describe("a due task's record", () => {
+  it('is behind while not written, or written without the attempt before the task', () => {
+    const made = (n: number) => ({ ...waitingRecord('dl-a'), attempts_made: n });
+    expect(recordLag(null, 2)).toBe('missing');
+    expect(recordLag(made(0), 2)).toBe('earlier_attempt');
+    expect([recordLag(made(1), 2), recordLag(made(0), 1), recordLag(endedRecord('dl-a', 'dead'), 3)]).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 });

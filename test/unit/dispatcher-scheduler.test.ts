@@ -162,3 +162,38 @@ describe('delivery scheduler: jobs that wait for room', () => {
     expect(c.started).toEqual(['d1']);
   });
 });
+
+describe("delivery scheduler: a partner's room", () => {
+  it('tells how many more jobs the partner queue takes, and when it takes more, at the pace its jobs start', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 2 }, () => undefined);
+    expect(s.room('p')).toBe(2);
+    ['d1', 'd2', 'd3'].forEach((id) => s.submit(job(id, 'p'))); // d1 runs, d2 and d3 queued
+    expect(s.room('p')).toBe(0);
+    let roomy = false;
+    const waiting = s.untilRoom('p').then(() => (roomy = true));
+    await new Promise((r) => setImmediate(r));
+    expect(roomy).toBe(false);
+    await c.finish('d1'); // d2 starts: one place in the queue
+    await waiting;
+    expect(s.room('p')).toBe(1);
+    await s.untilRoom('p'); // room now: at once
+  });
+
+  it('wakes who waits for room at a hand-over and at a drain, whatever the queue', async () => {
+    const c = controlledRun();
+    run = c.run;
+    const s = new DeliveryScheduler({ ...limits, perPartnerConcurrency: 1, maxQueuedPerPartner: 1 }, () => undefined);
+    s.submit(job('d1', 'p'));
+    s.submit(job('d2', 'p'));
+    const atHandOver = s.untilRoom('p');
+    s.dropFenced();
+    await atHandOver;
+    const atDrain = s.untilRoom('p');
+    const draining = s.drain();
+    await atDrain;
+    await c.finish('d1');
+    await draining;
+  });
+});

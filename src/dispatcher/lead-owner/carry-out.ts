@@ -191,13 +191,14 @@ export class CarryOut {
 
   private async attempt(item: Item): Promise<void> {
     const lead = leadOf(item);
-    if (!this.deps.hold.mayAttempt(item.endpoint)) return this.carry(lead, { kind: 'paused', item });
+    const permit = this.deps.hold.mayAttempt(item.endpoint);
+    if (!permit) return this.carry(lead, { kind: 'paused', item });
     const before = countersOf(item.doc, this.deps.schedule.maxAttempts);
     const { work } = item.assignment;
-    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced);
+    const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced, permit);
     // Withheld only once fenced (its offset stays uncommitted: the next owner sends it).
     if (done === null || this.writes.fenced(item, 'attempt')) return;
-    await this.carry(lead, { kind: 'attempted', item, done });
+    await this.carry(lead, done === 'held' ? { kind: 'paused', item } : { kind: 'attempted', item, done });
   }
 
   private async publishOverflow(item: Item, dueAt: number): Promise<boolean> {

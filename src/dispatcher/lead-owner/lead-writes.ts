@@ -88,6 +88,10 @@ export class LeadWrites {
     return untilDone(() => this.deps.store.get(id), this.retrying('read record'));
   }
 
+  readMany(ids: readonly string[]): Promise<(DeliveryDoc | null)[]> {
+    return untilDone(() => this.deps.store.getMany(ids), this.retrying('read records'));
+  }
+
   retrying(what: string) {
     return (err: unknown, attempt: number) =>
       this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');

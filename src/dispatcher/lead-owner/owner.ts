@@ -17,9 +17,11 @@ import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
 // The retry consumer's dependencies, and the few the first attempts need on top.
 export interface LeadOwnerDeps extends CarryOutDeps {
   partners: PartnerDirectory;
-  resumeRatePerS: number; // parked leads released per second when their endpoint resumes
   lease: Lease; // the event consumer's lease on its partitions
 }
+
+// Blockers' records read back per read of the store (in chunks of its `$in`), as partitions come back.
+const BLOCKERS_PER_READ = 1000;
 
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
@@ -225,11 +227,14 @@ export class LeadOwner {
       () => this.deps.blocks.forPartitions([partition]),
       this.writes.retrying('load blocks'),
     );
-    for (const b of blocks) {
-      const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
-      a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
-      const record = await this.writes.read(b.blocker);
-      this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record });
+    for (let i = 0; i < blocks.length; i += BLOCKERS_PER_READ) {
+      const chunk = blocks.slice(i, i + BLOCKERS_PER_READ);
+      const records = await this.writes.readMany(chunk.map((b) => b.blocker));
+      chunk.forEach((b, n) => {
+        const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
+        a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
+        this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record: records[n] ?? null });
+      });
     }
   }
 
@@ -248,20 +253,29 @@ export class LeadOwner {
   }
 
   // The endpoint was released (resumed, its circuit's probe due, or its circuit closed): its parked
-  // leads go again, longest-held first, at ENDPOINT_RESUME_RATE_PER_S; each lead's held deliveries
-  // then follow in event order. Stops once the endpoint holds again (paused, or the probe under way),
-  // or at a hand-over (the next assignment reads the parked leads back from their blocks).
+  // leads go again, longest-held first, as many at a time as the endpoint's queue in the scheduler
+  // has room for, so at the endpoint's own pace (the first alone: it may be the circuit's probe).
+  // Each lead's held deliveries then follow in event order. Stops once the endpoint holds again
+  // (paused, or the probe under way), or at a hand-over (the next assignment reads the parked leads
+  // back from their blocks).
   private release(endpoint: string): void {
     if (this.releasing.has(endpoint)) return;
     this.releasing.add(endpoint);
     const a = this.current;
-    const gapMs = 1000 / this.deps.resumeRatePerS;
+    const { hold, scheduler, logger } = this.deps;
+    const going = () => !hold.holds(endpoint) && a.work.open && !scheduler.stopping;
+    const resume = (next: { key: string; partition: number }) =>
+      this.carryOut
+        .carry({ a, endpoint, ...next }, { kind: 'resume' })
+        .catch((err: unknown) =>
+          logger.error({ key: next.key, err: (err as Error).message }, 'could not resume a lead'),
+        );
     const releasing = (async () => {
-      while (!this.deps.hold.holds(endpoint) && a.work.open) {
-        const next = a.parked.take(endpoint);
-        if (!next) break;
-        this.carryOut.apply({ a, endpoint, ...next }, { kind: 'resume' });
-        await new Promise((r) => setTimeout(r, gapMs).unref());
+      for (let first = true; going(); first = false) {
+        await scheduler.untilRoom(endpoint);
+        const leads = going() ? a.parked.take(endpoint, first ? 1 : Math.max(1, scheduler.room(endpoint))) : [];
+        if (leads.length === 0) break;
+        await Promise.all(leads.map(resume));
       }
     })().finally(() => this.releasing.delete(endpoint));
     this.carryOut.start(a, releasing, { endpoint }, 'could not release the parked leads of an endpoint');

@@ -10,14 +10,17 @@ export class ParkedLeads {
     this.byPartner.set(partnerId, leads);
   }
 
-  // The partner's longest-held lead, taken out.
-  take(partnerId: string): { key: string; partition: number } | null {
+  // The partner's `n` longest-held leads (or fewer), taken out.
+  take(partnerId: string, n: number): { key: string; partition: number }[] {
     const leads = this.byPartner.get(partnerId);
-    const first = leads?.entries().next().value;
-    if (!leads || !first) return null;
-    leads.delete(first[0]);
-    if (leads.size === 0) this.byPartner.delete(partnerId);
-    return { key: first[0], partition: first[1] };
+    const taken: { key: string; partition: number }[] = [];
+    for (const [key, partition] of leads ?? []) {
+      if (taken.length >= n) break;
+      taken.push({ key, partition });
+    }
+    for (const { key } of taken) leads?.delete(key);
+    if (leads?.size === 0) this.byPartner.delete(partnerId);
+    return taken;
   }
 
   // Held deliveries by partner and partition: each parked lead's first delivery and those behind it.

@@ -71,8 +71,11 @@ export function plan<T extends PlanItem>(lines: LeadLines<T>, key: string, input
       return lineSteps(lines, key, lines.arrive(key, input.item));
     case 'released':
       return lineSteps(lines, key, lines.released(key, input.blocker));
-    case 'resume':
-      return lineSteps(lines, key, lines.resumeBlocker(key));
+    case 'resume': {
+      // In line, not forked: the endpoint's release waits until the held one reached the scheduler.
+      const held = lines.resumeBlocker(key).runHeld;
+      return held ? [{ do: 'read-turn', id: held }] : [];
+    }
     case 'recorded':
       return lineSteps(lines, key, input.line);
     case 'parked':
@@ -166,8 +169,9 @@ function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T,
 }
 
 // A block read back: its blocker ended (a crash before its release reached this line), is a held
-// one whose turn had come (or was parked), or is on the retry path (its end sends `released`). No
-// record: its event is uncommitted and comes again.
+// one whose turn had come, is parked (held for its endpoint: it goes with the endpoint's paced
+// release), or is on the retry path (its end sends `released`). No record: its event is
+// uncommitted and comes again.
 function blockerRead<T extends PlanItem>(
   lines: LeadLines<T>,
   key: string,
@@ -176,6 +180,7 @@ function blockerRead<T extends PlanItem>(
 ): Step<T>[] {
   if (!record) return [];
   if (record.state !== 'queued') return lineSteps(lines, key, lines.released(key, blocker));
+  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return [{ do: 'park-lead' }];
   if (isHeld(record)) return lineSteps(lines, key, lines.resumeBlocker(key));
   return [];
 }

@@ -64,7 +64,7 @@ export const endpointSchemas = {
   resumeEndpoint: {
     tags: AFFILIATES,
     summary:
-      'Resume a paused endpoint (kind=postback: the tracker): its held deliveries go out in order, at ENDPOINT_RESUME_RATE_PER_S (409 if it is not paused)',
+      'Resume a paused endpoint (kind=postback: the tracker): its held deliveries go out in order, as fast as the endpoint takes them (409 if it is not paused)',
     params: idParams,
     querystring: KIND_QUERY,
     response: answers(

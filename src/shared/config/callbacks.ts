@@ -19,7 +19,6 @@ export interface EndpointConfig {
   readonly pauseAfterS: number;
   readonly pauseMinFailures: number;
   readonly healthReportMs: number;
-  readonly resumeRatePerS: number;
   // An endpoint's circuit opens after this many failed attempts in a row on one dispatcher; it then
   // stays open for the retry schedule's delay before each probe, at most circuitOpenS.
   readonly circuitFailures: number;
@@ -58,7 +57,6 @@ export function readEndpoints(r: EnvReader): EndpointConfig {
     pauseAfterS: r.int('ENDPOINT_PAUSE_AFTER_S', 86400, 1, 2592000),
     pauseMinFailures: r.int('ENDPOINT_PAUSE_MIN_FAILURES', 5, 1, 1000000),
     healthReportMs: r.int('ENDPOINT_HEALTH_REPORT_MS', 5000, 100, 600000),
-    resumeRatePerS: r.int('ENDPOINT_RESUME_RATE_PER_S', 10, 1, 10000),
     circuitFailures: r.int('ENDPOINT_CIRCUIT_FAILURES', 20, 1, 100000),
     circuitOpenS: r.int('ENDPOINT_CIRCUIT_OPEN_S', 60, 1, 3600),
   };

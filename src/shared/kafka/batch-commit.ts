@@ -78,10 +78,13 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
           for (const m of bad) mark.done(m.message.offset);
           good.forEach((record, n) => {
             const pending = recording?.[n];
-            if (!pending) mark.done(record.message.offset);
+            // Only the offset is kept while the work is under way: a message's bytes are a view of its
+            // whole fetch response, and its value is the decoded record.
+            const offset = record.message.offset;
+            if (!pending) mark.done(offset);
             else
               pending.then(
-                () => mark.done(record.message.offset),
+                () => mark.done(offset),
                 (err: unknown) =>
                   logger.error(
                     { group: opts.group, err },
