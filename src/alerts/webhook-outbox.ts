@@ -1,7 +1,7 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import type { Clock } from '../shared/clock';
 import { insertAllNew } from '../shared/mongo/bulk';
-import { dueOrAbandoned } from '../shared/mongo/leased-work';
+import { dueOrAbandoned, nextDue } from '../shared/mongo/leased-work';
 import type { Alert } from './alert-kinds';
 import { webhookBody, webhookId, type WebhookDoc } from './webhook-state';
 
@@ -21,6 +21,7 @@ export interface WebhookSettingDoc {
 export class WebhookOutbox {
   readonly posts: Collection<WebhookDoc>;
   readonly settings: Collection<WebhookSettingDoc>;
+  private readonly queuedListeners = new Set<() => void>();
 
   constructor(
     db: Db,
@@ -63,7 +64,18 @@ export class WebhookOutbox {
       next_at: now,
     }));
     const taken = await insertAllNew(this.posts, docs);
+    if (docs.length > 0) for (const heard of this.queuedListeners) heard();
     return [...byId].filter(([id]) => !taken.has(id)).map(([, a]) => a);
+  }
+
+  // Heard after posts are queued by this process (its sender tries them at once).
+  onQueued(listener: () => void): void {
+    this.queuedListeners.add(listener);
+  }
+
+  // When the next attempt falls due (leased-work.ts); null when nothing waits.
+  nextDue(): Promise<Date | null> {
+    return nextDue(this.posts);
   }
 
   async due(limit: number): Promise<WebhookDoc[]> {

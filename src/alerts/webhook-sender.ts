@@ -11,26 +11,28 @@ import type { Clock } from '../shared/clock';
 import type { CallbackConfig } from '../shared/config';
 import type { Logger } from '../shared/logger';
 import type { PartnerDirectory } from '../shared/partners/partner-directory';
-import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
+import { everyInterval, whenDue, type PeriodicTask } from '../shared/periodic-task';
 import type { WebhookOutbox } from './webhook-outbox';
 import type { WebhookDoc } from './webhook-state';
 
 const BATCH = 20;
 
 export interface WebhookSenderDeps {
-  outbox: WebhookOutbox;
+  outbox: Pick<WebhookOutbox, 'urlOf' | 'claim' | 'settle' | 'due' | 'nextDue' | 'onQueued' | 'prune'>;
   posts: Counter<'outcome'>; // each attempt's outcome
   partners: PartnerDirectory; // how the partner's callbacks are signed
   callbacks: CallbackConfig; // their wire rules and retry schedule
   serviceName: string;
-  pollMs: number;
+  pollMs: number; // the longest it waits, for posts queued by another process
   clock: Clock;
   logger: Logger;
 }
 
 // Posts the alerts queued for partners' webhooks: signed as the partner's callbacks are (the same
 // secret and scheme, X-Event-Id the post's id on every attempt), tried under the same guards and
-// timeout, and retried on the callbacks' schedule until delivered or dead.
+// timeout, and retried on the callbacks' schedule until delivered or dead. It tries as soon as a post
+// is queued in this process and when the next one falls due (a retry, a claim left by a dead
+// sender); at rest it reads the outbox once per pollMs.
 export function startWebhookSender(d: WebhookSenderDeps): PeriodicTask {
   const schedule = retrySchedule(d.callbacks.retryDelaysS);
   // An attempt takes at most the callback timeout: nobody else takes the post meanwhile.
@@ -66,14 +68,17 @@ export function startWebhookSender(d: WebhookSenderDeps): PeriodicTask {
     if (decision.state === 'delivered') d.logger.info(log, 'alert webhook delivered');
     else d.logger.warn({ ...log, error: result.error }, 'alert webhook not delivered');
   };
-  const send = everyInterval(
+  const send = whenDue(
     'alert webhooks',
     d.pollMs,
     async () => {
-      for (const doc of await d.outbox.due(BATCH)) await one(doc);
+      const due = await d.outbox.due(BATCH);
+      for (const doc of due) await one(doc);
+      return due.length === BATCH ? new Date() : d.outbox.nextDue();
     },
     d.logger,
   );
+  d.outbox.onQueued(() => send.soon());
   const prune = everyInterval('alert webhooks prune', 3600 * 1000, () => d.outbox.prune(), d.logger);
   return {
     soon: () => send.soon(),

@@ -26,9 +26,11 @@ import { endpointId, kindOf } from '../shared/delivery-kind';
 
 // A message due within this window is held in memory instead of pausing its partition. It must
 // exceed one fetch round trip (FETCH_MAX_WAIT_MS plus latency), so that a partition resumed this
-// long before the due time has its message back in hand before the due time.
-const HOLD_WINDOW_MS = 1000;
-const FETCH_MAX_WAIT_MS = 100;
+// long before the due time has its message back in hand before the due time. The fetch wait (never
+// longer than the other consumers', so a stop waits no longer) is what the tiers cost at rest: a
+// fetch of every tier partition each time.
+const HOLD_WINDOW_MS = 5000;
+const FETCH_MAX_WAIT_MS = 2000;
 // Tasks a tier partition may have handed out and not recorded.
 const MAX_UNCOMMITTED = 2000;
 
@@ -87,7 +89,7 @@ export async function startRetryConsumer(kafka: BatchConsumerDeps, deps: RetryCo
     commit: 'recorded',
     maxUncommitted: MAX_UNCOMMITTED,
     lease,
-    consumer: { maxWaitTimeInMs: FETCH_MAX_WAIT_MS },
+    consumer: { maxWaitTimeInMs: Math.min(FETCH_MAX_WAIT_MS, kafka.settings.fetchMaxWaitMs) },
     // Never early: a task not due within the hold window pauses its partition until it nearly is.
     admit: (message) => {
       const timing = readTaskHeaders(message.headers);

@@ -20,11 +20,12 @@ export class AgentRoster {
   constructor(
     private readonly agentDocs: Collection<AgentDoc>,
     private readonly activity: Collection<AgentActivityDoc>,
+    private readonly handedOut: () => void = () => undefined, // an agent got a lead: saved at the next refresh
   ) {}
 
   // Reads the agents (and, the first time, when each last got a lead), then saves this process's
-  // assignments since the last refresh.
-  async refresh(): Promise<void> {
+  // assignments since the last refresh; how many agents' were saved.
+  async refresh(): Promise<number> {
     await this.readAgents();
     if (!this.loaded) this.rotation.remember(await this.activity.find({}).toArray());
     this.loaded = true;
@@ -39,6 +40,7 @@ export class AgentRoster {
         ),
       ),
     );
+    return saving.length;
   }
 
   // A manager changed an agent: the next choice waits for the agents to be read again.
@@ -70,7 +72,10 @@ export class AgentRoster {
   // fits; `except` is left out (the agent an idle lead is taken from).
   take(lead: LeadTraits, now: Date, except: string | null = null): AgentDoc | null {
     const agent = this.rotation.take(lead, now, except);
-    if (agent) this.dirty.add(agent._id);
+    if (agent) {
+      this.dirty.add(agent._id);
+      this.handedOut();
+    }
     return agent;
   }
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock';
 import type { Logger } from '../shared/logger';
-import { everyInterval, type PeriodicTask } from '../shared/periodic-task';
+import { whenDue, type PeriodicTask } from '../shared/periodic-task';
 import type { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import type { AgentRoster } from './agent-roster';
 import type { DedupClaims } from './dedup-claims';
@@ -14,6 +14,9 @@ const LIST_LIMIT = 500;
 // An assign command asked for a lead is not asked again before this, while its owner applies it.
 const ASK_AGAIN_MS = 30_000;
 const HOUSEKEEPING_MS = 3_600_000;
+// At rest (nothing waiting or parked, no lead handed out since the last tick) it looks again after
+// this, or at once when this process sets a lead waiting, parks a message or hands out a lead.
+const AT_REST_MS = 30_000;
 
 export interface DistributionDeps {
   roster: AgentRoster;
@@ -36,8 +39,10 @@ export interface DistributionDeps {
 // intake data keys past INTAKE_KEY_HOURS, and
 // erases the personal data of leads past the retention (Retention). Reads only small collections
 // (agents, waiting leads, parked messages, one day's keys): nothing it does grows with the leads stored.
+// It ticks every interval while anything waits, and every AT_REST_MS when nothing does.
 export class Distribution {
   private task: PeriodicTask | null = null;
+  private atRest = false;
   private readonly asked = new Map<string, number>();
   private lastHousekeeping = 0;
   // Where each list goes on next tick: every waiting lead and parked message gets its turn.
@@ -46,7 +51,20 @@ export class Distribution {
   constructor(private readonly d: DistributionDeps) {}
 
   start(intervalMs: number, clock: Clock): void {
-    this.task = everyInterval('distribution', intervalMs, () => this.tick(clock.now()), this.d.logger);
+    const work = async (): Promise<Date | null> => {
+      const busy = await this.tick(clock.now());
+      this.atRest = !busy;
+      return busy ? new Date(Date.now() + intervalMs) : null;
+    };
+    this.task = whenDue('distribution', Math.max(intervalMs, AT_REST_MS), work, this.d.logger);
+  }
+
+  // This process set a lead waiting, parked a message or handed out a lead: a distribution at rest
+  // looks now; a busy one sees it on its next tick.
+  woken(): void {
+    if (!this.atRest) return;
+    this.atRest = false;
+    this.task?.soon();
   }
 
   // A tick now (an agent changed: waiting leads it fits need not wait for the interval).
@@ -58,8 +76,9 @@ export class Distribution {
     await this.task?.stop();
   }
 
-  async tick(now: Date): Promise<void> {
-    await this.d.roster.refresh();
+  // Whether anything waits or was handed out (then the next tick comes after the interval).
+  async tick(now: Date): Promise<boolean> {
+    const saved = await this.d.roster.refresh();
     for (const [id, at] of this.asked) if (now.getTime() - at > ASK_AGAIN_MS) this.asked.delete(id);
     const waiting = await this.page('waiting', (after) => this.d.waiting.list(after, LIST_LIMIT));
     const assign = waiting.filter((w) => !this.asked.has(w._id) && this.d.roster.fits(w, now));
@@ -71,6 +90,7 @@ export class Distribution {
     ]);
     for (const w of assign) this.asked.set(w._id, now.getTime());
     await this.housekeeping(now);
+    return waiting.length > 0 || retry.length > 0 || saved > 0;
   }
 
   private async page<T extends { _id: string }>(

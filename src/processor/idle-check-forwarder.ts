@@ -23,6 +23,10 @@ export function startIdleCheckForwarder(deps: IdleCheckForwarderDeps): Promise<B
     group: 'processor-idle-checks',
     topics: ['idleChecks'],
     admit: (message) => Math.max(0, dueAtOf(message.headers) - Date.now()),
+    // A partition resumed when its head is due is fetched once the fetch under way ends: a check of
+    // a lead idle for IDLE_REDISTRIBUTION_S (minutes) may be that late, and the group at rest
+    // fetches as seldom as every other (a pausing consumer fetches every second otherwise).
+    consumer: { maxWaitTimeInMs: deps.consumers.settings.fetchMaxWaitMs },
     async handle(records) {
       const messages = await Promise.all(
         records.map(async (r) => ({ key: r.value.lead_id, value: await deps.codec.encode('leadCommands', r.value) })),

@@ -67,11 +67,13 @@ export function processorParts(d: ProcessorPartsDeps): ProcessorParts {
   const statuses = loadStatuses(rules.statusCatalogFile);
   const isTerminal = (status: string) => statuses.isTerminal(status);
   const leads = new LeadStore(c.leads, { list: new ListIndex(c.leadList), isTerminal });
-  const waiting = new WaitingLeads(c.waitingLeads);
-  const parked = new ParkedMessages(c.parkedMessages);
+  // What this process sets waiting, parks or hands out wakes its distribution when it is at rest.
+  const woken = () => distribution.woken();
+  const waiting = new WaitingLeads(c.waitingLeads, woken);
+  const parked = new ParkedMessages(c.parkedMessages, woken);
   const claims = new DedupClaims(d.mongo.db);
   const decisions = new IntakeDecisionStore(d.mongo.db, intake.idempotencyTtlS);
-  const roster = new AgentRoster(c.agents, c.agentActivity);
+  const roster = new AgentRoster(c.agents, c.agentActivity, woken);
   const intakeKeys = new IntakeKeyStore(d.mongo.db);
   const keys = new LeadKeyStore(d.mongo.db, intakeKeys);
   const risk = new RiskAssessment(new BurstCounter(d.redis, d.config.crypto.hashKey, rules.riskBurstWindowMs), {

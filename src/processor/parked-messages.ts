@@ -5,10 +5,15 @@ import type { ParkedMessageDoc } from '../shared/mongo/documents';
 // The one module that writes `parked_messages`: CRM messages waiting for something else to happen
 // first. Small by construction (a message stays at most CRM_PARK_MAX_MS), so it may be read whole.
 export class ParkedMessages {
-  constructor(private readonly parked: Collection<ParkedMessageDoc>) {}
+  constructor(
+    private readonly parked: Collection<ParkedMessageDoc>,
+    private readonly added: () => void = () => undefined, // heard once messages were parked
+  ) {}
 
   async park(docs: readonly ParkedMessageDoc[]): Promise<void> {
+    if (docs.length === 0) return;
     await insertAllNew(this.parked, docs);
+    this.added();
   }
 
   byIds(ids: Iterable<string>): Promise<Map<string, ParkedMessageDoc>> {

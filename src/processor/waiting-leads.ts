@@ -5,9 +5,13 @@ import type { LeadDoc, WaitingLeadDoc } from '../shared/mongo/documents';
 // The one module that writes `waiting_leads`: leads accepted while no agent could take them. It
 // holds only those, so reading it whole when agents change costs what is waiting, not what is stored.
 export class WaitingLeads {
-  constructor(private readonly waiting: Collection<WaitingLeadDoc>) {}
+  constructor(
+    private readonly waiting: Collection<WaitingLeadDoc>,
+    private readonly added: () => void = () => undefined, // heard once leads were set waiting
+  ) {}
 
   async add(leads: readonly LeadDoc[]): Promise<void> {
+    if (leads.length === 0) return;
     await insertAllNew(
       this.waiting,
       leads.map((l) => {
@@ -17,6 +21,7 @@ export class WaitingLeads {
         return doc;
       }),
     );
+    this.added();
   }
 
   // A page in _id order after `after` (null: from the start).

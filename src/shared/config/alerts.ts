@@ -12,7 +12,8 @@ export interface AlertsConfig {
   readonly capWarnPercent: number;
   // How long before a secret's grace ends its people are told.
   readonly graceNoticeS: number;
-  // How often the posts to partners' alert webhooks that are due are tried.
+  // The longest the sender of alert webhooks waits before it reads its outbox again (a post queued in
+  // its process, or falling due, wakes it at once).
   readonly webhookPollMs: number;
 }
 
@@ -22,6 +23,6 @@ export function readAlerts(r: EnvReader): AlertsConfig {
     periodS: r.int('ALERT_PERIOD_S', 3600, 1, 86400),
     capWarnPercent: r.int('ALERT_CAP_WARN_PERCENT', 80, 1, 99),
     graceNoticeS: r.int('ALERT_GRACE_NOTICE_S', 86400, 60, 604800),
-    webhookPollMs: r.int('ALERT_WEBHOOK_POLL_MS', 1000, 10, 60000),
+    webhookPollMs: r.int('ALERT_WEBHOOK_POLL_MS', 60000, 10, 600000),
   };
 }

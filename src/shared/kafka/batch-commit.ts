@@ -5,9 +5,9 @@ import { handingOver } from './hand-over';
 import type { MembershipLease } from './membership-lease';
 import { OffsetWatermark } from './offset-watermark';
 
-// How a consumer's offsets move. Offsets are committed by hand (autoCommit off), every
-// COMMIT_EVERY_MS, only up to the first record not yet done (offset-watermark.ts), before every
-// join of the group and at a stop. kafkajs's own auto-commit sends one OffsetCommit after every
+// How a consumer's offsets move. Offsets are committed by hand (autoCommit off), COMMIT_EVERY_MS
+// after a record is done (a consumer at rest has no commit round), only up to the first record not
+// yet done (offset-watermark.ts), before every join of the group and at a stop. kafkajs's own auto-commit sends one OffsetCommit after every
 // partition's batch: at 200 leads a second that was about as many commit requests to the broker as
 // half the leads, each a replicated write to __consumer_offsets. Handlers are idempotent (unique
 // _id as the fence), so a crash replays at most the last interval's work.
@@ -74,17 +74,21 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
           return true;
         },
         handled(messages, bad, good, recording) {
+          const done = (offset: string): void => {
+            mark.done(offset);
+            all.due();
+          };
           for (const m of messages) mark.track(m.offset);
-          for (const m of bad) mark.done(m.message.offset);
+          for (const m of bad) done(m.message.offset);
           good.forEach((record, n) => {
             const pending = recording?.[n];
             // Only the offset is kept while the work is under way: a message's bytes are a view of its
             // whole fetch response, and its value is the decoded record.
             const offset = record.message.offset;
-            if (!pending) mark.done(offset);
+            if (!pending) done(offset);
             else
               pending.then(
-                () => mark.done(offset),
+                () => done(offset),
                 (err: unknown) =>
                   logger.error(
                     { group: opts.group, err },
@@ -117,7 +121,8 @@ const COMMIT_EVERY_MS = 200;
 // the committed offsets, so each join starts new watermarks; promises of the old ones land nowhere.
 class Watermarks {
   private marks = new Map<string, OffsetWatermark>();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
   private committing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -130,7 +135,15 @@ class Watermarks {
     consumer.on(consumer.events.CRASH, () => {
       this.marks = new Map();
     });
-    this.timer = setInterval(() => void this.commit(), COMMIT_EVERY_MS);
+  }
+
+  // A record is done: a commit round within COMMIT_EVERY_MS, with whatever else is done by then.
+  due(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.commit();
+    }, COMMIT_EVERY_MS);
     this.timer.unref();
   }
 
@@ -161,13 +174,16 @@ class Watermarks {
       } catch (err) {
         // A rebalance under way, a coordinator moving: the next round commits (or the next owner replays).
         this.logger.debug({ err: (err as Error).message }, 'could not commit offsets this round');
+        this.due();
       }
     });
     return this.committing;
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.commit();
   }
 }

@@ -7,10 +7,27 @@ import { kafkajsInternal } from './kafkajs-internals';
 // proposed there). With nothing pending and no throttle there is nothing to check later: push()
 // sends at once or queues and schedules a check, and every answer checks the queue again. Patched
 // once, at load, like hand-over.ts patches the consumer group.
+//
+// kafkajs also looks for timed-out requests on every connection every 100 ms (a setInterval from the
+// connection's start to its end), whether a request is in flight or not: the consumers' idle
+// connections woke their process ten times a second each. Here one timer per connection waits for
+// the earliest deadline of the requests in flight, and none runs while nothing is in flight.
+interface SocketRequest {
+  sentAt: number | null;
+  requestTimeout: number;
+  timeoutRequest(): void;
+}
 interface RequestQueue {
   throttledUntil: number;
   pending: unknown[];
+  inflight: Map<number, SocketRequest>;
+  enforceRequestTimeout: boolean;
   throttleCheckTimeoutId: NodeJS.Timeout | null;
+  requestTimeoutIntervalId?: NodeJS.Timeout | null; // kafkajs's name; a timeout here
+  isConnected(): boolean;
+  destroy(): void;
+  sendSocketRequest(request: SocketRequest): void;
+  scheduleRequestTimeoutCheck(): void;
   scheduleCheckPendingRequests(): void;
   checkPendingRequests(): void;
 }
@@ -40,4 +57,62 @@ RequestQueueClass.prototype.scheduleCheckPendingRequests = function scheduleOnly
     this.throttleCheckTimeoutId = null;
     this.checkPendingRequests();
   }, inMs);
+};
+
+// In how many ms the earliest of these requests (sent at, timeout) times out, 0 if one has; null: none.
+export function timeoutCheckInMs(
+  inflight: Iterable<{ sentAt: number | null; requestTimeout: number }>,
+  now = Date.now(),
+): number | null {
+  let earliest: number | null = null;
+  for (const r of inflight) {
+    if (r.sentAt === null) continue;
+    const deadline = r.sentAt + r.requestTimeout;
+    if (earliest === null || deadline < earliest) earliest = deadline;
+  }
+  return earliest === null ? null : Math.max(0, earliest - now);
+}
+
+// Timeout checks are on from the connection's start (scheduleRequestTimeoutCheck) until destroy().
+const CHECKING = Symbol('timeout checks on');
+const DUE = Symbol('timeout check due at');
+type Checked = RequestQueue & { [CHECKING]?: boolean; [DUE]?: number };
+const proto = RequestQueueClass.prototype as Checked;
+const destroy = proto.destroy;
+const sendSocketRequest = proto.sendSocketRequest;
+
+// Arms the check for the earliest deadline in flight, unless one is armed no later than that.
+function checkTimeoutsLater(queue: Checked): void {
+  if (!queue[CHECKING]) return;
+  const now = Date.now();
+  const inMs = timeoutCheckInMs(queue.inflight.values(), now);
+  if (inMs === null) return;
+  if (queue.requestTimeoutIntervalId && (queue[DUE] ?? Infinity) <= now + inMs) return;
+  if (queue.requestTimeoutIntervalId) clearTimeout(queue.requestTimeoutIntervalId);
+  queue[DUE] = now + inMs;
+  queue.requestTimeoutIntervalId = setTimeout(() => {
+    queue.requestTimeoutIntervalId = null;
+    const at = Date.now();
+    queue.inflight.forEach((r) => {
+      if (r.sentAt !== null && at - r.sentAt > r.requestTimeout) r.timeoutRequest();
+    });
+    if (!queue.isConnected()) queue.destroy();
+    else checkTimeoutsLater(queue);
+  }, inMs + 1);
+}
+
+proto.scheduleRequestTimeoutCheck = function checkTimeoutsWhileInFlight(this: Checked) {
+  if (!this.enforceRequestTimeout) return;
+  this.destroy();
+  this[CHECKING] = true;
+  checkTimeoutsLater(this);
+};
+proto.destroy = function destroyTimers(this: Checked) {
+  destroy.call(this);
+  this.requestTimeoutIntervalId = null;
+  this[CHECKING] = false;
+};
+proto.sendSocketRequest = function sendThenCheckTimeouts(this: Checked, request: SocketRequest) {
+  sendSocketRequest.call(this, request);
+  checkTimeoutsLater(this);
 };

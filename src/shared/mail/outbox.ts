@@ -3,7 +3,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { Clock } from '../clock';
 import type { PiiCipher } from '../crypto/pii-cipher';
 import { isDuplicateKey } from '../mongo/client';
-import { dueOrAbandoned } from '../mongo/leased-work';
+import { dueOrAbandoned, nextDue } from '../mongo/leased-work';
 import { afterFailure, type MailDoc, type MailState, type RetryPolicy } from './outbox-state';
 import type { TemplateName, TemplateValues } from './templates';
 
@@ -86,21 +86,9 @@ export class MailOutbox {
     this.queuedListeners.add(listener);
   }
 
-  // When the next try of a message falls due: the earliest queued message's time, or the end of
-  // the earliest claim (a sender that died mid-try); null when nothing waits.
-  async nextDue(): Promise<Date | null> {
-    const [queued] = await this.mails
-      .find<{ next_at?: Date }>({ state: 'queued' }, { projection: { next_at: 1 } })
-      .sort({ next_at: 1 })
-      .limit(1)
-      .toArray();
-    const [claimed] = await this.mails
-      .find<{ claimed_until?: Date }>({ state: 'sending' }, { projection: { claimed_until: 1 } })
-      .sort({ claimed_until: 1 })
-      .limit(1)
-      .toArray();
-    const times = [queued?.next_at, claimed?.claimed_until].filter((t): t is Date => t instanceof Date);
-    return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
+  // When the next try of a message falls due (leased-work.ts); null when nothing waits.
+  nextDue(): Promise<Date | null> {
+    return nextDue(this.mails);
   }
 
   // Messages due for a try: queued ones whose time came, and claims a dead sender left behind.

@@ -51,6 +51,12 @@ export interface Mongo {
   collections: Collections;
 }
 
+// The driver checks each pool's minimum size every 100 ms, an option it neither documents nor
+// accepts from the caller: with no minimum (minPoolSize 0) a check only re-arms its timer, ten
+// wake-ups a second of a process at rest. Every pool is built from the client's parsed options, so
+// it is set there before connecting; a closed connection is still dropped when it is checked out.
+const POOL_CHECK_MS = 60_000;
+
 export async function connectMongo(config: Pick<Config, 'mongo'>): Promise<Mongo> {
   // retryWrites off: FerretDB 1.x has no sessions; our writes are idempotent and retried by the callers.
   // monitorCommands: the commands and documents of each collection are metrics (command-metrics.ts).
@@ -60,6 +66,7 @@ export async function connectMongo(config: Pick<Config, 'mongo'>): Promise<Mongo
     maxPoolSize: 50,
     monitorCommands: true,
   });
+  (client.options as { minPoolSizeCheckFrequencyMS?: number }).minPoolSizeCheckFrequencyMS = POOL_CHECK_MS;
   await client.connect();
   const db = client.db(config.mongo.db);
   const collections: Collections = {
