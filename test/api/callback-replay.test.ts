@@ -99,7 +99,9 @@ it('re-sends every callback of the range with the same event ids, each lead in o
     expect(ids.indexOf(`${e.lead_id}:0`)).toBeLessThan(ids.indexOf(`${e.lead_id}:1`));
   }
   expect(replayed.every((r) => r.signatureValid)).toBe(true);
-  expect(replayed.at(-1)!.at - replayed[0]!.at).toBeGreaterThanOrEqual((5 * 1000) / RATE_PER_S - 50);
+  // Six commands go out a gap apart (1/RATE_PER_S); each callback's own way to the receiver varies by up to a
+  // gap on a loaded machine, so the receiver sees at least four gaps (unbounded, the six would come at once).
+  expect(replayed.at(-1)!.at - replayed[0]!.at).toBeGreaterThanOrEqual((4 * 1000) / RATE_PER_S);
   const record = await until(
     async () => {
       const r = await deliveryRecord(app.runtime, events[0]!);
