@@ -1,4 +1,6 @@
-import { delivered, failed, fresh, heldTurn, K, round } from '../support/lead-plan';
+import { blockOf } from '../../src/dispatcher/lead-owner/lead-lines';
+import { plan, type OwnerInput } from '../../src/dispatcher/lead-owner/plan';
+import { delivered, failed, fresh, heldTurn, K, round, type TestItem } from '../support/lead-plan';
 import { blockedLead, lead } from '../support/lead-outcomes';
 
 // The lead owner's ordering rules as outcomes, in the order the plan (src/dispatcher/lead-owner/plan.ts)
@@ -132,5 +134,26 @@ describe('held deliveries', () => {
     const { carry } = blockedLead();
     expect(carry({ kind: 'released', blocker: 'a' })).toEqual(['block removed']);
     expect(carry({ kind: 'arrived', item: fresh('b') })).toEqual(['send b']);
+  });
+});
+
+describe('the plan is pure', () => {
+  it('moves no line it is given: the line after an input is the one it returns', () => {
+    const { lines } = blockedLead('b');
+    const line = lines.get(K);
+    const copy = structuredClone(line);
+    const inputs: OwnerInput<TestItem>[] = [
+      { kind: 'arrived', item: fresh('c') },
+      { kind: 'released', blocker: 'a' },
+      { kind: 'attempted', item: fresh('a'), done: delivered },
+      { kind: 'blocker-read', block: { blocker: 'a', held: ['b'] }, record: null },
+    ];
+    expect(inputs.map((input) => blockOf(plan(line, input).line))).toEqual([
+      { blocker: 'a', held: ['b', 'c'] },
+      { blocker: 'b', held: [] },
+      { blocker: 'a', held: ['b'] }, // not the attempt under way
+      { blocker: 'a', held: ['b'] }, // memory is newer than the block read back
+    ]);
+    expect(line).toEqual(copy);
   });
 });
