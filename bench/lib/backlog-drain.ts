@@ -1,18 +1,20 @@
 import { loadavg } from 'node:os';
 import type { Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
-import type { Arrival } from '../receiver';
 import type { Table } from './context';
 import { freePort, sleep } from './env';
 import { CpuMeter, memOf, type CpuWindow, type Watched } from './proc';
 import { gauge, metricsText, storeWork } from './role-metrics';
 import type { Helper, RoleProcess } from './roles';
 import { r1 } from './stats';
+import { startTrickle, type Trickle } from './trickle';
 
 // How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
-// one partner: to an endpoint that refuses every connection (its circuit opens and the rest are
-// recorded and set aside, held until it comes back), the store's commands a second while that
-// endpoint stays dead and nothing new comes, then to an endpoint that answers 200 at once.
+// one partner, each in a phase of its own: to an endpoint that answers 200 at once, with nothing else
+// under way (the healthy drain's own pace); then to an endpoint that refuses every connection (its
+// circuit opens and the rest are recorded and set aside, held until it comes back), while another
+// partner sends one event a second to a healthy endpoint (whether the backlog stalls it); then the
+// store's commands a second while the dead endpoint stays dead and nothing new comes.
 export interface BacklogDeps {
   runtime: Runtime;
   role: RoleProcess;
@@ -100,7 +102,8 @@ async function drain(
   events: LeadEvent[],
   done: () => Promise<number>,
   timeoutS: number,
-): Promise<Drain> {
+  beside?: () => () => Promise<Trickle>,
+): Promise<Drain & { beside?: Trickle }> {
   const meter = new CpuMeter(deps.watched);
   const commands0 = await commandsOf(deps.role);
   const waits0 = await recordWaits(deps.role);
@@ -108,6 +111,7 @@ async function drain(
   meter.start();
   const t0 = Date.now();
   await deps.publish(events);
+  const besideDone = beside?.();
   let finished = 0;
   while (Date.now() - t0 < timeoutS * 1000) {
     finished = await done();
@@ -116,6 +120,7 @@ async function drain(
   }
   const seconds = (Date.now() - t0) / 1000;
   const cpu = meter.stop();
+  const besideFigures = await besideDone?.();
   const commands1 = await commandsOf(deps.role);
   const commands = total(commands1) - total(commands0);
   const waits1 = await recordWaits(deps.role);
@@ -131,6 +136,7 @@ async function drain(
     cpu,
     peaks: peaks(),
     recordWaits: Object.fromEntries([...waits1].map(([k, n]) => [k, n - (waits0.get(k) ?? 0)])),
+    ...(besideFigures ? { beside: besideFigures } : {}),
   };
 }
 
@@ -139,12 +145,30 @@ export async function measureBacklogDrain(
   deps: BacklogDeps,
   size: number,
   timeoutS: number,
-): Promise<{ data: Record<string, unknown>; table: Table }> {
+): Promise<{ data: Record<string, unknown>; tables: Table[] }> {
   await deps.receiver.request({ type: 'reset' });
-  // The dead endpoint's backlog first, so that nothing else is under way while it is set aside and
-  // then while it stays dead; the healthy backlog then drains with the dead one's held beside it.
+  // The healthy backlog first and alone: no other partner's events before or beside it on its partitions.
+  const healthyId = await deps.partner('backlog-ok');
+  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint, nothing else under way`);
+  const healthy = await drain(
+    deps,
+    'healthy, alone (delivered)',
+    Array.from({ length: size }, () => deps.event(healthyId)),
+    () => deps.receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
+    timeoutS,
+  );
+
+  // What the healthy drain left when its time was up goes before the next phase, unmeasured: the
+  // dead backlog's phase starts on empty partitions too.
+  const settled = await settle(
+    () => deps.receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
+    size,
+    timeoutS,
+  );
+
   const deadId = await deps.partner('backlog-dead', `http://127.0.0.1:${await freePort()}/dead`);
-  deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections`);
+  const besideId = await deps.partner('beside-dead');
+  deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections, another partner beside`);
   const deliveries = deps.runtime.mongo.collections.deliveries;
   const dead = await drain(
     deps,
@@ -152,6 +176,7 @@ export async function measureBacklogDrain(
     Array.from({ length: size }, () => deps.event(deadId)),
     () => deliveries.countDocuments({ partner_id: deadId }),
     timeoutS,
+    () => startTrickle(deps.receiver, '/beside-dead', () => deps.event(besideId), deps.publish),
   );
 
   const idleMeter = new CpuMeter(deps.watched);
@@ -162,21 +187,15 @@ export async function measureBacklogDrain(
   const idle1 = await commandsOf(deps.role);
   const idleCommandsPerS = r1((total(idle1) - total(idle0)) / IDLE_S);
   const idleByCommand = byCommand(idle0, idle1, IDLE_S);
-
-  const healthyId = await deps.partner('backlog-ok');
-  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint`);
-  const healthy = await drain(
-    deps,
-    'healthy (delivered)',
-    Array.from({ length: size }, () => deps.event(healthyId)),
-    async () =>
-      (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
-        (a) => a.status === 200 && a.path === '/backlog-ok',
-      ).length,
-    timeoutS,
-  );
   const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
 
+  const cpuOf = (w: CpuWindow) => [
+    w.perProcess.dispatcher ?? null,
+    w.perProcess['mongo-wire'] ?? null,
+    w.perProcess.kafka ?? null,
+    w.perProcess.receiver ?? null,
+    w.othersPct,
+  ];
   const row = (d: Drain) => [
     d.endpoint,
     d.events,
@@ -185,13 +204,13 @@ export async function measureBacklogDrain(
     d.perS,
     d.storeCommandsPerS,
     d.commandsPerEvent,
-    d.cpu.perProcess.dispatcher ?? null,
-    d.cpu.perProcess['mongo-wire'] ?? null,
-    d.cpu.perProcess.kafka ?? null,
+    ...cpuOf(d.cpu),
     d.peaks.heapMb,
     d.peaks.rssMb,
     d.peaks.load1,
   ];
+  const idleRow = [`refusing, ${IDLE_S} s idle after`, 0, 0, IDLE_S, 0, idleCommandsPerS, null, ...cpuOf(idleCpu)];
+  const beside = dead.beside;
   return {
     data: {
       size,
@@ -199,48 +218,67 @@ export async function measureBacklogDrain(
       dead,
       deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu },
       attempted,
+      healthyRestS: settled,
     },
-    table: {
-      title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N)`,
-      columns: [
-        'endpoint',
-        'events',
-        'done',
-        's',
-        'events/s',
-        'store commands/s',
-        'commands/event',
-        'dispatcher cpu%',
-        'mongo-wire cpu%',
-        'kafka cpu%',
-        'dispatcher heap MB (peak)',
-        'dispatcher RSS MB (peak)',
-        'load1 (peak)',
-      ],
-      rows: [
-        row(dead),
-        [
-          `refusing, ${IDLE_S} s idle after`,
-          0,
-          0,
-          IDLE_S,
-          0,
-          idleCommandsPerS,
-          null,
-          idleCpu.perProcess.dispatcher ?? null,
-          idleCpu.perProcess['mongo-wire'] ?? null,
-          idleCpu.perProcess.kafka ?? null,
-          null,
-          null,
-          null,
+    tables: [
+      {
+        title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N), each in its own phase`,
+        columns: [
+          'endpoint',
+          'events',
+          'done',
+          's',
+          'events/s',
+          'store commands/s',
+          'commands/event',
+          'dispatcher cpu%',
+          'mongo-wire cpu%',
+          'kafka cpu%',
+          'receiver cpu%',
+          'others cpu%',
+          'dispatcher heap MB (peak)',
+          'dispatcher RSS MB (peak)',
+          'load1 (peak)',
         ],
-        row(healthy),
-      ],
-      note:
-        `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
-        `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
-        `a second while idle: ${shares(idleByCommand)}. ` +
-        `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
-    },
+        rows: [row(healthy), row(dead), [...idleRow, null, null, null]],
+        note:
+          `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
+          `The healthy backlog's rest took ${settled} s more, before the refusing phase. ` +
+          `CPU ms an event (dispatcher/store/Kafka), healthy: ${msPerEvent(healthy)}; refusing: ${msPerEvent(dead)}. ` +
+          `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
+          `a second while idle: ${shares(idleByCommand)}. ` +
+          `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
+      },
+      {
+        title:
+          'Another partner beside the dead backlog: one event a second to a healthy endpoint during the refusing phase',
+        columns: ['sent', 'delivered', 'p50 ms', 'p95 ms', 'max ms', 'oldest undelivered, ms'],
+        rows: [
+          [
+            beside?.sent ?? 0,
+            beside?.delivered ?? 0,
+            beside?.lagMs.p50 ?? null,
+            beside?.lagMs.p95 ?? null,
+            beside?.lagMs.max ?? null,
+            beside?.oldestWaitingMs ?? null,
+          ],
+        ],
+        note: "from each event's publish to its callback at the partner; undelivered: still waiting when the phase ended",
+      },
+    ],
   };
+}
+
+// Waits, at most `timeoutS`, until `done` reaches `size`; the seconds it took.
+async function settle(done: () => Promise<number>, size: number, timeoutS: number): Promise<number> {
+  const t0 = Date.now();
+  while ((await done()) < size && Date.now() - t0 < timeoutS * 1000) await sleep(1000);
+  return r1((Date.now() - t0) / 1000);
+}
+
+// CPU an event done, in ms, of the dispatcher, the store and Kafka: where a drain's time goes.
+function msPerEvent(d: Drain): string {
+  if (d.done === 0) return '-';
+  const ms = (name: string) => r1((((d.cpu.perProcess[name] ?? 0) / 100) * d.cpu.seconds * 1000) / d.done);
+  return ['dispatcher', 'mongo-wire', 'kafka'].map(ms).join('/');
 }

@@ -28,8 +28,8 @@ import { partnerService } from '../../src/manager/services';
 // read from the retry topics by a probe consumer): exact, on one clock, negative if early.
 // (2) Manual retries: dead deliveries retried by a manager, one at a time, timed to their attempt.
 // (3) Throughput: a burst of events for partners that answer 200 at once. (4) Backlog drains
-// (--backlog N events): to a healthy endpoint, to one that refuses connections, then the store's
-// commands a second while it stays dead.
+// (--backlog N events), each alone: to a healthy endpoint, to one that refuses connections (another
+// partner's trickle beside it), then the store's commands a second while it stays dead.
 const DELAYS_S = [1, 2, 3, 4];
 const FAIL_FIRST = 3;
 
@@ -275,7 +275,7 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
       opts.backlogSeconds,
     );
     data.backlog = backlog.data;
-    tables.push(backlog.table);
+    tables.push(...backlog.tables);
     data.memory = { dispatcher: role.memory() };
     tables.push(memoryTable(data.memory as Record<string, RoleMemory>));
   } finally {
