@@ -1,31 +1,21 @@
 import { loadavg } from 'node:os';
-import type { Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import type { Table } from './context';
+import type { DispatcherStack } from './dispatcher-stack';
 import { freePort, sleep } from './env';
-import { CpuMeter, memOf, type CpuWindow, type Watched } from './proc';
-import { gauge, metricsText, storeWork } from './role-metrics';
-import type { Helper, RoleProcess } from './roles';
+import { CpuMeter, memOf, type CpuWindow } from './proc';
+import { gauge, metricsText, recordWaits, storeWork } from './role-metrics';
+import type { Helper, RoleMemory, RoleProcess } from './roles';
 import { r1 } from './stats';
 import { startTrickle, type Trickle } from './trickle';
 
 // How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
-// one partner, each in a phase of its own: to an endpoint that answers 200 at once, with nothing else
-// under way (the healthy drain's own pace); then to an endpoint that refuses every connection (its
-// circuit opens and the rest are recorded and set aside, held until it comes back), while another
-// partner sends one event a second to a healthy endpoint (whether the backlog stalls it); then the
-// store's commands a second while the dead endpoint stays dead and nothing new comes.
-export interface BacklogDeps {
-  runtime: Runtime;
-  role: RoleProcess;
-  receiver: Helper;
-  partner(name: string, callbackUrl?: string): Promise<string>;
-  event(partnerId: string): LeadEvent;
-  publish(events: LeadEvent[]): Promise<void>;
-  watched(): Watched[];
-  log(line: string): void;
-}
-
+// one partner, each phase with a dispatcher, topics and database of its own, so that neither stands
+// behind what the other left: to an endpoint that answers 200 at once (the healthy drain's own
+// pace); then to an endpoint that refuses every connection (its circuit opens and the rest are
+// recorded and set aside, held until it comes back), while another partner sends one event a second
+// to a healthy endpoint (whether the backlog stalls it), and the store's commands a second while
+// that endpoint stays dead and nothing new comes.
 interface Drain {
   endpoint: string;
   events: number;
@@ -38,6 +28,7 @@ interface Drain {
   cpu: CpuWindow;
   peaks: Peaks;
   recordWaits: Record<string, number>; // retry tasks that waited for their record, by reason
+  alive: boolean; // the dispatcher still running at the end (not out of memory)
 }
 
 // The dispatcher's largest heap in use and RSS, and the machine's load, sampled through a phase.
@@ -81,23 +72,13 @@ function samplePeaks(role: RoleProcess): () => Peaks {
   };
 }
 
-// The retry tasks that waited for their record (the dispatcher's counter), by reason.
-async function recordWaits(role: RoleProcess): Promise<Map<string, number>> {
-  const waits = new Map<string, number>();
-  for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
-    const m = /^lead_intake_callback_record_waits_total\{reason="([^"]+)"\} (\S+)$/.exec(line);
-    if (m) waits.set(m[1] as string, Number(m[2]));
-  }
-  return waits;
-}
-
 const shares = (m: Record<string, number>): string =>
   Object.entries(m)
     .map(([shape, n]) => `${shape} ${n}`)
     .join(', ');
 
 async function drain(
-  deps: BacklogDeps,
+  deps: DispatcherStack,
   endpoint: string,
   events: LeadEvent[],
   done: () => Promise<number>,
@@ -125,6 +106,7 @@ async function drain(
   const commands = total(commands1) - total(commands0);
   const waits1 = await recordWaits(deps.role);
   return {
+    alive: memOf(deps.role.pid) !== null,
     endpoint,
     events: events.length,
     done: finished,
@@ -140,54 +122,64 @@ async function drain(
   };
 }
 
-// Each drain stops after `timeoutS` (--backlog-seconds) whatever is left.
+// Each drain stops after `timeoutS` (--backlog-seconds) whatever is left; `stack` starts a dispatcher
+// of its own for a phase (its log in a folder named after the phase).
 export async function measureBacklogDrain(
-  deps: BacklogDeps,
+  stack: (phase: string) => Promise<DispatcherStack>,
+  receiver: Helper,
+  log: (line: string) => void,
   size: number,
   timeoutS: number,
-): Promise<{ data: Record<string, unknown>; tables: Table[] }> {
-  await deps.receiver.request({ type: 'reset' });
-  // The healthy backlog first and alone: no other partner's events before or beside it on its partitions.
-  const healthyId = await deps.partner('backlog-ok');
-  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint, nothing else under way`);
-  const healthy = await drain(
-    deps,
-    'healthy, alone (delivered)',
-    Array.from({ length: size }, () => deps.event(healthyId)),
-    () => deps.receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
-    timeoutS,
-  );
+): Promise<{ data: Record<string, unknown>; tables: Table[]; memory: Record<string, RoleMemory> }> {
+  await receiver.request({ type: 'reset' });
+  const memory: Record<string, RoleMemory> = {};
+  const ok = await stack('backlog-healthy');
+  let healthy: Drain;
+  try {
+    const healthyId = await ok.partner('backlog-ok', 0);
+    log(`dispatcher: backlog of ${size} events to a healthy endpoint, a dispatcher of its own`);
+    healthy = await drain(
+      ok,
+      'healthy (delivered)',
+      Array.from({ length: size }, () => ok.event(healthyId)),
+      () => receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
+      timeoutS,
+    );
+  } finally {
+    await ok.stop();
+    memory['dispatcher (healthy backlog)'] = ok.role.memory();
+  }
 
-  // What the healthy drain left when its time was up goes before the next phase, unmeasured: the
-  // dead backlog's phase starts on empty partitions too.
-  const settled = await settle(
-    () => deps.receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
-    size,
-    timeoutS,
-  );
-
-  const deadId = await deps.partner('backlog-dead', `http://127.0.0.1:${await freePort()}/dead`);
-  const besideId = await deps.partner('beside-dead');
-  deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections, another partner beside`);
-  const deliveries = deps.runtime.mongo.collections.deliveries;
-  const dead = await drain(
-    deps,
-    'refusing (set aside)',
-    Array.from({ length: size }, () => deps.event(deadId)),
-    () => deliveries.countDocuments({ partner_id: deadId }),
-    timeoutS,
-    () => startTrickle(deps.receiver, '/beside-dead', () => deps.event(besideId), deps.publish),
-  );
-
-  const idleMeter = new CpuMeter(deps.watched);
-  const idle0 = await commandsOf(deps.role);
-  idleMeter.start();
-  await sleep(IDLE_S * 1000);
-  const idleCpu = idleMeter.stop();
-  const idle1 = await commandsOf(deps.role);
-  const idleCommandsPerS = r1((total(idle1) - total(idle0)) / IDLE_S);
-  const idleByCommand = byCommand(idle0, idle1, IDLE_S);
-  const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
+  const down = await stack('backlog-dead');
+  let dead: Drain & { beside?: Trickle };
+  let idle: { commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow };
+  let attempted: number;
+  try {
+    const deadId = await down.partner('backlog-dead', 0, `http://127.0.0.1:${await freePort()}/dead`);
+    const besideId = await down.partner('beside-dead', 0);
+    log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections, another partner beside`);
+    const deliveries = down.runtime.mongo.collections.deliveries;
+    dead = await drain(
+      down,
+      'refusing (set aside)',
+      Array.from({ length: size }, () => down.event(deadId)),
+      () => deliveries.countDocuments({ partner_id: deadId }),
+      timeoutS,
+      () =>
+        startTrickle(
+          receiver,
+          '/beside-dead',
+          () => down.event(besideId),
+          (e) => down.publish(e),
+        ),
+    );
+    idle = await idleStore(down);
+    attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
+  } finally {
+    await down.stop();
+    memory['dispatcher (dead backlog)'] = down.role.memory();
+  }
+  const { commandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu } = idle;
 
   const cpuOf = (w: CpuWindow) => [
     w.perProcess.dispatcher ?? null,
@@ -218,8 +210,8 @@ export async function measureBacklogDrain(
       dead,
       deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu },
       attempted,
-      healthyRestS: settled,
     },
+    memory,
     tables: [
       {
         title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N), each in its own phase`,
@@ -243,7 +235,7 @@ export async function measureBacklogDrain(
         rows: [row(healthy), row(dead), [...idleRow, null, null, null]],
         note:
           `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
-          `The healthy backlog's rest took ${settled} s more, before the refusing phase. ` +
+          gone([healthy, dead]) +
           `CPU ms an event (dispatcher/store/Kafka), healthy: ${msPerEvent(healthy)}; refusing: ${msPerEvent(dead)}. ` +
           `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
           `a second while idle: ${shares(idleByCommand)}. ` +
@@ -269,12 +261,29 @@ export async function measureBacklogDrain(
   };
 }
 
-// Waits, at most `timeoutS`, until `done` reaches `size`; the seconds it took.
-async function settle(done: () => Promise<number>, size: number, timeoutS: number): Promise<number> {
-  const t0 = Date.now();
-  while ((await done()) < size && Date.now() - t0 < timeoutS * 1000) await sleep(1000);
-  return r1((Date.now() - t0) / 1000);
+// The store's commands a second while the dead endpoint stays dead and nothing new comes.
+async function idleStore(
+  d: DispatcherStack,
+): Promise<{ commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow }> {
+  const meter = new CpuMeter(d.watched);
+  const before = await commandsOf(d.role);
+  meter.start();
+  await sleep(IDLE_S * 1000);
+  const cpu = meter.stop();
+  const after = await commandsOf(d.role);
+  return {
+    commandsPerS: r1((total(after) - total(before)) / IDLE_S),
+    byCommand: byCommand(before, after, IDLE_S),
+    cpu,
+  };
 }
+
+// A phase whose dispatcher had died by its end (e.g. out of memory): its log says why.
+const gone = (drains: Drain[]): string =>
+  drains
+    .filter((d) => !d.alive)
+    .map((d) => `The dispatcher of "${d.endpoint}" had exited by the end of its phase (see its log). `)
+    .join('');
 
 // CPU an event done, in ms, of the dispatcher, the store and Kafka: where a drain's time goes.
 function msPerEvent(d: Drain): string {
