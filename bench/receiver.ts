@@ -86,8 +86,11 @@ serveHelper(
           badSignatures,
           unknownPath,
         };
+      // With a path, that partner's alone: a large backlog's arrivals are not sent to be counted.
       case 'arrivals':
-        return arrivals;
+        return msg.path === undefined ? arrivals : arrivals.filter((a) => a.path === msg.path);
+      case 'ok':
+        return arrivals.filter((a) => a.status === 200 && a.path === msg.path).length;
       case 'reset':
         arrivals = [];
         seen.clear();

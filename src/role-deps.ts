@@ -6,6 +6,7 @@ import type { ReplyWaiter } from './shared/kafka/reply-waiter';
 import type { Clock } from './shared/clock';
 import { Mailer } from './shared/mail/mailer';
 import type { MailOutbox } from './shared/mail/outbox';
+import { withFetchBytes } from './shared/kafka/consumer-settings';
 import type { RoleClients } from './shared/role';
 import type { Runtime } from './shared/runtime';
 import type { CallbackReply } from './shared/schemas';
@@ -32,10 +33,12 @@ export function processorDeps(rt: Runtime, clock: Clock): ProcessorDeps {
   return { ...shared(rt), cipher: rt.cipher, agentChanges, subscriber, config, clock };
 }
 
+// Its consumers fetch within DISPATCHER_FETCH_MAX_BYTES*: a partner's backlog waits on the topic.
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {
-  const { serviceName, callbacks, endpoints, replay, redis } = rt.config;
+  const { serviceName, callbacks, endpoints, replay, redis, dispatcherFetch } = rt.config;
   const config = { serviceName, callbacks, endpoints, replay, redis: { prefix: redis.prefix } };
-  return { ...shared(rt), subscriber: rt.subscriber, config };
+  const consumers = { ...rt.consumers, settings: withFetchBytes(rt.consumers.settings, dispatcherFetch) };
+  return { ...shared(rt), consumers, subscriber: rt.subscriber, config };
 }
 
 // The manager's, with the reader of the dispatcher's replies to its commands.

@@ -1,29 +1,21 @@
 import { loadavg } from 'node:os';
-import type { Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
-import type { Arrival } from '../receiver';
 import type { Table } from './context';
+import type { DispatcherStack } from './dispatcher-stack';
 import { freePort, sleep } from './env';
-import { CpuMeter, memOf, type CpuWindow, type Watched } from './proc';
-import { gauge, metricsText, storeWork } from './role-metrics';
-import type { Helper, RoleProcess } from './roles';
+import { CpuMeter, memOf, type CpuWindow } from './proc';
+import { gauge, metricsText, recordWaits, storeWork } from './role-metrics';
+import type { Helper, RoleMemory, RoleProcess } from './roles';
 import { r1 } from './stats';
+import { startTrickle, type Trickle } from './trickle';
 
 // How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
-// one partner: to an endpoint that refuses every connection (its circuit opens and the rest are
-// recorded and set aside, held until it comes back), the store's commands a second while that
-// endpoint stays dead and nothing new comes, then to an endpoint that answers 200 at once.
-export interface BacklogDeps {
-  runtime: Runtime;
-  role: RoleProcess;
-  receiver: Helper;
-  partner(name: string, callbackUrl?: string): Promise<string>;
-  event(partnerId: string): LeadEvent;
-  publish(events: LeadEvent[]): Promise<void>;
-  watched(): Watched[];
-  log(line: string): void;
-}
-
+// one partner, each phase with a dispatcher, topics and database of its own, so that neither stands
+// behind what the other left: to an endpoint that answers 200 at once (the healthy drain's own
+// pace); then to an endpoint that refuses every connection (its circuit opens and the rest are
+// recorded and set aside, held until it comes back), while another partner sends one event a second
+// to a healthy endpoint (whether the backlog stalls it), and the store's commands a second while
+// that endpoint stays dead and nothing new comes.
 interface Drain {
   endpoint: string;
   events: number;
@@ -36,6 +28,7 @@ interface Drain {
   cpu: CpuWindow;
   peaks: Peaks;
   recordWaits: Record<string, number>; // retry tasks that waited for their record, by reason
+  alive: boolean; // the dispatcher still running at the end (not out of memory)
 }
 
 // The dispatcher's largest heap in use and RSS, and the machine's load, sampled through a phase.
@@ -79,28 +72,19 @@ function samplePeaks(role: RoleProcess): () => Peaks {
   };
 }
 
-// The retry tasks that waited for their record (the dispatcher's counter), by reason.
-async function recordWaits(role: RoleProcess): Promise<Map<string, number>> {
-  const waits = new Map<string, number>();
-  for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
-    const m = /^lead_intake_callback_record_waits_total\{reason="([^"]+)"\} (\S+)$/.exec(line);
-    if (m) waits.set(m[1] as string, Number(m[2]));
-  }
-  return waits;
-}
-
 const shares = (m: Record<string, number>): string =>
   Object.entries(m)
     .map(([shape, n]) => `${shape} ${n}`)
     .join(', ');
 
 async function drain(
-  deps: BacklogDeps,
+  deps: DispatcherStack,
   endpoint: string,
   events: LeadEvent[],
   done: () => Promise<number>,
   timeoutS: number,
-): Promise<Drain> {
+  beside?: () => () => Promise<Trickle>,
+): Promise<Drain & { beside?: Trickle }> {
   const meter = new CpuMeter(deps.watched);
   const commands0 = await commandsOf(deps.role);
   const waits0 = await recordWaits(deps.role);
@@ -108,6 +92,7 @@ async function drain(
   meter.start();
   const t0 = Date.now();
   await deps.publish(events);
+  const besideDone = beside?.();
   let finished = 0;
   while (Date.now() - t0 < timeoutS * 1000) {
     finished = await done();
@@ -116,10 +101,12 @@ async function drain(
   }
   const seconds = (Date.now() - t0) / 1000;
   const cpu = meter.stop();
+  const besideFigures = await besideDone?.();
   const commands1 = await commandsOf(deps.role);
   const commands = total(commands1) - total(commands0);
   const waits1 = await recordWaits(deps.role);
   return {
+    alive: memOf(deps.role.pid) !== null,
     endpoint,
     events: events.length,
     done: finished,
@@ -131,52 +118,76 @@ async function drain(
     cpu,
     peaks: peaks(),
     recordWaits: Object.fromEntries([...waits1].map(([k, n]) => [k, n - (waits0.get(k) ?? 0)])),
+    ...(besideFigures ? { beside: besideFigures } : {}),
   };
 }
 
-// Each drain stops after `timeoutS` (--backlog-seconds) whatever is left.
+// Each drain stops after `timeoutS` (--backlog-seconds) whatever is left; `stack` starts a dispatcher
+// of its own for a phase (its log in a folder named after the phase).
 export async function measureBacklogDrain(
-  deps: BacklogDeps,
+  stack: (phase: string) => Promise<DispatcherStack>,
+  receiver: Helper,
+  log: (line: string) => void,
   size: number,
   timeoutS: number,
-): Promise<{ data: Record<string, unknown>; table: Table }> {
-  await deps.receiver.request({ type: 'reset' });
-  // The dead endpoint's backlog first, so that nothing else is under way while it is set aside and
-  // then while it stays dead; the healthy backlog then drains with the dead one's held beside it.
-  const deadId = await deps.partner('backlog-dead', `http://127.0.0.1:${await freePort()}/dead`);
-  deps.log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections`);
-  const deliveries = deps.runtime.mongo.collections.deliveries;
-  const dead = await drain(
-    deps,
-    'refusing (set aside)',
-    Array.from({ length: size }, () => deps.event(deadId)),
-    () => deliveries.countDocuments({ partner_id: deadId }),
-    timeoutS,
-  );
+): Promise<{ data: Record<string, unknown>; tables: Table[]; memory: Record<string, RoleMemory> }> {
+  await receiver.request({ type: 'reset' });
+  const memory: Record<string, RoleMemory> = {};
+  const ok = await stack('backlog-healthy');
+  let healthy: Drain;
+  try {
+    const healthyId = await ok.partner('backlog-ok', 0);
+    log(`dispatcher: backlog of ${size} events to a healthy endpoint, a dispatcher of its own`);
+    healthy = await drain(
+      ok,
+      'healthy (delivered)',
+      Array.from({ length: size }, () => ok.event(healthyId)),
+      () => receiver.request<number>({ type: 'ok', path: '/backlog-ok' }),
+      timeoutS,
+    );
+  } finally {
+    await ok.stop();
+    memory['dispatcher (healthy backlog)'] = ok.role.memory();
+  }
 
-  const idleMeter = new CpuMeter(deps.watched);
-  const idle0 = await commandsOf(deps.role);
-  idleMeter.start();
-  await sleep(IDLE_S * 1000);
-  const idleCpu = idleMeter.stop();
-  const idle1 = await commandsOf(deps.role);
-  const idleCommandsPerS = r1((total(idle1) - total(idle0)) / IDLE_S);
-  const idleByCommand = byCommand(idle0, idle1, IDLE_S);
+  const down = await stack('backlog-dead');
+  let dead: Drain & { beside?: Trickle };
+  let idle: { commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow };
+  let attempted: number;
+  try {
+    const deadId = await down.partner('backlog-dead', 0, `http://127.0.0.1:${await freePort()}/dead`);
+    const besideId = await down.partner('beside-dead', 0);
+    log(`dispatcher: backlog of ${size} events to an endpoint that refuses connections, another partner beside`);
+    const deliveries = down.runtime.mongo.collections.deliveries;
+    dead = await drain(
+      down,
+      'refusing (set aside)',
+      Array.from({ length: size }, () => down.event(deadId)),
+      () => deliveries.countDocuments({ partner_id: deadId }),
+      timeoutS,
+      () =>
+        startTrickle(
+          receiver,
+          '/beside-dead',
+          () => down.event(besideId),
+          (e) => down.publish(e),
+        ),
+    );
+    idle = await idleStore(down);
+    attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
+  } finally {
+    await down.stop();
+    memory['dispatcher (dead backlog)'] = down.role.memory();
+  }
+  const { commandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu } = idle;
 
-  const healthyId = await deps.partner('backlog-ok');
-  deps.log(`dispatcher: backlog of ${size} events to a healthy endpoint`);
-  const healthy = await drain(
-    deps,
-    'healthy (delivered)',
-    Array.from({ length: size }, () => deps.event(healthyId)),
-    async () =>
-      (await deps.receiver.request<Arrival[]>({ type: 'arrivals' })).filter(
-        (a) => a.status === 200 && a.path === '/backlog-ok',
-      ).length,
-    timeoutS,
-  );
-  const attempted = await deliveries.countDocuments({ partner_id: deadId, attempts_made: { $gt: 0 } });
-
+  const cpuOf = (w: CpuWindow) => [
+    w.perProcess.dispatcher ?? null,
+    w.perProcess['mongo-wire'] ?? null,
+    w.perProcess.kafka ?? null,
+    w.perProcess.receiver ?? null,
+    w.othersPct,
+  ];
   const row = (d: Drain) => [
     d.endpoint,
     d.events,
@@ -185,13 +196,13 @@ export async function measureBacklogDrain(
     d.perS,
     d.storeCommandsPerS,
     d.commandsPerEvent,
-    d.cpu.perProcess.dispatcher ?? null,
-    d.cpu.perProcess['mongo-wire'] ?? null,
-    d.cpu.perProcess.kafka ?? null,
+    ...cpuOf(d.cpu),
     d.peaks.heapMb,
     d.peaks.rssMb,
     d.peaks.load1,
   ];
+  const idleRow = [`refusing, ${IDLE_S} s idle after`, 0, 0, IDLE_S, 0, idleCommandsPerS, null, ...cpuOf(idleCpu)];
+  const beside = dead.beside;
   return {
     data: {
       size,
@@ -200,47 +211,83 @@ export async function measureBacklogDrain(
       deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu },
       attempted,
     },
-    table: {
-      title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N)`,
-      columns: [
-        'endpoint',
-        'events',
-        'done',
-        's',
-        'events/s',
-        'store commands/s',
-        'commands/event',
-        'dispatcher cpu%',
-        'mongo-wire cpu%',
-        'kafka cpu%',
-        'dispatcher heap MB (peak)',
-        'dispatcher RSS MB (peak)',
-        'load1 (peak)',
-      ],
-      rows: [
-        row(dead),
-        [
-          `refusing, ${IDLE_S} s idle after`,
-          0,
-          0,
-          IDLE_S,
-          0,
-          idleCommandsPerS,
-          null,
-          idleCpu.perProcess.dispatcher ?? null,
-          idleCpu.perProcess['mongo-wire'] ?? null,
-          idleCpu.perProcess.kafka ?? null,
-          null,
-          null,
-          null,
+    memory,
+    tables: [
+      {
+        title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N), each in its own phase`,
+        columns: [
+          'endpoint',
+          'events',
+          'done',
+          's',
+          'events/s',
+          'store commands/s',
+          'commands/event',
+          'dispatcher cpu%',
+          'mongo-wire cpu%',
+          'kafka cpu%',
+          'receiver cpu%',
+          'others cpu%',
+          'dispatcher heap MB (peak)',
+          'dispatcher RSS MB (peak)',
+          'load1 (peak)',
         ],
-        row(healthy),
-      ],
-      note:
-        `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
-        `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
-        `a second while idle: ${shares(idleByCommand)}. ` +
-        `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
-    },
+        rows: [row(healthy), row(dead), [...idleRow, null, null, null]],
+        note:
+          `done: delivered (healthy) or recorded (refusing: attempted ${attempted}, the rest held behind the open circuit). ` +
+          gone([healthy, dead]) +
+          `CPU ms an event (dispatcher/store/Kafka), healthy: ${msPerEvent(healthy)}; refusing: ${msPerEvent(dead)}. ` +
+          `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
+          `a second while idle: ${shares(idleByCommand)}. ` +
+          `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
+      },
+      {
+        title:
+          'Another partner beside the dead backlog: one event a second to a healthy endpoint during the refusing phase',
+        columns: ['sent', 'delivered', 'p50 ms', 'p95 ms', 'max ms', 'oldest undelivered, ms'],
+        rows: [
+          [
+            beside?.sent ?? 0,
+            beside?.delivered ?? 0,
+            beside?.lagMs.p50 ?? null,
+            beside?.lagMs.p95 ?? null,
+            beside?.lagMs.max ?? null,
+            beside?.oldestWaitingMs ?? null,
+          ],
+        ],
+        note: "from each event's publish to its callback at the partner; undelivered: still waiting when the phase ended",
+      },
+    ],
   };
+}
+
+// The store's commands a second while the dead endpoint stays dead and nothing new comes.
+async function idleStore(
+  d: DispatcherStack,
+): Promise<{ commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow }> {
+  const meter = new CpuMeter(d.watched);
+  const before = await commandsOf(d.role);
+  meter.start();
+  await sleep(IDLE_S * 1000);
+  const cpu = meter.stop();
+  const after = await commandsOf(d.role);
+  return {
+    commandsPerS: r1((total(after) - total(before)) / IDLE_S),
+    byCommand: byCommand(before, after, IDLE_S),
+    cpu,
+  };
+}
+
+// A phase whose dispatcher had died by its end (e.g. out of memory): its log says why.
+const gone = (drains: Drain[]): string =>
+  drains
+    .filter((d) => !d.alive)
+    .map((d) => `The dispatcher of "${d.endpoint}" had exited by the end of its phase (see its log). `)
+    .join('');
+
+// CPU an event done, in ms, of the dispatcher, the store and Kafka: where a drain's time goes.
+function msPerEvent(d: Drain): string {
+  if (d.done === 0) return '-';
+  const ms = (name: string) => r1((((d.cpu.perProcess[name] ?? 0) / 100) * d.cpu.seconds * 1000) / d.done);
+  return ['dispatcher', 'mongo-wire', 'kafka'].map(ms).join('/');
 }

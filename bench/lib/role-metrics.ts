@@ -89,3 +89,13 @@ export async function storeWork(
   }
   return { documents, commands };
 }
+
+// The retry tasks that waited for their record (the dispatcher's counter), by reason.
+export async function recordWaits(role: RoleProcess): Promise<Map<string, number>> {
+  const waits = new Map<string, number>();
+  for (const line of (await metricsText(role.url))?.split('\n') ?? []) {
+    const m = /^lead_intake_callback_record_waits_total\{reason="([^"]+)"\} (\S+)$/.exec(line);
+    if (m) waits.set(m[1] as string, Number(m[2]));
+  }
+  return waits;
+}

@@ -1,25 +1,21 @@
 import { join } from 'node:path';
 import type { Consumer } from 'kafkajs';
-import { loadConfig } from '../../src/shared/config';
 import { RETRY_TIERS } from '../../src/shared/kafka/topics';
-import { createLogger } from '../../src/shared/logger';
-import { startRuntime, type Runtime } from '../../src/shared/runtime';
 import type { LeadEvent } from '../../src/shared/schemas';
 import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
 import { waitForArrivals } from '../lib/arrivals';
 import { measureBacklogDrain } from '../lib/backlog-drain';
+import { startDispatcherStack, type DispatcherStack } from '../lib/dispatcher-stack';
 import { measureManualRetries } from '../lib/manual-retry';
 import { logDirOf, type BenchContext, type ScenarioResult, type Table } from '../lib/context';
 import { monotonicUs, summariseProfile, type ProfileSummary } from '../lib/cpuprofile';
-import { scenarioEnv, sleep } from '../lib/env';
+import { sleep } from '../lib/env';
 import { CpuMeter, type CpuWindow } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
-import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
+import { startHelper, type Helper, type RoleMemory } from '../lib/roles';
 import { retriesTable, retryLateness } from '../lib/retry-lateness';
-import { dropScenario } from '../lib/setup';
 import { r1, summarise } from '../lib/stats';
 import type { Arrival } from '../receiver';
-import { partnerService } from '../../src/manager/services';
 
 // The dispatcher as its own process on the real servers: lead events published straight onto its
 // topic, callbacks to the local receiver. (1) Retries: partners whose endpoint fails the first 3
@@ -28,27 +24,25 @@ import { partnerService } from '../../src/manager/services';
 // read from the retry topics by a probe consumer): exact, on one clock, negative if early.
 // (2) Manual retries: dead deliveries retried by a manager, one at a time, timed to their attempt.
 // (3) Throughput: a burst of events for partners that answer 200 at once. (4) Backlog drains
-// (--backlog N events): to a healthy endpoint, to one that refuses connections, then the store's
-// commands a second while it stays dead.
+// (--backlog N events), each alone: to a healthy endpoint, to one that refuses connections (another
+// partner's trickle beside it), then the store's commands a second while it stays dead.
 const DELAYS_S = [1, 2, 3, 4];
 const FAIL_FIRST = 3;
+const ROLE_ENV = {
+  CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','),
+  // Per endpoint: above the retry and manual partners' failures in a row (at most 100), well below
+  // a dead endpoint's backlog.
+  ENDPOINT_CIRCUIT_FAILURES: '200',
+};
 
 const ok = (arrivals: Arrival[]): Arrival[] => arrivals.filter((a) => a.status === 200);
 
 export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { opts } = ctx;
-  const { env, tag } = scenarioEnv('dispatcher', opts.logLevel, {
-    ...opts.roleEnv,
-    CALLBACK_RETRY_DELAYS_S: DELAYS_S.join(','),
-    // Per endpoint: above the retry and manual partners' failures in a row (at most 100), well below
-    // a dead endpoint's backlog.
-    ENDPOINT_CIRCUIT_FAILURES: '200',
-  });
   const logDir = logDirOf(ctx, 'dispatcher');
   const profDir = opts.profile ? join(logDir, 'profiles') : undefined;
   const helpers: Helper[] = [];
-  let role: RoleProcess | null = null;
-  let rt: Runtime | null = null;
+  let stack: DispatcherStack | null = null;
   let probe: Consumer | null = null;
   const notes: string[] = [];
   const data: Record<string, unknown> = { retryDelaysS: DELAYS_S, failFirst: FAIL_FIRST };
@@ -57,11 +51,8 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
   try {
     const receiver = await startHelper('receiver', {}, logDir);
     helpers.push(receiver);
-    role = await startRole('dispatcher', env, { logDir, cpuProfDir: profDir, nodeOptions: opts.nodeOptions });
-    const config = loadConfig({ ...env, ROLE: 'dispatcher' });
-    rt = await startRuntime(config, createLogger('error'));
-    const runtime = rt;
-    const base = await receiver.request<string>({ type: 'base' });
+    stack = await startDispatcherStack(ctx, receiver, { env: ROLE_ENV, logDir, cpuProfDir: profDir });
+    const { runtime, config, role, partner, event, publish, watched } = stack;
 
     // Due times of every retry task, by delivery id and attempt.
     const due = new Map<string, number>();
@@ -76,40 +67,6 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
       },
     });
     await joined;
-
-    const partner = async (name: string, failFirst: number, callbackUrl = `${base}/${name}`) => {
-      const { partner: p, secrets } = await partnerService(runtime).create({ name, callback_url: callbackUrl });
-      await receiver.request({ type: 'route', path: `/${name}`, secret: secrets.callback_secret, failFirst });
-      return p.id;
-    };
-    let seq = 0;
-    const event = (partnerId: string): LeadEvent => {
-      const lead = `le-${++seq}`;
-      return {
-        event_id: `${lead}:0`,
-        event: 'lead.accepted',
-        lead_id: lead,
-        partner_id: partnerId,
-        external_lead_id: `ext-${tag}-${seq}`,
-        our_status: 'new',
-        is_depositor: false,
-        occurred_at: new Date().toISOString(),
-      };
-    };
-    const publish = async (events: LeadEvent[]) => {
-      for (let i = 0; i < events.length; i += 500) {
-        const chunk = events.slice(i, i + 500);
-        const messages = await Promise.all(
-          chunk.map(async (e) => ({ key: e.lead_id, value: await runtime.codec.encode('leadEvents', e) })),
-        );
-        await runtime.producer.send({ topic: runtime.topics.leadEvents, messages });
-      }
-    };
-    const watched = () => [
-      { name: 'dispatcher', pid: role?.pid ?? 0 },
-      { name: 'receiver', pid: receiver.pid },
-      ...ctx.services(),
-    ];
 
     // (1) Retries, at a steady rate.
     const retryPartners = await Promise.all([0, 1, 2, 3].map((i) => partner(`retry${i}`, FAIL_FIRST)));
@@ -267,23 +224,28 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
         ],
       ],
     });
-    // (4) Backlogs: how fast one drains to a healthy endpoint and to a dead one, and the store's work meanwhile.
-    const drains = { runtime, role, receiver, event, publish, watched, log: ctx.log };
+    // (4) Backlogs: how fast one drains to a healthy endpoint and to a dead one, and the store's work
+    // meanwhile, each with a dispatcher and topics of its own (behind nothing the other left).
+    const memory: Record<string, RoleMemory> = { dispatcher: role.memory() };
+    await probe.disconnect();
+    probe = null;
+    await stack.stop();
+    stack = null;
     const backlog = await measureBacklogDrain(
-      { ...drains, partner: (n, url) => partner(n, 0, url) },
+      (phase) => startDispatcherStack(ctx, receiver, { env: ROLE_ENV, logDir: join(logDir, phase) }),
+      receiver,
+      ctx.log,
       opts.backlog,
       opts.backlogSeconds,
     );
     data.backlog = backlog.data;
-    tables.push(backlog.table);
-    data.memory = { dispatcher: role.memory() };
+    tables.push(...backlog.tables);
+    data.memory = { ...memory, ...backlog.memory };
     tables.push(memoryTable(data.memory as Record<string, RoleMemory>));
   } finally {
     await probe?.disconnect().catch(() => undefined);
-    await role?.stop().catch(() => undefined);
+    await stack?.stop();
     for (const h of helpers) await h.stop().catch(() => undefined);
-    await rt?.close().catch(() => undefined);
-    await dropScenario(env);
   }
   if (profDir) {
     const profiles: Record<string, ProfileSummary | null> = {

@@ -16,7 +16,7 @@ import {
 import { EnvReader, type Env } from './env-reader';
 import { deepFreeze } from './freeze';
 import { readBlockedCountries, readIntake, readRules, type IntakeConfig, type RulesConfig } from './intake';
-import { readSetup, type SetupConfig } from './kafka';
+import { readDispatcherFetch, readSetup, type FetchBytes, type SetupConfig } from './kafka';
 import { readMail, type MailConfig } from './mail';
 import { parseRoles, type Role } from './roles';
 import { readCrypto, readManagerTokens, readSessionSecret, type CryptoConfig } from './secrets';
@@ -24,7 +24,7 @@ import { readServices, type HttpConfig, type MongoConfig, type RedisConfig } fro
 
 export { ConfigError };
 export { ROLES, type Role } from './roles';
-export type { KafkaConfig, SetupConfig } from './kafka';
+export type { FetchBytes, KafkaConfig, SetupConfig } from './kafka';
 export type { AccountsConfig, CallbackConfig, CryptoConfig, EndpointConfig, IntakeConfig, ReplayConfig, RulesConfig };
 export type { AlertsConfig, HttpConfig, MailConfig, MongoConfig, RedisConfig, SignInLimits };
 
@@ -46,6 +46,7 @@ export interface Config extends SetupConfig {
   readonly rules: RulesConfig;
   readonly callbacks: CallbackConfig;
   readonly endpoints: EndpointConfig;
+  readonly dispatcherFetch: FetchBytes;
   readonly replay: ReplayConfig;
 }
 
@@ -75,6 +76,7 @@ export function loadConfig(env: Env = process.env): Config {
     rules: readRules(r, blockedCountries),
     callbacks: readCallbacks(r, retryDelaysS),
     endpoints: readEndpoints(r),
+    dispatcherFetch: readDispatcherFetch(r),
     replay: readReplay(r),
   };
   return deepFreeze(config);

@@ -14,6 +14,14 @@ export interface KafkaConfig {
   readonly minInsyncReplicas: number;
 }
 
+// What one fetch of a consumer may bring: a partition's share and the whole response. Kafka cuts a
+// record batch that does not fit, and such a partition waits until it comes first in a fetch with
+// data: the share must stay above the largest batch producers write (ours: at most 512 KB a request).
+export interface FetchBytes {
+  readonly maxBytesPerPartition: number;
+  readonly maxBytes: number;
+}
+
 // What `main.ts setup` needs (topics and schemas): where Kafka and the registry are, nothing secret,
 // so the chart's pre-install Job runs before any Secret of the release exists.
 export interface SetupConfig {
@@ -55,4 +63,17 @@ export function readSetup(r: EnvReader): SetupConfig {
     },
     schemaRegistryUrl: r.url('SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7', ['http:', 'https:']),
   };
+}
+
+// The dispatcher's consumers: a backlog waits on the topic, not in the heap (kafkajs's defaults, 1 MB a
+// partition and 10 MB a fetch, hold a backlog's tens of thousands of messages at a time).
+export function readDispatcherFetch(r: EnvReader): FetchBytes {
+  const maxBytesPerPartition = r.int('DISPATCHER_FETCH_MAX_BYTES_PER_PARTITION', 262144, 16384, 10485760);
+  const maxBytes = r.int('DISPATCHER_FETCH_MAX_BYTES', 4194304, 16384, 104857600);
+  if (maxBytes < maxBytesPerPartition)
+    throw new ConfigError(
+      'DISPATCHER_FETCH_MAX_BYTES',
+      `must not be below DISPATCHER_FETCH_MAX_BYTES_PER_PARTITION (${maxBytesPerPartition}), got ${maxBytes}`,
+    );
+  return { maxBytesPerPartition, maxBytes };
 }

@@ -76,7 +76,7 @@ export async function connectProducer(kafka: Kafka, logger: Logger): Promise<Pro
 // Every consumer of the service, on the settings every one shares (consumer-settings.ts): a fetch
 // waits up to KAFKA_FETCH_MAX_WAIT_MS for records (a consumer at rest fetches that often; a stop
 // waits for the pending fetch); a crash kafkajs gives up on is restarted all the same
-// (consumer-restart.ts).
+// (consumer-restart.ts). A role may bound what a fetch brings (withFetchBytes).
 export function createConsumer(
   kafka: Kafka,
   settings: ConsumerSettings,
@@ -90,6 +90,7 @@ export function createConsumer(
       heartbeatInterval: settings.heartbeatIntervalMs,
       rebalanceTimeout: settings.rebalanceTimeoutMs,
       maxWaitTimeInMs: settings.fetchMaxWaitMs,
+      ...settings.fetchBytes,
       allowAutoTopicCreation: false,
       ...extra,
     }),

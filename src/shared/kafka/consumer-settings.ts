@@ -1,5 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
-import type { KafkaConfig } from '../config';
+import type { FetchBytes, KafkaConfig } from '../config';
 import type { Logger } from '../logger';
 import type { TopicCodec } from './codec';
 import { rebalanceTimeoutFor } from './membership-lease';
@@ -15,6 +15,8 @@ export interface ConsumerSettings {
   readonly heartbeatIntervalMs: number;
   readonly rebalanceTimeoutMs: number;
   readonly fetchMaxWaitMs: number;
+  // What a fetch may bring (kafkajs's defaults where absent: 1 MB a partition, 10 MB a fetch).
+  readonly fetchBytes?: FetchBytes;
 }
 
 export function consumerSettings(
@@ -27,6 +29,11 @@ export function consumerSettings(
     rebalanceTimeoutMs: rebalanceTimeoutFor(kafka.sessionTimeoutMs),
     fetchMaxWaitMs: kafka.fetchMaxWaitMs,
   });
+}
+
+// The same settings with a role's own bound on what a fetch brings.
+export function withFetchBytes(settings: ConsumerSettings, fetchBytes: FetchBytes): ConsumerSettings {
+  return Object.freeze({ ...settings, fetchBytes });
 }
 
 // What a consumer is built from: the client and its settings, the codec and topic names it decodes
