@@ -10,8 +10,8 @@ const base = {
 };
 
 describe('dispatcher fetch bytes', () => {
-  it('default to 256 KB a partition and 4 MB a fetch', () => {
-    expect(loadConfig(base).dispatcherFetch).toEqual({ maxBytesPerPartition: 262144, maxBytes: 4194304 });
+  it("default to kafkajs's 1 MB a partition and 10 MB a fetch", () => {
+    expect(loadConfig(base).dispatcherFetch).toEqual({ maxBytesPerPartition: 1048576, maxBytes: 10485760 });
   });
 
   it('take what the environment says', () => {
