@@ -13,7 +13,7 @@ import { IdempotencyStore } from './idempotency';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
-import { partnerReads } from '../manager/commands';
+import { LIST_SCAN, partnerReads } from '../manager/commands';
 import { intakeRoutes } from './intake-routes';
 import { PARTNER_API_PREFIX, PARTNER_REPORTS_PREFIX, partnerApi } from './partner-api';
 import { reportRoutes } from './report-routes';
@@ -73,7 +73,10 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
   };
   const api = partnerApi(apiDeps, [intakeRoutes(apiDeps), statusRoutes(apiDeps)]);
   const reports = partnerApi(apiDeps, [
-    reportRoutes({ reads: partnerReads(d.mongo, d.cipher), readTimeoutMs: intake.replyTimeoutMs }),
+    reportRoutes({
+      reads: partnerReads(d.mongo, d.cipher, { ...LIST_SCAN, ms: intake.reportScanMs }),
+      readTimeoutMs: intake.replyTimeoutMs,
+    }),
   ]);
   const openApi = partnerOpenApiDocument({ serviceName: d.config.serviceName, ...intake });
   d.logger.info({ instance_id: instanceId }, 'ingress started');

@@ -4,7 +4,7 @@ import type { LeadDoc } from '../shared/mongo/documents';
 import { ENTRY_FIELDS, leadListPrefix } from '../shared/store/lead-list';
 import { ListIndex, type ListEntryDoc } from '../shared/store/list-index';
 import { leadSummary, type LeadSummary } from './lead-view';
-import { listPage, timeRange, type CursorPage, type CursorRequest } from './pagination';
+import { listPage, timeRange, type CursorPage, type CursorRequest, type ScanBudget } from './pagination';
 import { ALL_PARTNERS, inPartnerScope, partnersToRead, type PartnerScope } from './partner-scope';
 
 // A row of the lead list: what a manager scans a list by, never personal data (the lead page
@@ -54,6 +54,13 @@ export function leadRow(d: RowDoc): LeadRow {
   };
 }
 
+// How a page is read: `signal` gives up its reads, `scan` bounds its step of entries checked one by
+// one (LIST_SCAN by default).
+export interface ListReading {
+  signal?: AbortSignal;
+  scan?: ScanBudget;
+}
+
 export interface LeadListQuery {
   affiliate_id?: string;
   status?: string;
@@ -86,17 +93,17 @@ export class LeadList {
   }
 
   // The same page with more of each lead's fields, read in the same read as its row (the partner's
-  // view adds its masked phone and reason): each item is its row and those fields. `signal` gives up
-  // its reads (a partner waiting on the answer: boundedRead).
+  // view adds its masked phone and reason): each item is its row and those fields, read as `reading`
+  // says (a partner waiting on the answer gives up its reads: boundedRead).
   pageWith<K extends keyof LeadDoc>(
     q: LeadListQuery,
     req: CursorRequest,
     scope: PartnerScope,
     fields: readonly K[],
-    signal?: AbortSignal,
+    reading: ListReading = {},
   ): Promise<CursorPage<{ row: LeadRow; doc: Pick<LeadDoc, K> }>> {
     const view = (d: LeadDoc): { row: LeadRow; doc: Pick<LeadDoc, K> } => ({ row: leadRow(d), doc: d });
-    return this.listed(q, req, scope, projectionWith(fields), view, signal);
+    return this.listed(q, req, scope, projectionWith(fields), view, reading);
   }
 
   // One lead's row and fields, by _id (a lead found through its partner's external id).
@@ -116,7 +123,7 @@ export class LeadList {
     scope: PartnerScope,
     projection: Record<string, 1>,
     view: (d: LeadDoc) => V,
-    signal?: AbortSignal,
+    { signal, scan }: ListReading = {},
   ): Promise<CursorPage<V>> {
     const wanted = scannedFilter(q);
     const scanned = Object.keys(wanted).length > 0;
@@ -138,6 +145,7 @@ export class LeadList {
         ...(scanned
           ? {
               keep: (e: ListEntryDoc) => Object.entries(wanted).every(([f, v]) => e[f] === undefined || e[f] === v),
+              scan,
             }
           : {}),
         matches: (_e, d) =>

@@ -83,8 +83,9 @@ export interface ListedItems<D, V> {
   query: Omit<ListQuery, 'limit' | 'after'>;
   load(refs: string[]): Promise<Map<string, D>>;
   // A filter the entries do not cover but carry the fields of (checked before items are read);
-  // when set, entries are scanned in chunks, at most SCAN_ENTRIES or SCAN_MS a request.
+  // when set, entries are scanned in chunks, within `scan` (LIST_SCAN by default) a request.
   keep?(entry: ListEntryDoc): boolean;
+  scan?: ScanBudget;
   // False for an item that does not match the filter or its entry (a crash left it stale): not shown.
   matches?(entry: ListEntryDoc, item: D): boolean;
   view(item: D): V;
@@ -92,11 +93,22 @@ export interface ListedItems<D, V> {
   signal?: AbortSignal;
 }
 
-const SCAN_CHUNK = 500;
 // What a request may spend scanning for a filter its entries do not cover: a rare match gives a
 // short page, with the cursor to scan on from (next_cursor), instead of a long wait.
-export const SCAN_ENTRIES = 2000;
-const SCAN_MS = 100;
+export interface ScanBudget {
+  entries: number;
+  ms: number;
+}
+export const LIST_SCAN: ScanBudget = { entries: 2000, ms: 100 };
+const SCAN_CHUNK = 250;
+
+// Whether another chunk of entries fits the step, at the pace of the chunks read so far: a chunk
+// that would end past the budget is not started, so a step ends within it unless its first chunk
+// alone does not.
+export function scanOn(spent: { chunks: number; ms: number }, budget: ScanBudget): boolean {
+  const pace = spent.ms / spent.chunks;
+  return (spent.chunks + 1) * SCAN_CHUNK <= budget.entries && spent.ms + pace <= budget.ms;
+}
 
 // Reads entries, then their items by _id (only as many as the page still needs); a page shortened
 // by stale entries or a filter reads on.
@@ -104,8 +116,7 @@ export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): 
   const items: V[] = [];
   let after = req.cursor ?? null;
   const started = performance.now();
-  const rounds = l.keep ? SCAN_ENTRIES / SCAN_CHUNK : 3;
-  for (let round = 0; round < rounds; round++) {
+  for (let chunks = 1; ; chunks++) {
     const page = await l.index.page(
       { ...l.query, after, limit: l.keep ? SCAN_CHUNK : req.limit - items.length },
       l.signal,
@@ -127,7 +138,8 @@ export async function listPage<D, V>(l: ListedItems<D, V>, req: CursorRequest): 
       }
     }
     after = page.next;
-    if (after === null || (l.keep && performance.now() - started > SCAN_MS)) break;
+    if (after === null) break;
+    if (l.keep ? !scanOn({ chunks, ms: performance.now() - started }, l.scan ?? LIST_SCAN) : chunks === 3) break;
   }
   return { items, next_cursor: after };
 }

@@ -1,4 +1,4 @@
-import { toPage } from '../../src/manager/pagination';
+import { LIST_SCAN, scanOn, toPage } from '../../src/manager/pagination';
 import { partnerView } from '../../src/manager/partner-service';
 import { testCallbackPayload } from '../../src/dispatcher/test-callback';
 import { SAMPLE_LEAD_ID } from '../../src/shared/postbacks/sample-event';
@@ -10,6 +10,23 @@ describe('pages', () => {
     expect(toPage([1, 2, 3], { limit: 2, offset: 4 })).toEqual({ items: [1, 2], next_offset: 6 });
     expect(toPage([1, 2], { limit: 2, offset: 4 })).toEqual({ items: [1, 2], next_offset: null });
     expect(toPage([], { limit: 50, offset: 0 })).toEqual({ items: [], next_offset: null });
+  });
+
+  it('scans another chunk of entries only when, at the pace so far, it ends within the step', () => {
+    const cases: [{ chunks: number; ms: number }, { entries: number; ms: number }, boolean][] = [
+      [{ chunks: 1, ms: 40 }, LIST_SCAN, true], // a second chunk ends at 80 ms
+      [{ chunks: 1, ms: 50 }, LIST_SCAN, true], // exactly at 100 ms
+      [{ chunks: 1, ms: 60 }, LIST_SCAN, false], // a second would end at 120 ms
+      [{ chunks: 3, ms: 70 }, LIST_SCAN, true],
+      [{ chunks: 3, ms: 80 }, LIST_SCAN, false],
+      [{ chunks: 7, ms: 10 }, LIST_SCAN, true], // the eighth reaches the 2,000 entries
+      [{ chunks: 8, ms: 10 }, LIST_SCAN, false], // a ninth would pass them
+      [{ chunks: 1, ms: 30 }, { ...LIST_SCAN, ms: 50 }, false], // the partner API's shorter step
+      [{ chunks: 1, ms: 20 }, { ...LIST_SCAN, ms: 50 }, true],
+      [{ chunks: 1, ms: 1 }, { ...LIST_SCAN, ms: 1 }, false],
+    ];
+    for (const [spent, budget, on] of cases)
+      expect([spent, budget.ms, scanOn(spent, budget)]).toEqual([spent, budget.ms, on]);
   });
 });
 

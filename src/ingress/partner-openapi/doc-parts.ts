@@ -3,6 +3,7 @@ export interface PartnerDocSettings {
   serviceName: string;
   bodyLimitBytes: number;
   timestampToleranceS: number;
+  reportScanMs: number; // how long a lead list call checks entries one by one (REPORT_SCAN_MS)
 }
 
 export type Json = Record<string, unknown>;

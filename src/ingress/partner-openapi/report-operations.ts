@@ -71,9 +71,10 @@ export function leadsOperation(s: PartnerDocSettings): Json {
     tags: ['reports'],
     summary: 'Your leads, newest first, a cursor page at a time, filtered as in the portal',
     description:
-      `${SIGNED_GET} Phones are masked; status is in your codes. country, source, sub_id and click_id are checked entry` +
-      ' by entry: a rare one may answer a short (even empty) page whose next_cursor scans on. Pass next_cursor as' +
-      ' cursor (URL-encoded) for the next page; null on the last.',
+      `${SIGNED_GET} Phones are masked; status is in your codes. A page may hold fewer items than limit, even none,` +
+      ' and still not be the last: pass next_cursor as cursor (URL-encoded) for the next page; only a null' +
+      ' next_cursor ends the list. country, source, sub_id and click_id are checked entry by entry, for at most' +
+      ` ${s.reportScanMs} ms a call: a rare one may answer a short page whose next_cursor scans on from there.`,
     parameters: parameters(LEADS_QUERY),
     responses: {
       200: ok(

@@ -2,7 +2,7 @@ import type { LeadDoc, PartnerDoc } from '../../shared/mongo/documents';
 import type { CellStore } from '../../shared/reports/cell-store';
 import type { LeadRefStore } from '../../shared/store/lead-refs';
 import type { LeadList, LeadRow } from '../../manager/lead-list';
-import type { CursorPage, CursorRequest } from '../../manager/pagination';
+import type { CursorPage, CursorRequest, ScanBudget } from '../../manager/pagination';
 import { readReport } from '../../manager/reports/report-reader';
 import type { MaskedPhones } from '../../manager/workspace/masked-phones';
 import { portalLeadRow, portalTotals } from './routes/portal-views';
@@ -27,6 +27,9 @@ export interface PartnerReadsDeps {
   refs: Pick<LeadRefStore, 'leadIdOf'>;
   phones: Pick<MaskedPhones, 'of'>;
   cells: CellStore;
+  // The lead list's step of entries checked one by one (a country, a source, a sub_id, a click_id):
+  // the partner API's is shorter than the portal's (LIST_SCAN), its calls waited on by a partner's tools.
+  scan?: ScanBudget;
 }
 
 export type Partner = Pick<PartnerDoc, '_id' | 'status_mapping'>;
@@ -89,7 +92,7 @@ export class PartnerReads {
       req,
       scope,
       EXTRA_FIELDS,
-      signal,
+      { signal, scan: this.d.scan },
     );
   }
 }

@@ -12,6 +12,8 @@ export interface IntakeConfig {
   readonly idempotencyTtlS: number;
   // How long a lead's data key stays readable for its intake command on Kafka (intake-keys.ts).
   readonly keyHours: number;
+  // How long one GET /api/v1/leads may check entries one by one before it answers a short page.
+  readonly reportScanMs: number;
 }
 
 // The processor's rules: deduplication, refusals, ids, distribution and retention.
@@ -44,6 +46,7 @@ export function readIntake(r: EnvReader): IntakeConfig {
     authFailuresPerMinute: r.int('AUTH_FAILURES_PER_MINUTE', 20, 1, 1000000),
     idempotencyTtlS: r.int('IDEMPOTENCY_TTL_S', 86400, 60, 604800),
     keyHours: r.int('INTAKE_KEY_HOURS', 24, 1, 168),
+    reportScanMs: r.int('REPORT_SCAN_MS', 50, 1, 10000),
   };
 }
 
