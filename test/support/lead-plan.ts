@@ -1,5 +1,5 @@
 import type { Attempted } from '../../src/dispatcher/delivery-attempt';
-import { LeadLines, transition, type BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
+import { LeadLines } from '../../src/dispatcher/lead-owner/lead-lines';
 import { plan, type OwnerInput, type PlanItem, type Step } from '../../src/dispatcher/lead-owner/plan';
 import type { DeliveryDoc } from '../../src/shared/mongo/delivery-doc';
 import type { LeadEvent } from '../../src/shared/schemas';
@@ -93,17 +93,25 @@ export const delivered: Attempted = {
   decision: { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 },
 };
 
-// The lead's line kept as the lead owner keeps it: each plan's line replaces the one it was given.
 export function planner() {
   const lines = new LeadLines<TestItem>();
-  const load = (block: BlockState) => lines.set(K, transition(lines.get(K), { kind: 'load', block }).state);
-  return {
-    lines,
-    load,
-    plan: (input: OwnerInput<TestItem>): Step<TestItem>[] => {
-      const planned = plan(lines.get(K), input);
-      lines.set(K, planned.line);
-      return planned.steps;
-    },
-  };
+  return { lines, plan: (input: OwnerInput<TestItem>): Step<TestItem>[] => plan(lines, K, input) };
+}
+
+// The steps' kinds, forks and nested decisions spelled out: `fork(a, b)`, `decide:<input kind>`.
+export function shape(steps: Step<TestItem>[]): string[] {
+  return steps.map((s) => {
+    if (s.do === 'fork') return `fork(${shape(s.steps).join(', ')})`;
+    if (s.do === 'decide') return `decide:${s.input.kind}`;
+    return s.do;
+  });
+}
+
+// The input a `decide` step plans, for the test to plan it in its turn.
+export function decision(steps: Step<TestItem>[], kind: OwnerInput<TestItem>['kind']): OwnerInput<TestItem> {
+  const inputs = (all: Step<TestItem>[]): OwnerInput<TestItem>[] =>
+    all.flatMap((s) => (s.do === 'decide' ? [s.input] : s.do === 'fork' ? inputs(s.steps) : []));
+  const input = inputs(steps).find((i) => i.kind === kind);
+  if (!input) throw new Error(`no decision ${kind} in ${shape(steps).join(' ')}`);
+  return input;
 }

@@ -1,136 +1,127 @@
-import {
-  FREE,
-  transition,
-  type LineEffects,
-  type LineInput,
-  type LineState,
-} from '../../src/dispatcher/lead-owner/lead-lines';
+import { LeadLines, type BlockState, type LinePlan } from '../../src/dispatcher/lead-owner/lead-lines';
 
-// A lead's line as a table: each row a state of the line, an input, what the line asks for (what
-// goes now, what is held, the block as stored) and the line's state after it.
+// A lead's line as a table: each row a state of the line, an input, and the outcome (what goes now,
+// what is held, the block as stored) with the line's state after it. States are reached through
+// the line's own inputs, so a row holds whatever the line does, not how it does it.
 type Item = { id: string };
+const K = 'pa-1:le-1';
 const it_ = (id: string): Item => ({ id });
 
-const sending = (running: string, ...waiting: string[]): LineState<Item> => ({
-  kind: 'sending',
-  running,
-  waiting: waiting.map(it_),
-});
-// Blocked by `blocker`; `turn`: the blocker's own attempt is under way (replay: its event came again).
-const blocked = (blocker: string, held: string[], turn?: { replay: Item | null }): LineState<Item> => ({
-  kind: 'blocked',
-  blocker,
-  held,
-  turn: turn ?? null,
-});
-const turn = { replay: null };
+type State = 'free' | 'a running' | 'a running, b waiting' | 'a retrying, b held' | "b's held turn, c held";
+const states: Record<State, (l: LeadLines<Item>) => void> = {
+  free: () => undefined,
+  'a running': (l) => l.arrive(K, it_('a')),
+  'a running, b waiting': (l) => {
+    l.arrive(K, it_('a'));
+    l.arrive(K, it_('b'));
+  },
+  'a retrying, b held': (l) => {
+    l.arrive(K, it_('a'));
+    l.arrive(K, it_('b'));
+    l.finished(K, 'a', 'retrying');
+  },
+  "b's held turn, c held": (l) => {
+    l.arrive(K, it_('a'));
+    l.arrive(K, it_('b'));
+    l.finished(K, 'a', 'retrying');
+    l.arrive(K, it_('c'));
+    l.released(K, 'a');
+  },
+};
 
-const arrive = (id: string): LineInput<Item> => ({ kind: 'arrive', item: it_(id) });
-const delivered = (id: string): LineInput<Item> => ({ kind: 'finished', id, outcome: 'ended' });
-const retrying = (id: string): LineInput<Item> => ({ kind: 'finished', id, outcome: 'retrying' });
-const released = (blocker: string): LineInput<Item> => ({ kind: 'released', blocker });
-const recordMissing = (id: string): LineInput<Item> => ({ kind: 'record-missing', id });
-const load = (blocker: string, held: string[]): LineInput<Item> => ({ kind: 'load', block: { blocker, held } });
-const resume: LineInput<Item> = { kind: 'resume' };
+type Input =
+  | { arrive: string }
+  | { delivered: string }
+  | { retrying: string }
+  | { released: string }
+  | { recordMissing: string }
+  | 'resume';
+const apply = (l: LeadLines<Item>, input: Input): LinePlan<Item> => {
+  if (input === 'resume') return l.resumeBlocker(K);
+  if ('arrive' in input) return l.arrive(K, it_(input.arrive));
+  if ('delivered' in input) return l.finished(K, input.delivered, 'ended');
+  if ('retrying' in input) return l.finished(K, input.retrying, 'retrying');
+  if ('released' in input) return l.released(K, input.released);
+  return l.recordMissing(K, input.recordMissing);
+};
 
-// [name, state, input, effects, state after]
-const table: [string, LineState<Item>, LineInput<Item>, LineEffects<Item>, LineState<Item>][] = [
-  ['the first delivery goes at once', FREE, arrive('a'), { run: it_('a') }, sending('a')],
-  ['a release of no blocker', FREE, released('a'), {}, FREE],
-  ['nothing to resume', FREE, resume, {}, FREE],
-  ['a block read back', FREE, load('a', ['b']), {}, blocked('a', ['b'])],
-  ['its own event again: under way', sending('a'), arrive('a'), {}, sending('a')],
-  ['a later one waits in memory, unrecorded', sending('a'), arrive('b'), {}, sending('a', 'b')],
-  ['waiting already', sending('a', 'b'), arrive('b'), {}, sending('a', 'b')],
-  ['delivered: the line is free', sending('a'), delivered('a'), {}, FREE],
-  ['delivered: the next one goes', sending('a', 'b', 'c'), delivered('a'), { run: it_('b') }, sending('b', 'c')],
+// [state, input, outcome, the line's block after (null: not blocked), lines left]
+const table: [State, Input, LinePlan<Item>, BlockState | null, number][] = [
+  ['free', { arrive: 'a' }, { run: it_('a') }, null, 1],
+  ['free', { released: 'a' }, {}, null, 0],
+  ['free', 'resume', {}, null, 0],
+  ['a running', { arrive: 'a' }, {}, null, 1], // its own event again: it is under way
+  ['a running', { arrive: 'b' }, {}, null, 1], // waits in memory, unrecorded
+  ['a running', { delivered: 'a' }, {}, null, 0],
+  ['a running', { retrying: 'a' }, { hold: [], block: { blocker: 'a', held: [] } }, { blocker: 'a', held: [] }, 1],
+  ['a running', { delivered: 'x' }, {}, null, 1], // not the one under way
+  ['a running, b waiting', { delivered: 'a' }, { run: it_('b') }, null, 1],
   [
-    'to the retry path: it blocks and the waiting ones are held',
-    sending('a', 'b'),
-    retrying('a'),
+    'a running, b waiting',
+    { retrying: 'a' },
     { hold: [it_('b')], block: { blocker: 'a', held: ['b'] } },
-    blocked('a', ['b']),
+    { blocker: 'a', held: ['b'] },
+    1,
   ],
-  ['not the one under way', sending('a'), delivered('x'), {}, sending('a')],
-  ['memory is newer than a block read back', sending('a'), load('old', []), {}, sending('a')],
   [
-    'behind a blocker: held and listed in its block',
-    blocked('a', ['b']),
-    arrive('c'),
+    'a retrying, b held',
+    { arrive: 'c' },
     { hold: [it_('c')], block: { blocker: 'a', held: ['b', 'c'] } },
-    blocked('a', ['b', 'c']),
+    { blocker: 'a', held: ['b', 'c'] },
+    1,
   ],
-  ['held already: its record again', blocked('a', ['b']), arrive('b'), { hold: [it_('b')] }, blocked('a', ['b'])],
+  ['a retrying, b held', { arrive: 'b' }, { hold: [it_('b')] }, { blocker: 'a', held: ['b'] }, 1], // held already
+  ['a retrying, b held', { arrive: 'a' }, { run: it_('a') }, { blocker: 'a', held: ['b'] }, 1], // its record was lost
+  ['a retrying, b held', { released: 'x' }, {}, { blocker: 'a', held: ['b'] }, 1],
   [
-    "the blocker's event again (its record lost)",
-    blocked('a', ['b']),
-    arrive('a'),
-    { run: it_('a') },
-    blocked('a', ['b'], turn),
+    'a retrying, b held',
+    { released: 'a' },
+    { runHeld: 'b', block: { blocker: 'b', held: [] } },
+    { blocker: 'b', held: [] },
+    1,
   ],
-  ['a release of another', blocked('a', ['b']), released('x'), {}, blocked('a', ['b'])],
+  ['a retrying, b held', 'resume', { runHeld: 'a' }, { blocker: 'a', held: ['b'] }, 1], // its endpoint resumed
   [
-    'the blocker ended: the next held one goes',
-    blocked('a', ['b', 'c']),
-    released('a'),
-    { runHeld: 'b', block: { blocker: 'b', held: ['c'] } },
-    blocked('b', ['c'], turn),
-  ],
-  ['the last blocker ended: the line is free', blocked('a', []), released('a'), { block: null }, FREE],
-  ['its endpoint resumed', blocked('a', ['b']), resume, { runHeld: 'a' }, blocked('a', ['b'], turn)],
-  ['resumed while under way', blocked('a', ['b'], turn), resume, {}, blocked('a', ['b'], turn)],
-  ['a release while its turn is under way', blocked('a', ['b'], turn), released('a'), {}, blocked('a', ['b'], turn)],
-  [
-    "a held turn delivered: the next held one's turn",
-    blocked('b', ['c'], turn),
-    delivered('b'),
+    "b's held turn, c held",
+    { delivered: 'b' },
     { runHeld: 'c', block: { blocker: 'c', held: [] } },
-    blocked('c', [], turn),
+    { blocker: 'c', held: [] },
+    1,
   ],
   [
-    'a held turn back on the retry path',
-    blocked('b', ['c'], turn),
-    retrying('b'),
+    "b's held turn, c held",
+    { retrying: 'b' },
     { hold: [], block: { blocker: 'b', held: ['c'] } },
-    blocked('b', ['c']),
+    { blocker: 'b', held: ['c'] },
+    1,
   ],
   [
-    "a held turn's record missing: the line moves on",
-    blocked('b', ['c'], turn),
-    recordMissing('b'),
+    "b's held turn, c held",
+    { recordMissing: 'b' },
     { runHeld: 'c', block: { blocker: 'c', held: [] } },
-    blocked('c', [], turn),
+    { blocker: 'c', held: [] },
+    1,
   ],
-  [
-    "a held turn's event, come again while its record was read",
-    blocked('b', ['c'], turn),
-    arrive('b'),
-    {},
-    blocked('b', ['c'], { replay: it_('b') }),
-  ],
-  [
-    "a held turn's record missing: its event that came again goes in its place",
-    blocked('b', ['c'], { replay: it_('b') }),
-    recordMissing('b'),
-    { run: it_('b') },
-    blocked('b', ['c'], turn),
-  ],
-  ['no longer its turn', blocked('c', [], turn), recordMissing('b'), {}, blocked('c', [], turn)],
+  ["b's held turn, c held", { arrive: 'b' }, {}, { blocker: 'b', held: ['c'] }, 1], // comes again while read
 ];
 
-describe("a lead's line: state x input -> effects and state after", () => {
-  it.each(table.map(([name, state, input, effects, after]) => ({ name, state, input, effects, after })))(
-    '$name',
-    ({ state, input, effects, after }) => {
-      expect(transition(state, input)).toEqual({ state: after, effects });
+describe("a lead's line: state x input -> outcome", () => {
+  it.each(table.map(([state, input, outcome, blockAfter, size]) => ({ state, input, outcome, blockAfter, size })))(
+    '$state, $input',
+    ({ state, input, outcome, blockAfter, size }) => {
+      const lines = new LeadLines<Item>();
+      states[state](lines);
+      expect(apply(lines, input)).toEqual(outcome);
+      expect(lines.blocked(K)).toEqual(blockAfter);
+      expect(lines.size).toBe(size);
     },
   );
 
-  it('moves no state it is given', () => {
-    const state = blocked('a', ['b']);
-    const copy = structuredClone(state);
-    transition(state, arrive('c'));
-    transition(state, released('a'));
-    expect(state).toEqual(copy);
+  it('runs the event that came again in place of a held one whose record is missing', () => {
+    const lines = new LeadLines<Item>();
+    states["b's held turn, c held"](lines);
+    lines.arrive(K, it_('b'));
+    expect(lines.recordMissing(K, 'b')).toEqual({ run: it_('b') });
+    expect(lines.blocked(K)).toEqual({ blocker: 'b', held: ['c'] });
   });
 });

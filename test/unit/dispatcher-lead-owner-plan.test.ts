@@ -1,159 +1,184 @@
-import { blockOf } from '../../src/dispatcher/lead-owner/lead-lines';
-import { plan, type OwnerInput } from '../../src/dispatcher/lead-owner/plan';
-import { delivered, failed, fresh, heldTurn, K, round, type TestItem } from '../support/lead-plan';
-import { blockedLead, lead } from '../support/lead-outcomes';
+import type { Step } from '../../src/dispatcher/lead-owner/plan';
+import {
+  decision,
+  delivered,
+  failed,
+  fresh,
+  heldTurn,
+  K,
+  planner,
+  round,
+  shape,
+  type TestItem,
+} from '../support/lead-plan';
 
-// The lead owner's ordering rules as outcomes, in the order the plan (src/dispatcher/lead-owner/plan.ts)
-// has them happen: what is sent, published, saved and written, and which offset may move.
+// The lead owner's ordering rules, as the pure plan states them (src/dispatcher/lead-owner/plan.ts):
+// the steps it lists are carried out in that order by carry-out.ts.
+
+const index = (steps: Step<TestItem>[], kind: Step<TestItem>['do']): number => steps.findIndex((s) => s.do === kind);
 
 describe('one delivery of a lead at a time, in event order', () => {
   it('sends the first delivery of a lead at once and keeps the later ones in memory until it is recorded', () => {
-    const { carry } = lead();
-    expect(carry({ kind: 'arrived', item: fresh('a') })).toEqual(['send a']);
-    expect(carry({ kind: 'arrived', item: fresh('b') })).toEqual([]);
-    expect(carry({ kind: 'arrived', item: fresh('c') })).toEqual([]);
+    const { plan } = planner();
+    expect(shape(plan({ kind: 'arrived', item: fresh('a') }))).toEqual(['send']);
+    expect(plan({ kind: 'arrived', item: fresh('b') })).toEqual([]);
+    expect(plan({ kind: 'arrived', item: fresh('c') })).toEqual([]);
   });
 
   it('sends the next delivery of the lead only once the one before is recorded', () => {
-    const { carry } = lead('a', 'b');
-    expect(carry({ kind: 'attempted', item: fresh('a'), done: delivered })).toEqual([
-      'slot of a let go',
-      'record a: delivered, first record',
-      'offset of a may move',
-      'send b',
-    ]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    const steps = plan({ kind: 'attempted', item: fresh('a'), done: delivered });
+    expect(shape(steps)).toEqual(['publish-task', 'leave-slot', 'after-line', 'write', 'settle', 'decide:recorded']);
+    expect(plan(decision(steps, 'recorded'))).toEqual([{ do: 'send', item: fresh('b') }]);
   });
 
   it('never makes another lead or another endpoint wait', () => {
-    const { lines, carry } = blockedLead();
+    const { lines, plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
     expect(lines.blocked(K)?.blocker).toBe('a');
-    expect(carry({ kind: 'arrived', item: fresh('b') })).toEqual([
-      'block a [b]',
-      'record b: held by a, first record',
-      'counted held b',
-      'offset of b may move',
+    expect(shape(plan({ kind: 'arrived', item: fresh('b') }))).toEqual([
+      'save-block',
+      'fork(after-line, write, count-held, settle)',
     ]);
-    expect(lead().carry({ kind: 'arrived', item: fresh('x') })).toEqual(['send x']);
+    const other = planner();
+    expect(shape(other.plan({ kind: 'arrived', item: fresh('x') }))).toEqual(['send']);
   });
 });
 
 describe('an attempt that failed', () => {
   it('moves the line before the retry task exists, so that its release finds it the blocker', () => {
-    const { lines, plan, carry } = lead('a', 'b');
-    plan({ kind: 'attempted', item: fresh('a'), done: failed }); // planned, nothing carried out yet
+    const { lines, plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    const steps = plan({ kind: 'attempted', item: fresh('a'), done: failed });
     expect(lines.blocked(K)).toEqual({ blocker: 'a', held: ['b'] });
-    // However soon the release comes (before any of it is carried out), it finds `a` blocking.
-    expect(carry({ kind: 'released', blocker: 'a' })).toEqual(['block b []', 'read the record of b']);
+    expect(steps[0]).toEqual({ do: 'publish-task', item: fresh('a'), done: failed });
+    // However soon the release comes (before any step is carried out), it finds `a` blocking.
+    expect(shape(plan({ kind: 'released', blocker: 'a' }))).toEqual(['save-block', 'fork(read-turn)']);
   });
 
   it('saves the block and publishes the task before the record: a crash in between replays the event', () => {
-    const { carry } = lead('a');
-    expect(carry({ kind: 'attempted', item: fresh('a'), done: failed })).toEqual([
-      'task a on retry1',
-      'block a []',
-      'slot of a let go',
-      'record a: queued, first record',
-      'offset of a may move',
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    const steps = plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    expect(shape(steps)).toEqual([
+      'publish-task',
+      'save-block',
+      'leave-slot',
+      'after-line',
+      'write',
+      'settle',
+      'decide:recorded',
     ]);
+    expect(steps[1]).toEqual({ do: 'save-block', block: { blocker: 'a', held: [] } });
+    expect(steps[4]).toEqual({ do: 'write', item: fresh('a'), write: { insert: failed } });
   });
 
   it('lets the partner slot go once the task is out, before the record is written', () => {
-    const { carry } = lead('a');
-    const out = carry({ kind: 'attempted', item: fresh('a'), done: failed });
-    expect(out.indexOf('slot of a let go')).toBeGreaterThan(out.indexOf('task a on retry1'));
-    expect(out.indexOf('slot of a let go')).toBeLessThan(out.indexOf('record a: queued, first record'));
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    const steps = plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    expect(index(steps, 'leave-slot')).toBeGreaterThan(index(steps, 'publish-task'));
+    expect(index(steps, 'leave-slot')).toBeLessThan(index(steps, 'write'));
   });
 
   it('holds the deliveries that waited behind it only once its record is written, behind it', () => {
-    const { carry } = lead('a', 'b');
-    expect(carry({ kind: 'attempted', item: fresh('a'), done: failed })).toEqual([
-      'task a on retry1',
-      'block a [b]',
-      'slot of a let go',
-      'record a: queued, first record',
-      'offset of a may move',
-      'record b: held by a, first record',
-      'counted held b',
-      'offset of b may move',
-    ]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    const steps = plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    expect(index(steps, 'settle')).toBeLessThan(index(steps, 'decide'));
+    const later = plan(decision(steps, 'recorded'));
+    expect(shape(later)).toEqual(['fork(after-line, write, count-held, settle)']);
+    expect(later[0]).toMatchObject({ steps: [{}, { write: { insert: { heldBy: 'a' } } }, {}, {}] });
   });
 
   it("adds a fresh round's attempt to the record it has", () => {
-    const { carry } = lead();
-    carry({ kind: 'arrived', item: round('r') });
-    expect(carry({ kind: 'attempted', item: round('r'), done: delivered })).toEqual([
-      'slot of r let go',
-      'record r: delivered, attempt added',
-      'offset of r may move',
-    ]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: round('r') });
+    const steps = plan({ kind: 'attempted', item: round('r'), done: delivered });
+    expect(steps[index(steps, 'write')]).toEqual({ do: 'write', item: round('r'), write: { attempt: delivered } });
   });
 });
 
 describe('held deliveries', () => {
   it('saves the block that lists a held delivery before its record says held', () => {
-    const { carry } = blockedLead();
-    expect(carry({ kind: 'arrived', item: fresh('b') })).toEqual([
-      'block a [b]',
-      'record b: held by a, first record',
-      'counted held b',
-      'offset of b may move',
-    ]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    const steps = plan({ kind: 'arrived', item: fresh('b') });
+    expect(steps[0]).toEqual({ do: 'save-block', block: { blocker: 'a', held: ['b'] } });
+    // The held record waits for the lead's writes so far (that block) and is then written.
+    expect(steps[1]).toEqual({
+      do: 'fork',
+      steps: [
+        { do: 'after-line', item: fresh('b'), what: 'hold' },
+        { do: 'write', item: fresh('b'), write: { insert: { heldBy: 'a' } } },
+        { do: 'count-held', item: fresh('b') },
+        { do: 'settle', item: fresh('b') },
+      ],
+    });
   });
 
   it('marks a fresh round held on the record it has', () => {
-    const { carry } = blockedLead();
-    expect(carry({ kind: 'arrived', item: round('r') })).toContain('record r: held by a');
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    const [, hold] = plan({ kind: 'arrived', item: round('r') });
+    expect(hold).toMatchObject({ steps: [{}, { write: { hold: 'a' } }, {}, {}] });
   });
 
   it("writes a held delivery's record in its lead's turn, before any later block of its lead", () => {
-    const { carry } = blockedLead('b');
-    carry({ kind: 'released', blocker: 'a' });
-    expect(carry({ kind: 'turn-read', id: 'b', record: heldTurn('b', 'a').doc })).toEqual(['send b']);
-    expect(carry({ kind: 'attempted', item: heldTurn('b', 'a'), done: delivered })).toEqual([
-      "record b: delivered, in its lead's turn",
-      'block removed',
-      'slot of b let go',
-      'offset of b may move',
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    plan({ kind: 'released', blocker: 'a' });
+    plan({ kind: 'turn-read', id: 'b', record: heldTurn('b', 'a').doc });
+    const steps = plan({ kind: 'attempted', item: heldTurn('b', 'a'), done: delivered });
+    expect(shape(steps)).toEqual([
+      'publish-task',
+      'record-in-turn',
+      'save-block',
+      'leave-slot',
+      'after-line',
+      'settle',
+      'decide:recorded',
     ]);
+    expect(steps[2]).toEqual({ do: 'save-block', block: null });
   });
 
   it('lets the next held delivery go when the blocker is released, its block saved first', () => {
-    const { lines, carry } = blockedLead('b', 'c');
-    expect(carry({ kind: 'released', blocker: 'zzz' })).toEqual([]); // not its blocker
-    expect(carry({ kind: 'released', blocker: 'a' })).toEqual(['block b [c]', 'read the record of b']);
+    const { lines, plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    plan({ kind: 'arrived', item: fresh('c') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    expect(plan({ kind: 'released', blocker: 'zzz' })).toEqual([]); // not its blocker
+    expect(plan({ kind: 'released', blocker: 'a' })).toEqual([
+      { do: 'save-block', block: { blocker: 'b', held: ['c'] } },
+      { do: 'fork', steps: [{ do: 'read-turn', id: 'b' }] },
+    ]);
     expect(lines.blocked(K)).toEqual({ blocker: 'b', held: ['c'] });
   });
 
   it('ignores a release while the held delivery whose turn it is is under way', () => {
-    const { carry } = blockedLead('b');
-    carry({ kind: 'released', blocker: 'a' });
-    expect(carry({ kind: 'released', blocker: 'b' })).toEqual([]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    plan({ kind: 'released', blocker: 'a' });
+    expect(plan({ kind: 'released', blocker: 'b' })).toEqual([]);
   });
 
   it('removes the block once nothing is held, and sends what arrived meanwhile', () => {
-    const { carry } = blockedLead();
-    expect(carry({ kind: 'released', blocker: 'a' })).toEqual(['block removed']);
-    expect(carry({ kind: 'arrived', item: fresh('b') })).toEqual(['send b']);
-  });
-});
-
-describe('the plan is pure', () => {
-  it('moves no line it is given: the line after an input is the one it returns', () => {
-    const { lines } = blockedLead('b');
-    const line = lines.get(K);
-    const copy = structuredClone(line);
-    const inputs: OwnerInput<TestItem>[] = [
-      { kind: 'arrived', item: fresh('c') },
-      { kind: 'released', blocker: 'a' },
-      { kind: 'attempted', item: fresh('a'), done: delivered },
-      { kind: 'blocker-read', block: { blocker: 'a', held: ['b'] }, record: null },
-    ];
-    expect(inputs.map((input) => blockOf(plan(line, input).line))).toEqual([
-      { blocker: 'a', held: ['b', 'c'] },
-      { blocker: 'b', held: [] },
-      { blocker: 'a', held: ['b'] }, // not the attempt under way
-      { blocker: 'a', held: ['b'] }, // memory is newer than the block read back
-    ]);
-    expect(line).toEqual(copy);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'attempted', item: fresh('a'), done: failed });
+    expect(plan({ kind: 'released', blocker: 'a' })).toEqual([{ do: 'save-block', block: null }]);
+    expect(shape(plan({ kind: 'arrived', item: fresh('b') }))).toEqual(['send']);
   });
 });

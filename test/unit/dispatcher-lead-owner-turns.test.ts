@@ -1,150 +1,169 @@
 import { arrival, isFreshRound, replayedAlready, roundFrom } from '../../src/dispatcher/lead-owner/rounds';
 import { HELD_FOR_PAUSED_ENDPOINT } from '../../src/shared/mongo/delivery-doc';
-import { endedRecord, failed, fresh, heldRecord, heldTurn, K, round, waitingRecord } from '../support/lead-plan';
-import { lead } from '../support/lead-outcomes';
+import {
+  decision,
+  endedRecord,
+  failed,
+  fresh,
+  heldRecord,
+  heldTurn,
+  K,
+  planner,
+  round,
+  shape,
+  waitingRecord,
+} from '../support/lead-plan';
 
 // The lead owner's rules for sends, deliveries set aside, held turns, blocks read back and fresh
-// rounds, as outcomes of the pure plan (plan.ts), and rounds.ts's verdicts.
-const PARKED = HELD_FOR_PAUSED_ENDPOINT;
+// rounds, as the pure plan (plan.ts) and rounds.ts state them.
 
 describe('sends', () => {
   it('sends a delivery whose earlier job is still in the scheduler only once that job has left', () => {
-    const { carry } = lead();
-    expect(carry({ kind: 'send', item: fresh('a'), earlierJob: true })).toEqual([
-      'wait for the earlier job of a',
-      'send a',
+    const { plan } = planner();
+    expect(shape(plan({ kind: 'send', item: fresh('a'), earlierJob: true }))).toEqual([
+      'fork(await-earlier-job, send)',
     ]);
-    expect(carry({ kind: 'send', item: fresh('a'), earlierJob: false })).toEqual(['send a']);
+    expect(plan({ kind: 'send', item: fresh('a'), earlierJob: false })).toEqual([{ do: 'submit', item: fresh('a') }]);
   });
 
   it('puts a delivery its full partner queue refused on the first retry tier: the task before the record', () => {
-    const { lines, plan, carry } = lead('a', 'b');
-    plan({ kind: 'refused', item: fresh('a'), stopping: false, dueAt: 5000 });
+    const { lines, plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    plan({ kind: 'arrived', item: fresh('b') });
+    const steps = plan({ kind: 'refused', item: fresh('a'), stopping: false, dueAt: 5000 });
+    expect(shape(steps)).toEqual(['fork(publish-overflow, decide:set-aside)']);
     expect(lines.blocked(K)).toBeNull(); // the line moves only once the task is out
-    expect(carry({ kind: 'refused', item: fresh('a'), stopping: false, dueAt: 5000 })).toEqual([
-      'task a on the first tier (queue full)',
-      'block a [b]',
-      'record a: waits on the first tier until 5000, first record',
-      'offset of a may move',
-      'record b: held by a, first record',
-      'counted held b',
-      'offset of b may move',
-    ]);
+    const aside = plan(decision(steps, 'set-aside'));
+    expect(shape(aside)).toEqual(['save-block', 'after-line', 'write', 'settle', 'decide:recorded']);
+    expect(aside[2]).toEqual({ do: 'write', item: fresh('a'), write: { insert: { dueAt: new Date(5000) } } });
     expect(lines.blocked(K)).toEqual({ blocker: 'a', held: ['b'] });
+    expect(shape(plan(decision(aside, 'recorded')))).toEqual(['fork(after-line, write, count-held, settle)']);
   });
 
   it('moves a fresh round the scheduler refused to the retry tier on the record it has', () => {
-    const { carry } = lead();
-    carry({ kind: 'arrived', item: round('r') });
-    expect(carry({ kind: 'set-aside', item: round('r'), how: { dueAt: new Date(5000) } })).toContain(
-      'record r: waits on the first tier until 5000',
-    );
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: round('r') });
+    const aside = plan({ kind: 'set-aside', item: round('r'), how: { dueAt: new Date(5000) } });
+    expect(aside[2]).toEqual({ do: 'write', item: round('r'), write: { awaitRetry: new Date(5000) } });
   });
 
   it('leaves a delivery refused while stopping unrecorded, its offset uncommitted, for the next start', () => {
-    const { carry } = lead('a');
-    expect(carry({ kind: 'refused', item: fresh('a'), stopping: true, dueAt: 5000 })).toEqual([]);
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    expect(plan({ kind: 'refused', item: fresh('a'), stopping: true, dueAt: 5000 })).toEqual([]);
   });
 });
 
 describe('a paused endpoint', () => {
   it('parks a delivery whose endpoint is paused: held, not attempted and not dead, and its lead waits for the resume', () => {
-    const { lines, carry } = lead('a');
-    expect(carry({ kind: 'paused', item: fresh('a') })).toEqual([
-      'block a []',
-      `record a: held by ${PARKED}, first record`,
-      'offset of a may move',
-      'counted held a',
-      'lead parked',
-    ]);
+    const { lines, plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    const steps = plan({ kind: 'paused', item: fresh('a') });
+    expect(shape(steps)).toEqual(['decide:set-aside', 'count-parked', 'park-lead']);
+    const aside = plan(decision(steps, 'set-aside'));
+    expect(shape(aside)).not.toContain('publish-task');
+    expect(aside[2]).toEqual({
+      do: 'write',
+      item: fresh('a'),
+      write: { insert: { heldBy: HELD_FOR_PAUSED_ENDPOINT } },
+    });
     expect(lines.blocked(K)).toEqual({ blocker: 'a', held: [] });
   });
 
   it('does not write a parked record again that is held for its paused endpoint already', () => {
-    const { carry } = lead();
-    const parked = heldTurn('a', PARKED);
-    carry({ kind: 'arrived', item: parked });
-    expect(carry({ kind: 'set-aside', item: parked, how: { heldBy: PARKED } })).toEqual([
-      'block a []',
-      'offset of a may move',
+    const { plan } = planner();
+    const parked = { ...heldTurn('a', HELD_FOR_PAUSED_ENDPOINT) };
+    plan({ kind: 'arrived', item: parked });
+    expect(shape(plan({ kind: 'set-aside', item: parked, how: { heldBy: HELD_FOR_PAUSED_ENDPOINT } }))).toEqual([
+      'save-block',
+      'after-line',
+      'settle',
+      'decide:recorded',
     ]);
   });
 
   it('parks the lead on a `parked` command, and sends its held blocker first when the endpoint resumes', () => {
-    const { load, plan, carry } = lead();
-    expect(carry({ kind: 'parked' })).toEqual(['lead parked']);
-    load({ blocker: 'a', held: ['b'] });
-    // Not started alongside: the release waits for it to reach the scheduler, so it goes at the endpoint's pace.
+    const { lines, plan } = planner();
+    expect(plan({ kind: 'parked' })).toEqual([{ do: 'park-lead' }]);
+    lines.load(K, { blocker: 'a', held: ['b'] });
+    // Not forked: the release waits for it to reach the scheduler, so it goes at the endpoint's pace.
     expect(plan({ kind: 'resume' })).toEqual([{ do: 'read-turn', id: 'a' }]);
-    expect(carry({ kind: 'resume' })).toEqual([]); // under way already
+    expect(plan({ kind: 'resume' })).toEqual([]); // under way already
   });
 });
 
 describe("a held delivery's turn", () => {
   const turn = () => {
-    const p = lead();
-    p.load({ blocker: 'a', held: [] });
-    p.carry({ kind: 'resume' });
+    const p = planner();
+    p.lines.load(K, { blocker: 'a', held: [] });
+    p.plan({ kind: 'resume' });
     return p;
   };
 
   it('sends the held delivery whose record it read', () => {
-    expect(turn().carry({ kind: 'turn-read', id: 'a', record: heldRecord('a', 'x') })).toEqual(['send a']);
+    const record = heldRecord('a', 'x');
+    expect(turn().plan({ kind: 'turn-read', id: 'a', record })).toEqual([{ do: 'send-record', record }]);
   });
 
   it('moves on when the record of its turn ended already (a crash after its attempt)', () => {
-    const { lines, carry } = turn();
-    expect(carry({ kind: 'turn-read', id: 'a', record: endedRecord('a', 'delivered') })).toEqual(['block removed']);
+    const { lines, plan } = turn();
+    expect(plan({ kind: 'turn-read', id: 'a', record: endedRecord('a', 'delivered') })).toEqual([
+      { do: 'save-block', block: null },
+    ]);
     expect(lines.size).toBe(0);
   });
 
   it("moves on when its record is missing, or sends its event's replay that came while it was read", () => {
-    expect(turn().carry({ kind: 'turn-read', id: 'a', record: null })).toEqual(['block removed']);
+    const moving = turn();
+    expect(moving.plan({ kind: 'turn-read', id: 'a', record: null })).toEqual([{ do: 'save-block', block: null }]);
     const replayed = turn();
-    expect(replayed.carry({ kind: 'arrived', item: fresh('a') })).toEqual([]); // the running one's own event
-    expect(replayed.carry({ kind: 'turn-read', id: 'a', record: null })).toEqual(['send a']);
+    expect(replayed.plan({ kind: 'arrived', item: fresh('a') })).toEqual([]); // the running one's own event
+    expect(replayed.plan({ kind: 'turn-read', id: 'a', record: null })).toEqual([{ do: 'send', item: fresh('a') }]);
   });
 });
 
 describe('a block read back at assignment', () => {
-  // The plan loads the block into the lead's line as it reads its blocker's record.
-  const block = { blocker: 'a', held: ['b'] };
+  const loaded = () => {
+    const p = planner();
+    p.lines.load(K, { blocker: 'a', held: ['b'] });
+    return p;
+  };
 
   it('releases a blocker that ended before its release reached the line', () => {
-    expect(lead().carry({ kind: 'blocker-read', block, record: endedRecord('a', 'dead') })).toEqual([
-      'block b []',
-      'read the record of b',
+    const { plan } = loaded();
+    expect(shape(plan({ kind: 'blocker-read', blocker: 'a', record: endedRecord('a', 'dead') }))).toEqual([
+      'save-block',
+      'fork(read-turn)',
     ]);
   });
 
   it('sends a held blocker whose turn had come', () => {
-    expect(lead().carry({ kind: 'blocker-read', block, record: heldRecord('a', 'z') })).toEqual([
-      'read the record of a',
+    const { plan } = loaded();
+    expect(shape(plan({ kind: 'blocker-read', blocker: 'a', record: heldRecord('a', 'z') }))).toEqual([
+      'fork(read-turn)',
     ]);
   });
 
   it('parks a lead whose blocker was held for its endpoint: it goes with the paced release, not at once', () => {
-    const { lines, carry } = lead();
-    expect(carry({ kind: 'blocker-read', block, record: heldRecord('a', PARKED) })).toEqual(['lead parked']);
+    const { lines, plan } = loaded();
+    expect(plan({ kind: 'blocker-read', blocker: 'a', record: heldRecord('a', HELD_FOR_PAUSED_ENDPOINT) })).toEqual([
+      { do: 'park-lead' },
+    ]);
     expect(lines.blocked(K)).toEqual({ blocker: 'a', held: ['b'] });
-    expect(carry({ kind: 'resume' })).toEqual(['read the record of a']);
+    expect(shape(plan({ kind: 'resume' }))).toEqual(['read-turn']);
   });
 
   it('waits for the release of a blocker on the retry path, and for the event of one never recorded', () => {
-    const { lines, carry } = lead();
-    expect(carry({ kind: 'blocker-read', block, record: waitingRecord('a') })).toEqual([]);
-    expect(carry({ kind: 'blocker-read', block, record: null })).toEqual([]);
-    expect(lines.blocked(K)).toEqual(block);
+    const { plan } = loaded();
+    expect(plan({ kind: 'blocker-read', blocker: 'a', record: waitingRecord('a') })).toEqual([]);
+    expect(plan({ kind: 'blocker-read', blocker: 'a', record: null })).toEqual([]);
   });
 
   it('holds an event that arrives behind a loaded block', () => {
-    const { carry } = lead();
-    carry({ kind: 'blocker-read', block, record: waitingRecord('a') });
-    expect(carry({ kind: 'arrived', item: fresh('c') })).toEqual([
-      'block a [b, c]',
-      'record c: held by a, first record',
-      'counted held c',
-      'offset of c may move',
+    const { plan } = loaded();
+    expect(shape(plan({ kind: 'arrived', item: fresh('c') }))).toEqual([
+      'save-block',
+      'fork(after-line, write, count-held, settle)',
     ]);
   });
 });
@@ -158,9 +177,10 @@ describe('which deliveries start a round', () => {
   });
 
   it("takes the running delivery's replayed event as its replay, not as a second delivery", () => {
-    const { carry } = lead('a');
-    expect(carry({ kind: 'arrived', item: fresh('a') })).toEqual([]);
-    expect(carry({ kind: 'attempted', item: fresh('a'), done: failed })).toContain('task a on retry1');
+    const { plan } = planner();
+    plan({ kind: 'arrived', item: fresh('a') });
+    expect(plan({ kind: 'arrived', item: fresh('a') })).toEqual([]);
+    expect(shape(plan({ kind: 'attempted', item: fresh('a'), done: failed }))).toContain('publish-task');
   });
 
   it("requeues a dead delivery for a manager's retry, and a delivered or dead one for a replay", () => {

@@ -232,8 +232,8 @@ export class LeadOwner {
       const records = await this.writes.readMany(chunk.map((b) => b.blocker));
       chunk.forEach((b, n) => {
         const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
-        const block = { blocker: b.blocker, held: b.held };
-        this.carryOut.apply(lead, { kind: 'blocker-read', block, record: records[n] ?? null });
+        a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
+        this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record: records[n] ?? null });
       });
     }
   }

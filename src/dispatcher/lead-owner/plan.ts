@@ -6,11 +6,11 @@ import {
 } from '../../shared/mongo/delivery-doc';
 import type { Attempted } from '../delivery-attempt';
 import type { FirstRecord } from '../delivery-store';
-import { transition, type BlockState, type LineEffects, type LineInput, type LineState } from './lead-lines';
+import type { BlockState, LeadLines, LinePlan } from './lead-lines';
 
-// The lead owner's decisions, one input at a time, over a lead's line: the line after it, and what
-// to write, what to send, which retry task to publish, in the order the steps are listed. Pure: no
-// I/O, no clock, no promises, nothing moved; carry-out.ts keeps the line and carries the steps out.
+// The lead owner's decisions, one input at a time, over a lead's line: what to write, what to send,
+// which retry task to publish, in the order the steps are listed. No I/O, no clock, no promises:
+// planning moves the lead's line (memory) and returns steps; carry-out.ts carries them out.
 
 // What the plan needs of a delivery in memory (owned-partitions.ts's Item).
 export interface PlanItem {
@@ -26,11 +26,11 @@ export type OwnerInput<T extends PlanItem> =
   | { kind: 'paused'; item: T } // its endpoint is paused when its attempt would start
   | { kind: 'attempted'; item: T; done: Attempted }
   | { kind: 'set-aside'; item: T; how: SetAside }
-  | { kind: 'recorded'; effects: LineEffects<T> } // a record is written: what its line decided meanwhile goes on
+  | { kind: 'recorded'; line: LinePlan<T> } // a record is written: what its line decided meanwhile goes on
   | { kind: 'released'; blocker: string } // the lead's blocker ended on the retry path
   | { kind: 'parked' } // the retry consumer held the lead's blocker: its endpoint is paused
   | { kind: 'resume' } // the held blocker goes (its endpoint resumed, or its block was read back)
-  | { kind: 'blocker-read'; block: BlockState; record: DeliveryDoc | null } // a block read back, with its blocker's record
+  | { kind: 'blocker-read'; blocker: string; record: DeliveryDoc | null } // a block read back: its blocker's record
   | { kind: 'turn-read'; id: string; record: DeliveryDoc | null }; // a held one's turn came: its record
 
 // Not attempted now: on the first retry tier until dueAt, or held behind a blocker or a paused endpoint.
@@ -65,86 +65,75 @@ export type Step<T extends PlanItem> =
 
 const decide = <T extends PlanItem>(input: OwnerInput<T>): Step<T> => ({ do: 'decide', input });
 
-// A plan: the lead's line after the input, and the steps to carry out.
-export interface Planned<T extends PlanItem> {
-  line: LineState<T>;
-  steps: Step<T>[];
-}
-
-export function plan<T extends PlanItem>(line: LineState<T>, input: OwnerInput<T>): Planned<T> {
-  const stay = (steps: Step<T>[]): Planned<T> => ({ line, steps });
+export function plan<T extends PlanItem>(lines: LeadLines<T>, key: string, input: OwnerInput<T>): Step<T>[] {
   switch (input.kind) {
     case 'arrived':
-      return moved(line, { kind: 'arrive', item: input.item });
+      return lineSteps(lines, key, lines.arrive(key, input.item));
     case 'released':
-      return moved(line, { kind: 'released', blocker: input.blocker });
+      return lineSteps(lines, key, lines.released(key, input.blocker));
     case 'resume': {
       // In line, not forked: the endpoint's release waits until the held one reached the scheduler.
-      const t = transition(line, { kind: 'resume' });
-      return { line: t.state, steps: t.effects.runHeld ? [{ do: 'read-turn', id: t.effects.runHeld }] : [] };
+      const held = lines.resumeBlocker(key).runHeld;
+      return held ? [{ do: 'read-turn', id: held }] : [];
     }
     case 'recorded':
-      return stay(lineSteps(line, input.effects));
+      return lineSteps(lines, key, input.line);
     case 'parked':
-      return stay([{ do: 'park-lead' }]);
+      return [{ do: 'park-lead' }];
     case 'send':
       // An earlier job of it is still under way (an attempt of an assignment handed over, its retry
       // task being published): this one goes once that has left, never as a second token.
-      return stay(
-        input.earlierJob
-          ? [
-              {
-                do: 'fork',
-                steps: [
-                  { do: 'await-earlier-job', item: input.item },
-                  { do: 'send', item: input.item },
-                ],
-              },
-            ]
-          : [{ do: 'submit', item: input.item }],
-      );
-    case 'refused': {
+      return input.earlierJob
+        ? [
+            {
+              do: 'fork',
+              steps: [
+                { do: 'await-earlier-job', item: input.item },
+                { do: 'send', item: input.item },
+              ],
+            },
+          ]
+        : [{ do: 'submit', item: input.item }];
+    case 'refused':
       // Refused while stopping: left unrecorded, its offset uncommitted, for the next start. Else the
       // partner's queue is full: it waits on the first retry tier instead of in memory, unattempted.
-      if (input.stopping) return stay([]);
+      if (input.stopping) return [];
       const overflow: Step<T>[] = [
         { do: 'publish-overflow', item: input.item, dueAt: input.dueAt },
         decide({ kind: 'set-aside', item: input.item, how: { dueAt: new Date(input.dueAt) } }),
       ];
-      return stay([{ do: 'fork', steps: overflow }]);
-    }
+      return [{ do: 'fork', steps: overflow }];
     case 'paused':
       // Held, not attempted and not dead; it goes first when the endpoint resumes.
-      return stay([
+      return [
         decide({ kind: 'set-aside', item: input.item, how: { heldBy: HELD_FOR_PAUSED_ENDPOINT } }),
         { do: 'count-parked', item: input.item },
         { do: 'park-lead' },
-      ]);
+      ];
     case 'attempted':
-      return attempted(line, input.item, input.done);
+      return attempted(lines, key, input.item, input.done);
     case 'set-aside':
-      return setAside(line, input.item, input.how);
+      return setAside(lines, key, input.item, input.how);
     case 'blocker-read':
-      return blockerRead(transition(line, { kind: 'load', block: input.block }).state, input.block, input.record);
+      return blockerRead(lines, key, input.blocker, input.record);
     case 'turn-read':
-      return turnRead(line, input.id, input.record);
+      return turnRead(lines, key, input.id, input.record);
   }
 }
 
 // The first attempt of a round is done (or a held one's, in its turn).
-function attempted<T extends PlanItem>(line: LineState<T>, item: T, done: Attempted): Planned<T> {
+function attempted<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, done: Attempted): Step<T>[] {
   // The line moves before the retry task exists: the task's `released` must find this delivery as
   // the lead's blocker, however soon it comes.
-  const outcome = done.decision.state === 'queued' ? 'retrying' : 'ended';
-  const { state, effects } = transition(line, { kind: 'finished', id: item.id, outcome });
+  const line = lines.finished(key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
   // A held delivery's event is committed already: no replay brings it back after a crash. So its
   // record (after its task) is written before any later block of its lead, which may leave it out.
   const heldTurn = item.recorded === null;
-  const steps: Step<T>[] = [
+  return [
     { do: 'publish-task', item, done },
     ...(heldTurn ? [{ do: 'record-in-turn' as const, item, done }] : []),
     // Saved in the order decided (a release may change the block again right after).
-    ...blockSteps<T>(effects.block),
+    ...blockSteps<T>(line.block),
     { do: 'leave-slot', item },
     // The block and the task before the record: a crash in between replays the event, attempted again.
     { do: 'after-line', item, what: 'record' },
@@ -154,15 +143,14 @@ function attempted<T extends PlanItem>(line: LineState<T>, item: T, done: Attemp
         ? []
         : [{ do: 'write' as const, item, write: { attempt: done } }]),
     { do: 'settle', item },
-    decide({ kind: 'recorded', effects: { ...effects, block: undefined } }),
+    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
   ];
-  return { line: state, steps };
 }
 
 // A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
 // tier, or held), after the lead's block.
-function setAside<T extends PlanItem>(line: LineState<T>, item: T, how: SetAside): Planned<T> {
-  const { state, effects } = transition(line, { kind: 'finished', id: item.id, outcome: 'retrying' });
+function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, how: SetAside): Step<T>[] {
+  const line = lines.finished(key, item.id, 'retrying');
   const write: RecordWrite | null =
     item.doc === null
       ? { insert: how }
@@ -171,56 +159,55 @@ function setAside<T extends PlanItem>(line: LineState<T>, item: T, how: SetAside
         : item.doc.held_by !== how.heldBy
           ? { hold: how.heldBy }
           : null;
-  const steps: Step<T>[] = [
-    ...blockSteps<T>(effects.block),
+  return [
+    ...blockSteps<T>(line.block),
     { do: 'after-line', item, what: 'set aside' },
     ...(write ? [{ do: 'write' as const, item, write }] : []),
     { do: 'settle', item },
-    decide({ kind: 'recorded', effects: { ...effects, block: undefined } }),
+    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
   ];
-  return { line: state, steps };
 }
 
-// A block read back (loaded into the line): its blocker ended (a crash before its release reached
-// this line), is a held one whose turn had come, is parked (held for its endpoint: it goes with the
-// endpoint's paced release), or is on the retry path (its end sends `released`). No record: its
-// event is uncommitted and comes again.
+// A block read back: its blocker ended (a crash before its release reached this line), is a held
+// one whose turn had come, is parked (held for its endpoint: it goes with the endpoint's paced
+// release), or is on the retry path (its end sends `released`). No record: its event is
+// uncommitted and comes again.
 function blockerRead<T extends PlanItem>(
-  line: LineState<T>,
-  block: BlockState,
+  lines: LeadLines<T>,
+  key: string,
+  blocker: string,
   record: DeliveryDoc | null,
-): Planned<T> {
-  if (!record) return { line, steps: [] };
-  if (record.state !== 'queued') return moved(line, { kind: 'released', blocker: block.blocker });
-  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return { line, steps: [{ do: 'park-lead' }] };
-  if (isHeld(record)) return moved(line, { kind: 'resume' });
-  return { line, steps: [] };
+): Step<T>[] {
+  if (!record) return [];
+  if (record.state !== 'queued') return lineSteps(lines, key, lines.released(key, blocker));
+  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return [{ do: 'park-lead' }];
+  if (isHeld(record)) return lineSteps(lines, key, lines.resumeBlocker(key));
+  return [];
 }
 
 // A held one's turn came and its record was read.
-function turnRead<T extends PlanItem>(line: LineState<T>, id: string, record: DeliveryDoc | null): Planned<T> {
+function turnRead<T extends PlanItem>(
+  lines: LeadLines<T>,
+  key: string,
+  id: string,
+  record: DeliveryDoc | null,
+): Step<T>[] {
   // Not written: its event comes again (lead-lines.ts), or came while the record was read.
-  if (!record) return moved(line, { kind: 'record-missing', id });
+  if (!record) return lineSteps(lines, key, lines.recordMissing(key, id));
   // Its record ended already (a crash after its attempt).
-  if (record.state !== 'queued') return moved(line, { kind: 'finished', id, outcome: 'ended' });
-  return { line, steps: [{ do: 'send-record', record }] };
-}
-
-// The line moved by one input, and the steps its effects ask for.
-function moved<T extends PlanItem>(line: LineState<T>, input: LineInput<T>): Planned<T> {
-  const { state, effects } = transition(line, input);
-  return { line: state, steps: lineSteps(state, effects) };
+  if (record.state !== 'queued') return lineSteps(lines, key, lines.finished(key, id, 'ended'));
+  return [{ do: 'send-record', record }];
 }
 
 // What the lead's line decided, in this order: its block, the ones it holds, the one it runs.
-function lineSteps<T extends PlanItem>(line: LineState<T>, effects: LineEffects<T>): Step<T>[] {
-  const steps: Step<T>[] = blockSteps(effects.block);
-  if (effects.hold && effects.hold.length > 0) {
-    const blocker = (effects.block?.blocker ?? (line.kind === 'blocked' ? line.blocker : undefined)) as string;
-    for (const item of effects.hold) steps.push({ do: 'fork', steps: holdSteps(item, blocker) });
+function lineSteps<T extends PlanItem>(lines: LeadLines<T>, key: string, line: LinePlan<T>): Step<T>[] {
+  const steps: Step<T>[] = blockSteps(line.block);
+  if (line.hold && line.hold.length > 0) {
+    const blocker = (line.block?.blocker ?? lines.blocked(key)?.blocker) as string;
+    for (const item of line.hold) steps.push({ do: 'fork', steps: holdSteps(item, blocker) });
   }
-  if (effects.run) steps.push({ do: 'send', item: effects.run });
-  if (effects.runHeld) steps.push({ do: 'fork', steps: [{ do: 'read-turn', id: effects.runHeld }] });
+  if (line.run) steps.push({ do: 'send', item: line.run });
+  if (line.runHeld) steps.push({ do: 'fork', steps: [{ do: 'read-turn', id: line.runHeld }] });
   return steps;
 }
 
