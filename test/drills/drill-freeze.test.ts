@@ -54,8 +54,9 @@ it.each<DrillRole>(['dispatcher', 'processor'])(
               `${await bothDispatchers(WITHHELD)} withheld\n`
             : '\n'),
       );
-    // Enough load to matter (about 28 s at the rate), allowing for a machine busy with other drills.
-    expect(report.leads).toBeGreaterThan(300);
+    // Enough load to matter (about 28 s at the rate), allowing for a machine busy with other drills
+    // (CI on 2 cores took 242 and 257 leads beside another drill worker).
+    expect(report.leads).toBeGreaterThan(200);
     // None backwards: no lead's accepted callback after its assignment's.
     expectRepeatsOnlyAround(got, frozenAt, report);
     // Repeats: no more than the attempts sent and not yet recorded when the lease ran out.
