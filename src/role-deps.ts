@@ -33,7 +33,7 @@ export function processorDeps(rt: Runtime, clock: Clock): ProcessorDeps {
   return { ...shared(rt), cipher: rt.cipher, agentChanges, subscriber, config, clock };
 }
 
-// Its consumers fetch within DISPATCHER_FETCH_MAX_BYTES*: a partner's backlog waits on the topic.
+// Its consumers fetch within DISPATCHER_FETCH_MAX_BYTES* (kafkajs's own sizes unless set lower on a small machine).
 export function dispatcherDeps(rt: Runtime): DispatcherDeps {
   const { serviceName, callbacks, endpoints, replay, redis, dispatcherFetch } = rt.config;
   const config = { serviceName, callbacks, endpoints, replay, redis: { prefix: redis.prefix } };
