@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { DispatcherCommands } from '../../src/dispatcher/commands';
 import { deliveryId } from '../../src/shared/ids';
-import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
+import type { ReplyConsumer } from '../../src/shared/kafka/reply-waiter';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
-import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
+import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
@@ -21,7 +21,7 @@ let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
 let dead: TopicProbe<DeliveryTask>;
-let replies: ReplyWaiter<CallbackReply>;
+let replies: ReplyConsumer;
 let commands: DispatcherCommands;
 
 beforeAll(async () => {
