@@ -36,6 +36,11 @@ export class EndpointCircuits {
     return holds(this.stateOf(endpoint));
   }
 
+  // Its circuit is open or probing (held), or its probe is due (the next attempt goes alone).
+  isOpen(endpoint: string): boolean {
+    return this.stateOf(endpoint).kind !== 'closed';
+  }
+
   // Asked as an attempt is about to start: false while the circuit is open; the first asked once
   // its probe is due is the probe.
   mayAttempt(endpoint: string): AttemptPermit {

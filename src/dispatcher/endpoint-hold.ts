@@ -16,6 +16,18 @@ export class EndpointHold {
     return this.gate.isPaused(endpoint) || this.circuits.holds(endpoint);
   }
 
+  // How many deliveries set aside in a backlog may go now (endpoint-backlogs.ts), room in its queue
+  // aside: none while held, one while its circuit's probe is due, any number once it is closed.
+  pace(endpoint: string): 'none' | 'probe' | 'any' {
+    if (this.holds(endpoint)) return 'none';
+    return this.circuits.isOpen(endpoint) ? 'probe' : 'any';
+  }
+
+  // Its circuit holds its deliveries (not a pause): new ones are set aside in a backlog.
+  circuitHolds(endpoint: string): boolean {
+    return this.circuits.holds(endpoint);
+  }
+
   // Asked once, as an attempt is about to start (it may take the circuit's probe).
   mayAttempt(endpoint: string): AttemptPermit {
     return !this.gate.isPaused(endpoint) && this.circuits.mayAttempt(endpoint);

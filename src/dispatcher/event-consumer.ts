@@ -10,6 +10,8 @@ import type { DeliveryCommand, LeadEvent } from '../shared/schemas';
 import type { LeadOwner } from './lead-owner';
 import type { DispatcherMetrics } from './metrics';
 
+export const EVENT_GROUP = 'dispatcher';
+
 // Offsets a partition may have handed out and not committed: bounds the memory a slow partner can take.
 const MAX_UNCOMMITTED = 2000;
 
@@ -23,7 +25,7 @@ export async function startEventConsumer(
   logger: Logger,
 ): Promise<BatchConsumer> {
   return startBatchConsumer<LeadEvent | DeliveryCommand>(kafka, {
-    group: 'dispatcher',
+    group: EVENT_GROUP,
     topics: ['leadEvents', 'callbackCommands'],
     coPartitioned: true,
     commit: 'recorded',

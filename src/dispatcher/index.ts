@@ -3,6 +3,9 @@ import { everyInterval } from '../shared/periodic-task';
 import type { Redis } from '../shared/redis/client';
 import type { RoleClients, RoleHandle } from '../shared/role';
 import { BlockStore } from './lead-owner/block-store';
+import { BacklogStore } from './lead-owner/backlog-store';
+import { committedOffset, PartitionReader } from '../shared/kafka/partition-reader';
+import type { LeadEvent } from '../shared/schemas';
 import { closeWireAgents } from './delivery-wire';
 import { DeliveryAttempts } from './delivery-attempt';
 import { DeliveryScheduler } from './delivery-scheduler';
@@ -14,7 +17,7 @@ import { EndpointHold } from './endpoint-hold';
 import { EndpointHealthTracker } from './endpoint-health-tracker';
 import { Background } from '../shared/background';
 import { startEndpointKeeper } from './endpoint-keeper';
-import { startEventConsumer } from './event-consumer';
+import { EVENT_GROUP, startEventConsumer } from './event-consumer';
 import { LeadOwner } from './lead-owner';
 import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
@@ -86,6 +89,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   );
   const metrics = dispatcherMetrics(d.metrics, {
     blockedLeads: () => owner?.blockedLeads() ?? 0,
+    endpointBacklogs: () => owner?.endpointBacklogs() ?? 0,
     pausedEndpoints: () => gate.pausedCount(),
     circuits: () => circuits.counts(),
   });
@@ -122,6 +126,8 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     hold,
     store,
     blocks: new BlockStore(d.mongo.collections.deliveryBlocks, d.mongo.collections.blockEpochs, clock),
+    backlogStore: new BacklogStore(d.mongo.collections.deliveryBacklogs, clock),
+    committed: (partition) => committedOffset(d.consumers, EVENT_GROUP, 'leadEvents', partition),
     batcher,
     scheduler,
     attempts,
@@ -142,6 +148,14 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     clock,
   });
   const kafka = { ...d.consumers, logger };
+  // Endpoints' backlogs are read back beside the event consumer, by a reader of their own.
+  const backlogReader = new PartitionReader<LeadEvent>(
+    kafka,
+    'dispatcher-backlogs',
+    'leadEvents',
+    (partition, records) => leadOwner.replay.take(partition, records),
+  );
+  leadOwner.attachReader(backlogReader);
 
   // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
   // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
@@ -159,7 +173,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   const started = [retries];
   const testSends = new Background();
   const stopStarted = async (err: unknown) => {
-    await Promise.allSettled([replays.stop(), ...started.map((c) => c.stop())]);
+    await Promise.allSettled([replays.stop(), backlogReader.stop(), ...started.map((c) => c.stop())]);
     throw err;
   };
   const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
@@ -203,6 +217,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     async stop() {
       await Promise.allSettled([
         replays.stop(),
+        backlogReader.stop(),
         events.stop(),
         retries.stop(),
         endpoints.stop(),

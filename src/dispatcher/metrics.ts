@@ -26,6 +26,7 @@ export interface DispatcherMetrics {
 // Kept in memory by the dispatcher: nothing here reads MongoDB on a scrape.
 export interface DispatcherGauges {
   blockedLeads(): number;
+  endpointBacklogs(): number;
   pausedEndpoints(): number;
   circuits(): CircuitCounts;
 }
@@ -55,6 +56,14 @@ export function dispatcherMetrics(registry: Registry, gauges: DispatcherGauges):
     registers: [registry],
     collect() {
       this.set(blockedLeads());
+    },
+  });
+  new Gauge({
+    name: 'lead_intake_callback_endpoint_backlogs',
+    help: "Endpoint backlogs on this instance's partitions: an endpoint's events set aside on a partition (its circuit open or its queue full), read back from Kafka at its pace",
+    registers: [registry],
+    collect() {
+      this.set(gauges.endpointBacklogs());
     },
   });
   return {

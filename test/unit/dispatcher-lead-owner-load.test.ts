@@ -28,6 +28,7 @@ it("reads the blockers' records of a partition's blocks back in bulk, and parks 
     lease: NO_LEASE,
     logger: createLogger('silent'),
     blocks: { claim: async () => 1, forPartitions: async () => blocks },
+    backlogStore: { stamp: async () => undefined, forPartition: async () => [] },
     store: {
       get: async (id: string) => (reads.one++, recordOf(id)),
       getMany: async (ids: readonly string[]) => (reads.many.push(ids.length), ids.map(recordOf)),

@@ -3,6 +3,7 @@ import type { Lease } from '../../shared/kafka/membership-lease';
 import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
 import type { LeadEvent } from '../../shared/schemas';
 import { endpointId, type DeliveryKind } from '../../shared/delivery-kind';
+import { EndpointBacklogs } from './endpoint-backlogs';
 import { LeadLines } from './lead-lines';
 import { ParkedLeads } from './parked-leads';
 
@@ -57,6 +58,7 @@ export class OwnedPartitions {
   readonly work: AssignmentWork;
   readonly lines = new LeadLines<Item>();
   readonly parked = new ParkedLeads();
+  readonly backlogs = new EndpointBacklogs();
   private readonly active = new Map<string, Item>(); // not yet recorded, by delivery id
   private readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
   private readonly epochs = new Map<number, number>(); // this owner's epoch of each partition (block-store.ts)

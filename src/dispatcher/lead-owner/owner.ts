@@ -1,22 +1,24 @@
 import type { BatchContext, Decoded, Recording } from '../../shared/kafka/batch-consumer';
 import type { Lease } from '../../shared/kafka/membership-lease';
-import { deliveryId } from '../../shared/ids';
 import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
-import { testLabel } from '../../shared/mongo/documents';
 import type { PartnerDirectory } from '../../shared/partners/partner-directory';
 import { untilDone } from '../../shared/retriable';
 import type { CallbackReply, DeliveryCommand, LeadEvent } from '../../shared/schemas';
-import { deliveryKinds } from '../callback-eligibility';
-import { endpointId, kindOf, type DeliveryKind } from '../../shared/delivery-kind';
+import { endpointId, kindOf } from '../../shared/delivery-kind';
 import { replyTo } from '../delivery-topics';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
 import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
+import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
+import type { BacklogStore } from './backlog-store';
+import { eventDeliveries, type Wanted } from './event-deliveries';
 
 // The retry consumer's dependencies, and the few the first attempts need on top.
 export interface LeadOwnerDeps extends CarryOutDeps {
   partners: PartnerDirectory;
+  backlogStore: BacklogStore;
+  committed(partition: number): Promise<number>; // the event consumer's committed offset on leads.events
   lease: Lease; // the event consumer's lease on its partitions
 }
 
@@ -37,22 +39,49 @@ const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
 // promise per record: the consumer commits an offset only once its record is written. Everything
 // it keeps belongs to the current assignment (OwnedPartitions), handed over at every rebalance.
 // What to do with each input is decided by plan.ts and carried out by carry-out.ts; this shell
-// reads the facts (partners, records, blocks) and turns batches and commands into inputs.
+// reads the facts (partners, records, blocks) and turns batches and commands into inputs. An
+// endpoint that cannot take its deliveries has them set aside in a backlog (backlog-replay.ts).
 export class LeadOwner {
   private current: OwnedPartitions;
   private readonly writes: LeadWrites;
   private readonly carryOut: CarryOut;
   private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
+  readonly replay: BacklogReplay;
 
   constructor(private readonly deps: LeadOwnerDeps) {
     this.current = new OwnedPartitions(deps.lease);
     this.writes = new LeadWrites(deps);
     this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
-    deps.hold.onRelease((endpoint) => this.release(endpoint));
+    this.replay = new BacklogReplay(
+      {
+        current: () => this.current,
+        deliveries: (events) => this.deliveries(events, false),
+        lookUp: (a, ids) => this.lookUp(a, ids),
+        arrive: (a, w, partition, facts) => this.arrive(a, w, partition, facts),
+      },
+      deps,
+    );
+    deps.hold.onRelease((endpoint) => {
+      this.release(endpoint);
+      this.replay.released(endpoint);
+    });
+  }
+
+  // The reader of backlogs (partition-reader.ts), started by the dispatcher beside its consumers.
+  attachReader(reader: Reader): void {
+    this.replay.attach(reader);
+  }
+
+  private deliveries(events: LeadEvent[], count: boolean): Promise<Wanted[][]> {
+    return eventDeliveries(this.deps, events, count);
   }
 
   blockedLeads(): number {
     return this.current.lines.blockedCount();
+  }
+
+  endpointBacklogs(): number {
+    return this.current.backlogs.size;
   }
 
   // Deliveries held for paused endpoints, by partner and lead partition (for the health reports).
@@ -62,45 +91,47 @@ export class LeadOwner {
   }
 
   async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
-    const { partners, metrics, logger } = this.deps;
     const a = this.current;
-    await this.load(a, ctx.partition);
-    const wanted: { id: string; event: LeadEvent; kind: DeliveryKind }[][] = [];
-    for (const { value: event } of records) {
-      const partner = await partners.byId(event.partner_id);
-      const kinds = partner ? deliveryKinds(partner, event.event) : [];
-      wanted.push(kinds.map((kind) => ({ id: deliveryId(event.event_id, event.partner_id, kind), event, kind })));
-      if (kinds.length === 0) {
-        metrics.deliveries.inc({
-          event: event.event,
-          outcome: 'skipped',
-          partner_id: event.partner_id,
-          test: testLabel(event.test),
-        });
-        logger.debug(
-          {
-            event_id: event.event_id,
-            partner_id: event.partner_id,
-            reason: partner ? 'not_wanted' : 'unknown_partner',
-          },
-          'no callback or postback for this event',
-        );
-      }
-    }
-    const ids = wanted.flat().map((w) => w.id);
-    // Under way when the records were looked up: not looked up (rounds.ts, arrival).
-    const underWay = new Set(ids.filter((id) => a.isActive(id)));
-    const known = await this.recorded(a, ids);
-    return wanted.map((deliveries) => {
-      const recorded = deliveries.flatMap(({ id, event, kind }) => {
-        const active = a.activeItem(id);
-        const verdict = arrival({ recorded: known.has(id), active: active !== undefined, wasActive: underWay.has(id) });
-        if (verdict === 'skip') return [];
-        const item = active ?? this.arrive(newItem(a, id, kind, event, ctx.partition, null, deferred()));
-        return item.recorded ? [item.recorded.promise] : [];
-      });
-      return recorded.length <= 1 ? recorded[0] : Promise.all(recorded).then(() => undefined);
+    const { partition } = ctx;
+    await this.load(a, partition);
+    const wanted = await this.deliveries(
+      records.map((r) => r.value),
+      true,
+    );
+    // An endpoint that cannot take its deliveries now has them set aside in its backlog.
+    const offsets = records.map((r) => Number(r.message.offset));
+    const { handled, aside } = this.replay.intakeBatch(a, partition, offsets, wanted);
+    const facts = await this.lookUp(
+      a,
+      handled.flat().map((w) => w.id),
+    );
+    const recording = handled.map((ws, i) => {
+      const waits = [...ws.map((w) => this.arrive(a, w, partition, facts)), aside[i]].filter((r) => r !== undefined);
+      return waits.length <= 1 ? waits[0] : Promise.all(waits).then(() => undefined);
     });
+    this.replay.opened(a, partition);
+    return recording;
+  }
+
+  // What is recorded already of these deliveries, and what is under way (rounds.ts, arrival).
+  async lookUp(a: OwnedPartitions, ids: string[]): Promise<LookedUp> {
+    // Under way when the records were looked up: not looked up.
+    const underWay = new Set(ids.filter((id) => a.isActive(id)));
+    return { known: await this.recorded(a, ids), underWay };
+  }
+
+  // An event's delivery joins its lead's line, unless it is recorded or under way already; the
+  // promise its offset waits for, if any.
+  arrive(a: OwnedPartitions, w: Wanted, partition: number, facts: LookedUp): Promise<void> | undefined {
+    const active = a.activeItem(w.id);
+    const verdict = arrival({
+      recorded: facts.known.has(w.id),
+      active: active !== undefined,
+      wasActive: facts.underWay.has(w.id),
+    });
+    if (verdict === 'skip') return undefined;
+    const item = active ?? this.join(newItem(a, w.id, w.kind, w.event, partition, null, deferred()));
+    return item.recorded?.promise;
   }
 
   async commands(records: Decoded<DeliveryCommand>[], ctx: BatchContext): Promise<Recording> {
@@ -174,12 +205,12 @@ export class LeadOwner {
       );
       return { outcome: doc ? 'not_dead' : 'not_found' };
     }
-    const item = this.arrive(newItem(a, doc._id, kindOf(doc), doc.event, partition, doc, deferred()));
+    const item = this.join(newItem(a, doc._id, kindOf(doc), doc.event, partition, doc, deferred()));
     return { recorded: item.recorded?.promise, outcome: 'requeued', requeued: doc };
   }
 
   // A delivery taken under this assignment joins its lead's line.
-  private arrive(item: Item): Item {
+  private join(item: Item): Item {
     item.assignment.activate(item);
     this.carryOut.apply(leadOf(item), { kind: 'arrived', item });
     return item;
@@ -201,6 +232,7 @@ export class LeadOwner {
   async handOver(): Promise<void> {
     const a = this.current;
     this.current = new OwnedPartitions(this.deps.lease);
+    this.replay.handOver();
     const closing = a.work.close();
     this.deps.scheduler.dropFenced();
     const started = Date.now();
@@ -219,10 +251,10 @@ export class LeadOwner {
   }
 
   private async loadBlocks(a: OwnedPartitions, partition: number): Promise<void> {
-    a.claimed(
-      partition,
-      await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition')),
-    );
+    const epoch = await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition'));
+    a.claimed(partition, epoch);
+    const { backlogStore } = this.deps;
+    await untilDone(() => backlogStore.stamp(partition, epoch), this.writes.retrying('stamp backlogs'));
     const blocks = await untilDone(
       () => this.deps.blocks.forPartitions([partition]),
       this.writes.retrying('load blocks'),
@@ -236,6 +268,16 @@ export class LeadOwner {
         this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record: records[n] ?? null });
       });
     }
+    await this.loadBacklogs(a, partition);
+  }
+
+  // After the blocks: what a backlog reads back joins lines that know their blockers.
+  private async loadBacklogs(a: OwnedPartitions, partition: number): Promise<void> {
+    const { backlogStore, committed } = this.deps;
+    const backlogs = await untilDone(() => backlogStore.forPartition(partition), this.writes.retrying('load backlogs'));
+    if (backlogs.length === 0) return;
+    const from = await untilDone(() => committed(partition), this.writes.retrying('read offsets'));
+    for (const b of backlogs) this.replay.restore(a, b.endpoint, partition, b.from, from);
   }
 
   // Eligible events whose record exists already: a repeat of an event (the processor republishes

@@ -6,6 +6,7 @@ import type {
   AuditDoc,
   ClientDoc,
   IdBlockDoc,
+  DeliveryBacklogDoc,
   DeliveryBlockDoc,
   PartitionEpochDoc,
   PartnerKeyDoc,
@@ -35,6 +36,7 @@ export interface Collections {
   deposits: Collection<DepositDoc>;
   deliveries: Collection<DeliveryDoc>;
   deliveryBlocks: Collection<DeliveryBlockDoc>;
+  deliveryBacklogs: Collection<DeliveryBacklogDoc>;
   blockEpochs: Collection<PartitionEpochDoc>;
   endpointHealth: Collection<EndpointHealthDoc>;
   replayJobs: Collection<ReplayJobDoc>;
@@ -83,6 +85,7 @@ export async function connectMongo(config: Pick<Config, 'mongo'>): Promise<Mongo
     deposits: db.collection('deposits'),
     deliveries: db.collection('deliveries'),
     deliveryBlocks: db.collection('delivery_blocks'),
+    deliveryBacklogs: db.collection('delivery_backlogs'),
     blockEpochs: db.collection('delivery_block_epochs'),
     endpointHealth: db.collection('endpoint_health'),
     replayJobs: db.collection('replay_jobs'),
@@ -104,6 +107,7 @@ export async function ensureIndexes(c: Collections): Promise<void> {
     c.clients.createIndex({ lead_id: 1 }, { unique: true, name: 'lead_id_unique' }),
     c.deposits.createIndex({ lead_id: 1 }, { name: 'lead_id' }),
     c.deliveryBlocks.createIndex({ partition: 1 }, { name: 'partition' }),
+    c.deliveryBacklogs.createIndex({ partition: 1 }, { name: 'partition' }),
     c.endpointHealth.createIndex({ state: 1 }, { name: 'state' }),
     c.replayJobs.createIndex({ partition: 1, state: 1 }, { name: 'partition_state' }),
     c.agents.createIndex({ supervisor_id: 1 }, { name: 'supervisor_id' }), // a supervisor's team (workspace)

@@ -94,6 +94,19 @@ export interface DeliveryBlockDoc {
   updated_at: Date;
 }
 
+// Where an endpoint's backlog on one partition of leads.events starts: its owner set the endpoint's
+// events aside from there on (its circuit open, or its queue full) and reads them back from Kafka at
+// the endpoint's pace (lead-owner/backlog-replay.ts). Every event of the endpoint on the partition
+// from `from` on is owed, unless its record exists. Removed once the backlog has caught up.
+export interface DeliveryBacklogDoc {
+  _id: string; // <endpoint>:p<partition>
+  endpoint: string;
+  partition: number;
+  from: number; // offset on leads.events
+  epoch: number; // of the partition's owner that wrote it last (block-store.ts)
+  updated_at: Date;
+}
+
 // The owner epoch of a partition of leads.events: taken by each new owner of the partition.
 export interface PartitionEpochDoc {
   _id: string; // p<partition>
