@@ -5,6 +5,8 @@ import { createConsumer } from './client';
 import type { ConsumerClients } from './consumer-settings';
 import type { TopicKey } from './topics';
 
+const IDLE_MS = 60_000;
+
 // What the reader's user does with records of a partition read from where it asked: how many of
 // them (from the first) it took. Fewer than all halts the partition after them until asked again.
 export type TakeRecords<T> = (partition: number, records: Decoded<T>[]) => Promise<number>;
@@ -13,11 +15,15 @@ export type TakeRecords<T> = (partition: number, records: Decoded<T>[]) => Promi
 // partitions and commits them: a consumer in a group of its own (its only member, so every partition
 // is assigned to it), committing nothing, every partition paused but those being read. Started at
 // the first read; a read asks for a partition from an offset, and the partition is read on (at its
-// end, as new records come) until the user takes less than a batch or halts it. Undecodable messages are skipped (the owning group
-// reports them).
+// end, as new records come) until the user takes less than a batch or halts it. Undecodable
+// messages are skipped (the owning group reports them). A reader with nothing to read for a minute
+// leaves (a consumer at rest still heartbeats): the next read starts one again.
 export class PartitionReader<T> {
   private consumer: Consumer | null = null;
   private starting: Promise<void> | null = null;
+  private retiring: Promise<void> = Promise.resolve();
+  private idle: NodeJS.Timeout | null = null;
+  private generation = 0; // of the consumer: one that retired hears nothing more
   private readonly reading = new Map<number, number>(); // partition -> offset asked for
   private assigned: number[] = [];
   private stopped = false;
@@ -27,12 +33,15 @@ export class PartitionReader<T> {
     private readonly group: string,
     private readonly topic: TopicKey,
     private readonly take: TakeRecords<T>,
+    private readonly idleMs = IDLE_MS,
   ) {}
 
   // Reads the partition from `offset` on (again, if it was being read).
   read(partition: number, offset: number): void {
     if (this.stopped) return;
     this.reading.set(partition, offset);
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
     if (this.consumer && this.assigned.includes(partition)) this.resume(this.consumer, partition, offset);
     this.starting ??= this.start().catch((err: unknown) => {
       this.clients.logger.error({ group: this.group, err: (err as Error).message }, 'partition reader did not start');
@@ -48,6 +57,11 @@ export class PartitionReader<T> {
   halt(partition: number): void {
     this.reading.delete(partition);
     this.consumer?.pause([{ topic: this.name, partitions: [partition] }]);
+    if (this.reading.size === 0 && this.starting && !this.idle)
+      this.idle = setTimeout(() => {
+        this.idle = null;
+        this.retiring = this.retire();
+      }, this.idleMs).unref();
   }
 
   haltAll(): void {
@@ -56,8 +70,27 @@ export class PartitionReader<T> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.idle) clearTimeout(this.idle);
+    await this.retiring;
     await this.starting;
     await this.consumer?.disconnect();
+  }
+
+  // Nothing asked for a while: the consumer leaves its group; a read starts another.
+  private async retire(): Promise<void> {
+    if (this.reading.size > 0) return;
+    const starting = this.starting;
+    const consumer = this.consumer;
+    this.generation++;
+    this.starting = null;
+    this.consumer = null;
+    this.assigned = [];
+    await starting;
+    await consumer
+      ?.disconnect()
+      .catch((err: unknown) =>
+        this.clients.logger.warn({ group: this.group, err: (err as Error).message }, 'partition reader did not leave'),
+      );
   }
 
   private get name(): string {
@@ -66,8 +99,10 @@ export class PartitionReader<T> {
 
   private async start(): Promise<void> {
     const { kafka, settings } = this.clients;
+    const generation = this.generation;
     const consumer = createConsumer(kafka, settings, `${this.group}-${randomUUID()}`);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      if (generation !== this.generation) return;
       this.assigned = payload.memberAssignment[this.name] ?? [];
       for (const partition of this.assigned) {
         const offset = this.reading.get(partition);
@@ -81,8 +116,10 @@ export class PartitionReader<T> {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 4,
-      eachBatch: (payload) => this.batch(consumer, payload),
+      eachBatch: (payload) =>
+        generation === this.generation ? this.batch(consumer, payload) : Promise.resolve(undefined),
     });
+    if (generation !== this.generation) return consumer.disconnect(); // retired while it started
     this.consumer = consumer;
     if (this.stopped) return consumer.disconnect();
     // Asked for while it joined: read from there.
