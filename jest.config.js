@@ -28,6 +28,8 @@ const servers = {
 
 module.exports = {
   testTimeout: 60000,
+  // Longest first, where jest has not timed the files itself (test/setup/sequencer.js).
+  testSequencer: '<rootDir>/test/setup/sequencer.js',
   projects: [
     kind('unit'),
     kind('store', {
