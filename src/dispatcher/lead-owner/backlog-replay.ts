@@ -49,7 +49,7 @@ export interface Reader {
 const MAX_PENDING = 2000;
 // A backlog's start is saved this often at most while it is read back.
 const SAVE_EVERY_MS = 1000;
-// Never resolves: a deferred event whose backlog a later owner holds stays uncommitted.
+// Never resolves: an event set aside in a backlog a later owner holds stays uncommitted.
 const NEVER = new Promise<never>(() => undefined);
 
 // An endpoint's backlogs (endpoint-backlogs.ts), in and out. In: an event of an endpoint that cannot
