@@ -42,6 +42,14 @@ export function imageNodeOptions(): string[] {
 // One role as its own OS process, through the service's real entry point (transpiled src/main.ts),
 // its log going to a file (production log level by default) so the benchmark never parses it.
 // Resolves once /readyz answers 200: Kafka, MongoDB and Redis answer and its consumers have joined.
+// The shell's environment for a role or a helper (the stand-in processor loads the service's config):
+// they send no mail, and a relay named by the shell's services env (SMTP_URL) would also need CONSOLE_URL.
+function mailless(): NodeJS.ProcessEnv {
+  const shell = { ...process.env };
+  delete shell.SMTP_URL;
+  return shell;
+}
+
 export async function startRole(role: string, env: Record<string, string>, opts: RoleOptions): Promise<RoleProcess> {
   mkdirSync(opts.logDir, { recursive: true });
   const port = await freePort();
@@ -54,11 +62,8 @@ export async function startRole(role: string, env: Record<string, string>, opts:
     mkdirSync(opts.cpuProfDir, { recursive: true });
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${file}.cpuprofile`);
   }
-  // The roles send no mail: a relay named by the shell's services env (SMTP_URL) would also need CONSOLE_URL.
-  const shell = { ...process.env };
-  delete shell.SMTP_URL;
   const child = spawn(process.execPath, [...nodeArgs, builtMain(), role], {
-    env: { ...shell, ...env, HTTP_PORT: String(port) },
+    env: { ...mailless(), ...env, HTTP_PORT: String(port) },
     stdio: ['ignore', fd, fd],
   });
   closeSync(fd);
@@ -157,7 +162,7 @@ export interface Helper {
 export async function startHelper(name: string, env: Record<string, string>, logDir: string): Promise<Helper> {
   mkdirSync(logDir, { recursive: true });
   const fd = openSync(join(logDir, `${name}.log`), 'a');
-  const child = fork(builtBench(name), [], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd, 'ipc'] });
+  const child = fork(builtBench(name), [], { env: { ...mailless(), ...env }, stdio: ['ignore', fd, fd, 'ipc'] });
   closeSync(fd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let seq = 0;
