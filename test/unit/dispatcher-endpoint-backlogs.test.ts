@@ -22,13 +22,14 @@ it('sets aside every event of the endpoint on the partition from where the backl
   expect(backlogs.intake('pa-2', 0, 12)).toBe('handle'); // another endpoint
 });
 
-it('hands the endpoint back to the consumer at an offset read back already: the rest comes to the consumer in order', () => {
+it("hands the endpoint back to the consumer at an offset read back already, which stays the backlog's: the rest comes to the consumer in order", () => {
   const backlogs = new EndpointBacklogs();
   const b = backlogs.open('pa-1', 0, 10, save);
   backlogs.readBack(b, 10, true);
   backlogs.readBack(b, 11, false);
   expect(backlogs.intake('pa-1', 0, 12)).toBe('set-aside'); // not read back yet
-  expect(backlogs.intake('pa-1', 0, 11)).toBe('handle'); // a re-fetch of one read back: caught up
+  expect(backlogs.intake('pa-1', 0, 11)).toBe('read-back'); // the consumer behind the reader: caught up
+  expect(backlogs.intake('pa-1', 0, 10)).toBe('read-back'); // never taken twice
   expect(b.merged).toBe(true);
   expect(backlogs.intake('pa-1', 0, 13)).toBe('handle');
 });

@@ -51,6 +51,8 @@ const MAX_PENDING = 2000;
 const SAVE_EVERY_MS = 1000;
 // Never resolves: an event set aside in a backlog a later owner holds stays uncommitted.
 const NEVER = new Promise<never>(() => undefined);
+// Read back by the backlog already: not the consumer's to take, nothing more to wait for.
+const READ_BACK = Promise.resolve(undefined);
 
 // An endpoint's backlogs (endpoint-backlogs.ts), in and out. In: an event of an endpoint that cannot
 // take it now (its circuit open, or its queue full) opens the endpoint's backlog on its partition,
@@ -88,10 +90,12 @@ export class BacklogReplay {
     return { handled, aside };
   }
 
-  // One delivery's: undefined to handle it, else the promise its offset waits for.
+  // One delivery's: undefined to handle it, else the promise its offset waits for (none for one
+  // the backlog read back already: its start, saved, stays at or before it until it is recorded).
   private intake(a: OwnedPartitions, w: Wanted, partition: number, offset: number, taken: Map<string, number>) {
     const { hold, scheduler } = this.deps;
     let verdict = a.backlogs.intake(w.endpoint, partition, offset);
+    if (verdict === 'read-back') return READ_BACK;
     if (verdict === 'handle') {
       const full = scheduler.room(w.endpoint) - (taken.get(w.endpoint) ?? 0) <= 0;
       if (hold.circuitHolds(w.endpoint) || full) {

@@ -21,7 +21,7 @@ export interface Backlog {
 }
 
 // What the partition's consumer does with an event of the endpoint at an offset.
-export type Intake = 'handle' | 'set-aside';
+export type Intake = 'handle' | 'set-aside' | 'read-back';
 
 // The backlogs of the partitions of one assignment, by endpoint and partition, and how far the
 // partition's consumer has decided (`seen`). Memory only; what outlives the assignment is each
@@ -46,18 +46,19 @@ export class EndpointBacklogs {
     return [...this.all.values()].filter((b) => b.partition === partition);
   }
 
-  // The consumer's decision for an event of `endpoint` at `offset`: set aside while a backlog
-  // that has not caught up covers it. An offset the backlog has read back already means it caught
-  // up: the consumer handles the endpoint's events again from here (one read back too is the same
-  // delivery, taken once: rounds.ts).
+  // The consumer's decision for an event of `endpoint` at `offset`: set aside while a backlog that
+  // has not caught up covers it; skipped where the backlog read it back already (its delivery is the
+  // backlog's, under way or recorded: taking it again could send it twice, once it was recorded
+  // while the consumer looked it up). An offset read back already also means the backlog caught up:
+  // the consumer handles the endpoint's events again after it.
   intake(endpoint: string, partition: number, offset: number): Intake {
     const b = this.get(endpoint, partition);
-    if (!b || b.merged || offset < b.start) return 'handle';
+    if (!b || offset < b.start) return 'handle';
     if (offset < b.next) {
       b.merged = true;
-      return 'handle';
+      return 'read-back';
     }
-    return 'set-aside';
+    return b.merged ? 'handle' : 'set-aside';
   }
 
   // The consumer decided everything of the partition before `offset` + 1.
