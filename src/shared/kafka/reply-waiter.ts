@@ -2,7 +2,6 @@ import type { Consumer } from 'kafkajs';
 import { isRetriable, untilDone } from '../retriable';
 import { within } from '../within';
 import { createConsumer } from './client';
-import { topicOffsets } from './topic-offsets';
 import { DecodeError } from './codec';
 import type { ConsumerClients } from './consumer-settings';
 import type { TopicKey } from './topics';
@@ -55,14 +54,14 @@ export class ReplyConsumer {
     const admin = this.d.admin;
     if (!admin) throw new Error('a reply consumer reads where its topics end with the admin client');
     const topics = [...this.waiters.keys()];
-    // A topic just created may have no leader yet, or one moving: tried again, within the start's time.
+    // A topic just created may have no leader yet: tried again, within the start's time.
     const deadline = Date.now() + START_TIMEOUT_MS;
     const retriable = (err: unknown) => isRetriable(err) && Date.now() < deadline;
     const ends = await Promise.all(
       topics.map(async (topic) => ({
         topic,
         ends: await untilDone(
-          () => topicOffsets(admin, topic),
+          () => admin.fetchTopicOffsets(topic),
           () => undefined,
           retriable,
         ),
