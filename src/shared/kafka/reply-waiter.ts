@@ -1,5 +1,4 @@
 import type { Consumer } from 'kafkajs';
-import { isRetriable, untilDone } from '../retriable';
 import { within } from '../within';
 import { createConsumer } from './client';
 import { DecodeError } from './codec';
@@ -47,39 +46,17 @@ export class ReplyConsumer {
     return waiter as unknown as ReplyWaiter<R>;
   }
 
-  // Resolves once the consumer has joined and fetches from where its topics ended before it joined:
-  // no reply to a command sent after this can be missed, and none waits for a first fetch's wait.
+  // Resolves once the consumer has joined and finished a first fetch: only then are its start
+  // offsets fixed, so no reply to a command sent after this can be missed.
   async start(): Promise<void> {
     const { consumer } = this;
-    const admin = this.d.admin;
-    if (!admin) throw new Error('a reply consumer reads where its topics end with the admin client');
-    const topics = [...this.waiters.keys()];
-    // A topic just created may have no leader yet: tried again, within the start's time.
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    const retriable = (err: unknown) => isRetriable(err) && Date.now() < deadline;
-    const ends = await Promise.all(
-      topics.map(async (topic) => ({
-        topic,
-        ends: await untilDone(
-          () => admin.fetchTopicOffsets(topic),
-          () => undefined,
-          retriable,
-        ),
-      })),
-    );
-    const fetching = new Promise<void>((resolve) => {
-      const off = consumer.on(consumer.events.FETCH_START, () => {
+    const firstFetch = new Promise<void>((resolve) => {
+      const off = consumer.on(consumer.events.FETCH, () => {
         off();
         resolve();
       });
     });
-    // On joining, before its first fetch: the group's one member holds every partition.
-    const offJoin = consumer.on(consumer.events.GROUP_JOIN, () => {
-      offJoin();
-      for (const { topic, ends: partitions } of ends)
-        for (const { partition, high } of partitions) consumer.seek({ topic, partition, offset: high });
-    });
-    consumer.on(consumer.events.FETCH_START, () => {
+    consumer.on(consumer.events.FETCH, () => {
       this.fetching = true;
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -89,7 +66,7 @@ export class ReplyConsumer {
       this.fetching = false;
     });
     await consumer.connect();
-    await consumer.subscribe({ topics, fromBeginning: false });
+    await consumer.subscribe({ topics: [...this.waiters.keys()], fromBeginning: false });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic, message }) => {
@@ -98,7 +75,7 @@ export class ReplyConsumer {
       },
     });
     const names = [...this.waiters.values()].map((w) => w.topic).join(', ');
-    await within(fetching, START_TIMEOUT_MS, `the reply consumer (${names}) did not start fetching`);
+    await within(firstFetch, START_TIMEOUT_MS, `the reply consumer (${names}) did not start fetching`);
   }
 
   get ready(): boolean {
