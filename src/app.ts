@@ -15,8 +15,8 @@ import { managerPlugin, managerServices } from './manager';
 import { partnerPortal } from './portal/api';
 import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
-import { ReplyConsumer } from './shared/kafka/reply-waiter';
-import type { CallbackReply, IntakeReply } from './shared/schemas';
+import { ReplyWaiter } from './shared/kafka/reply-waiter';
+import type { CallbackReply } from './shared/schemas';
 import { systemClock, type Clock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
@@ -45,24 +45,20 @@ export interface App {
 export async function startApp(config: Config, logger: Logger, clock: Clock = systemClock): Promise<App> {
   const runtime = await startRuntime(config, logger);
   const roles: RoleHandle[] = [];
-  // The ingress reads the processor's intake decisions, and the manager (hosted with it) the
-  // dispatcher's replies to its commands: one consumer reads both, joining while the roles start.
-  const replies = config.roles.includes('ingress')
-    ? new ReplyConsumer(runtime.consumers, `ingress-${randomBytes(6).toString('hex')}`, [
-        'intakeReplies',
-        'callbackReplies',
-      ])
+  // The manager (hosted with the ingress) reads the dispatcher's replies to its commands; its
+  // consumer joins while the roles start.
+  const managerReplies = config.roles.includes('ingress')
+    ? new ReplyWaiter<CallbackReply>(runtime.consumers, 'callbackReplies', `manager-${randomBytes(6).toString('hex')}`)
     : null;
-  const managerReplies = replies?.waiter<CallbackReply>('callbackReplies') ?? null;
   try {
-    const joined = replies?.start();
+    const joined = managerReplies?.start();
     joined?.catch(() => undefined); // awaited below, after the roles
     if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime, clock)));
     if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(dispatcherDeps(runtime)));
-    if (replies) roles.push(await startIngress(ingressDeps(runtime, replies.waiter<IntakeReply>('intakeReplies'))));
+    if (config.roles.includes('ingress')) roles.push(await startIngress(ingressDeps(runtime)));
     await joined;
   } catch (err) {
-    await Promise.allSettled([...roles.map((r) => r.stop()), replies?.stop()]);
+    await Promise.allSettled([...roles.map((r) => r.stop()), managerReplies?.stop()]);
     await runtime.close();
     throw err;
   }
@@ -166,7 +162,7 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
     routes: allowed,
     async stop() {
       await http.close();
-      await replies?.stop();
+      await managerReplies?.stop();
       // The roles side by side: each waits out its consumers' last fetch, and none waits on another.
       const stopped = await Promise.allSettled(roles.map((role) => role.stop()));
       for (const s of stopped) if (s.status === 'rejected') throw s.reason;

@@ -9,7 +9,7 @@ import type { MailOutbox } from './shared/mail/outbox';
 import { withFetchBytes } from './shared/kafka/consumer-settings';
 import type { RoleClients } from './shared/role';
 import type { Runtime } from './shared/runtime';
-import type { CallbackReply, IntakeReply } from './shared/schemas';
+import type { CallbackReply } from './shared/schemas';
 
 // What each role is given of the runtime: the one place that knows both. A role gets the clients it
 // uses and the settings it reads; sections holding a secret (the keyring, a store's URL) are cut to
@@ -21,11 +21,9 @@ const shared = (rt: Runtime): RoleClients => {
   return { consumers, producer, codec, topics, mongo, redis, partners, metrics, logger };
 };
 
-// The ingress's, with the reader of the processor's intake decisions (its instance id is the ingress's).
-export function ingressDeps(rt: Runtime, replies: ReplyWaiter<IntakeReply>): IngressDeps {
+export function ingressDeps(rt: Runtime): IngressDeps {
   const { serviceName, intake, crypto } = rt.config;
-  const config = { serviceName, intake, crypto: { hashKey: crypto.hashKey } };
-  return { ...shared(rt), cipher: rt.cipher, replies, config };
+  return { ...shared(rt), cipher: rt.cipher, config: { serviceName, intake, crypto: { hashKey: crypto.hashKey } } };
 }
 
 export function processorDeps(rt: Runtime, clock: Clock): ProcessorDeps {

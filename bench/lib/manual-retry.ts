@@ -1,7 +1,7 @@
 import { DispatcherCommands } from '../../src/dispatcher/commands';
 import { deliveryId } from '../../src/shared/ids';
 import type { Runtime } from '../../src/shared/runtime';
-import { ReplyConsumer } from '../../src/shared/kafka/reply-waiter';
+import { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import type { CallbackReply, LeadEvent } from '../../src/shared/schemas';
 import { waitForArrivals } from './arrivals';
 import { sleep } from './env';
@@ -33,9 +33,8 @@ export async function measureManualRetries(
     if (dead === ids.length || Date.now() > deadline) break;
     await sleep(250);
   }
-  const consumer = new ReplyConsumer(rt.consumers, `bench-manager-${process.pid}`, ['callbackReplies']);
-  await consumer.start();
-  const replies = consumer.waiter<CallbackReply>('callbackReplies');
+  const replies = new ReplyWaiter<CallbackReply>(rt.consumers, 'callbackReplies', `bench-manager-${process.pid}`);
+  await replies.start();
   const commands = new DispatcherCommands({
     deliveries: rt.mongo.collections.deliveries,
     deliveryList: rt.mongo.collections.deliveryList,
@@ -59,6 +58,6 @@ export async function measureManualRetries(
     const got = arrivals.find((a) => a.path === path && a.lead === lead && a.status === 200);
     if (got) latencies.push(got.t - at);
   }
-  await consumer.stop();
+  await replies.stop();
   return { deliveries: ids.length, attempted: latencies.length, latencyMs: summarise(latencies) };
 }

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config, CryptoConfig } from '../shared/config';
 import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { RoleClients, RoleHandle } from '../shared/role';
-import type { ReplyWaiter } from '../shared/kafka/reply-waiter';
+import { ReplyWaiter } from '../shared/kafka/reply-waiter';
 import type { IntakeReply } from '../shared/schemas';
 import { IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { LeadRefStore } from '../shared/store/lead-refs';
@@ -25,16 +26,15 @@ import { RefusalReports } from './refusal-reports';
 export interface IngressDeps extends RoleClients {
   config: Pick<Config, 'serviceName' | 'intake'> & { crypto: Pick<CryptoConfig, 'hashKey'> };
   cipher: PiiCipher;
-  // Started and stopped by the process, whose reply consumer it shares with the manager's.
-  replies: ReplyWaiter<IntakeReply>;
 }
 
 // The ingress role: the partner API under /api/v1/inbound (spec 4.1, 4.2) and its reporting calls
-// under /api/v1 (leads and reports). Each instance has an id of its own, its reply consumer's, which
-// is the reply_to of its intake commands.
+// under /api/v1 (leads and reports). Each instance has an
+// id of its own, which names the reply consumer and is the reply_to of its intake commands.
 export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
-  const { replies } = d;
-  const instanceId = replies.instanceId;
+  const instanceId = `ingress-${randomBytes(6).toString('hex')}`;
+  const replies = new ReplyWaiter<IntakeReply>(d.consumers, 'intakeReplies', instanceId);
+  await replies.start();
 
   const { intake } = d.config;
   const refusals = new RefusalReports({
@@ -98,6 +98,7 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
       },
     ],
     async stop() {
+      await replies.stop();
       await refusals.stop();
     },
   };

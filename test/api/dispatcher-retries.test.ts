@@ -1,8 +1,8 @@
 import type { DispatcherCommands } from '../../src/dispatcher/commands';
-import type { ReplyConsumer } from '../../src/shared/kafka/reply-waiter';
+import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import { deliveryId } from '../../src/shared/ids';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
-import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
+import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, hangFirst, status, type ReceivedCallback } from '../support/callback-receiver';
 import { deliveryRecord, publishLeadEvents } from '../support/lead-events';
 import { scenarioPartners } from '../support/scenario-partners';
@@ -21,7 +21,7 @@ let app: TestApp;
 let receiver: CallbackReceiver;
 let dead: TopicProbe<DeliveryTask>;
 let commands: DispatcherCommands;
-let replies: ReplyConsumer;
+let replies: ReplyWaiter<CallbackReply>;
 const events: Record<string, LeadEvent> = {};
 
 beforeAll(async () => {

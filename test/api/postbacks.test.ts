@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { DispatcherCommands } from '../../src/dispatcher/commands';
 import { deliveryId } from '../../src/shared/ids';
-import type { ReplyConsumer } from '../../src/shared/kafka/reply-waiter';
+import type { ReplyWaiter } from '../../src/shared/kafka/reply-waiter';
 import type { DeliveryDoc } from '../../src/shared/mongo/documents';
-import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
+import type { CallbackReply, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { CallbackReceiver, failFirst, status } from '../support/callback-receiver';
 import { leadEvent, publishLeadEvents } from '../support/lead-events';
 import { ManagerClient } from '../support/manager-client';
@@ -21,7 +21,7 @@ let app: TestApp;
 let manager: ManagerClient;
 let receiver: CallbackReceiver;
 let dead: TopicProbe<DeliveryTask>;
-let replies: ReplyConsumer;
+let replies: ReplyWaiter<CallbackReply>;
 let commands: DispatcherCommands;
 
 beforeAll(async () => {

@@ -19,31 +19,21 @@ interface Reply {
 }
 
 // The reply half of request/reply over Kafka (intake decisions to the ingress, command outcomes to
-// the manager). Each instance reads every partition of its reply topics in one consumer group of its
-// own (its instance id is the reply_to of its commands and the key of its replies; one consumer for
-// all its topics, since each consumer at rest costs its process a fetch and a heartbeat every
-// KAFKA_FETCH_MAX_WAIT_MS) and hands each reply to the request waiting on its correlation id;
-// another instance's replies are skipped by key, before decoding. Offsets are not committed: a
-// reply is only useful to a live request.
-export class ReplyConsumer {
+// the manager). Each instance reads every partition of the reply topic in a consumer group of its
+// own (its instance id is the reply_to of its commands and the key of its replies) and hands each
+// reply to the request waiting on its correlation id; another instance's replies are skipped by
+// key, before decoding. Offsets are not committed: a reply is only useful to a live request.
+export class ReplyWaiter<R extends Reply> {
+  private readonly pending = new Map<string, (r: R | null) => void>();
   private readonly consumer: Consumer;
-  private readonly waiters = new Map<string, ReplyWaiter<Reply>>(); // by topic name
   private fetching = false;
 
   constructor(
     private readonly d: ConsumerClients,
+    private readonly topic: TopicKey,
     readonly instanceId: string,
-    topics: readonly TopicKey[],
   ) {
     this.consumer = createConsumer(d.kafka, d.settings, `replies-${instanceId}`);
-    for (const topic of topics) this.waiters.set(d.topics[topic], new ReplyWaiter(d, topic, this));
-  }
-
-  // The waiter for one of its topics, typed by what that topic carries.
-  waiter<R extends Reply>(topic: TopicKey): ReplyWaiter<R> {
-    const waiter = this.waiters.get(this.d.topics[topic]);
-    if (!waiter) throw new Error(`the reply consumer ${this.instanceId} does not read ${topic}`);
-    return waiter as unknown as ReplyWaiter<R>;
   }
 
   // Resolves once the consumer has joined and finished a first fetch: only then are its start
@@ -66,44 +56,16 @@ export class ReplyConsumer {
       this.fetching = false;
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: [...this.waiters.keys()], fromBeginning: false });
+    await consumer.subscribe({ topic: this.d.topics[this.topic], fromBeginning: false });
     await consumer.run({
       autoCommit: false,
-      eachMessage: async ({ topic, message }) => {
-        if (message.key !== null && message.key.toString() !== this.instanceId) return;
-        await this.waiters.get(topic)?.receive(message.value);
-      },
+      eachMessage: async ({ message }) => this.receive(message.key, message.value),
     });
-    const names = [...this.waiters.values()].map((w) => w.topic).join(', ');
-    await within(firstFetch, START_TIMEOUT_MS, `the reply consumer (${names}) did not start fetching`);
+    await within(firstFetch, START_TIMEOUT_MS, `the ${this.topic} consumer did not start fetching`);
   }
 
   get ready(): boolean {
     return this.fetching;
-  }
-
-  async stop(): Promise<void> {
-    for (const waiter of this.waiters.values()) waiter.cancelAll();
-    await this.consumer.disconnect();
-  }
-}
-
-// The replies of one topic: what a request waits on.
-export class ReplyWaiter<R extends Reply> {
-  private readonly pending = new Map<string, (r: R | null) => void>();
-
-  constructor(
-    private readonly d: Pick<ConsumerClients, 'codec' | 'logger'>,
-    readonly topic: TopicKey,
-    private readonly consumer: ReplyConsumer,
-  ) {}
-
-  get instanceId(): string {
-    return this.consumer.instanceId;
-  }
-
-  get ready(): boolean {
-    return this.consumer.ready;
   }
 
   // Register before sending the command, so a fast reply cannot arrive before anyone waits for it.
@@ -121,11 +83,13 @@ export class ReplyWaiter<R extends Reply> {
     return { reply, cancel: () => this.pending.get(correlationId)?.(null) };
   }
 
-  cancelAll(): void {
+  async stop(): Promise<void> {
     for (const settle of [...this.pending.values()]) settle(null);
+    await this.consumer.disconnect();
   }
 
-  async receive(value: Buffer | null): Promise<void> {
+  private async receive(key: Buffer | null, value: Buffer | null): Promise<void> {
+    if (key !== null && key.toString() !== this.instanceId) return;
     let reply: R;
     try {
       reply = await this.d.codec.decode<R>(this.topic, value);
