@@ -11,7 +11,7 @@ describe('consumerSettings', () => {
       sessionTimeoutMs: 30_000,
       heartbeatIntervalMs: 3_000,
       rebalanceTimeoutMs: 60_000,
-      fetchMaxWaitMs: 10_000,
+      fetchMaxWaitMs: 5_000,
     });
   });
 

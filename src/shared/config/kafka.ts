@@ -43,8 +43,7 @@ export function readSetup(r: EnvReader): SetupConfig {
     );
   }
   const sessionTimeoutMs = r.int('KAFKA_SESSION_TIMEOUT_MS', 30000, 6000, 300000);
-  // A record ends a fetch's wait at once: the wait is what a consumer at rest costs, so as long as heartbeats allow.
-  const fetchMaxWaitMs = r.int('KAFKA_FETCH_MAX_WAIT_MS', Math.floor(sessionTimeoutMs / 3), 100, 30000);
+  const fetchMaxWaitMs = r.int('KAFKA_FETCH_MAX_WAIT_MS', Math.min(5000, Math.floor(sessionTimeoutMs / 3)), 100, 30000);
   // kafkajs heartbeats between fetches: a fetch must end well within a session.
   if (fetchMaxWaitMs > sessionTimeoutMs / 3)
     throw new ConfigError(
