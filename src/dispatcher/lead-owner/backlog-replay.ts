@@ -243,7 +243,7 @@ export class BacklogReplay {
       a.backlogs.remove(b);
       const removed = untilDone(
         () => this.deps.backlogStore.remove(b.endpoint, b.partition, a.epochOf(b.partition)),
-        this.retrying(b, 'remove'),
+        this.retrying(b.endpoint, b.partition, 'remove'),
       );
       a.work.track(removed);
       return;
@@ -259,16 +259,12 @@ export class BacklogReplay {
     if (b) Object.assign(b, { savedFrom: from, savedAt: Date.now() });
     return untilDone(
       () => this.deps.backlogStore.save(endpoint, partition, from, a.epochOf(partition)),
-      (err, attempt) =>
-        this.deps.logger.warn({ endpoint, partition, attempt, err: (err as Error).message }, 'backlog save retried'),
+      this.retrying(endpoint, partition, 'save'),
     );
   }
 
-  private retrying(b: Backlog, what: string) {
+  private retrying(endpoint: string, partition: number, what: string) {
     return (err: unknown, attempt: number) =>
-      this.deps.logger.warn(
-        { endpoint: b.endpoint, partition: b.partition, attempt, err: (err as Error).message },
-        `backlog ${what} retried`,
-      );
+      this.deps.logger.warn({ endpoint, partition, attempt, err: (err as Error).message }, `backlog ${what} retried`);
   }
 }
