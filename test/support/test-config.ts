@@ -29,6 +29,10 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     CALLBACK_ALLOW_HTTP: 'true',
     DISTRIBUTION_INTERVAL_MS: '500',
     KAFKA_SESSION_TIMEOUT_MS: '10000',
+    // The apps of a test file run in its jest worker, whose event loop also compiles each module as it
+    // is first imported: a reply sitting unread while it does so must not read as a silent Redis
+    // (test/api/partner-api-redis-silent.test.ts sets the default back to test that).
+    REDIS_COMMAND_TIMEOUT_MS: '5000',
     // A stop waits for each consumer's pending fetch: short fetches keep the suite's many stops quick.
     KAFKA_FETCH_MAX_WAIT_MS: '1000',
     ...overrides,
