@@ -7,6 +7,7 @@ import {
   expectOnlyRetryableFailures,
 } from '../support/drill-checks';
 import { DRILL_ENV, DRILL_PATH, drillPartner, KILLED_ROLE_ENV } from '../support/drill-partner';
+import { expectRepeatsOnlyAround } from '../support/rolling-drill';
 import { SteadyLoad } from '../support/steady-load';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testEnv } from '../support/test-config';
@@ -16,8 +17,8 @@ import { testEnv } from '../support/test-config';
 // batches (chunks decided but not yet published or committed, callbacks sent but not yet recorded),
 // and restarted each time. Afterwards: no accepted lead lost or doubled, no lead event lost, every
 // delivery delivered, a callback sent twice only where an attempt's outcome died with the
-// dispatcher (at most what one dispatcher can have in flight, per kill), and one assignment feed
-// message per assignment by event_id.
+// dispatcher (sent shortly before a kill of the dispatcher: in flight, or answered and its record not
+// yet written), none out of order, and one assignment feed message per assignment by event_id.
 const KILLS = 4;
 const IN_FLIGHT = 16; // CALLBACK_CONCURRENCY of the killed dispatcher
 const env = testEnv(DRILL_ENV);
@@ -45,6 +46,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it(`loses and doubles nothing across ${KILLS} kill -9 rounds of the processor and the dispatcher in mid-batch`, async () => {
   const partner = await drillPartner(app.runtime, receiver);
+  const dispatcherKills: number[] = [];
   const load = new SteadyLoad({ targets: () => [app.url], creds: partner.creds, perSecond: 8 }).start();
   await receiver.waitFor(DRILL_PATH, 5, 60_000);
   for (let round = 0; round < KILLS; round++) {
@@ -52,6 +54,7 @@ it(`loses and doubles nothing across ${KILLS} kill -9 rounds of the processor an
     const order = round % 2 === 0 ? (['processor', 'dispatcher'] as const) : (['dispatcher', 'processor'] as const);
     for (const role of order) {
       await sleep(300 + ((round * 617) % 900));
+      if (role === 'dispatcher') dispatcherKills.push(Date.now());
       await children[role]!.kill('SIGKILL');
       children[role] = undefined;
     }
@@ -74,6 +77,7 @@ it(`loses and doubles nothing across ${KILLS} kill -9 rounds of the processor an
     timeoutMs: 120_000,
   });
   expect(report.leads).toBeGreaterThan(20);
-  expect(report.repeatedCallbacks).toBeLessThanOrEqual(KILLS * IN_FLIGHT);
+  // A record waits its turn in a batch write: 2 s more for one on a store slowed by the kills' catch-up.
+  expectRepeatsOnlyAround(receiver.at(DRILL_PATH), dispatcherKills, report, 2000);
   await expectOneFeedMessagePerAssignment(app.runtime, load.runs);
 }, 420_000);

@@ -135,17 +135,20 @@ export function repeatedEvents(
 }
 
 // What a partner may see after a fault from outside a process (a freeze, a partition) that began at
-// `faultAt`: a repeat only of an attempt in flight then (its answer was lost with the membership,
-// docs/delivery-guarantees.md), so some reception of every repeated event lies within one callback
-// timeout of it, or of an attempt recorded without an answer; and no lead's callbacks out of order.
+// `faultAt`, or after processes killed at those times: a repeat only of an attempt in flight then
+// (its answer was lost with the membership or the process, docs/delivery-guarantees.md), so some
+// reception of every repeated event lies within one callback timeout (and `slackMs` for its record)
+// of a fault, or is of an attempt recorded without an answer; and no lead's callbacks out of order.
 export function expectRepeatsOnlyAround(
   got: readonly ReceivedCallback[],
-  faultAt: number,
+  faultAt: number | readonly number[],
   report: Pick<DrillReport, 'unanswered'>,
+  slackMs = 1000,
 ): void {
-  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
+  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + slackMs;
+  const faults = typeof faultAt === 'number' ? [faultAt] : faultAt;
   const unexplained = [...repeatedEvents(got, report.unanswered)].filter(
-    ([, at]) => !at.some((t) => t <= faultAt + window && t >= faultAt - window),
+    ([, at]) => !at.some((t) => faults.some((f) => t <= f + window && t >= f - window)),
   );
   expect(unexplained).toEqual([]);
   expect(outOfOrder(got)).toEqual([]);
