@@ -11,7 +11,7 @@ let receiver: CallbackReceiver;
 let partner: PartnerClient;
 
 beforeAll(async () => {
-  app = await startTestApp({ ROLE: 'all', BLOCKED_COUNTRIES: 'KP', INTAKE_REPLY_TIMEOUT_MS: '15000' });
+  app = await startTestApp({ ROLE: 'all', BLOCKED_COUNTRIES: 'KP' });
   receiver = await new CallbackReceiver().start();
   const { secrets } = await servicesOf(app.runtime).partners.create({
     name: 'Intake callbacks',

@@ -12,7 +12,7 @@ import { servicesOf } from '../support/manager-services';
 // Every row of the spec 4.1 table end to end, with the real processor deciding, and the status
 // lookup of spec 4.2 on the leads it stored. The log is captured at debug level to prove that no
 // phone, email or secret reaches it.
-const config = testConfig({ ROLE: 'ingress,processor', BLOCKED_COUNTRIES: 'KP', INTAKE_REPLY_TIMEOUT_MS: '15000' });
+const config = testConfig({ ROLE: 'ingress,processor', BLOCKED_COUNTRIES: 'KP' });
 const logLines: string[] = [];
 const STATUS_MAPPING = { new: 'NEW_LEAD', assigned: 'WORKING' };
 let app: App;

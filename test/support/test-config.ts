@@ -33,6 +33,9 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     // is first imported: a reply sitting unread while it does so must not read as a silent Redis
     // (test/api/partner-api-redis-silent.test.ts sets the default back to test that).
     REDIS_COMMAND_TIMEOUT_MS: '5000',
+    // A test's first leads meet a processor whose modules, schemas and connections are all new, on
+    // a machine running a second test file beside it: tests of the reply timeout set their own.
+    INTAKE_REPLY_TIMEOUT_MS: '15000',
     // A stop waits for each consumer's pending fetch: short fetches keep the suite's many stops quick.
     KAFKA_FETCH_MAX_WAIT_MS: '1000',
     ...overrides,
