@@ -57,6 +57,19 @@ export class DeliveryStore {
     this.signals.written(docs.map((d) => d._id));
   }
 
+  // One new record unless the delivery has one: false where another writer's came first.
+  async insertFirst(doc: DeliveryDoc): Promise<boolean> {
+    await this.list.put(deliveryEntries(doc));
+    try {
+      await this.deliveries.insertOne(doc);
+    } catch (err) {
+      if (isDuplicateKey(err)) return false; // an entry it put is stale: readers drop it
+      throw err;
+    }
+    this.signals.written([doc._id]);
+    return true;
+  }
+
   // Which of these ids have a record: by _id, a chunk of ids per command.
   async existing(ids: readonly string[]): Promise<Set<string>> {
     return new Set((await findByIds(this.deliveries, ids, { projection: { _id: 1 } })).keys());

@@ -71,6 +71,23 @@ it('records an attempt only while the record is as the attempt found it', async 
   });
 });
 
+it("writes a late first record only where no owner's record came first", async () => {
+  const deliveries = db.collection<DeliveryDoc>('deliveries');
+  const store = new DeliveryStore(deliveries, new ListIndex(db.collection('delivery_list')));
+  const delivered = { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 } as const;
+  const first = (at: string, result: typeof ok, e = event) =>
+    newDeliveryDoc(e, 5, new Date(at), { at: new Date(at), result, decision: delivered });
+  // The old owner's delivery, answered after its lease: no record yet, so its own is written.
+  const alone = first('2026-11-27T10:00:05.000Z', ok, { ...event, event_id: 'le-9:2' });
+  expect(await store.insertFirst(alone)).toBe(true);
+  expect(await deliveries.findOne({ _id: alone._id })).toMatchObject({ state: 'delivered' });
+  // The new owner recorded its own attempt first: the late one is refused, and the record is the new owner's.
+  const recorded = first('2026-11-27T10:00:41.000Z', later, { ...event, event_id: 'le-9:3' });
+  await store.insertNew([recorded]);
+  expect(await store.insertFirst(first('2026-11-27T10:00:06.000Z', ok, { ...event, event_id: 'le-9:3' }))).toBe(false);
+  expect(await deliveries.findOne({ _id: recorded._id })).toMatchObject({ last_http_status: 503 });
+});
+
 it('refuses a block write of an owner once a later owner claimed the partition', async () => {
   const blocks = db.collection<DeliveryBlockDoc>('delivery_blocks');
   const store = new BlockStore(blocks, db.collection<PartitionEpochDoc>('delivery_block_epochs'));

@@ -1,4 +1,10 @@
-import { arrival, isFreshRound, replayedAlready, roundFrom } from '../../src/dispatcher/lead-owner/rounds';
+import {
+  arrival,
+  isFreshRound,
+  recordedLate,
+  replayedAlready,
+  roundFrom,
+} from '../../src/dispatcher/lead-owner/rounds';
 import { HELD_FOR_PAUSED_ENDPOINT } from '../../src/shared/mongo/delivery-doc';
 import {
   decision,
@@ -204,5 +210,32 @@ describe('which deliveries start a round', () => {
     expect(isFreshRound({ ...requeued, attempts_made: 1 }, at)).toBe(false); // under way
     expect(isFreshRound({ ...heldRecord('a', 'x'), manual_retries: requeued.manual_retries }, at)).toBe(false);
     expect(isFreshRound({ ...endedRecord('a', 'dead'), manual_retries: requeued.manual_retries }, at)).toBe(false);
+  });
+});
+
+describe('an attempt answered after its lease ran out', () => {
+  const at = new Date(0);
+  const answered = (httpStatus: number) => ({
+    httpStatus,
+    failure: null,
+    error: null,
+    responseBody: '',
+    durationMs: 50,
+    retryAfterMs: null,
+  });
+
+  it('has its record written if it delivered: the next owner finds it delivered and does not send it again', () => {
+    expect(
+      recordedLate({ at, result: answered(200), decision: { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 } }),
+    ).toBe(true);
+  });
+
+  it('is dropped otherwise, for the next owner to attempt: a retry task or dead letter is not its to publish', () => {
+    const queued = { state: 'queued', attemptsMade: 1, attemptsLeft: 4, nextAttemptAt: 1000, tier: 'retry1' } as const;
+    expect(recordedLate({ at, result: answered(503), decision: queued })).toBe(false);
+    expect(
+      recordedLate({ at, result: answered(410), decision: { state: 'dead', attemptsMade: 1, attemptsLeft: 0 } }),
+    ).toBe(false);
+    expect(recordedLate('held')).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import type { RecordBatcher } from '../record-batcher';
 import type { RetryConsumerDeps } from '../retry-consumer';
 import type { DeliveryCounters } from '../retry-policy';
 import { plan, type OwnerInput, type RecordWrite, type Step } from './plan';
+import { recordedLate } from './rounds';
 
 export interface CarryOutDeps extends RetryConsumerDeps {
   blocks: BlockStore;
@@ -197,7 +198,16 @@ export class CarryOut {
     const { work } = item.assignment;
     const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced, permit);
     // Withheld only once fenced (its offset stays uncommitted: the next owner sends it).
-    if (done === null || this.writes.fenced(item, 'attempt')) return;
+    if (done === null) return;
+    if (work.fenced && recordedLate(done)) {
+      const { schedule, clock } = this.deps;
+      return this.writes.recordLate(
+        item,
+        done,
+        newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), done, item.kind),
+      );
+    }
+    if (this.writes.fenced(item, 'attempt')) return;
     await this.carry(lead, done === 'held' ? { kind: 'paused', item } : { kind: 'attempted', item, done });
   }
 

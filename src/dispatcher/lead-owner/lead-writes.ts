@@ -46,6 +46,26 @@ export class LeadWrites {
       );
   }
 
+  // An attempt answered with a delivery after its assignment's lease ran out (it was sent while the
+  // lease held): its record alone is still written, where the store lets it (a first record by its
+  // unique _id, a later one by its version), so that the next owner finds it delivered instead of
+  // sending it again. Nothing else of its lead is written. Refused, it was recorded by the next owner,
+  // which sent it too: counted as the attempts fenced outright are.
+  async recordLate(item: Item, done: Attempted, first: DeliveryDoc): Promise<void> {
+    const written = await untilDone(
+      () =>
+        item.doc === null
+          ? this.deps.store.insertFirst(first)
+          : this.deps.store.recordAttempt(item.doc, done.at, done.result, done.decision),
+      this.retrying('late record'),
+    );
+    if (written) this.deps.logger.info({ delivery_id: item.id }, 'delivered after the lease ran out: recorded');
+    else {
+      this.deps.logger.warn({ delivery_id: item.id }, 'delivered after the lease ran out: recorded by the next owner');
+      this.deps.metrics.attemptsUnrecorded.inc();
+    }
+  }
+
   // An item of an assignment handed over past its deadline writes nothing more: the next owner may
   // already be sending it again from the committed offsets. `what` names the write; an attempt's
   // outcome refused (OUTCOME_WRITES: checked once per attempt, in this order) is one the next owner

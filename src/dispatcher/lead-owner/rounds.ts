@@ -1,5 +1,6 @@
 import type { DeliveryDoc, DeliveryState, WaitingDelivery } from '../../shared/mongo/delivery-doc';
 import type { DeliveryCommand } from '../../shared/schemas';
+import type { Attempted } from '../delivery-attempt';
 
 // Which deliveries start a round of attempts: an event's, as its batch comes in, and a manager's
 // retry or a replay of one that was recorded. Pure: the owner (owner.ts) reads the facts.
@@ -44,3 +45,10 @@ export function isFreshRound(doc: DeliveryDoc, commandAt: string): doc is Waitin
     last?.at.getTime() === Date.parse(commandAt)
   );
 }
+
+// An attempt's outcome that came after its assignment's lease ran out (sent while it held): a
+// delivery has its record written where the store lets it, so the next owner finds it delivered
+// rather than sending it again; any other outcome would need its retry task or dead letter published
+// by an owner that lost the partition, so it is dropped and the next owner attempts it again.
+export const recordedLate = (done: Attempted | 'held'): done is Attempted =>
+  done !== 'held' && done.decision.state === 'delivered';
