@@ -234,11 +234,15 @@ export class CarryOut {
 
   private async write(item: Item, write: RecordWrite): Promise<boolean> {
     const { store, batcher, schedule, clock } = this.deps;
-    if ('insert' in write)
-      return batcher.add(
-        newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), write.insert, item.kind),
-        this.writes.fence(item, 'result' in write.insert ? 'record' : 'batched record'),
-      );
+    if ('insert' in write) {
+      const doc = newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), write.insert, item.kind);
+      if (!('result' in write.insert && recordedLate(write.insert)))
+        return batcher.add(doc, this.writes.fence(item, 'result' in write.insert ? 'record' : 'batched record'));
+      // A delivery whose lease ran out while its record waited for the batch goes late, alone.
+      if (await batcher.add(doc, () => item.assignment.work.fenced)) return true;
+      await this.writes.recordLate(item, write.insert, doc);
+      return false;
+    }
     if ('attempt' in write) await this.writes.recordAttempt(item, write.attempt);
     else if ('hold' in write) {
       const what = write.hold === HELD_FOR_PAUSED_ENDPOINT ? 'park' : 'hold';

@@ -7,6 +7,10 @@ import type { DeliveryStore } from '../delivery-store';
 import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
 import type { DispatcherMetrics } from '../metrics';
+import type { RecordedAttempt } from '../retry-policy';
+
+// An attempt's outcome as its record takes it.
+type LateAttempt = Pick<Attempted, 'at' | 'decision'> & { result: RecordedAttempt };
 
 // The checks an attempt's outcome passes on its way to its record: right after the attempt, once
 // its lead's earlier writes are done, and as its first record is inserted. An attempt stops at the
@@ -51,7 +55,7 @@ export class LeadWrites {
   // unique _id, a later one by its version), so that the next owner finds it delivered instead of
   // sending it again. Nothing else of its lead is written. Refused, it was recorded by the next owner,
   // which sent it too: counted as the attempts fenced outright are.
-  async recordLate(item: Item, done: Attempted, first: DeliveryDoc): Promise<void> {
+  async recordLate(item: Item, done: LateAttempt, first: DeliveryDoc): Promise<void> {
     const written = await untilDone(
       () =>
         item.doc === null

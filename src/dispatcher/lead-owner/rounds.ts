@@ -50,5 +50,5 @@ export function isFreshRound(doc: DeliveryDoc, commandAt: string): doc is Waitin
 // delivery has its record written where the store lets it, so the next owner finds it delivered
 // rather than sending it again; any other outcome would need its retry task or dead letter published
 // by an owner that lost the partition, so it is dropped and the next owner attempts it again.
-export const recordedLate = (done: Attempted | 'held'): done is Attempted =>
+export const recordedLate = <T extends Pick<Attempted, 'decision'>>(done: T | 'held'): done is T =>
   done !== 'held' && done.decision.state === 'delivered';
