@@ -1,8 +1,7 @@
 import type { Collection } from 'mongodb';
 import { deliveryId } from '../shared/ids';
 import { kindField, type DeliveryKind } from '../shared/delivery-kind';
-import { findByIds } from '../shared/mongo/bulk';
-import { isDuplicateKey } from '../shared/mongo/client';
+import { findByIds, insertAllNew } from '../shared/mongo/bulk';
 import type {
   DeliveryAttempt,
   DeliveryDoc,
@@ -40,34 +39,20 @@ export class DeliveryStore {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  // New records in one command; records that exist already (a replayed event) are left as they are.
-  async insertNew(docs: readonly DeliveryDoc[]): Promise<void> {
-    if (docs.length === 0) return;
+  // New records in one command; records that exist already (a replayed event, another owner's) are
+  // left as they are: their ids are returned.
+  async insertNew(docs: readonly DeliveryDoc[]): Promise<Set<string>> {
+    if (docs.length === 0) return new Set();
+    // An entry put for a record that existed is stale: readers drop it.
     await this.list.put(docs.flatMap(deliveryEntries));
-    try {
-      await this.deliveries.insertMany([...docs], { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const errors = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      const existed =
-        (errors.length > 0 && errors.every((e) => (e as { code?: unknown }).code === 11000)) ||
-        (isDuplicateKey(err) && errors.length === 0);
-      if (!existed) throw err;
-    }
+    const existed = await insertAllNew(this.deliveries, docs);
     this.signals.written(docs.map((d) => d._id));
+    return existed;
   }
 
   // One new record unless the delivery has one: false where another writer's came first.
   async insertFirst(doc: DeliveryDoc): Promise<boolean> {
-    await this.list.put(deliveryEntries(doc));
-    try {
-      await this.deliveries.insertOne(doc);
-    } catch (err) {
-      if (isDuplicateKey(err)) return false; // an entry it put is stale: readers drop it
-      throw err;
-    }
-    this.signals.written([doc._id]);
-    return true;
+    return (await this.insertNew([doc])).size === 0;
   }
 
   // Which of these ids have a record: by _id, a chunk of ids per command.

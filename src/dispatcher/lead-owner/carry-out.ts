@@ -3,7 +3,7 @@ import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc } from '../../shared/mongo/d
 import { testLabel } from '../../shared/mongo/documents';
 import { untilDone } from '../../shared/retriable';
 import type { BlockStore } from './block-store';
-import { newDeliveryDoc } from '../delivery-store';
+import { newDeliveryDoc, type FirstRecord } from '../delivery-store';
 import { published } from '../delivery-topics';
 import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
 import { LeadWrites, recordOf } from './lead-writes';
@@ -199,16 +199,13 @@ export class CarryOut {
     const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced, permit);
     // Withheld only once fenced (its offset stays uncommitted: the next owner sends it).
     if (done === null) return;
-    if (work.fenced && recordedLate(done)) {
-      const { schedule, clock } = this.deps;
-      return this.writes.recordLate(
-        item,
-        done,
-        newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), done, item.kind),
-      );
-    }
+    if (work.fenced && recordedLate(done)) return this.writes.recordLate(item, done, this.firstRecord(item, done));
     if (this.writes.fenced(item, 'attempt')) return;
     await this.carry(lead, done === 'held' ? { kind: 'paused', item } : { kind: 'attempted', item, done });
+  }
+
+  private firstRecord(item: Item, first: FirstRecord): DeliveryDoc {
+    return newDeliveryDoc(item.event, this.deps.schedule.maxAttempts, this.deps.clock.now(), first, item.kind);
   }
 
   private async publishOverflow(item: Item, dueAt: number): Promise<boolean> {
@@ -233,14 +230,15 @@ export class CarryOut {
   }
 
   private async write(item: Item, write: RecordWrite): Promise<boolean> {
-    const { store, batcher, schedule, clock } = this.deps;
+    const { store, batcher } = this.deps;
     if ('insert' in write) {
-      const doc = newDeliveryDoc(item.event, schedule.maxAttempts, clock.now(), write.insert, item.kind);
-      if (!('result' in write.insert && recordedLate(write.insert)))
-        return batcher.add(doc, this.writes.fence(item, 'result' in write.insert ? 'record' : 'batched record'));
+      const first = write.insert;
+      const doc = this.firstRecord(item, first);
+      if (!('result' in first)) return batcher.add(doc, this.writes.fence(item, 'batched record'));
+      if (!recordedLate(first)) return batcher.add(doc, this.writes.fence(item, 'record'));
       // A delivery whose lease ran out while its record waited for the batch goes late, alone.
       if (await batcher.add(doc, () => item.assignment.work.fenced)) return true;
-      await this.writes.recordLate(item, write.insert, doc);
+      await this.writes.recordLate(item, first, doc);
       return false;
     }
     if ('attempt' in write) await this.writes.recordAttempt(item, write.attempt);
