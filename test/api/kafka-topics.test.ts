@@ -57,3 +57,20 @@ it('registers the schemas from several instances starting at once', async () => 
   const sample = { action_id: 'a', lead_id: 'le-1', status: 'contacted', occurred_at: new Date().toISOString() };
   expect(await codecs[1]!.decode('agentActions', await codecs[0]!.encode('agentActions', sample))).toEqual(sample);
 });
+
+// The retry tiers are read co-partitioned with leads.events: tiers made with fewer partitions grow to
+// its count. Other topics keep theirs (adding partitions moves keys, and so their order).
+it('grows retry tiers made with fewer partitions to the count they need, and no other topic', async () => {
+  const specs = loadTopicSpecs(`${prefix}grow.`);
+  const narrow = specs.map((s) => ({ ...s, partitions: Math.min(s.partitions, 3) }));
+  await ensureTopics(admin, narrow, { replicationFactor: 1, minInsyncReplicas: 1 });
+  expect(await ensureTopics(admin, specs, { replicationFactor: 1, minInsyncReplicas: 1 })).toEqual([]);
+  const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.name) });
+  const counts = Object.fromEntries(topics.map((t) => [t.name.slice(`${prefix}grow.`.length), t.partitions.length]));
+  expect(counts).toMatchObject({
+    'callbacks.retry.1': 6,
+    'callbacks.retry.4': 6,
+    'leads.events': 3,
+    'callbacks.commands': 3,
+  });
+});

@@ -26,6 +26,8 @@ export interface CommitStrategy {
 
 // The commits of one Kafka batch, chunk by chunk.
 export interface BatchCommits {
+  // The partition has as much uncommitted as it may.
+  full(): boolean;
   // Before a chunk: waits while the partition has too much uncommitted; false when the batch must end.
   ready(live: () => boolean, heartbeat: () => Promise<void>): Promise<boolean>;
   // After a chunk was handled: what of it is done, now or later.
@@ -64,6 +66,7 @@ export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrate
       const all = marks as Watermarks;
       const mark = all.of(topic, partition);
       return {
+        full: () => mark.uncommitted >= max,
         async ready(live, heartbeat) {
           // Bounded memory and replay: wait (heartbeating) until enough of this partition is committed.
           while (mark.uncommitted >= max) {

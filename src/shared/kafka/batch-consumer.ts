@@ -91,6 +91,10 @@ export interface RecordedOptions<T> extends CommonOptions<T> {
   // The member's lease (membership-lease.ts): once it ran out, no chunk starts and the member
   // rejoins. The work `handle` started checks it too (AssignmentWork).
   lease?: MembershipLease;
+  // Topics whose partition, once it has as much uncommitted as it may, is paused for a while instead
+  // of waiting in its batch: a wait holds one of the consumer's concurrent batches, which the other
+  // topics' partitions need (a tier of retries waiting for a slow partner beside leads.events).
+  pauseWhenFull?(topic: TopicKey): boolean;
   handle(records: Decoded<T>[], ctx: BatchContext): Promise<void | Recording>;
 }
 
@@ -108,6 +112,8 @@ const DEFAULT_CHUNK = 200;
 const CONCURRENCY = 6;
 const MERGED_CONCURRENCY = 64;
 const PAUSING_FETCH_WAIT_MS = 1000;
+// How long a full partition of a topic that pauses when full waits before it is fetched again.
+const FULL_PAUSE_MS = 1000;
 
 // The consume-decode-handle skeleton of every committing consumer: a Kafka batch is decoded at the
 // edge (schema-checked, typed), cut into chunks, each chunk handled as a whole (chunk-handler.ts),
@@ -194,9 +200,14 @@ export async function startBatchConsumer<T>(
         break;
       }
     }
+    const pauseWhenFull = opts.commit === 'recorded' && (opts.pauseWhenFull?.(topic) ?? false);
     for (let i = 0; i < admitted.length; i += chunkSize) {
       if (!live()) return;
       const messages = admitted.slice(i, i + chunkSize);
+      if (pauseWhenFull && batchCommits.full()) {
+        pauses.pause(batch.topic, batch.partition, (messages[0] as KafkaMessage).offset, FULL_PAUSE_MS);
+        return;
+      }
       if (!(await batchCommits.ready(live, heartbeat))) return;
       const decoded = await Promise.all(messages.map((m) => decode<T>(codec, topic, batch.partition, m)));
       const bad = decoded.filter((d): d is Undecodable => 'error' in d);

@@ -64,6 +64,10 @@ export async function ensureTopics(
   durability: Durability,
 ): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
+  await growRetryTiers(
+    admin,
+    specs.filter((t) => existing.has(t.name)),
+  );
   const missing = specs.filter((t) => !existing.has(t.name));
   if (missing.length === 0) return [];
   await admin.createTopics({
@@ -86,14 +90,44 @@ export async function ensureTopics(
   return missing.map((t) => t.name);
 }
 
+// The retry tiers are read with leads.events in one co-partitioned group, so they need its partition
+// count: tiers made with fewer (before they were co-partitioned) get partitions added. Safe for the
+// tiers alone: a task left on a partition that is not its lead's reports its end to the lead's owner
+// by command (dispatcher/lead-owner/owner.ts). Other topics keep their count: adding partitions
+// moves keys, and with them their order.
+async function growRetryTiers(admin: Admin, existing: readonly TopicSpec[]): Promise<void> {
+  const tiers = existing.filter((t) => RETRY_TIERS.includes(t.key));
+  if (tiers.length === 0) return;
+  const { topics } = await admin.fetchTopicMetadata({ topics: tiers.map((t) => t.name) });
+  const grow = tiers.flatMap((t) => {
+    const now = topics.find((m) => m.name === t.name)?.partitions.length ?? t.partitions;
+    return now < t.partitions ? [{ topic: t.name, count: t.partitions }] : [];
+  });
+  if (grow.length === 0) return;
+  await admin.createPartitions({ topicPartitions: grow });
+  await waitForLeaders(
+    admin,
+    grow.map((g) => g.topic),
+    Object.fromEntries(grow.map((g) => [g.topic, g.count])),
+  );
+}
+
 // kafkajs' own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION while a new topic propagates;
 // poll the metadata until every partition has a leader instead.
-async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+// `counts`: partitions a topic must show (added ones reach the brokers' metadata a moment later).
+async function waitForLeaders(
+  admin: Admin,
+  topics: string[],
+  counts: Record<string, number> = {},
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const { topics: meta } = await admin.fetchTopicMetadata({ topics });
-      if (meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      const ready = (t: (typeof meta)[number]) =>
+        t.partitions.length >= Math.max(1, counts[t.name] ?? 0) && t.partitions.every((p) => p.leader >= 0);
+      if (meta.every(ready)) return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
     }
