@@ -1,9 +1,8 @@
 import type { IHeaders } from 'kafkajs';
 
-// The headers of DeliveryTask messages on the retry and dead topics (published by delivery-topics.ts,
-// keyed by delivery id). When the task is due
-// (epoch ms) and which attempt it is for travel in headers, so a retry consumer can decide to wait
-// without decoding the value. On the dead topic x-attempt is the last attempt made. A retry task is
+// The headers of DeliveryTask messages on the retry and dead topics (published by delivery-topics.ts).
+// When the task is due (epoch ms) and which attempt it is for travel in headers, so the lead's owner
+// can decide to wait without decoding the value. On the dead topic x-attempt is the last attempt made. A retry task is
 // the token of its delivery: its holder is the only writer of the record until it ends or hands on.
 export const DUE_AT_HEADER = 'x-due-at';
 export const ATTEMPT_HEADER = 'x-attempt';

@@ -1,6 +1,6 @@
 import type { Producer } from 'kafkajs';
 import type { TopicCodec } from '../shared/kafka/codec';
-import type { TopicKey, TopicNames } from '../shared/kafka/topics';
+import { RETRY_TIERS, type TopicKey, type TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { untilDone } from '../shared/retriable';
 import type { CallbackReply, DeliveryCommand, DeliveryTask, EndpointCommand } from '../shared/schemas';
@@ -12,7 +12,8 @@ export interface DeliveryTopicsDeps {
   topics: TopicNames;
 }
 
-// What the dispatcher publishes: retry and dead tasks, commands to a lead's owner (keyed by lead id
+// What the dispatcher publishes: retry tasks (keyed by lead id: a tier is read with leads.events,
+// co-partitioned, by the lead's owner) and dead ones (keyed by delivery id), commands to a lead's owner (keyed by lead id
 // on callbacks.commands) and to an endpoint's keeper (keyed by partner id on callbacks.endpoints),
 // and the outcome of a manager's command to the instance waiting for it (keyed by reply_to).
 export class DeliveryTopics {
@@ -22,7 +23,7 @@ export class DeliveryTopics {
     const { producer, codec, topics } = this.deps;
     await producer.send({
       topic: topics[topic],
-      messages: [{ key: task.delivery_id, value: await codec.encode(topic, task), headers: taskHeaders(timing) }],
+      messages: [{ key: taskKey(topic, task), value: await codec.encode(topic, task), headers: taskHeaders(timing) }],
     });
   }
 
@@ -63,6 +64,9 @@ export class DeliveryTopics {
     }
   }
 }
+
+export const taskKey = (topic: TopicKey, task: DeliveryTask): string =>
+  RETRY_TIERS.includes(topic) ? task.event.lead_id : task.delivery_id;
 
 // The reply to a manager's command, when it asked for one (its reply_to and correlation id).
 export function replyTo(

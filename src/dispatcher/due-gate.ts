@@ -1,4 +1,4 @@
-// What a retry consumer does with the message at the head of a partition. Never early: a message
+// What the lead owner's consumer does with the task at the head of a retry tier partition. Never early: a message
 // not yet due is either held in memory for the last short stretch (so it runs on the dot), or its
 // partition is paused and resumed one hold window before the due time, when the message is fetched
 // again and held for the rest.

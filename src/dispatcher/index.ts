@@ -22,7 +22,6 @@ import { LeadOwner } from './lead-owner';
 import { dispatcherMetrics } from './metrics';
 import { RecordBatcher } from './record-batcher';
 import { ReplayRunner } from './replay-runner';
-import { startRetryConsumer } from './retry-consumer';
 import { retrySchedule, type RetrySchedule } from './retry-policy';
 import type { CircuitRules } from './circuit-breaker';
 import { MembershipLease } from '../shared/kafka/membership-lease';
@@ -157,26 +156,15 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
   );
   leadOwner.attachReader(backlogReader);
 
-  // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
-  // each consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
-  const retries = await startRetryConsumer(kafka, {
-    hold,
-    store,
-    scheduler,
-    attempts,
-    topics,
-    schedule,
-    metrics,
-    logger,
-    clock,
-  });
-  const started = [retries];
   const testSends = new Background();
+  const started: { stop(): Promise<void> }[] = [];
   const stopStarted = async (err: unknown) => {
     await Promise.allSettled([replays.stop(), backlogReader.stop(), ...started.map((c) => c.stop())]);
     throw err;
   };
-  const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger).catch(stopStarted);
+  // A hand-over (a rebalance, a stop) waits for the attempts under way and their records as long as
+  // the consumer's lease holds (assignment-work.ts); an attempt is bounded by the callback timeout.
+  const events = await startEventConsumer(kafka, leadOwner, lease, metrics, logger, clock).catch(stopStarted);
   started.push(events);
   const endpoints = await startEndpointKeeper(kafka, {
     health: d.mongo.collections.endpointHealth,
@@ -208,7 +196,6 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     name: 'dispatcher',
     readiness: [
       { ...events.readiness, name: 'dispatcher-events' },
-      { ...retries.readiness, name: 'dispatcher-retries' },
       { ...endpoints.readiness, name: 'dispatcher-endpoints' },
     ],
     // Each consumer stops taking work, lets the attempts under way finish (each bounded by the
@@ -219,7 +206,6 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
         replays.stop(),
         backlogReader.stop(),
         events.stop(),
-        retries.stop(),
         endpoints.stop(),
         reporter.stop(),
         pausedRefresh.stop(),

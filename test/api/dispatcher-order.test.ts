@@ -1,9 +1,11 @@
 import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
+import { taskHeaders } from '../../src/dispatcher/delivery-task';
 import type { BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
 import { CallbackReceiver, type Responder } from '../support/callback-receiver';
 import { deliveryRecord, leadEvent, publishLeadEvents } from '../support/lead-events';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { until } from '../support/topic-probe';
+import { TopicProbe, until } from '../support/topic-probe';
+import type { DeliveryCommand, DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { servicesOf } from '../support/manager-services';
 
 // one lead's callbacks reach a partner in event order. While an earlier event of
@@ -12,6 +14,9 @@ let app: TestApp;
 let receiver: CallbackReceiver;
 let partner: string;
 let other: string;
+let events: TopicProbe<LeadEvent>;
+let retries: TopicProbe<DeliveryTask>;
+let commands: TopicProbe<DeliveryCommand>;
 
 // Fails the first attempt of each lead's lead.accepted with 503, answers everything else at once.
 const failFirstAccepted = (): Responder => {
@@ -37,9 +42,13 @@ beforeAll(async () => {
   other = b.partner.id;
   receiver.route('/ordered', a.secrets.callback_secret, failFirstAccepted());
   receiver.route('/other', b.secrets.callback_secret);
+  events = await new TopicProbe<LeadEvent>(app.runtime, 'leadEvents').start();
+  retries = await new TopicProbe<DeliveryTask>(app.runtime, 'retry1').start();
+  commands = await new TopicProbe<DeliveryCommand>(app.runtime, 'callbackCommands').start();
 });
 
 afterAll(async () => {
+  await Promise.all([events, retries, commands].map((p) => p?.stop()));
   await receiver?.stop();
   await app?.destroy();
 });
@@ -112,6 +121,13 @@ it('sends lead.status_changed only after the retried lead.accepted, and keeps ot
     5000,
     'the block to be removed',
   );
+  // The retry is the lead owner's own input: its task is keyed by lead id, on the lead's partition
+  // number, so the owner that holds the lead's line reads it, and the line learns the end at once:
+  // nothing goes back to it over callbacks.commands.
+  const task = retries.seen.find((t) => t.value.delivery_id === acceptedRecord._id)!;
+  const published = events.seen.find((e) => e.value.event_id === accepted.event_id)!;
+  expect(task).toMatchObject({ key: lead, partition: published.partition });
+  expect(commands.seen.filter((c) => c.value.lead_id === lead)).toEqual([]);
 });
 
 // A held delivery's event is committed once it is recorded as held: after a crash only its lead's
@@ -215,4 +231,41 @@ it("releases the lead when its blocker's retry task finds the record ended by an
       .filter((r) => r.body.internal_id === lead)
       .map((r) => r.body.our_status),
   ).toEqual(['new', 'contacted']);
+});
+
+// A task published before the tiers were keyed by lead (keyed by delivery id) may be read by an owner
+// that does not hold its lead's line: its end then goes to the lead's owner as a command.
+it('reports the end of a task keyed by delivery id to its lead owner by command', async () => {
+  const lead = 'le-9005';
+  const accepted = leadEvent(partner, { lead_id: lead, event_id: `${lead}:0`, event: 'lead.status_changed' });
+  await publishLeadEvents(app.runtime, [accepted]);
+  const record = await until(
+    async () => {
+      const r = await deliveryRecord(app.runtime, accepted);
+      return r?.state === 'delivered' ? r : null;
+    },
+    5000,
+    'the delivery',
+  );
+  const { producer, codec, topics } = app.runtime;
+  const task: DeliveryTask = { delivery_id: record._id, event: accepted, last_error: 'http_503' };
+  await producer.send({
+    topic: topics.retry1,
+    messages: [
+      {
+        key: record._id,
+        value: await codec.encode('retry1', task),
+        headers: taskHeaders({ dueAt: Date.now(), attempt: 2 }),
+      },
+    ],
+  });
+  const [released] = await until(
+    async () => {
+      const seen = commands.values().filter((c) => c.lead_id === lead);
+      return seen.length > 0 ? seen : null;
+    },
+    10000,
+    'the command',
+  );
+  expect(released).toMatchObject({ kind: 'released', delivery_id: record._id, partner_id: partner });
 });

@@ -34,10 +34,16 @@ describe('consumerGroupsOf', () => {
       { group: 'p.processor-crm', topics: ['p.crm.agent-actions', 'p.crm.deposits'] },
       { group: 'p.processor-reports', topics: ['p.leads.events', 'p.leads.intake.refusals'] },
       { group: 'p.processor-report-cells', topics: ['p.reports.deltas'] },
-      { group: 'p.dispatcher', topics: ['p.leads.events', 'p.callbacks.commands'] },
       {
-        group: 'p.dispatcher-retry',
-        topics: ['p.callbacks.retry.1', 'p.callbacks.retry.2', 'p.callbacks.retry.3', 'p.callbacks.retry.4'],
+        group: 'p.dispatcher',
+        topics: [
+          'p.leads.events',
+          'p.callbacks.commands',
+          'p.callbacks.retry.1',
+          'p.callbacks.retry.2',
+          'p.callbacks.retry.3',
+          'p.callbacks.retry.4',
+        ],
       },
       { group: 'p.dispatcher-endpoints', topics: ['p.callbacks.endpoints'] },
     ]);

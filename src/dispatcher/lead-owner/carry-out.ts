@@ -8,12 +8,12 @@ import { published } from '../delivery-topics';
 import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
 import { LeadWrites, recordOf } from './lead-writes';
 import type { RecordBatcher } from '../record-batcher';
-import type { RetryConsumerDeps } from '../retry-consumer';
+import type { RetryDeps } from './retry-turns';
 import type { DeliveryCounters } from '../retry-policy';
 import { plan, type OwnerInput, type RecordWrite, type Step } from './plan';
 import { recordedLate } from './rounds';
 
-export interface CarryOutDeps extends RetryConsumerDeps {
+export interface CarryOutDeps extends RetryDeps {
   blocks: BlockStore;
   batcher: RecordBatcher;
 }

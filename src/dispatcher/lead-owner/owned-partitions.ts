@@ -63,6 +63,7 @@ export class OwnedPartitions {
   private readonly loaded = new Map<number, Promise<void>>(); // blocks read back, by partition
   private readonly epochs = new Map<number, number>(); // this owner's epoch of each partition (block-store.ts)
   private readonly lineWrites = new Map<string, Promise<void>>(); // the last write of each lead's line (inTurn)
+  readonly retryChains = new Map<string, Promise<void>>(); // the last due task of each delivery (retry-turns.ts)
 
   // `lease`: the event consumer's (membership-lease.ts); its work is fenced once it runs out.
   constructor(lease?: Lease) {

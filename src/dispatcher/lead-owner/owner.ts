@@ -3,9 +3,11 @@ import type { Lease } from '../../shared/kafka/membership-lease';
 import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
 import type { PartnerDirectory } from '../../shared/partners/partner-directory';
 import { untilDone } from '../../shared/retriable';
-import type { CallbackReply, DeliveryCommand, LeadEvent } from '../../shared/schemas';
+import type { CallbackReply, DeliveryCommand, DeliveryTask, LeadEvent } from '../../shared/schemas';
 import { endpointId, kindOf } from '../../shared/delivery-kind';
-import { replyTo } from '../delivery-topics';
+import { published, replyTo } from '../delivery-topics';
+import { readTaskHeaders } from '../delivery-task';
+import { RetryTurns, type RetryEnd, type TaskSource } from './retry-turns';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
@@ -14,7 +16,7 @@ import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
 import type { BacklogStore } from './backlog-store';
 import { eventDeliveries, type Wanted } from './event-deliveries';
 
-// The retry consumer's dependencies, and the few the first attempts need on top.
+// What the attempts need, and the few the lead's line needs on top.
 export interface LeadOwnerDeps extends CarryOutDeps {
   partners: PartnerDirectory;
   backlogStore: BacklogStore;
@@ -32,10 +34,11 @@ const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
   JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 
 // The single writer of the leads of the partitions it owns (leads.events and callbacks.commands,
-// co-partitioned): it makes each eligible event a delivery, attempts it through the scheduler and
-// writes its record once that first attempt is done, in bulk with others. A lead's deliveries go
-// one at a time, in event order (lead-lines.ts); a failed one holds the later ones back until the
-// retry consumer reports it ended (a `released` command). Each batch returns at once with a
+// and the retry tiers, co-partitioned): it makes each eligible event a delivery, attempts it through
+// the scheduler and writes its record once that first attempt is done, in bulk with others. A
+// lead's deliveries go one at a time, in event order (lead-lines.ts); a failed one holds the later
+// ones back until its retries end it (retry-turns.ts: a due task is this owner's input too, so
+// one writer keeps a delivery's record from first attempt to end). Each batch returns at once with a
 // promise per record: the consumer commits an offset only once its record is written. Everything
 // it keeps belongs to the current assignment (OwnedPartitions), handed over at every rebalance.
 // What to do with each input is decided by plan.ts and carried out by carry-out.ts; this shell
@@ -46,12 +49,14 @@ export class LeadOwner {
   private readonly writes: LeadWrites;
   private readonly carryOut: CarryOut;
   private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
+  private readonly retryTurns: RetryTurns;
   readonly replay: BacklogReplay;
 
   constructor(private readonly deps: LeadOwnerDeps) {
     this.current = new OwnedPartitions(deps.lease);
     this.writes = new LeadWrites(deps);
     this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
+    this.retryTurns = new RetryTurns(deps, (a, doc, end, from) => this.retryEnded(a, doc, end, from));
     this.replay = new BacklogReplay(
       {
         current: () => this.current,
@@ -162,6 +167,48 @@ export class LeadOwner {
     }
     await this.deps.topics.replies(replies, this.deps.logger);
     return recording;
+  }
+
+  // Due tasks of the retry tiers (partition p of each tier is read with partition p of leads.events).
+  async retries(records: Decoded<DeliveryTask>[], ctx: BatchContext): Promise<Recording> {
+    const a = this.current;
+    const { partition, topic } = ctx;
+    await this.load(a, partition);
+    return records.map(({ value: task, message }) => {
+      const timing = readTaskHeaders(message.headers);
+      if (!timing) {
+        this.deps.metrics.undecodable.inc({ topic });
+        this.deps.logger.error(
+          { topic, partition, offset: message.offset },
+          'skipped a retry task without due-time headers',
+        );
+        return undefined;
+      }
+      const atLead = message.key?.toString() === task.event.lead_id;
+      return this.retryTurns.run(a, { task, timing, tier: topic, from: { partition, atLead } });
+    });
+  }
+
+  // A delivery on the retry path ended, or its endpoint holds it: its lead's line learns it here
+  // when the task was read from the lead's partition, and by a command to the lead's owner when not
+  // (a task published before the tiers were keyed by lead).
+  private async retryEnded(a: OwnedPartitions, doc: DeliveryDoc, end: RetryEnd, from: TaskSource): Promise<void> {
+    const endpoint = endpointId(doc.partner_id, kindOf(doc));
+    if (from.atLead) {
+      const lead = { a, key: leadKey(endpoint, doc.lead_id), endpoint, partition: from.partition };
+      this.carryOut.apply(lead, end === 'released' ? { kind: 'released', blocker: doc._id } : { kind: 'parked' });
+      return;
+    }
+    await published(this.deps.logger, end, () =>
+      this.deps.topics.command({
+        kind: end,
+        delivery_id: doc._id,
+        lead_id: doc.lead_id,
+        partner_id: doc.partner_id,
+        at: this.deps.clock.now().toISOString(),
+        ...(doc.kind && { delivery_kind: doc.kind }),
+      }),
+    );
   }
 
   // A manager's retry of a dead delivery, or a replay of one that ended (delivered or dead): a fresh

@@ -28,7 +28,7 @@ export type OwnerInput<T extends PlanItem> =
   | { kind: 'set-aside'; item: T; how: SetAside }
   | { kind: 'recorded'; line: LinePlan<T> } // a record is written: what its line decided meanwhile goes on
   | { kind: 'released'; blocker: string } // the lead's blocker ended on the retry path
-  | { kind: 'parked' } // the retry consumer held the lead's blocker: its endpoint is paused
+  | { kind: 'parked' } // the retry path held the lead's blocker: its endpoint is paused
   | { kind: 'resume' } // the held blocker goes (its endpoint resumed, or its block was read back)
   | { kind: 'blocker-read'; blocker: string; record: DeliveryDoc | null } // a block read back: its blocker's record
   | { kind: 'turn-read'; id: string; record: DeliveryDoc | null }; // a held one's turn came: its record

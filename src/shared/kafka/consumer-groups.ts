@@ -17,8 +17,7 @@ const GROUPS: Record<Role, (t: TopicNames) => { group: string; topics: string[] 
     { group: 'processor-report-cells', topics: [t.reportDeltas] },
   ],
   dispatcher: (t) => [
-    { group: 'dispatcher', topics: [t.leadEvents, t.callbackCommands] },
-    { group: 'dispatcher-retry', topics: RETRY_TIERS.map((k) => t[k]) },
+    { group: 'dispatcher', topics: [t.leadEvents, t.callbackCommands, ...RETRY_TIERS.map((k) => t[k])] },
     { group: 'dispatcher-endpoints', topics: [t.endpointCommands] },
   ],
 };

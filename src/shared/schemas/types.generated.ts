@@ -120,7 +120,7 @@ export interface CallbackReply {
 }
 
 /**
- * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead). replay: a fresh round for a delivery a manager's replay job re-sends (by: the job id). parked: a delivery on the retry path was held because its endpoint is paused (the retry consumer hands it to the lead's owner, which sends it on resume). A retry from the manager carries reply_to and correlation_id: the owner answers on callbacks.replies.
+ * Value of the callbacks.commands topic, keyed by lead id: a change to one of the lead's deliveries, applied by the dispatcher that owns the lead's partition. retry: a manager's fresh round of attempts for a dead delivery. released: the delivery that held the lead's later callbacks back ended (delivered or dead; sent only for a retry task read away from its lead's partition). replay: a fresh round for a delivery a manager's replay job re-sends (by: the job id). parked: a delivery on the retry path was held because its endpoint is paused (sent only for a retry task read away from its lead's partition, one published before the tiers were keyed by lead; the owner sends it on resume). A retry from the manager carries reply_to and correlation_id: the owner answers on callbacks.replies.
  */
 export interface DeliveryCommand {
   kind: 'retry' | 'released' | 'replay' | 'parked';
