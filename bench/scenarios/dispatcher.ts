@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Consumer } from 'kafkajs';
 import { RETRY_TIERS } from '../../src/shared/kafka/topics';
-import type { LeadEvent } from '../../src/shared/schemas';
+import type { DeliveryTask, LeadEvent } from '../../src/shared/schemas';
 import { readTaskHeaders } from '../../src/dispatcher/delivery-task';
 import { waitForArrivals } from '../lib/arrivals';
 import { measureBacklogDrain } from '../lib/backlog-drain';
@@ -61,9 +61,12 @@ export async function dispatcherScenario(ctx: BenchContext): Promise<ScenarioRes
     await probe.connect();
     await probe.subscribe({ topics: RETRY_TIERS.map((k) => runtime.topics[k]), fromBeginning: true });
     await probe.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ topic, message }) => {
         const timing = readTaskHeaders(message.headers);
-        if (timing && message.key) due.set(`${message.key.toString()}#${timing.attempt}`, timing.dueAt);
+        const tier = RETRY_TIERS.find((k) => runtime.topics[k] === topic);
+        if (!timing || !tier) return;
+        const task = await runtime.codec.decode<DeliveryTask>(tier, message.value);
+        due.set(`${task.delivery_id}#${timing.attempt}`, timing.dueAt);
       },
     });
     await joined;
