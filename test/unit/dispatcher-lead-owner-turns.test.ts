@@ -111,6 +111,17 @@ describe("a held delivery's turn", () => {
     expect(turn().plan({ kind: 'turn-read', id: 'a', record })).toEqual([{ do: 'send-record', record }]);
   });
 
+  it('waits for the retry path when the record of its turn shows its attempt made already, and sends nothing', () => {
+    // An owner recorded the attempt (its retry task out first) and lost the lead before the next block.
+    const { lines, plan } = turn();
+    const attempted = { ...waitingRecord('a'), attempts_made: 1 };
+    expect(plan({ kind: 'turn-read', id: 'a', record: attempted })).toEqual([
+      { do: 'save-block', block: { blocker: 'a', held: [] } },
+    ]);
+    expect(lines.blocked(K)).toEqual({ blocker: 'a', held: [] });
+    expect(shape(plan({ kind: 'released', blocker: 'a' }))).toEqual(['save-block']);
+  });
+
   it('moves on when the record of its turn ended already (a crash after its attempt)', () => {
     const { lines, plan } = turn();
     expect(plan({ kind: 'turn-read', id: 'a', record: endedRecord('a', 'delivered') })).toEqual([

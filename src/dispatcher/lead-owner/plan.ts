@@ -196,6 +196,12 @@ function turnRead<T extends PlanItem>(
   if (!record) return lineSteps(lines, key, lines.recordMissing(key, id));
   // Its record ended already (a crash after its attempt).
   if (record.state !== 'queued') return lineSteps(lines, key, lines.finished(key, id, 'ended'));
+  // No longer held: its turn went on before (an owner lost the lead after the record of its attempt,
+  // or of its wait on a retry tier, and before the lead's next block). Its retry task was published
+  // before that record and comes to this owner: the line waits for it as for any blocker on the retry
+  // path, or both would send it. (A manager's fresh round not yet recorded as held comes again with
+  // its command, whose offset waits for that record.)
+  if (!isHeld(record)) return lineSteps(lines, key, lines.finished(key, id, 'retrying'));
   return [{ do: 'send-record', record }];
 }
 
