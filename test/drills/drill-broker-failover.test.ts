@@ -1,3 +1,5 @@
+import { deliveryId } from '../../src/shared/ids';
+import { childLogLines } from '../support/child-role';
 import { drillEventOf } from '../support/drill-partner';
 import { PrivateService } from '../support/private-service';
 import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
@@ -33,18 +35,28 @@ describe('broker failover', () => {
       await n.start();
       await wait(4000);
     };
-    const { got, report } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], {
+    const { got, report, partnerId } = await drill.underLoad([() => wait(4000), ...nodes.map(failover)], {
       perSecond: 40,
       maxInFlight: 24,
     });
     // Intake stalls for a few seconds at each failover (until the controller moves the leaders and
     // kafkajs's metadata follows): the count shows the load ran throughout, not a speed.
     expect(report.leads).toBeGreaterThan(50);
-    // Each repeat with its receptions' times and event ids: one id twice is one delivery sent twice, two
-    // ids are two events of one change.
-    const seen = (event: string) =>
-      got.filter((c) => drillEventOf(c.body) === event).map((c) => `${c.at} ${String(c.headers['x-event-id'])}`);
-    expect([...repeatedEvents(got, report.unanswered).keys()].map((e) => ({ [e]: seen(e) }))).toEqual([]);
+    // Each repeat with its receptions' times and event ids (one id twice is one delivery sent twice, two
+    // ids are two events of one change), and what the store and the roles' logs say of its deliveries.
+    const receptions = (event: string) => got.filter((c) => drillEventOf(c.body) === event);
+    const repeats = await Promise.all(
+      [...repeatedEvents(got, report.unanswered).keys()].map(async (event) => {
+        const ids = [...new Set(receptions(event).map((c) => deliveryId(String(c.headers['x-event-id']), partnerId)))];
+        const records = await drill.app.runtime.mongo.collections.deliveries.find({ _id: { $in: ids } }).toArray();
+        return {
+          [event]: receptions(event).map((c) => `${c.at} ${String(c.headers['x-event-id'])}`),
+          records: records.map((r) => ({ _id: r._id, state: r.state, attempts: r.attempts })),
+          log: ids.flatMap(childLogLines),
+        };
+      }),
+    );
+    expect(repeats).toEqual([]);
     expect(outOfOrder(got)).toEqual([]);
   }, 600_000);
 });

@@ -20,6 +20,15 @@ export interface ChildPlace {
 
 // Runs a role as its own OS process through the real entry point (src/main.ts), so fault tests can
 // kill -9 it. Resolves once it logs that it listens and /readyz answers 200.
+// The children's log lines of this test file, the latest KEPT_LINES, for a failed drill to show those
+// of what it found wrong (CI keeps no files).
+const KEPT_LINES = 200_000;
+const kept: string[] = [];
+const keep = (line: string): void => {
+  if (kept.push(line) > KEPT_LINES) kept.shift();
+};
+export const childLogLines = (mentioning: string): string[] => kept.filter((l) => l.includes(mentioning));
+
 export async function startChildRole(
   role: string,
   env: Record<string, string>,
@@ -51,6 +60,7 @@ export async function startChildRole(
     createInterface({ input: child.stdout! }).on('line', (line) => {
       // CHILD_LOG: a file to keep the child's log lines in, to read after a failed drill.
       if (process.env.CHILD_LOG) appendFileSync(process.env.CHILD_LOG, `${line}\n`);
+      keep(line);
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'lead intake started' && entry.url) {

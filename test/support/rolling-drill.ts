@@ -19,7 +19,7 @@ export interface RollingDrill {
   underLoad(
     steps: readonly (() => Promise<void>)[],
     load?: Partial<Pick<SteadyLoadOptions, 'perSecond' | 'maxInFlight' | 'targets'>>,
-  ): Promise<{ report: DrillReport; got: ReceivedCallback[]; runs: LeadRun[] }>;
+  ): Promise<{ report: DrillReport; got: ReceivedCallback[]; runs: LeadRun[]; partnerId: string }>;
   // The environment the drill's roles run with (for another instance the test starts itself).
   env(): Record<string, string>;
   // Ends instance `n` of `role` with `signal` and starts a new one in its place, as a deploy does.
@@ -90,7 +90,7 @@ export function rollingDrill(
         path: DRILL_PATH,
         timeoutMs: 90_000,
       });
-      return { report, got: receiver.at(DRILL_PATH).slice(before), runs: load.runs };
+      return { report, got: receiver.at(DRILL_PATH).slice(before), runs: load.runs, partnerId: partner.id };
     },
   } as Omit<RollingDrill, 'app' | 'receiver'> as RollingDrill;
 
