@@ -5,7 +5,7 @@ import type { PartnerDirectory } from '../../shared/partners/partner-directory';
 import { untilDone } from '../../shared/retriable';
 import type { CallbackReply, DeliveryCommand, DeliveryTask, LeadEvent } from '../../shared/schemas';
 import { endpointId, kindOf } from '../../shared/delivery-kind';
-import { published, replyTo } from '../delivery-topics';
+import { published, replyTo, taskKey } from '../delivery-topics';
 import { readTaskHeaders } from '../delivery-task';
 import { RetryTurns, type RetryEnd, type TaskSource } from './retry-turns';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
@@ -184,7 +184,7 @@ export class LeadOwner {
         );
         return undefined;
       }
-      const atLead = message.key?.toString() === task.event.lead_id;
+      const atLead = message.key?.toString() === taskKey(topic, task); // not an older task's key
       return this.retryTurns.run(a, { task, timing, tier: topic, from: { partition, atLead } });
     });
   }
