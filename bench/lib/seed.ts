@@ -1,4 +1,5 @@
 import { MongoClient } from 'mongodb';
+import { newIntakeKey } from '../../src/ingress/data-key-stock';
 import { sealLead } from '../../src/ingress/seal-lead';
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import { newLeadDoc } from '../../src/processor/new-lead';
@@ -69,9 +70,8 @@ export async function seedLeads(
               phone,
               email,
             },
-            cipher,
+            newIntakeKey(cipher, now).key,
             config.crypto.hashKey,
-            now,
           ).record,
         };
         const hashes = {

@@ -11,6 +11,7 @@ import { LeadStore } from '../shared/store/leads';
 import { Admissions } from './admission';
 import { IdempotencyStore } from './idempotency';
 import { IntakeKeyStore } from '../shared/store/intake-keys';
+import { DataKeyStock } from './data-key-stock';
 import { IntakeFlow } from './intake-flow';
 import { IngressMetrics } from './metrics';
 import { LIST_SCAN, partnerReads } from '../manager/commands';
@@ -44,6 +45,7 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     logger: d.logger,
     metrics: d.metrics,
   });
+  const dataKeys = new DataKeyStock(d.cipher, new IntakeKeyStore(d.mongo.db), d.logger);
   const apiDeps = {
     partners: d.partners,
     intake,
@@ -52,12 +54,11 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     flow: new IntakeFlow(
       {
         hashKey: d.config.crypto.hashKey,
-        cipher: d.cipher,
         codec: d.codec,
         producer: d.producer,
         topics: d.topics,
         replyTimeoutMs: intake.replyTimeoutMs,
-        intakeKeys: new IntakeKeyStore(d.mongo.db),
+        dataKeys,
         logger: d.logger,
       },
       new IdempotencyStore(d.redis),
@@ -100,6 +101,7 @@ export async function startIngress(d: IngressDeps): Promise<RoleHandle> {
     async stop() {
       await replies.stop();
       await refusals.stop();
+      await dataKeys.stop();
     },
   };
 }

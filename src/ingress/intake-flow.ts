@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../shared/errors';
-import type { IntakeKeyDoc, PartnerDoc } from '../shared/mongo/documents';
+import type { PartnerDoc } from '../shared/mongo/documents';
 import type { KeyObject } from 'node:crypto';
 import type { Producer } from 'kafkajs';
-import type { PiiCipher } from '../shared/crypto/pii-cipher';
 import type { TopicCodec } from '../shared/kafka/codec';
 import type { TopicNames } from '../shared/kafka/topics';
 import type { Logger } from '../shared/logger';
 import { decisionId, type IntakeDecisionStore } from '../shared/store/intake-decisions';
 import { within } from '../shared/within';
 import { boundedRead } from '../shared/mongo/bounded-read';
-import type { IntakeKeyStore } from '../shared/store/intake-keys';
 import type { IntakeCommand, IntakeDecision, IntakeReply } from '../shared/schemas';
 import { isValidIdempotencyKey, type IdempotencyStore, type IntakeClaim } from './idempotency';
 import { readInboundLead } from './inbound-lead';
@@ -18,6 +16,7 @@ import { refusalOf, type RefusalFacts, type RefusalReports } from './refusal-rep
 import { asReplay, fromDecision, fromError, validationFailure, type StoredOutcome } from './intake-result';
 import { normaliseLead } from './normalise-lead';
 import type { ReplyWaiter } from '../shared/kafka/reply-waiter';
+import type { DataKeyStock, IssuedKey } from './data-key-stock';
 import { sealLead } from './seal-lead';
 import { reason } from './validation-reasons';
 
@@ -38,12 +37,11 @@ interface Final {
 
 export interface IntakeFlowDeps {
   hashKey: KeyObject;
-  cipher: PiiCipher;
   codec: TopicCodec;
   producer: Producer;
   topics: Pick<TopicNames, 'intakeCommands'>;
   replyTimeoutMs: number;
-  intakeKeys: Pick<IntakeKeyStore, 'put'>;
+  dataKeys: Pick<DataKeyStock, 'take'>;
   logger: Logger;
 }
 
@@ -134,8 +132,8 @@ export class IntakeFlow {
     if (!normalised.ok)
       return { stored: validationFailure(normalised.reason), replay: false, facts: asFacts(read.lead) };
 
-    const sealed = sealLead(normalised.lead, this.d.cipher, this.d.hashKey, new Date(req.receivedAtMs));
-    await this.storeKey(sealed.key);
+    const dataKey = await this.dataKey(new Date(req.receivedAtMs));
+    const sealed = sealLead(normalised.lead, dataKey, this.d.hashKey);
     const decision = await this.ask(sealed.bucket, {
       correlation_id: randomUUID(),
       reply_to: this.replies.instanceId,
@@ -152,13 +150,13 @@ export class IntakeFlow {
     };
   }
 
-  // The lead's data key is stored before the command that refers to it leaves; a MongoDB that does
-  // not take it within the reply timeout gets the partner a retryable 503 (a key written late is
-  // never referred to, and is dropped with its hour).
-  private async storeKey(doc: IntakeKeyDoc): Promise<void> {
+  // The lead's data key, stored before it is issued (data-key-stock.ts); a MongoDB that does not
+  // take a fill of the stock within the reply timeout gets the partner a retryable 503 (keys stored
+  // late seal nothing, and are dropped with their hour).
+  private async dataKey(receivedAt: Date): Promise<IssuedKey> {
     try {
-      await within(
-        this.d.intakeKeys.put(doc),
+      return await within(
+        this.d.dataKeys.take(receivedAt),
         this.d.replyTimeoutMs,
         `the lead's data key was not stored within ${this.d.replyTimeoutMs} ms`,
       );

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Admissions } from '../../src/ingress/admission';
-import { sealLead } from '../../src/ingress/seal-lead';
-import { keyInline } from '../support/intake-commands';
+import { keyInline, sealedWithNewKey } from '../support/intake-commands';
 import { requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import type { IntakeCommand } from '../../src/shared/schemas';
 import { IntakeDecisionStore } from '../../src/shared/store/intake-decisions';
@@ -219,7 +218,7 @@ describe('no decision in time', () => {
       claim: { kind: 'claimed' },
     });
     const phone = (JSON.parse(raw) as { phone: string }).phone;
-    const sealed = sealLead(
+    const sealed = sealedWithNewKey(
       { external_id: key, ip: '127.0.0.1', phone },
       app.runtime.cipher,
       app.config.crypto.hashKey,

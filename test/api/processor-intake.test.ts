@@ -1,8 +1,7 @@
 import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { IntakeCommand, IntakeReply, LeadEvent } from '../../src/shared/schemas';
-import { sealLead } from '../../src/ingress/seal-lead';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
-import { dedupHashes, intakeCommand, produce, type LeadInput } from '../support/intake-commands';
+import { dedupHashes, intakeCommand, produce, type LeadInput, sealedWithNewKey } from '../support/intake-commands';
 import { decisionOf } from '../support/intake-decision';
 import { storedLeadCipher } from '../support/lead-keys';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -175,13 +174,13 @@ describe('business rules', () => {
 describe('data keys the commands refer to', () => {
   it('opens a command by its stored key, and leaves one whose key is gone undecided without holding the partition', async () => {
     const sealedWith = async (p: string, keep: boolean, external = `ref-${p}`): Promise<IntakeCommand> => {
-      const { record, key } = sealLead(
+      const { record, key } = sealedWithNewKey(
         { phone: p, external_id: external, ip: '203.0.113.10' },
         app.runtime.cipher,
         app.config.crypto.hashKey,
         new Date(),
       );
-      if (keep) await new IntakeKeyStore(app.runtime.mongo.db).put(key);
+      if (keep) await new IntakeKeyStore(app.runtime.mongo.db).putAll([key]);
       const cmd = intakeCommand(app.runtime, partnerA, { phone: p });
       return { ...cmd, lead: record };
     };

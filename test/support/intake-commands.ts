@@ -1,11 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { newIntakeKey } from '../../src/ingress/data-key-stock';
 import { sealLead } from '../../src/ingress/seal-lead';
+import type { PiiCipher } from '../../src/shared/crypto/pii-cipher';
 import { phoneBucket, requestBodyHash } from '../../src/shared/crypto/lookup-hash';
 import { LeadOpener, type DedupHashes } from '../../src/processor/lead-opener';
 import type { TopicKey } from '../../src/shared/kafka/topics';
 import type { Runtime } from '../../src/shared/runtime';
 import type { IntakeCommand, LeadRecord } from '../../src/shared/schemas';
+import type { NormalisedLead } from '../../src/ingress/normalise-lead';
 import type { IntakeKeyDoc } from '../../src/shared/mongo/documents';
+
+// A lead sealed as the ingress seals it, with a data key of its own, and the document that stores the key.
+export function sealedWithNewKey(
+  lead: NormalisedLead,
+  keyring: PiiCipher,
+  hashKey: KeyObject,
+  at: Date = new Date(),
+): { record: LeadRecord; key: IntakeKeyDoc; bucket: string } {
+  const { doc, key } = newIntakeKey(keyring, at);
+  return { ...sealLead(lead, key, hashKey), key: doc };
+}
 
 export interface LeadInput {
   phone: string;
@@ -28,7 +43,7 @@ export function intakeCommand(
   idempotencyKey: string = randomUUID(),
 ): IntakeCommand {
   const { ip = '203.0.113.10', external_id = idempotencyKey, ...rest } = input;
-  const lead = keyInline(sealLead({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey, new Date()));
+  const lead = keyInline(sealedWithNewKey({ ...rest, ip, external_id }, rt.cipher, rt.config.crypto.hashKey));
   return {
     correlation_id: randomUUID(),
     reply_to: 'test-runner',

@@ -1,4 +1,4 @@
-import { sealLead } from '../../src/ingress/seal-lead';
+import { sealedWithNewKey } from '../support/intake-commands';
 import { leadCipher, newDataKey, openDataKey } from '../../src/shared/crypto/data-key';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
@@ -12,7 +12,7 @@ const keyring = new PiiCipher(new Map([['k1', randomBytes(32)]]), 'k1');
 describe('per-lead data keys (crypto-shredding)', () => {
   it('seals a lead with a key of its own that only its wrapped key opens; the record carries where the key is, never the key', () => {
     const at = new Date('2026-11-27T16:45:00.000Z');
-    const { record, key } = sealLead(
+    const { record, key } = sealedWithNewKey(
       { phone: '+4915112345678', email: 'ann@example.com', ip: '192.0.2.1', first_name: 'Ann', external_id: 'x' },
       keyring,
       createSecretKey(randomBytes(32)),

@@ -1,6 +1,6 @@
+import { sealedWithNewKey } from '../support/intake-commands';
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { countryToCode, e164, normaliseLead } from '../../src/ingress/normalise-lead';
-import { sealLead } from '../../src/ingress/seal-lead';
 import { lookupHash } from '../../src/shared/crypto/lookup-hash';
 import { openPersonal } from '../../src/shared/crypto/personal-data';
 import { leadCipher } from '../../src/shared/crypto/data-key';
@@ -127,7 +127,7 @@ describe('sealLead', () => {
       record,
       key: dataKey,
       bucket,
-    } = sealLead(
+    } = sealedWithNewKey(
       { external_id: 'e', phone: '+14155552671', email: 'a@b.de', country_code: 'US', source: 'fb', ...personal },
       cipher,
       hashKey,
@@ -154,7 +154,7 @@ describe('sealLead', () => {
   });
 
   it('has no email fields without an email', () => {
-    const { record } = sealLead(
+    const { record } = sealedWithNewKey(
       { external_id: 'e', phone: '+14155552671', ip: '10.0.0.1' },
       cipher,
       hashKey,

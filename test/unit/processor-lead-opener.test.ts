@@ -1,5 +1,5 @@
+import { sealedWithNewKey } from '../support/intake-commands';
 import { createSecretKey, randomBytes } from 'node:crypto';
-import { sealLead } from '../../src/ingress/seal-lead';
 import { LeadOpener } from '../../src/processor/lead-opener';
 import { lookupHash, phoneBucket } from '../../src/shared/crypto/lookup-hash';
 import { PiiCipher } from '../../src/shared/crypto/pii-cipher';
@@ -11,7 +11,7 @@ const opener = new LeadOpener(keyring, hashKey);
 
 // A command as the processor has it once its data key is found (dek_enc inline).
 function command(lead: { phone: string; email?: string }): { cmd: IntakeCommand; bucket: string } {
-  const { record, key, bucket } = sealLead(
+  const { record, key, bucket } = sealedWithNewKey(
     { external_id: 'e', ip: '198.51.100.7', ...lead },
     keyring,
     hashKey,
