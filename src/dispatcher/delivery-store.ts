@@ -32,6 +32,10 @@ export class DeliveryStore {
   // Heard by whoever waits for a record this process writes (its first record, an attempt's).
   readonly signals = new RecordSignals();
   private readonly reads = new WriteBatch<string, DeliveryDoc | null>((ids) => this.getMany(ids));
+  private readonly lookUps = new WriteBatch<string, boolean>(async (ids) => {
+    const found = await findByIds(this.deliveries, ids, { projection: { _id: 1 } });
+    return ids.map((id) => found.has(id));
+  });
 
   constructor(
     private readonly deliveries: Collection<DeliveryDoc>,
@@ -55,9 +59,11 @@ export class DeliveryStore {
     return (await this.insertNew([doc])).size === 0;
   }
 
-  // Which of these ids have a record: by _id, a chunk of ids per command.
+  // Which of these ids have a record: by _id, with the ids other partitions' batches ask about within
+  // a few milliseconds (write-batch.ts), a chunk of ids per command.
   async existing(ids: readonly string[]): Promise<Set<string>> {
-    return new Set((await findByIds(this.deliveries, ids, { projection: { _id: 1 } })).keys());
+    const has = await Promise.all(ids.map((id) => this.lookUps.add(id)));
+    return new Set(ids.filter((_, i) => has[i]));
   }
 
   // The records of these ids, in their order (null: none), a chunk of ids per command.
