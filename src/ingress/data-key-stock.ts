@@ -47,7 +47,7 @@ export class DataKeyStock {
     for (;;) {
       this.keys = this.keys.filter((k) => k.hour >= hour);
       const next = this.keys.pop();
-      if (this.keys.length < LOW) this.fill();
+      if (this.keys.length < LOW) this.fill(receivedAt);
       if (next) return next.key;
       const failed = await this.filling;
       if (failed) throw failed;
@@ -60,10 +60,11 @@ export class DataKeyStock {
   }
 
   // Starts one fill unless one is under way. A failed fill fails the requests waiting for it and is
-  // logged once; the next take starts another.
-  private fill(): void {
+  // logged once; the next take starts another. Its keys are never of an hour before the request's,
+  // even if the clock was set back meanwhile: the request could not take them.
+  private fill(receivedAt: Date): void {
     if (this.filling) return;
-    const at = this.clock();
+    const at = new Date(Math.max(this.clock().getTime(), receivedAt.getTime()));
     const made = Array.from({ length: FILL }, () => newIntakeKey(this.keyring, at));
     const settled = (failed: Error | null): Error | null => {
       this.filling = null;

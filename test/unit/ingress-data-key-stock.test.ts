@@ -14,11 +14,11 @@ function stockAt(clock: { now: Date }, fail: { next: boolean } = { next: false }
   const fills: IntakeKeyDoc[][] = [];
   const store = {
     putAll: async (docs: readonly IntakeKeyDoc[]) => {
-      if (fail.next) {
-        fail.next = false;
-        throw new Error('store down');
-      }
-      fills.push([...docs]);
+      const failing = fail.next;
+      fail.next = false;
+      if (!failing) fills.push([...docs]);
+      await new Promise((resolve) => setImmediate(resolve)); // a round trip's turn of the event loop
+      if (failing) throw new Error('store down');
     },
   };
   return { stock: new DataKeyStock(keyring, store, logger, () => clock.now), fills };
@@ -44,6 +44,13 @@ it('never issues a key of an hour before the request', async () => {
   expect(fills).toHaveLength(2);
   // A request received in the hour before its key's is given the later key: it lasts longer.
   expect((await stock.take(at('2026-11-30T09:59:59Z'))).ref).toMatch(/^ik-2026113010-/);
+});
+
+it("fills keys of the request's hour when the clock was set back behind it", async () => {
+  const clock = { now: at('2026-11-30T09:59:59Z') };
+  const { stock, fills } = stockAt(clock);
+  expect((await stock.take(at('2026-11-30T10:00:01Z'))).ref).toMatch(/^ik-2026113010-/);
+  expect(fills).toHaveLength(1);
 });
 
 it('fails the requests waiting for a fill that failed, and fills again at the next request', async () => {
