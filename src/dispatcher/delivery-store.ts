@@ -32,10 +32,6 @@ export class DeliveryStore {
   // Heard by whoever waits for a record this process writes (its first record, an attempt's).
   readonly signals = new RecordSignals();
   private readonly reads = new WriteBatch<string, DeliveryDoc | null>((ids) => this.getMany(ids));
-  private readonly lookUps = new WriteBatch<string, boolean>(async (ids) => {
-    const found = await findByIds(this.deliveries, ids, { projection: { _id: 1 } });
-    return ids.map((id) => found.has(id));
-  });
 
   constructor(
     private readonly deliveries: Collection<DeliveryDoc>,
@@ -59,11 +55,11 @@ export class DeliveryStore {
     return (await this.insertNew([doc])).size === 0;
   }
 
-  // Which of these ids have a record: by _id, with the ids other partitions' batches ask about within
-  // a few milliseconds (write-batch.ts), a chunk of ids per command.
+  // Which of these ids have a record: read with every other record asked for within a few
+  // milliseconds (get), so other partitions' batches and retry turns share the command.
   async existing(ids: readonly string[]): Promise<Set<string>> {
-    const has = await Promise.all(ids.map((id) => this.lookUps.add(id)));
-    return new Set(ids.filter((_, i) => has[i]));
+    const docs = await Promise.all(ids.map((id) => this.get(id)));
+    return new Set(ids.filter((_, i) => docs[i] !== null));
   }
 
   // The records of these ids, in their order (null: none), a chunk of ids per command.
