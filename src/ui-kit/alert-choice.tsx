@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from './api';
 import { ErrorNote, Notice, useAction, useLoad } from './ui';
 
@@ -24,17 +24,18 @@ const LABELS: Readonly<Record<string, string>> = {
 // (`base` /api: about the partners they look after) and the portal (/portal/api: their partner).
 export function AlertChoiceForm({ api, base, about }: { api: Api; base: '/api' | '/portal/api'; about: string }) {
   const loaded = useLoad(() => api.get<AlertChoice>(`${base}/me/alerts`), []);
-  const [kinds, setKinds] = useState<string[]>([]);
+  // The person's edits, else what is stored: the boxes show the stored choice from their first render.
+  const [edited, setEdited] = useState<string[] | null>(null);
+  const kinds = edited ?? loaded.data?.kinds ?? [];
   const [saved, setSaved] = useState(false);
-  useEffect(() => setKinds(loaded.data?.kinds ?? []), [loaded.data]);
   const save = useAction(async () => {
     setSaved(false);
-    setKinds((await api.put<AlertChoice>(`${base}/me/alerts`, { kinds })).kinds);
+    setEdited((await api.put<AlertChoice>(`${base}/me/alerts`, { kinds })).kinds);
     setSaved(true);
   });
   const toggle = (kind: string) => (e: Event) => {
     setSaved(false);
-    setKinds((e.target as HTMLInputElement).checked ? [...kinds, kind] : kinds.filter((k) => k !== kind));
+    setEdited((e.target as HTMLInputElement).checked ? [...kinds, kind] : kinds.filter((k) => k !== kind));
   };
 
   return (
