@@ -8,6 +8,7 @@ import type { IntakeKeyDoc } from '../../src/shared/mongo/documents';
 import { IntakeKeyStore } from '../../src/shared/store/intake-keys';
 import { PartnerKeys } from '../../src/shared/partners/partner-keys';
 import type { KafkaMessage } from 'kafkajs';
+import { Counter } from 'prom-client';
 import { processorParts } from '../../src/processor';
 import type { LifecycleMessage } from '../../src/processor/lifecycle';
 import { loadConfig } from '../../src/shared/config';
@@ -173,7 +174,8 @@ export async function mongoScenario(ctx: BenchContext): Promise<ScenarioResult> 
 
     // The dispatcher: one delivered attempt's record, written with the others of a few ms in one insertMany.
     const store = new DeliveryStore(mongo.collections.deliveries, new ListIndex(mongo.collections.deliveryList));
-    const batcher = new RecordBatcher(store, rt.logger);
+    const unrecorded = new Counter({ name: 'bench_attempts_unrecorded_total', help: 'unused', registers: [] });
+    const batcher = new RecordBatcher(store, rt.logger, { attemptsUnrecorded: unrecorded });
     const schedule = retrySchedule([60, 300, 1800, 7200]);
     let d = 0;
     const oneDelivery = async (stages: Record<string, number[]>): Promise<void> => {

@@ -72,7 +72,6 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     clock,
   );
   const topics = new DeliveryTopics({ producer: d.producer, codec: d.codec, topics: d.topics });
-  const batcher = new RecordBatcher(store, logger);
   let owner: LeadOwner | null = null;
   const gate = new EndpointGate(d.mongo.collections.endpointHealth, `${d.config.redis.prefix}endpoint-changed`, logger);
   await gate.start(d.subscriber);
@@ -92,6 +91,7 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     pausedEndpoints: () => gate.pausedCount(),
     circuits: () => circuits.counts(),
   });
+  const batcher = new RecordBatcher(store, logger, metrics);
   const health = new EndpointHealthTracker();
   const scheduler = new DeliveryScheduler(
     {

@@ -128,7 +128,7 @@ export function dispatcherMetrics(registry: Registry, gauges: DispatcherGauges):
     }),
     attemptsUnrecorded: new Counter({
       name: 'lead_intake_callback_attempts_unrecorded_total',
-      help: 'Attempts sent whose outcome this dispatcher could not record because its lease on their work ran out or it was handed over (the next owner sends them again)',
+      help: 'Attempts sent whose outcome this dispatcher could not record: its lease on their work ran out, it was handed over, or another owner recorded the same attempt first (each was sent twice)',
       registers: [registry],
     }),
     recordWaits: new Counter({

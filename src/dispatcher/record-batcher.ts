@@ -2,6 +2,7 @@ import type { Logger } from '../shared/logger';
 import type { DeliveryDoc } from '../shared/mongo/delivery-doc';
 import { untilDone } from '../shared/retriable';
 import type { DeliveryStore } from './delivery-store';
+import type { DispatcherMetrics } from './metrics';
 import { WriteBatch } from './write-batch';
 
 interface NewRecord {
@@ -17,6 +18,7 @@ export class RecordBatcher {
   constructor(
     private readonly store: DeliveryStore,
     private readonly logger: Logger,
+    private readonly metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'>,
   ) {
     this.batch = new WriteBatch((records) => this.write(records));
   }
@@ -39,7 +41,7 @@ export class RecordBatcher {
     const docs = all.filter((_, i) => written[i]).map((r) => r.doc);
     if (docs.length === 0) return written;
     try {
-      await untilDone(
+      const existed = await untilDone(
         () => this.store.insertNew(docs),
         (err, attempt) =>
           this.logger.warn(
@@ -47,6 +49,7 @@ export class RecordBatcher {
             'could not write delivery records; trying again',
           ),
       );
+      for (const doc of docs) if (existed.has(doc._id) && doc.attempts.length > 0) this.repeated(doc._id);
     } catch (err) {
       this.logger.error(
         { ids: docs.map((d) => d._id), err: (err as Error).message },
@@ -54,5 +57,12 @@ export class RecordBatcher {
       );
     }
     return written;
+  }
+
+  // Another owner recorded this delivery first (an owner that lost its partitions without knowing,
+  // answered late): both sent it, and this attempt's outcome is not recorded.
+  private repeated(id: string): void {
+    this.logger.warn({ delivery_id: id }, 'another owner recorded this delivery first: this attempt is not recorded');
+    this.metrics.attemptsUnrecorded.inc();
   }
 }

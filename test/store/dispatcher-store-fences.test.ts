@@ -1,4 +1,9 @@
 import { MongoClient, type Db } from 'mongodb';
+import { Counter } from 'prom-client';
+import type { Attempted } from '../../src/dispatcher/delivery-attempt';
+import { recordAttempt } from '../../src/dispatcher/lead-owner/lead-writes';
+import { RecordBatcher } from '../../src/dispatcher/record-batcher';
+import { createLogger } from '../../src/shared/logger';
 import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
 import type { BlockState } from '../../src/dispatcher/lead-owner/lead-lines';
@@ -189,4 +194,34 @@ it('reads the records asked for one at a time within a few milliseconds in one c
   } finally {
     await watched.close();
   }
+});
+
+it('counts as unrecorded an attempt whose record another owner wrote first, and only those', async () => {
+  const deliveries = db.collection<DeliveryDoc>('deliveries');
+  const store = new DeliveryStore(deliveries, new ListIndex(db.collection('delivery_list')));
+  const unrecorded = new Counter({ name: 'fence_test_unrecorded_total', help: 'test', registers: [] });
+  const deps = { store, logger: createLogger('silent'), metrics: { attemptsUnrecorded: unrecorded } };
+  const batcher = new RecordBatcher(store, deps.logger, deps.metrics);
+  const delivered = { state: 'delivered', attemptsMade: 1, attemptsLeft: 0 } as const;
+  const at = new Date('2026-11-27T10:01:00.000Z');
+  const attempted = (e: LeadEvent) => newDeliveryDoc(e, 5, at, { at, result: ok, decision: delivered });
+  const count = async () => (await unrecorded.get()).values[0]?.value ?? 0;
+
+  // The thawed owner's late record came first: the new owner, which sent it too, is not recorded.
+  const raced = { ...event, event_id: 'le-9:4' };
+  expect(await store.insertFirst(attempted(raced))).toBe(true);
+  await batcher.add(attempted(raced), () => false);
+  expect(await count()).toBe(1);
+  // A record with no attempt (held, or waiting on a tier) that existed is no repeat.
+  await batcher.add(newDeliveryDoc(raced, 5, at, { heldBy: 'dl-x' }), () => false);
+  await batcher.add(attempted({ ...event, event_id: 'le-9:5' }), () => false);
+  expect(await count()).toBe(1);
+
+  // An attempt recorded by the other owner meanwhile: refused, and counted.
+  const read = newDeliveryDoc({ ...event, event_id: 'le-9:6' }, 5, at, { heldBy: 'dl-y' });
+  await store.insertNew([read]);
+  const done = { at, result: ok, decision: delivered } as Attempted;
+  expect(await recordAttempt(deps, read, done)).toBe(true);
+  expect(await recordAttempt(deps, read, done)).toBe(false);
+  expect(await count()).toBe(2);
 });

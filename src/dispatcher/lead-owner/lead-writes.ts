@@ -17,6 +17,30 @@ type LateAttempt = Pick<Attempted, 'at' | 'decision'> & { result: RecordedAttemp
 // first that is fenced (a held one's own record is checked as 'held record', before 'record').
 const OUTCOME_WRITES = new Set(['attempt', 'record']);
 
+type RecordDeps = { store: DeliveryStore; logger: Logger; metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'> };
+
+// One more attempt on a delivery's record (a retry, a held one's turn, a fresh round). The store
+// refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this owner lost
+// the lead's partitions without knowing, or the other did; both sent it, and this outcome is counted
+// as unrecorded. False then, and the caller's task is stale.
+export async function recordAttempt(deps: RecordDeps, record: DeliveryDoc, done: Attempted): Promise<boolean> {
+  const written = await untilDone(
+    () => deps.store.recordAttempt(record, done.at, done.result, done.decision),
+    (err, attempt) =>
+      deps.logger.warn(
+        { delivery_id: record._id, attempt, err: (err as Error).message },
+        'could not record an attempt; trying again',
+      ),
+  );
+  if (written) return true;
+  deps.logger.warn(
+    { delivery_id: record._id },
+    'the record moved on meanwhile (another owner recorded this attempt): this one is refused',
+  );
+  deps.metrics.attemptsUnrecorded.inc();
+  return false;
+}
+
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
 export function recordOf(item: Item): DeliveryDoc {
   if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
@@ -27,27 +51,10 @@ export function recordOf(item: Item): DeliveryDoc {
 // lease and the hand-over) and the store's (an attempt's record, a lead's block: delivery-store.ts,
 // block-store.ts), which refuse what an owner that lost its partitions without knowing still writes.
 export class LeadWrites {
-  constructor(
-    private readonly deps: {
-      store: DeliveryStore;
-      blocks: BlockStore;
-      logger: Logger;
-      metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'>;
-    },
-  ) {}
+  constructor(private readonly deps: RecordDeps & { blocks: BlockStore }) {}
 
-  // The store refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this
-  // assignment was handed over without knowing, and its retry task is stale.
   async recordAttempt(item: Item, done: Attempted): Promise<void> {
-    const written = await untilDone(
-      () => this.deps.store.recordAttempt(recordOf(item), done.at, done.result, done.decision),
-      this.retrying('record attempt'),
-    );
-    if (!written)
-      this.deps.logger.warn(
-        { delivery_id: item.id },
-        'the record moved on meanwhile (another owner recorded this attempt): this one is refused',
-      );
+    await recordAttempt(this.deps, recordOf(item), done);
   }
 
   // An attempt answered with a delivery after its assignment's lease ran out (it was sent while the

@@ -15,6 +15,7 @@ import { readRecord, recordFor } from '../task-record';
 import type { DispatcherMetrics } from '../metrics';
 import type { RetrySchedule } from '../retry-policy';
 import type { OwnedPartitions } from './owned-partitions';
+import { recordAttempt } from './lead-writes';
 
 // What a delivery's attempts need, first or retried.
 export interface RetryDeps {
@@ -110,7 +111,7 @@ export class RetryTurns {
     doc: DeliveryDoc | null,
     due: { timing: TaskTiming; from: TaskSource },
   ): Promise<void> {
-    const { store, attempts, metrics, logger, clock } = this.deps;
+    const { attempts, metrics, logger, clock } = this.deps;
     const { work } = a;
     const { timing } = due;
     const line = (d: DeliveryDoc, end: RetryEnd) => this.toLine(a, d, end, due.from);
@@ -149,19 +150,7 @@ export class RetryTurns {
     if (work.fenced) return refused();
     await attempts.carryOn(id, kind, doc.event, done, () => !work.fenced);
     if (work.fenced) return refused();
-    const written = await untilDone(
-      () => store.recordAttempt(doc, done.at, done.result, done.decision),
-      (err, attempt) =>
-        logger.warn(
-          { delivery_id: id, attempt, err: (err as Error).message },
-          'could not record an attempt; trying again',
-        ),
-    );
-    if (!written)
-      return logger.warn(
-        { delivery_id: id, attempt: timing.attempt },
-        'the record moved on meanwhile (another owner recorded this attempt): this one is refused',
-      );
+    if (!(await recordAttempt(this.deps, doc, done))) return;
     if (done.decision.state !== 'queued') await line(doc, 'released');
   }
 
