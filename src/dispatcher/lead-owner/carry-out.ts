@@ -1,16 +1,14 @@
 import { kindField, kindOf } from '../../shared/delivery-kind';
-import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc } from '../../shared/mongo/delivery-doc';
+import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
 import { testLabel } from '../../shared/mongo/documents';
-import { untilDone } from '../../shared/retriable';
 import type { BlockStore } from './block-store';
-import { newDeliveryDoc, type FirstRecord } from '../delivery-store';
 import { published } from '../delivery-topics';
 import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
-import { LeadWrites, recordOf } from './lead-writes';
+import { LeadWrites } from './lead-writes';
 import type { RecordBatcher } from '../record-batcher';
 import type { RetryDeps } from './retry-turns';
 import type { DeliveryCounters } from '../retry-policy';
-import { plan, type OwnerInput, type RecordWrite, type Step } from './plan';
+import { plan, type OwnerInput, type Step } from './plan';
 import { recordedLate } from './rounds';
 
 export interface CarryOutDeps extends RetryDeps {
@@ -123,7 +121,7 @@ export class CarryOut {
       case 'after-line':
         return this.afterLine(step.item, step.what);
       case 'write':
-        return this.write(step.item, step.write);
+        return this.writes.write(step.item, step.write);
       case 'count-held':
       case 'count-parked': {
         const { event } = step.item;
@@ -199,13 +197,9 @@ export class CarryOut {
     const done = await this.deps.attempts.attempt(item.id, item.kind, item.event, before, () => !work.fenced, permit);
     // Withheld only once fenced (its offset stays uncommitted: the next owner sends it).
     if (done === null) return;
-    if (work.fenced && recordedLate(done)) return this.writes.recordLate(item, done, this.firstRecord(item, done));
+    if (work.fenced && recordedLate(done)) return this.writes.recordLate(item, done);
     if (this.writes.fenced(item, 'attempt')) return;
     await this.carry(lead, done === 'held' ? { kind: 'paused', item } : { kind: 'attempted', item, done });
-  }
-
-  private firstRecord(item: Item, first: FirstRecord): DeliveryDoc {
-    return newDeliveryDoc(item.event, this.deps.schedule.maxAttempts, this.deps.clock.now(), first, item.kind);
   }
 
   private async publishOverflow(item: Item, dueAt: number): Promise<boolean> {
@@ -227,26 +221,6 @@ export class CarryOut {
   private async afterLine(item: Item, what: string): Promise<boolean> {
     await item.assignment.lineWritten(item.key);
     return !this.writes.fenced(item, what);
-  }
-
-  private async write(item: Item, write: RecordWrite): Promise<boolean> {
-    const { store, batcher } = this.deps;
-    if ('insert' in write) {
-      const first = write.insert;
-      const doc = this.firstRecord(item, first);
-      if (!('result' in first)) return batcher.add(doc, this.writes.fence(item, 'batched record'));
-      if (!recordedLate(first)) return batcher.add(doc, this.writes.fence(item, 'record'));
-      // A delivery whose lease ran out while its record waited for the batch goes late, alone.
-      if (await batcher.add(doc, () => item.assignment.work.fenced)) return true;
-      await this.writes.recordLate(item, first, doc);
-      return false;
-    }
-    if ('attempt' in write) await this.writes.recordAttempt(item, write.attempt);
-    else if ('hold' in write) {
-      const what = write.hold === HELD_FOR_PAUSED_ENDPOINT ? 'park' : 'hold';
-      await untilDone(() => store.markHeld(recordOf(item), write.hold), this.writes.retrying(what));
-    } else await untilDone(() => store.awaitRetry(recordOf(item), write.awaitRetry), this.writes.retrying('overflow'));
-    return true;
   }
 
   // Its held record may still be on its way to the store (the blocker can end that fast): read it

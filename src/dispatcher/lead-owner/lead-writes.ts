@@ -1,13 +1,17 @@
-import type { DeliveryDoc } from '../../shared/mongo/delivery-doc';
+import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc, type DeliveryState } from '../../shared/mongo/delivery-doc';
+import type { Clock } from '../../shared/clock';
 import type { Logger } from '../../shared/logger';
 import { untilDone } from '../../shared/retriable';
 import type { BlockStore } from './block-store';
 import type { Attempted } from '../delivery-attempt';
-import type { DeliveryStore } from '../delivery-store';
+import { newDeliveryDoc, type DeliveryStore, type FirstRecord } from '../delivery-store';
+import type { RecordBatcher } from '../record-batcher';
 import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
 import type { DispatcherMetrics } from '../metrics';
-import type { RecordedAttempt } from '../retry-policy';
+import type { RecordedAttempt, RetrySchedule } from '../retry-policy';
+import type { RecordWrite } from './plan';
+import { recordedLate } from './rounds';
 
 // An attempt's outcome as its record takes it.
 type LateAttempt = Pick<Attempted, 'at' | 'decision'> & { result: RecordedAttempt };
@@ -19,6 +23,12 @@ const OUTCOME_WRITES = new Set(['attempt', 'record']);
 
 type RecordDeps = { store: DeliveryStore; logger: Logger; metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'> };
 
+// Held for its paused or tripped endpoint (a retry whose endpoint holds it): unattempted, fenced
+// like an attempt's record.
+export async function holdForEndpoint(deps: RecordDeps, record: DeliveryDoc): Promise<void> {
+  await untilDone(() => deps.store.markHeld(record, HELD_FOR_PAUSED_ENDPOINT), retrying(deps.logger, 'park'));
+}
+
 // One more attempt on a delivery's record (a retry, a held one's turn, a fresh round). The store
 // refuses it if another owner recorded this attempt meanwhile (delivery-store.ts): this owner lost
 // the lead's partitions without knowing, or the other did; both sent it, and this outcome is counted
@@ -26,11 +36,7 @@ type RecordDeps = { store: DeliveryStore; logger: Logger; metrics: Pick<Dispatch
 export async function recordAttempt(deps: RecordDeps, record: DeliveryDoc, done: Attempted): Promise<boolean> {
   const written = await untilDone(
     () => deps.store.recordAttempt(record, done.at, done.result, done.decision),
-    (err, attempt) =>
-      deps.logger.warn(
-        { delivery_id: record._id, attempt, err: (err as Error).message },
-        'could not record an attempt; trying again',
-      ),
+    retrying(deps.logger, 'record attempt'),
   );
   if (written) return true;
   deps.logger.warn(
@@ -42,16 +48,58 @@ export async function recordAttempt(deps: RecordDeps, record: DeliveryDoc, done:
 }
 
 // The record of a held delivery or of a fresh round: it exists (read before the item was made).
-export function recordOf(item: Item): DeliveryDoc {
+function recordOf(item: Item): DeliveryDoc {
   if (!item.doc) throw new Error(`delivery ${item.id} has no record to add an attempt to`);
   return item.doc;
 }
 
-// The lead owner's writes to the store and the fences they pass: its assignment's (in memory, the
-// lease and the hand-over) and the store's (an attempt's record, a lead's block: delivery-store.ts,
+// Every write of the lead owner to its leads' delivery records and blocks (the retry turns' two
+// above included), and the fences they pass: its assignment's (in memory, the lease and the
+// hand-over) and the store's (an attempt's record, a lead's block: delivery-store.ts,
 // block-store.ts), which refuse what an owner that lost its partitions without knowing still writes.
 export class LeadWrites {
-  constructor(private readonly deps: RecordDeps & { blocks: BlockStore }) {}
+  constructor(
+    private readonly deps: RecordDeps & {
+      blocks: BlockStore;
+      batcher: RecordBatcher;
+      schedule: Pick<RetrySchedule, 'maxAttempts'>;
+      clock: Clock;
+    },
+  ) {}
+
+  // A delivery's record as its plan decided (plan.ts's RecordWrite): false where a first record
+  // is refused (fenced: the plan stops there).
+  async write(item: Item, write: RecordWrite): Promise<boolean> {
+    const { store, batcher } = this.deps;
+    if ('insert' in write) {
+      const first = write.insert;
+      const doc = this.firstRecord(item, first);
+      if (!('result' in first)) return batcher.add(doc, this.fence(item, 'batched record'));
+      if (!recordedLate(first)) return batcher.add(doc, this.fence(item, 'record'));
+      // A delivery whose lease ran out while its record waited for the batch goes late, alone.
+      if (await batcher.add(doc, () => item.assignment.work.fenced)) return true;
+      await this.recordLate(item, first);
+      return false;
+    }
+    if ('attempt' in write) await this.recordAttempt(item, write.attempt);
+    else if ('hold' in write) {
+      const what = write.hold === HELD_FOR_PAUSED_ENDPOINT ? 'park' : 'hold';
+      await untilDone(() => store.markHeld(recordOf(item), write.hold), this.retrying(what));
+    } else await untilDone(() => store.awaitRetry(recordOf(item), write.awaitRetry), this.retrying('overflow'));
+    return true;
+  }
+
+  // A manager's retry of a dead delivery or a replay's: its fresh round (delivery-store.ts).
+  requeue(id: string, from: readonly DeliveryState[], by: string, at: Date): Promise<DeliveryDoc | null> {
+    return untilDone(
+      () => this.deps.store.requeue(id, from, this.deps.schedule.maxAttempts, by, at),
+      this.retrying('requeue'),
+    );
+  }
+
+  private firstRecord(item: Item, first: FirstRecord): DeliveryDoc {
+    return newDeliveryDoc(item.event, this.deps.schedule.maxAttempts, this.deps.clock.now(), first, item.kind);
+  }
 
   async recordAttempt(item: Item, done: Attempted): Promise<void> {
     await recordAttempt(this.deps, recordOf(item), done);
@@ -62,11 +110,11 @@ export class LeadWrites {
   // unique _id, a later one by its version), so that the next owner finds it delivered instead of
   // sending it again. Nothing else of its lead is written. Refused, it was recorded by the next owner,
   // which sent it too: counted as the attempts fenced outright are.
-  async recordLate(item: Item, done: LateAttempt, first: DeliveryDoc): Promise<void> {
+  async recordLate(item: Item, done: LateAttempt): Promise<void> {
     const written = await untilDone(
       () =>
         item.doc === null
-          ? this.deps.store.insertFirst(first)
+          ? this.deps.store.insertFirst(this.firstRecord(item, done))
           : this.deps.store.recordAttempt(item.doc, done.at, done.result, done.decision),
       this.retrying('late record'),
     );
@@ -124,7 +172,9 @@ export class LeadWrites {
   }
 
   retrying(what: string) {
-    return (err: unknown, attempt: number) =>
-      this.deps.logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');
+    return retrying(this.deps.logger, what);
   }
 }
+
+const retrying = (logger: Logger, what: string) => (err: unknown, attempt: number) =>
+  logger.warn({ what, attempt, err: (err as Error).message }, 'database call failed; trying again');

@@ -220,7 +220,7 @@ export class LeadOwner {
     command: DeliveryCommand,
     partition: number,
   ): Promise<{ recorded?: Promise<void>; outcome: RetryOutcome; requeued?: DeliveryDoc }> {
-    const { store, schedule, logger } = this.deps;
+    const { logger } = this.deps;
     if (a.isActive(command.delivery_id)) return { outcome: 'not_dead' };
     const from = roundFrom(command);
     let doc = await this.writes.read(command.delivery_id);
@@ -233,17 +233,8 @@ export class LeadOwner {
     }
     if (doc && from.includes(doc.state)) {
       doc =
-        (await untilDone(
-          () =>
-            store.requeue(
-              command.delivery_id,
-              from,
-              schedule.maxAttempts,
-              command.by ?? 'unknown',
-              new Date(command.at),
-            ),
-          this.writes.retrying('requeue'),
-        )) ?? (await this.writes.read(command.delivery_id));
+        (await this.writes.requeue(command.delivery_id, from, command.by ?? 'unknown', new Date(command.at))) ??
+        (await this.writes.read(command.delivery_id));
     }
     if (!doc || !isFreshRound(doc, command.at)) {
       logger.info(

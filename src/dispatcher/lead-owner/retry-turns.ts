@@ -1,7 +1,6 @@
 import { RETRY_TIERS, type TopicKey } from '../../shared/kafka/topics';
 import type { Logger } from '../../shared/logger';
-import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc, type QueuedDelivery } from '../../shared/mongo/delivery-doc';
-import { untilDone } from '../../shared/retriable';
+import type { DeliveryDoc, QueuedDelivery } from '../../shared/mongo/delivery-doc';
 import type { DeliveryTask } from '../../shared/schemas';
 import type { Clock } from '../../shared/clock';
 import { endpointId, kindOf } from '../../shared/delivery-kind';
@@ -15,7 +14,7 @@ import { readRecord, recordFor } from '../task-record';
 import type { DispatcherMetrics } from '../metrics';
 import type { RetrySchedule } from '../retry-policy';
 import type { OwnedPartitions } from './owned-partitions';
-import { recordAttempt } from './lead-writes';
+import { holdForEndpoint, recordAttempt } from './lead-writes';
 
 // What a delivery's attempts need, first or retried.
 export interface RetryDeps {
@@ -158,15 +157,8 @@ export class RetryTurns {
   // lead waits for the endpoint to resume. Held first, so an owner that reads the lead's block back
   // finds it held.
   private async park(doc: QueuedDelivery, line: (d: DeliveryDoc, end: RetryEnd) => Promise<void>): Promise<void> {
-    const { store, metrics, logger } = this.deps;
-    await untilDone(
-      () => store.markHeld(doc, HELD_FOR_PAUSED_ENDPOINT),
-      (err, attempt) =>
-        logger.warn(
-          { delivery_id: doc._id, attempt, err: (err as Error).message },
-          'could not hold a delivery; trying again',
-        ),
-    );
+    const { metrics } = this.deps;
+    await holdForEndpoint(this.deps, doc);
     metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
     await line(doc, 'parked');
   }
