@@ -23,10 +23,11 @@ const OUTCOME_WRITES = new Set(['attempt', 'record']);
 
 type RecordDeps = { store: DeliveryStore; logger: Logger; metrics: Pick<DispatcherMetrics, 'attemptsUnrecorded'> };
 
-// Held for its paused or tripped endpoint (a retry whose endpoint holds it): unattempted, fenced
-// like an attempt's record.
-export async function holdForEndpoint(deps: RecordDeps, record: DeliveryDoc): Promise<void> {
-  await untilDone(() => deps.store.markHeld(record, HELD_FOR_PAUSED_ENDPOINT), retrying(deps.logger, 'park'));
+// Held behind its lead's blocker, or for its paused or tripped endpoint (HELD_FOR_PAUSED_ENDPOINT:
+// a park): unattempted, fenced like an attempt's record.
+export async function holdRecord(deps: RecordDeps, record: DeliveryDoc, blocker: string): Promise<void> {
+  const what = blocker === HELD_FOR_PAUSED_ENDPOINT ? 'park' : 'hold';
+  await untilDone(() => deps.store.markHeld(record, blocker), retrying(deps.logger, what));
 }
 
 // One more attempt on a delivery's record (a retry, a held one's turn, a fresh round). The store
@@ -82,10 +83,8 @@ export class LeadWrites {
       return false;
     }
     if ('attempt' in write) await this.recordAttempt(item, write.attempt);
-    else if ('hold' in write) {
-      const what = write.hold === HELD_FOR_PAUSED_ENDPOINT ? 'park' : 'hold';
-      await untilDone(() => store.markHeld(recordOf(item), write.hold), this.retrying(what));
-    } else await untilDone(() => store.awaitRetry(recordOf(item), write.awaitRetry), this.retrying('overflow'));
+    else if ('hold' in write) await holdRecord(this.deps, recordOf(item), write.hold);
+    else await untilDone(() => store.awaitRetry(recordOf(item), write.awaitRetry), this.retrying('overflow'));
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { RETRY_TIERS, type TopicKey } from '../../shared/kafka/topics';
 import type { Logger } from '../../shared/logger';
-import type { DeliveryDoc, QueuedDelivery } from '../../shared/mongo/delivery-doc';
+import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc, type QueuedDelivery } from '../../shared/mongo/delivery-doc';
 import type { DeliveryTask } from '../../shared/schemas';
 import type { Clock } from '../../shared/clock';
 import { endpointId, kindOf } from '../../shared/delivery-kind';
@@ -14,7 +14,7 @@ import { readRecord, recordFor } from '../task-record';
 import type { DispatcherMetrics } from '../metrics';
 import type { RetrySchedule } from '../retry-policy';
 import type { OwnedPartitions } from './owned-partitions';
-import { holdForEndpoint, recordAttempt } from './lead-writes';
+import { holdRecord, recordAttempt } from './lead-writes';
 
 // What a delivery's attempts need, first or retried.
 export interface RetryDeps {
@@ -158,7 +158,7 @@ export class RetryTurns {
   // finds it held.
   private async park(doc: QueuedDelivery, line: (d: DeliveryDoc, end: RetryEnd) => Promise<void>): Promise<void> {
     const { metrics } = this.deps;
-    await holdForEndpoint(this.deps, doc);
+    await holdRecord(this.deps, doc, HELD_FOR_PAUSED_ENDPOINT);
     metrics.deliveries.inc({ event: doc.event.event, outcome: 'held', partner_id: doc.partner_id });
     await line(doc, 'parked');
   }
