@@ -26,7 +26,7 @@ export interface Settled {
   unpark: string[];
 }
 
-// The persist step of a lifecycle chunk: one insert each for new clients and deposits (unique _id),
+// The persist step of a lifecycle chunk: one insert each for new deposits and clients (unique _id),
 // then one fenced update per changed lead (LeadStore.apply); at the end, the waiting and parked lists.
 export class PersistStep {
   constructor(private readonly d: PersistDeps) {}
@@ -34,13 +34,14 @@ export class PersistStep {
   // Each changed lead as stored now, by id; null where another writer changed it since it was read
   // (nothing of that change was written).
   async write(decided: readonly DecidedLead[], now: Date): Promise<Map<string, LeadDoc | null>> {
-    await insertAllNew(
-      this.d.clients,
-      decided.flatMap((d) => d.clients),
-    );
+    // Deposits before the clients they create: whoever finds a client also finds its first deposit.
     await insertAllNew(
       this.d.deposits,
       decided.flatMap((d) => d.deposits),
+    );
+    await insertAllNew(
+      this.d.clients,
+      decided.flatMap((d) => d.clients),
     );
     const changes = decided.flatMap((d) => (d.change ? [d.change] : []));
     // The key goes first: from then on nothing can read the lead, whatever happens next.
