@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';
-import { RecordBatcher } from '../../src/dispatcher/record-batcher';
+import { RecordBatcher } from '../../src/dispatcher/lead-owner/lead-writes';
 import { decideAfterAttempt, retrySchedule } from '../../src/dispatcher/retry-policy';
 import { newIntakeKey } from '../../src/ingress/data-key-stock';
 import { sealLead } from '../../src/ingress/seal-lead';

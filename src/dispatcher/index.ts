@@ -20,7 +20,7 @@ import { startEndpointKeeper } from './endpoint-keeper';
 import { EVENT_GROUP, startEventConsumer } from './event-consumer';
 import { LeadOwner } from './lead-owner';
 import { dispatcherMetrics } from './metrics';
-import { RecordBatcher } from './record-batcher';
+import { RecordBatcher } from './lead-owner/lead-writes';
 import { ReplayRunner } from './replay-runner';
 import { retrySchedule, type RetrySchedule } from './retry-policy';
 import type { CircuitRules } from './circuit-breaker';

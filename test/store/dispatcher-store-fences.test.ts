@@ -2,7 +2,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { Counter } from 'prom-client';
 import type { Attempted } from '../../src/dispatcher/delivery-attempt';
 import { recordAttempt } from '../../src/dispatcher/lead-owner/lead-writes';
-import { RecordBatcher } from '../../src/dispatcher/record-batcher';
+import { RecordBatcher } from '../../src/dispatcher/lead-owner/lead-writes';
 import { createLogger } from '../../src/shared/logger';
 import { BlockStore } from '../../src/dispatcher/lead-owner/block-store';
 import { DeliveryStore, newDeliveryDoc } from '../../src/dispatcher/delivery-store';

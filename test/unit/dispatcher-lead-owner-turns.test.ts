@@ -1,10 +1,4 @@
-import {
-  arrival,
-  isFreshRound,
-  recordedLate,
-  replayedAlready,
-  roundFrom,
-} from '../../src/dispatcher/lead-owner/rounds';
+import { arrival, isFreshRound, recordedLate, replayedAlready, roundFrom } from '../../src/dispatcher/lead-owner/plan';
 import { HELD_FOR_PAUSED_ENDPOINT } from '../../src/shared/mongo/delivery-doc';
 import {
   decision,
@@ -21,7 +15,7 @@ import {
 } from '../support/lead-plan';
 
 // The lead owner's rules for sends, deliveries set aside, held turns, blocks read back and fresh
-// rounds, as the pure plan (plan.ts) and rounds.ts state them.
+// rounds, as the plan (plan.ts) states them.
 
 describe('sends', () => {
   it('sends a delivery whose earlier job is still in the scheduler only once that job has left', () => {

@@ -5,11 +5,10 @@ import type { BlockStore } from './block-store';
 import { published } from '../delivery-topics';
 import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
-import type { RecordBatcher } from '../record-batcher';
+import type { RecordBatcher } from './lead-writes';
 import type { RetryDeps } from './retry-turns';
 import type { DeliveryCounters } from '../retry-policy';
-import { plan, type OwnerInput, type Step } from './plan';
-import { recordedLate } from './rounds';
+import { plan, recordedLate, type OwnerInput, type Step } from './plan';
 
 export interface CarryOutDeps extends RetryDeps {
   blocks: BlockStore;

@@ -11,7 +11,7 @@ import { RetryTurns, type RetryEnd, type TaskSource } from './retry-turns';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
-import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
+import { arrival, isFreshRound, replayedAlready, roundFrom } from './plan';
 import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
 import type { BacklogStore } from './backlog-store';
 import { eventDeliveries, type Wanted } from './event-deliveries';
@@ -118,7 +118,7 @@ export class LeadOwner {
     return recording;
   }
 
-  // What is recorded already of these deliveries, and what is under way (rounds.ts, arrival).
+  // What is recorded already of these deliveries, and what is under way (plan.ts, arrival).
   async lookUp(a: OwnedPartitions, ids: string[]): Promise<LookedUp> {
     // Under way when the records were looked up: not looked up.
     const underWay = new Set(ids.filter((id) => a.isActive(id)));
