@@ -1,7 +1,13 @@
 import type { Attempted } from '../../src/dispatcher/delivery-attempt';
 import { LeadLines } from '../../src/dispatcher/lead-owner/lead-lines';
-import { plan, type OwnerInput, type PlanItem, type Step } from '../../src/dispatcher/lead-owner/plan';
-import type { DeliveryDoc } from '../../src/shared/mongo/delivery-doc';
+import {
+  plan,
+  type OwnerInput,
+  type PlanItem,
+  type RecordWrite,
+  type Step,
+} from '../../src/dispatcher/lead-owner/plan';
+import { HELD_FOR_PAUSED_ENDPOINT, type DeliveryDoc } from '../../src/shared/mongo/delivery-doc';
 import type { LeadEvent } from '../../src/shared/schemas';
 
 // A lead's line and the plan's inputs, for the lead owner's rule tests: no Kafka, no store.
@@ -98,20 +104,65 @@ export function planner() {
   return { lines, plan: (input: OwnerInput<TestItem>): Step<TestItem>[] => plan(lines, K, input) };
 }
 
-// The steps' kinds, forks and nested decisions spelled out: `fork(a, b)`, `decide:<input kind>`.
-export function shape(steps: Step<TestItem>[]): string[] {
-  return steps.map((s) => {
-    if (s.do === 'fork') return `fork(${shape(s.steps).join(', ')})`;
-    if (s.do === 'decide') return `decide:${s.input.kind}`;
-    return s.do;
+// What a plan does, in order, as outcomes: what is sent, published, recorded, committed, and the
+// lead's block as stored. A nested decision is planned in its turn (it moves the line) and its
+// outcomes follow; forked steps are listed where they start. Two steps are waits, not outcomes, and
+// are left out: `after-line` (every write waits for the lead's writes decided before it) and
+// `await-earlier-job` (listed as what it waits for).
+export function outcomes(plan: (input: OwnerInput<TestItem>) => Step<TestItem>[], steps: Step<TestItem>[]): string[] {
+  return steps.flatMap((s): string[] => {
+    switch (s.do) {
+      case 'send':
+      case 'submit':
+        return [`send ${s.item.id}`];
+      case 'send-record':
+        return [`send ${s.record._id} from its held record`];
+      case 'await-earlier-job':
+        return [`wait for ${s.item.id}'s earlier job`];
+      case 'publish-task':
+        return s.done.decision.state === 'queued'
+          ? [`retry task ${s.item.id} on ${s.done.decision.tier}`]
+          : s.done.decision.state === 'dead'
+            ? [`dead task ${s.item.id}`]
+            : [];
+      case 'publish-overflow':
+        return [`retry task ${s.item.id} on the first tier (queue full)`];
+      case 'record-in-turn':
+        return [`record ${s.item.id}: ${s.done.decision.state}, in its lead's turn`];
+      case 'write':
+        return [`record ${s.item.id}: ${written(s.write)}`];
+      case 'save-block':
+        return [s.block ? `block ${s.block.blocker} <- [${s.block.held.join(', ')}]` : 'unblock'];
+      case 'leave-slot':
+        return [`free ${s.item.id}'s partner slot`];
+      case 'settle':
+        return [`commit ${s.item.id}`];
+      case 'count-held':
+        return [`count ${s.item.id} held`];
+      case 'count-parked':
+        return [`count ${s.item.id} parked`];
+      case 'read-turn':
+        return [`read ${s.id}'s record`];
+      case 'park-lead':
+        return ['park the lead'];
+      case 'after-line':
+        return [];
+      case 'fork':
+        return outcomes(plan, s.steps);
+      case 'decide':
+        return outcomes(plan, plan(s.input));
+    }
   });
 }
 
-// The input a `decide` step plans, for the test to plan it in its turn.
-export function decision(steps: Step<TestItem>[], kind: OwnerInput<TestItem>['kind']): OwnerInput<TestItem> {
-  const inputs = (all: Step<TestItem>[]): OwnerInput<TestItem>[] =>
-    all.flatMap((s) => (s.do === 'decide' ? [s.input] : s.do === 'fork' ? inputs(s.steps) : []));
-  const input = inputs(steps).find((i) => i.kind === kind);
-  if (!input) throw new Error(`no decision ${kind} in ${shape(steps).join(' ')}`);
-  return input;
+function written(w: RecordWrite): string {
+  const held = (by: string) => (by === HELD_FOR_PAUSED_ENDPOINT ? 'parked for its endpoint' : `held behind ${by}`);
+  if ('insert' in w) {
+    const first = w.insert;
+    if ('decision' in first) return `new, ${first.decision.state}`;
+    return 'dueAt' in first ? 'new, on the first retry tier' : `new, ${held(first.heldBy)}`;
+  }
+  if ('attempt' in w) return `attempt added, ${w.attempt.decision.state}`;
+  if ('hold' in w) return held(w.hold);
+  return 'on the first retry tier';
 }
