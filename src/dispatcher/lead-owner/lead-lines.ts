@@ -14,55 +14,60 @@ export interface LinePlan<T> {
   block?: BlockState | null; // the lead's block as it must be persisted now (null: remove it)
 }
 
-interface Line<T> {
-  running: string | null; // the one attempt under way
-  waiting: T[]; // arrived while it runs, in order (memory only: they are not recorded yet)
-  replay: T | null; // the running delivery's own event, come again while its held record was read
-  blocker: string | null;
-  held: string[];
-}
+// A lead's line is in one of two states. Running: one attempt under way, the deliveries that arrived
+// meanwhile waiting in memory (unrecorded), in order. Blocked: one delivery (the blocker) is on the
+// retry path, or its held turn is under way, and the later ones are recorded as held, in order.
+// `replay` is the running delivery's own event, come again while its held record was read.
+type Line<T> =
+  | { state: 'running'; running: string; replay: T | null; waiting: T[] }
+  | { state: 'blocked'; blocker: string; turn: boolean; replay: T | null; held: string[] };
+type Blocked<T> = Extract<Line<T>, { state: 'blocked' }>;
 
 export class LeadLines<T extends { id: string }> {
   private readonly lines = new Map<string, Line<T>>();
 
   // A delivery arrives: a new event, a replay of one, or a manual retry.
   arrive(key: string, item: T): LinePlan<T> {
-    const line = this.line(key);
-    if (line.running === item.id) {
+    const line = this.lines.get(key);
+    if (!line) return this.start(key, item);
+    if (isRunning(line, item.id)) {
       line.replay = item;
       return {};
     }
-    if (line.blocker !== null) {
-      // The blocker's own event again (a replay after a crash lost its record): attempt it.
-      if (line.blocker === item.id && line.running === null) return this.start(line, item);
-      if (line.held.includes(item.id) || line.blocker === item.id) return { hold: [item] };
-      line.held.push(item.id);
-      return { hold: [item], block: this.blockOf(line) };
-    }
-    if (line.running !== null) {
+    if (line.state === 'running') {
       if (!line.waiting.some((w) => w.id === item.id)) line.waiting.push(item);
       return {};
     }
-    return this.start(line, item);
+    // The blocker's own event again (a replay after a crash lost its record): attempt it.
+    if (line.blocker === item.id) {
+      line.turn = true;
+      return { run: item };
+    }
+    if (line.held.includes(item.id)) return { hold: [item] };
+    line.held.push(item.id);
+    return { hold: [item], block: blockOf(line) };
   }
 
   // The attempt under way is recorded: it ended (delivered or dead), or it went to a retry tier.
   finished(key: string, id: string, outcome: 'ended' | 'retrying'): LinePlan<T> {
-    const line = this.line(key);
-    if (line.running !== id) return {};
-    line.running = null;
-    line.replay = null;
+    const line = this.lines.get(key);
+    if (!line || !isRunning(line, id)) return {};
     if (outcome === 'retrying') {
-      line.blocker = id;
-      const hold = line.waiting.splice(0);
-      line.held.push(...hold.map((h) => h.id));
-      return { hold, block: this.blockOf(line) };
+      const hold = line.state === 'running' ? line.waiting : [];
+      const held = line.state === 'running' ? hold.map((h) => h.id) : line.held;
+      const blocked: Blocked<T> = { state: 'blocked', blocker: id, turn: false, replay: null, held };
+      this.lines.set(key, blocked);
+      return { hold, block: blockOf(blocked) };
     }
-    if (line.blocker === id) return this.next(key, line);
+    if (line.state === 'blocked') return this.next(key, line);
     const waiting = line.waiting.shift();
-    if (waiting) return this.start(line, waiting);
-    this.lines.delete(key);
-    return {};
+    if (!waiting) {
+      this.lines.delete(key);
+      return {};
+    }
+    line.running = waiting.id;
+    line.replay = null;
+    return { run: waiting };
   }
 
   // A held delivery whose turn came has no record: a kill came between its lead's block and its
@@ -71,7 +76,7 @@ export class LeadLines<T extends { id: string }> {
   // event, when it comes, is a new delivery.
   recordMissing(key: string, id: string): LinePlan<T> {
     const line = this.lines.get(key);
-    if (!line || line.running !== id) return {};
+    if (!line || !isRunning(line, id)) return {};
     const replay = line.replay;
     if (replay === null) return this.finished(key, id, 'ended');
     line.replay = null;
@@ -81,34 +86,32 @@ export class LeadLines<T extends { id: string }> {
   // The blocker ended on the retry path: the next held delivery goes.
   released(key: string, blocker: string): LinePlan<T> {
     const line = this.lines.get(key);
-    if (!line || line.blocker !== blocker || line.running !== null) return {};
+    if (line?.state !== 'blocked' || line.blocker !== blocker || line.turn) return {};
     return this.next(key, line);
   }
 
   // A block read back from the store (a partition assigned to this owner).
   load(key: string, block: BlockState): void {
-    const line = this.line(key);
-    if (line.running !== null || line.blocker !== null) return; // memory is newer
-    line.blocker = block.blocker;
-    line.held = [...block.held];
+    if (this.lines.has(key)) return; // memory is newer
+    this.lines.set(key, { state: 'blocked', blocker: block.blocker, turn: false, replay: null, held: [...block.held] });
   }
 
   // The loaded blocker never got its attempt recorded (a held one whose turn had come): run it.
   resumeBlocker(key: string): LinePlan<T> {
     const line = this.lines.get(key);
-    if (!line || line.blocker === null || line.running !== null) return {};
-    line.running = line.blocker;
+    if (line?.state !== 'blocked' || line.turn) return {};
+    line.turn = true;
     return { runHeld: line.blocker };
   }
 
   blocked(key: string): BlockState | null {
     const line = this.lines.get(key);
-    return line?.blocker ? this.blockOf(line) : null;
+    return line?.state === 'blocked' ? blockOf(line) : null;
   }
 
   blockedCount(): number {
     let n = 0;
-    for (const line of this.lines.values()) if (line.blocker !== null) n++;
+    for (const line of this.lines.values()) if (line.state === 'blocked') n++;
     return n;
   }
 
@@ -116,35 +119,27 @@ export class LeadLines<T extends { id: string }> {
     return this.lines.size;
   }
 
-  private next(key: string, line: Line<T>): LinePlan<T> {
+  // The blocker ended: the next held one's turn, or the line is free.
+  private next(key: string, line: Blocked<T>): LinePlan<T> {
     const next = line.held.shift();
     if (next === undefined) {
-      line.blocker = null;
-      const waiting = line.waiting.shift();
-      if (waiting) return { ...this.start(line, waiting), block: null };
       this.lines.delete(key);
       return { block: null };
     }
     line.blocker = next;
-    line.running = next;
-    return { runHeld: next, block: this.blockOf(line) };
+    line.turn = true;
+    line.replay = null;
+    return { runHeld: next, block: blockOf(line) };
   }
 
-  private start(line: Line<T>, item: T): LinePlan<T> {
-    line.running = item.id;
+  private start(key: string, item: T): LinePlan<T> {
+    this.lines.set(key, { state: 'running', running: item.id, replay: null, waiting: [] });
     return { run: item };
   }
-
-  private line(key: string): Line<T> {
-    let line = this.lines.get(key);
-    if (!line) {
-      line = { running: null, waiting: [], replay: null, blocker: null, held: [] };
-      this.lines.set(key, line);
-    }
-    return line;
-  }
-
-  private blockOf(line: Line<T>): BlockState {
-    return { blocker: line.blocker as string, held: [...line.held] };
-  }
 }
+
+// The delivery whose attempt is under way: the running one, or the blocker in its held turn.
+const isRunning = <T>(line: Line<T>, id: string): boolean =>
+  line.state === 'running' ? line.running === id : line.turn && line.blocker === id;
+
+const blockOf = <T>(line: Blocked<T>): BlockState => ({ blocker: line.blocker, held: [...line.held] });
