@@ -17,91 +17,124 @@ export interface LinePlan<T> {
 // A lead's line is in one of two states. Running: one attempt under way, the deliveries that arrived
 // meanwhile waiting in memory (unrecorded), in order. Blocked: one delivery (the blocker) is on the
 // retry path, or its held turn is under way, and the later ones are recorded as held, in order.
-// `replay` is the running delivery's own event, come again while its held record was read.
-type Line<T> =
-  | { state: 'running'; running: string; replay: T | null; waiting: T[] }
-  | { state: 'blocked'; blocker: string; turn: boolean; replay: T | null; held: string[] };
+// `replay` is the running delivery's own event, come again while its held record was read. No line:
+// nothing of the lead is under way or held.
+export type Line<T> =
+  | { state: 'running'; running: string; replay: T | null; waiting: readonly T[] }
+  | { state: 'blocked'; blocker: string; turn: boolean; replay: T | null; held: readonly string[] };
 type Blocked<T> = Extract<Line<T>, { state: 'blocked' }>;
 
+export type LineInput<T> =
+  | { kind: 'arrive'; item: T } // a new event, a replay of one, or a manual retry
+  | { kind: 'finished'; id: string; outcome: 'ended' | 'retrying' } // the attempt under way is recorded
+  | { kind: 'record-missing'; id: string } // a held one's turn found no record of it
+  | { kind: 'released'; blocker: string } // the blocker ended on the retry path
+  | { kind: 'resume' } // a blocker read back never got its attempt recorded (its held turn had come)
+  | { kind: 'load'; block: BlockState }; // a block read back from the store (a partition assigned)
+
+// A line's next state and what it asks for (no I/O, nothing changed in place).
+export interface LineStep<T> {
+  line: Line<T> | undefined;
+  plan: LinePlan<T>;
+}
+
+export function transition<T extends { id: string }>(line: Line<T> | undefined, input: LineInput<T>): LineStep<T> {
+  const same = (plan: LinePlan<T> = {}): LineStep<T> => ({ line, plan });
+  switch (input.kind) {
+    case 'arrive':
+      return arrive(line, input.item);
+    case 'finished':
+      return line && isRunning(line, input.id) ? finished(line, input.id, input.outcome) : same();
+    case 'record-missing': {
+      // A kill came between the lead's block and the held record, so its event is uncommitted and
+      // comes again. If it came while the record was read (a replay after a restart), that one is
+      // attempted in its place; else the line moves on and the event, when it comes, is a new delivery.
+      if (!line || !isRunning(line, input.id)) return same();
+      if (line.replay === null) return finished(line, input.id, 'ended');
+      return { line: { ...line, replay: null }, plan: { run: line.replay } };
+    }
+    case 'released':
+      return line?.state === 'blocked' && line.blocker === input.blocker && !line.turn ? next(line) : same();
+    case 'resume':
+      return line?.state === 'blocked' && !line.turn
+        ? { line: { ...line, turn: true }, plan: { runHeld: line.blocker } }
+        : same();
+    case 'load': {
+      if (line) return same(); // memory is newer
+      const { blocker, held } = input.block;
+      return { line: { state: 'blocked', blocker, turn: false, replay: null, held: [...held] }, plan: {} };
+    }
+  }
+}
+
+function arrive<T extends { id: string }>(line: Line<T> | undefined, item: T): LineStep<T> {
+  if (!line) return { line: { state: 'running', running: item.id, replay: null, waiting: [] }, plan: { run: item } };
+  if (isRunning(line, item.id)) return { line: { ...line, replay: item }, plan: {} };
+  if (line.state === 'running') {
+    const waits = line.waiting.some((w) => w.id === item.id);
+    return { line: waits ? line : { ...line, waiting: [...line.waiting, item] }, plan: {} };
+  }
+  // The blocker's own event again (a replay after a crash lost its record): attempt it.
+  if (line.blocker === item.id) return { line: { ...line, turn: true }, plan: { run: item } };
+  if (line.held.includes(item.id)) return { line, plan: { hold: [item] } };
+  const blocked = { ...line, held: [...line.held, item.id] };
+  return { line: blocked, plan: { hold: [item], block: blockOf(blocked) } };
+}
+
+// The attempt under way (`id`) is recorded: it ended (delivered or dead), or it went to a retry tier.
+function finished<T extends { id: string }>(line: Line<T>, id: string, outcome: 'ended' | 'retrying'): LineStep<T> {
+  if (outcome === 'retrying') {
+    const hold = line.state === 'running' ? [...line.waiting] : [];
+    const held = line.state === 'running' ? hold.map((h) => h.id) : line.held;
+    const blocked: Blocked<T> = { state: 'blocked', blocker: id, turn: false, replay: null, held };
+    return { line: blocked, plan: { hold, block: blockOf(blocked) } };
+  }
+  if (line.state === 'blocked') return next(line);
+  const [waiting, ...rest] = line.waiting;
+  if (!waiting) return { line: undefined, plan: {} };
+  return { line: { state: 'running', running: waiting.id, replay: null, waiting: rest }, plan: { run: waiting } };
+}
+
+// The blocker ended: the next held one's turn, or the line is free.
+function next<T>(line: Blocked<T>): LineStep<T> {
+  const [blocker, ...held] = line.held;
+  if (blocker === undefined) return { line: undefined, plan: { block: null } };
+  const turn: Blocked<T> = { state: 'blocked', blocker, turn: true, replay: null, held };
+  return { line: turn, plan: { runHeld: blocker, block: blockOf(turn) } };
+}
+
+// The delivery whose attempt is under way: the running one, or the blocker in its held turn.
+const isRunning = <T>(line: Line<T>, id: string): boolean =>
+  line.state === 'running' ? line.running === id : line.turn && line.blocker === id;
+
+const blockOf = <T>(line: Blocked<T>): BlockState => ({ blocker: line.blocker, held: [...line.held] });
+
+// The lines of the leads an owner holds, by key: each input goes through `transition`.
 export class LeadLines<T extends { id: string }> {
   private readonly lines = new Map<string, Line<T>>();
 
-  // A delivery arrives: a new event, a replay of one, or a manual retry.
   arrive(key: string, item: T): LinePlan<T> {
-    const line = this.lines.get(key);
-    if (!line) return this.start(key, item);
-    if (isRunning(line, item.id)) {
-      line.replay = item;
-      return {};
-    }
-    if (line.state === 'running') {
-      if (!line.waiting.some((w) => w.id === item.id)) line.waiting.push(item);
-      return {};
-    }
-    // The blocker's own event again (a replay after a crash lost its record): attempt it.
-    if (line.blocker === item.id) {
-      line.turn = true;
-      return { run: item };
-    }
-    if (line.held.includes(item.id)) return { hold: [item] };
-    line.held.push(item.id);
-    return { hold: [item], block: blockOf(line) };
+    return this.apply(key, { kind: 'arrive', item });
   }
 
-  // The attempt under way is recorded: it ended (delivered or dead), or it went to a retry tier.
   finished(key: string, id: string, outcome: 'ended' | 'retrying'): LinePlan<T> {
-    const line = this.lines.get(key);
-    if (!line || !isRunning(line, id)) return {};
-    if (outcome === 'retrying') {
-      const hold = line.state === 'running' ? line.waiting : [];
-      const held = line.state === 'running' ? hold.map((h) => h.id) : line.held;
-      const blocked: Blocked<T> = { state: 'blocked', blocker: id, turn: false, replay: null, held };
-      this.lines.set(key, blocked);
-      return { hold, block: blockOf(blocked) };
-    }
-    if (line.state === 'blocked') return this.next(key, line);
-    const waiting = line.waiting.shift();
-    if (!waiting) {
-      this.lines.delete(key);
-      return {};
-    }
-    line.running = waiting.id;
-    line.replay = null;
-    return { run: waiting };
+    return this.apply(key, { kind: 'finished', id, outcome });
   }
 
-  // A held delivery whose turn came has no record: a kill came between its lead's block and its
-  // held record, so its event is uncommitted and comes again. If it came while the record was read
-  // (a replay after a restart), that one is attempted in its place; else the line moves on and the
-  // event, when it comes, is a new delivery.
   recordMissing(key: string, id: string): LinePlan<T> {
-    const line = this.lines.get(key);
-    if (!line || !isRunning(line, id)) return {};
-    const replay = line.replay;
-    if (replay === null) return this.finished(key, id, 'ended');
-    line.replay = null;
-    return { run: replay };
+    return this.apply(key, { kind: 'record-missing', id });
   }
 
-  // The blocker ended on the retry path: the next held delivery goes.
   released(key: string, blocker: string): LinePlan<T> {
-    const line = this.lines.get(key);
-    if (line?.state !== 'blocked' || line.blocker !== blocker || line.turn) return {};
-    return this.next(key, line);
+    return this.apply(key, { kind: 'released', blocker });
   }
 
-  // A block read back from the store (a partition assigned to this owner).
   load(key: string, block: BlockState): void {
-    if (this.lines.has(key)) return; // memory is newer
-    this.lines.set(key, { state: 'blocked', blocker: block.blocker, turn: false, replay: null, held: [...block.held] });
+    this.apply(key, { kind: 'load', block });
   }
 
-  // The loaded blocker never got its attempt recorded (a held one whose turn had come): run it.
   resumeBlocker(key: string): LinePlan<T> {
-    const line = this.lines.get(key);
-    if (line?.state !== 'blocked' || line.turn) return {};
-    line.turn = true;
-    return { runHeld: line.blocker };
+    return this.apply(key, { kind: 'resume' });
   }
 
   blocked(key: string): BlockState | null {
@@ -119,27 +152,10 @@ export class LeadLines<T extends { id: string }> {
     return this.lines.size;
   }
 
-  // The blocker ended: the next held one's turn, or the line is free.
-  private next(key: string, line: Blocked<T>): LinePlan<T> {
-    const next = line.held.shift();
-    if (next === undefined) {
-      this.lines.delete(key);
-      return { block: null };
-    }
-    line.blocker = next;
-    line.turn = true;
-    line.replay = null;
-    return { runHeld: next, block: blockOf(line) };
-  }
-
-  private start(key: string, item: T): LinePlan<T> {
-    this.lines.set(key, { state: 'running', running: item.id, replay: null, waiting: [] });
-    return { run: item };
+  private apply(key: string, input: LineInput<T>): LinePlan<T> {
+    const { line, plan } = transition(this.lines.get(key), input);
+    if (line) this.lines.set(key, line);
+    else this.lines.delete(key);
+    return plan;
   }
 }
-
-// The delivery whose attempt is under way: the running one, or the blocker in its held turn.
-const isRunning = <T>(line: Line<T>, id: string): boolean =>
-  line.state === 'running' ? line.running === id : line.turn && line.blocker === id;
-
-const blockOf = <T>(line: Blocked<T>): BlockState => ({ blocker: line.blocker, held: [...line.held] });
