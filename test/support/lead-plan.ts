@@ -101,7 +101,13 @@ export const delivered: Attempted = {
 
 export function planner() {
   const lines = new LeadLines<TestItem>();
-  return { lines, plan: (input: OwnerInput<TestItem>): Step<TestItem>[] => plan(lines, K, input) };
+  // As carry-out plans: over the lead's line as it is, keeping the line it leaves.
+  const planned = (input: OwnerInput<TestItem>): Step<TestItem>[] => {
+    const { line, steps } = plan(lines.get(K), input);
+    lines.set(K, line);
+    return steps;
+  };
+  return { lines, plan: planned };
 }
 
 // What a plan does, in order, as outcomes: what is sent, published, recorded, committed, and the

@@ -1,4 +1,5 @@
-import { LeadLines, type BlockState, type LinePlan } from '../../src/dispatcher/lead-owner/lead-lines';
+import type { BlockState, LinePlan } from '../../src/dispatcher/lead-owner/lead-lines';
+import { LineInputs } from '../support/line-inputs';
 
 // A lead's line as a table: each row a state of the line, an input, and the outcome (what goes now,
 // what is held, the block as stored) with the line's state after it. States are reached through
@@ -8,7 +9,7 @@ const K = 'pa-1:le-1';
 const it_ = (id: string): Item => ({ id });
 
 type State = 'free' | 'a running' | 'a running, b waiting' | 'a retrying, b held' | "b's held turn, c held";
-const states: Record<State, (l: LeadLines<Item>) => void> = {
+const states: Record<State, (l: LineInputs<Item>) => void> = {
   free: () => undefined,
   'a running': (l) => l.arrive(K, it_('a')),
   'a running, b waiting': (l) => {
@@ -36,7 +37,7 @@ type Input =
   | { released: string }
   | { recordMissing: string }
   | 'resume';
-const apply = (l: LeadLines<Item>, input: Input): LinePlan<Item> => {
+const apply = (l: LineInputs<Item>, input: Input): LinePlan<Item> => {
   if (input === 'resume') return l.resumeBlocker(K);
   if ('arrive' in input) return l.arrive(K, it_(input.arrive));
   if ('delivered' in input) return l.finished(K, input.delivered, 'ended');
@@ -109,7 +110,7 @@ describe("a lead's line: state x input -> outcome", () => {
   it.each(table.map(([state, input, outcome, blockAfter, size]) => ({ state, input, outcome, blockAfter, size })))(
     '$state, $input',
     ({ state, input, outcome, blockAfter, size }) => {
-      const lines = new LeadLines<Item>();
+      const lines = new LineInputs<Item>();
       states[state](lines);
       expect(apply(lines, input)).toEqual(outcome);
       expect(lines.blocked(K)).toEqual(blockAfter);
@@ -118,7 +119,7 @@ describe("a lead's line: state x input -> outcome", () => {
   );
 
   it('runs the event that came again in place of a held one whose record is missing', () => {
-    const lines = new LeadLines<Item>();
+    const lines = new LineInputs<Item>();
     states["b's held turn, c held"](lines);
     lines.arrive(K, it_('b'));
     expect(lines.recordMissing(K, 'b')).toEqual({ run: it_('b') });

@@ -54,13 +54,21 @@ export class CarryOut {
 
   // Plans the input and carries it out; what is left under way is tracked.
   apply(lead: Lead, input: OwnerInput<Item>): void {
-    const went = this.run(lead, plan(lead.a.lines, lead.key, input));
+    const went = this.run(lead, this.plan(lead, input));
     if (went instanceof Promise) this.start(lead.a, went, { key: lead.key }, "could not carry out a lead's plan");
   }
 
   // The same, for a caller that waits for it.
   async carry(lead: Lead, input: OwnerInput<Item>): Promise<void> {
-    await this.run(lead, plan(lead.a.lines, lead.key, input));
+    await this.run(lead, this.plan(lead, input));
+  }
+
+  // The input planned over the lead's line as it is now; the line it leaves is kept at once, so the
+  // next input (planned before these steps are carried out) finds it.
+  private plan(lead: Lead, input: OwnerInput<Item>): Step<Item>[] {
+    const { line, steps } = plan(lead.a.lines.get(lead.key), input);
+    lead.a.lines.set(lead.key, line);
+    return steps;
   }
 
   // Work that goes on after its step: the hand-over waits for it, and a failure is logged.
@@ -162,7 +170,7 @@ export class CarryOut {
 
   // A nested plan: its stop ends it, not the steps that follow it.
   private decided(lead: Lead, input: OwnerInput<Item>): Went | Promise<Went> {
-    const went = this.run(lead, plan(lead.a.lines, lead.key, input));
+    const went = this.run(lead, this.plan(lead, input));
     return went instanceof Promise ? went.then(() => true) : true;
   }
 
@@ -229,7 +237,7 @@ export class CarryOut {
     await a.activeItem(id)?.recorded?.promise;
     const record = await this.writes.read(id);
     if (!a.work.open) return false; // handed over: the next owner reads the lead's block
-    return this.run(lead, plan(a.lines, lead.key, { kind: 'turn-read', id, record }));
+    return this.run(lead, this.plan(lead, { kind: 'turn-read', id, record }));
   }
 }
 

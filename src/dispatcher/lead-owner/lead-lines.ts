@@ -109,32 +109,22 @@ const isRunning = <T>(line: Line<T>, id: string): boolean =>
 
 const blockOf = <T>(line: Blocked<T>): BlockState => ({ blocker: line.blocker, held: [...line.held] });
 
-// The lines of the leads an owner holds, by key: each input goes through `transition`.
+// The lines of the leads an owner holds, by key (no line: nothing of the lead under way or held).
 export class LeadLines<T extends { id: string }> {
   private readonly lines = new Map<string, Line<T>>();
 
-  arrive(key: string, item: T): LinePlan<T> {
-    return this.apply(key, { kind: 'arrive', item });
+  get(key: string): Line<T> | undefined {
+    return this.lines.get(key);
   }
 
-  finished(key: string, id: string, outcome: 'ended' | 'retrying'): LinePlan<T> {
-    return this.apply(key, { kind: 'finished', id, outcome });
+  set(key: string, line: Line<T> | undefined): void {
+    if (line) this.lines.set(key, line);
+    else this.lines.delete(key);
   }
 
-  recordMissing(key: string, id: string): LinePlan<T> {
-    return this.apply(key, { kind: 'record-missing', id });
-  }
-
-  released(key: string, blocker: string): LinePlan<T> {
-    return this.apply(key, { kind: 'released', blocker });
-  }
-
+  // A block read back from the store (a partition assigned to this owner).
   load(key: string, block: BlockState): void {
-    this.apply(key, { kind: 'load', block });
-  }
-
-  resumeBlocker(key: string): LinePlan<T> {
-    return this.apply(key, { kind: 'resume' });
+    this.set(key, transition(this.get(key), { kind: 'load', block }).line);
   }
 
   blocked(key: string): BlockState | null {
@@ -150,12 +140,5 @@ export class LeadLines<T extends { id: string }> {
 
   get size(): number {
     return this.lines.size;
-  }
-
-  private apply(key: string, input: LineInput<T>): LinePlan<T> {
-    const { line, plan } = transition(this.lines.get(key), input);
-    if (line) this.lines.set(key, line);
-    else this.lines.delete(key);
-    return plan;
   }
 }

@@ -9,11 +9,11 @@ import {
 import type { DeliveryCommand } from '../../shared/schemas';
 import type { Attempted } from '../delivery-attempt';
 import type { FirstRecord } from '../delivery-store';
-import type { BlockState, LeadLines, LinePlan } from './lead-lines';
+import { transition, type BlockState, type Line, type LinePlan, type LineStep } from './lead-lines';
 
-// The lead owner's decisions, one input at a time, over a lead's line: what to write, what to send,
-// which retry task to publish, in the order the steps are listed. No I/O, no clock, no promises:
-// planning moves the lead's line (memory) and returns steps; carry-out.ts carries them out. At the
+// The lead owner's decisions, one input at a time, over a lead's line: the line after it, and what to
+// write, send and publish, in the order the steps are listed. No I/O, no clock, no promises, nothing
+// changed in place: carry-out.ts keeps the line it returns and carries the steps out. At the
 // end, which deliveries start a round at all (the owner asks before an input is made of them).
 
 // What the plan needs of a delivery in memory (owned-partitions.ts's Item).
@@ -69,75 +69,90 @@ export type Step<T extends PlanItem> =
 
 const decide = <T extends PlanItem>(input: OwnerInput<T>): Step<T> => ({ do: 'decide', input });
 
-export function plan<T extends PlanItem>(lines: LeadLines<T>, key: string, input: OwnerInput<T>): Step<T>[] {
+// A lead's line after an input, and the steps to carry out for it.
+export interface Planned<T extends PlanItem> {
+  line: Line<T> | undefined;
+  steps: Step<T>[];
+}
+
+export function plan<T extends PlanItem>(line: Line<T> | undefined, input: OwnerInput<T>): Planned<T> {
+  const only = (steps: Step<T>[]): Planned<T> => ({ line, steps });
   switch (input.kind) {
     case 'arrived':
-      return lineSteps(lines, key, lines.arrive(key, input.item));
+      return lineSteps(transition(line, { kind: 'arrive', item: input.item }));
     case 'released':
-      return lineSteps(lines, key, lines.released(key, input.blocker));
+      return lineSteps(transition(line, { kind: 'released', blocker: input.blocker }));
     case 'resume': {
       // In line, not forked: the endpoint's release waits until the held one reached the scheduler.
-      const held = lines.resumeBlocker(key).runHeld;
-      return held ? [{ do: 'read-turn', id: held }] : [];
+      const resumed = transition(line, { kind: 'resume' });
+      const held = resumed.plan.runHeld;
+      return { line: resumed.line, steps: held ? [{ do: 'read-turn', id: held }] : [] };
     }
     case 'recorded':
-      return lineSteps(lines, key, input.line);
+      return lineSteps({ line, plan: input.line });
     case 'parked':
-      return [{ do: 'park-lead' }];
+      return only([{ do: 'park-lead' }]);
     case 'send':
       // An earlier job of it is still under way (an attempt of an assignment handed over, its retry
       // task being published): this one goes once that has left, never as a second token.
-      return input.earlierJob
-        ? [
-            {
-              do: 'fork',
-              steps: [
-                { do: 'await-earlier-job', item: input.item },
-                { do: 'send', item: input.item },
-              ],
-            },
-          ]
-        : [{ do: 'submit', item: input.item }];
-    case 'refused':
+      return only(
+        input.earlierJob
+          ? [
+              {
+                do: 'fork',
+                steps: [
+                  { do: 'await-earlier-job', item: input.item },
+                  { do: 'send', item: input.item },
+                ],
+              },
+            ]
+          : [{ do: 'submit', item: input.item }],
+      );
+    case 'refused': {
       // Refused while stopping: left unrecorded, its offset uncommitted, for the next start. Else the
       // partner's queue is full: it waits on the first retry tier instead of in memory, unattempted.
-      if (input.stopping) return [];
+      if (input.stopping) return only([]);
       const overflow: Step<T>[] = [
         { do: 'publish-overflow', item: input.item, dueAt: input.dueAt },
         decide({ kind: 'set-aside', item: input.item, how: { dueAt: new Date(input.dueAt) } }),
       ];
-      return [{ do: 'fork', steps: overflow }];
+      return only([{ do: 'fork', steps: overflow }]);
+    }
     case 'paused':
       // Held, not attempted and not dead; it goes first when the endpoint resumes.
-      return [
+      return only([
         decide({ kind: 'set-aside', item: input.item, how: { heldBy: HELD_FOR_PAUSED_ENDPOINT } }),
         { do: 'count-parked', item: input.item },
         { do: 'park-lead' },
-      ];
+      ]);
     case 'attempted':
-      return attempted(lines, key, input.item, input.done);
+      return attempted(line, input.item, input.done);
     case 'set-aside':
-      return setAside(lines, key, input.item, input.how);
+      return setAside(line, input.item, input.how);
     case 'blocker-read':
-      return blockerRead(lines, key, input.blocker, input.record);
+      return blockerRead(line, input.blocker, input.record);
     case 'turn-read':
-      return turnRead(lines, key, input.id, input.record);
+      return turnRead(line, input.id, input.record);
   }
 }
 
 // The first attempt of a round is done (or a held one's, in its turn).
-function attempted<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, done: Attempted): Step<T>[] {
+function attempted<T extends PlanItem>(line: Line<T> | undefined, item: T, done: Attempted): Planned<T> {
   // The line moves before the retry task exists: the task's `released` must find this delivery as
   // the lead's blocker, however soon it comes.
-  const line = lines.finished(key, item.id, done.decision.state === 'queued' ? 'retrying' : 'ended');
+  const after = transition(line, {
+    kind: 'finished',
+    id: item.id,
+    outcome: done.decision.state === 'queued' ? 'retrying' : 'ended',
+  });
   // A held delivery's event is committed already: no replay brings it back after a crash. So its
   // record (after its task) is written before any later block of its lead, which may leave it out.
   const heldTurn = item.recorded === null;
-  return [
+  const steps: Step<T>[] = [
     { do: 'publish-task', item, done },
     ...(heldTurn ? [{ do: 'record-in-turn' as const, item, done }] : []),
     // Saved in the order decided (a release may change the block again right after).
-    ...blockSteps<T>(line.block),
+    ...blockSteps<T>(after.plan.block),
     { do: 'leave-slot', item },
     // The block and the task before the record: a crash in between replays the event, attempted again.
     { do: 'after-line', item, what: 'record' },
@@ -147,14 +162,15 @@ function attempted<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T
         ? []
         : [{ do: 'write' as const, item, write: { attempt: done } }]),
     { do: 'settle', item },
-    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
+    decide({ kind: 'recorded', line: { ...after.plan, block: undefined } }),
   ];
+  return { line: after.line, steps };
 }
 
 // A delivery that is not attempted now becomes its lead's blocker: recorded (as waiting on a retry
 // tier, or held), after the lead's block.
-function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T, how: SetAside): Step<T>[] {
-  const line = lines.finished(key, item.id, 'retrying');
+function setAside<T extends PlanItem>(line: Line<T> | undefined, item: T, how: SetAside): Planned<T> {
+  const after = transition(line, { kind: 'finished', id: item.id, outcome: 'retrying' });
   const write: RecordWrite | null =
     item.doc === null
       ? { insert: how }
@@ -163,13 +179,14 @@ function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T,
         : item.doc.held_by !== how.heldBy
           ? { hold: how.heldBy }
           : null;
-  return [
-    ...blockSteps<T>(line.block),
+  const steps: Step<T>[] = [
+    ...blockSteps<T>(after.plan.block),
     { do: 'after-line', item, what: 'set aside' },
     ...(write ? [{ do: 'write' as const, item, write }] : []),
     { do: 'settle', item },
-    decide({ kind: 'recorded', line: { ...line, block: undefined } }),
+    decide({ kind: 'recorded', line: { ...after.plan, block: undefined } }),
   ];
+  return { line: after.line, steps };
 }
 
 // A block read back: its blocker ended (a crash before its release reached this line), is a held
@@ -177,48 +194,42 @@ function setAside<T extends PlanItem>(lines: LeadLines<T>, key: string, item: T,
 // release), or is on the retry path (its end sends `released`). No record: its event is
 // uncommitted and comes again.
 function blockerRead<T extends PlanItem>(
-  lines: LeadLines<T>,
-  key: string,
+  line: Line<T> | undefined,
   blocker: string,
   record: DeliveryDoc | null,
-): Step<T>[] {
-  if (!record) return [];
-  if (record.state !== 'queued') return lineSteps(lines, key, lines.released(key, blocker));
-  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return [{ do: 'park-lead' }];
-  if (isHeld(record)) return lineSteps(lines, key, lines.resumeBlocker(key));
-  return [];
+): Planned<T> {
+  if (!record) return { line, steps: [] };
+  if (record.state !== 'queued') return lineSteps(transition(line, { kind: 'released', blocker }));
+  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return { line, steps: [{ do: 'park-lead' }] };
+  if (isHeld(record)) return lineSteps(transition(line, { kind: 'resume' }));
+  return { line, steps: [] };
 }
 
 // A held one's turn came and its record was read.
-function turnRead<T extends PlanItem>(
-  lines: LeadLines<T>,
-  key: string,
-  id: string,
-  record: DeliveryDoc | null,
-): Step<T>[] {
+function turnRead<T extends PlanItem>(line: Line<T> | undefined, id: string, record: DeliveryDoc | null): Planned<T> {
   // Not written: its event comes again (lead-lines.ts), or came while the record was read.
-  if (!record) return lineSteps(lines, key, lines.recordMissing(key, id));
+  if (!record) return lineSteps(transition(line, { kind: 'record-missing', id }));
   // Its record ended already (a crash after its attempt).
-  if (record.state !== 'queued') return lineSteps(lines, key, lines.finished(key, id, 'ended'));
+  if (record.state !== 'queued') return lineSteps(transition(line, { kind: 'finished', id, outcome: 'ended' }));
   // No longer held: its turn went on before (an owner lost the lead after the record of its attempt,
   // or of its wait on a retry tier, and before the lead's next block). Its retry task was published
   // before that record and comes to this owner: the line waits for it as for any blocker on the retry
   // path, or both would send it. (A manager's fresh round not yet recorded as held comes again with
   // its command, whose offset waits for that record.)
-  if (!isHeld(record)) return lineSteps(lines, key, lines.finished(key, id, 'retrying'));
-  return [{ do: 'send-record', record }];
+  if (!isHeld(record)) return lineSteps(transition(line, { kind: 'finished', id, outcome: 'retrying' }));
+  return { line, steps: [{ do: 'send-record', record }] };
 }
 
 // What the lead's line decided, in this order: its block, the ones it holds, the one it runs.
-function lineSteps<T extends PlanItem>(lines: LeadLines<T>, key: string, line: LinePlan<T>): Step<T>[] {
-  const steps: Step<T>[] = blockSteps(line.block);
-  if (line.hold && line.hold.length > 0) {
-    const blocker = (line.block?.blocker ?? lines.blocked(key)?.blocker) as string;
-    for (const item of line.hold) steps.push({ do: 'fork', steps: holdSteps(item, blocker) });
+function lineSteps<T extends PlanItem>({ line, plan: decided }: LineStep<T>): Planned<T> {
+  const steps: Step<T>[] = blockSteps(decided.block);
+  if (decided.hold && decided.hold.length > 0) {
+    const blocker = (line?.state === 'blocked' ? line.blocker : decided.block?.blocker) as string;
+    for (const item of decided.hold) steps.push({ do: 'fork', steps: holdSteps(item, blocker) });
   }
-  if (line.run) steps.push({ do: 'send', item: line.run });
-  if (line.runHeld) steps.push({ do: 'fork', steps: [{ do: 'read-turn', id: line.runHeld }] });
-  return steps;
+  if (decided.run) steps.push({ do: 'send', item: decided.run });
+  if (decided.runHeld) steps.push({ do: 'fork', steps: [{ do: 'read-turn', id: decided.runHeld }] });
+  return { line, steps };
 }
 
 // Held behind the blocker: its record says so once the block that lists it is written.
