@@ -13,12 +13,29 @@ interface Seen {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+// What an unsent report saw, followed by what was seen since: a success in the newer part ends the
+// older streak (and clears gone), as record() would have.
+function followedBy(older: Seen, newer: Seen | undefined): Seen {
+  if (!newer) return older;
+  const succeeded = newer.lastSuccess !== null;
+  return {
+    ok: older.ok + newer.ok,
+    failed: older.failed + newer.failed,
+    trailingFailures: succeeded ? newer.trailingFailures : older.trailingFailures + newer.trailingFailures,
+    trailingSince: succeeded ? newer.trailingSince : (older.trailingSince ?? newer.trailingSince),
+    lastSuccess: newer.lastSuccess ?? older.lastSuccess,
+    lastFailure: newer.lastFailure ?? older.lastFailure,
+    goneAt: succeeded ? newer.goneAt : (newer.goneAt ?? older.goneAt),
+  };
+}
+
 // What this dispatcher saw of each partner's endpoint since its last report, in memory only: an
 // attempt costs a few additions, never a database call. Reports go out every ENDPOINT_HEALTH_REPORT_MS
 // to the endpoint's owner (endpoint-keeper.ts), which adds them up.
 export class EndpointHealthTracker {
   private seen = new Map<string, Seen>();
   private lastHeld = new Map<string, Record<string, number>>();
+  private sending: { seen: Map<string, Seen>; lastHeld: Map<string, Record<string, number>> } | null = null;
 
   // 410 Gone is a failure that also flags the endpoint as gone, until a success.
   record(partnerId: string, verdict: AttemptVerdict, httpStatus: number | null, atMs: number): void {
@@ -51,6 +68,7 @@ export class EndpointHealthTracker {
   // One report per partner seen since the last call, or whose held count changed (`held`: this
   // dispatcher's held deliveries by partner and lead partition); the counts start again.
   drain(held: ReadonlyMap<string, Record<string, number>>): Map<string, EndpointHealthReport> {
+    this.sending = { seen: this.seen, lastHeld: new Map(this.lastHeld) };
     const reports = new Map<string, EndpointHealthReport>();
     const partners = new Set([...this.seen.keys(), ...held.keys(), ...this.lastHeld.keys()]);
     for (const partnerId of partners) {
@@ -77,5 +95,16 @@ export class EndpointHealthTracker {
     }
     this.seen = new Map();
     return reports;
+  }
+
+  // The last drain's reports did not reach the keeper: their counts go back under what was seen
+  // since, and the held counts are reported again, so the next report carries them.
+  unsent(): void {
+    if (!this.sending) return;
+    for (const [partnerId, older] of this.sending.seen) {
+      this.seen.set(partnerId, followedBy(older, this.seen.get(partnerId)));
+    }
+    this.lastHeld = this.sending.lastHeld;
+    this.sending = null;
   }
 }

@@ -59,6 +59,34 @@ describe('endpoint health tracker (one dispatcher, in memory)', () => {
     expect(t.drain(new Map([['pa-1', { 2: 3 }]])).size).toBe(0);
     expect(t.drain(new Map()).get('pa-1')?.held).toEqual({ 2: 0 });
   });
+
+  it('puts an unsent report back under what was seen since, so the next report carries it', () => {
+    const t = new EndpointHealthTracker();
+    t.record('pa-1', 'delivered', 200, T0);
+    t.record('pa-1', 'permanent', 410, T0 + 1000);
+    t.record('pa-2', 'retriable', 500, T0 + 1000);
+    t.drain(new Map([['pa-1', { 2: 3 }]]));
+    t.record('pa-1', 'retriable', 500, T0 + 2000);
+    t.record('pa-2', 'delivered', 200, T0 + 3000);
+    t.unsent();
+    const reports = t.drain(new Map([['pa-1', { 2: 3 }]]));
+    expect(reports.get('pa-1')).toEqual(
+      report({
+        ok: 1,
+        failed: 2,
+        trailing_failures: 2,
+        trailing_since: iso(1),
+        last_success_at: iso(0),
+        last_failure_at: iso(2),
+        gone_at: iso(1),
+        held: { 2: 3 },
+      }),
+    );
+    expect(reports.get('pa-2')).toEqual(report({ ok: 1, failed: 1, last_success_at: iso(3), last_failure_at: iso(1) }));
+    t.unsent();
+    t.unsent(); // once per drain
+    expect(t.drain(new Map([['pa-1', { 2: 3 }]])).get('pa-1')).toMatchObject({ ok: 1, failed: 2, held: { 2: 3 } });
+  });
 });
 
 describe('endpoint health record (every dispatcher, summed by the keeper)', () => {
