@@ -27,6 +27,7 @@ import re
 
 import schemathesis
 from refusals import RANGE_RULE, body_of, common_password, documented_refusal
+import time_zone_sample  # noqa: F401  (registers its hook)
 
 SETTINGS_PATH = "/api/affiliates"
 REPLAY_PATH = re.compile(r"^/api/affiliates/[^/]+/replay$")

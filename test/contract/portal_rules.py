@@ -16,6 +16,7 @@ import re
 
 import schemathesis
 from refusals import RANGE_RULE, body_of, common_password, documented_refusal
+import time_zone_sample  # noqa: F401  (registers its hook)
 
 REPLAY_PATH = "/portal/api/replays"
 OVERVIEW_PATHS = ("/portal/api/overview", "/portal/api/overview.csv")
