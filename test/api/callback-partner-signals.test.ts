@@ -89,9 +89,10 @@ it("caps the wait at the schedule's last delay", async () => {
 });
 
 it('ignores Retry-After on other answers', async () => {
+  // Honoured, its 3 s would have made the gap at least 3 s; the slack for a retry's lateness is the others'.
   const gap = await gapMs('ignored-on-500');
   expect(gap).toBeGreaterThanOrEqual(DELAYS_S[0]! * 1000);
-  expect(gap).toBeLessThan(DELAYS_S[1]! * 1000);
+  expect(gap).toBeLessThan(DELAYS_S[0]! * 1000 + 1500);
 });
 
 it('sends the same X-Event-Id (<lead id>:<seq>) on every attempt', async () => {
