@@ -102,11 +102,7 @@ export const delivered: Attempted = {
 export function planner() {
   const lines = new LeadLines<TestItem>();
   // As carry-out plans: over the lead's line as it is, keeping the line it leaves.
-  const planned = (input: OwnerInput<TestItem>): Step<TestItem>[] => {
-    const { line, steps } = plan(lines.get(K), input);
-    lines.set(K, line);
-    return steps;
-  };
+  const planned = (input: OwnerInput<TestItem>): Step<TestItem>[] => lines.update(K, (line) => plan(line, input)).steps;
   return { lines, plan: planned };
 }
 

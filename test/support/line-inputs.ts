@@ -44,8 +44,6 @@ export class LineInputs<T extends { id: string }> {
   }
 
   private apply(key: string, input: LineInput<T>): LinePlan<T> {
-    const { line, plan } = transition(this.lines.get(key), input);
-    this.lines.set(key, line);
-    return plan;
+    return this.lines.update(key, (line) => transition(line, input)).plan;
   }
 }

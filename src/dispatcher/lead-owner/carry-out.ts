@@ -62,12 +62,9 @@ export class CarryOut {
     await this.run(lead, this.plan(lead, input));
   }
 
-  // The input planned over the lead's line as it is now; the line it leaves is kept at once, so the
-  // next input (planned before these steps are carried out) finds it.
+  // The input planned over the lead's line (LeadLines.update keeps the line it leaves).
   private plan(lead: Lead, input: OwnerInput<Item>): Step<Item>[] {
-    const { line, steps } = plan(lead.a.lines.get(lead.key), input);
-    lead.a.lines.set(lead.key, line);
-    return steps;
+    return lead.a.lines.update(lead.key, (line) => plan(line, input)).steps;
   }
 
   // Work that goes on after its step: the hand-over waits for it, and a failure is logged.

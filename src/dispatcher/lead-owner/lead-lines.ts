@@ -117,14 +117,18 @@ export class LeadLines<T extends { id: string }> {
     return this.lines.get(key);
   }
 
-  set(key: string, line: Line<T> | undefined): void {
-    if (line) this.lines.set(key, line);
+  // A pure decision over the lead's line as it is now; the line it leaves is kept at once, so the
+  // next decision (made before this one's steps are carried out) finds it.
+  update<R extends { line: Line<T> | undefined }>(key: string, decide: (line: Line<T> | undefined) => R): R {
+    const decided = decide(this.lines.get(key));
+    if (decided.line) this.lines.set(key, decided.line);
     else this.lines.delete(key);
+    return decided;
   }
 
   // A block read back from the store (a partition assigned to this owner).
   load(key: string, block: BlockState): void {
-    this.set(key, transition(this.get(key), { kind: 'load', block }).line);
+    this.update(key, (line) => transition(line, { kind: 'load', block }));
   }
 
   blocked(key: string): BlockState | null {
