@@ -35,7 +35,6 @@ function followedBy(older: Seen, newer: Seen | undefined): Seen {
 export class EndpointHealthTracker {
   private seen = new Map<string, Seen>();
   private lastHeld = new Map<string, Record<string, number>>();
-  private sending: { seen: Map<string, Seen>; lastHeld: Map<string, Record<string, number>> } | null = null;
 
   // 410 Gone is a failure that also flags the endpoint as gone, until a success.
   record(partnerId: string, verdict: AttemptVerdict, httpStatus: number | null, atMs: number): void {
@@ -68,7 +67,6 @@ export class EndpointHealthTracker {
   // One report per partner seen since the last call, or whose held count changed (`held`: this
   // dispatcher's held deliveries by partner and lead partition); the counts start again.
   drain(held: ReadonlyMap<string, Record<string, number>>): Map<string, EndpointHealthReport> {
-    this.sending = { seen: this.seen, lastHeld: new Map(this.lastHeld) };
     const reports = new Map<string, EndpointHealthReport>();
     const partners = new Set([...this.seen.keys(), ...held.keys(), ...this.lastHeld.keys()]);
     for (const partnerId of partners) {
@@ -97,14 +95,20 @@ export class EndpointHealthTracker {
     return reports;
   }
 
-  // The last drain's reports did not reach the keeper: their counts go back under what was seen
-  // since, and the held counts are reported again, so the next report carries them.
-  unsent(): void {
-    if (!this.sending) return;
-    for (const [partnerId, older] of this.sending.seen) {
-      this.seen.set(partnerId, followedBy(older, this.seen.get(partnerId)));
+  // Drains the reports and sends them. If they do not reach the keeper, their counts go back under
+  // what was seen meanwhile and the held counts are reported again: the next report carries them.
+  async report(
+    held: ReadonlyMap<string, Record<string, number>>,
+    send: (reports: Map<string, EndpointHealthReport>) => Promise<void>,
+  ): Promise<void> {
+    const seen = this.seen;
+    const lastHeld = new Map(this.lastHeld);
+    try {
+      await send(this.drain(held));
+    } catch (err) {
+      for (const [partnerId, older] of seen) this.seen.set(partnerId, followedBy(older, this.seen.get(partnerId)));
+      this.lastHeld = lastHeld;
+      throw err;
     }
-    this.lastHeld = this.sending.lastHeld;
-    this.sending = null;
   }
 }

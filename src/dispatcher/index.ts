@@ -182,18 +182,13 @@ export async function startDispatcher(d: DispatcherDeps): Promise<RoleHandle> {
     clock,
   }).catch(stopStarted);
   // Health reports: what this dispatcher saw of each endpoint, to its keeper, in one produce request.
-  const sendReports = async () => {
-    const at = new Date().toISOString();
-    const reports = health.drain(leadOwner.heldForPausedEndpoints());
-    await topics
-      .endpointCommands(
+  const sendReports = () =>
+    health.report(leadOwner.heldForPausedEndpoints(), async (reports) => {
+      const at = new Date().toISOString();
+      await topics.endpointCommands(
         [...reports].map(([partnerId, report]) => ({ kind: 'health' as const, partner_id: partnerId, at, report })),
-      )
-      .catch((err: unknown) => {
-        health.unsent(); // the next report carries these counts
-        throw err;
-      });
-  };
+      );
+    });
   const reporter = everyInterval('endpoint health reports', d.config.endpoints.healthReportMs, sendReports, logger);
   const pausedRefresh = everyInterval('paused endpoints', PAUSED_REFRESH_MS, () => gate.refreshPaused(), logger);
 

@@ -60,16 +60,25 @@ describe('endpoint health tracker (one dispatcher, in memory)', () => {
     expect(t.drain(new Map()).get('pa-1')?.held).toEqual({ 2: 0 });
   });
 
-  it('puts an unsent report back under what was seen since, so the next report carries it', () => {
+  it('puts an unsent report back under what was seen since, so the next report carries it', async () => {
     const t = new EndpointHealthTracker();
+    const held = new Map([['pa-1', { 2: 3 }]]);
+    const away = new Error('broker away');
     t.record('pa-1', 'delivered', 200, T0);
     t.record('pa-1', 'permanent', 410, T0 + 1000);
     t.record('pa-2', 'retriable', 500, T0 + 1000);
-    t.drain(new Map([['pa-1', { 2: 3 }]]));
-    t.record('pa-1', 'retriable', 500, T0 + 2000);
-    t.record('pa-2', 'delivered', 200, T0 + 3000);
-    t.unsent();
-    const reports = t.drain(new Map([['pa-1', { 2: 3 }]]));
+    const seenWhileSending = async () => {
+      t.record('pa-1', 'retriable', 500, T0 + 2000);
+      t.record('pa-2', 'delivered', 200, T0 + 3000);
+      throw away;
+    };
+    await expect(t.report(held, seenWhileSending)).rejects.toBe(away);
+    let reports = new Map<string, EndpointHealthReport>();
+    const keep = async (sent: Map<string, EndpointHealthReport>) => {
+      reports = sent;
+      throw away;
+    };
+    await expect(t.report(held, keep)).rejects.toBe(away);
     expect(reports.get('pa-1')).toEqual(
       report({
         ok: 1,
@@ -83,9 +92,7 @@ describe('endpoint health tracker (one dispatcher, in memory)', () => {
       }),
     );
     expect(reports.get('pa-2')).toEqual(report({ ok: 1, failed: 1, last_success_at: iso(3), last_failure_at: iso(1) }));
-    t.unsent();
-    t.unsent(); // once per drain
-    expect(t.drain(new Map([['pa-1', { 2: 3 }]])).get('pa-1')).toMatchObject({ ok: 1, failed: 2, held: { 2: 3 } });
+    expect(t.drain(held).get('pa-1')).toMatchObject({ ok: 1, failed: 2, held: { 2: 3 } });
   });
 });
 
