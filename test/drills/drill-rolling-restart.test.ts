@@ -2,10 +2,10 @@ import { DedupClaims } from '../../src/processor/dedup-claims';
 import type { DedupClaimDoc } from '../../src/shared/mongo/documents';
 import { decisionId } from '../../src/shared/store/intake-decisions';
 import { expectOneFeedMessagePerAssignment } from '../support/drill-checks';
-import { DRILL_ENV, drillPartner } from '../support/drill-partner';
+import { drillPartner } from '../support/drill-partner';
 import { SteadyLoad } from '../support/steady-load';
 import { until } from '../support/topic-probe';
-import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
+import { expectRepeatsOnlyAround, outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
 import { servicesOf } from '../support/manager-services';
 
 // A rolling deploy: two of each role, each dispatcher and each processor stopped gracefully
@@ -34,7 +34,7 @@ it('hands partitions over with no repeat and no reordering through a rolling res
 
 // After kill -9 an attempt whose answer died with the process is sent again (docs/delivery-guarantees.md: at most the
 // attempts the killed dispatcher had under way or not yet recorded): every repeat is of an event
-// received within one callback timeout (plus the record's write) before the kill. Still in order.
+// received within one callback timeout (plus the record's write) of the kill. Still in order.
 it('repeats after kill -9 only what the killed dispatcher had under way, in event order', async () => {
   let killedAt = 0;
   const { got, report } = await drill.underLoad([
@@ -43,12 +43,9 @@ it('repeats after kill -9 only what the killed dispatcher had under way, in even
       await drill.replace('dispatcher', 0, 'SIGKILL');
     },
   ]);
-  const window = Number(DRILL_ENV.CALLBACK_TIMEOUT_MS) + 1000;
-  const unexplained = [...repeatedEvents(got, report.unanswered)].filter(
-    ([, at]) => !at.some((t) => t <= killedAt && t >= killedAt - window),
-  );
-  expect(unexplained).toEqual([]);
-  expect(outOfOrder(got)).toEqual([]);
+  // Within a callback timeout of the kill on either side: a request written before the signal may
+  // reach the partner just after it (ci41 failed on one counted from the signal on).
+  expectRepeatsOnlyAround(got, killedAt, report);
 }, 300_000);
 
 // A manager blocks the drill's country while a processor is killed (kill -9) under load: the chunks
