@@ -6,7 +6,7 @@ import {
   type LinePlan,
 } from '../../src/dispatcher/lead-owner/lead-lines';
 
-// Leads' lines driven one input at a time, as the lead owner's plan does (plan.ts): each input goes
+// Leads' lines driven one input at a time, as the lead owner's carry-out does (carry-out.ts): each input goes
 // through `transition` and the line it leaves is kept by key.
 export class LineInputs<T extends { id: string }> {
   private readonly lines = new LeadLines<T>();

@@ -1,7 +1,13 @@
-import { arrival, isFreshRound, recordedLate, replayedAlready, roundFrom } from '../../src/dispatcher/lead-owner/plan';
-import { endedRecord, heldRecord, waitingRecord } from '../support/lead-plan';
+import {
+  arrival,
+  isFreshRound,
+  recordedLate,
+  replayedAlready,
+  roundFrom,
+} from '../../src/dispatcher/lead-owner/rounds';
+import { endedRecord, heldRecord, waitingRecord } from '../support/lead-shell';
 
-// Which deliveries start a round of attempts, and which attempt answered late is recorded (plan.ts);
+// Which deliveries start a round of attempts, and which attempt answered late is recorded (rounds.ts);
 // what a lead's line does with them is the table in dispatcher-delivery-table.test.ts.
 
 describe('which deliveries start a round', () => {

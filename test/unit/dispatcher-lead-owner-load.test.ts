@@ -3,7 +3,7 @@ import { NO_LEASE } from '../../src/shared/kafka/membership-lease';
 import { createLogger } from '../../src/shared/logger';
 import type { DeliveryBlockDoc, DeliveryDoc } from '../../src/shared/mongo/delivery-doc';
 import { HELD_FOR_PAUSED_ENDPOINT } from '../../src/shared/mongo/delivery-doc';
-import { heldRecord, waitingRecord } from '../support/lead-plan';
+import { heldRecord, waitingRecord } from '../support/lead-shell';
 
 // Partitions that come back (a rebalance) read their leads' blocks back, and the blockers' records
 // with them in bulk: a partner with a large held backlog costs a read per thousand leads, not one

@@ -1,6 +1,6 @@
 import { RecordSignals } from '../../src/dispatcher/record-signals';
 import { recordLag } from '../../src/dispatcher/task-record';
-import { endedRecord, waitingRecord } from '../support/lead-plan';
+import { endedRecord, waitingRecord } from '../support/lead-shell';
 
 // A retry task waiting for its record is woken by the record's write, not by reading it again.
 describe('record signals', () => {

@@ -1,7 +1,14 @@
+import {
+  HELD_FOR_PAUSED_ENDPOINT,
+  isHeld,
+  type DeliveryDoc,
+  type QueuedDelivery,
+} from '../../shared/mongo/delivery-doc';
+
 // One lead's callbacks to one partner go out in event order: one attempt at a time, and
 // while a delivery of the lead is on the retry path (its *blocker*) the later ones are recorded as
 // held and wait for it to end. Other leads and other partners never wait. These are the pure
-// decisions; lead-owner/ plans and carries out the I/O they ask for. Keys are "<partner id>:<lead id>".
+// decisions; carry-out.ts carries out the I/O they ask for. Keys are "<partner id>:<lead id>".
 export interface BlockState {
   blocker: string; // the delivery the others wait for: on the retry path, or the held one being attempted
   held: string[]; // delivery ids recorded as held, in event order
@@ -101,6 +108,33 @@ function next<T>(line: Blocked<T>): LineStep<T> {
   if (blocker === undefined) return { line: undefined, plan: { block: null } };
   const turn: Blocked<T> = { state: 'blocked', blocker, turn: true, replay: null, held };
   return { line: turn, plan: { runHeld: blocker, block: blockOf(turn) } };
+}
+
+// A block read back: its blocker ended (a crash before its release reached this line), is a held
+// one whose turn had come, is parked (held for its endpoint: it goes with the endpoint's paced
+// release), or is on the retry path (its end sends `released`: null). No record: null too, its
+// event is uncommitted and comes again.
+export function blockerInput(blocker: string, record: DeliveryDoc | null): LineInput<never> | 'park' | null {
+  if (!record) return null;
+  if (record.state !== 'queued') return { kind: 'released', blocker };
+  if (record.held_by === HELD_FOR_PAUSED_ENDPOINT) return 'park';
+  if (isHeld(record)) return { kind: 'resume' };
+  return null;
+}
+
+// A held one's turn came and its record was read: what its line learns, or its record to send.
+export function turnInput(id: string, record: DeliveryDoc | null): LineInput<never> | { send: QueuedDelivery } {
+  // Not written: its event comes again (`record-missing`), or came while the record was read.
+  if (!record) return { kind: 'record-missing', id };
+  // Its record ended already (a crash after its attempt).
+  if (record.state !== 'queued') return { kind: 'finished', id, outcome: 'ended' };
+  // No longer held: its turn went on before (an owner lost the lead after the record of its attempt,
+  // or of its wait on a retry tier, and before the lead's next block). Its retry task was published
+  // before that record and comes to this owner: the line waits for it as for any blocker on the retry
+  // path, or both would send it. (A manager's fresh round not yet recorded as held comes again with
+  // its command, whose offset waits for that record.)
+  if (!isHeld(record)) return { kind: 'finished', id, outcome: 'retrying' };
+  return { send: record };
 }
 
 // The delivery whose attempt is under way: the running one, or the blocker in its held turn.

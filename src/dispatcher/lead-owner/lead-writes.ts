@@ -10,7 +10,24 @@ import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
 import type { DispatcherMetrics } from '../metrics';
 import type { RecordedAttempt, RetrySchedule } from '../retry-policy';
-import { recordedLate, type RecordWrite } from './plan';
+import { recordedLate } from './rounds';
+
+// A write of a delivery's record.
+export type RecordWrite =
+  | { insert: FirstRecord } // its first record, in bulk with others
+  | { attempt: Attempted } // one more attempt on the record it has
+  | { hold: string } // its record, held behind this blocker
+  | { awaitRetry: Date }; // its record, due on the first retry tier
+
+// Not attempted now: on the first retry tier until dueAt, or held behind a blocker or a paused endpoint.
+export type SetAside = { dueAt: Date } | { heldBy: string };
+
+// The write that sets a delivery aside (null: its record says so already).
+export function setAsideWrite(doc: DeliveryDoc | null, how: SetAside): RecordWrite | null {
+  if (doc === null) return { insert: how };
+  if ('dueAt' in how) return { awaitRetry: how.dueAt };
+  return doc.held_by !== how.heldBy ? { hold: how.heldBy } : null;
+}
 
 // An attempt's outcome as its record takes it.
 type LateAttempt = Pick<Attempted, 'at' | 'decision'> & { result: RecordedAttempt };
@@ -67,8 +84,8 @@ export class LeadWrites {
     },
   ) {}
 
-  // A delivery's record as its plan decided (plan.ts's RecordWrite): false where a first record
-  // is refused (fenced: the plan stops there).
+  // A delivery's record as its lead's turn decided: false where a first record
+  // is refused (fenced: the turn stops there).
   async write(item: Item, write: RecordWrite): Promise<boolean> {
     const { store, batcher } = this.deps;
     if ('insert' in write) {

@@ -11,7 +11,7 @@ import { RetryTurns, type RetryEnd, type TaskSource } from './retry-turns';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
-import { arrival, isFreshRound, replayedAlready, roundFrom } from './plan';
+import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
 import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
 import type { BacklogStore } from './backlog-store';
 import { eventDeliveries, type Wanted } from './event-deliveries';
@@ -41,7 +41,7 @@ const asJson = (doc: DeliveryDoc): Record<string, unknown> =>
 // one writer keeps a delivery's record from first attempt to end). Each batch returns at once with a
 // promise per record: the consumer commits an offset only once its record is written. Everything
 // it keeps belongs to the current assignment (OwnedPartitions), handed over at every rebalance.
-// What to do with each input is decided by plan.ts and carried out by carry-out.ts; this shell
+// What each input does to a lead's line is decided by lead-lines.ts and carried out by carry-out.ts; this shell
 // reads the facts (partners, records, blocks) and turns batches and commands into inputs. An
 // endpoint that cannot take its deliveries has them set aside in a backlog (backlog-replay.ts).
 export class LeadOwner {
@@ -118,7 +118,7 @@ export class LeadOwner {
     return recording;
   }
 
-  // What is recorded already of these deliveries, and what is under way (plan.ts, arrival).
+  // What is recorded already of these deliveries, and what is under way (rounds.ts, arrival).
   async lookUp(a: OwnedPartitions, ids: string[]): Promise<LookedUp> {
     // Under way when the records were looked up: not looked up.
     const underWay = new Set(ids.filter((id) => a.isActive(id)));
@@ -148,10 +148,10 @@ export class LeadOwner {
       const endpoint = endpointId(command.partner_id, command.delivery_kind ?? 'callback');
       const lead = { a, key: leadKey(endpoint, command.lead_id), endpoint, partition: ctx.partition };
       if (command.kind === 'released') {
-        this.carryOut.apply(lead, { kind: 'released', blocker: command.delivery_id });
+        this.carryOut.released(lead, command.delivery_id);
         recording.push(a.lineWritten(lead.key));
       } else if (command.kind === 'parked') {
-        this.carryOut.apply(lead, { kind: 'parked' });
+        this.carryOut.parked(lead);
         recording.push(undefined);
       } else {
         const round = await this.freshRound(a, command, ctx.partition);
@@ -196,7 +196,8 @@ export class LeadOwner {
     const endpoint = endpointId(doc.partner_id, kindOf(doc));
     if (from.atLead) {
       const lead = { a, key: leadKey(endpoint, doc.lead_id), endpoint, partition: from.partition };
-      this.carryOut.apply(lead, end === 'released' ? { kind: 'released', blocker: doc._id } : { kind: 'parked' });
+      if (end === 'released') this.carryOut.released(lead, doc._id);
+      else this.carryOut.parked(lead);
       return;
     }
     await published(this.deps.logger, end, () =>
@@ -250,7 +251,7 @@ export class LeadOwner {
   // A delivery taken under this assignment joins its lead's line.
   private join(item: Item): Item {
     item.assignment.activate(item);
-    this.carryOut.apply(leadOf(item), { kind: 'arrived', item });
+    this.carryOut.arrive(leadOf(item), item);
     return item;
   }
 
@@ -303,7 +304,7 @@ export class LeadOwner {
       chunk.forEach((b, n) => {
         const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
         a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
-        this.carryOut.apply(lead, { kind: 'blocker-read', blocker: b.blocker, record: records[n] ?? null });
+        this.carryOut.blockerRead(lead, b.blocker, records[n] ?? null);
       });
     }
     await this.loadBacklogs(a, partition);
@@ -346,7 +347,7 @@ export class LeadOwner {
     const going = () => !hold.holds(endpoint) && a.work.open && !scheduler.stopping;
     const resume = (next: { key: string; partition: number }) =>
       this.carryOut
-        .carry({ a, endpoint, ...next }, { kind: 'resume' })
+        .resume({ a, endpoint, ...next })
         .catch((err: unknown) =>
           logger.error({ key: next.key, err: (err as Error).message }, 'could not resume a lead'),
         );
