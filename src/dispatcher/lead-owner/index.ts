@@ -3,6 +3,7 @@
 // and an input, which give the line after it and what it asks for (lead-lines.ts), and which
 // deliveries start a round (rounds.ts); the one writer that keeps each line and carries each input
 // out as one async turn (carry-out.ts) through the owner's writes and their fences (lead-writes.ts,
-// block-store.ts); and what is kept per assignment of partitions (owned-partitions.ts,
-// parked-leads.ts).
+// block-store.ts); what a partition reads back when it is assigned (read-back.ts); what is kept per
+// assignment of partitions (owned-partitions.ts), and the leads parked for a paused endpoint
+// (parked-leads.ts, parked-release.ts).
 export { LeadOwner, type LeadOwnerDeps } from './owner';

@@ -10,22 +10,18 @@ import { readTaskHeaders } from '../delivery-task';
 import { RetryTurns, type RetryEnd, type TaskSource } from './retry-turns';
 import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-partitions';
 import { LeadWrites } from './lead-writes';
-import { CarryOut, leadOf, type CarryOutDeps, type Lead } from './carry-out';
+import { CarryOut, leadOf, type CarryOutDeps } from './carry-out';
+import { ParkedRelease } from './parked-release';
 import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
 import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
-import type { BacklogStore } from './backlog-store';
+import { PartitionReadBack, type ReadBackDeps } from './read-back';
 import { eventDeliveries, type Wanted } from './event-deliveries';
 
 // What the attempts need, and the few the lead's line needs on top.
-export interface LeadOwnerDeps extends CarryOutDeps {
+export interface LeadOwnerDeps extends CarryOutDeps, ReadBackDeps {
   partners: PartnerDirectory;
-  backlogStore: BacklogStore;
-  committed(partition: number): Promise<number>; // the event consumer's committed offset on leads.events
   lease: Lease; // the event consumer's lease on its partitions
 }
-
-// Blockers' records read back per read of the store (in chunks of its `$in`), as partitions come back.
-const BLOCKERS_PER_READ = 1000;
 
 type RetryOutcome = Extract<CallbackReply['outcome'], 'requeued' | 'not_dead' | 'not_found'>;
 
@@ -48,14 +44,16 @@ export class LeadOwner {
   private current: OwnedPartitions;
   private readonly writes: LeadWrites;
   private readonly carryOut: CarryOut;
-  private readonly releasing = new Set<string>(); // endpoints whose parked leads are being released
+  private readonly parked: ParkedRelease;
   private readonly retryTurns: RetryTurns;
+  private readonly readBack: PartitionReadBack;
   readonly replay: BacklogReplay;
 
   constructor(private readonly deps: LeadOwnerDeps) {
     this.current = new OwnedPartitions(deps.lease);
     this.writes = new LeadWrites(deps);
-    this.carryOut = new CarryOut(deps, (lead) => this.parkedLead(lead));
+    this.carryOut = new CarryOut(deps, (lead) => this.parked.park(lead));
+    this.parked = new ParkedRelease(deps, this.carryOut, () => this.current);
     this.retryTurns = new RetryTurns(deps, (a, doc, end, from) => this.retryEnded(a, doc, end, from));
     this.replay = new BacklogReplay(
       {
@@ -66,8 +64,9 @@ export class LeadOwner {
       },
       deps,
     );
+    this.readBack = new PartitionReadBack(deps, this.writes, this.carryOut, this.replay);
     deps.hold.onRelease((endpoint) => {
-      this.release(endpoint);
+      this.parked.release(endpoint);
       this.replay.released(endpoint);
     });
   }
@@ -98,7 +97,7 @@ export class LeadOwner {
   async events(records: Decoded<LeadEvent>[], ctx: BatchContext): Promise<Recording> {
     const a = this.current;
     const { partition } = ctx;
-    await this.load(a, partition);
+    await this.readBack.load(a, partition);
     const wanted = await this.deliveries(
       records.map((r) => r.value),
       true,
@@ -141,7 +140,7 @@ export class LeadOwner {
 
   async commands(records: Decoded<DeliveryCommand>[], ctx: BatchContext): Promise<Recording> {
     const a = this.current;
-    await this.load(a, ctx.partition);
+    await this.readBack.load(a, ctx.partition);
     const recording: (Promise<void> | undefined)[] = [];
     const replies: CallbackReply[] = [];
     for (const { value: command } of records) {
@@ -173,7 +172,7 @@ export class LeadOwner {
   async retries(records: Decoded<DeliveryTask>[], ctx: BatchContext): Promise<Recording> {
     const a = this.current;
     const { partition, topic } = ctx;
-    await this.load(a, partition);
+    await this.readBack.load(a, partition);
     return records.map(({ value: task, message }) => {
       const timing = readTaskHeaders(message.headers);
       if (!timing) {
@@ -259,9 +258,11 @@ export class LeadOwner {
   assigned(partitions: readonly number[]): void {
     const a = this.current;
     for (const partition of partitions) {
-      this.load(a, partition).catch((err: unknown) =>
-        this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'),
-      );
+      this.readBack
+        .load(a, partition)
+        .catch((err: unknown) =>
+          this.deps.logger.error({ partition, err: (err as Error).message }, 'could not read lead blocks back'),
+        );
     }
   }
 
@@ -285,40 +286,6 @@ export class LeadOwner {
     this.deps.logger.info({ leads: a.lines.size, ms: Date.now() - started }, 'lead partitions handed over');
   }
 
-  private load(a: OwnedPartitions, partition: number): Promise<void> {
-    return a.loadOnce(partition, () => this.loadBlocks(a, partition));
-  }
-
-  private async loadBlocks(a: OwnedPartitions, partition: number): Promise<void> {
-    const epoch = await untilDone(() => this.deps.blocks.claim(partition), this.writes.retrying('claim partition'));
-    a.claimed(partition, epoch);
-    const { backlogStore } = this.deps;
-    await untilDone(() => backlogStore.stamp(partition, epoch), this.writes.retrying('stamp backlogs'));
-    const blocks = await untilDone(
-      () => this.deps.blocks.forPartitions([partition]),
-      this.writes.retrying('load blocks'),
-    );
-    for (let i = 0; i < blocks.length; i += BLOCKERS_PER_READ) {
-      const chunk = blocks.slice(i, i + BLOCKERS_PER_READ);
-      const records = await this.writes.readMany(chunk.map((b) => b.blocker));
-      chunk.forEach((b, n) => {
-        const lead = { a, key: leadKey(b.partner_id, b.lead_id), endpoint: b.partner_id, partition };
-        a.lines.load(lead.key, { blocker: b.blocker, held: b.held });
-        this.carryOut.blockerRead(lead, b.blocker, records[n] ?? null);
-      });
-    }
-    await this.loadBacklogs(a, partition);
-  }
-
-  // After the blocks: what a backlog reads back joins lines that know their blockers.
-  private async loadBacklogs(a: OwnedPartitions, partition: number): Promise<void> {
-    const { backlogStore, committed } = this.deps;
-    const backlogs = await untilDone(() => backlogStore.forPartition(partition), this.writes.retrying('load backlogs'));
-    if (backlogs.length === 0) return;
-    const from = await untilDone(() => committed(partition), this.writes.retrying('read offsets'));
-    for (const b of backlogs) this.replay.restore(a, b.endpoint, partition, b.from, from);
-  }
-
   // Eligible events whose record exists already: a repeat of an event (the processor republishes
   // after its own crashes) or a replay of uncommitted offsets. One read by _id per 100 events.
   private async recorded(a: OwnedPartitions, deliveryIds: string[]): Promise<Set<string>> {
@@ -326,39 +293,5 @@ export class LeadOwner {
     return ids.length === 0
       ? new Set()
       : untilDone(() => this.deps.store.existing(ids), this.writes.retrying('check recorded'));
-  }
-
-  private parkedLead({ a, endpoint, key, partition }: Lead): void {
-    a.parked.add(endpoint, key, partition);
-    if (!this.deps.hold.holds(endpoint)) this.release(endpoint); // released meanwhile
-  }
-
-  // The endpoint was released (resumed, its circuit's probe due, or its circuit closed): its parked
-  // leads go again, longest-held first, as many at a time as the endpoint's queue in the scheduler
-  // has room for, so at the endpoint's own pace (the first alone: it may be the circuit's probe).
-  // Each lead's held deliveries then follow in event order. Stops once the endpoint holds again
-  // (paused, or the probe under way), or at a hand-over (the next assignment reads the parked leads
-  // back from their blocks).
-  private release(endpoint: string): void {
-    if (this.releasing.has(endpoint)) return;
-    this.releasing.add(endpoint);
-    const a = this.current;
-    const { hold, scheduler, logger } = this.deps;
-    const going = () => !hold.holds(endpoint) && a.work.open && !scheduler.stopping;
-    const resume = (next: { key: string; partition: number }) =>
-      this.carryOut
-        .resume({ a, endpoint, ...next })
-        .catch((err: unknown) =>
-          logger.error({ key: next.key, err: (err as Error).message }, 'could not resume a lead'),
-        );
-    const releasing = (async () => {
-      for (let first = true; going(); first = false) {
-        await scheduler.untilRoom(endpoint);
-        const leads = going() ? a.parked.take(endpoint, first ? 1 : Math.max(1, scheduler.room(endpoint))) : [];
-        if (leads.length === 0) break;
-        await Promise.all(leads.map(resume));
-      }
-    })().finally(() => this.releasing.delete(endpoint));
-    this.carryOut.start(a, releasing, { endpoint }, 'could not release the parked leads of an endpoint');
   }
 }
