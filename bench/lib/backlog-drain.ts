@@ -5,11 +5,12 @@ import type { LeadEvent } from '../../src/shared/schemas';
 import type { Table } from './context';
 import type { DispatcherStack } from './dispatcher-stack';
 import { freePort, sleep } from './env';
-import { CpuMeter, memOf, type CpuWindow } from './proc';
+import { CpuMeter, memOf } from './proc';
 import { gauge, metricsText, recordWaits, storeWork } from './role-metrics';
 import type { Helper, RoleMemory, RoleProcess } from './roles';
 import { r1 } from './stats';
 import { startTrickle, type Trickle } from './trickle';
+import { drainTables, type Drain, type Idle, type Peaks } from './backlog-drain-tables';
 
 // How fast the dispatcher works off a backlog of lead events (published at once, `size` of them) for
 // one partner, each phase with a dispatcher, topics and database of its own, so that neither stands
@@ -18,28 +19,6 @@ import { startTrickle, type Trickle } from './trickle';
 // recorded and set aside, held until it comes back), while another partner sends one event a second
 // to a healthy endpoint (whether the backlog stalls it), and the store's commands a second while
 // that endpoint stays dead and nothing new comes.
-interface Drain {
-  endpoint: string;
-  events: number;
-  done: number;
-  seconds: number;
-  perS: number;
-  storeCommandsPerS: number;
-  commandsPerEvent: number | null;
-  byCommand: Record<string, number>; // store commands by "command collection", per event done (a second when idle)
-  cpu: CpuWindow;
-  peaks: Peaks;
-  recordWaits: Record<string, number>; // retry tasks that waited for their record, by reason
-  alive: boolean; // the dispatcher still running at the end (not out of memory)
-}
-
-// The dispatcher's largest heap in use and RSS, and the machine's load, sampled through a phase.
-interface Peaks {
-  heapMb: number | null;
-  rssMb: number | null;
-  load1: number;
-}
-
 const IDLE_S = 10;
 
 // Events the dispatcher's consumer has moved past on its (fresh) leads.events: delivered, recorded,
@@ -84,11 +63,6 @@ function samplePeaks(role: RoleProcess): () => Peaks {
   };
 }
 
-const shares = (m: Record<string, number>): string =>
-  Object.entries(m)
-    .map(([shape, n]) => `${shape} ${n}`)
-    .join(', ');
-
 async function drain(
   deps: DispatcherStack,
   endpoint: string,
@@ -96,7 +70,7 @@ async function drain(
   done: () => Promise<number>,
   timeoutS: number,
   beside?: () => () => Promise<Trickle>,
-): Promise<Drain & { beside?: Trickle }> {
+): Promise<Drain> {
   const meter = new CpuMeter(deps.watched);
   const commands0 = await commandsOf(deps.role);
   const waits0 = await recordWaits(deps.role);
@@ -163,8 +137,8 @@ export async function measureBacklogDrain(
   }
 
   const down = await stack('backlog-dead');
-  let dead: Drain & { beside?: Trickle };
-  let idle: { commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow };
+  let dead: Drain;
+  let idle: Idle;
   let attempted: number;
   let recorded: number;
   try {
@@ -193,94 +167,23 @@ export async function measureBacklogDrain(
     await down.stop();
     memory['dispatcher (dead backlog)'] = down.role.memory();
   }
-  const { commandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu } = idle;
-
-  const cpuOf = (w: CpuWindow) => [
-    w.perProcess.dispatcher ?? null,
-    w.perProcess['mongo-wire'] ?? null,
-    w.perProcess.kafka ?? null,
-    w.perProcess.receiver ?? null,
-    w.othersPct,
-  ];
-  const row = (d: Drain) => [
-    d.endpoint,
-    d.events,
-    d.done,
-    d.seconds,
-    d.perS,
-    d.storeCommandsPerS,
-    d.commandsPerEvent,
-    ...cpuOf(d.cpu),
-    d.peaks.heapMb,
-    d.peaks.rssMb,
-    d.peaks.load1,
-  ];
-  const idleRow = [`refusing, ${IDLE_S} s idle after`, 0, 0, IDLE_S, 0, idleCommandsPerS, null, ...cpuOf(idleCpu)];
   const beside = dead.beside;
   return {
     data: {
       size,
       healthy,
       dead,
-      deadIdle: { seconds: IDLE_S, storeCommandsPerS: idleCommandsPerS, byCommand: idleByCommand, cpu: idleCpu },
+      deadIdle: { seconds: IDLE_S, ...idle },
       attempted,
       recorded,
     },
     memory,
-    tables: [
-      {
-        title: `Backlog drain: ${size} lead events for one partner, published at once (--backlog N), each in its own phase`,
-        columns: [
-          'endpoint',
-          'events',
-          'done',
-          's',
-          'events/s',
-          'store commands/s',
-          'commands/event',
-          'dispatcher cpu%',
-          'mongo-wire cpu%',
-          'kafka cpu%',
-          'receiver cpu%',
-          'others cpu%',
-          'dispatcher heap MB (peak)',
-          'dispatcher RSS MB (peak)',
-          'load1 (peak)',
-        ],
-        rows: [row(healthy), row(dead), [...idleRow, null, null, null]],
-        note:
-          `done: delivered (healthy), or past the dispatcher's consumer (refusing, the trickle beside included: ` +
-          `${recorded} recorded, ${attempted} of them attempted; the rest set aside in the endpoint's backlog, no record each). ` +
-          gone([healthy, dead]) +
-          `CPU ms an event (dispatcher/store/Kafka), healthy: ${msPerEvent(healthy)}; refusing: ${msPerEvent(dead)}. ` +
-          `Store commands an event, healthy: ${shares(healthy.byCommand)}; refusing: ${shares(dead.byCommand)}; ` +
-          `a second while idle: ${shares(idleByCommand)}. ` +
-          `Retry tasks that waited for their record, healthy: ${shares(healthy.recordWaits)}; refusing: ${shares(dead.recordWaits)}`,
-      },
-      {
-        title:
-          'Another partner beside the dead backlog: one event a second to a healthy endpoint during the refusing phase',
-        columns: ['sent', 'delivered', 'p50 ms', 'p95 ms', 'max ms', 'oldest undelivered, ms'],
-        rows: [
-          [
-            beside?.sent ?? 0,
-            beside?.delivered ?? 0,
-            beside?.lagMs.p50 ?? null,
-            beside?.lagMs.p95 ?? null,
-            beside?.lagMs.max ?? null,
-            beside?.oldestWaitingMs ?? null,
-          ],
-        ],
-        note: "from each event's publish to its callback at the partner; undelivered: still waiting when the phase ended",
-      },
-    ],
+    tables: drainTables({ size, healthy, dead, idle, idleS: IDLE_S, attempted, recorded, beside }),
   };
 }
 
 // The store's commands a second while the dead endpoint stays dead and nothing new comes.
-async function idleStore(
-  d: DispatcherStack,
-): Promise<{ commandsPerS: number; byCommand: Record<string, number>; cpu: CpuWindow }> {
+async function idleStore(d: DispatcherStack): Promise<Idle> {
   const meter = new CpuMeter(d.watched);
   const before = await commandsOf(d.role);
   meter.start();
@@ -292,18 +195,4 @@ async function idleStore(
     byCommand: byCommand(before, after, IDLE_S),
     cpu,
   };
-}
-
-// A phase whose dispatcher had died by its end (e.g. out of memory): its log says why.
-const gone = (drains: Drain[]): string =>
-  drains
-    .filter((d) => !d.alive)
-    .map((d) => `The dispatcher of "${d.endpoint}" had exited by the end of its phase (see its log). `)
-    .join('');
-
-// CPU an event done, in ms, of the dispatcher, the store and Kafka: where a drain's time goes.
-function msPerEvent(d: Drain): string {
-  if (d.done === 0) return '-';
-  const ms = (name: string) => r1((((d.cpu.perProcess[name] ?? 0) / 100) * d.cpu.seconds * 1000) / d.done);
-  return ['dispatcher', 'mongo-wire', 'kafka'].map(ms).join('/');
 }
