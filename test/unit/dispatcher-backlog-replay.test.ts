@@ -1,6 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
 import { BacklogReplay, type ReplayDeps } from '../../src/dispatcher/lead-owner/backlog-replay';
-import type { Wanted } from '../../src/dispatcher/lead-owner/event-deliveries';
+import type { Wanted } from '../../src/dispatcher/lead-owner/rounds';
 import { deferred, OwnedPartitions, type Deferred } from '../../src/dispatcher/lead-owner/owned-partitions';
 import type { Decoded } from '../../src/shared/kafka/batch-types';
 import { NO_LEASE } from '../../src/shared/kafka/membership-lease';

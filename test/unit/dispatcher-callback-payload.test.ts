@@ -1,4 +1,4 @@
-import { callbackEligibility } from '../../src/dispatcher/lead-owner/event-deliveries';
+import { callbackEligibility } from '../../src/dispatcher/lead-owner/rounds';
 import { buildCallbackPayload } from '../../src/dispatcher/delivery-wire';
 import { findMoneyField } from '../../src/dispatcher/delivery-wire/money-guard';
 import type { LeadEvent } from '../../src/shared/schemas';

@@ -1,14 +1,9 @@
-import {
-  arrival,
-  isFreshRound,
-  recordedLate,
-  replayedAlready,
-  roundFrom,
-} from '../../src/dispatcher/lead-owner/rounds';
+import { recordedLate } from '../../src/dispatcher/lead-owner/lead-writes';
+import { arrival, isFreshRound, replayedAlready, roundFrom } from '../../src/dispatcher/lead-owner/rounds';
 import { endedRecord, heldRecord, waitingRecord } from '../support/lead-shell';
 
-// Which deliveries start a round of attempts, and which attempt answered late is recorded (rounds.ts);
-// what a lead's line does with them is the table in dispatcher-delivery-table.test.ts.
+// Which deliveries start a round of attempts (rounds.ts), and which attempt answered late is recorded
+// (lead-writes.ts); what a lead's line does with them is the table in dispatcher-delivery-table.test.ts.
 
 describe('which deliveries start a round', () => {
   it('never sends a recorded delivery again, and never restarts a replay of one under way', () => {

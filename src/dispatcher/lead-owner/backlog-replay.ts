@@ -6,7 +6,7 @@ import type { DeliveryScheduler } from '../delivery-scheduler';
 import type { EndpointHold } from '../endpoint-hold';
 import type { BacklogStore } from './backlog-store';
 import { savedFrom, type Backlog } from './endpoint-backlogs';
-import type { Wanted } from './event-deliveries';
+import type { Wanted } from './rounds';
 import type { OwnedPartitions } from './owned-partitions';
 
 // What the replay needs of the lead owner: the current assignment, the deliveries events make, and

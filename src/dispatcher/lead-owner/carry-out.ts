@@ -5,11 +5,17 @@ import type { BlockStore } from './block-store';
 import type { Attempted } from '../delivery-attempt';
 import { published } from '../delivery-topics';
 import { newItem, type Item, type OwnedPartitions } from './owned-partitions';
-import { LeadWrites, setAsideWrite, type RecordBatcher, type RecordWrite, type SetAside } from './lead-writes';
+import {
+  LeadWrites,
+  recordedLate,
+  setAsideWrite,
+  type RecordBatcher,
+  type RecordWrite,
+  type SetAside,
+} from './lead-writes';
 import type { RetryDeps } from './retry-turns';
 import type { DeliveryCounters } from '../retry-policy';
 import { blockerInput, turnInput, transition, type LineInput, type LinePlan, type LineStep } from './lead-lines';
-import { recordedLate } from './rounds';
 
 export interface CarryOutDeps extends RetryDeps {
   blocks: BlockStore;

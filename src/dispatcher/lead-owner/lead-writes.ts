@@ -10,7 +10,6 @@ import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
 import type { DispatcherMetrics } from '../metrics';
 import type { RecordedAttempt, RetrySchedule } from '../retry-policy';
-import { recordedLate } from './rounds';
 
 // A write of a delivery's record.
 export type RecordWrite =
@@ -28,6 +27,13 @@ export function setAsideWrite(doc: DeliveryDoc | null, how: SetAside): RecordWri
   if ('dueAt' in how) return { awaitRetry: how.dueAt };
   return doc.held_by !== how.heldBy ? { hold: how.heldBy } : null;
 }
+
+// An attempt's outcome that came after its assignment's lease ran out (sent while it held): a
+// delivery has its record written where the store lets it, so the next owner finds it delivered
+// rather than sending it again; any other outcome would need its retry task or dead letter published
+// by an owner that lost the partition, so it is dropped and the next owner attempts it again.
+export const recordedLate = <T extends Pick<Attempted, 'decision'>>(done: T | 'held'): done is T =>
+  done !== 'held' && done.decision.state === 'delivered';
 
 // An attempt's outcome as its record takes it.
 type LateAttempt = Pick<Attempted, 'at' | 'decision'> & { result: RecordedAttempt };

@@ -12,10 +12,9 @@ import { deferred, OwnedPartitions, leadKey, newItem, type Item } from './owned-
 import { LeadWrites } from './lead-writes';
 import { CarryOut, leadOf, type CarryOutDeps } from './carry-out';
 import { ParkedRelease } from './parked-release';
-import { arrival, isFreshRound, replayedAlready, roundFrom } from './rounds';
+import { arrival, eventDeliveries, isFreshRound, replayedAlready, roundFrom, type Wanted } from './rounds';
 import { BacklogReplay, type LookedUp, type Reader } from './backlog-replay';
 import { PartitionReadBack, type ReadBackDeps } from './read-back';
-import { eventDeliveries, type Wanted } from './event-deliveries';
 
 // What the attempts need, and the few the lead's line needs on top.
 export interface LeadOwnerDeps extends CarryOutDeps, ReadBackDeps {
