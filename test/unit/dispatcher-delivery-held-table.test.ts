@@ -22,6 +22,16 @@ import {
 // This table: a paused endpoint, releases, held turns and blocks read back; the running lines are
 // in dispatcher-delivery-table.test.ts.
 
+// Held as its attempt would start: parked before its partner's slot is free.
+const parkedInItsSlot = [
+  'block a <- []',
+  'record a: new, parked for its endpoint',
+  'commit a',
+  'count held',
+  'park the lead',
+  "free a's partner slot",
+];
+
 const table: Row[] = [
   // A paused endpoint: held, neither attempted nor dead, and its lead waits for the resume.
   [
@@ -35,28 +45,14 @@ const table: Row[] = [
     'a running',
     'its endpoint paused as its attempt would start',
     set((s) => (s.paused = true), attempt('a', delivered)),
-    [
-      'block a <- []',
-      'record a: new, parked for its endpoint',
-      'commit a',
-      'count held',
-      'park the lead',
-      "free a's partner slot",
-    ],
+    parkedInItsSlot,
     { blocker: 'a', held: [] },
   ],
   [
     'a running',
     "a goes as its endpoint's probe and fails",
     attempt('a', 'held'),
-    [
-      'block a <- []',
-      'record a: new, parked for its endpoint',
-      'commit a',
-      'count held',
-      'park the lead',
-      "free a's partner slot",
-    ],
+    parkedInItsSlot,
     { blocker: 'a', held: [] },
   ],
   [
