@@ -105,7 +105,8 @@ kafka_format() {
   cluster_id="${KAFKA_CLUSTER_ID:-}"
   [[ -n "$cluster_id" ]] || cluster_id="$("${KAFKA_TOOL[@]}" kafka.tools.StorageTool random-uuid)" || die "StorageTool random-uuid failed"
   log "formatting $KAFKA_DIR/data (cluster id $cluster_id)"
-  "${KAFKA_TOOL[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_CONFIG" >/dev/null \
+  # --cluster-id=ID, not -t ID: an id is base64url and may begin with "-", which would read as an option.
+  "${KAFKA_TOOL[@]}" kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$KAFKA_CONFIG" >/dev/null \
     || die "StorageTool format failed"
 }
 
@@ -160,7 +161,9 @@ case "${1:-}" in
   start) kafka_start ;;
   stop) stop_pid kafka ;;
   status) kafka_ready ;;
+  # Write the config and format the log dir (once), without starting the broker.
+  format) kafka_write_config; kafka_format ;;
   # Stop and throw away all topics, offsets and the cluster id; the next start formats anew.
   reset) stop_pid kafka; rm -rf "$KAFKA_DIR" ;;
-  *) die "usage: $0 install|start|stop|status|reset" ;;
+  *) die "usage: $0 install|start|stop|status|format|reset" ;;
 esac
