@@ -74,15 +74,23 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       await ensureIndexes(connected.collections);
       return connected;
     })(),
+    {
+      a: (k) => Promise.all([k.producer.disconnect(), admin.disconnect()]),
+      b: (m) => m.client.close(),
+      failed: () => admin.disconnect(),
+    },
   );
 
   const redis = createRedis(config, 'commands');
   const subscriber = createRedis(config, 'subscriber');
+  const close = async () => {
+    await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    await Promise.allSettled([mongo.client.close(), redis.quit(), subscriber.quit()]);
+  };
   const cipher = new PiiCipher(config.crypto.encryptionKeys, config.crypto.activeKeyId);
   // A partner look-up that MongoDB does not answer fails within the time a partner's request waits
   // for its decision, so a silent database answers the partner API 503 instead of holding it.
   const partnerKeys = new PartnerKeys(mongo.collections.partnerKeys);
-  await partnerKeys.backfill(mongo.collections.partners, new Date());
   const partners = new PartnerDirectory(
     mongo.collections.partners,
     partnerKeys,
@@ -91,7 +99,13 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     systemClock,
     config.intake.replyTimeoutMs,
   );
-  await partners.listen(subscriber);
+  try {
+    await partnerKeys.backfill(mongo.collections.partners, new Date());
+    await partners.listen(subscriber);
+  } catch (err) {
+    await close();
+    throw err;
+  }
 
   const readiness: ReadinessCheck[] = [
     { name: 'mongodb', check: async () => void (await mongo.db.command({ ping: 1 })) },
@@ -118,18 +132,24 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     agentChanges: new AgentChanges(`${config.redis.prefix}agent-changed`),
     metrics,
     readiness,
-    async close() {
-      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
-      await Promise.allSettled([mongo.client.close(), redis.quit(), subscriber.quit()]);
-    },
+    close,
   };
 }
 
 // Both results once both are done; the first failure only once both have settled, so neither half of
-// the start is still running when the caller sees it fail.
-async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+// the start is still running when the caller sees it fail, and what the other half opened is closed
+// (`a` or `b`, and `failed` whatever the failure leaves open): a start that fails holds no connection
+// that would keep its process alive.
+async function bothSettled<A, B>(
+  a: Promise<A>,
+  b: Promise<B>,
+  undo: { a(value: A): Promise<unknown>; b(value: B): Promise<unknown>; failed(): Promise<unknown> },
+): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
-  if (ra.status === 'rejected') throw ra.reason;
-  if (rb.status === 'rejected') throw rb.reason;
-  return [ra.value, rb.value];
+  if (ra.status === 'fulfilled' && rb.status === 'fulfilled') return [ra.value, rb.value];
+  await Promise.allSettled([
+    ra.status === 'fulfilled' ? undo.a(ra.value) : undo.failed(),
+    rb.status === 'fulfilled' ? undo.b(rb.value) : undefined,
+  ]);
+  throw ra.status === 'rejected' ? ra.reason : (rb as PromiseRejectedResult).reason;
 }
