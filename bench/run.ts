@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildForBench, ROOT } from './lib/build';
 import { makeContext, type Options, type ScenarioResult } from './lib/context';
 import { servicesEnv } from './lib/env';
+import { PERF_NODE_OPTIONS, PerfRecorder } from './lib/perf-record';
 import { load1 } from './lib/proc';
 import { compare, renderTable, writeJson } from './lib/report';
 import { checkTargets } from './lib/targets';
@@ -33,7 +34,7 @@ const SCENARIOS = [
 ] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
-const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--log-level L] [--partners N]
+const USAGE = `usage: npm run bench -- [--quick] [--only a,b] [--profile | --profile-status] [--perf] [--log-level L] [--partners N]
                           [--duplicates 0.1] [--ingress-rates 100,200,500] [--pipeline-rates 5,10,20,50,100,200]
                           [--step-seconds S] [--stored N] [--views N] [--soak-minutes N] [--soak-rate R] [--backlog N] [--backlog-seconds S] [--idle-seconds S] [--keep-seed FILE] [--instances N] [--node-options "--flag ..."] [--role-env K=V,...] [--out file.json]
        npm run bench -- --compare a.json b.json [--all]
@@ -69,6 +70,7 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     quick,
     only,
     profile: argv.includes('--profile-status') ? 'status' : argv.includes('--profile') ? 'intake' : false,
+    perf: argv.includes('--perf'),
     logLevel: get('--log-level') ?? 'info',
     partners: Number(get('--partners') ?? 20),
     duplicateShare: Number(get('--duplicates') ?? 0.1),
@@ -85,7 +87,10 @@ function parse(argv: string[]): Options | { compare: [string, string]; all: bool
     idleS: Number(get('--idle-seconds') ?? 60),
     keepSeed: get('--keep-seed') ?? null,
     out: get('--out') ?? null,
-    nodeOptions: (get('--node-options') ?? '').split(' ').filter(Boolean),
+    nodeOptions: [
+      ...(argv.includes('--perf') ? PERF_NODE_OPTIONS : []),
+      ...(get('--node-options') ?? '').split(' ').filter(Boolean),
+    ],
     roleEnv: Object.fromEntries(
       (get('--role-env') ?? '')
         .split(',')
@@ -105,6 +110,7 @@ async function main(): Promise<void> {
     return;
   }
   const opts = parsed;
+  if (opts.perf && !PerfRecorder.available()) throw new Error('--perf needs Linux perf (apt-get install linux-perf)');
   const startedAt = new Date();
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const runDir = join(tmpdir(), 'lead-intake-bench', stamp);

@@ -9,6 +9,8 @@ export interface Options {
   logLevel: string;
   // CPU profiles of the roles, summarised over the intake steps or over the status lookup step.
   profile: false | 'intake' | 'status';
+  // On-CPU profiles of the pipeline's roles with Linux perf over the intake steps (--perf).
+  perf: boolean;
   partners: number;
   duplicateShare: number;
   ingressRates: number[];

@@ -10,6 +10,8 @@ export interface CpuPerLead {
   generator: number | null;
   receiver: number | null;
   byProcess: Record<string, number>;
+  ours: number | null; // our roles together (every process but the servers and OUTSIDE)
+  oursSystem: number | null; // of which in the kernel
 }
 
 // cpu% of each role, its instances (<role>#<n>, --instances) summed.
@@ -24,7 +26,8 @@ export function byRole(perProcess: Readonly<Record<string, number>>): Record<str
 
 // cpu% is % of one core, i.e. 10 × core-ms per second: divided by accepted leads per second.
 export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
-  if (acceptedPerS <= 0) return { service: null, generator: null, receiver: null, byProcess: {} };
+  if (acceptedPerS <= 0)
+    return { service: null, generator: null, receiver: null, byProcess: {}, ours: null, oursSystem: null };
   const ms = (pct: number) => r2((pct * 10) / acceptedPerS);
   const byProcess = Object.fromEntries(Object.entries(byRole(cpu.perProcess)).map(([name, pct]) => [name, ms(pct)]));
   const service = Object.entries(cpu.perProcess)
@@ -35,6 +38,8 @@ export function cpuPerLead(cpu: CpuWindow, acceptedPerS: number): CpuPerLead {
     generator: cpu.perProcess.bench === undefined ? null : ms(cpu.perProcess.bench),
     receiver: cpu.perProcess.receiver === undefined ? null : ms(cpu.perProcess.receiver),
     byProcess,
+    ours: ms(ourShare(cpu.perProcess)),
+    oursSystem: ms(ourShare(cpu.systemPerProcess)),
   };
 }
 

@@ -27,6 +27,8 @@ export interface Step {
   // where the store's work comes from.
   writesPerLead?: Record<string, number>;
   commandsPerLead?: Record<string, number>;
+  // Kafka messages produced on each topic of the scenario, per accepted lead.
+  messagesPerLead?: Record<string, number>;
 }
 
 // The soak: every minute at least 99.9% answered 200, p99 under 100 ms, memory flat.
@@ -71,17 +73,29 @@ export function cpuTable(steps: Step[]): Table {
   const procs = ['all', 'ingress', 'processor', 'dispatcher', 'mongo-wire', 'kafka', 'redis', 'registry'];
   return {
     title: 'CPU ms per accepted lead (every server and role; the load generator and the receiver apart)',
-    columns: ['load', 'accepted/s', 'cpu ms/lead', ...procs, 'generator', 'receiver', 'others cpu%'],
+    columns: [
+      'load',
+      'accepted/s',
+      'cpu ms/lead',
+      'ours',
+      'ours sys',
+      ...procs,
+      'generator',
+      'receiver',
+      'others cpu%',
+    ],
     rows: steps.map((s) => [
       s.label,
       s.load.acceptedPerS,
       s.cpuPerLead.service,
+      s.cpuPerLead.ours,
+      s.cpuPerLead.oursSystem,
       ...procs.map((p) => s.cpuPerLead.byProcess[p] ?? null),
       s.cpuPerLead.generator,
       s.cpuPerLead.receiver,
       s.cpu.othersPct,
     ]),
-    note: 'CPU time of each process over the step divided by the leads accepted in it (with their callbacks where a receiver runs); "others" = CPU used outside the benchmark, which skews every figure',
+    note: 'CPU time of each process over the step divided by the leads accepted in it (with their callbacks where a receiver runs); "ours" = ingress, processor and dispatcher together, "ours sys" = of which in the kernel (syscalls, loopback socket writes); "others" = CPU used outside the benchmark, which skews every figure',
   };
 }
 
@@ -100,6 +114,16 @@ export function commandsTable(steps: Step[]): Table {
     title: 'MongoDB commands per accepted lead, by command and collection (every role)',
     first: 'command collection',
     note: "commands sent during the step and its drain, from the roles' lead_intake_mongo_commands_total, divided by the leads accepted in the step; each is a round trip and a socket write on both sides",
+  });
+}
+
+// Kafka messages per accepted lead, by topic: each is produced once and fetched and decoded by every
+// consumer group of its topic.
+export function messagesTable(steps: Step[]): Table {
+  return perLeadTable(steps, (s) => s.messagesPerLead, {
+    title: 'Kafka messages produced per accepted lead, by topic (every role)',
+    first: 'topic',
+    note: "messages added to each of the scenario's topics during the step and its drain (the partitions' high watermarks), divided by the leads accepted in the step",
   });
 }
 

@@ -24,15 +24,22 @@ export function memOf(pid: number): MemReading | null {
   }
 }
 
-// CPU seconds (user + system) the process has used so far.
-export function cpuSecondsOf(pid: number): number | null {
+// CPU seconds the process has used so far: in its own code (user) and in the kernel on its behalf
+// (system: its syscalls, including the loopback delivery of what it writes to a socket).
+export function cpuTimesOf(pid: number): { user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S; // utime, stime
+    return { user: Number(fields[11]) / TICKS_PER_S, system: Number(fields[12]) / TICKS_PER_S }; // utime, stime
   } catch {
     return null;
   }
+}
+
+// CPU seconds (user + system) the process has used so far.
+export function cpuSecondsOf(pid: number): number | null {
+  const t = cpuTimesOf(pid);
+  return t === null ? null : t.user + t.system;
 }
 
 // Machine-wide busy and total CPU seconds (all cores).
@@ -106,13 +113,14 @@ export interface Watched {
 export interface CpuWindow {
   seconds: number;
   perProcess: Record<string, number>; // % of one core
+  systemPerProcess: Record<string, number>; // of which in the kernel, % of one core
   machineBusyPct: number; // % of all cores
   othersPct: number; // % of one core used by processes not watched (other work on the machine)
 }
 
 // CPU used by each watched process (and the machine) between start() and stop().
 export class CpuMeter {
-  private start0 = new Map<string, number>();
+  private start0 = new Map<string, { user: number; system: number } | null>();
   private t0 = 0;
   private m0 = { busy: 0, total: 0 };
 
@@ -121,25 +129,33 @@ export class CpuMeter {
   start(): void {
     this.t0 = performance.now();
     this.m0 = machineCpu();
-    this.start0 = new Map(this.watched().map((w) => [`${w.name}:${w.pid}`, cpuSecondsOf(w.pid) ?? NaN]));
+    this.start0 = new Map(this.watched().map((w) => [`${w.name}:${w.pid}`, cpuTimesOf(w.pid)]));
   }
 
   stop(): CpuWindow {
     const seconds = (performance.now() - this.t0) / 1000;
     const m1 = machineCpu();
     const perProcess: Record<string, number> = {};
+    const systemPerProcess: Record<string, number> = {};
     for (const w of this.watched()) {
       const before = this.start0.get(`${w.name}:${w.pid}`); // a process restarted meanwhile is left out
-      const now = cpuSecondsOf(w.pid);
-      if (before !== undefined && now !== null && Number.isFinite(before))
-        perProcess[w.name] = r1(((now - before) / seconds) * 100);
+      const now = cpuTimesOf(w.pid);
+      if (!before || !now) continue;
+      perProcess[w.name] = r1(((now.user + now.system - before.user - before.system) / seconds) * 100);
+      systemPerProcess[w.name] = r1(((now.system - before.system) / seconds) * 100);
     }
     const busy = m1.busy - this.m0.busy;
     const total = m1.total - this.m0.total;
     const machineBusyPct = total > 0 ? (busy / total) * 100 : 0;
     const watchedPct = Object.values(perProcess).reduce((a, b) => a + b, 0);
     const othersPct = Math.max(0, (machineBusyPct / 100) * cpus().length * 100 - watchedPct);
-    return { seconds: r1(seconds), perProcess, machineBusyPct: r1(machineBusyPct), othersPct: r1(othersPct) };
+    return {
+      seconds: r1(seconds),
+      perProcess,
+      systemPerProcess,
+      machineBusyPct: r1(machineBusyPct),
+      othersPct: r1(othersPct),
+    };
   }
 }
 

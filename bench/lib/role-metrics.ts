@@ -1,7 +1,9 @@
 import type { RoleProcess } from './roles';
-import { r1 } from './stats';
+import { r1, r2 } from './stats';
+import { topicMessages } from './topic-messages';
 
-// Reading a role's /metrics: histograms and gauges between two reads, and the MongoDB counters.
+// Reading a role's /metrics: histograms and gauges between two reads, and the MongoDB counters; and
+// the messages on the scenario's topics.
 
 // What a histogram counted between two reads of it.
 export interface Durations {
@@ -70,9 +72,15 @@ export function durations(before: Histogram | null, after: Histogram | null): Du
 }
 
 // The roles' MongoDB counters, summed: documents written by collection, commands by command and collection.
-export async function storeWork(
-  roles: readonly RoleProcess[],
-): Promise<{ documents: Map<string, number>; commands: Map<string, number> }> {
+export interface Work {
+  documents: Map<string, number>; // written, by collection
+  commands: Map<string, number>; // by command and collection
+  messages: Map<string, number>; // on each topic (with the environment only)
+}
+
+// What the roles have asked of the store so far (their lead_intake_mongo_* counters), and with the
+// scenario's environment, the messages on its topics.
+export async function storeWork(roles: readonly RoleProcess[], env?: Record<string, string>): Promise<Work> {
   const documents = new Map<string, number>();
   const commands = new Map<string, number>();
   const add = (m: Map<string, number>, key: string, n: number) => m.set(key, (m.get(key) ?? 0) + n);
@@ -87,7 +95,30 @@ export async function storeWork(
       else add(commands, `${m[2]} ${m[3]}`, Number(m[4]));
     }
   }
-  return { documents, commands };
+  return { documents, commands, messages: env ? await topicMessages(env) : new Map() };
+}
+
+// The work between two readings divided by the leads accepted between them, each kind by its key
+// (only keys that grew); nothing when no lead was accepted.
+export function workPerLead(
+  after: Work,
+  before: Work,
+  leads: number,
+): {
+  writesPerLead?: Record<string, number>;
+  commandsPerLead?: Record<string, number>;
+  messagesPerLead?: Record<string, number>;
+} {
+  if (leads === 0) return {};
+  const perLead = (a: Map<string, number>, b: Map<string, number>) =>
+    Object.fromEntries(
+      [...a].map(([k, n]) => [k, r2((n - (b.get(k) ?? 0)) / leads)] as const).filter(([, n]) => n > 0),
+    );
+  return {
+    writesPerLead: perLead(after.documents, before.documents),
+    commandsPerLead: perLead(after.commands, before.commands),
+    ...(after.messages.size > 0 ? { messagesPerLead: perLead(after.messages, before.messages) } : {}),
+  };
 }
 
 // The retry tasks that waited for their record (the dispatcher's counter), by reason.

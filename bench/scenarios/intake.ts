@@ -9,6 +9,7 @@ import {
   commandsTable,
   cpuTable,
   lagTable,
+  messagesTable,
   soakTable,
   stepTable,
   writesTable,
@@ -18,13 +19,14 @@ import {
 import { LeadStream, type PartnerCreds } from '../lib/leads';
 import { seedLeads, type Seeded } from '../lib/seed';
 import { closedLoop, openLoop, type LoadResult } from '../lib/load';
+import { perfTables, PerfRecorder, type PerfSummary } from '../lib/perf-record';
 import { CpuMeter, load1, memOf, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
-import { histogram, meanBetween, storeWork } from '../lib/role-metrics';
+import { histogram, meanBetween, storeWork, workPerLead } from '../lib/role-metrics';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
 import { createAgents, createPartners, dropScenario } from '../lib/setup';
 import { statusLookups, statusTable, type StatusStep } from '../lib/status-lookups';
-import { r1, r2, type Summary } from '../lib/stats';
+import { r1, type Summary } from '../lib/stats';
 
 const CLOSED_CONCURRENCY = { ingress: 64, pipeline: 24, stored: 24, soak: 24 } as const;
 
@@ -52,6 +54,8 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
   const profiles: Record<string, ProfileSummary | null> = {};
   const loadWindow = { fromUs: Infinity, toUs: 0 };
   const full = mode !== 'ingress';
+  const perf = opts.perf && full && mode !== 'soak' ? new PerfRecorder(join(logDir, 'perf')) : null;
+  let perfSummaries: Record<string, PerfSummary | null> = {};
   let seeded: Seeded | null = null;
   let status: StatusStep | null = null;
   try {
@@ -115,7 +119,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds')
         : null;
       const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
-      const storeBefore = await storeWork(roles);
+      const storeBefore = await storeWork(roles, full ? env : undefined);
       meter.start();
       const from = monotonicUs();
       const res = await go();
@@ -134,7 +138,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const processorChunkMean = chunkMean === null ? null : r1(chunkMean);
       // A soak goes straight on to its next minute: the backlog is only read.
       const backlog = await drain(env, mode, mode === 'soak' ? 0 : opts.quick ? 20 : 40);
-      const store = await storeWork(roles);
+      const store = await storeWork(roles, full ? env : undefined);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
@@ -146,24 +150,13 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
           load.latencyMs.p99 > 5000 ||
           (backlog ?? 0) > 0);
       const rssMb = Object.fromEntries(roles.map((r) => [r.role, r1(memOf(r.pid)?.rssMb ?? 0)]));
-      const perLead = (after: Map<string, number>, before: Map<string, number>) =>
-        accepted.length === 0
-          ? undefined
-          : Object.fromEntries(
-              [...after]
-                .map(([c, n]) => [c, r2((n - (before.get(c) ?? 0)) / accepted.length)])
-                .filter(([, n]) => Number(n) > 0),
-            );
-      const writesPerLead = perLead(store.documents, storeBefore.documents);
-      const commandsPerLead = perLead(store.commands, storeBefore.commands);
       const step: Step = {
         label,
         load,
         cpu,
         cpuPerLead: cpuPerLead(cpu, load.acceptedPerS),
         rssMb,
-        ...(writesPerLead ? { writesPerLead } : {}),
-        ...(commandsPerLead ? { commandsPerLead } : {}),
+        ...workPerLead(store, storeBefore, accepted.length),
         load1Before: r1(before),
         saturated,
         backlogAfter: backlog,
@@ -188,6 +181,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
           opts.soakRate * (1 - opts.duplicateShare),
         );
       }
+    perf?.start(roles);
     if (mode !== 'soak')
       await run(
         `closed c=${CLOSED_CONCURRENCY[mode]}`,
@@ -222,6 +216,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       }
     }
 
+    if (perf) perfSummaries = await perf.stop();
     if (receiver) {
       const lags = await callbackLags(
         receiver,
@@ -254,6 +249,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
 
     for (const r of roles) memory[r.role] = r.memory();
   } finally {
+    await perf?.stop();
     for (const r of roles) await r.stop().catch(() => undefined);
     for (const h of helpers) await h.h.stop().catch(() => undefined);
     await dropScenario(env);
@@ -270,11 +266,12 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       ...(mode === 'soak' ? [soakTable(steps, opts.soakRate)] : []),
       ...(mode === 'ingress' ? [] : [cpuTable(steps)]),
       stepTable(mode, steps),
-      ...(mode === 'ingress' ? [] : [writesTable(steps), commandsTable(steps)]),
+      ...(mode === 'ingress' ? [] : [writesTable(steps), commandsTable(steps), messagesTable(steps)]),
       ...(status ? [statusTable(status)] : []),
       ...(callbackLag ? [lagTable(callbackLag, callbackLagByStep, callbacks)] : []),
       memoryTable(memory),
       ...profileTables(profiles),
+      ...perfTables(perfSummaries),
     ],
     data: {
       steps,
@@ -284,6 +281,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       callbackLagMsByStep: callbackLagByStep,
       callbacks,
       profiles,
+      perf: perfSummaries,
       partners: opts.partners,
       duplicateShare: opts.duplicateShare,
       status,

@@ -18,9 +18,10 @@ describe('CPU ms per accepted lead', () => {
       bench: 25,
       receiver: 9,
     },
+    systemPerProcess: { ingress: 4, processor: 1, dispatcher: 3, 'mongo-wire': 20, kafka: 2, bench: 1, receiver: 1 },
   };
 
-  it('sums every server and role, and shows the generator and the receiver apart', () => {
+  it('sums every server and role, shows the generator and the receiver apart, and our roles with their kernel time', () => {
     // 200 cpu% of one core = 2000 core-ms a second, over 200 leads a second.
     expect(cpuPerLead(cpu, 200)).toEqual({
       service: 10,
@@ -37,11 +38,20 @@ describe('CPU ms per accepted lead', () => {
         bench: 1.25,
         receiver: 0.45,
       },
+      ours: 6.1,
+      oursSystem: 0.4,
     });
   });
 
   it('gives nothing for a step that accepted nothing', () => {
-    expect(cpuPerLead(cpu, 0)).toEqual({ service: null, generator: null, receiver: null, byProcess: {} });
+    expect(cpuPerLead(cpu, 0)).toEqual({
+      service: null,
+      generator: null,
+      receiver: null,
+      byProcess: {},
+      ours: null,
+      oursSystem: null,
+    });
   });
 
   it('sums the instances of a role (--instances)', () => {
