@@ -74,11 +74,8 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       await ensureIndexes(connected.collections);
       return connected;
     })(),
-    {
-      a: (k) => Promise.all([k.producer.disconnect(), admin.disconnect()]),
-      b: (m) => m.client.close(),
-      failed: () => admin.disconnect(),
-    },
+    // The admin connects first on Kafka's side: closed whether that half failed or not.
+    (k, m) => Promise.allSettled([k?.producer.disconnect(), admin.disconnect(), m?.client.close()]),
   );
 
   const redis = createRedis(config, 'commands');
@@ -137,19 +134,18 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
 }
 
 // Both results once both are done; the first failure only once both have settled, so neither half of
-// the start is still running when the caller sees it fail, and what the other half opened is closed
-// (`a` or `b`, and `failed` whatever the failure leaves open): a start that fails holds no connection
-// that would keep its process alive.
+// the start is still running when the caller sees it fail, and `close` is given what either half
+// opened (undefined for the half that failed): a start that fails holds no connection that would
+// keep its process alive.
 async function bothSettled<A, B>(
   a: Promise<A>,
   b: Promise<B>,
-  undo: { a(value: A): Promise<unknown>; b(value: B): Promise<unknown>; failed(): Promise<unknown> },
+  close: (a: A | undefined, b: B | undefined) => Promise<unknown>,
 ): Promise<[A, B]> {
   const [ra, rb] = await Promise.allSettled([a, b]);
   if (ra.status === 'fulfilled' && rb.status === 'fulfilled') return [ra.value, rb.value];
-  await Promise.allSettled([
-    ra.status === 'fulfilled' ? undo.a(ra.value) : undo.failed(),
-    rb.status === 'fulfilled' ? undo.b(rb.value) : undefined,
-  ]);
+  await close(ra.status === 'fulfilled' ? ra.value : undefined, rb.status === 'fulfilled' ? rb.value : undefined).catch(
+    () => undefined,
+  );
   throw ra.status === 'rejected' ? ra.reason : (rb as PromiseRejectedResult).reason;
 }
