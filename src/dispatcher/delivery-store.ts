@@ -21,7 +21,7 @@ import type { ListIndex } from '../shared/store/list-index';
 import type { RecordedAttempt, DeliveryDecision } from './retry-policy';
 import { systemClock, type Clock } from '../shared/clock';
 import { RecordSignals } from './record-signals';
-import { WriteBatch } from './write-batch';
+import { WriteBatch } from '../shared/mongo/write-batch';
 
 // The delivery records: one per (lead event, partner, kind), the source of truth for what was sent, and
 // their list (delivery_list, the manager's queue and a replay's range). The only code that writes

@@ -3,7 +3,7 @@ import { duplicateKeysOf } from '../../shared/mongo/bulk';
 import type { DeliveryBlockDoc, PartitionEpochDoc } from '../../shared/mongo/delivery-doc';
 import type { BlockState } from './lead-lines';
 import { systemClock, type Clock } from '../../shared/clock';
-import { WriteBatch } from '../write-batch';
+import { WriteBatch } from '../../shared/mongo/write-batch';
 
 interface BlockSave {
   key: { endpoint: string; leadId: string };

@@ -5,7 +5,7 @@ import { untilDone } from '../../shared/retriable';
 import type { BlockStore } from './block-store';
 import type { Attempted } from '../delivery-attempt';
 import { newDeliveryDoc, type DeliveryStore, type FirstRecord } from '../delivery-store';
-import { WriteBatch } from '../write-batch';
+import { WriteBatch } from '../../shared/mongo/write-batch';
 import type { Item, OwnedPartitions } from './owned-partitions';
 import type { BlockState } from './lead-lines';
 import type { DispatcherMetrics } from '../metrics';
