@@ -1,7 +1,7 @@
 import type { Consumer, KafkaMessage, PartitionAssigner } from 'kafkajs';
 import type { Logger } from '../logger';
 import type { Decoded, Recording, Undecodable } from './batch-types';
-import { handingOver } from './hand-over';
+import { handingOver, type CommitVia, type OffsetsByTopic } from './hand-over';
 import type { MembershipLease } from './membership-lease';
 import { OffsetWatermark } from './offset-watermark';
 
@@ -52,9 +52,9 @@ export interface CommitOptions {
 export function offsetCommits(opts: CommitOptions, logger: Logger): CommitStrategy {
   let marks: Watermarks | null = null;
   // Then what is done is committed, so the next owner starts exactly after it.
-  const handOver = async (): Promise<void> => {
+  const handOver = async (commit?: CommitVia): Promise<void> => {
     await opts.handOver?.();
-    await marks?.commit();
+    await marks?.commit(commit);
   };
   const max = opts.maxUncommitted ?? Infinity;
   return {
@@ -160,7 +160,8 @@ class Watermarks {
     return mark;
   }
 
-  commit(): Promise<void> {
+  // `via`: another way to send them (hand-over.ts: at a leave, through the group).
+  commit(via?: CommitVia): Promise<void> {
     this.committing = this.committing.then(async () => {
       const marks = this.marks;
       const due = [...marks].flatMap(([key, mark]) => {
@@ -172,7 +173,9 @@ class Watermarks {
       });
       if (due.length === 0) return;
       try {
-        await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
+        if (via) await via(byTopic(due));
+        else
+          await this.consumer.commitOffsets(due.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
         for (const d of due) d.mark.committed(d.offset);
       } catch (err) {
         // A rebalance under way, a coordinator moving: the next round commits (or the next owner replays).
@@ -189,4 +192,11 @@ class Watermarks {
     this.timer = null;
     await this.commit();
   }
+}
+
+function byTopic(due: readonly { topic: string; partition: number; offset: string }[]): OffsetsByTopic {
+  const topics = new Map<string, { partition: number; offset: string }[]>();
+  for (const { topic, partition, offset } of due)
+    topics.set(topic, [...(topics.get(topic) ?? []), { partition, offset }]);
+  return [...topics].map(([topic, partitions]) => ({ topic, partitions }));
 }

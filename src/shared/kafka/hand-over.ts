@@ -10,7 +10,7 @@ import { kafkajsInternal } from './kafkajs-internals';
 // reading from the committed offsets, would do it again. So before every join this runs the
 // member's hand-over (finish or fence that work, commit its offsets): the group waits for the
 // member's JoinGroup, so no other member gets its partitions until it has committed. The only way
-// in is ConsumerGroup.joinAndSync; kafkajs is frozen at 2.2.4 (no release since 2023), so the
+// in is ConsumerGroup.joinAndSync (and out, ConsumerGroup.leave); kafkajs is frozen at 2.2.4 (no release since 2023), so the
 // internal it wraps does not move (kafkajs-internals.ts refuses any other version). Members are told apart by their cluster object, which kafkajs
 // creates per consumer and hands to the consumer's partition assigners.
 //
@@ -27,15 +27,23 @@ interface Group {
   coordinator: {
     heartbeat(p: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown>;
   } | null;
+  commitOffsets(offsets: { topics: OffsetsByTopic }): Promise<void>;
 }
 type JoinAndSync = (this: Group) => Promise<unknown>;
+type Leave = (this: Group) => Promise<unknown>;
 type Heartbeat = (this: Group, args: { interval: number }) => Promise<unknown>;
-const ConsumerGroup = kafkajsInternal<{ prototype: { joinAndSync: JoinAndSync; heartbeat: Heartbeat } }>(
-  'consumer/consumerGroup',
-);
+const ConsumerGroup = kafkajsInternal<{
+  prototype: { joinAndSync: JoinAndSync; leave: Leave; heartbeat: Heartbeat };
+}>('consumer/consumerGroup');
+
+// Offsets to commit, by topic, in kafkajs's own shape.
+export type OffsetsByTopic = { topic: string; partitions: { partition: number; offset: string }[] }[];
+// How a hand-over commits what is done: through the consumer where none is given; at a leave, through
+// the group itself, as kafkajs's runner has stopped by then and its commit does nothing.
+export type CommitVia = (topics: OffsetsByTopic) => Promise<void>;
 
 interface Member {
-  handOver(): Promise<void>;
+  handOver(commit?: CommitVia): Promise<void>;
   lease?: MembershipLease;
 }
 const members = new WeakMap<object, Member>();
@@ -49,14 +57,27 @@ ConsumerGroup.prototype.joinAndSync = async function handOverThenJoin(this: Grou
   return joinAndSync.call(this);
 };
 
+// A member that leaves gives its partitions away at once, like one that rejoins. kafkajs leaves when
+// its consumer stops, and also when the consumer crashes (a broker failover can end in one: it
+// disconnects, then restarts the consumer), which passes no graceful stop of ours: the work under
+// way would go on beside the next owner's, which reads from the committed offsets and does it
+// again. So a leave hands over first, as a join does (after a graceful stop's hand-over, a second
+// finds nothing to wait for).
+const leave = ConsumerGroup.prototype.leave;
+ConsumerGroup.prototype.leave = async function handOverThenLeave(this: Group) {
+  const member = members.get(this.cluster);
+  if (member && this.memberId) await handOverBeating(this, member, (topics) => this.commitOffsets({ topics }));
+  return leave.call(this);
+};
+
 // kafkajs sends no heartbeat until it has joined again, so a hand-over longer than the lease would
 // cut off work it could still record. Like the Java consumer's heartbeat thread during its
 // revocation callback, the member heartbeats while it hands over: an answer, even
 // REBALANCE_IN_PROGRESS, means the coordinator still counts it in and renewed its session.
-async function handOverBeating(group: Group, member: Member): Promise<void> {
+async function handOverBeating(group: Group, member: Member, commit?: CommitVia): Promise<void> {
   const { lease } = member;
   let done = false;
-  const handedOver = member.handOver().finally(() => {
+  const handedOver = member.handOver(commit).finally(() => {
     done = true;
   });
   while (lease && !done) {
@@ -116,7 +137,7 @@ ConsumerGroup.prototype.heartbeat = async function heartbeatOnLease(this: Group,
 // end well within the session timeout: the member sends no heartbeat meanwhile.
 export function handingOver(
   assigner: PartitionAssigner,
-  handOver: () => Promise<void>,
+  handOver: (commit?: CommitVia) => Promise<void>,
   lease?: MembershipLease,
 ): PartitionAssigner {
   return (config) => {
