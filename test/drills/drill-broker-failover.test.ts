@@ -1,5 +1,5 @@
 import { deliveryId } from '../../src/shared/ids';
-import { childLogLines } from '../support/child-role';
+import { childLogLines, childLogLinesAround } from '../support/child-role';
 import { drillEventOf } from '../support/drill-partner';
 import { PrivateService } from '../support/private-service';
 import { outOfOrder, repeatedEvents, rollingDrill } from '../support/rolling-drill';
@@ -45,14 +45,18 @@ describe('broker failover', () => {
     // Each repeat with its receptions' times and event ids (one id twice is one delivery sent twice, two
     // ids are two events of one change), and what the store and the roles' logs say of its deliveries.
     const receptions = (event: string) => got.filter((c) => drillEventOf(c.body) === event);
+    // The dispatchers' lines from 10 s before its first reception to 2 s after its last: which member
+    // held, handed over or lost the partition when both sent it.
     const repeats = await Promise.all(
       [...repeatedEvents(got, report.unanswered).keys()].map(async (event) => {
         const ids = [...new Set(receptions(event).map((c) => deliveryId(String(c.headers['x-event-id']), partnerId)))];
         const records = await drill.app.runtime.mongo.collections.deliveries.find({ _id: { $in: ids } }).toArray();
+        const at = receptions(event).map((c) => c.at);
         return {
           [event]: receptions(event).map((c) => `${c.at} ${String(c.headers['x-event-id'])}`),
           records: records.map((r) => ({ _id: r._id, state: r.state, attempts: r.attempts })),
           log: ids.flatMap(childLogLines),
+          dispatchers: childLogLinesAround('dispatcher', Math.min(...at) - 10_000, Math.max(...at) + 2000),
         };
       }),
     );

@@ -29,6 +29,21 @@ const keep = (line: string): void => {
 };
 export const childLogLines = (mentioning: string): string[] => kept.filter((l) => l.includes(mentioning));
 
+// The lines one role's children logged between two times (ms since the epoch), the latest `max`: what
+// its members did around something a drill found wrong (hand-overs, leases, rejoins), which no line
+// naming the delivery says.
+export function childLogLinesAround(role: string, fromMs: number, toMs: number, max = 80): string[] {
+  const within = kept.filter((l) => {
+    try {
+      const line = JSON.parse(l) as { role?: string; time?: number };
+      return line.role === role && typeof line.time === 'number' && line.time >= fromMs && line.time <= toMs;
+    } catch {
+      return false;
+    }
+  });
+  return within.slice(-max);
+}
+
 export async function startChildRole(
   role: string,
   env: Record<string, string>,
