@@ -6,7 +6,7 @@ import type { Table } from './context';
 import type { DispatcherStack } from './dispatcher-stack';
 import { freePort, sleep } from './env';
 import { CpuMeter, memOf } from './proc';
-import { gauge, metricsText, recordWaits, storeWork } from './role-metrics';
+import { gauge, metricsText, recordWaits, pipelineWork } from './role-metrics';
 import type { Helper, RoleMemory, RoleProcess } from './roles';
 import { r1 } from './stats';
 import { startTrickle, type Trickle } from './trickle';
@@ -32,7 +32,7 @@ async function passed(rt: Runtime): Promise<number> {
 }
 const SAMPLE_EVERY_MS = 2000;
 
-const commandsOf = async (role: RoleProcess): Promise<Map<string, number>> => (await storeWork([role])).commands;
+const commandsOf = async (role: RoleProcess): Promise<Map<string, number>> => (await pipelineWork([role])).commands;
 const total = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
 
 // Where the store's work went: the commands counted between two reads, by shape, each per `per`

@@ -78,9 +78,9 @@ export interface Work {
   messages: Map<string, number>; // on each topic (with the environment only)
 }
 
-// What the roles have asked of the store so far (their lead_intake_mongo_* counters), and with the
-// scenario's environment, the messages on its topics.
-export async function storeWork(roles: readonly RoleProcess[], env?: Record<string, string>): Promise<Work> {
+// The pipeline's work so far: what the roles asked of the store (their lead_intake_mongo_* counters)
+// and, given the scenario's environment, the messages on its topics (topic-messages.ts).
+export async function pipelineWork(roles: readonly RoleProcess[], env?: Record<string, string>): Promise<Work> {
   const documents = new Map<string, number>();
   const commands = new Map<string, number>();
   const add = (m: Map<string, number>, key: string, n: number) => m.set(key, (m.get(key) ?? 0) + n);

@@ -6,7 +6,7 @@ import { LeadStream } from '../lib/leads';
 import { closedLoop } from '../lib/load';
 import { CpuMeter, type CpuWindow, type Watched } from '../lib/proc';
 import { profileTables } from '../lib/report';
-import { storeWork } from '../lib/role-metrics';
+import { pipelineWork } from '../lib/role-metrics';
 import { startHelper, startRole, type Helper, type RoleProcess } from '../lib/roles';
 import { createAgents, createPartners, dropScenario } from '../lib/setup';
 import { r1 } from '../lib/stats';
@@ -61,13 +61,13 @@ export async function idleScenario(ctx: BenchContext): Promise<ScenarioResult> {
       await sleep(10_000); // the leads' callbacks, joins and first timers settle
       ctx.log(`idle, ${layout}: our processes at rest for ${opts.idleS} s`);
       const meter = new CpuMeter(() => [...roles.map((r) => ({ name: r.role, pid: r.pid })), ...servers()]);
-      const storeBefore = (await storeWork(roles)).commands;
+      const storeBefore = (await pipelineWork(roles)).commands;
       const from = monotonicUs();
       meter.start();
       await sleep(opts.idleS * 1000);
       const cpu = meter.stop();
       const to = monotonicUs();
-      const storeAfter = (await storeWork(roles)).commands;
+      const storeAfter = (await pipelineWork(roles)).commands;
       const storeCommandsPerMinute = Object.fromEntries(
         [...storeAfter]
           .map(([k, n]): [string, number] => [k, r1(((n - (storeBefore.get(k) ?? 0)) * 60) / cpu.seconds)])

@@ -22,7 +22,7 @@ import { closedLoop, openLoop, type LoadResult } from '../lib/load';
 import { perfTables, PerfRecorder, type PerfSummary } from '../lib/perf-record';
 import { CpuMeter, load1, memOf, type Watched } from '../lib/proc';
 import { memoryTable, profileTables } from '../lib/report';
-import { histogram, meanBetween, storeWork, workPerLead } from '../lib/role-metrics';
+import { histogram, meanBetween, pipelineWork, workPerLead } from '../lib/role-metrics';
 import { startHelper, startRole, type Helper, type RoleMemory, type RoleProcess } from '../lib/roles';
 import { createAgents, createPartners, dropScenario } from '../lib/setup';
 import { statusLookups, statusTable, type StatusStep } from '../lib/status-lookups';
@@ -119,7 +119,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         ? await histogram(processor.url, 'lead_intake_processor_decision_duration_seconds')
         : null;
       const chunkBefore = processor ? await histogram(processor.url, 'lead_intake_processor_intake_chunk_size') : null;
-      const storeBefore = await storeWork(roles, full ? env : undefined);
+      const workBefore = await pipelineWork(roles, full ? env : undefined);
       meter.start();
       const from = monotonicUs();
       const res = await go();
@@ -138,7 +138,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
       const processorChunkMean = chunkMean === null ? null : r1(chunkMean);
       // A soak goes straight on to its next minute: the backlog is only read.
       const backlog = await drain(env, mode, mode === 'soak' ? 0 : opts.quick ? 20 : 40);
-      const store = await storeWork(roles, full ? env : undefined);
+      const work = await pipelineWork(roles, full ? env : undefined);
       const { accepted, ...load } = res;
       allAccepted.push(...accepted.map((a) => ({ ...a, step: label })));
       const intakeOutcomes = (load.byOutcome.accepted ?? 0) + (load.byOutcome.duplicate ?? 0);
@@ -156,7 +156,7 @@ export async function intakeScenario(ctx: BenchContext, mode: IntakeMode): Promi
         cpu,
         cpuPerLead: cpuPerLead(cpu, load.acceptedPerS),
         rssMb,
-        ...workPerLead(store, storeBefore, accepted.length),
+        ...workPerLead(work, workBefore, accepted.length),
         load1Before: r1(before),
         saturated,
         backlogAfter: backlog,

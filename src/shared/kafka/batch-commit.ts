@@ -196,7 +196,10 @@ class Watermarks {
 
 function byTopic(due: readonly { topic: string; partition: number; offset: string }[]): OffsetsByTopic {
   const topics = new Map<string, { partition: number; offset: string }[]>();
-  for (const { topic, partition, offset } of due)
-    topics.set(topic, [...(topics.get(topic) ?? []), { partition, offset }]);
+  for (const { topic, partition, offset } of due) {
+    const partitions = topics.get(topic) ?? [];
+    partitions.push({ partition, offset });
+    topics.set(topic, partitions);
+  }
   return [...topics].map(([topic, partitions]) => ({ topic, partitions }));
 }
