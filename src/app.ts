@@ -3,16 +3,11 @@ import { hostname } from 'node:os';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Gauge } from 'prom-client';
 import type { Config } from './shared/config';
-import { startDispatcher } from './dispatcher';
 import { AllowedMethods, pathOf } from './shared/http/allowed-methods';
 import { answerClientError, answerNotFound, toApiError } from './shared/http/fastify-errors';
 import { opsRoutes } from './shared/http/ops-routes';
 import { consumerGroupsOf } from './shared/kafka/consumer-groups';
 import { registerConsumerLag } from './shared/kafka/consumer-lag';
-import { startIngress } from './ingress';
-import { PARTNER_API_PREFIX } from './ingress/partner-api';
-import { managerPlugin, managerServices } from './manager';
-import { partnerPortal } from './portal/api';
 import { requestLogView } from './shared/http/request-log';
 import type { Logger } from './shared/logger';
 import { ReplyWaiter } from './shared/kafka/reply-waiter';
@@ -20,8 +15,6 @@ import type { CallbackReply } from './shared/schemas';
 import { systemClock, type Clock } from './shared/clock';
 import { MinuteRecorder } from './shared/overview/minute-recorder';
 import { minutesCollection } from './shared/overview/minute-counts';
-import { startProcessor } from './processor';
-import { startAlertsWorker } from './alerts/commands';
 import { startMailSender } from './shared/mail/mail-sender';
 import { Mailer } from './shared/mail/mailer';
 import { MailOutbox } from './shared/mail/outbox';
@@ -29,6 +22,18 @@ import { smtpRelay } from './shared/mail/smtp-relay';
 import { dispatcherDeps, ingressDeps, managerOptions, processorDeps } from './role-deps';
 import type { RoleHandle } from './shared/role';
 import { startRuntime, type Runtime } from './shared/runtime';
+
+// A role's code is loaded only in a process that runs it: the manager's and the portal's modules
+// (sign-in, passkeys, alerts) are half of a process's heap, which a processor or a dispatcher
+// would carry and mark at every full collection without ever running them.
+const roleCode = {
+  processor: () => require('./processor') as typeof import('./processor'),
+  dispatcher: () => require('./dispatcher') as typeof import('./dispatcher'),
+  ingress: () => require('./ingress') as typeof import('./ingress'),
+  manager: () => require('./manager') as typeof import('./manager'),
+  portal: () => require('./portal/api') as typeof import('./portal/api'),
+  alerts: () => require('./alerts/commands') as typeof import('./alerts/commands'),
+};
 
 export interface App {
   runtime: Runtime;
@@ -53,9 +58,11 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
   try {
     const joined = managerReplies?.start();
     joined?.catch(() => undefined); // awaited below, after the roles
-    if (config.roles.includes('processor')) roles.push(await startProcessor(processorDeps(runtime, clock)));
-    if (config.roles.includes('dispatcher')) roles.push(await startDispatcher(dispatcherDeps(runtime)));
-    if (config.roles.includes('ingress')) roles.push(await startIngress(ingressDeps(runtime)));
+    if (config.roles.includes('processor'))
+      roles.push(await roleCode.processor().startProcessor(processorDeps(runtime, clock)));
+    if (config.roles.includes('dispatcher'))
+      roles.push(await roleCode.dispatcher().startDispatcher(dispatcherDeps(runtime)));
+    if (config.roles.includes('ingress')) roles.push(await roleCode.ingress().startIngress(ingressDeps(runtime)));
     await joined;
   } catch (err) {
     await Promise.allSettled([...roles.map((r) => r.stop()), managerReplies?.stop()]);
@@ -95,7 +102,7 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
   // The alerts worker queues into the outbox, so it runs where the sender does.
   const alerts =
     outbox && mail && config.mail
-      ? await startAlertsWorker({
+      ? await roleCode.alerts().startAlertsWorker({
           consumers: runtime.consumers,
           db: runtime.mongo.db,
           partners: runtime.mongo.collections.partners,
@@ -116,6 +123,7 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
     logger,
   );
 
+  const partnerApi = config.roles.includes('ingress') ? roleCode.ingress().PARTNER_API_PREFIX : null;
   const http = Fastify({
     loggerInstance: logger.child({ component: 'http' }, { serializers: { req: requestLogView } }) as FastifyBaseLogger,
     trustProxy: config.http.trustedProxies.length > 0 ? [...config.http.trustedProxies] : false,
@@ -123,7 +131,7 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
     // The partner API writes its own one line per request (partner, outcome, ms); fastify's two more
     // lines per request, each redacted, were a tenth of the ingress's CPU under load.
     logController: new LogController({
-      disableRequestLogging: (req: { url: string }) => req.url.startsWith(PARTNER_API_PREFIX),
+      disableRequestLogging: (req: { url: string }) => partnerApi !== null && req.url.startsWith(partnerApi),
     }),
     // external_id may be 128 characters, more once percent-encoded; fastify's default is 100.
     routerOptions: { maxParamLength: 1024 },
@@ -147,8 +155,9 @@ export async function startApp(config: Config, logger: Logger, clock: Clock = sy
   if (managerReplies) {
     // The manager and the partner portal, side by side over the same services.
     const o = managerOptions(runtime, managerReplies, outbox);
+    const { managerPlugin, managerServices } = roleCode.manager();
     const services = managerServices(o);
-    const portal = partnerPortal(o, services, systemClock);
+    const portal = roleCode.portal().partnerPortal(o, services, systemClock);
     await http.register(managerPlugin, { ...o, services, portalRoutes: [portal.invitations, portal.emails] });
     await http.register(portal.plugin);
   }

@@ -23,6 +23,9 @@ import { PARTNER_OPENAPI_PATH, partnerOpenApiDocument } from './partner-openapi'
 import { AuthFailureLimiter } from './rate-limit';
 import { RefusalReports } from './refusal-reports';
 
+// For the process's request log, which the partner API writes itself (app.ts).
+export { PARTNER_API_PREFIX } from './partner-api';
+
 // What the ingress is given (src/role-deps.ts builds it): the clients it uses and its settings.
 export interface IngressDeps extends RoleClients {
   config: Pick<Config, 'serviceName' | 'intake'> & { crypto: Pick<CryptoConfig, 'hashKey'> };
