@@ -10,7 +10,10 @@ import { startTestApp, type TestApp } from '../support/test-app';
 // What CI does to a clone: `npm test` starts the servers from the clone, then the clone is deleted.
 // Servers left behind keep the ports with their files gone; `scripts/services.sh up` from another
 // checkout, on the same ports, must replace them, and a lead must then go through the new stack.
-// Everything here runs on free ports of its own: the shared servers are never touched.
+// Everything here runs on free ports of its own: the shared servers are never touched. The clone and
+// the run dir live under the test run's private root (scripts/test.sh), which stops whatever is left
+// there when the run ends.
+const PRIVATE_ROOT = process.env.LEADS_PRIVATE_ROOT ?? tmpdir();
 const ROOT = join(__dirname, '..', '..');
 const SERVICES = ['redis', 'ferretdb', 'kafka', 'registry', 'mailpit'];
 const servicesSh = (checkout: string) => join(checkout, 'scripts', 'services.sh');
@@ -51,8 +54,8 @@ beforeAll(async () => {
     SMTP_PORT: `${smtp}`,
     MAILPIT_PORT: `${mailpit}`,
   };
-  clone = mkdtempSync(join(tmpdir(), 'orphan-clone-'));
-  runDir = mkdtempSync(join(tmpdir(), 'orphan-run-'));
+  clone = mkdtempSync(join(PRIVATE_ROOT, 'orphan-clone-'));
+  runDir = mkdtempSync(join(PRIVATE_ROOT, 'orphan-run-'));
   try {
     execFileSync('git', ['clone', '-q', ROOT, clone], { stdio: 'pipe' });
   } catch {
@@ -75,7 +78,11 @@ afterAll(async () => {
     }
   }
   rmSync(runDir, { recursive: true, force: true });
-  if (existsSync(clone)) rmSync(clone, { recursive: true, force: true });
+  // An `up` that failed in beforeAll left the clone, and whatever it had started, running from it.
+  if (existsSync(clone)) {
+    await runScript(servicesSh(ROOT), ['down-under', clone], {}).catch(() => undefined);
+    rmSync(clone, { recursive: true, force: true });
+  }
 }, 60_000);
 
 it('status names each server left behind, with its pid and the deleted checkout, and exits non-zero', async () => {
