@@ -23,9 +23,12 @@ export class EndpointHold {
     return this.circuits.isOpen(endpoint) ? 'probe' : 'any';
   }
 
-  // Its circuit holds its deliveries (not a pause): new ones are set aside in a backlog.
-  circuitHolds(endpoint: string): boolean {
-    return this.circuits.holds(endpoint);
+  // Its circuit is not closed (not a pause): new deliveries are set aside in a backlog. That includes
+  // while its probe is due: the probe is one delivery already held or read back, and a new one
+  // handled then would be recorded and queued behind a probe that may well fail (under load the
+  // probe can be due for hundreds of milliseconds, and a burst arriving then was recorded whole).
+  setsAside(endpoint: string): boolean {
+    return this.circuits.isOpen(endpoint);
   }
 
   // Asked once, as an attempt is about to start (it may take the circuit's probe).

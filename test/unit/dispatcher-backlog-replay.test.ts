@@ -48,7 +48,7 @@ beforeEach(() => {
   removed = 0;
   const deps = {
     backlogStore: { save: async () => true, remove: async () => void removed++ },
-    hold: { pace: () => pace, circuitHolds: () => circuitHolds },
+    hold: { pace: () => pace, setsAside: () => circuitHolds },
     scheduler: { room: () => room, untilRoom: () => roomWait.promise },
     logger: createLogger('silent'),
   } as unknown as ReplayDeps;

@@ -98,7 +98,7 @@ export class BacklogReplay {
     if (verdict === 'read-back') return READ_BACK;
     if (verdict === 'handle') {
       const full = scheduler.room(w.endpoint) - (taken.get(w.endpoint) ?? 0) <= 0;
-      if (hold.circuitHolds(w.endpoint) || full) {
+      if (hold.setsAside(w.endpoint) || full) {
         a.backlogs.open(w.endpoint, partition, offset, (from) => this.save(a, w.endpoint, partition, from));
         this.deps.logger.info(
           { endpoint: w.endpoint, partition, offset, reason: full ? 'queue_full' : 'circuit_open' },
