@@ -14,7 +14,7 @@ import { leadEvent } from '../support/lead-events';
 type Pace = 'none' | 'probe' | 'any';
 let a: OwnedPartitions;
 let pace: Pace;
-let circuitHolds: boolean;
+let setsAside: boolean;
 let room: number;
 let roomWait: Deferred;
 let arrived: string[];
@@ -38,7 +38,7 @@ beforeEach(() => {
   a = new OwnedPartitions(NO_LEASE);
   a.claimed(0, 1);
   pace = 'any';
-  circuitHolds = false;
+  setsAside = false;
   room = 100;
   roomWait = deferred();
   arrived = [];
@@ -48,7 +48,7 @@ beforeEach(() => {
   removed = 0;
   const deps = {
     backlogStore: { save: async () => true, remove: async () => void removed++ },
-    hold: { pace: () => pace, setsAside: () => circuitHolds },
+    hold: { pace: () => pace, setsAside: () => setsAside },
     scheduler: { room: () => room, untilRoom: () => roomWait.promise },
     logger: createLogger('silent'),
   } as unknown as ReplayDeps;
@@ -108,14 +108,14 @@ async function consume(n: number): Promise<(Promise<unknown> | undefined)[]> {
 const intakeOne = (event: LeadEvent, offset: number) => replay.intakeBatch(a, 0, [offset], [[wanted(event)]]).aside[0];
 
 it("sets an endpoint's events aside while its circuit holds, their offsets free once the backlog's start is saved", async () => {
-  circuitHolds = true;
+  setsAside = true;
   const waits = await consume(3);
   expect(waits.every((w) => w instanceof Promise)).toBe(true);
   await expect(Promise.all(waits)).resolves.toEqual([undefined, undefined, undefined]);
   expect(a.backlogs.get('pa-1', 0)?.start).toBe(10);
   expect(reads).toEqual([[0, 10]]); // read back from its start once the batch is done
   // Another endpoint on the same partition is handled as it comes.
-  circuitHolds = false;
+  setsAside = false;
   expect(intakeOne(leadEvent('pa-2'), 20)).toBeUndefined();
 });
 
@@ -126,7 +126,7 @@ it('sets aside the deliveries beyond a full queue, counting those the same batch
 });
 
 it('reads nothing back while the endpoint is held, one probe when its probe is due, the rest once it closed', async () => {
-  circuitHolds = true;
+  setsAside = true;
   await consume(6);
   pace = 'none';
   expect(await take(0)).toBe(0);
@@ -147,7 +147,7 @@ it('reads nothing back while the endpoint is held, one probe when its probe is d
 });
 
 it("stops at the endpoint's room and goes on from there when it has more", async () => {
-  circuitHolds = true;
+  setsAside = true;
   await consume(6);
   room = 2;
   expect(await take(0)).toBe(2);
@@ -161,13 +161,13 @@ it("stops at the endpoint's room and goes on from there when it has more", async
 });
 
 it('has caught up once read back to where the consumer decided, and is removed once all it read back is recorded', async () => {
-  circuitHolds = true;
+  setsAside = true;
   await consume(6);
   await take(0);
   const b = a.backlogs.get('pa-1', 0)!;
   expect(b.merged).toBe(true);
   expect(halts).toEqual([0]); // nothing more to read on the partition
-  circuitHolds = false;
+  setsAside = false;
   // The consumer coming to an offset the backlog read back leaves its delivery to the backlog: one
   // taken twice could be sent twice (recorded while the consumer looked it up).
   const { handled } = replay.intakeBatch(a, 0, [12], [[wanted(events[2]!)]]);
