@@ -55,6 +55,17 @@ describe('coalesceSends', () => {
     await fourth;
   });
 
+  it('sends the sends of one turn on an idle producer in one request', async () => {
+    const { producer, requests } = fakeProducer();
+    const p = coalesceSends(producer);
+    const sends = ['1', '2', '3'].map((v) => p.send({ topic: 'a', messages: [msg(v)] }));
+    await tick();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.batch.topicMessages).toEqual([{ topic: 'a', messages: [msg('1'), msg('2'), msg('3')] }]);
+    requests[0]?.finish();
+    await Promise.all(sends);
+  });
+
   it('fails every send of a failed request, and carries on with the next', async () => {
     const { producer, requests } = fakeProducer();
     const p = coalesceSends(producer);

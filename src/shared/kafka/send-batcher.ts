@@ -14,9 +14,9 @@ interface Pending {
 // The producer allows one produce request in flight per broker (client.ts), and kafkajs makes one
 // request per send(): concurrent sends (one per intake request in the ingress) wait in line for a
 // broker round trip each. This lets the sends that arrive while a request is in flight leave
-// together in the next one (sendBatch), in call order. A send on an idle producer leaves at once,
-// as before. Each caller's promise settles with its own request's outcome, as before; a send with
-// its own acks, timeout or compression is passed through unchanged.
+// together in the next one (sendBatch), in call order. A send on an idle producer leaves in the same
+// turn, with the sends made in that turn. Each caller's promise settles with its own request's
+// outcome; a send with its own acks, timeout or compression is passed through unchanged.
 export function coalesceSends(producer: Producer): Producer {
   const queue: Pending[] = [];
   let flushing = false;
@@ -51,7 +51,11 @@ export function coalesceSends(producer: Producer): Producer {
       return producer.send(record);
     return new Promise<RecordMetadata[]>((resolve, reject) => {
       queue.push({ record, bytes: sizeOf(record.messages), resolve, reject });
-      if (!flushing) void flush();
+      // Sends made in the same turn (an intake cohort's commands) leave in the same request.
+      if (!flushing) {
+        flushing = true;
+        queueMicrotask(() => void flush());
+      }
     });
   };
 
