@@ -6,6 +6,7 @@ import { luaScript, type LuaScript } from '../shared/redis/lua-script';
 import { quotaWindowKey } from '../shared/partners/partner-quota';
 import { SLIDING_WINDOW_LUA } from '../shared/redis/sliding-window';
 import { claimOf, recordKey, type Claim } from './idempotency';
+import { IntakeCohort } from './intake-cohort';
 import { LUA_DIR } from './lua-dir';
 import { authFailuresKey, quotaFor, retryAfterSeconds, WINDOW_MS, type Endpoint } from './rate-limit';
 
@@ -18,9 +19,11 @@ export type Admission =
 // the address's failed authentications, the partner's sliding window per endpoint (spec 8: per
 // partner, never per IP) and, for an intake request with a valid Idempotency-Key, its claim
 // (spec 5.2), a processing claim older than the decision timeout being given up on. Shared by every
-// ingress instance through Redis.
+// ingress instance through Redis. Intake requests close together may be admitted in cohorts
+// (INTAKE_COHORT_MS, intake-cohort.ts).
 export class Admissions {
   private readonly script: LuaScript;
+  private readonly cohort: IntakeCohort;
   private seq = 0;
 
   constructor(
@@ -32,6 +35,7 @@ export class Admissions {
       SLIDING_WINDOW_LUA,
       join(LUA_DIR, 'idempotency-record.lua'),
     ]);
+    this.cohort = new IntakeCohort(intake.cohortMs);
   }
 
   async admit(
@@ -56,6 +60,7 @@ export class Admissions {
       intake.replyTimeoutMs,
       intake.idempotencyTtlS,
     ];
+    if (endpoint === 'intake') await this.cohort.join();
     const reply = (await this.script(keys, args)) as string[];
     const [kind, retryMs] = reply;
     if (kind === 'auth_failures' || kind === 'rate_limited')

@@ -5,6 +5,9 @@ import type { EnvReader } from './env-reader';
 export interface IntakeConfig {
   readonly timestampToleranceS: number;
   readonly replyTimeoutMs: number;
+  // How long an intake request may wait for others to set out with (intake-cohort.ts); 0: never. Off by
+  // default: it trades up to this much of every answer for the ingress's CPU (docs/benchmarks.md).
+  readonly cohortMs: number;
   readonly bodyLimitBytes: number;
   readonly intakePerMinute: number;
   readonly statusPerMinute: number;
@@ -40,6 +43,7 @@ export function readIntake(r: EnvReader): IntakeConfig {
   return {
     timestampToleranceS: r.int('INTAKE_TIMESTAMP_TOLERANCE_S', 300, 1, 3600),
     replyTimeoutMs: r.int('INTAKE_REPLY_TIMEOUT_MS', 5000, 100, 60000),
+    cohortMs: r.int('INTAKE_COHORT_MS', 0, 0, 100),
     bodyLimitBytes: r.int('INTAKE_BODY_LIMIT_BYTES', 65536, 1024, 10485760),
     intakePerMinute: r.int('RATE_INTAKE_PER_MINUTE', 60, 1, 1000000),
     statusPerMinute: r.int('RATE_STATUS_PER_MINUTE', 120, 1, 1000000),
