@@ -5,6 +5,7 @@ import type { Kafka } from 'kafkajs';
 import { request, Agent } from 'undici';
 import { bareKafka } from '../src/shared/kafka/client';
 import { argValue } from './lib/args';
+import { cpuTimesOf } from './lib/proc';
 import { renderTable, writeJson } from './lib/report';
 
 // What one round trip of each client a lead meets outside the store costs the process that makes it,
@@ -96,7 +97,7 @@ async function consume(kafka: Kafka, topic: string, group: string, expect: numbe
   return { ...perCall(kind, seen, used), fetches };
 }
 
-// A node process running `script`, which prints its port (and, for a server, its CPU on request).
+// A node process running `script`, which prints its port.
 async function helper(script: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
@@ -172,13 +173,12 @@ async function redisCosts(url: string, n: number): Promise<Cost[]> {
 }
 
 // undici POSTs of `bytes` of JSON to a fastify server in a helper process, one at a time over one
-// keep-alive connection: the client's CPU here, the server's read from the helper before and after.
+// keep-alive connection: the client's CPU here, the server's from /proc before and after.
 async function httpCosts(n: number, bytes: number): Promise<Cost[]> {
   const server = await helper(`
     const app = require('fastify')();
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_r, body, done) => done(null, body));
     app.post('/in', async (req) => ({ id: 'le-1', status: 'accepted', size: req.body.length }));
-    app.get('/cpu', async () => process.cpuUsage());
     app.listen({ port: 0, host: '127.0.0.1' }).then(() => process.stdout.write(app.server.address().port + '\\n'));`);
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
   const base = `http://127.0.0.1:${server.port}`;
@@ -192,12 +192,15 @@ async function httpCosts(n: number, bytes: number): Promise<Cost[]> {
     });
     await res.body.json();
   };
-  const serverCpu = async () =>
-    (await (await request(`${base}/cpu`, { dispatcher: agent })).body.json()) as NodeJS.CpuUsage;
+  const serverCpu = (): NodeJS.CpuUsage => {
+    const t = cpuTimesOf(server.child.pid ?? -1);
+    if (!t) throw new Error('the server helper is gone');
+    return { user: t.user * 1e6, system: t.system * 1e6 };
+  };
   try {
-    const before = await serverCpu();
+    const before = serverCpu();
     const client = await oneAtATime(`undici POST of ${bytes} bytes, the client`, 500, n, post);
-    const after = await serverCpu();
+    const after = serverCpu();
     const used = { user: after.user - before.user, system: after.system - before.system };
     return [client, perCall(`the same POST, a fastify server (with its warm-up)`, n + 500, used)];
   } finally {
