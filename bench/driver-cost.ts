@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { argValue } from './lib/args';
+import { costOneAtATime, helperProcess, type TimedCost } from './lib/call-cost';
 import { renderTable, writeJson } from './lib/report';
 
 // What one database command costs the client process, apart from the server: CPU (user and system,
@@ -16,44 +16,18 @@ import { renderTable, writeJson } from './lib/report';
 const DOCS = 20;
 const DOC_BYTES = 1200; // about a lead document with its sealed personal data
 
-interface Cost {
-  kind: string;
-  userUs: number;
-  sysUs: number;
-  wallUs: number;
-}
-
-async function measure(kind: string, n: number, once: (i: number) => Promise<unknown>): Promise<Cost> {
-  for (let i = 0; i < Math.min(500, n); i++) await once(-1 - i); // warm-up: JIT, pool, buffers
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  for (let i = 0; i < n; i++) await once(i);
-  const used = process.cpuUsage(cpu);
-  const round = (v: number): number => Math.round(v * 10) / 10;
-  return {
-    kind,
-    userUs: round(used.user / n),
-    sysUs: round(used.system / n),
-    wallUs: round(((performance.now() - t) * 1000) / n),
-  };
-}
+// Each shape after a warm-up of up to 500 commands (JIT, pool, buffers).
+const measure = (kind: string, n: number, once: (i: number) => Promise<unknown>): Promise<TimedCost> =>
+  costOneAtATime(kind, n, once, { warm: Math.min(500, n) });
 
 // A helper process that answers every chunk it reads with 16 bytes.
-async function echoRoundTrips(n: number): Promise<Cost> {
-  const server = spawn(
-    process.execPath,
-    [
-      '-e',
-      `require('net').createServer((s) => s.on('data', (d) => s.write(d.subarray(0, 16))))
+async function echoRoundTrips(n: number): Promise<TimedCost> {
+  const server = await helperProcess(
+    `require('net').createServer((s) => s.on('data', (d) => s.write(d.subarray(0, 16))))
     .listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); })`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {
-    const port = await new Promise<number>((resolve) =>
-      server.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
-    );
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.setNoDelay(true);
     const payload = Buffer.alloc(200, 1);
@@ -69,7 +43,7 @@ async function echoRoundTrips(n: number): Promise<Cost> {
     socket.destroy();
     return cost;
   } finally {
-    server.kill();
+    server.child.kill();
   }
 }
 
@@ -81,7 +55,7 @@ async function main(): Promise<void> {
   const col = db.collection<{ _id: string; body: string; at: Date }>('docs');
   const body = 'x'.repeat(DOC_BYTES);
   const docs = (i: number) => Array.from({ length: DOCS }, (_, j) => ({ _id: `d-${i}-${j}`, body, at: new Date() }));
-  const costs: Cost[] = [];
+  const costs: TimedCost[] = [];
   try {
     await db.dropDatabase();
     costs.push(await echoRoundTrips(n));

@@ -5,8 +5,10 @@ import type { Kafka } from 'kafkajs';
 import { request, Agent } from 'undici';
 import { bareKafka } from '../src/shared/kafka/client';
 import { argValue } from './lib/args';
+import { costOneAtATime, helperProcess, perCall, type CallCost } from './lib/call-cost';
 import { cpuTimesOf } from './lib/proc';
 import { renderTable, writeJson } from './lib/report';
+import { r1 } from './lib/stats';
 
 // What one round trip of each client a lead meets outside the store costs the process that makes it,
 // in CPU (user and system, process.cpuUsage), apart from the server: kafkajs sending one message a
@@ -22,50 +24,18 @@ import { renderTable, writeJson } from './lib/report';
 const PARTITIONS = 6;
 const WAKE_GAPS_MS = [1, 5, 20];
 
-interface Cost {
-  kind: string;
-  calls: number;
-  userUs: number;
-  sysUs: number;
-  fetches?: number;
-}
-
-const round = (v: number): number => Math.round(v * 10) / 10;
-
-function perCall(kind: string, calls: number, used: NodeJS.CpuUsage): Cost {
-  return { kind, calls, userUs: round(used.user / calls), sysUs: round(used.system / calls) };
-}
-
-const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// `warm` calls first (JIT, connections, metadata), then `n` timed, one at a time, each after
-// `gapMs` of idling when given (the wake-up is then part of the call's cost).
-async function oneAtATime(
-  kind: string,
-  warm: number,
-  n: number,
-  call: (i: number) => Promise<unknown>,
-  gapMs = 0,
-): Promise<Cost> {
-  for (let i = 0; i < warm; i++) await call(-1 - i);
-  const cpu = process.cpuUsage();
-  for (let i = 0; i < n; i++) {
-    if (gapMs > 0) await idle(gapMs);
-    await call(i);
-  }
-  return perCall(kind, n, process.cpuUsage(cpu));
-}
+type Cost = CallCost & { fetches?: number };
 
 async function sends(kafka: Kafka, topic: string, n: number, perRequest: number, value: Buffer): Promise<Cost> {
   const producer = kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: false });
   await producer.connect();
   const messages = (i: number) => Array.from({ length: perRequest }, (_, j) => ({ key: `k${i}-${j}`, value }));
   const kind = `kafkajs send, ${perRequest} message${perRequest > 1 ? 's' : ''} a request (per message)`;
-  const cost = await oneAtATime(kind, 300 / perRequest, n / perRequest, (i) =>
-    producer.send({ topic, messages: messages(i) }),
-  );
+  const cost = await costOneAtATime(kind, n / perRequest, (i) => producer.send({ topic, messages: messages(i) }), {
+    warm: 300 / perRequest,
+  });
   await producer.disconnect();
-  return { ...cost, calls: n, userUs: round(cost.userUs / perRequest), sysUs: round(cost.sysUs / perRequest) };
+  return { kind, calls: n, userUs: r1(cost.userUs / perRequest), sysUs: r1(cost.sysUs / perRequest) };
 }
 
 // Reads `expect` records with a batch consumer, offsets by hand as the roles commit them
@@ -95,16 +65,6 @@ async function consume(kafka: Kafka, topic: string, group: string, expect: numbe
   });
   await consumer.disconnect();
   return { ...perCall(kind, seen, used), fetches };
-}
-
-// A node process running `script`, which prints its port.
-async function helper(script: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`a helper exited with ${code}`)));
-    child.stdout?.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
-  });
-  return { child, port };
 }
 
 // Another process sends `rate` messages a second, one a request, for `seconds`.
@@ -155,14 +115,14 @@ async function redisCosts(url: string, n: number): Promise<Cost[]> {
   const claim = (redis as unknown as { claimLike(k: string, a: string): Promise<unknown> }).claimLike.bind(redis);
   const call = (i: number) => claim(key, String(i));
   try {
-    const costs = [await oneAtATime('ioredis script call (EVALSHA)', 500, n, call)];
+    const costs: Cost[] = [await costOneAtATime('ioredis script call (EVALSHA)', n, call, { warm: 500 })];
     // The same call when the process was idle before it, as a role is between leads at 200/s; and
     // the wake-up alone (a timer, nothing else), which the first includes.
     for (const gapMs of WAKE_GAPS_MS) {
       const calls = Math.ceil(n / gapMs / 2);
-      costs.push(await oneAtATime(`the same, after ${gapMs} ms idle`, 0, calls, call, gapMs));
+      costs.push(await costOneAtATime(`the same, after ${gapMs} ms idle`, calls, call, { gapMs }));
       costs.push(
-        await oneAtATime(`a timer waking the process after ${gapMs} ms`, 0, calls, async () => undefined, gapMs),
+        await costOneAtATime(`a timer waking the process after ${gapMs} ms`, calls, async () => undefined, { gapMs }),
       );
     }
     return costs;
@@ -175,7 +135,7 @@ async function redisCosts(url: string, n: number): Promise<Cost[]> {
 // undici POSTs of `bytes` of JSON to a fastify server in a helper process, one at a time over one
 // keep-alive connection: the client's CPU here, the server's from /proc before and after.
 async function httpCosts(n: number, bytes: number): Promise<Cost[]> {
-  const server = await helper(`
+  const server = await helperProcess(`
     const app = require('fastify')();
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_r, body, done) => done(null, body));
     app.post('/in', async (req) => ({ id: 'le-1', status: 'accepted', size: req.body.length }));
@@ -199,7 +159,7 @@ async function httpCosts(n: number, bytes: number): Promise<Cost[]> {
   };
   try {
     const before = serverCpu();
-    const client = await oneAtATime(`undici POST of ${bytes} bytes, the client`, 500, n, post);
+    const client = await costOneAtATime(`undici POST of ${bytes} bytes, the client`, n, post, { warm: 500 });
     const after = serverCpu();
     const used = { user: after.user - before.user, system: after.system - before.system };
     return [client, perCall(`the same POST, a fastify server (with its warm-up)`, n + 500, used)];

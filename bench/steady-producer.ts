@@ -1,4 +1,5 @@
 import { bareKafka } from '../src/shared/kafka/client';
+import { sleep } from './lib/env';
 
 // A helper process for bench/round-trip-cost.ts: sends `rate` messages of `bytes` a second to `topic`,
 // one a request, for `seconds`, then exits. Its own process, so its CPU is not the measured one's.
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   const total = Number(rate) * Number(seconds);
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / Number(rate);
-    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    if (due > Date.now()) await sleep(due - Date.now());
     await producer.send({ topic, messages: [{ key: `k${i}`, value }] });
   }
   await producer.disconnect();

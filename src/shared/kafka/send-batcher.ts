@@ -21,8 +21,8 @@ export function coalesceSends(producer: Producer): Producer {
   const queue: Pending[] = [];
   let flushing = false;
 
+  // Runs while `flushing`, which send() sets when it schedules it.
   const flush = async (): Promise<void> => {
-    flushing = true;
     try {
       while (queue.length > 0) {
         const batch = takeBatch(queue);
